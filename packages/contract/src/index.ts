@@ -1,0 +1,9 @@
+export {
+  ErrorCodeSchema,
+  ErrorDetailSchema,
+  ErrorSchema,
+  errorStatus,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetail,
+} from './errors.js';
