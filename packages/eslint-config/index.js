@@ -8,7 +8,9 @@ export const config = tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.config.ts'] },
+      },
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseNames } from './database-names.js';
+import { freePort } from './free-port.js';
+import type { MongoServer } from './mongo-server.js';
+import { repoRoot } from './repo-root.js';
+import { waitForMongo } from './wait-for-mongo.js';
+
+export interface EmbeddedOptions {
+  /** Keeps the data here across runs; without it a temporary folder is used and removed on stop. */
+  dataDir?: string;
+  /** The port on 127.0.0.1; a free one when absent. */
+  port?: number;
+}
+
+/**
+ * FerretDB runs under a small sh guard that kills it when its standard input closes: stop() closes
+ * it, and so does the operating system when this process dies, so no database outlives its owner.
+ */
+const guard = `"$@" </dev/null &
+child=$!
+read -r _
+kill "$child" 2>/dev/null
+wait "$child"`;
+
+export function ferretdbBinary(): string {
+  return join(repoRoot(), '.tools', 'bin', 'ferretdb');
+}
+
+export async function startEmbeddedFerretdb(options: EmbeddedOptions = {}): Promise<MongoServer> {
+  const binary = ferretdbBinary();
+  if (!existsSync(binary)) {
+    throw new Error(
+      `[testkit] ${binary} is missing: run 'bash scripts/install-ferretdb.sh' (pnpm test and pnpm start run it), set MONGODB_URI, or start a Docker daemon`,
+    );
+  }
+  const dir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'petstore-ferretdb-')));
+  await mkdir(dir, { recursive: true });
+  const port = options.port ?? (await freePort());
+  const args = [
+    `--listen-addr=127.0.0.1:${port}`,
+    '--handler=sqlite',
+    `--sqlite-url=file:${dir}/`,
+    `--state-dir=${dir}`,
+    '--telemetry=disable',
+    '--debug-addr=-',
+    '--log-level=warn',
+  ];
+  const child = spawn('sh', ['-c', guard, 'ferretdb', binary, ...args], {
+    env: { ...process.env, DO_NOT_TRACK: '1' },
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  let output = '';
+  child.stderr
+    .setEncoding('utf8')
+    .on('data', (chunk: string) => (output = (output + chunk).slice(-4000)));
+  const startup = new AbortController();
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      startup.abort(new Error(`[testkit] ferretdb exited during start-up: ${output.trim()}`));
+      resolve();
+    }),
+  );
+
+  const uri = `mongodb://127.0.0.1:${port}/`;
+  const stop = async () => {
+    child.stdin.end();
+    await exited;
+    if (!options.dataDir) await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForMongo(uri, 15_000, startup.signal);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const names = new DatabaseNames();
+  return {
+    uri,
+    kind: 'embedded',
+    databaseName: (prefix) => names.next(prefix),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}

@@ -1,0 +1,57 @@
+import { DatabaseNames } from './database-names.js';
+import type { MongoServer } from './mongo-server.js';
+import { waitForMongo } from './wait-for-mongo.js';
+
+const mongoPort = 27017;
+
+/** The label on every container started here, so a CI run can remove any a crash left behind. */
+export const containerLabel = 'petstore.testkit';
+
+/** True when a Docker (or compatible) daemon answers. */
+export async function dockerAnswers(): Promise<boolean> {
+  const { getContainerRuntimeClient } = await loadTestcontainers();
+  try {
+    await getContainerRuntimeClient();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A MongoDB-compatible container: `mongo:7` by default, or any image listening on 27017 that logs
+ * like mongod ("Waiting for connections") or FerretDB ("Listening on"). No helper image (Ryuk) is
+ * needed: stop() removes the container, and CI removes any labelled one a crash left behind.
+ */
+export async function startMongoContainer(image: string): Promise<MongoServer> {
+  const { GenericContainer, Wait } = await loadTestcontainers();
+  const container = await new GenericContainer(image)
+    .withExposedPorts(mongoPort)
+    .withLabels({ [containerLabel]: 'true' })
+    .withWaitStrategy(Wait.forLogMessage(/Waiting for connections|Listening on/))
+    .withStartupTimeout(60_000)
+    .start();
+  const uri = `mongodb://${container.getHost()}:${container.getMappedPort(mongoPort)}/`;
+  const stop = async () => {
+    await container.stop({ remove: true, removeVolumes: true });
+  };
+  try {
+    await waitForMongo(uri, 30_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const names = new DatabaseNames();
+  return {
+    uri,
+    kind: 'container',
+    databaseName: (prefix) => names.next(prefix),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+function loadTestcontainers() {
+  process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+  return import('testcontainers');
+}
