@@ -1,5 +1,6 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerAnswers } from './mongo-container.js';
 import type { MongoServer } from './mongo-server.js';
 import { startMongo } from './start-mongo.js';
 
@@ -17,6 +18,15 @@ describe('startMongo', () => {
   afterAll(async () => {
     await client?.close();
     await server?.stop();
+  });
+
+  it('takes MONGODB_URI first, then a container when Docker answers, else the embedded FerretDB', async () => {
+    const expected = process.env.MONGODB_URI
+      ? 'external'
+      : (await dockerAnswers())
+        ? 'container'
+        : 'embedded';
+    expect(server.kind).toBe(expected);
   });
 
   it('hands out database names no other caller uses', () => {
