@@ -38,17 +38,22 @@ export class ResponseValidationError extends Error {
   }
 }
 
-/** A known path asked with a method the contract does not define for it. */
+/**
+ * A known path asked with a method the contract does not define for it.
+ * `headers` carries `Allow` the http-errors way, so Koa's default error handler sends it too.
+ */
 export class MethodNotAllowedError extends Error {
   override readonly name = 'MethodNotAllowedError';
   readonly code = 'method_not_allowed';
   readonly status = 405;
   readonly expose = true;
+  readonly headers: { Allow: string };
 
   constructor(
     method: string,
     readonly allow: string[],
   ) {
     super(`${method} is not allowed here; allowed: ${allow.join(', ')}`);
+    this.headers = { Allow: allow.join(', ') };
   }
 }
