@@ -1,0 +1,76 @@
+import { createKoaRouter } from '@petstore/ts-rest-koa';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createService } from './create-service.js';
+import { captureLogs } from './test-support/captured-logs.js';
+import { serve } from './test-support/serve.js';
+
+const PetSchema = z.object({ id: z.number().int(), name: z.string().min(1) });
+
+const petsContract = {
+  createPet: {
+    method: 'POST',
+    path: '/pets',
+    body: z.object({ name: z.string().min(1) }),
+    responses: { 201: PetSchema },
+  },
+  getPet: {
+    method: 'GET',
+    path: '/pets/:petId',
+    pathParams: z.object({ petId: z.coerce.number().int().positive() }),
+    responses: { 200: PetSchema },
+  },
+} as const;
+
+function petsService() {
+  const router = createKoaRouter(petsContract, {
+    createPet: ({ body }) => Promise.resolve({ status: 201 as const, body: { id: 1, ...body } }),
+    getPet: ({ params }) =>
+      Promise.resolve({ status: 200 as const, body: { id: params.petId, name: 'Rex' } }),
+  });
+  return createService({ name: 'pets', logger: captureLogs().logger, routers: [router.routes()] });
+}
+
+describe('createService with a contract router', () => {
+  it('parses the body and hands it to the contract handler', async () => {
+    await using served = await serve(petsService());
+    const res = await fetch(`${served.url}/pets`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', extra: true }),
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ id: 1, name: 'Rex' });
+  });
+
+  it('answers a body that fails its schema with 400 validation_failed and details', async () => {
+    await using served = await serve(petsService());
+    const res = await fetch(`${served.url}/pets`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-v' },
+      body: JSON.stringify({ name: '' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      code: 'validation_failed',
+      status: 400,
+      requestId: 'req-v',
+      details: [{ path: 'body.name', message: expect.any(String) as string }],
+    });
+  });
+
+  it('answers a known path asked with another method with 405 and Allow', async () => {
+    await using served = await serve(petsService());
+    const res = await fetch(`${served.url}/pets/1`, { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toContain('GET');
+    expect(await res.json()).toMatchObject({ code: 'method_not_allowed', status: 405 });
+  });
+
+  it('answers a path the contract does not know with 404 route_not_found', async () => {
+    await using served = await serve(petsService());
+    const res = await fetch(`${served.url}/cats`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'route_not_found', status: 404 });
+  });
+});

@@ -1,0 +1,89 @@
+import { startMongo } from '@petstore/testkit';
+import { describe, expect, it } from 'vitest';
+import { connectMongo } from './mongo.js';
+import { route, startTestService } from './test-support/test-service.js';
+
+describe('/health', () => {
+  it('answers 200 {"status":"ok"} while the process is up', async () => {
+    await using service = await startTestService([]);
+    const res = await fetch(`${service.url}/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers 405 with Allow for another method', async () => {
+    await using service = await startTestService([]);
+    const res = await fetch(`${service.url}/health`, { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(await res.json()).toMatchObject({ code: 'method_not_allowed', status: 405 });
+  });
+});
+
+describe('/ready', () => {
+  it('answers 200 with no readiness checks', async () => {
+    await using service = await startTestService([]);
+    const res = await fetch(`${service.url}/ready`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers 503 naming a check that does not answer in time', async () => {
+    await using service = await startTestService([], {
+      readiness: { fine: () => Promise.resolve(), pets: () => new Promise(() => {}) },
+      readinessTimeoutMs: 50,
+    });
+    const res = await fetch(`${service.url}/ready`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({
+      code: 'service_unavailable',
+      message: 'test is not ready: pets unavailable',
+      details: [{ path: 'pets', message: 'no answer within 50 ms' }],
+    });
+  });
+
+  it('answers 200 while the database is up and 503 naming it once it is stopped', async () => {
+    const mongo = await startMongo();
+    const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });
+    try {
+      const db = client.db(mongo.databaseName('ready'));
+      await using service = await startTestService(
+        [
+          route('GET', '/pets', async (ctx) => {
+            ctx.body = await db.collection('pets').find().toArray();
+          }),
+        ],
+        { readiness: { database: () => db.command({ ping: 1 }) } },
+      );
+
+      const up = await fetch(`${service.url}/ready`);
+      expect(up.status).toBe(200);
+      expect(await up.json()).toEqual({ status: 'ok' });
+
+      await mongo.stop();
+
+      const down = await fetch(`${service.url}/ready`, { headers: { 'X-Request-Id': 'req-r' } });
+      expect(down.status).toBe(503);
+      expect(down.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const body = (await down.json()) as { message: string; details: { path: string }[] };
+      expect(body).toMatchObject({
+        code: 'service_unavailable',
+        status: 503,
+        requestId: 'req-r',
+        message: 'test is not ready: database unavailable',
+      });
+      expect(body.details.map((detail) => detail.path)).toEqual(['database']);
+      expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|Mongo/);
+
+      const query = await fetch(`${service.url}/pets`);
+      expect(query.status).toBe(503);
+      expect(await query.json()).toMatchObject({
+        code: 'service_unavailable',
+        message: 'database unavailable',
+      });
+    } finally {
+      await client.close();
+      await mongo.stop();
+    }
+  });
+});

@@ -1,0 +1,42 @@
+import type { Middleware } from 'koa';
+import { AppError } from './app-error.js';
+import { runReadinessChecks, type ReadinessCheck } from './readiness.js';
+
+export interface HealthOptions {
+  /** Names the service in the message of a 503 from `/ready`. */
+  name: string;
+  readiness: Record<string, ReadinessCheck>;
+  readinessTimeoutMs: number;
+}
+
+/**
+ * `GET /health`: the process is up. `GET /ready`: every readiness check answered in time,
+ * else 503 `service_unavailable` naming each part that did not.
+ */
+export function health({ name, readiness, readinessTimeoutMs }: HealthOptions): Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== '/health' && ctx.path !== '/ready') {
+      await next();
+      return;
+    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`, {
+        headers: { Allow: 'GET, HEAD' },
+      });
+    }
+    ctx.set('Cache-Control', 'no-store');
+    if (ctx.path === '/ready') {
+      const failures = await runReadinessChecks(readiness, readinessTimeoutMs);
+      if (failures.length > 0) {
+        for (const { name: part, reason, error } of failures) {
+          ctx.log.warn({ err: error, part, reason }, `${part} is not ready`);
+        }
+        const parts = failures.map((failure) => failure.name).join(', ');
+        throw new AppError('service_unavailable', `${name} is not ready: ${parts} unavailable`, {
+          details: failures.map(({ name: part, reason }) => ({ path: part, message: reason })),
+        });
+      }
+    }
+    ctx.body = { status: 'ok' };
+  };
+}

@@ -1,0 +1,14 @@
+import './koa-context.js';
+
+export { AppError, type AppErrorOptions } from './app-error.js';
+export { envHost, envLogLevel, envMongoUri, envPort, loadConfig, type Env } from './config.js';
+export { createService, type RouterMiddleware, type ServiceOptions } from './create-service.js';
+export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
+export { connectMongo, type ConnectMongoOptions } from './mongo.js';
+export type { ReadinessCheck } from './readiness.js';
+export {
+  runService,
+  type RunningService,
+  type RunServiceOptions,
+  type ShutdownHook,
+} from './run-service.js';

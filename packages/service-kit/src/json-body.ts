@@ -1,0 +1,72 @@
+import type { Context, Middleware } from 'koa';
+import getRawBody from 'raw-body';
+import { AppError } from './app-error.js';
+import './koa-context.js';
+
+export interface JsonBodyOptions {
+  /** The largest body accepted, in bytes; 64 KiB unless told otherwise. */
+  limitBytes?: number;
+}
+
+function hasBody(ctx: Context): boolean {
+  return ctx.get('Transfer-Encoding') !== '' || (ctx.request.length ?? 0) > 0;
+}
+
+function isJson(ctx: Context): boolean {
+  const charset = ctx.request.charset.toLowerCase();
+  return (
+    Boolean(ctx.is('application/json', 'application/*+json')) &&
+    ['', 'utf-8', 'utf8'].includes(charset)
+  );
+}
+
+function tooLarge(ctx: Context, limitBytes: number): AppError {
+  // Whatever the client is still sending is not worth reading.
+  ctx.set('Connection', 'close');
+  return new AppError('payload_too_large', `request body is larger than ${limitBytes} bytes`);
+}
+
+async function readText(ctx: Context, limitBytes: number): Promise<string> {
+  if ((ctx.request.length ?? 0) > limitBytes) throw tooLarge(ctx, limitBytes);
+  try {
+    return await getRawBody(ctx.req, {
+      length: ctx.request.length ?? null,
+      limit: limitBytes,
+      encoding: 'utf-8',
+    });
+  } catch (error) {
+    if (error instanceof Error && 'type' in error && error.type === 'entity.too.large') {
+      throw tooLarge(ctx, limitBytes);
+    }
+    throw new AppError('invalid_json', 'request body could not be read completely', {
+      cause: error,
+    });
+  }
+}
+
+async function readJson(ctx: Context, limitBytes: number): Promise<unknown> {
+  if (!isJson(ctx)) {
+    throw new AppError(
+      'unsupported_content_type',
+      'a request body must be sent with Content-Type: application/json',
+    );
+  }
+  const text = await readText(ctx, limitBytes);
+  try {
+    // JSON.parse defines `__proto__` as an own property, so a body cannot reach any prototype.
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new AppError('invalid_json', 'request body is not valid JSON', { cause: error });
+  }
+}
+
+/**
+ * Parses a JSON request body into `ctx.request.body`. A body must be declared
+ * `application/json` (or `application/*+json`), UTF-8, and fit in `limitBytes`.
+ */
+export function jsonBody({ limitBytes = 64 * 1024 }: JsonBodyOptions = {}): Middleware {
+  return async (ctx, next) => {
+    if (hasBody(ctx)) ctx.request.body = await readJson(ctx, limitBytes);
+    await next();
+  };
+}

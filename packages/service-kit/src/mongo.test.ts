@@ -1,0 +1,35 @@
+import { startMongo } from '@petstore/testkit';
+import { MongoServerSelectionError } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { connectMongo, isDatabaseUnavailable } from './mongo.js';
+import { deadPort } from './test-support/dead-port.js';
+
+describe('connectMongo', () => {
+  it('returns a connected client that reads and writes', async () => {
+    await using mongo = await startMongo();
+    const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });
+    try {
+      const pets = client
+        .db(mongo.databaseName('mongo'))
+        .collection<{ _id: number; name: string }>('pets');
+      await pets.insertOne({ _id: 1, name: 'Rex' });
+      await pets.updateOne({ _id: 1 }, { $set: { name: 'Max' } });
+      expect(await pets.findOne({ _id: 1 })).toEqual({ _id: 1, name: 'Max' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('fails with a database-unavailable error when nothing listens', async () => {
+    const error: unknown = await connectMongo(`mongodb://127.0.0.1:${await deadPort()}/`, {
+      appName: 'service-kit-test',
+      timeoutMs: 200,
+    }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(MongoServerSelectionError);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it('does not take a failed query for an outage', () => {
+    expect(isDatabaseUnavailable(new Error('duplicate key'))).toBe(false);
+  });
+});

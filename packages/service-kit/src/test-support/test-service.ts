@@ -1,0 +1,23 @@
+import type { Middleware } from 'koa';
+import { createService, type ServiceOptions } from '../create-service.js';
+import { captureLogs } from './captured-logs.js';
+import { serve } from './serve.js';
+
+/** A service with the given routes, served on a free port, whose logs the test can read. */
+export async function startTestService(
+  routers: Middleware[],
+  options: Partial<Omit<ServiceOptions, 'routers' | 'logger'>> = {},
+) {
+  const logs = captureLogs();
+  const app = createService({ name: 'test', logger: logs.logger, routers, ...options });
+  const served = await serve(app);
+  return { url: served.url, logs, [Symbol.asyncDispose]: () => served[Symbol.asyncDispose]() };
+}
+
+/** A middleware answering `method path` with `handler`, passing everything else on. */
+export function route(method: string, path: string, handler: Middleware): Middleware {
+  return async (ctx, next) => {
+    if (ctx.method === method && ctx.path === path) await handler(ctx, next);
+    else await next();
+  };
+}
