@@ -20,6 +20,28 @@ describe('connectMongo', () => {
     }
   });
 
+  it('applies 40 concurrent conditional updates of one document exactly 10 times when 10 can', async () => {
+    await using mongo = await startMongo();
+    const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });
+    try {
+      const stock = client
+        .db(mongo.databaseName('mongo'))
+        .collection<{ _id: number; quantity: number }>('stock');
+      await stock.insertOne({ _id: 1, quantity: 10 });
+
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          stock.updateOne({ _id: 1, quantity: { $gte: 1 } }, { $inc: { quantity: -1 } }),
+        ),
+      );
+
+      expect(results.filter((result) => result.modifiedCount === 1)).toHaveLength(10);
+      expect(await stock.findOne({ _id: 1 })).toEqual({ _id: 1, quantity: 0 });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('fails with a database-unavailable error when nothing listens', async () => {
     const error: unknown = await connectMongo(`mongodb://127.0.0.1:${await deadPort()}/`, {
       appName: 'service-kit-test',

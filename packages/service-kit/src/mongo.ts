@@ -14,18 +14,27 @@ export interface ConnectMongoOptions {
   timeoutMs?: number;
 }
 
-/** A connected client that fails within `timeoutMs` rather than hanging when the database is down. */
+/**
+ * A connected client that fails within `timeoutMs` rather than hanging when the database is down.
+ *
+ * FerretDB's SQLite storage does not isolate an update from updates on other connections, so two
+ * conditional updates of one document could both apply; against FerretDB the client therefore
+ * uses a single connection, which serialises every operation. MongoDB gets a normal pool.
+ */
 export async function connectMongo(
   uri: string,
   { appName, timeoutMs = 2_000 }: ConnectMongoOptions,
 ): Promise<MongoClient> {
-  const client = new MongoClient(uri, {
-    appName,
-    serverSelectionTimeoutMS: timeoutMs,
-    connectTimeoutMS: timeoutMs,
-  });
-  await client.connect();
-  return client;
+  const options = { appName, serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs };
+  const client = await new MongoClient(uri, options).connect();
+  if (!(await isFerretdb(client))) return client;
+  await client.close();
+  return new MongoClient(uri, { ...options, maxPoolSize: 1 }).connect();
+}
+
+async function isFerretdb(client: MongoClient): Promise<boolean> {
+  const buildInfo = await client.db('admin').command({ buildInfo: 1 });
+  return 'ferretdbVersion' in buildInfo;
 }
 
 /** True when the error means the database cannot be reached, as opposed to a failed query. */
