@@ -7,6 +7,7 @@ import type { ReadinessCheck } from './readiness.js';
 import { requestId } from './request-id.js';
 import { requestLogging } from './request-logging.js';
 import { routeNotFound } from './route-not-found.js';
+import { trustGateway } from './trust-gateway.js';
 
 /**
  * Any Koa middleware, whatever it expects of the context. @koa/router types `router.routes()` as
@@ -24,11 +25,13 @@ export interface ServiceOptions {
   readiness?: Record<string, ReadinessCheck>;
   readinessTimeoutMs?: number;
   bodyLimitBytes?: number;
+  /** When set, every route but `/health` and `/ready` answers only requests carrying it. */
+  internalToken?: string;
 }
 
 /**
  * Builds the service's Koa app (it never listens). Middleware, outermost first:
- * request id, request logging, errors, JSON body, /health and /ready, routers, 404.
+ * request id, request logging, errors, /health and /ready, gateway trust, JSON body, routers, 404.
  */
 export function createService({
   name,
@@ -37,6 +40,7 @@ export function createService({
   readiness = {},
   readinessTimeoutMs = 1_000,
   bodyLimitBytes,
+  internalToken,
 }: ServiceOptions): Koa {
   const app = new Koa();
   // Errors are answered by errorMiddleware; what still reaches Koa (e.g. a broken response
@@ -48,8 +52,9 @@ export function createService({
   app.use(requestId(logger));
   app.use(requestLogging());
   app.use(errorMiddleware());
-  app.use(jsonBody({ limitBytes: bodyLimitBytes }));
   app.use(health({ name, readiness, readinessTimeoutMs }));
+  if (internalToken !== undefined) app.use(trustGateway(internalToken));
+  app.use(jsonBody({ limitBytes: bodyLimitBytes }));
   for (const router of routers) app.use(router);
   app.use(routeNotFound());
   return app;

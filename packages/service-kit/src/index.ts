@@ -3,8 +3,10 @@ import './koa-context.js';
 export { AppError, type AppErrorOptions } from './app-error.js';
 export { envHost, envLogLevel, envMongoUri, envPort, loadConfig, type Env } from './config.js';
 export { createService, type RouterMiddleware, type ServiceOptions } from './create-service.js';
+export { internalHeaders, type Caller, type Role } from './internal-headers.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
 export { connectMongo, type ConnectMongoOptions } from './mongo.js';
+export { decodeCursor, encodeCursor, pageOf } from './pagination.js';
 export type { ReadinessCheck } from './readiness.js';
 export {
   runService,
@@ -12,3 +14,5 @@ export {
   type RunServiceOptions,
   type ShutdownHook,
 } from './run-service.js';
+export { nextSequenceValue } from './sequences.js';
+export { callerOf, requireCaller, trustGateway } from './trust-gateway.js';

@@ -1,0 +1,38 @@
+import type { Context } from 'koa';
+import { AppError } from './app-error.js';
+
+/**
+ * Cursors are opaque to clients: the base64url of the last id of the page they follow. Lists are
+ * ordered by id, so a page is `_id > after`, and stays stable while documents are added.
+ */
+export function encodeCursor(lastId: number): string {
+  return Buffer.from(String(lastId)).toString('base64url');
+}
+
+/** The id a cursor continues after; 0 (from the start) without one; 400 for one not made here. */
+export function decodeCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  const text = Buffer.from(cursor, 'base64url').toString();
+  if (!/^(0|[1-9][0-9]{0,15})$/.test(text) || encodeCursor(Number(text)) !== cursor) {
+    throw new AppError('validation_failed', 'query.cursor: not a cursor this API gave out', {
+      details: [{ path: 'query.cursor', message: 'not a cursor this API gave out' }],
+    });
+  }
+  return Number(text);
+}
+
+/**
+ * Takes one page from `items` fetched with `limit + 1`: when there is more, sets
+ * `Link: <same path and query, with the next cursor>; rel="next"`, relative to the request URL
+ * so it holds behind the gateway.
+ */
+export function pageOf<T extends { id: number }>(ctx: Context, items: T[], limit: number): T[] {
+  const page = items.slice(0, limit);
+  const last = page.at(-1);
+  if (items.length > limit && last) {
+    const query = new URLSearchParams(ctx.querystring);
+    query.set('cursor', encodeCursor(last.id));
+    ctx.set('Link', `<${ctx.path}?${query.toString()}>; rel="next"`);
+  }
+  return page;
+}
