@@ -1,9 +1,9 @@
+import { serveHttp } from '@petstore/testkit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createService } from './create-service.js';
 import { captureLogs } from './test-support/captured-logs.js';
-import { serve } from './test-support/serve.js';
 
 const PetSchema = z.object({ id: z.number().int(), name: z.string().min(1) });
 
@@ -33,7 +33,7 @@ function petsService() {
 
 describe('createService with a contract router', () => {
   it('parses the body and hands it to the contract handler', async () => {
-    await using served = await serve(petsService());
+    await using served = await serveHttp(petsService().callback());
     const res = await fetch(`${served.url}/pets`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -44,7 +44,7 @@ describe('createService with a contract router', () => {
   });
 
   it('answers a body that fails its schema with 400 validation_failed and details', async () => {
-    await using served = await serve(petsService());
+    await using served = await serveHttp(petsService().callback());
     const res = await fetch(`${served.url}/pets`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-v' },
@@ -60,7 +60,7 @@ describe('createService with a contract router', () => {
   });
 
   it('answers a known path asked with another method with 405 and Allow', async () => {
-    await using served = await serve(petsService());
+    await using served = await serveHttp(petsService().callback());
     const res = await fetch(`${served.url}/pets/1`, { method: 'DELETE' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toContain('GET');
@@ -68,7 +68,7 @@ describe('createService with a contract router', () => {
   });
 
   it('answers a path the contract does not know with 404 route_not_found', async () => {
-    await using served = await serve(petsService());
+    await using served = await serveHttp(petsService().callback());
     const res = await fetch(`${served.url}/cats`);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: 'route_not_found', status: 404 });

@@ -2,3 +2,4 @@ export { startMongo } from './start-mongo.js';
 export { startEmbeddedFerretdb, type EmbeddedOptions } from './embedded-ferretdb.js';
 export { containerLabel } from './mongo-container.js';
 export type { MongoServer } from './mongo-server.js';
+export { serveHttp, type HttpHandler, type ServedHttp } from './serve-http.js';

@@ -1,7 +1,7 @@
+import { serveHttp } from '@petstore/testkit';
 import type { Middleware } from 'koa';
 import { createService, type ServiceOptions } from '../create-service.js';
 import { captureLogs } from './captured-logs.js';
-import { serve } from './serve.js';
 
 /** A service with the given routes, served on a free port, whose logs the test can read. */
 export async function startTestService(
@@ -10,7 +10,7 @@ export async function startTestService(
 ) {
   const logs = captureLogs();
   const app = createService({ name: 'test', logger: logs.logger, routers, ...options });
-  const served = await serve(app);
+  const served = await serveHttp(app.callback());
   return { url: served.url, logs, [Symbol.asyncDispose]: () => served[Symbol.asyncDispose]() };
 }
 
