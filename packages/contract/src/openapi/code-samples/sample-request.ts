@@ -1,0 +1,66 @@
+import { isZodType, type AppRoute } from '@ts-rest/core';
+import type { ZodTypeAny } from 'zod';
+import type { ContractOperation } from '../contract-operations.js';
+import { headerName } from '../header-name.js';
+import { routeBody } from '../operation-request.js';
+import { successContent } from '../response-content.js';
+import { objectShape } from '../zod-unwrap.js';
+import { declaredExample, exampleFields, exampleValue } from './example-value.js';
+
+/** One concrete, valid call of an operation: what every code sample renders. */
+export interface SampleRequest {
+  method: AppRoute['method'];
+  url: string;
+  /** Whether the call sends `Authorization: Bearer <API key>`. */
+  auth: boolean;
+  /** Declared headers with their example values, by display name. */
+  headers: [string, string][];
+  /** The JSON body, when the operation takes one. */
+  body?: unknown;
+  /** How to print what comes back. */
+  response: 'json' | 'text' | 'none';
+}
+
+export function sampleRequest(operation: ContractOperation, serverUrl: string): SampleRequest {
+  const { route, metadata } = operation;
+  const body = routeBody(route);
+  const success = successContent(route);
+  return {
+    method: route.method,
+    url: serverUrl.replace(/\/+$/, '') + samplePath(route) + sampleQuery(route.query),
+    auth: metadata.auth === 'key',
+    headers: exampleFields(objectShape(route.headers) ?? {}).map(([name, value]) => [
+      headerName(name),
+      String(value),
+    ]),
+    ...(isZodType(body) ? { body: exampleValue(body) } : {}),
+    response:
+      success === undefined ? 'none' : success.contentType.includes('json') ? 'json' : 'text',
+  };
+}
+
+function samplePath(route: AppRoute): string {
+  const shape = objectShape(route.pathParams) ?? {};
+  return route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) =>
+    encodeURIComponent(String(pathParamExample(name, shape[name]))),
+  );
+}
+
+function pathParamExample(name: string, schema: ZodTypeAny | undefined): unknown {
+  const declared = schema === undefined ? undefined : declaredExample(schema);
+  if (declared !== undefined) {
+    return declared;
+  }
+  return schema === undefined || isIdName(name) ? 1 : exampleValue(schema);
+}
+
+function sampleQuery(query: unknown): string {
+  const pairs = exampleFields(objectShape(query) ?? {}).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value]).map((item): [string, string] => [name, String(item)]),
+  );
+  return pairs.length === 0 ? '' : `?${new URLSearchParams(pairs).toString()}`;
+}
+
+function isIdName(name: string): boolean {
+  return name === 'id' || name.endsWith('Id');
+}

@@ -1,0 +1,47 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { isZodType, type AppRoute } from '@ts-rest/core';
+import { z } from 'zod';
+import { headerName } from './header-name.js';
+import { objectShape } from './zod-unwrap.js';
+
+type Request = NonNullable<RouteConfig['request']>;
+type Parameters = Request['params'];
+
+/** The parameters and body of a route, as zod-to-openapi takes them. */
+export function operationRequest(route: AppRoute): Request {
+  const body = routeBody(route);
+  const headers = declaredHeaders(route.headers);
+  return {
+    ...(isZodType(route.pathParams) ? { params: route.pathParams as Parameters } : {}),
+    ...(isZodType(route.query) ? { query: route.query as Parameters } : {}),
+    ...(headers === undefined ? {} : { headers }),
+    ...(isZodType(body)
+      ? {
+          body: {
+            required: !body.isOptional(),
+            content: { [jsonContentType(route)]: { schema: body } },
+          },
+        }
+      : {}),
+  };
+}
+
+/** The request body schema of a route, when it declares one (`c.noBody()` is not a schema). */
+export function routeBody(route: AppRoute): unknown {
+  return 'body' in route ? route.body : undefined;
+}
+
+/** The declared headers under the names readers know them by (`Idempotency-Key`). */
+function declaredHeaders(headers: unknown): z.AnyZodObject | undefined {
+  const shape = objectShape(headers);
+  if (shape === undefined || Object.keys(shape).length === 0) {
+    return undefined;
+  }
+  return z.object(
+    Object.fromEntries(Object.entries(shape).map(([name, schema]) => [headerName(name), schema])),
+  );
+}
+
+function jsonContentType(route: AppRoute): string {
+  return ('contentType' in route ? route.contentType : undefined) ?? 'application/json';
+}

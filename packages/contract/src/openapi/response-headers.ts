@@ -1,0 +1,91 @@
+import type { HeaderObject, HeadersObject } from 'openapi3-ts/oas30';
+import { z } from 'zod';
+import type { ContractOperation } from './contract-operations.js';
+import { documentInfo } from './document-info.js';
+import { isSuccess } from './http-status.js';
+import type { ResponseContent } from './response-content.js';
+import { unwrapSchema } from './zod-unwrap.js';
+
+const text = (description: string, example: string): HeaderObject => ({
+  description,
+  schema: { type: 'string', example },
+});
+const integer = (description: string, example: number): HeaderObject => ({
+  description,
+  schema: { type: 'integer', minimum: 0, example },
+});
+
+/** Headers the gateway sends on many responses, documented once under `components.headers`. */
+export const headerComponents: Record<string, HeaderObject> = {
+  'API-Version': text('The version of the API that answered.', documentInfo.version),
+  'X-Request-Id': text(
+    'The id of the request (the client’s own, when it sent a sane one); error bodies and logs carry it too.',
+    '0f8c5d5e-3b8e-4b7a-9d43-5f1f0e6f2a11',
+  ),
+  Location: {
+    description: 'The address of the resource just created.',
+    schema: { type: 'string', format: 'uri-reference' },
+  },
+  Link: text(
+    'The next page, absent on the last one. Cursors are opaque.',
+    '</v1/pets?limit=20&cursor=eyJpZCI6MjB9>; rel="next"',
+  ),
+  'WWW-Authenticate': text('How to authenticate.', 'Bearer realm="petstore"'),
+  Allow: text('The methods the path does support.', 'GET, PUT, PATCH, DELETE'),
+  'RateLimit-Limit': integer('Requests allowed per window for this key.', 100),
+  'RateLimit-Remaining': integer('Requests left in the current window.', 0),
+  'RateLimit-Reset': integer('Seconds until the window resets.', 1),
+  'Retry-After': integer('Seconds to wait before trying again.', 1),
+};
+
+const ref = (name: keyof typeof headerComponents) => ({ $ref: `#/components/headers/${name}` });
+
+/** The headers worth documenting on one response of an operation, derived from its shape. */
+export function responseHeaders(
+  operation: ContractOperation,
+  status: number,
+  content: ResponseContent | undefined,
+): HeadersObject {
+  const { route, metadata } = operation;
+  return {
+    'API-Version': ref('API-Version'),
+    'X-Request-Id': ref('X-Request-Id'),
+    ...(status === 201 ? { Location: ref('Location') } : {}),
+    ...(isSuccess(status) && route.method === 'GET' && isList(content)
+      ? { Link: ref('Link') }
+      : {}),
+    ...(status === 401 ? { 'WWW-Authenticate': ref('WWW-Authenticate') } : {}),
+    ...(status === 405 ? { Allow: ref('Allow') } : {}),
+    ...(status === 429
+      ? {
+          'RateLimit-Limit': ref('RateLimit-Limit'),
+          'RateLimit-Remaining': ref('RateLimit-Remaining'),
+          'RateLimit-Reset': ref('RateLimit-Reset'),
+          'Retry-After': ref('Retry-After'),
+        }
+      : {}),
+    ...(route.deprecated ? deprecationHeaders(metadata.sunset) : {}),
+  };
+}
+
+function isList(content: ResponseContent | undefined): boolean {
+  return content?.schema !== undefined && unwrapSchema(content.schema) instanceof z.ZodArray;
+}
+
+function deprecationHeaders(sunset: string | undefined): HeadersObject {
+  return {
+    Deprecation: text('When the operation was deprecated (RFC 9745).', '@1767225600'),
+    ...(sunset === undefined
+      ? {}
+      : {
+          Sunset: text(
+            'When the operation stops working (RFC 8594); after it, 410 `gone`.',
+            new Date(sunset).toUTCString(),
+          ),
+        }),
+    Link: text(
+      'Where the deprecation is documented.',
+      '</docs>; rel="deprecation"; type="text/html"',
+    ),
+  };
+}

@@ -1,0 +1,37 @@
+import { z, type ZodTypeAny } from 'zod';
+
+/** The schema one wrapper (optional, nullable, default, effects, pipeline, …) down, if any. */
+export function innerSchema(schema: ZodTypeAny): ZodTypeAny | undefined {
+  if (
+    schema instanceof z.ZodOptional ||
+    schema instanceof z.ZodNullable ||
+    schema instanceof z.ZodBranded
+  ) {
+    return schema.unwrap() as ZodTypeAny;
+  }
+  if (schema instanceof z.ZodDefault || schema instanceof z.ZodReadonly) {
+    return schema._def.innerType as ZodTypeAny;
+  }
+  if (schema instanceof z.ZodEffects) {
+    return schema.innerType() as ZodTypeAny;
+  }
+  if (schema instanceof z.ZodPipeline) {
+    return schema._def.in as ZodTypeAny;
+  }
+  return undefined;
+}
+
+/** The schema under every wrapper: what a value is checked as. */
+export function unwrapSchema(schema: ZodTypeAny): ZodTypeAny {
+  const inner = innerSchema(schema);
+  return inner === undefined ? schema : unwrapSchema(inner);
+}
+
+/** The fields of a (wrapped) object schema, or undefined when it is not one. */
+export function objectShape(schema: unknown): z.ZodRawShape | undefined {
+  if (!(schema instanceof z.ZodType)) {
+    return undefined;
+  }
+  const unwrapped = unwrapSchema(schema);
+  return unwrapped instanceof z.ZodObject ? (unwrapped.shape as z.ZodRawShape) : undefined;
+}
