@@ -1,33 +1,36 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 
-export const ErrorCodeSchema = z.enum([
-  'validation_failed',
-  'invalid_json',
-  'unsupported_content_type',
-  'unauthorized',
-  'forbidden',
-  'not_found',
-  'route_not_found',
-  'method_not_allowed',
-  'conflict',
-  'insufficient_stock',
-  'category_in_use',
-  'order_complete',
-  'gone',
-  'payload_too_large',
-  'unknown_category',
-  'unknown_pet',
-  'idempotency_key_reused',
-  'rate_limited',
-  'internal_error',
-  'bad_gateway',
-  'service_unavailable',
-  'upstream_timeout',
-]);
+/** What went wrong, one closed set of snake_case codes shared by every service. */
+export const ErrorCodeSchema = z
+  .enum([
+    'validation_failed',
+    'invalid_json',
+    'unsupported_content_type',
+    'unauthorized',
+    'forbidden',
+    'not_found',
+    'route_not_found',
+    'method_not_allowed',
+    'conflict',
+    'insufficient_stock',
+    'category_in_use',
+    'order_complete',
+    'gone',
+    'payload_too_large',
+    'unknown_category',
+    'unknown_pet',
+    'idempotency_key_reused',
+    'rate_limited',
+    'internal_error',
+    'bad_gateway',
+    'service_unavailable',
+    'upstream_timeout',
+  ])
+  .openapi({ example: 'validation_failed' });
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
 /** The HTTP status of every error code; a code without a status does not compile. */
-export const errorStatus: Record<ErrorCode, number> = {
+export const errorStatus = {
   validation_failed: 400,
   invalid_json: 400,
   unsupported_content_type: 400,
@@ -50,19 +53,41 @@ export const errorStatus: Record<ErrorCode, number> = {
   bad_gateway: 502,
   service_unavailable: 503,
   upstream_timeout: 504,
-};
+} as const satisfies Record<ErrorCode, number>;
+
+/** Every HTTP status an error can have. */
+export type ErrorStatus = (typeof errorStatus)[ErrorCode];
 
 export const ErrorDetailSchema = z.object({
-  path: z.string(),
-  message: z.string(),
+  path: z
+    .string()
+    .openapi({ description: 'Where: the request part, then the field.', example: 'body.quantity' }),
+  message: z.string().openapi({ example: 'must be >= 1' }),
 });
 export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
 
-export const ErrorSchema = z.object({
-  code: ErrorCodeSchema,
-  message: z.string(),
-  status: z.number().int(),
-  requestId: z.string().optional(),
-  details: z.array(ErrorDetailSchema).optional(),
-});
+/** The body of every error answer, from every path. */
+export const ErrorSchema = z
+  .object({
+    code: ErrorCodeSchema,
+    message: z.string().openapi({ example: 'body.quantity: must be >= 1' }),
+    status: z
+      .number()
+      .int()
+      .min(400)
+      .max(599)
+      .openapi({ description: 'The HTTP status of the answer.', example: 400 }),
+    requestId: z.string().optional().openapi({
+      description: 'The `X-Request-Id` of the request, for support.',
+      example: '0f6c3d4e-9b2a-4e1f-8c7d-5a3b2c1d0e9f',
+    }),
+    details: z
+      .array(ErrorDetailSchema)
+      .optional()
+      .openapi({
+        description: 'For `validation_failed`: every value that failed its schema.',
+        example: [{ path: 'body.quantity', message: 'must be >= 1' }],
+      }),
+  })
+  .openapi('Error');
 export type ErrorBody = z.infer<typeof ErrorSchema>;

@@ -1,0 +1,54 @@
+import type { ZodOpenAPIMetadata } from '@asteasolutions/zod-to-openapi';
+import { z } from './zod.js';
+
+const INT64_MAX = 9_223_372_036_854_775_807n;
+const DECIMAL_ID = /^[0-9]{1,19}$/;
+
+/**
+ * An id in a body or a response: an int64 assigned by a counter. JSON numbers carry integers
+ * exactly only up to 2^53 − 1, so a larger one is rejected (400) rather than silently rounded.
+ */
+export const IdSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .openapi({ format: 'int64', example: 1 });
+
+/** The document shows a path or query id as the int64 it stands for, example included. */
+const int64Parameter: ZodOpenAPIMetadata = {
+  type: 'integer',
+  format: 'int64',
+  minimum: 0,
+  example: 1,
+};
+
+/**
+ * An id in a path or a query: 1–19 decimal digits within the int64 range, read as a number. An
+ * id above 2^53 − 1 is never issued, so the precision a large one loses only turns one unknown id
+ * into another (404); anything that is not an int64 (sign, fraction, exponent, hex, spaces) is 400.
+ */
+export const IdParamSchema = z
+  .string()
+  .transform((value, ctx) => {
+    if (!DECIMAL_ID.test(value) || BigInt(value) > INT64_MAX) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'must be an integer from 0 to 9223372036854775807',
+      });
+      return z.NEVER;
+    }
+    return Number(value);
+  })
+  .openapi(int64Parameter);
+
+function prefixedId(prefix: string, example: string) {
+  return z
+    .string()
+    .regex(new RegExp(`^${prefix}_[A-Za-z0-9]{1,64}$`), `must be an id starting with ${prefix}_`)
+    .openapi({ example });
+}
+
+export const AccountIdSchema = prefixedId('acct', 'acct_7Hq2mZ9xK4pL1sVb');
+export const ApiKeyIdSchema = prefixedId('key', 'key_3Jt8wQ5nR2cY6uDe');
+export const MessageIdSchema = prefixedId('msg', 'msg_9Vb4kP7sT1xM3hQa');
