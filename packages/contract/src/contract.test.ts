@@ -1,0 +1,198 @@
+import { isZodType, type AppRoute } from '@ts-rest/core';
+import { describe, expect, it } from 'vitest';
+import { contract, internalContract } from './contract.js';
+import { ErrorSchema } from './errors.js';
+import { routeMetadata } from './metadata.js';
+import { contractRoutes } from './test-support/contract-routes.js';
+
+/** What every /v1 operation can answer on its way through the gateway. */
+const V1 = [429, 500, 502, 503, 504];
+
+/** API.md's operations, with every status it gives each one, its Errors table included. */
+const specified: [method: string, path: string, statuses: number[]][] = [
+  ['GET', '/health', [200]],
+  ['GET', '/ready', [200, 503]],
+  ['GET', '/openapi.json', [200]],
+  ['GET', '/docs', [200]],
+  ['POST', '/v1/accounts', [201, 400, 409, 413, ...V1]],
+  ['GET', '/v1/accounts/me', [200, 401, ...V1]],
+  ['POST', '/v1/accounts/me/keys', [201, 401, ...V1]],
+  ['GET', '/v1/accounts/me/keys', [200, 401, ...V1]],
+  ['DELETE', '/v1/accounts/me/keys/:keyId', [204, 400, 401, 404, ...V1]],
+  ['GET', '/v1/pets', [200, 400, 401, ...V1]],
+  ['POST', '/v1/pets', [201, 400, 401, 403, 413, 422, ...V1]],
+  ['GET', '/v1/pets/:petId', [200, 400, 401, 404, 410, ...V1]],
+  ['PUT', '/v1/pets/:petId', [200, 400, 401, 403, 404, 413, 422, ...V1]],
+  ['PATCH', '/v1/pets/:petId', [200, 400, 401, 403, 404, 413, 422, ...V1]],
+  ['DELETE', '/v1/pets/:petId', [204, 400, 401, 403, 404, ...V1]],
+  ['GET', '/v1/categories', [200, 400, 401, ...V1]],
+  ['POST', '/v1/categories', [201, 400, 401, 403, 409, 413, ...V1]],
+  ['GET', '/v1/categories/:categoryId', [200, 400, 401, 404, ...V1]],
+  ['PUT', '/v1/categories/:categoryId', [200, 400, 401, 403, 404, 409, 413, ...V1]],
+  ['DELETE', '/v1/categories/:categoryId', [204, 400, 401, 403, 404, 409, ...V1]],
+  ['GET', '/v1/store/orders', [200, 400, 401, ...V1]],
+  ['POST', '/v1/store/orders', [201, 400, 401, 409, 413, 422, ...V1]],
+  ['GET', '/v1/store/orders/:orderId', [200, 400, 401, 404, ...V1]],
+  ['PATCH', '/v1/store/orders/:orderId', [200, 400, 401, 403, 404, 413, ...V1]],
+  ['DELETE', '/v1/store/orders/:orderId', [204, 400, 401, 404, 409, ...V1]],
+  ['GET', '/v1/store/inventory', [200, 400, 401, ...V1]],
+  ['GET', '/v1/store/inventory/:petId', [200, 400, 401, 404, ...V1]],
+  ['PUT', '/v1/store/inventory/:petId', [200, 400, 401, 403, 413, 422, ...V1]],
+  ['POST', '/v1/messages', [202, 400, 401, 413, ...V1]],
+  ['GET', '/v1/messages/:messageId', [200, 400, 401, 404, ...V1]],
+];
+
+const publicRoutes = contractRoutes(contract);
+const internalRoutes = contractRoutes(internalContract);
+
+function findRoute(method: string, path: string): AppRoute | undefined {
+  return publicRoutes.find(({ route }) => route.method === method && route.path === path)?.route;
+}
+
+function statusesOf(route: AppRoute): number[] {
+  return Object.keys(route.responses).map(Number);
+}
+
+function hasBody(route: AppRoute): boolean {
+  return 'body' in route && isZodType(route.body);
+}
+
+describe('the contract against API.md', () => {
+  it.each(specified)('has %s %s with every status API.md gives it', (method, path, statuses) => {
+    const route = findRoute(method, path);
+    expect(route && statusesOf(route), `${method} ${path}`).toEqual(
+      expect.arrayContaining(statuses),
+    );
+  });
+
+  it('has no public operation API.md does not list', () => {
+    const listed = new Set(specified.map(([method, path]) => `${method} ${path}`));
+    const extra = publicRoutes
+      .map(({ route }) => `${route.method} ${route.path}`)
+      .filter((operation) => !listed.has(operation));
+    expect(extra).toEqual([]);
+  });
+
+  it('marks GET /v1/pets/{petId} deprecated with its sunset date', () => {
+    const route = contract.pets.getPet;
+    expect(route.deprecated).toBe(true);
+    expect(routeMetadata(route).sunset).toBe('2027-06-30T00:00:00Z');
+  });
+
+  it('hides the try-it panel of GET /v1/store/orders', () => {
+    expect(routeMetadata(contract.orders.listOrders).hideTryItPanel).toBe(true);
+  });
+
+  it('marks the messages and key-management operations beta', () => {
+    const beta = publicRoutes
+      .filter(({ route }) => routeMetadata(route).stability === 'beta')
+      .map(({ name }) => name);
+    expect(beta.sort()).toEqual(
+      ['createKey', 'getMessage', 'listKeys', 'revokeKey', 'sendMessage'].sort(),
+    );
+  });
+
+  it('declares the optional Idempotency-Key header of POST /v1/store/orders', () => {
+    const headers = contract.orders.placeOrder.headers;
+    expect(headers.parse({})).toEqual({});
+    expect(headers.safeParse({ 'idempotency-key': 'x'.repeat(256) }).success).toBe(false);
+  });
+
+  it('answers /docs as HTML', () => {
+    expect(contract.meta.docs.responses[200]).toMatchObject({ contentType: 'text/html' });
+  });
+});
+
+describe('rules every route follows', () => {
+  const everyRoute = [...publicRoutes, ...internalRoutes];
+
+  it('gives every route its metadata', () => {
+    for (const { route } of everyRoute) {
+      expect(() => routeMetadata(route)).not.toThrow();
+    }
+  });
+
+  it('gives every route a unique key and a unique method and path', () => {
+    const keys = publicRoutes.map(({ name }) => name);
+    expect(new Set(keys).size).toBe(keys.length);
+    const operations = everyRoute.map(({ route }) => `${route.method} ${route.path}`);
+    expect(new Set(operations).size).toBe(operations.length);
+  });
+
+  it('describes every public route with a summary and a description', () => {
+    for (const { name, route } of publicRoutes) {
+      expect(route.summary, name).toBeTruthy();
+      expect(route.description, name).toBeTruthy();
+    }
+  });
+
+  it('answers every error with the shared Error schema', () => {
+    for (const { name, route } of everyRoute) {
+      for (const status of statusesOf(route).filter((status) => status >= 400)) {
+        expect(route.responses[status], `${name} ${status}`).toBe(ErrorSchema);
+      }
+    }
+  });
+
+  it('declares what auth, role, inputs and the gateway can answer', () => {
+    for (const { name, route } of publicRoutes) {
+      const metadata = routeMetadata(route);
+      const statuses = statusesOf(route);
+      const expected = [
+        ...(metadata.auth === 'key' ? [401] : []),
+        ...(metadata.role === 'admin' ? [403] : []),
+        ...(route.pathParams || route.query || hasBody(route) ? [400] : []),
+        ...(hasBody(route) ? [413] : []),
+        ...(route.path.startsWith('/v1/') ? V1 : [500]),
+      ];
+      expect(statuses, name).toEqual(expect.arrayContaining(expected));
+      expect(statuses.includes(401), name).toBe(metadata.auth === 'key');
+      expect(statuses.includes(403), name).toBe(metadata.role === 'admin');
+    }
+  });
+
+  it('needs a key for every /v1 operation but account creation, and none for meta', () => {
+    for (const { name, route } of publicRoutes) {
+      const open = !route.path.startsWith('/v1/') || name === 'createAccount';
+      expect(routeMetadata(route).auth, name).toBe(open ? 'none' : 'key');
+    }
+  });
+
+  it('gives the gateway accounts, messages and meta, pets the catalogue, store the rest', () => {
+    const owners = Object.fromEntries(
+      Object.entries(contract).map(([group, router]) => [
+        group,
+        [...new Set(contractRoutes(router).map(({ route }) => routeMetadata(route).service))],
+      ]),
+    );
+    expect(owners).toEqual({
+      pets: ['pets'],
+      categories: ['pets'],
+      orders: ['store'],
+      inventory: ['store'],
+      accounts: ['gateway'],
+      messages: ['gateway'],
+      meta: ['gateway'],
+    });
+  });
+
+  it('never declares Authorization as a route header', () => {
+    for (const { name, route } of everyRoute) {
+      const shape = (route.headers as { shape?: object } | undefined)?.shape ?? {};
+      expect(
+        Object.keys(shape).map((header) => header.toLowerCase()),
+        name,
+      ).not.toContain('authorization');
+    }
+  });
+
+  it('keeps internal routes out of the public contract and under /internal', () => {
+    for (const { route } of publicRoutes) {
+      expect(routeMetadata(route).auth).not.toBe('internal');
+    }
+    for (const { route } of internalRoutes) {
+      expect(routeMetadata(route)).toMatchObject({ service: 'pets', auth: 'internal' });
+      expect(route.path.startsWith('/internal/')).toBe(true);
+    }
+  });
+});

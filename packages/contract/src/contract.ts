@@ -1,0 +1,27 @@
+import { initContract } from '@ts-rest/core';
+import { accounts } from './accounts.js';
+import { categories } from './categories.js';
+import { internalPets } from './internal.js';
+import { messages } from './messages.js';
+import { meta } from './meta.js';
+import { pets } from './pets.js';
+import { inventory, orders } from './store.js';
+
+const c = initContract();
+
+/** The version of the public API: `info.version` of the document and the `API-Version` header. */
+export const apiVersion = '1.0.0';
+
+/**
+ * The public API: every operation a client reaches through the gateway, at the paths the gateway
+ * serves. Strict status codes: a response type is exactly the statuses a route declares.
+ */
+export const contract = c.router(
+  { pets, categories, orders, inventory, accounts, messages, meta },
+  { strictStatusCodes: true },
+);
+export type Contract = typeof contract;
+
+/** Service-to-service operations: never routed by the gateway, never in the document. */
+export const internalContract = c.router({ pets: internalPets }, { strictStatusCodes: true });
+export type InternalContract = typeof internalContract;

@@ -1,0 +1,48 @@
+import { initContract } from '@ts-rest/core';
+import { errors } from './error-responses.js';
+import type { RouteMetadata } from './metadata.js';
+import { HealthSchema, OpenApiDocumentSchema } from './meta-schemas.js';
+import { z } from './zod.js';
+
+const c = initContract();
+
+const metadata = { service: 'gateway', auth: 'none' } satisfies RouteMetadata;
+
+export const meta = c.router({
+  health: {
+    method: 'GET',
+    path: '/health',
+    summary: 'Liveness',
+    description: 'Answers while the gateway process is up.',
+    responses: { 200: HealthSchema, ...errors(500) },
+    metadata,
+  },
+  ready: {
+    method: 'GET',
+    path: '/ready',
+    summary: 'Readiness',
+    description:
+      'Answers 200 when every service and database answers, else 503 naming the parts that are down.',
+    responses: { 200: HealthSchema, ...errors(500, 503) },
+    metadata,
+  },
+  openapi: {
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This document',
+    description: 'The OpenAPI 3.0.3 document of the API.',
+    responses: { 200: OpenApiDocumentSchema, ...errors(500) },
+    metadata,
+  },
+  docs: {
+    method: 'GET',
+    path: '/docs',
+    summary: 'API reference',
+    description: 'An interactive reference page built from this document, served without a CDN.',
+    responses: {
+      200: c.otherResponse({ contentType: 'text/html', body: z.string() }),
+      ...errors(500),
+    },
+    metadata,
+  },
+});

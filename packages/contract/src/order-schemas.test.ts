@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ListOrdersQuerySchema,
+  NewOrderSchema,
+  OrderSchema,
+  OrderUpdateSchema,
+} from './order-schemas.js';
+
+describe('order schemas', () => {
+  it('accepts an order with no field at all, as the seed defines it', () => {
+    expect(OrderSchema.parse({})).toEqual({});
+  });
+
+  it('accepts a new order with a quantity of 1 and a ship date with an offset', () => {
+    const order = { petId: 1, quantity: 1, shipDate: '2026-12-01T12:00:00+02:00' };
+    expect(NewOrderSchema.parse(order)).toEqual(order);
+  });
+
+  it.each([[0], [-1], [1.5], ['1'], [1_000_001]])('rejects the quantity %j', (quantity) => {
+    expect(NewOrderSchema.safeParse({ petId: 1, quantity }).success).toBe(false);
+  });
+
+  it('rejects a ship date that is not an ISO 8601 instant', () => {
+    for (const shipDate of ['tomorrow', '2026-12-01', '2026-02-30T10:00:00Z']) {
+      expect(NewOrderSchema.safeParse({ petId: 1, quantity: 1, shipDate }).success).toBe(false);
+    }
+  });
+
+  it('only ever completes an order, never reopens one', () => {
+    expect(OrderUpdateSchema.parse({ complete: true })).toEqual({ complete: true });
+    expect(OrderUpdateSchema.safeParse({ complete: false }).success).toBe(false);
+  });
+
+  it('reads complete=true/false as a boolean and nothing else', () => {
+    expect(ListOrdersQuerySchema.parse({ complete: 'false', petId: '2' })).toEqual({
+      complete: false,
+      petId: 2,
+      limit: 20,
+    });
+    expect(ListOrdersQuerySchema.parse({ complete: 'true' }).complete).toBe(true);
+    expect(ListOrdersQuerySchema.safeParse({ complete: '1' }).success).toBe(false);
+  });
+});

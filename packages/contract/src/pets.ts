@@ -1,0 +1,85 @@
+import { initContract } from '@ts-rest/core';
+import { v1Errors } from './error-responses.js';
+import { IdParamSchema } from './ids.js';
+import type { RouteMetadata } from './metadata.js';
+import {
+  ListPetsQuerySchema,
+  NewPetSchema,
+  PetPatchSchema,
+  PetSchema,
+  PetsSchema,
+} from './pet-schemas.js';
+import { requestBody } from './request-body.js';
+import { z } from './zod.js';
+
+const c = initContract();
+
+const read = { service: 'pets', auth: 'key' } satisfies RouteMetadata;
+const adminWrite = { ...read, role: 'admin' } satisfies RouteMetadata;
+
+const PetPathSchema = z.object({ petId: IdParamSchema.openapi({ description: 'The pet’s id.' }) });
+
+export const pets = c.router({
+  listPets: {
+    method: 'GET',
+    path: '/v1/pets',
+    query: ListPetsQuerySchema,
+    summary: 'List pets',
+    description:
+      'Pets in id order, filtered by status and category. The next page is in the `Link: <…>; rel="next"` header.',
+    responses: { 200: PetsSchema, ...v1Errors(400, 401) },
+    metadata: read,
+  },
+  createPet: {
+    method: 'POST',
+    path: '/v1/pets',
+    body: requestBody(NewPetSchema),
+    summary: 'Add a pet',
+    description:
+      'Adds a pet to the catalogue; `Location` gives its address. Its category must exist (422 `unknown_category`).',
+    responses: { 201: PetSchema, ...v1Errors(400, 401, 403, 413, 422) },
+    metadata: adminWrite,
+  },
+  getPet: {
+    method: 'GET',
+    path: '/v1/pets/:petId',
+    pathParams: PetPathSchema,
+    summary: 'Get a pet',
+    description:
+      'One pet by its id. Every answer carries `Deprecation`, `Sunset` and a `Link` to the deprecation notice.',
+    deprecated: true,
+    responses: { 200: PetSchema, ...v1Errors(400, 401, 404, 410) },
+    metadata: { ...read, sunset: '2027-06-30T00:00:00Z' },
+  },
+  replacePet: {
+    method: 'PUT',
+    path: '/v1/pets/:petId',
+    pathParams: PetPathSchema,
+    body: requestBody(NewPetSchema),
+    summary: 'Replace a pet',
+    description:
+      'Replaces the name, category and status of a pet (available when left out). Its category must exist (422 `unknown_category`).',
+    responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 422) },
+    metadata: adminWrite,
+  },
+  updatePet: {
+    method: 'PATCH',
+    path: '/v1/pets/:petId',
+    pathParams: PetPathSchema,
+    body: requestBody(PetPatchSchema),
+    summary: 'Update a pet',
+    description:
+      'Changes the fields given and keeps the others. A new category must exist (422 `unknown_category`).',
+    responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 422) },
+    metadata: adminWrite,
+  },
+  deletePet: {
+    method: 'DELETE',
+    path: '/v1/pets/:petId',
+    pathParams: PetPathSchema,
+    summary: 'Delete a pet',
+    description: 'Removes a pet from the catalogue; its id is never given again.',
+    responses: { 204: c.noBody(), ...v1Errors(400, 401, 403, 404) },
+    metadata: adminWrite,
+  },
+});
