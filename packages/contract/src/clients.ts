@@ -1,0 +1,68 @@
+import { initClient } from '@ts-rest/core';
+import { contract, internalContract } from './contract.js';
+import { fetchWithRepeatedQuery } from './repeated-query.js';
+
+export interface PetstoreClientOptions {
+  /** Where the gateway listens, without `/v1`: `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; leave out for the operations that need none. */
+  apiKey?: string;
+  /**
+   * Parse every response with its schema and throw when one does not match. Off by default, so a
+   * client keeps working when the API adds a field or an error code.
+   */
+  validateResponse?: boolean;
+}
+
+/**
+ * A typed client of the public API. Each call answers `{ status, body, headers }` with `status`
+ * narrowed to what the operation declares; a status it does not declare throws
+ * `UnknownStatusError`. Path and query ids are decimal strings, as they travel in the URL.
+ */
+export function createPetstoreClient({
+  baseUrl,
+  apiKey,
+  validateResponse = false,
+}: PetstoreClientOptions) {
+  const baseHeaders: Record<string, string> =
+    apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
+  return initClient(contract, {
+    baseUrl: withoutTrailingSlash(baseUrl),
+    baseHeaders,
+    api: fetchWithRepeatedQuery,
+    throwOnUnknownStatus: true,
+    validateResponse,
+  });
+}
+export type PetstoreClient = ReturnType<typeof createPetstoreClient>;
+
+export interface InternalClientOptions {
+  /** Where the service listens: `http://127.0.0.1:3001`. */
+  baseUrl: string;
+  /** The shared secret services present to each other as `x-internal-token`. */
+  internalToken: string;
+  /** The id of the request being served, passed on as `x-request-id` so logs line up. */
+  requestId?: string;
+}
+
+/**
+ * A typed client of the service-to-service routes. Responses are checked against the contract,
+ * so a service never acts on an answer it misread.
+ */
+export function createInternalClient({ baseUrl, internalToken, requestId }: InternalClientOptions) {
+  const baseHeaders: Record<string, string> = { 'x-internal-token': internalToken };
+  if (requestId !== undefined) {
+    baseHeaders['x-request-id'] = requestId;
+  }
+  return initClient(internalContract, {
+    baseUrl: withoutTrailingSlash(baseUrl),
+    baseHeaders,
+    throwOnUnknownStatus: true,
+    validateResponse: true,
+  });
+}
+export type InternalClient = ReturnType<typeof createInternalClient>;
+
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
