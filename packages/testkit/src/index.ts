@@ -3,3 +3,4 @@ export { startEmbeddedFerretdb, type EmbeddedOptions } from './embedded-ferretdb
 export { containerLabel } from './mongo-container.js';
 export type { MongoServer } from './mongo-server.js';
 export { serveHttp, type HttpHandler, type ServedHttp } from './serve-http.js';
+export { freePort } from './free-port.js';

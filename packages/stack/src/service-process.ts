@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface ServiceProcessOptions {
+  name: string;
+  /** The compiled entry point, e.g. `services/pets/dist/main.js`. */
+  entry: string;
+  env: Record<string, string>;
+  /** Where `/health` answers once the service is up. */
+  url: string;
+  /** `inherit` shows the service's logs; `pipe` hands them to `onOutput`. */
+  stdio: 'inherit' | 'pipe';
+  onOutput?: (name: string, chunk: string) => void;
+}
+
+/** One service as a separate Node process that can be stopped and started again. */
+export class ServiceProcess {
+  private child: ChildProcess | undefined;
+
+  constructor(readonly options: ServiceProcessOptions) {}
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  get url(): string {
+    return this.options.url;
+  }
+
+  get running(): boolean {
+    return (
+      this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null
+    );
+  }
+
+  /** Starts the process and resolves once its `/health` answers 200. */
+  async start(timeoutMs = 30_000): Promise<void> {
+    const { name, entry, env, stdio, onOutput } = this.options;
+    const child = spawn(process.execPath, [entry], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', stdio, stdio],
+    });
+    this.child = child;
+    if (stdio === 'pipe') {
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => onOutput?.(name, chunk));
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => onOutput?.(name, chunk));
+    }
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (!this.running)
+        throw new Error(
+          `[stack] ${name} exited during start-up (${child.exitCode ?? child.signalCode})`,
+        );
+      const healthy = await fetch(`${this.url}/health`).then(
+        (res) => res.ok,
+        () => false,
+      );
+      if (healthy) return;
+      await sleep(100);
+    }
+    await this.stop();
+    throw new Error(`[stack] ${name} did not answer /health within ${timeoutMs} ms`);
+  }
+
+  /** Sends SIGTERM (the service finishes in-flight requests) and waits for the exit. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  /** Resolves when the process ends by itself or otherwise, with its exit code. */
+  async exited(): Promise<number | null> {
+    const child = this.child;
+    if (!child || !this.running) return child?.exitCode ?? null;
+    const [code] = (await once(child, 'exit')) as [number | null];
+    return code;
+  }
+}
