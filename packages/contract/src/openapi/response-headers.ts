@@ -32,7 +32,10 @@ export const headerComponents: Record<string, HeaderObject> = {
   ),
   'WWW-Authenticate': text('How to authenticate.', 'Bearer realm="petstore"'),
   Allow: text('The methods the path does support.', 'GET, PUT, PATCH, DELETE'),
-  'RateLimit-Limit': integer('Requests allowed per window for this key.', 100),
+  'RateLimit-Limit': integer(
+    'Requests allowed per window (per API key; per client address without one).',
+    100,
+  ),
   'RateLimit-Remaining': integer('Requests left in the current window.', 0),
   'RateLimit-Reset': integer('Seconds until the window resets.', 1),
   'Retry-After': integer('Seconds to wait before trying again.', 1),

@@ -1,0 +1,212 @@
+import type { OpenAPIObject, ResponseObject } from 'openapi3-ts/oas30';
+import { describe, expect, it } from 'vitest';
+import { contract, internalContract } from '../contract.js';
+import { contractOperations } from './contract-operations.js';
+import { generateOpenApi } from './generate-openapi.js';
+import { toOpenApiPath } from './openapi-path.js';
+import { documentOperations, objectsIn, operationById } from './test-support/document-walk.js';
+
+const document: OpenAPIObject = generateOpenApi(contract);
+const operations = documentOperations(document);
+const metadataOf = new Map(
+  contractOperations(contract).map(({ operationId, metadata }) => [operationId, metadata]),
+);
+const isIdName = (name: string) => name === 'id' || name.endsWith('Id');
+
+describe('generateOpenApi', () => {
+  it('writes an OpenAPI 3.0.3 document of API version 1.0.0 for the local gateway', () => {
+    expect(document.openapi).toBe('3.0.3');
+    expect(document.info).toMatchObject({ title: 'Petstore API', version: '1.0.0' });
+    expect(document.servers).toEqual([{ url: 'http://127.0.0.1:8080' }]);
+  });
+
+  it('uses the servers it is given, and aims the code samples at the first', () => {
+    const servers: [{ url: string }] = [{ url: 'https://petstore.example.com' }];
+    const custom = generateOpenApi(contract, { servers });
+    const samples = operationById(custom, 'listPets')['x-codeSamples'] as { source: string }[];
+
+    expect(custom.servers).toEqual(servers);
+    for (const { source } of samples) {
+      expect(source).toContain('https://petstore.example.com/v1/pets');
+    }
+  });
+
+  it('documents every public route under its route key, and no internal one', () => {
+    const ids = operations.map(({ operation }) => operation.operationId);
+    const internalPaths = Object.values(internalContract.pets).map(({ path }) =>
+      toOpenApiPath(path),
+    );
+
+    expect(ids.sort()).toEqual([...metadataOf.keys()].sort());
+    expect(internalPaths.length).toBeGreaterThan(0);
+    for (const path of internalPaths) {
+      expect(Object.keys(document.paths)).not.toContain(path);
+    }
+    expect(Object.keys(document.paths).filter((path) => path.includes('internal'))).toEqual([]);
+  });
+
+  it('names the shared shapes as components and refers to them', () => {
+    const names = Object.keys(document.components?.schemas ?? {});
+    for (const name of ['Pet', 'NewPet', 'Category', 'Order', 'InventoryItem', 'Error']) {
+      expect(names).toContain(name);
+    }
+    expect(JSON.stringify(document.paths)).toContain('"$ref":"#/components/schemas/Pet"');
+  });
+
+  it('gives every integer id, in schemas and parameters, format int64', () => {
+    const ids: string[] = [];
+    for (const { path, object } of objectsIn(document)) {
+      const properties = (object.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const named: [string, Record<string, unknown>][] = Object.entries(properties);
+      if (object.in !== undefined && typeof object.name === 'string') {
+        named.push([object.name, object.schema as Record<string, unknown>]);
+      }
+      for (const [name, schema] of named.filter(
+        ([name, schema]) => isIdName(name) && schema.type === 'integer',
+      )) {
+        ids.push(name);
+        expect(schema.format, `${path.join('.')}.${name}`).toBe('int64');
+      }
+    }
+    expect(ids).toEqual(expect.arrayContaining(['id', 'petId', 'categoryId', 'orderId']));
+  });
+
+  it('reads path ids as integers, though the contract parses them from strings', () => {
+    const parameters = operationById(document, 'getPet').parameters ?? [];
+    expect(parameters).toContainEqual(
+      expect.objectContaining({
+        name: 'petId',
+        in: 'path',
+        required: true,
+        schema: expect.objectContaining({ type: 'integer', format: 'int64' }) as unknown,
+      }),
+    );
+  });
+
+  it('never writes a type array (3.0 has nullable instead)', () => {
+    for (const { path, object } of objectsIn(document)) {
+      expect(Array.isArray(object.type), path.join('.')).toBe(false);
+    }
+  });
+
+  it('declares every tag it uses, with a description', () => {
+    const declared = (document.tags ?? []).map(({ name }) => name);
+    expect(declared).toEqual(['Pets', 'Store', 'Accounts', 'Messages', 'Meta']);
+    for (const tag of document.tags ?? []) {
+      expect(tag.description).toBeTruthy();
+    }
+    for (const { operation } of operations) {
+      expect(declared).toEqual(expect.arrayContaining(operation.tags ?? ['none']));
+    }
+    expect(operationById(document, 'listCategories').tags).toEqual(['Pets']);
+    expect(operationById(document, 'listInventory').tags).toEqual(['Store']);
+  });
+
+  it('asks for the bearer key exactly on the operations that need one', () => {
+    expect(document.components?.securitySchemes?.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+    for (const { operation } of operations) {
+      const needsKey = metadataOf.get(operation.operationId ?? '')?.auth === 'key';
+      expect(operation.security, operation.operationId).toEqual(
+        needsKey ? [{ bearerAuth: [] }] : undefined,
+      );
+    }
+    expect(operationById(document, 'createAccount').security).toBeUndefined();
+  });
+
+  it('gives every operation code samples in cURL, JavaScript and Python', () => {
+    for (const { operation } of operations) {
+      const samples = operation['x-codeSamples'] as {
+        lang: string;
+        label: string;
+        source: string;
+      }[];
+      expect(
+        samples.map(({ lang }) => lang),
+        operation.operationId,
+      ).toEqual(['cURL', 'JavaScript', 'Python']);
+      for (const sample of samples) {
+        expect(sample.source.length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('refers every 4xx and 5xx response to the Error schema', () => {
+    let errors = 0;
+    for (const { operation } of operations) {
+      const responses: Record<string, ResponseObject> = operation.responses;
+      for (const [status, response] of Object.entries(responses)) {
+        if (Number(status) >= 400) {
+          errors += 1;
+          expect(
+            response.content?.['application/json']?.schema,
+            `${operation.operationId} ${status}`,
+          ).toEqual({
+            $ref: '#/components/schemas/Error',
+          });
+        }
+      }
+    }
+    expect(errors).toBeGreaterThan(operations.length);
+  });
+
+  it('marks getPet deprecated with its sunset, and describes the deprecation headers', () => {
+    const getPet = operationById(document, 'getPet');
+    const ok = getPet.responses['200'] as ResponseObject;
+
+    expect(getPet.deprecated).toBe(true);
+    expect(getPet['x-sunset']).toBe(metadataOf.get('getPet')?.sunset);
+    expect(Object.keys(ok.headers ?? {})).toEqual(
+      expect.arrayContaining(['Deprecation', 'Sunset', 'Link']),
+    );
+    const deprecated = operations.filter(({ operation }) => operation.deprecated === true);
+    expect(deprecated.map(({ operation }) => operation.operationId)).toEqual(['getPet']);
+  });
+
+  it('hides the try-it panel of listOrders', () => {
+    expect(operationById(document, 'listOrders')['x-hideTryItPanel']).toBe(true);
+  });
+
+  it('marks the messages and key-management operations with their stability', () => {
+    for (const id of ['sendMessage', 'getMessage', 'createKey', 'listKeys', 'revokeKey']) {
+      expect(operationById(document, id)['x-stability'], id).toMatch(/^(experimental|beta)$/);
+    }
+  });
+
+  it('shows the optional Idempotency-Key header of placeOrder', () => {
+    expect(operationById(document, 'placeOrder').parameters).toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+    );
+  });
+
+  it('documents the headers each kind of response carries', () => {
+    const headersOf = (operationId: string, status: string) =>
+      Object.keys(
+        (operationById(document, operationId).responses[status] as ResponseObject).headers ?? {},
+      );
+
+    expect(headersOf('createPet', '201')).toEqual(
+      expect.arrayContaining(['Location', 'API-Version']),
+    );
+    expect(headersOf('listPets', '200')).toContain('Link');
+    expect(headersOf('listPets', '401')).toContain('WWW-Authenticate');
+    expect(headersOf('listPets', '429')).toEqual(
+      expect.arrayContaining([
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'Retry-After',
+      ]),
+    );
+    expect(headersOf('getPet', '200')).not.toContain('Location');
+  });
+
+  it('serves the docs page as HTML', () => {
+    const docs = operations.find(({ path }) => path === '/docs')?.operation;
+    expect(Object.keys((docs?.responses['200'] as ResponseObject).content ?? {})).toEqual([
+      'text/html',
+    ]);
+  });
+});
