@@ -95,3 +95,4 @@ export {
   type PetStatus,
   type Pets,
 } from './pet-schemas.js';
+export { generateOpenApi, type GenerateOpenApiOptions } from './openapi/generate-openapi.js';
