@@ -74,3 +74,52 @@ describe('createService with a contract router', () => {
     expect(await res.json()).toMatchObject({ code: 'route_not_found', status: 404 });
   });
 });
+
+describe('createService with edge middleware', () => {
+  it('runs edge middleware before /health and before the JSON body is read', async () => {
+    const app = createService({
+      name: 'edge',
+      logger: captureLogs().logger,
+      routers: [],
+      edge: [
+        async (ctx, next) => {
+          ctx.set('X-Edge', 'yes');
+          if (ctx.path !== '/raw') {
+            await next();
+            return;
+          }
+          const chunks: Buffer[] = [];
+          for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+          ctx.body = { raw: Buffer.concat(chunks).toString('utf-8') };
+        },
+      ],
+    });
+    await using served = await serveHttp(app.callback());
+
+    const health = await fetch(`${served.url}/health`);
+    expect(health.headers.get('x-edge')).toBe('yes');
+
+    const raw = await fetch(`${served.url}/raw`, { method: 'POST', body: 'not json' });
+    expect(raw.status).toBe(200);
+    expect(await raw.json()).toEqual({ raw: 'not json' });
+  });
+
+  it('answers an error thrown by edge middleware in the Error shape, keeping its headers', async () => {
+    const app = createService({
+      name: 'edge',
+      logger: captureLogs().logger,
+      routers: [],
+      edge: [
+        (ctx) => {
+          ctx.set('X-Edge', 'yes');
+          ctx.throw(403, 'no entry');
+        },
+      ],
+    });
+    await using served = await serveHttp(app.callback());
+    const res = await fetch(`${served.url}/anything`);
+    expect(res.status).toBe(403);
+    expect(res.headers.get('x-edge')).toBe('yes');
+    expect(await res.json()).toMatchObject({ code: 'forbidden', status: 403 });
+  });
+});

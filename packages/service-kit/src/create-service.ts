@@ -21,6 +21,13 @@ export interface ServiceOptions {
   logger: Logger;
   /** Mounted in order after `/health` and `/ready`, e.g. each router's middleware. */
   routers: RouterMiddleware[];
+  /**
+   * Mounted in order right after the error middleware, before `/health`, `/ready` and the JSON
+   * body parser: what every request passes through (headers every answer carries) and what may
+   * answer with the request body unread (a proxy that streams it). Errors it throws get the
+   * Error shape. Default: none.
+   */
+  edge?: Middleware[];
   /** What `/ready` asks, by name, e.g. `{ database: () => db.command({ ping: 1 }) }`. */
   readiness?: Record<string, ReadinessCheck>;
   readinessTimeoutMs?: number;
@@ -31,12 +38,14 @@ export interface ServiceOptions {
 
 /**
  * Builds the service's Koa app (it never listens). Middleware, outermost first:
- * request id, request logging, errors, /health and /ready, gateway trust, JSON body, routers, 404.
+ * request id, request logging, errors, edge, /health and /ready, gateway trust, JSON body, routers,
+ * 404.
  */
 export function createService({
   name,
   logger,
   routers,
+  edge = [],
   readiness = {},
   readinessTimeoutMs = 1_000,
   bodyLimitBytes,
@@ -52,6 +61,7 @@ export function createService({
   app.use(requestId(logger));
   app.use(requestLogging());
   app.use(errorMiddleware());
+  for (const middleware of edge) app.use(middleware);
   app.use(health({ name, readiness, readinessTimeoutMs }));
   if (internalToken !== undefined) app.use(trustGateway(internalToken));
   app.use(jsonBody({ limitBytes: bodyLimitBytes }));
