@@ -1,0 +1,54 @@
+import { contract } from '@petstore/contract';
+import { createService, type Logger } from '@petstore/service-kit';
+import { createKoaRouter } from '@petstore/ts-rest-koa';
+import type Koa from 'koa';
+import type { Db } from 'mongodb';
+import { CategoriesRepository } from './categories-repository.js';
+import type { PetsConfig } from './config.js';
+import { deprecatedRoute } from './deprecation.js';
+import { PetsRepository } from './pets-repository.js';
+import { petsServiceContract, routes } from './routes.js';
+
+export interface AppDeps {
+  db: Db;
+  config: PetsConfig;
+  logger: Logger;
+  /** The clock the sunset of the deprecated operation is read against. */
+  now?: () => Date;
+  /** Check every answer against the contract (tests and development). */
+  validateResponses?: boolean;
+}
+
+/** Where the gateway's API reference explains the deprecation of `GET /v1/pets/{petId}`. */
+const getPetDocumentation = '/docs#tag/pets/GET/v1/pets/{petId}';
+
+/** The pets service as a Koa app; it never listens. */
+export function createApp({
+  db,
+  config,
+  logger,
+  now = () => new Date(),
+  validateResponses = false,
+}: AppDeps): Koa {
+  const repositories = {
+    pets: new PetsRepository(db),
+    categories: new CategoriesRepository(db),
+  };
+  const router = createKoaRouter(petsServiceContract, routes(repositories), {
+    validateResponses,
+  });
+  return createService({
+    name: 'pets',
+    logger,
+    internalToken: config.internalToken,
+    readiness: { database: () => db.command({ ping: 1 }) },
+    routers: [
+      deprecatedRoute(
+        contract.pets.getPet,
+        { ...config.getPetDeprecation, documentation: getPetDocumentation },
+        now,
+      ),
+      router.routes(),
+    ],
+  });
+}

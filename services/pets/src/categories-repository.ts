@@ -1,0 +1,142 @@
+import type { Category, NewCategory } from '@petstore/contract';
+import { AppError, nextSequenceValue } from '@petstore/service-kit';
+import { MongoServerError, type Collection, type Db, type UpdateFilter } from 'mongodb';
+import { categoryNotFound } from './errors.js';
+import {
+  categoriesCollection,
+  petsCollection,
+  sequences,
+  type CategoryDocument,
+  type PetDocument,
+} from './storage.js';
+
+export interface CategoryListQuery {
+  /** Only categories with a greater id (the cursor). */
+  after: number;
+  limit: number;
+}
+
+/** How often a delete is tried again when pets keep being added to the category meanwhile. */
+const DELETE_ATTEMPTS = 5;
+
+const DUPLICATE_KEY = 11000;
+
+/**
+ * Categories in the `categories` collection. Names are unique regardless of case through the
+ * unique index on `nameKey` (the lower-cased name): an insert or rename onto a used name fails
+ * with a duplicate key error, answered 409, with no check-then-insert race.
+ */
+export class CategoriesRepository {
+  readonly #db: Db;
+  readonly #categories: Collection<CategoryDocument>;
+  readonly #pets: Collection<PetDocument>;
+
+  constructor(db: Db) {
+    this.#db = db;
+    this.#categories = categoriesCollection(db);
+    this.#pets = petsCollection(db);
+  }
+
+  /** A page of categories in id order. */
+  async list({ after, limit }: CategoryListQuery): Promise<Category[]> {
+    const documents = await this.#categories
+      .find({ _id: { $gt: after } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return documents.map(toCategory);
+  }
+
+  async get(categoryId: number): Promise<Category> {
+    const document = await this.#categories.findOne({ _id: categoryId });
+    if (!document) throw categoryNotFound(categoryId);
+    return toCategory(document);
+  }
+
+  /** Adds a category with the next id; 409 when its name is used, in any case. */
+  async create(newCategory: NewCategory): Promise<Category> {
+    const document: CategoryDocument = {
+      _id: await nextSequenceValue(this.#db, sequences.categories),
+      name: newCategory.name,
+      nameKey: nameKeyOf(newCategory.name),
+      revision: 0,
+    };
+    if (newCategory.description !== undefined) document.description = newCategory.description;
+    try {
+      await this.#categories.insertOne(document);
+    } catch (error) {
+      throw nameConflictOr(error, newCategory.name);
+    }
+    return toCategory(document);
+  }
+
+  /** Replaces the name and description (removed when left out); 409 for another's name. */
+  async replace(categoryId: number, newCategory: NewCategory): Promise<Category> {
+    const update: UpdateFilter<CategoryDocument> = {
+      $set: { name: newCategory.name, nameKey: nameKeyOf(newCategory.name) },
+    };
+    if (newCategory.description === undefined) update.$unset = { description: '' };
+    else update.$set = { ...update.$set, description: newCategory.description };
+    let document: CategoryDocument | null;
+    try {
+      document = await this.#categories.findOneAndUpdate({ _id: categoryId }, update, {
+        returnDocument: 'after',
+      });
+    } catch (error) {
+      throw nameConflictOr(error, newCategory.name);
+    }
+    if (!document) throw categoryNotFound(categoryId);
+    return toCategory(document);
+  }
+
+  /**
+   * Deletes a category no pet uses (409 `category_in_use` otherwise). Without transactions the
+   * count of its pets and the delete are two operations, so the delete is conditional on the
+   * category's `revision`, which every pet write pointing at it moves after writing the pet: a pet
+   * added between the count and the delete makes the delete match nothing, and it is counted again.
+   */
+  async delete(categoryId: number): Promise<void> {
+    for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt++) {
+      const document = await this.#categories.findOne(
+        { _id: categoryId },
+        { projection: { revision: 1 } },
+      );
+      if (!document) throw categoryNotFound(categoryId);
+      if (await this.#pets.findOne({ categoryId }, { projection: { _id: 1 } })) {
+        throw new AppError(
+          'category_in_use',
+          `[pets] category ${categoryId} is used by pets; delete them or move them to another category first`,
+        );
+      }
+      const { deletedCount } = await this.#categories.deleteOne({
+        _id: categoryId,
+        revision: document.revision,
+      });
+      if (deletedCount === 1) return;
+    }
+    throw new AppError(
+      'conflict',
+      `[pets] category ${categoryId} kept changing while being deleted; try again`,
+    );
+  }
+}
+
+/** What makes two names the same: case, surrounding spaces and Unicode composition do not count. */
+function nameKeyOf(name: string): string {
+  return name.trim().normalize('NFC').toLowerCase();
+}
+
+function nameConflictOr(error: unknown, name: string): unknown {
+  if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) {
+    return new AppError('conflict', `[pets] a category named "${name}" already exists`, {
+      cause: error,
+    });
+  }
+  return error;
+}
+
+function toCategory(document: CategoryDocument): Category {
+  const category: Category = { id: document._id, name: document.name };
+  if (document.description !== undefined) category.description = document.description;
+  return category;
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { loadPetsConfig } from './config.js';
+
+const token = 'a'.repeat(32);
+
+describe('loadPetsConfig', () => {
+  it('applies the defaults of every optional variable', () => {
+    expect(loadPetsConfig({ INTERNAL_TOKEN: token })).toEqual({
+      http: { host: '127.0.0.1', port: 3001 },
+      mongo: { uri: 'mongodb://127.0.0.1:27017', database: 'petstore_pets' },
+      internalToken: token,
+      logLevel: 'info',
+      getPetDeprecation: {
+        deprecatedAt: new Date('2026-01-01T00:00:00Z'),
+        sunsetAt: new Date('2027-06-30T00:00:00Z'),
+      },
+    });
+  });
+
+  it('reads every variable it is given', () => {
+    const config = loadPetsConfig({
+      HOST: '0.0.0.0',
+      PORT: '0',
+      MONGODB_URI: 'mongodb://db.internal:27017',
+      MONGODB_DB: 'pets_test',
+      INTERNAL_TOKEN: token,
+      LOG_LEVEL: 'silent',
+      GET_PET_DEPRECATED_AT: '2025-06-01T12:00:00+02:00',
+      GET_PET_SUNSET: '2030-01-01T00:00:00Z',
+    });
+    expect(config).toMatchObject({
+      http: { host: '0.0.0.0', port: 0 },
+      mongo: { uri: 'mongodb://db.internal:27017', database: 'pets_test' },
+      logLevel: 'silent',
+      getPetDeprecation: {
+        deprecatedAt: new Date('2025-06-01T10:00:00Z'),
+        sunsetAt: new Date('2030-01-01T00:00:00Z'),
+      },
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    const config = loadPetsConfig({ INTERNAL_TOKEN: token, MONGODB_DB: '', GET_PET_SUNSET: '' });
+    expect(config.mongo.database).toBe('petstore_pets');
+    expect(config.getPetDeprecation.sunsetAt).toEqual(new Date('2027-06-30T00:00:00Z'));
+  });
+
+  it('names every missing or invalid variable, never its value', () => {
+    expect(() =>
+      loadPetsConfig({
+        PORT: '70000',
+        MONGODB_DB: 'bad name',
+        GET_PET_SUNSET: 'next summer',
+        MONGODB_URI: 'postgres://x',
+      }),
+    ).toThrow(
+      /PORT: .*\n.*MONGODB_URI: .*\n.*MONGODB_DB: .*\n.*INTERNAL_TOKEN: Required\n.*GET_PET_SUNSET: Expected an ISO 8601/,
+    );
+  });
+
+  it('refuses an internal token shorter than 32 characters without showing it', () => {
+    expect(() => loadPetsConfig({ INTERNAL_TOKEN: 'short-secret' })).toThrow(
+      'INTERNAL_TOKEN: Expected at least 32 characters',
+    );
+    expect(() => loadPetsConfig({ INTERNAL_TOKEN: 'short-secret' })).not.toThrow(/short-secret/);
+  });
+});

@@ -1,0 +1,19 @@
+import type { Db } from 'mongodb';
+import { categoriesCollection, petsCollection } from './storage.js';
+
+/**
+ * Creates the indexes the queries need; idempotent, so it runs at every start-up. Lists page by
+ * `_id`, so each filter is followed by `_id`. The `counters` collection is read by `_id` only.
+ *
+ * One index per command: FerretDB 1.24 drops the connection when one `createIndexes` command
+ * names several indexes that all exist already, which is what a restart sends.
+ */
+export async function ensureIndexes(db: Db): Promise<void> {
+  const pets = petsCollection(db);
+  await pets.createIndex({ status: 1, _id: 1 }, { name: 'status_id' });
+  await pets.createIndex({ categoryId: 1, _id: 1 }, { name: 'categoryId_id' });
+  await categoriesCollection(db).createIndex(
+    { nameKey: 1 },
+    { name: 'nameKey_unique', unique: true },
+  );
+}

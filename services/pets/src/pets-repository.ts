@@ -1,0 +1,162 @@
+import type { NewPet, Pet, PetPatch, PetStatus } from '@petstore/contract';
+import { nextSequenceValue } from '@petstore/service-kit';
+import type { Collection, Db, Filter } from 'mongodb';
+import { petNotFound, unknownCategory } from './errors.js';
+import {
+  categoriesCollection,
+  petsCollection,
+  sequences,
+  type CategoryDocument,
+  type PetDocument,
+} from './storage.js';
+
+export interface PetListQuery {
+  /** Only pets in one of these statuses. */
+  statuses?: PetStatus[];
+  categoryId?: number;
+  /** Only pets with a greater id (the cursor). */
+  after: number;
+  limit: number;
+}
+
+type PetFields = Omit<PetDocument, '_id'>;
+
+/**
+ * Pets in the `pets` collection. A pet's category lives in another collection, and a category may
+ * be deleted while a pet is written, so every write that points a pet at a category ends by
+ * confirming the category: an atomic `$inc` of its `revision`, which only matches while it exists
+ * and which makes a concurrent delete of the category (conditional on that revision) fail. When
+ * the confirmation finds no category, the write is undone and answered 422.
+ */
+export class PetsRepository {
+  readonly #db: Db;
+  readonly #pets: Collection<PetDocument>;
+  readonly #categories: Collection<CategoryDocument>;
+
+  constructor(db: Db) {
+    this.#db = db;
+    this.#pets = petsCollection(db);
+    this.#categories = categoriesCollection(db);
+  }
+
+  /** A page of pets in id order. */
+  async list({ statuses, categoryId, after, limit }: PetListQuery): Promise<Pet[]> {
+    const filter: Filter<PetDocument> = { _id: { $gt: after } };
+    if (statuses !== undefined) filter.status = { $in: statuses };
+    if (categoryId !== undefined) filter.categoryId = categoryId;
+    const documents = await this.#pets.find(filter).sort({ _id: 1 }).limit(limit).toArray();
+    return documents.map(toPet);
+  }
+
+  async get(petId: number): Promise<Pet> {
+    const document = await this.#pets.findOne({ _id: petId });
+    if (!document) throw petNotFound(petId);
+    return toPet(document);
+  }
+
+  /** Adds a pet with the next id; 422 when its category does not exist. */
+  async create(newPet: NewPet): Promise<Pet> {
+    if (!(await this.#categoryExists(newPet.categoryId))) throw unknownCategory(newPet.categoryId);
+    const document: PetDocument = {
+      _id: await nextSequenceValue(this.#db, sequences.pets),
+      name: newPet.name,
+      categoryId: newPet.categoryId,
+      status: newPet.status ?? 'available',
+    };
+    await this.#pets.insertOne(document);
+    if (!(await this.#confirmCategory(document.categoryId))) {
+      // The category was deleted after the check: take the pet back rather than orphan it.
+      await this.#pets.deleteOne({ _id: document._id });
+      throw unknownCategory(document.categoryId);
+    }
+    return toPet(document);
+  }
+
+  /** Replaces every field; a status left out becomes `available`. */
+  replace(petId: number, newPet: NewPet): Promise<Pet> {
+    return this.#write(petId, {
+      name: newPet.name,
+      categoryId: newPet.categoryId,
+      status: newPet.status ?? 'available',
+    });
+  }
+
+  /** Changes the fields given, keeps the others. */
+  async update(petId: number, patch: PetPatch): Promise<Pet> {
+    const fields: Partial<PetFields> = {};
+    if (patch.name !== undefined) fields.name = patch.name;
+    if (patch.categoryId !== undefined) fields.categoryId = patch.categoryId;
+    if (patch.status !== undefined) fields.status = patch.status;
+    if (Object.keys(fields).length === 0) return this.get(petId);
+    return this.#write(petId, fields);
+  }
+
+  /** The status the store derives from stock. */
+  async setStatus(petId: number, status: PetStatus): Promise<Pet> {
+    const document = await this.#pets.findOneAndUpdate(
+      { _id: petId },
+      { $set: { status } },
+      { returnDocument: 'after' },
+    );
+    if (!document) throw petNotFound(petId);
+    return toPet(document);
+  }
+
+  async delete(petId: number): Promise<void> {
+    const { deletedCount } = await this.#pets.deleteOne({ _id: petId });
+    if (deletedCount === 0) throw petNotFound(petId);
+  }
+
+  async #write(petId: number, fields: Partial<PetFields>): Promise<Pet> {
+    const { categoryId } = fields;
+    if (categoryId !== undefined && !(await this.#categoryExists(categoryId))) {
+      // A missing pet is 404 before its category is 422.
+      if (!(await this.#pets.findOne({ _id: petId }, { projection: { _id: 1 } }))) {
+        throw petNotFound(petId);
+      }
+      throw unknownCategory(categoryId);
+    }
+    const before = await this.#pets.findOneAndUpdate(
+      { _id: petId },
+      { $set: fields },
+      { returnDocument: 'before' },
+    );
+    if (!before) throw petNotFound(petId);
+    if (
+      categoryId !== undefined &&
+      categoryId !== before.categoryId &&
+      !(await this.#confirmCategory(categoryId))
+    ) {
+      // The new category was deleted after the check: put the pet back as it was.
+      await this.#pets.updateOne(
+        { _id: petId, categoryId },
+        { $set: { name: before.name, categoryId: before.categoryId, status: before.status } },
+      );
+      throw unknownCategory(categoryId);
+    }
+    return toPet({ ...before, ...fields });
+  }
+
+  async #categoryExists(categoryId: number): Promise<boolean> {
+    const found = await this.#categories.findOne({ _id: categoryId }, { projection: { _id: 1 } });
+    return found !== null;
+  }
+
+  /** True when the category still exists; moves its revision so a pending delete of it fails. */
+  async #confirmCategory(categoryId: number): Promise<boolean> {
+    const { matchedCount } = await this.#categories.updateOne(
+      { _id: categoryId },
+      { $inc: { revision: 1 } },
+    );
+    return matchedCount === 1;
+  }
+}
+
+function toPet(document: PetDocument): Pet {
+  return {
+    id: document._id,
+    name: document.name,
+    categoryId: document.categoryId,
+    status: document.status,
+  };
+}

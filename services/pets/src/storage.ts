@@ -1,0 +1,32 @@
+import type { PetStatus } from '@petstore/contract';
+import type { Db } from 'mongodb';
+
+/** A pet as stored: the contract's Pet with its id as `_id`. */
+export interface PetDocument {
+  _id: number;
+  name: string;
+  categoryId: number;
+  status: PetStatus;
+}
+
+/** A category as stored. */
+export interface CategoryDocument {
+  _id: number;
+  name: string;
+  /** The name trimmed and lower-cased; unique, so names are unique regardless of case. */
+  nameKey: string;
+  description?: string;
+  /** Moves whenever a pet starts using the category; deleting it requires it unchanged. */
+  revision: number;
+}
+
+export function petsCollection(db: Db) {
+  return db.collection<PetDocument>('pets');
+}
+
+export function categoriesCollection(db: Db) {
+  return db.collection<CategoryDocument>('categories');
+}
+
+/** The id sequences of `nextSequenceValue`, kept in the `counters` collection. */
+export const sequences = { pets: 'pets', categories: 'categories' } as const;

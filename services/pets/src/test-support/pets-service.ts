@@ -1,0 +1,108 @@
+import { connectMongo, createLogger } from '@petstore/service-kit';
+import { serveHttp, type MongoServer } from '@petstore/testkit';
+import type { Db } from 'mongodb';
+import { createApp } from '../app.js';
+import { loadPetsConfig, type PetsConfig } from '../config.js';
+import { ensureIndexes } from '../indexes.js';
+
+export const internalToken = 'test-internal-token-0123456789abcdef';
+
+/** What the gateway sends with a request of an account of each role, and without an account. */
+export const as = {
+  admin: {
+    'x-internal-token': internalToken,
+    'x-account-id': 'acct_admin1',
+    'x-account-role': 'admin',
+  },
+  customer: {
+    'x-internal-token': internalToken,
+    'x-account-id': 'acct_jane1',
+    'x-account-role': 'customer',
+  },
+  /** Another service (the store): the internal token and no account. */
+  service: { 'x-internal-token': internalToken },
+  nobody: {},
+} as const;
+
+export type Who = keyof typeof as;
+
+export interface CallOptions {
+  as?: Who;
+  /** A value to send as JSON, or a string sent as it is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body; undefined when there is none. */
+  body: unknown;
+}
+
+/** The config a test service runs with, on a database of its own. */
+export function testConfig(mongo: MongoServer, env: Record<string, string> = {}): PetsConfig {
+  return loadPetsConfig({
+    MONGODB_URI: mongo.uri,
+    MONGODB_DB: mongo.databaseName('pets'),
+    INTERNAL_TOKEN: internalToken,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    ...env,
+  });
+}
+
+export interface ServedPets extends AsyncDisposable {
+  url: string;
+  /** The service's database, for reading what was stored. */
+  db: Db;
+  /** Calls the service over HTTP, as the gateway would for `as` (admin by default). */
+  call(method: string, path: string, options?: CallOptions): Promise<Answer>;
+}
+
+/**
+ * The pets app on a fresh database of `mongo`, served on a free port, with responses checked
+ * against the contract.
+ */
+export async function servePets(
+  mongo: MongoServer,
+  { now, env }: { now?: () => Date; env?: Record<string, string> } = {},
+): Promise<ServedPets> {
+  const config = testConfig(mongo, env);
+  const client = await connectMongo(config.mongo.uri, { appName: 'pets-test' });
+  const db = client.db(config.mongo.database);
+  await ensureIndexes(db);
+  const logger = createLogger({ name: 'pets', level: 'silent' });
+  const served = await serveHttp(
+    createApp({ db, config, logger, now, validateResponses: true }).callback(),
+  );
+  return {
+    url: served.url,
+    db,
+    call: (method, path, options) => call(served.url, method, path, options),
+    [Symbol.asyncDispose]: async () => {
+      await served.close();
+      await client.close();
+    },
+  };
+}
+
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  { as: who = 'admin', body, headers = {} }: CallOptions = {},
+): Promise<Answer> {
+  const init: RequestInit = { method, headers: { ...as[who], ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    init.headers = { 'content-type': 'application/json', ...init.headers };
+  }
+  const response = await fetch(`${url}${path}`, init);
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === '' ? undefined : (JSON.parse(text) as unknown),
+  };
+}
