@@ -1,4 +1,4 @@
-import type { OpenAPIObject, ResponseObject } from 'openapi3-ts/oas30';
+import type { OpenAPIObject, ParameterObject, ResponseObject } from 'openapi3-ts/oas30';
 import { describe, expect, it } from 'vitest';
 import { contract, internalContract } from '../contract.js';
 import { contractOperations } from './contract-operations.js';
@@ -81,6 +81,16 @@ describe('generateOpenApi', () => {
         schema: expect.objectContaining({ type: 'integer', format: 'int64' }) as unknown,
       }),
     );
+  });
+
+  it('moves parameter descriptions from the schema onto the parameter, where reference pages show them', () => {
+    const parameters = operations.flatMap(({ operation }) =>
+      (operation.parameters ?? []).map((parameter) => parameter as ParameterObject),
+    );
+    expect(
+      parameters.filter(({ schema }) => schema !== undefined && 'description' in schema),
+    ).toEqual([]);
+    expect(parameters.find(({ name }) => name === 'limit')?.description).toBeTruthy();
   });
 
   it('never writes a type array (3.0 has nullable instead)', () => {

@@ -4,6 +4,7 @@ import type { OpenAPIObject, ServerObject } from 'openapi3-ts/oas30';
 import { contractOperations } from './contract-operations.js';
 import { documentInfo } from './document-info.js';
 import { operationConfig } from './operation-config.js';
+import { liftParameterDescriptions } from './parameter-descriptions.js';
 import { headerComponents } from './response-headers.js';
 import { bearerAuth, bearerAuthName } from './security.js';
 import { tags } from './tags.js';
@@ -28,10 +29,11 @@ export function generateOpenApi(
   for (const operation of contractOperations(contract)) {
     registry.registerPath(operationConfig(operation, servers[0].url));
   }
-  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
     info: documentInfo,
     servers,
     tags,
   });
+  return liftParameterDescriptions(document);
 }
