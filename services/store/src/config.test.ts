@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { loadStoreConfig } from './config.js';
+
+const token = 'a-store-internal-token-of-32-chars!!';
+
+describe('loadStoreConfig', () => {
+  it('applies the defaults around the one required variable', () => {
+    expect(loadStoreConfig({ INTERNAL_TOKEN: token })).toEqual({
+      http: { host: '127.0.0.1', port: 3002 },
+      mongo: { uri: 'mongodb://127.0.0.1:27017', database: 'petstore_store' },
+      internalToken: token,
+      logLevel: 'info',
+      pets: { url: 'http://127.0.0.1:3001', timeoutMs: 2000 },
+      outbox: { intervalMs: 1000, maxBackoffMs: 5000 },
+    });
+  });
+
+  it('reads every variable it documents', () => {
+    const config = loadStoreConfig({
+      INTERNAL_TOKEN: token,
+      PORT: '4002',
+      HOST: '0.0.0.0',
+      MONGODB_URI: 'mongodb://db.internal:27017',
+      MONGODB_DB: 'store_a',
+      LOG_LEVEL: 'debug',
+      PETS_URL: 'http://pets.internal:3001',
+      PETS_TIMEOUT_MS: '500',
+      OUTBOX_INTERVAL_MS: '250',
+      OUTBOX_MAX_BACKOFF_MS: '10000',
+    });
+    expect(config).toEqual({
+      http: { host: '0.0.0.0', port: 4002 },
+      mongo: { uri: 'mongodb://db.internal:27017', database: 'store_a' },
+      internalToken: token,
+      logLevel: 'debug',
+      pets: { url: 'http://pets.internal:3001', timeoutMs: 500 },
+      outbox: { intervalMs: 250, maxBackoffMs: 10000 },
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    const config = loadStoreConfig({ INTERNAL_TOKEN: token, PORT: '', PETS_URL: '' });
+    expect(config.http.port).toBe(3002);
+    expect(config.pets.url).toBe('http://127.0.0.1:3001');
+  });
+
+  it('fails naming every bad variable, never its value', () => {
+    const load = () =>
+      loadStoreConfig({
+        INTERNAL_TOKEN: 'too-short-secret',
+        PORT: 'http',
+        PETS_URL: 'not a url',
+        OUTBOX_INTERVAL_MS: '-1',
+      });
+    expect(load).toThrow(/INTERNAL_TOKEN/);
+    expect(load).toThrow(/PORT/);
+    expect(load).toThrow(/PETS_URL/);
+    expect(load).toThrow(/OUTBOX_INTERVAL_MS/);
+    expect(load).not.toThrow(/too-short-secret/);
+  });
+
+  it('requires INTERNAL_TOKEN', () => {
+    expect(() => loadStoreConfig({})).toThrow(/INTERNAL_TOKEN: Required/);
+  });
+});

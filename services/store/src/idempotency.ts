@@ -1,0 +1,136 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppError, type Logger } from '@petstore/service-kit';
+import type { IdempotencyRepository, StoredResponse } from './idempotency-repository.js';
+
+export interface IdempotencyOptions {
+  /** How long a key is remembered; API.md asks for at least 24 h. */
+  retentionMs: number;
+  /** How long a pending claim may last before another request may take the key over. */
+  pendingLeaseMs: number;
+  /** How long a request waits for the claimant of its key to answer. */
+  waitMs: number;
+  /** How often it looks while waiting. */
+  pollMs: number;
+}
+
+export const defaultIdempotencyOptions: IdempotencyOptions = {
+  retentionMs: 48 * 60 * 60 * 1000,
+  pendingLeaseMs: 60_000,
+  waitMs: 10_000,
+  pollMs: 25,
+};
+
+export interface IdempotentRequest {
+  accountId: string;
+  key: string;
+  /** The validated body; its canonical JSON is hashed. */
+  body: unknown;
+}
+
+export interface Idempotency {
+  /**
+   * Runs `act` once per account and key: the first request claims the key and stores the answer;
+   * a repeat with the same body gets that answer again, with another body 422
+   * `idempotency_key_reused`; a repeat while the first is still running waits for its answer.
+   * A failure is not remembered: the claim is released and a retry acts again.
+   */
+  run(request: IdempotentRequest, act: () => Promise<StoredResponse>): Promise<StoredResponse>;
+}
+
+export function createIdempotency(
+  keys: IdempotencyRepository,
+  now: () => Date,
+  logger: Logger,
+  options: IdempotencyOptions = defaultIdempotencyOptions,
+): Idempotency {
+  const later = (ms: number) => new Date(now().getTime() + ms);
+
+  return {
+    async run({ accountId, key, body }, act) {
+      const id = `${accountId}:${key}`;
+      const requestHash = hashBody(body);
+      const waitUntil = performance.now() + options.waitMs;
+
+      for (let attempt = 0; ; attempt += 1) {
+        if (attempt > 0 && performance.now() >= waitUntil) {
+          throw new AppError(
+            'conflict',
+            'a request with this Idempotency-Key is still in progress; retry later',
+          );
+        }
+        const claimToken = randomUUID();
+        const claimed = await keys.claim({
+          _id: id,
+          requestHash,
+          claimToken,
+          createdAt: now(),
+          leaseExpiresAt: later(options.pendingLeaseMs),
+          expiresAt: later(options.retentionMs),
+        });
+        if (claimed) return actAndStore(id, claimToken, act);
+
+        const record = await keys.find(id);
+        if (!record) continue; // released by a failed claimant: claim it again
+        const at = now();
+        if (record.expiresAt <= at) {
+          await keys.deleteIfExpired(id, at);
+          continue;
+        }
+        if (record.requestHash !== requestHash) {
+          throw new AppError(
+            'idempotency_key_reused',
+            'this Idempotency-Key was used with another request body',
+          );
+        }
+        if (record.state === 'done' && record.response) return record.response;
+        if (record.leaseExpiresAt <= at) {
+          // Its request died without answering: nothing was stored, so take the key over.
+          await keys.release(id, record.claimToken);
+          continue;
+        }
+        await sleep(options.pollMs);
+      }
+    },
+  };
+
+  async function actAndStore(
+    id: string,
+    claimToken: string,
+    act: () => Promise<StoredResponse>,
+  ): Promise<StoredResponse> {
+    let response: StoredResponse;
+    try {
+      response = await act();
+    } catch (error) {
+      await keys.release(id, claimToken).catch((releaseError: unknown) => {
+        logger.error({ err: releaseError, key: id }, 'could not release an idempotency key');
+      });
+      throw error;
+    }
+    try {
+      await keys.complete(id, claimToken, response);
+    } catch (error) {
+      // The order exists: answer it. A retry after the lease may act again; logged to be seen.
+      logger.error({ err: error, key: id }, 'could not store the answer of an idempotency key');
+    }
+    return response;
+  }
+}
+
+/** SHA-256 of the body's canonical JSON (keys sorted at every level, undefined left out). */
+export function hashBody(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

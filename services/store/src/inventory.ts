@@ -1,0 +1,98 @@
+import type { InventoryItem, PetStatus } from '@petstore/contract';
+import { AppError, type Caller } from '@petstore/service-kit';
+import type { Stock } from './inventory-repository.js';
+import { ensurePetExists } from './pet-check.js';
+import { derivedStatus } from './pet-status.js';
+import type { PetsAdapter } from './pets-adapter.js';
+import type { Repository } from './repository.js';
+import { requireAdmin, type RequestScope } from './require-admin.js';
+import type { StatusChanges } from './status-changes.js';
+
+export interface InventoryDeps {
+  repository: Repository;
+  pets: PetsAdapter;
+  statusChanges: StatusChanges;
+  now: () => Date;
+}
+
+export interface InventoryFilter {
+  /** Only items in one of these statuses; every item without it. */
+  statuses?: PetStatus[];
+  /** The pet id the page continues after. */
+  after: number;
+  /** How many items to return at most. */
+  limit: number;
+}
+
+export type Inventory = ReturnType<typeof createInventory>;
+
+/** How many stock entries one look at the collection takes while filtering by status. */
+const SCAN_BATCH = 100;
+
+export function createInventory({ repository, pets, statusChanges, now }: InventoryDeps) {
+  const { inventory, orders } = repository;
+
+  /** Items with their derived status, the open orders of every empty one counted in one query. */
+  async function withStatus(stocks: Stock[]): Promise<InventoryItem[]> {
+    const empty = stocks.filter((stock) => stock.quantity === 0).map((stock) => stock.petId);
+    const open = empty.length > 0 ? await orders.countOpenByPet(empty) : new Map<number, number>();
+    return stocks.map(({ petId, quantity }) => ({
+      petId,
+      quantity,
+      status: derivedStatus(quantity, open.get(petId) ?? 0),
+    }));
+  }
+
+  return {
+    /**
+     * Up to `limit` items after `after`, in pet id order. The status is derived, not stored, so a
+     * status filter reads the collection in batches until the page is full; a filter of only
+     * `available` (or none of it) narrows the query by quantity first.
+     */
+    async list({ statuses, after, limit }: InventoryFilter): Promise<InventoryItem[]> {
+      const wanted = new Set<PetStatus>(statuses ?? ['available', 'pending', 'sold']);
+      const inStock =
+        wanted.has('available') && wanted.size === 1
+          ? true
+          : wanted.has('available')
+            ? undefined
+            : false;
+      const everything = wanted.size === 3;
+      const page: InventoryItem[] = [];
+      let cursor = after;
+      for (;;) {
+        const batchSize = everything ? limit : Math.max(limit, SCAN_BATCH);
+        const stocks = await inventory.list({ inStock, after: cursor, limit: batchSize });
+        for (const item of await withStatus(stocks)) {
+          if (wanted.has(item.status)) page.push(item);
+          if (page.length === limit) return page;
+        }
+        const last = stocks.at(-1);
+        if (!last || stocks.length < batchSize) return page;
+        cursor = last.petId;
+      }
+    },
+
+    async get(petId: number): Promise<InventoryItem> {
+      const stock = await inventory.find(petId);
+      if (!stock) throw new AppError('not_found', `pet ${petId} has no stock yet`);
+      const [item] = await withStatus([stock]);
+      return item!;
+    },
+
+    /** Creates or replaces the stock count of an existing pet (admin), which sets its status. */
+    async set(
+      caller: Caller,
+      petId: number,
+      quantity: number,
+      request: RequestScope,
+    ): Promise<InventoryItem> {
+      requireAdmin(caller);
+      await ensurePetExists(pets, inventory, petId, request);
+      const stock = await inventory.set(petId, quantity, now());
+      await statusChanges.changed(petId, request.logger);
+      const [item] = await withStatus([stock]);
+      return item!;
+    },
+  };
+}

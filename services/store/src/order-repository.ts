@@ -1,0 +1,161 @@
+import type { Order } from '@petstore/contract';
+import { nextSequenceValue, type Caller } from '@petstore/service-kit';
+import type { Collection, Db, Filter } from 'mongodb';
+import { toTimestamp } from './timestamps.js';
+
+/** An order as answered: the contract's Order with every field present. */
+export type PlacedOrder = Required<Order>;
+
+/** An order as stored; a cancelled order stays, out of every answer. */
+export interface OrderDocument {
+  _id: number;
+  /** The account that placed it; every customer query filters on it. */
+  ownerId: string;
+  petId: number;
+  quantity: number;
+  shipDate: Date;
+  complete: boolean;
+  cancelled: boolean;
+  placedAt: Date;
+  completedAt?: Date;
+  cancelledAt?: Date;
+}
+
+/** Whose orders a query may see: a customer's own, or every order for an admin. */
+export type OrderScope = { ownerId: string } | { ownerId?: undefined };
+
+export function scopeOf(caller: Caller): OrderScope {
+  return caller.role === 'admin' ? {} : { ownerId: caller.accountId };
+}
+
+export interface NewOrderDocument {
+  ownerId: string;
+  petId: number;
+  quantity: number;
+  shipDate: Date;
+  placedAt: Date;
+}
+
+export interface OrderFilter {
+  petId?: number;
+  complete?: boolean;
+  /** The id the page continues after. */
+  after: number;
+  limit: number;
+}
+
+/** What a cancellation gives back to stock. */
+export interface CancelledOrder {
+  petId: number;
+  quantity: number;
+}
+
+/** An order that is neither complete nor cancelled: it still holds its pet (`pending`). */
+const open = { complete: false, cancelled: false } as const;
+
+export class OrderRepository {
+  private readonly orders: Collection<OrderDocument>;
+
+  constructor(private readonly db: Db) {
+    this.orders = db.collection<OrderDocument>('orders');
+  }
+
+  /** A fresh id from the `orders` counter: sequential, never reused. */
+  nextId(): Promise<number> {
+    return nextSequenceValue(this.db, 'orders');
+  }
+
+  async insert(id: number, order: NewOrderDocument): Promise<PlacedOrder> {
+    const document: OrderDocument = { _id: id, ...order, complete: false, cancelled: false };
+    await this.orders.insertOne(document);
+    return toOrder(document);
+  }
+
+  /** One page of the orders the scope sees, in id order, cancelled ones left out. */
+  async list(
+    scope: OrderScope,
+    { petId, complete, after, limit }: OrderFilter,
+  ): Promise<PlacedOrder[]> {
+    const filter: Filter<OrderDocument> = { ...ownerFilter(scope), cancelled: false };
+    filter._id = { $gt: after };
+    if (petId !== undefined) filter.petId = petId;
+    if (complete !== undefined) filter.complete = complete;
+    const documents = await this.orders.find(filter).sort({ _id: 1 }).limit(limit).toArray();
+    return documents.map(toOrder);
+  }
+
+  /** The order when the scope may see it and it is not cancelled. */
+  async find(scope: OrderScope, id: number): Promise<PlacedOrder | undefined> {
+    const document = await this.orders.findOne({
+      _id: id,
+      ...ownerFilter(scope),
+      cancelled: false,
+    });
+    return document ? toOrder(document) : undefined;
+  }
+
+  /**
+   * Cancels the order if it is still open, in one conditional update: of two racing cancels only
+   * one matches, and only that one gets what to give back to stock.
+   */
+  async cancelOpen(scope: OrderScope, id: number, at: Date): Promise<CancelledOrder | undefined> {
+    const before = await this.orders.findOneAndUpdate(
+      { _id: id, ...ownerFilter(scope), ...open },
+      { $set: { cancelled: true, cancelledAt: at } },
+      { returnDocument: 'before', projection: { petId: 1, quantity: 1 } },
+    );
+    return before ? { petId: before.petId, quantity: before.quantity } : undefined;
+  }
+
+  /** Completes the order if it is open (and moves its ship date when given). */
+  async completeOpen(id: number, at: Date, shipDate?: Date): Promise<PlacedOrder | undefined> {
+    const set: Partial<OrderDocument> = { complete: true, completedAt: at };
+    if (shipDate) set.shipDate = shipDate;
+    const after = await this.orders.findOneAndUpdate(
+      { _id: id, ...open },
+      { $set: set },
+      { returnDocument: 'after' },
+    );
+    return after ? toOrder(after) : undefined;
+  }
+
+  /** Moves the ship date of an open order. */
+  async moveShipDate(id: number, shipDate: Date): Promise<PlacedOrder | undefined> {
+    const after = await this.orders.findOneAndUpdate(
+      { _id: id, ...open },
+      { $set: { shipDate } },
+      { returnDocument: 'after' },
+    );
+    return after ? toOrder(after) : undefined;
+  }
+
+  /** How many open orders hold the pet. */
+  countOpen(petId: number): Promise<number> {
+    return this.orders.countDocuments({ petId, ...open });
+  }
+
+  /** How many open orders hold each of the pets; a pet without any is left out. */
+  async countOpenByPet(petIds: number[]): Promise<Map<number, number>> {
+    const counts = await this.orders
+      .aggregate<{ _id: number; open: number }>([
+        { $match: { petId: { $in: petIds }, ...open } },
+        { $group: { _id: '$petId', open: { $sum: 1 } } },
+      ])
+      .toArray();
+    return new Map(counts.map((count) => [count._id, count.open]));
+  }
+}
+
+function ownerFilter(scope: OrderScope): Filter<OrderDocument> {
+  return scope.ownerId === undefined ? {} : { ownerId: scope.ownerId };
+}
+
+function toOrder(document: OrderDocument): PlacedOrder {
+  return {
+    id: document._id,
+    petId: document.petId,
+    quantity: document.quantity,
+    shipDate: toTimestamp(document.shipDate),
+    complete: document.complete,
+  };
+}

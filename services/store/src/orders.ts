@@ -1,0 +1,144 @@
+import type { NewOrder, OrderUpdate } from '@petstore/contract';
+import { AppError, type Caller } from '@petstore/service-kit';
+import type { Idempotency } from './idempotency.js';
+import type { StoredResponse } from './idempotency-repository.js';
+import { scopeOf, type OrderFilter, type PlacedOrder } from './order-repository.js';
+import { ensurePetExists } from './pet-check.js';
+import type { PetsAdapter } from './pets-adapter.js';
+import type { Repository } from './repository.js';
+import { requireAdmin, type RequestScope } from './require-admin.js';
+import type { StatusChanges } from './status-changes.js';
+import { toTimestamp } from './timestamps.js';
+
+export interface OrdersDeps {
+  repository: Repository;
+  pets: PetsAdapter;
+  statusChanges: StatusChanges;
+  idempotency: Idempotency;
+  now: () => Date;
+}
+
+export type Orders = ReturnType<typeof createOrders>;
+
+const notFound = (id: number) => new AppError('not_found', `order ${id} not found`);
+
+export function createOrders({ repository, pets, statusChanges, idempotency, now }: OrdersDeps) {
+  const { orders, inventory } = repository;
+
+  /** Pet check, stock, order, status push: the steps of placing an order, in that order. */
+  async function place(
+    caller: Caller,
+    order: NewOrder,
+    request: RequestScope,
+  ): Promise<PlacedOrder> {
+    const { petId, quantity } = order;
+    await ensurePetExists(pets, inventory, petId, request);
+    const placedAt = now();
+    if (!(await inventory.take(petId, quantity, placedAt))) {
+      throw new AppError('insufficient_stock', `pet ${petId} has fewer than ${quantity} in stock`);
+    }
+    let placed: PlacedOrder;
+    try {
+      placed = await orders.insert(await orders.nextId(), {
+        ownerId: caller.accountId,
+        petId,
+        quantity,
+        shipDate: order.shipDate === undefined ? placedAt : new Date(order.shipDate),
+        placedAt,
+      });
+    } catch (error) {
+      // The order was not stored: its stock goes back before the error is answered.
+      await inventory.giveBack(petId, quantity, now()).catch((giveBackError: unknown) => {
+        request.logger.error(
+          { err: giveBackError, petId, quantity },
+          'could not give stock back after a failed order',
+        );
+      });
+      throw error;
+    }
+    await statusChanges.changed(petId, request.logger);
+    return placed;
+  }
+
+  return {
+    list(caller: Caller, filter: OrderFilter): Promise<PlacedOrder[]> {
+      return orders.list(scopeOf(caller), filter);
+    },
+
+    /** Places the order, once per `Idempotency-Key` when one is given. */
+    async place(
+      caller: Caller,
+      order: NewOrder,
+      idempotencyKey: string | undefined,
+      request: RequestScope,
+    ): Promise<StoredResponse> {
+      const act = async () => ({ status: 201 as const, body: await place(caller, order, request) });
+      if (idempotencyKey === undefined) return act();
+      return idempotency.run(
+        { accountId: caller.accountId, key: idempotencyKey, body: canonicalNewOrder(order) },
+        act,
+      );
+    },
+
+    async get(caller: Caller, id: number): Promise<PlacedOrder> {
+      const order = await orders.find(scopeOf(caller), id);
+      if (!order) throw notFound(id);
+      return order;
+    },
+
+    /** Completes an order and/or moves its ship date (admin); a complete order keeps its date. */
+    async update(
+      caller: Caller,
+      id: number,
+      { complete, shipDate }: OrderUpdate,
+      request: RequestScope,
+    ): Promise<PlacedOrder> {
+      requireAdmin(caller);
+      const newShipDate = shipDate === undefined ? undefined : new Date(shipDate);
+      let updated: PlacedOrder | undefined;
+      if (complete) {
+        updated = await orders.completeOpen(id, now(), newShipDate);
+        if (updated) await statusChanges.changed(updated.petId, request.logger);
+      } else if (newShipDate) {
+        updated = await orders.moveShipDate(id, newShipDate);
+      }
+      if (updated) return updated;
+
+      // Nothing open matched: the order is missing, already complete, or the body is empty.
+      const existing = await orders.find({}, id);
+      if (!existing) throw notFound(id);
+      if (existing.complete && newShipDate && existing.shipDate !== toTimestamp(newShipDate)) {
+        throw new AppError('order_complete', `order ${id} is complete; its ship date is final`);
+      }
+      return existing;
+    },
+
+    /**
+     * Cancels an open order and gives its quantity back, exactly once: of two racing cancels
+     * only the one whose conditional update matched gives stock back; the other sees 404.
+     */
+    async cancel(caller: Caller, id: number, request: RequestScope): Promise<void> {
+      const scope = scopeOf(caller);
+      const cancelled = await orders.cancelOpen(scope, id, now());
+      if (cancelled) {
+        await inventory.giveBack(cancelled.petId, cancelled.quantity, now());
+        await statusChanges.changed(cancelled.petId, request.logger);
+        return;
+      }
+      const existing = await orders.find(scope, id);
+      if (existing?.complete) {
+        throw new AppError('order_complete', `order ${id} is complete and cannot be cancelled`);
+      }
+      throw notFound(id);
+    },
+  };
+}
+
+/** The order as hashed for `Idempotency-Key`: the same instant written another way is the same. */
+function canonicalNewOrder({ petId, quantity, shipDate }: NewOrder) {
+  return {
+    petId,
+    quantity,
+    shipDate: shipDate === undefined ? undefined : new Date(shipDate).toISOString(),
+  };
+}

@@ -1,0 +1,126 @@
+import { MongoServerError, type Collection, type Db } from 'mongodb';
+
+/**
+ * A pet whose status must be pushed to the pets service: one entry per pet, whatever the number
+ * of triggers. What is pushed is computed at push time, so the entry only says "push again".
+ */
+export interface OutboxEntry {
+  /** The pet's id. */
+  _id: number;
+  /** Bumped by every trigger: a push only clears the entry if no trigger came in between. */
+  version: number;
+  /** Failed pushes since the entry was made; sets the backoff. */
+  attempts: number;
+  nextAttemptAt: Date;
+  /** Until when a worker holds the entry; a trigger leaves it alone, so no two pushes overlap. */
+  leaseUntil: Date;
+  /** Names the worker pass holding the lease. */
+  leaseId?: string;
+}
+
+/** A claimed entry, as the claim found it. */
+export interface ClaimedEntry {
+  petId: number;
+  version: number;
+  attempts: number;
+  leaseId: string;
+}
+
+const DUPLICATE_KEY = 11000;
+const UNLEASED = new Date(0);
+
+export class OutboxRepository {
+  private readonly outbox: Collection<OutboxEntry>;
+
+  constructor(db: Db) {
+    this.outbox = db.collection<OutboxEntry>('outbox');
+  }
+
+  /** Notes that the pet's status must be pushed, due at once (one upsert). */
+  async record(petId: number, now: Date): Promise<void> {
+    const upsert = () =>
+      this.outbox.updateOne(
+        { _id: petId },
+        {
+          $inc: { version: 1 },
+          $set: { nextAttemptAt: now },
+          $setOnInsert: { attempts: 0, leaseUntil: UNLEASED },
+        },
+        { upsert: true },
+      );
+    try {
+      await upsert();
+    } catch (error) {
+      // Two first triggers for one pet can race to insert; the loser updates the winner's entry.
+      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) await upsert();
+      else throw error;
+    }
+  }
+
+  /**
+   * Takes the most overdue entry no one holds, for `leaseMs`; undefined when none is due. A lease
+   * that ran out (its worker died) frees the entry again.
+   */
+  async claimDue(now: Date, leaseMs: number, leaseId: string): Promise<ClaimedEntry | undefined> {
+    const entry = await this.outbox.findOneAndUpdate(
+      { nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
+      { $set: { leaseUntil: new Date(now.getTime() + leaseMs), leaseId } },
+      { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
+    );
+    if (!entry) return undefined;
+    return { petId: entry._id, version: entry.version, attempts: entry.attempts, leaseId };
+  }
+
+  /**
+   * After a delivered push: deletes the entry if no trigger came since it was claimed; else lets
+   * it go, due, for another push.
+   */
+  async delivered(entry: ClaimedEntry): Promise<void> {
+    const { deletedCount } = await this.outbox.deleteOne({
+      _id: entry.petId,
+      version: entry.version,
+    });
+    if (deletedCount === 0) {
+      await this.outbox.updateOne(
+        { _id: entry.petId, leaseId: entry.leaseId },
+        { $set: { attempts: 0, leaseUntil: UNLEASED } },
+      );
+    }
+  }
+
+  /** Drops the entry whatever its version (the pet no longer exists, so nothing is to push). */
+  async drop(petId: number): Promise<void> {
+    await this.outbox.deleteOne({ _id: petId });
+  }
+
+  /** After a failed push: due again at `at`, one more attempt counted. */
+  async retryAt(entry: ClaimedEntry, at: Date): Promise<void> {
+    await this.outbox.updateOne(
+      { _id: entry.petId, leaseId: entry.leaseId },
+      { $set: { nextAttemptAt: at, leaseUntil: UNLEASED }, $inc: { attempts: 1 } },
+    );
+  }
+
+  /**
+   * When it is worth looking again: the earliest attempt of an entry no one holds, or the end
+   * of the earliest lease; undefined when the outbox is empty.
+   */
+  async nextDueAt(now: Date): Promise<Date | undefined> {
+    const [free, held] = await Promise.all([
+      this.outbox.findOne(
+        { leaseUntil: { $lte: now } },
+        { sort: { nextAttemptAt: 1 }, projection: { nextAttemptAt: 1 } },
+      ),
+      this.outbox.findOne(
+        { leaseUntil: { $gt: now } },
+        { sort: { leaseUntil: 1 }, projection: { leaseUntil: 1 } },
+      ),
+    ]);
+    const times = [free?.nextAttemptAt, held?.leaseUntil].filter((time) => time !== undefined);
+    return times.length === 0 ? undefined : new Date(Math.min(...times.map(Number)));
+  }
+
+  async find(petId: number): Promise<OutboxEntry | undefined> {
+    return (await this.outbox.findOne({ _id: petId })) ?? undefined;
+  }
+}

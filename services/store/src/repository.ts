@@ -1,0 +1,25 @@
+import type { Db } from 'mongodb';
+import { IdempotencyRepository } from './idempotency-repository.js';
+import { InventoryRepository } from './inventory-repository.js';
+import { OrderRepository } from './order-repository.js';
+import { OutboxRepository } from './outbox-repository.js';
+
+/**
+ * Everything the store keeps in its database, one repository per collection; these files are
+ * the only ones that talk to Mongo.
+ */
+export interface Repository {
+  orders: OrderRepository;
+  inventory: InventoryRepository;
+  idempotency: IdempotencyRepository;
+  outbox: OutboxRepository;
+}
+
+export function createRepository(db: Db): Repository {
+  return {
+    orders: new OrderRepository(db),
+    inventory: new InventoryRepository(db),
+    idempotency: new IdempotencyRepository(db),
+    outbox: new OutboxRepository(db),
+  };
+}

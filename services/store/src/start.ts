@@ -1,0 +1,89 @@
+import { connectMongo, createLogger, runService, type Logger } from '@petstore/service-kit';
+import { createApp } from './app.js';
+import type { StoreConfig } from './config.js';
+import { startIdempotencySweeper } from './idempotency-sweeper.js';
+import { ensureIndexes } from './indexes.js';
+import { OutboxWorker } from './outbox-worker.js';
+import { createPetsAdapter } from './pets-adapter.js';
+import { createRepository } from './repository.js';
+
+export interface StartStoreOptions {
+  logger?: Logger;
+  /** Signals that stop the service and exit the process; `[]` (tests) leaves them alone. */
+  signals?: NodeJS.Signals[];
+  /** Checks every response against the contract (on in tests). */
+  validateResponses?: boolean;
+  /** How often expired idempotency keys are deleted; hourly by default. */
+  sweepIntervalMs?: number;
+}
+
+export interface RunningStore extends AsyncDisposable {
+  /** Where it listens, e.g. `http://127.0.0.1:3002`. */
+  url: string;
+  /** Stops listening, lets requests finish, stops the outbox worker, closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs the store: connects to its database, ensures the indexes, starts the outbox worker and
+ * the idempotency sweeper, and listens.
+ */
+export async function startStore(
+  config: StoreConfig,
+  { logger, signals, validateResponses, sweepIntervalMs = 60 * 60 * 1000 }: StartStoreOptions = {},
+): Promise<RunningStore> {
+  const log = logger ?? createLogger({ name: 'store', level: config.logLevel });
+  const client = await connectMongo(config.mongo.uri, { appName: 'store' });
+  try {
+    const db = client.db(config.mongo.database);
+    await ensureIndexes(db);
+    const repository = createRepository(db);
+    const pets = createPetsAdapter({
+      baseUrl: config.pets.url,
+      internalToken: config.internalToken,
+      timeoutMs: config.pets.timeoutMs,
+    });
+    const worker = new OutboxWorker({
+      repository,
+      pets,
+      logger: log.child({ component: 'outbox' }),
+      intervalMs: config.outbox.intervalMs,
+      maxBackoffMs: config.outbox.maxBackoffMs,
+    });
+    const app = createApp({
+      db,
+      config,
+      logger: log,
+      pets,
+      wakeOutbox: () => worker.kick(),
+      validateResponses,
+    });
+    const sweeper = startIdempotencySweeper(repository.idempotency, {
+      now: () => new Date(),
+      logger: log,
+      intervalMs: sweepIntervalMs,
+    });
+    worker.start();
+    const stopBackground = async () => {
+      await worker.stop();
+      await sweeper.stop();
+    };
+    try {
+      const running = await runService({
+        app,
+        ...config.http,
+        logger: log,
+        signals,
+        onShutdown: [stopBackground, () => client.close()],
+      });
+      const close = () => running.close();
+      return { url: running.url, close, [Symbol.asyncDispose]: close };
+    } catch (error) {
+      await stopBackground();
+      throw error;
+    }
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}

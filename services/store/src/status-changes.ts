@@ -1,0 +1,41 @@
+import type { PetStatus } from '@petstore/contract';
+import type { Logger } from '@petstore/service-kit';
+import { derivedStatus } from './pet-status.js';
+import type { Repository } from './repository.js';
+
+/** What a trigger (order placed, completed, cancelled; stock set) does after its own write. */
+export interface StatusChanges {
+  /**
+   * Records durably that the pet's status must be pushed to pets, then wakes the outbox worker.
+   * Never throws: the trigger's write is done and its answer stands; a failure is logged.
+   */
+  changed(petId: number, logger: Logger): Promise<void>;
+}
+
+export function createStatusChanges(
+  repository: Repository,
+  now: () => Date,
+  wakeWorker: () => void,
+): StatusChanges {
+  return {
+    async changed(petId, logger) {
+      try {
+        await repository.outbox.record(petId, now());
+        wakeWorker();
+      } catch (error) {
+        logger.error({ err: error, petId }, 'could not record a status push for the pet');
+      }
+    },
+  };
+}
+
+/** The pet's status as its stock gives it now; undefined when it has no inventory entry. */
+export async function currentStatus(
+  repository: Repository,
+  petId: number,
+): Promise<PetStatus | undefined> {
+  const stock = await repository.inventory.find(petId);
+  if (!stock) return undefined;
+  if (stock.quantity > 0) return 'available';
+  return derivedStatus(0, await repository.orders.countOpen(petId));
+}
