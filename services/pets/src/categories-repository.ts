@@ -1,6 +1,7 @@
 import type { Category, NewCategory } from '@petstore/contract';
 import { AppError, nextSequenceValue } from '@petstore/service-kit';
-import { MongoServerError, type Collection, type Db, type UpdateFilter } from 'mongodb';
+import type { Collection, Db, UpdateFilter } from 'mongodb';
+import { isDuplicateKeyError } from './duplicate-key.js';
 import { categoryNotFound } from './errors.js';
 import {
   categoriesCollection,
@@ -18,8 +19,6 @@ export interface CategoryListQuery {
 
 /** How often a delete is tried again when pets keep being added to the category meanwhile. */
 const DELETE_ATTEMPTS = 5;
-
-const DUPLICATE_KEY = 11000;
 
 /**
  * Categories in the `categories` collection. Names are unique regardless of case through the
@@ -127,7 +126,7 @@ function nameKeyOf(name: string): string {
 }
 
 function nameConflictOr(error: unknown, name: string): unknown {
-  if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) {
+  if (isDuplicateKeyError(error)) {
     return new AppError('conflict', `[pets] a category named "${name}" already exists`, {
       cause: error,
     });

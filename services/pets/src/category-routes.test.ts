@@ -1,0 +1,298 @@
+import type { Category } from '@petstore/contract';
+import { startMongo, type MongoServer } from '@petstore/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servePets } from './test-support/pets-service.js';
+import { nextLink, seedCategory, seedPet } from './test-support/seed.js';
+
+let mongo: MongoServer;
+beforeAll(async () => {
+  mongo = await startMongo();
+});
+afterAll(async () => {
+  await mongo.stop();
+});
+
+describe('GET /v1/categories', () => {
+  it('lists categories in id order, to customers too', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, { name: 'Dogs', description: 'Loyal' });
+    await seedCategory(pets, 'Cats');
+    const answer = await pets.call('GET', '/v1/categories', { as: 'customer' });
+    expect(answer).toMatchObject({
+      status: 200,
+      body: [
+        { id: 1, name: 'Dogs', description: 'Loyal' },
+        { id: 2, name: 'Cats' },
+      ],
+    });
+    expect(answer.headers.get('link')).toBeNull();
+  });
+
+  it('pages through 12 categories 5 at a time, each exactly once', async () => {
+    await using pets = await servePets(mongo);
+    for (let n = 1; n <= 12; n++) await seedCategory(pets, `Category ${n}`);
+    const seen: number[] = [];
+    let link: string | undefined = '/v1/categories?limit=5';
+    let pages = 0;
+    while (link !== undefined) {
+      const url = new URL(link, pets.url);
+      const answer = await pets.call('GET', url.pathname + url.search, { as: 'customer' });
+      seen.push(...(answer.body as Category[]).map((category) => category.id));
+      link = nextLink(answer.headers);
+      pages++;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
+  it.each(['limit=0', 'limit=101', 'cursor=%2F%2F%2F'])(
+    'answers 400 validation_failed for %s',
+    async (query) => {
+      await using pets = await servePets(mongo);
+      const answer = await pets.call('GET', `/v1/categories?${query}`);
+      expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    },
+  );
+});
+
+describe('POST /v1/categories', () => {
+  it('adds a category with 201 and its Location, trimming name and description', async () => {
+    await using pets = await servePets(mongo);
+    const answer = await pets.call('POST', '/v1/categories', {
+      body: { name: ' Dogs ', description: ' Loyal companions. ' },
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({ id: 1, name: 'Dogs', description: 'Loyal companions.' });
+    expect(answer.headers.get('location')).toBe('/v1/categories/1');
+  });
+
+  it('leaves the description out when none is given', async () => {
+    await using pets = await servePets(mongo);
+    const answer = await pets.call('POST', '/v1/categories', { body: { name: 'Cats' } });
+    expect(answer.body).toEqual({ id: 1, name: 'Cats' });
+  });
+
+  it('answers 409 conflict for a name already used, in any case', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    for (const name of ['Dogs', 'dogs', '  DOGS ']) {
+      const answer = await pets.call('POST', '/v1/categories', { body: { name } });
+      expect(answer).toMatchObject({
+        status: 409,
+        body: {
+          code: 'conflict',
+          status: 409,
+          message: expect.stringContaining('[pets]') as unknown,
+        },
+      });
+    }
+    expect(await pets.db.collection('categories').countDocuments()).toBe(1);
+  });
+
+  it('accepts exactly one of 10 concurrent creates of the same name in different cases', async () => {
+    await using pets = await servePets(mongo);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        pets.call('POST', '/v1/categories', { body: { name: n % 2 === 0 ? 'Dogs' : 'dogs' } }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    expect(await pets.db.collection('categories').countDocuments()).toBe(1);
+  });
+
+  it('stores only the fields of a category, dropping unknown properties', async () => {
+    await using pets = await servePets(mongo);
+    const answer = await pets.call('POST', '/v1/categories', {
+      body: {
+        name: 'Dogs',
+        description: 'Loyal',
+        id: 9,
+        nameKey: 'cats',
+        revision: 7,
+        icon: 'dog',
+      },
+    });
+    expect(answer.body).toEqual({ id: 1, name: 'Dogs', description: 'Loyal' });
+    expect(await pets.db.collection('categories').find().toArray()).toEqual([
+      { _id: 1, name: 'Dogs', nameKey: 'dogs', description: 'Loyal', revision: 0 },
+    ]);
+  });
+
+  it('answers 400 for a key starting with $ and writes nothing', async () => {
+    await using pets = await servePets(mongo);
+    const answer = await pets.call('POST', '/v1/categories', {
+      body: { name: 'Dogs', $set: { admin: true } },
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed', details: [{ path: 'body.$set' }] },
+    });
+    expect(await pets.db.collection('categories').countDocuments()).toBe(0);
+  });
+
+  it.each([
+    ['no name', {}],
+    ['an empty name', { name: ' ' }],
+    ['a name over 100 characters', { name: 'x'.repeat(101) }],
+    ['a description over 1000 characters', { name: 'Dogs', description: 'x'.repeat(1001) }],
+    ['an object for a name', { name: { first: 'Dogs' } }],
+  ])('answers 400 validation_failed for %s', async (_case, body) => {
+    await using pets = await servePets(mongo);
+    const answer = await pets.call('POST', '/v1/categories', { body });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+  });
+
+  it('answers 403 forbidden to a customer', async () => {
+    await using pets = await servePets(mongo);
+    const answer = await pets.call('POST', '/v1/categories', {
+      as: 'customer',
+      body: { name: 'Dogs' },
+    });
+    expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    expect(await pets.db.collection('categories').countDocuments()).toBe(0);
+  });
+});
+
+describe('GET /v1/categories/{categoryId}', () => {
+  it('answers the category', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, { name: 'Dogs', description: 'Loyal' });
+    const answer = await pets.call('GET', '/v1/categories/1', { as: 'customer' });
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { id: 1, name: 'Dogs', description: 'Loyal' },
+    });
+  });
+
+  it('answers 404 not_found for a category that does not exist', async () => {
+    await using pets = await servePets(mongo);
+    const answer = await pets.call('GET', '/v1/categories/42');
+    expect(answer).toMatchObject({
+      status: 404,
+      body: { code: 'not_found', message: '[pets] category 42 not found' },
+    });
+  });
+
+  it('answers 400 validation_failed for an id that is not an int64', async () => {
+    await using pets = await servePets(mongo);
+    const answer = await pets.call('GET', '/v1/categories/dogs');
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed', details: [{ path: 'params.categoryId' }] },
+    });
+  });
+});
+
+describe('PUT /v1/categories/{categoryId}', () => {
+  it('replaces the name and removes a description left out', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, { name: 'Dogs', description: 'Loyal' });
+    const answer = await pets.call('PUT', '/v1/categories/1', { body: { name: 'Hounds' } });
+    expect(answer).toMatchObject({ status: 200, body: { id: 1, name: 'Hounds' } });
+    expect(answer.body).not.toHaveProperty('description');
+    expect(await pets.db.collection('categories').findOne({ _id: 1 as never })).toEqual({
+      _id: 1,
+      name: 'Hounds',
+      nameKey: 'hounds',
+      revision: 0,
+    });
+  });
+
+  it('replaces the description it is given', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    const answer = await pets.call('PUT', '/v1/categories/1', {
+      body: { name: 'Dogs', description: 'Good', extra: 1 },
+    });
+    expect(answer.body).toEqual({ id: 1, name: 'Dogs', description: 'Good' });
+  });
+
+  it('lets a category change the case of its own name', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'dogs');
+    const answer = await pets.call('PUT', '/v1/categories/1', { body: { name: 'Dogs' } });
+    expect(answer).toMatchObject({ status: 200, body: { id: 1, name: 'Dogs' } });
+  });
+
+  it('answers 409 conflict for a rename onto another category’s name, in any case', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    await seedCategory(pets, 'Cats');
+    const answer = await pets.call('PUT', '/v1/categories/2', { body: { name: 'DOGS' } });
+    expect(answer).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    expect((await pets.call('GET', '/v1/categories/2')).body).toEqual({ id: 2, name: 'Cats' });
+  });
+
+  it('answers 404 not_found for a category that does not exist', async () => {
+    await using pets = await servePets(mongo);
+    const answer = await pets.call('PUT', '/v1/categories/42', { body: { name: 'Dogs' } });
+    expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(await pets.db.collection('categories').countDocuments()).toBe(0);
+  });
+
+  it('answers 400 validation_failed for a bad body', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    const answer = await pets.call('PUT', '/v1/categories/1', { body: { description: 'x' } });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+  });
+
+  it('answers 403 forbidden to a customer', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    const answer = await pets.call('PUT', '/v1/categories/1', {
+      as: 'customer',
+      body: { name: 'Mine' },
+    });
+    expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+  });
+});
+
+describe('DELETE /v1/categories/{categoryId}', () => {
+  it('removes a category no pet uses, with 204', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    const answer = await pets.call('DELETE', '/v1/categories/1');
+    expect(answer.status).toBe(204);
+    expect(answer.body).toBeUndefined();
+    expect((await pets.call('GET', '/v1/categories/1')).status).toBe(404);
+  });
+
+  it('answers 409 category_in_use while a pet uses it, and 204 once none does', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    await seedCategory(pets, 'Cats');
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const refused = await pets.call('DELETE', '/v1/categories/1');
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { code: 'category_in_use', status: 409 },
+    });
+    expect((await pets.call('GET', '/v1/categories/1')).status).toBe(200);
+
+    await pets.call('PATCH', '/v1/pets/1', { body: { categoryId: 2 } });
+    expect((await pets.call('DELETE', '/v1/categories/1')).status).toBe(204);
+  });
+
+  it('gives a new category a new id, never a deleted one’s', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    await pets.call('DELETE', '/v1/categories/1');
+    expect((await seedCategory(pets, 'Dogs')).id).toBe(2);
+  });
+
+  it('answers 404 not_found for a category that does not exist', async () => {
+    await using pets = await servePets(mongo);
+    const answer = await pets.call('DELETE', '/v1/categories/42');
+    expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
+  });
+
+  it('answers 403 forbidden to a customer, and keeps the category', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    const answer = await pets.call('DELETE', '/v1/categories/1', { as: 'customer' });
+    expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    expect((await pets.call('GET', '/v1/categories/1')).status).toBe(200);
+  });
+});
