@@ -1,0 +1,534 @@
+import type { Pet } from '@petstore/contract';
+import { startMongo, type MongoServer } from '@petstore/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servePets, type ServedPets } from './test-support/pets-service.js';
+import { nextLink, seedCategory, seedPet } from './test-support/seed.js';
+
+let mongo: MongoServer;
+beforeAll(async () => {
+  mongo = await startMongo();
+});
+afterAll(async () => {
+  await mongo.stop();
+});
+
+/** A service with categories 1 (Dogs) and 2 (Cats). */
+async function petsWithCategories(): Promise<ServedPets> {
+  const pets = await servePets(mongo);
+  await seedCategory(pets, 'Dogs');
+  await seedCategory(pets, 'Cats');
+  return pets;
+}
+
+function names(body: unknown): string[] {
+  return (body as Pet[]).map((pet) => pet.name);
+}
+
+describe('GET /v1/pets', () => {
+  it('answers an empty list without a Link when there are no pets', async () => {
+    await using pets = await servePets(mongo);
+    const answer = await pets.call('GET', '/v1/pets', { as: 'customer' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([]);
+    expect(answer.headers.get('link')).toBeNull();
+  });
+
+  it('lists pets in id order, to customers too', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    await seedPet(pets, { name: 'Tom', categoryId: 2, status: 'sold' });
+    const answer = await pets.call('GET', '/v1/pets', { as: 'customer' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([
+      { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+      { id: 2, name: 'Tom', categoryId: 2, status: 'sold' },
+    ]);
+  });
+
+  describe('filters', () => {
+    let pets: ServedPets;
+    beforeAll(async () => {
+      pets = await petsWithCategories();
+      await seedPet(pets, { name: 'Rex', categoryId: 1, status: 'available' });
+      await seedPet(pets, { name: 'Tom', categoryId: 2, status: 'pending' });
+      await seedPet(pets, { name: 'Fido', categoryId: 1, status: 'sold' });
+      await seedPet(pets, { name: 'Kitty', categoryId: 2, status: 'available' });
+    });
+    afterAll(async () => {
+      await pets[Symbol.asyncDispose]();
+    });
+
+    it('keeps the pets of one status', async () => {
+      const answer = await pets.call('GET', '/v1/pets?status=available');
+      expect(names(answer.body)).toEqual(['Rex', 'Kitty']);
+    });
+
+    it('keeps the pets of any of several statuses given as a repeated parameter', async () => {
+      const answer = await pets.call('GET', '/v1/pets?status=pending&status=sold');
+      expect(names(answer.body)).toEqual(['Tom', 'Fido']);
+    });
+
+    it('keeps the pets of a category', async () => {
+      const answer = await pets.call('GET', '/v1/pets?categoryId=2');
+      expect(names(answer.body)).toEqual(['Tom', 'Kitty']);
+    });
+
+    it('combines status and category', async () => {
+      const answer = await pets.call('GET', '/v1/pets?categoryId=1&status=sold');
+      expect(names(answer.body)).toEqual(['Fido']);
+    });
+
+    it('answers an empty list for a category nobody uses', async () => {
+      const answer = await pets.call('GET', '/v1/pets?categoryId=999');
+      expect(answer).toMatchObject({ status: 200, body: [] });
+    });
+
+    it.each([
+      ['status=lost', 'query.status.0'],
+      ['status=', 'query.status.0'],
+      ['categoryId=-1', 'query.categoryId'],
+      ['categoryId=abc', 'query.categoryId'],
+      ['categoryId=9223372036854775808', 'query.categoryId'],
+      ['limit=0', 'query.limit'],
+      ['limit=101', 'query.limit'],
+      ['limit=ten', 'query.limit'],
+      ['cursor=not-a-cursor', 'query.cursor'],
+    ])('answers 400 validation_failed for %s', async (query, path) => {
+      const answer = await pets.call('GET', `/v1/pets?${query}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({
+        code: 'validation_failed',
+        status: 400,
+        details: expect.arrayContaining([expect.objectContaining({ path })]) as unknown,
+      });
+    });
+  });
+
+  describe('pages', () => {
+    let pets: ServedPets;
+    beforeAll(async () => {
+      pets = await petsWithCategories();
+      for (let n = 1; n <= 25; n++) {
+        await seedPet(pets, {
+          name: `Pet ${n}`,
+          categoryId: 1,
+          status: n % 2 === 0 ? 'sold' : 'available',
+        });
+      }
+    });
+    afterAll(async () => {
+      await pets[Symbol.asyncDispose]();
+    });
+
+    it('walks 25 pets 10 at a time through the Link headers, each exactly once', async () => {
+      const seen: number[] = [];
+      const sizes: number[] = [];
+      let link: string | undefined = '/v1/pets?limit=10';
+      while (link !== undefined) {
+        // The link is relative to the request; resolved against the service, as a client would.
+        const url = new URL(link, pets.url);
+        const answer = await pets.call('GET', url.pathname + url.search);
+        expect(answer.status).toBe(200);
+        const page = answer.body as Pet[];
+        sizes.push(page.length);
+        seen.push(...page.map((pet) => pet.id));
+        link = nextLink(answer.headers);
+        if (link !== undefined)
+          expect(link).toMatch(/^\/v1\/pets\?limit=10&cursor=[A-Za-z0-9_-]+$/);
+      }
+      expect(sizes).toEqual([10, 10, 5]);
+      expect(new Set(seen).size).toBe(25);
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    });
+
+    it('keeps the filters in the link to the next page', async () => {
+      const first = await pets.call('GET', '/v1/pets?status=sold&limit=5');
+      const link = nextLink(first.headers);
+      expect(link).toMatch(/^\/v1\/pets\?status=sold&limit=5&cursor=/);
+      const second = await pets.call('GET', link!);
+      expect(names(second.body)).toEqual(['Pet 12', 'Pet 14', 'Pet 16', 'Pet 18', 'Pet 20']);
+    });
+
+    it('gives 20 pets a page when no limit is asked', async () => {
+      const answer = await pets.call('GET', '/v1/pets');
+      expect((answer.body as Pet[]).length).toBe(20);
+      expect(nextLink(answer.headers)).toMatch(/^\/v1\/pets\?cursor=/);
+    });
+
+    it('sends no Link when the page is the last, even a full one', async () => {
+      const answer = await pets.call('GET', '/v1/pets?limit=25');
+      expect((answer.body as Pet[]).length).toBe(25);
+      expect(answer.headers.get('link')).toBeNull();
+    });
+  });
+});
+
+describe('POST /v1/pets', () => {
+  it('adds an available pet by default, answering 201 with its Location', async () => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('POST', '/v1/pets', { body: { name: '  Rex ', categoryId: 1 } });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
+    expect(answer.headers.get('location')).toBe('/v1/pets/1');
+    expect(await pets.call('GET', '/v1/pets/1')).toMatchObject({ status: 200, body: answer.body });
+  });
+
+  it('keeps the status it is given', async () => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('POST', '/v1/pets', {
+      body: { name: 'Tom', categoryId: 2, status: 'pending' },
+    });
+    expect(answer.body).toEqual({ id: 1, name: 'Tom', categoryId: 2, status: 'pending' });
+  });
+
+  it('gives sequential ids and never gives a deleted pet’s id again', async () => {
+    await using pets = await petsWithCategories();
+    const first = await seedPet(pets, { name: 'A', categoryId: 1 });
+    const second = await seedPet(pets, { name: 'B', categoryId: 1 });
+    const third = await seedPet(pets, { name: 'C', categoryId: 1 });
+    expect([first.id, second.id, third.id]).toEqual([1, 2, 3]);
+    expect((await pets.call('DELETE', '/v1/pets/3')).status).toBe(204);
+    const fourth = await seedPet(pets, { name: 'D', categoryId: 1 });
+    expect(fourth.id).toBe(4);
+  });
+
+  it('answers 422 unknown_category for a category that does not exist, and adds nothing', async () => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('POST', '/v1/pets', { body: { name: 'Rex', categoryId: 3 } });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toMatchObject({
+      code: 'unknown_category',
+      status: 422,
+      message: '[pets] category 3 does not exist',
+    });
+    expect(await pets.db.collection('pets').countDocuments()).toBe(0);
+  });
+
+  it('stores only the fields of a pet, dropping unknown properties', async () => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('POST', '/v1/pets', {
+      body: {
+        name: 'Rex',
+        categoryId: 1,
+        id: 77,
+        _id: 99,
+        color: 'brown',
+        tags: [{ name: 'good boy' }],
+        __proto__: { admin: true },
+      },
+    });
+    expect(answer).toMatchObject({
+      status: 201,
+      body: { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+    });
+    expect(Object.keys(answer.body as object).sort()).toEqual([
+      'categoryId',
+      'id',
+      'name',
+      'status',
+    ]);
+    expect(await pets.db.collection('pets').find().toArray()).toEqual([
+      { _id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+    ]);
+  });
+
+  it('answers 400 for a key starting with $ and writes nothing', async () => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('POST', '/v1/pets', {
+      body: { name: 'Rex', categoryId: 1, $where: 'sleep(1000)', nested: { $gt: '' } },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      code: 'validation_failed',
+      details: expect.arrayContaining([
+        expect.objectContaining({ path: 'body.$where' }),
+        expect.objectContaining({ path: 'body.nested.$gt' }),
+      ]) as unknown,
+    });
+    expect(await pets.db.collection('pets').countDocuments()).toBe(0);
+    expect(await pets.db.collection('counters').findOne({ _id: 'pets' as never })).toBeNull();
+  });
+
+  it('answers 400 for a Mongo operator in place of a name', async () => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('POST', '/v1/pets', {
+      body: { name: { $gt: '' }, categoryId: 1 },
+    });
+    expect(answer.status).toBe(400);
+    expect(await pets.db.collection('pets').countDocuments()).toBe(0);
+  });
+
+  it.each([
+    ['no name', { categoryId: 1 }, 'body.name'],
+    ['an empty name', { name: '   ', categoryId: 1 }, 'body.name'],
+    ['a name over 100 characters', { name: 'x'.repeat(101), categoryId: 1 }, 'body.name'],
+    ['no category', { name: 'Rex' }, 'body.categoryId'],
+    ['a category id as a string', { name: 'Rex', categoryId: '1' }, 'body.categoryId'],
+    ['a negative category id', { name: 'Rex', categoryId: -1 }, 'body.categoryId'],
+    ['a fractional category id', { name: 'Rex', categoryId: 1.5 }, 'body.categoryId'],
+    ['an unknown status', { name: 'Rex', categoryId: 1, status: 'lost' }, 'body.status'],
+  ])('answers 400 validation_failed for %s', async (_case, body, path) => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('POST', '/v1/pets', { body });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      code: 'validation_failed',
+      details: expect.arrayContaining([expect.objectContaining({ path })]) as unknown,
+    });
+  });
+
+  it('answers 400 invalid_json for a body that is not JSON', async () => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('POST', '/v1/pets', { body: '{"name": "Rex",' });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'invalid_json' } });
+  });
+
+  it('answers 400 unsupported_content_type for a body that is not declared JSON', async () => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('POST', '/v1/pets', {
+      body: '{"name":"Rex","categoryId":1}',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'unsupported_content_type' } });
+  });
+
+  it('answers 403 forbidden to a customer, and adds nothing', async () => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('POST', '/v1/pets', {
+      as: 'customer',
+      body: { name: 'Rex', categoryId: 1 },
+    });
+    expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden', status: 403 } });
+    expect(await pets.db.collection('pets').countDocuments()).toBe(0);
+  });
+
+  it('answers 401 when the gateway vouched for no account', async () => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('POST', '/v1/pets', {
+      as: 'service',
+      body: { name: 'Rex', categoryId: 1 },
+    });
+    expect(answer).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+  });
+});
+
+describe('GET /v1/pets/{petId}', () => {
+  it('answers the pet', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('GET', '/v1/pets/1', { as: 'customer' });
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+    });
+  });
+
+  it.each(['42', '007', '9223372036854775807'])(
+    'answers 404 not_found for %s, an id never issued',
+    async (id) => {
+      await using pets = await servePets(mongo);
+      const answer = await pets.call('GET', `/v1/pets/${id}`);
+      expect(answer.status).toBe(404);
+      expect(answer.body).toMatchObject({
+        code: 'not_found',
+        status: 404,
+        message: expect.stringMatching(/^\[pets\] pet \d+ not found$/) as unknown,
+      });
+    },
+  );
+
+  it.each(['abc', '-1', '1.5', '1e3', '0x10', '9223372036854775808', '%20'])(
+    'answers 400 validation_failed for the id %s',
+    async (id) => {
+      await using pets = await servePets(mongo);
+      const answer = await pets.call('GET', `/v1/pets/${id}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({
+        code: 'validation_failed',
+        details: [expect.objectContaining({ path: 'params.petId' })] as unknown,
+      });
+    },
+  );
+});
+
+describe('PUT /v1/pets/{petId}', () => {
+  it('replaces every field, the status becoming available when left out', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1, status: 'sold' });
+    const answer = await pets.call('PUT', '/v1/pets/1', { body: { name: 'Felix', categoryId: 2 } });
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { id: 1, name: 'Felix', categoryId: 2, status: 'available' },
+    });
+    expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(answer.body);
+  });
+
+  it('keeps the status it is given', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('PUT', '/v1/pets/1', {
+      body: { name: 'Rex', categoryId: 1, status: 'pending' },
+    });
+    expect(answer.body).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'pending' });
+  });
+
+  it('stores only the fields of a pet, dropping unknown properties', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    await pets.call('PUT', '/v1/pets/1', {
+      body: { name: 'Rex', categoryId: 1, id: 5, _id: 6, owner: 'jane' },
+    });
+    expect(await pets.db.collection('pets').find().toArray()).toEqual([
+      { _id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+    ]);
+  });
+
+  it('answers 422 unknown_category and leaves the pet as it was', async () => {
+    await using pets = await petsWithCategories();
+    const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('PUT', '/v1/pets/1', { body: { name: 'Rex', categoryId: 9 } });
+    expect(answer).toMatchObject({ status: 422, body: { code: 'unknown_category' } });
+    expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(rex);
+  });
+
+  it('answers 404 not_found for a pet that does not exist, even with an unknown category', async () => {
+    await using pets = await petsWithCategories();
+    for (const categoryId of [1, 9]) {
+      const answer = await pets.call('PUT', '/v1/pets/42', { body: { name: 'Rex', categoryId } });
+      expect(answer).toMatchObject({
+        status: 404,
+        body: { code: 'not_found', message: '[pets] pet 42 not found' },
+      });
+    }
+    expect(await pets.db.collection('pets').countDocuments()).toBe(0);
+  });
+
+  it('answers 400 validation_failed for a partial pet', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('PUT', '/v1/pets/1', { body: { name: 'Rex' } });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+  });
+
+  it('answers 400 validation_failed for an id that is not an int64', async () => {
+    await using pets = await petsWithCategories();
+    const answer = await pets.call('PUT', '/v1/pets/one', { body: { name: 'Rex', categoryId: 1 } });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+  });
+
+  it('answers 403 forbidden to a customer, and changes nothing', async () => {
+    await using pets = await petsWithCategories();
+    const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('PUT', '/v1/pets/1', {
+      as: 'customer',
+      body: { name: 'Mine', categoryId: 1 },
+    });
+    expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(rex);
+  });
+});
+
+describe('PATCH /v1/pets/{petId}', () => {
+  it('changes the fields given and keeps the others', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1, status: 'pending' });
+    const renamed = await pets.call('PATCH', '/v1/pets/1', { body: { name: 'Max' } });
+    expect(renamed).toMatchObject({
+      status: 200,
+      body: { id: 1, name: 'Max', categoryId: 1, status: 'pending' },
+    });
+    const moved = await pets.call('PATCH', '/v1/pets/1', {
+      body: { categoryId: 2, status: 'sold' },
+    });
+    expect(moved.body).toEqual({ id: 1, name: 'Max', categoryId: 2, status: 'sold' });
+    expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(moved.body);
+  });
+
+  it('answers the pet unchanged for an empty patch', async () => {
+    await using pets = await petsWithCategories();
+    const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    expect(await pets.call('PATCH', '/v1/pets/1', { body: {} })).toMatchObject({
+      status: 200,
+      body: rex,
+    });
+  });
+
+  it('stores nothing but the fields of a pet', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    await pets.call('PATCH', '/v1/pets/1', { body: { name: 'Max', vaccinated: true, _id: 3 } });
+    expect(await pets.db.collection('pets').find().toArray()).toEqual([
+      { _id: 1, name: 'Max', categoryId: 1, status: 'available' },
+    ]);
+  });
+
+  it('answers 422 unknown_category and leaves the pet as it was', async () => {
+    await using pets = await petsWithCategories();
+    const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('PATCH', '/v1/pets/1', { body: { name: 'Max', categoryId: 9 } });
+    expect(answer).toMatchObject({ status: 422, body: { code: 'unknown_category' } });
+    expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(rex);
+  });
+
+  it('answers 404 not_found for a pet that does not exist', async () => {
+    await using pets = await petsWithCategories();
+    for (const body of [{}, { name: 'Max' }, { categoryId: 9 }]) {
+      const answer = await pets.call('PATCH', '/v1/pets/42', { body });
+      expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    }
+  });
+
+  it('answers 400 validation_failed for a bad field', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('PATCH', '/v1/pets/1', { body: { status: 'adopted' } });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+  });
+
+  it('answers 403 forbidden to a customer', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('PATCH', '/v1/pets/1', {
+      as: 'customer',
+      body: { name: 'Mine' },
+    });
+    expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+  });
+});
+
+describe('DELETE /v1/pets/{petId}', () => {
+  it('removes the pet with 204 and no body', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('DELETE', '/v1/pets/1');
+    expect(answer.status).toBe(204);
+    expect(answer.body).toBeUndefined();
+    expect((await pets.call('GET', '/v1/pets/1')).status).toBe(404);
+  });
+
+  it('answers 404 not_found for a pet that does not exist, or no longer does', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    await pets.call('DELETE', '/v1/pets/1');
+    for (const id of ['1', '42']) {
+      const answer = await pets.call('DELETE', `/v1/pets/${id}`);
+      expect(answer).toMatchObject({
+        status: 404,
+        body: { code: 'not_found', message: `[pets] pet ${id} not found` },
+      });
+    }
+  });
+
+  it('answers 400 validation_failed for an id that is not an int64', async () => {
+    await using pets = await petsWithCategories();
+    expect((await pets.call('DELETE', '/v1/pets/-1')).status).toBe(400);
+  });
+
+  it('answers 403 forbidden to a customer, and keeps the pet', async () => {
+    await using pets = await petsWithCategories();
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('DELETE', '/v1/pets/1', { as: 'customer' });
+    expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    expect((await pets.call('GET', '/v1/pets/1')).status).toBe(200);
+  });
+});
