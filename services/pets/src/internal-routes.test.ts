@@ -1,0 +1,106 @@
+import { createInternalClient } from '@petstore/contract';
+import { startMongo, type MongoServer } from '@petstore/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { internalToken, servePets } from './test-support/pets-service.js';
+import { seedCategory, seedPet } from './test-support/seed.js';
+
+let mongo: MongoServer;
+beforeAll(async () => {
+  mongo = await startMongo();
+});
+afterAll(async () => {
+  await mongo.stop();
+});
+
+describe('the internal routes, as the store calls them', () => {
+  it('answer a pet by id to the internal token alone, with no account', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const client = createInternalClient({ baseUrl: pets.url, internalToken, requestId: 'req-1' });
+    const answer = await client.pets.getPet({ params: { petId: '1' } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(rex);
+    expect(answer.headers.get('x-request-id')).toBe('req-1');
+  });
+
+  it('answer 404 not_found for a pet that does not exist', async () => {
+    await using pets = await servePets(mongo);
+    const client = createInternalClient({ baseUrl: pets.url, internalToken });
+    const answer = await client.pets.getPet({ params: { petId: '42' } });
+    expect(answer).toMatchObject({
+      status: 404,
+      body: { code: 'not_found', message: '[pets] pet 42 not found' },
+    });
+  });
+
+  it('take the status the store pushes, which the public API then shows', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const client = createInternalClient({ baseUrl: pets.url, internalToken });
+    for (const status of ['pending', 'sold', 'available'] as const) {
+      const answer = await client.pets.setPetStatus({ params: { petId: '1' }, body: { status } });
+      expect(answer).toMatchObject({
+        status: 200,
+        body: { id: 1, name: 'Rex', categoryId: 1, status },
+      });
+      expect((await pets.call('GET', '/v1/pets/1')).body).toMatchObject({ status });
+    }
+  });
+
+  it('store nothing but the status a push carries', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('PUT', '/internal/pets/1/status', {
+      as: 'service',
+      body: { status: 'sold', name: 'Changed', categoryId: 7, stock: 0 },
+    });
+    expect(answer.status).toBe(200);
+    expect(await pets.db.collection('pets').find().toArray()).toEqual([
+      { _id: 1, name: 'Rex', categoryId: 1, status: 'sold' },
+    ]);
+  });
+
+  it('answer a status push for a pet that does not exist with 404, creating nothing', async () => {
+    await using pets = await servePets(mongo);
+    const client = createInternalClient({ baseUrl: pets.url, internalToken });
+    const answer = await client.pets.setPetStatus({
+      params: { petId: '42' },
+      body: { status: 'sold' },
+    });
+    expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(await pets.db.collection('pets').countDocuments()).toBe(0);
+  });
+
+  it.each([
+    ['an unknown status', { status: 'reserved' }],
+    ['no status', {}],
+    ['an operator', { status: 'sold', $inc: { stock: 1 } }],
+  ])('answer 400 validation_failed for a push with %s', async (_case, body) => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('PUT', '/internal/pets/1/status', { as: 'service', body });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect((await pets.call('GET', '/v1/pets/1')).body).toMatchObject({ status: 'available' });
+  });
+
+  it('answer 401 to a caller with the wrong internal token', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const client = createInternalClient({
+      baseUrl: pets.url,
+      internalToken: 'not-the-internal-token-0123456789abcdef',
+    });
+    expect((await client.pets.getPet({ params: { petId: '1' } })).status).toBe(401);
+    const push = await client.pets.setPetStatus({
+      params: { petId: '1' },
+      body: { status: 'sold' },
+    });
+    expect(push.status).toBe(401);
+    expect((await pets.call('GET', '/v1/pets/1')).body).toMatchObject({ status: 'available' });
+  });
+});
