@@ -52,6 +52,16 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     expect(deprecationOf(answer.headers)).toEqual(deprecated);
   });
 
+  it.each(['/v1/pets/42/', '/V1/Pets/42'])(
+    'marks %s, which the router takes for the same operation',
+    async (path) => {
+      await using pets = await servePets(mongo);
+      const answer = await pets.call('GET', path);
+      expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
+      expect(deprecationOf(answer.headers)).toEqual(deprecated);
+    },
+  );
+
   it('marks a HEAD request the same way', async () => {
     await using pets = await servePets(mongo);
     const response = await fetch(`${pets.url}/v1/pets/42`, {

@@ -23,7 +23,10 @@ export function deprecationHeaders({
   };
 }
 
-/** `/v1/pets/:petId` as a pattern matching one path segment per parameter. */
+/**
+ * `/v1/pets/:petId` as a pattern matching one path segment per parameter, and, as @koa/router
+ * does by default, any case and a trailing slash.
+ */
 function pathPattern(path: string): RegExp {
   const escaped = path
     .split('/')
@@ -31,7 +34,7 @@ function pathPattern(path: string): RegExp {
       segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
     )
     .join('/');
-  return new RegExp(`^${escaped}/?$`);
+  return new RegExp(`^${escaped}/?$`, 'i');
 }
 
 /**
