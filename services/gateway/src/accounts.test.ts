@@ -1,0 +1,246 @@
+import { createHash } from 'node:crypto';
+import { createPetstoreClient } from '@petstore/contract';
+import { startMongo } from '@petstore/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_API_KEY,
+  bearer,
+  signUp,
+  startTestGateway,
+  testConfig,
+  type MongoServer,
+} from './test-support/gateway-harness.js';
+
+let mongo: MongoServer;
+beforeAll(async () => {
+  mongo = await startMongo();
+});
+afterAll(async () => {
+  await mongo.stop();
+});
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('POST /v1/accounts', () => {
+  it('creates a customer and shows its key once, storing only the key’s hash', async () => {
+    await using gateway = await startTestGateway(mongo);
+    const res = await fetch(`${gateway.url}/v1/accounts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: '  Jane@Example.COM ', name: 'Jane Doe' }),
+    });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as Record<string, string>;
+    expect(created).toEqual({
+      id: expect.stringMatching(/^acct_[A-Za-z0-9]{20}$/) as string,
+      email: 'jane@example.com',
+      name: 'Jane Doe',
+      role: 'customer',
+      apiKey: expect.stringMatching(/^psk_[A-Za-z0-9]{40}$/) as string,
+      createdAt: expect.any(String) as string,
+    });
+    const apiKey = created.apiKey ?? '';
+
+    const keys = await gateway.db.collection('api_keys').find({ accountId: created.id }).toArray();
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ hash: sha256(apiKey), prefix: apiKey.slice(0, 12) });
+    const stored = JSON.stringify(
+      await Promise.all([
+        gateway.db.collection('api_keys').find().toArray(),
+        gateway.db.collection('accounts').find().toArray(),
+      ]),
+    );
+    expect(stored).not.toContain(apiKey);
+    expect(stored).not.toContain(apiKey.slice(12));
+
+    const me = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) });
+    expect(me.status).toBe(200);
+    const account = (await me.json()) as Record<string, unknown>;
+    expect(account).toEqual({
+      id: created.id,
+      email: 'jane@example.com',
+      name: 'Jane Doe',
+      role: 'customer',
+      createdAt: created.createdAt,
+    });
+    expect(account).not.toHaveProperty('apiKey');
+  });
+
+  it('gives an account created without a name the name null', async () => {
+    await using gateway = await startTestGateway(mongo);
+    const { apiKey } = await signUp(gateway.url, 'noname@example.com');
+    const me = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) });
+    expect(await me.json()).toMatchObject({ email: 'noname@example.com', name: null });
+  });
+
+  it('returns 409 conflict for an email already used, whatever its case', async () => {
+    await using gateway = await startTestGateway(mongo);
+    await signUp(gateway.url, 'taken@example.com');
+    const res = await fetch(`${gateway.url}/v1/accounts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'TAKEN@example.com' }),
+    });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ code: 'conflict', status: 409 });
+    // The key made for the refused sign-up is gone too.
+    expect(
+      await gateway.db.collection('api_keys').countDocuments({ accountId: { $ne: 'acct_admin' } }),
+    ).toBe(1);
+  });
+
+  it('creates exactly one account when ten sign-ups race for one email', async () => {
+    await using gateway = await startTestGateway(mongo);
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fetch(`${gateway.url}/v1/accounts`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: 'race@example.com' }),
+        }).then((res) => res.status),
+      ),
+    );
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(9);
+    expect(
+      await gateway.db.collection('accounts').countDocuments({ email: 'race@example.com' }),
+    ).toBe(1);
+    const account = await gateway.db.collection('accounts').findOne({ email: 'race@example.com' });
+    expect(
+      await gateway.db.collection('api_keys').countDocuments({ accountId: account?._id }),
+    ).toBe(1);
+  });
+
+  it('returns 400 validation_failed for an invalid email', async () => {
+    await using gateway = await startTestGateway(mongo);
+    const res = await fetch(`${gateway.url}/v1/accounts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'not-an-email' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'validation_failed', status: 400 });
+  });
+});
+
+describe('API keys', () => {
+  it('creates more keys, lists them without key material, and each one works', async () => {
+    await using gateway = await startTestGateway(mongo);
+    const { apiKey } = await signUp(gateway.url);
+    const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey, validateResponse: true });
+
+    const second = await petstore.accounts.createKey();
+    expect(second.status).toBe(201);
+    if (second.status !== 201) return;
+    expect(second.body.apiKey).toMatch(/^psk_[A-Za-z0-9]{40}$/);
+    expect(second.body.prefix).toBe(second.body.apiKey.slice(0, 12));
+
+    const listed = await createPetstoreClient({
+      baseUrl: gateway.url,
+      apiKey: second.body.apiKey,
+    }).accounts.listKeys();
+    expect(listed.status).toBe(200);
+    if (listed.status !== 200) return;
+    expect(listed.body).toHaveLength(2);
+    expect(listed.body[1]).toEqual({
+      id: second.body.id,
+      prefix: second.body.prefix,
+      createdAt: second.body.createdAt,
+      lastUsedAt: null,
+    });
+    expect(JSON.stringify(listed.body)).not.toContain(second.body.apiKey);
+    expect(JSON.stringify(listed.body)).not.toContain(apiKey);
+  });
+
+  it('revokes a key: 204, then 401 for that key at once, the other keys keep working', async () => {
+    await using gateway = await startTestGateway(mongo);
+    const { apiKey } = await signUp(gateway.url);
+    const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey });
+    const spare = await petstore.accounts.createKey();
+    if (spare.status !== 201) throw new Error('no spare key');
+
+    // The key is used, so it sits in the gateway's cache when it is revoked.
+    expect((await petstore.accounts.getMe()).status).toBe(200);
+    const keys = await petstore.accounts.listKeys();
+    if (keys.status !== 200) throw new Error('no keys');
+    const first = keys.body[0];
+    const revoked = await petstore.accounts.revokeKey({ params: { keyId: first?.id ?? '' } });
+    expect(revoked.status).toBe(204);
+
+    const after = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) });
+    expect(after.status).toBe(401);
+    expect(after.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
+    const withSpare = await fetch(`${gateway.url}/v1/accounts/me/keys`, {
+      headers: bearer(spare.body.apiKey),
+    });
+    expect(withSpare.status).toBe(200);
+    expect(await withSpare.json()).toEqual([expect.objectContaining({ id: spare.body.id })]);
+  });
+
+  it('returns 404 not_found when revoking another account’s key, and leaves it working', async () => {
+    await using gateway = await startTestGateway(mongo);
+    const alice = await signUp(gateway.url);
+    const bob = await signUp(gateway.url);
+    const bobKeys = (await (
+      await fetch(`${gateway.url}/v1/accounts/me/keys`, { headers: bearer(bob.apiKey) })
+    ).json()) as { id: string }[];
+
+    const res = await fetch(`${gateway.url}/v1/accounts/me/keys/${bobKeys[0]?.id}`, {
+      method: 'DELETE',
+      headers: bearer(alice.apiKey),
+    });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'not_found', status: 404 });
+    const bobMe = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(bob.apiKey) });
+    expect(bobMe.status).toBe(200);
+  });
+});
+
+describe('the admin account', () => {
+  it('is made from ADMIN_API_KEY at start-up, idempotently across restarts', async () => {
+    const config = testConfig(mongo);
+    for (let start = 0; start < 2; start++) {
+      await using gateway = await startTestGateway(mongo, {}, config);
+      const me = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toMatchObject({ id: 'acct_admin', role: 'admin' });
+      expect(await gateway.db.collection('accounts').countDocuments({ role: 'admin' })).toBe(1);
+      expect(
+        await gateway.db.collection('api_keys').countDocuments({ accountId: 'acct_admin' }),
+      ).toBe(1);
+    }
+  });
+
+  it('replaces the old admin key when ADMIN_API_KEY changes', async () => {
+    const first = testConfig(mongo);
+    const newKey = 'psk_ChangedAdminKey0123456789abcdefABCDEFGH';
+    const second = { ...first, adminApiKey: newKey };
+    {
+      await using gateway = await startTestGateway(mongo, {}, first);
+      expect(
+        (await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) })).status,
+      ).toBe(200);
+    }
+    await using gateway = await startTestGateway(mongo, {}, second);
+    expect(
+      (await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) })).status,
+    ).toBe(401);
+    expect((await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(newKey) })).status).toBe(
+      200,
+    );
+  });
+
+  it('has no working key when ADMIN_API_KEY is unset', async () => {
+    const first = testConfig(mongo);
+    {
+      await using gateway = await startTestGateway(mongo, {}, first);
+      expect(
+        (await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) })).status,
+      ).toBe(200);
+    }
+    await using gateway = await startTestGateway(mongo, {}, { ...first, adminApiKey: undefined });
+    expect(
+      (await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) })).status,
+    ).toBe(401);
+  });
+});

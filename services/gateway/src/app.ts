@@ -1,0 +1,107 @@
+import { contract, generateOpenApi, OpenApiDocumentSchema } from '@petstore/contract';
+import { createService, type Logger } from '@petstore/service-kit';
+import { createKoaRouter } from '@petstore/ts-rest-koa';
+import type Koa from 'koa';
+import type { Db } from 'mongodb';
+import { AccountRepository } from './account-repository.js';
+import { Authenticator } from './authentication.js';
+import type { Config } from './config.js';
+import { docsAssets } from './docs-page.js';
+import { gatewayEdge } from './edge.js';
+import { KeyCache } from './key-cache.js';
+import { KeyUsage } from './key-usage.js';
+import { MessageRepository } from './message-repository.js';
+import { RouteTable } from './route-table.js';
+import { gatewayContract, gatewayRoutes } from './routes.js';
+import { securityHeaders } from './security-headers.js';
+import { TokenBuckets } from './token-buckets.js';
+import { createUpstreams, upstreamReady, type Upstreams } from './upstreams.js';
+
+/** JSON bodies up to 64 KiB, the gateway's own and those it streams to the services alike. */
+const BODY_LIMIT_BYTES = 64 * 1024;
+/** How long `/ready` waits for each part. */
+const READINESS_TIMEOUT_MS = 1_000;
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  now?: () => Date;
+  /** Connection pools to the services; made from `config.services` when absent. Closed by the caller. */
+  upstreams?: Upstreams;
+  /** Where key uses wait for their `lastUsedAt` write; its flushing is the caller's (startGateway's). */
+  keyUsage?: KeyUsage;
+  /** Called once a message is queued, e.g. to wake the delivery worker. */
+  onMessageQueued?: () => void;
+  /** Check every answer of the gateway's own operations against the contract (tests). */
+  validateResponses?: boolean;
+}
+
+/** The gateway's Koa app: built here, never listening (see `startGateway`). */
+export function createApp({
+  db,
+  config,
+  logger,
+  now = () => new Date(),
+  upstreams = createUpstreams(config),
+  keyUsage,
+  onMessageQueued = () => undefined,
+  validateResponses = false,
+}: AppDeps): Koa {
+  const accounts = new AccountRepository(db, now);
+  const messages = new MessageRepository(db, now);
+  const usage = keyUsage ?? new KeyUsage((uses) => accounts.recordKeyUses(uses), logger);
+  const authenticator = new Authenticator(
+    accounts,
+    new KeyCache({ ttlMs: config.keys.cacheTtlMs, maxEntries: config.keys.cacheSize }),
+    usage,
+    now,
+  );
+  const openApiDocument = OpenApiDocumentSchema.parse(
+    generateOpenApi(contract, { servers: [{ url: config.publicUrl }] }),
+  );
+  const ownRoutes = createKoaRouter(
+    gatewayContract,
+    gatewayRoutes({
+      accounts,
+      messages,
+      authenticator,
+      openApiDocument,
+      publicUrl: config.publicUrl,
+      onMessageQueued,
+    }),
+    { validateResponses },
+  );
+
+  const app = createService({
+    name: 'gateway',
+    logger,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+    readinessTimeoutMs: READINESS_TIMEOUT_MS,
+    readiness: {
+      database: () => db.command({ ping: 1 }),
+      pets: () => upstreamReady(upstreams.pets, config.internalToken, READINESS_TIMEOUT_MS),
+      store: () => upstreamReady(upstreams.store, config.internalToken, READINESS_TIMEOUT_MS),
+    },
+    edge: [
+      securityHeaders({ https: config.publicUrl.startsWith('https:') }),
+      gatewayEdge({
+        routes: new RouteTable(contract),
+        authenticator,
+        rateLimits: {
+          perKey: new TokenBuckets(config.rateLimit.perKey),
+          perAddress: new TokenBuckets(config.rateLimit.signup),
+        },
+        upstreams,
+        proxy: {
+          internalToken: config.internalToken,
+          timeoutMs: config.upstream.timeoutMs,
+          bodyLimitBytes: BODY_LIMIT_BYTES,
+        },
+      }),
+    ],
+    routers: [docsAssets(), ownRoutes.routes()],
+  });
+  app.proxy = config.trustProxy;
+  return app;
+}

@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { gzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { AppError } from '@petstore/service-kit';
+import type { Middleware } from 'koa';
+
+export const DOCS_SCRIPT_PATH = '/docs/scalar.js';
+export const DOCS_INIT_PATH = '/docs/init.js';
+
+/**
+ * The reference page: Scalar's standalone bundle and a small start-up script, both served by the
+ * gateway (no inline script, so the page's content security policy allows only this origin).
+ */
+export const DOCS_HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Petstore API reference</title>
+    <link rel="icon" href="data:," />
+  </head>
+  <body>
+    <div id="api-reference"></div>
+    <script src="${DOCS_SCRIPT_PATH}"></script>
+    <script src="${DOCS_INIT_PATH}"></script>
+  </body>
+</html>
+`;
+
+/**
+ * Everything Scalar could fetch from elsewhere is turned off: no default fonts (a font CDN), no
+ * telemetry, no AI agent, no request proxy (the "try it" requests go straight to the gateway).
+ */
+const SCALAR_CONFIGURATION = {
+  url: '/openapi.json',
+  withDefaultFonts: false,
+  telemetry: false,
+  agent: { disabled: true },
+  showDeveloperTools: 'never',
+  documentDownloadType: 'json',
+  hideClientButton: true,
+  persistAuth: false,
+};
+
+const DOCS_INIT = `Scalar.createApiReference('#api-reference', ${JSON.stringify(SCALAR_CONFIGURATION)});\n`;
+
+/** What `/docs` may load: scripts and data from this origin only, the styles Scalar injects. */
+export function docsContentSecurityPolicy(publicUrl: string): string {
+  const apiOrigin = new URL(publicUrl).origin;
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${apiOrigin}`,
+    "worker-src 'self' blob:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const require = createRequire(import.meta.url);
+const gzipAsync = promisify(gzip);
+
+/** Serves Scalar's browser bundle from node_modules, and the page's start-up script. */
+export function docsAssets(): Middleware {
+  const bundlePath = require.resolve('@scalar/api-reference/browser/standalone.js');
+  let bundle: Promise<{ plain: Buffer; gzipped: Buffer }> | undefined;
+  const load = () =>
+    (bundle ??= readFile(bundlePath).then(async (plain) => ({
+      plain,
+      gzipped: await gzipAsync(plain),
+    })));
+  return async (ctx, next) => {
+    if (ctx.path !== DOCS_SCRIPT_PATH && ctx.path !== DOCS_INIT_PATH) {
+      await next();
+      return;
+    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`, {
+        headers: { Allow: 'GET, HEAD' },
+      });
+    }
+    ctx.type = 'application/javascript; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    if (ctx.path === DOCS_INIT_PATH) {
+      ctx.body = DOCS_INIT;
+      return;
+    }
+    const { plain, gzipped } = await load();
+    ctx.vary('Accept-Encoding');
+    if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      ctx.set('Content-Encoding', 'gzip');
+      ctx.body = gzipped;
+    } else {
+      ctx.body = plain;
+    }
+  };
+}

@@ -1,0 +1,80 @@
+import { AppError, type Caller } from '@petstore/service-kit';
+import type { Middleware } from 'koa';
+import type { Authenticator } from './authentication.js';
+import { setCaller } from './caller.js';
+import { proxyRequest, type ProxyOptions } from './proxy.js';
+import { admit } from './rate-limits.js';
+import type { RouteTable } from './route-table.js';
+import type { TokenBuckets } from './token-buckets.js';
+import type { Upstreams } from './upstreams.js';
+
+export interface EdgeOptions {
+  routes: RouteTable;
+  authenticator: Authenticator;
+  rateLimits: {
+    /** Per API key, for every operation that needs one. */
+    perKey: TokenBuckets;
+    /** Per client address, for the `/v1` operations that need no key (sign-up). */
+    perAddress: TokenBuckets;
+  };
+  upstreams: Upstreams;
+  proxy: ProxyOptions;
+}
+
+/**
+ * What every request meets first, in order: the operation it asks for (404 falls through to the
+ * app, 405 with `Allow` is answered here), the key (401) and its rate limit (429), the role the
+ * operation needs (403); then the pets and store operations are proxied, and the gateway's own
+ * ones continue to the JSON body parser and their handlers.
+ */
+export function gatewayEdge({
+  routes,
+  authenticator,
+  rateLimits,
+  upstreams,
+  proxy,
+}: EdgeOptions): Middleware {
+  return async (ctx, next) => {
+    const resolution = routes.resolve(ctx.method, ctx.path);
+    if (resolution.kind === 'not_found') {
+      await next();
+      return;
+    }
+    if (resolution.kind === 'method_not_allowed') {
+      const allow = resolution.allow.join(', ');
+      ctx.set('Allow', allow);
+      if (ctx.method === 'OPTIONS') {
+        ctx.status = 204;
+        return;
+      }
+      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`, {
+        headers: { Allow: allow },
+      });
+    }
+
+    const { metadata } = resolution.operation;
+    if (metadata.auth === 'internal') {
+      // Service-to-service operations are never routed from outside.
+      await next();
+      return;
+    }
+    let caller: Caller | undefined;
+    if (metadata.auth === 'key') {
+      const authenticated = await authenticator.authenticate(ctx.get('Authorization'));
+      caller = authenticated.caller;
+      admit(ctx, rateLimits.perKey, authenticated.keyId);
+      if (metadata.role === 'admin' && caller.role !== 'admin') {
+        throw new AppError('forbidden', 'this operation needs the admin role');
+      }
+      setCaller(ctx, caller);
+    } else if (ctx.path.startsWith('/v1/')) {
+      admit(ctx, rateLimits.perAddress, ctx.ip);
+    }
+
+    if (metadata.service === 'gateway') {
+      await next();
+      return;
+    }
+    await proxyRequest(ctx, upstreams[metadata.service], caller, proxy);
+  };
+}

@@ -1,0 +1,96 @@
+import type { Caller } from '@petstore/service-kit';
+import type { Message } from '@petstore/contract';
+import type { Db, Filter } from 'mongodb';
+import {
+  gatewayCollections,
+  type GatewayCollections,
+  type MessageDocument,
+} from './collections.js';
+import { newMessageId } from './random-ids.js';
+
+/** A message a worker has claimed: delivering it is its job until `leaseUntil`. */
+export interface ClaimedMessage {
+  id: string;
+  accountId: string;
+  message: string;
+  leaseUntil: Date;
+  attempts: number;
+}
+
+/** Messages and their delivery state, in the gateway's database. */
+export class MessageRepository {
+  readonly #collections: GatewayCollections;
+  readonly #now: () => Date;
+
+  constructor(db: Db, now: () => Date = () => new Date()) {
+    this.#collections = gatewayCollections(db);
+    this.#now = now;
+  }
+
+  async queue(accountId: string, message: string): Promise<Message> {
+    const document: MessageDocument = {
+      _id: newMessageId(),
+      accountId,
+      message,
+      status: 'queued',
+      createdAt: this.#now(),
+      leaseUntil: null,
+      attempts: 0,
+      deliveredAt: null,
+    };
+    await this.#collections.messages.insertOne(document);
+    return toMessage(document);
+  }
+
+  /** The caller's message; an admin may read anyone's. Another account's is not found. */
+  async getVisibleTo(caller: Caller, messageId: string): Promise<Message | undefined> {
+    const filter: Filter<MessageDocument> =
+      caller.role === 'admin'
+        ? { _id: messageId }
+        : { _id: messageId, accountId: caller.accountId };
+    const document = await this.#collections.messages.findOne(filter);
+    return document ? toMessage(document) : undefined;
+  }
+
+  /**
+   * Claims one message to deliver, atomically (one conditional update): a queued one, or one
+   * whose previous claim expired (its worker died). Undefined when there is none.
+   */
+  async claimNext(leaseMs: number): Promise<ClaimedMessage | undefined> {
+    const now = this.#now();
+    const leaseUntil = new Date(now.getTime() + leaseMs);
+    const claimed = await this.#collections.messages.findOneAndUpdate(
+      {
+        $or: [{ status: 'queued' }, { status: 'delivering', leaseUntil: { $lt: now } }],
+      },
+      { $set: { status: 'delivering', leaseUntil }, $inc: { attempts: 1 } },
+      { returnDocument: 'after' },
+    );
+    if (!claimed) return undefined;
+    return {
+      id: claimed._id,
+      accountId: claimed.accountId,
+      message: claimed.message,
+      leaseUntil,
+      attempts: claimed.attempts,
+    };
+  }
+
+  /** Marks a claimed message delivered, unless its lease was lost to another worker meanwhile. */
+  async markDelivered({ id, leaseUntil }: ClaimedMessage): Promise<boolean> {
+    const result = await this.#collections.messages.updateOne(
+      { _id: id, status: 'delivering', leaseUntil },
+      { $set: { status: 'delivered', deliveredAt: this.#now(), leaseUntil: null } },
+    );
+    return result.modifiedCount === 1;
+  }
+}
+
+function toMessage(document: MessageDocument): Message {
+  return {
+    id: document._id,
+    message: document.message,
+    status: document.status === 'delivered' ? 'delivered' : 'queued',
+    createdAt: document.createdAt.toISOString(),
+  };
+}

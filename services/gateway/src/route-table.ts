@@ -1,0 +1,90 @@
+import { routeMetadata, type RouteMetadata } from '@petstore/contract';
+import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+
+export interface ContractOperation {
+  /** The route's key, e.g. `listPets`. */
+  name: string;
+  route: AppRoute;
+  metadata: RouteMetadata;
+}
+
+export type Resolution =
+  | { kind: 'operation'; operation: ContractOperation }
+  | { kind: 'method_not_allowed'; allow: string[] }
+  | { kind: 'not_found' };
+
+type Segment = { literal: string } | { parameter: string; optional: boolean };
+
+interface CompiledOperation extends ContractOperation {
+  segments: Segment[];
+}
+
+/** Every route of a (nested) router, in declaration order, with its metadata. */
+export function contractOperations(router: AppRouter): ContractOperation[] {
+  return Object.entries(router).flatMap(([name, entry]) =>
+    isAppRoute(entry)
+      ? [{ name, route: entry, metadata: routeMetadata(entry) }]
+      : contractOperations(entry),
+  );
+}
+
+function compile(path: string): Segment[] {
+  return path
+    .split('/')
+    .slice(1)
+    .map((part) => {
+      if (!part.startsWith(':')) return { literal: part };
+      const optional = part.endsWith('?');
+      return { parameter: part.slice(1, optional ? -1 : undefined), optional };
+    });
+}
+
+function matches(segments: Segment[], parts: string[]): boolean {
+  if (parts.length > segments.length) return false;
+  return segments.every((segment, index) => {
+    const part = parts[index];
+    if ('literal' in segment) return part === segment.literal;
+    if (part === undefined) return segment.optional && index === parts.length;
+    return part !== '';
+  });
+}
+
+/** `GET` routes answer `HEAD` too; every known path answers `OPTIONS`. */
+function allowedMethods(operations: CompiledOperation[]): string[] {
+  const methods = new Set(['OPTIONS']);
+  for (const { route } of operations) {
+    methods.add(route.method);
+    if (route.method === 'GET') methods.add('HEAD');
+  }
+  return [...methods].sort();
+}
+
+/**
+ * Resolves a request's method and path to the contract operation that serves it. The table is
+ * the contract itself: adding a route to the contract routes it, with no list kept here. Routes
+ * match in contract order, as in the services' routers.
+ */
+export class RouteTable {
+  readonly #operations: CompiledOperation[];
+
+  constructor(router: AppRouter) {
+    this.#operations = contractOperations(router).map((operation) => ({
+      ...operation,
+      segments: compile(operation.route.path),
+    }));
+  }
+
+  get operations(): readonly ContractOperation[] {
+    return this.#operations;
+  }
+
+  resolve(method: string, path: string): Resolution {
+    const parts = path.split('/').slice(1);
+    const candidates = this.#operations.filter(({ segments }) => matches(segments, parts));
+    if (candidates.length === 0) return { kind: 'not_found' };
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const operation = candidates.find(({ route }) => route.method === wanted);
+    if (operation) return { kind: 'operation', operation };
+    return { kind: 'method_not_allowed', allow: allowedMethods(candidates) };
+  }
+}

@@ -1,0 +1,82 @@
+import { connectMongo, createLogger, runService, type Logger } from '@petstore/service-kit';
+import { AccountRepository } from './account-repository.js';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { ensureIndexes } from './indexes.js';
+import { KeyUsage } from './key-usage.js';
+import { MessageRepository } from './message-repository.js';
+import { MessageWorker, logDelivery } from './message-worker.js';
+import { closeUpstreams, createUpstreams } from './upstreams.js';
+
+export interface StartGatewayOptions {
+  logger?: Logger;
+  /** Signals that shut the gateway down and exit the process; `[]` (tests) for none. */
+  signals?: NodeJS.Signals[];
+  /** Check the gateway's own answers against the contract (tests). */
+  validateResponses?: boolean;
+}
+
+export interface RunningGateway {
+  /** e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  /** Stops accepting, finishes in-flight requests, stops the worker, flushes key uses, disconnects. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to Mongo, ensures indexes and the admin account, then serves the gateway with its
+ * background work: the message worker and the batched `lastUsedAt` writes.
+ */
+export async function startGateway(
+  config: Config,
+  { logger, signals, validateResponses }: StartGatewayOptions = {},
+): Promise<RunningGateway> {
+  const log = logger ?? createLogger({ name: 'gateway', level: config.logLevel });
+  const client = await connectMongo(config.mongo.uri, { appName: 'gateway' });
+  const upstreams = createUpstreams(config);
+  try {
+    const db = client.db(config.mongo.database);
+    await ensureIndexes(db);
+    const accounts = new AccountRepository(db);
+    await accounts.ensureAdmin(config.adminApiKey);
+    if (config.adminApiKey === undefined) {
+      log.warn('ADMIN_API_KEY is not set: no key has the admin role');
+    }
+    const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), log);
+    const worker = new MessageWorker({
+      messages: new MessageRepository(db),
+      deliver: logDelivery(log),
+      logger: log,
+      pollMs: config.messages.pollMs,
+      leaseMs: config.messages.leaseMs,
+    });
+    const app = createApp({
+      db,
+      config,
+      logger: log,
+      upstreams,
+      keyUsage,
+      onMessageQueued: () => worker.kick(),
+      validateResponses,
+    });
+    const running = await runService({
+      app,
+      ...config.http,
+      logger: log,
+      signals,
+      onShutdown: [
+        () => worker.stop(),
+        () => keyUsage.stop(),
+        () => closeUpstreams(upstreams),
+        () => client.close(),
+      ],
+    });
+    keyUsage.start(config.keys.usageFlushMs);
+    worker.start();
+    return { url: running.url, close: () => running.close() };
+  } catch (error) {
+    await closeUpstreams(upstreams);
+    await client.close();
+    throw error;
+  }
+}

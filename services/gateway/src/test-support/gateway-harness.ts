@@ -1,0 +1,121 @@
+import { createLogger, type Env, type Logger } from '@petstore/service-kit';
+import type { startMongo } from '@petstore/testkit';
+import { MongoClient, type Db } from 'mongodb';
+import { loadGatewayConfig, type Config } from '../config.js';
+import { startGateway } from '../start.js';
+
+export const INTERNAL_TOKEN = 'internal-token-for-tests-0123456789abcdef';
+export const ADMIN_API_KEY = 'psk_AdminKeyForTests0123456789abcdefABCDEF';
+
+export type MongoServer = Awaited<ReturnType<typeof startMongo>>;
+
+export interface CapturedLogs {
+  logger: Logger;
+  text(): string;
+}
+
+export function captureLogs(): CapturedLogs {
+  const lines: string[] = [];
+  const logger = createLogger({
+    name: 'gateway',
+    level: 'debug',
+    destination: { write: (line: string) => void lines.push(line) },
+  });
+  return { logger, text: () => lines.join('') };
+}
+
+/** The gateway's configuration for a test: its own database, upstreams that refuse by default. */
+export function testConfig(mongo: MongoServer, env: Env = {}): Config {
+  return loadGatewayConfig({
+    PORT: '0',
+    MONGODB_URI: mongo.uri,
+    MONGODB_DB: mongo.databaseName('gateway'),
+    INTERNAL_TOKEN,
+    ADMIN_API_KEY,
+    LOG_LEVEL: 'silent',
+    // Nothing listens on port 9 (discard) on a test machine: connections are refused.
+    PETS_URL: 'http://127.0.0.1:9',
+    STORE_URL: 'http://127.0.0.1:9',
+    // Tests sign up many accounts from one address; the rate limit tests lower this again.
+    SIGNUP_RATE_LIMIT_BURST: '1000',
+    ...env,
+  });
+}
+
+export interface TestGateway extends AsyncDisposable {
+  url: string;
+  config: Config;
+  /** The gateway's database, through a client of the test's own. */
+  db: Db;
+  logs: CapturedLogs;
+  /** Stops the gateway (its database stays readable through `db` until disposal). */
+  close(): Promise<void>;
+}
+
+/** Starts the gateway as `startGateway` does, with the test's database; `await using` stops it. */
+export async function startTestGateway(
+  mongo: MongoServer,
+  env: Env = {},
+  config: Config = testConfig(mongo, env),
+): Promise<TestGateway> {
+  const logs = captureLogs();
+  const gateway = await startGateway(config, {
+    logger: logs.logger,
+    signals: [],
+    validateResponses: true,
+  });
+  const client = await new MongoClient(mongo.uri).connect();
+  let stopped: Promise<void> | undefined;
+  const close = () => (stopped ??= gateway.close());
+  return {
+    url: gateway.url,
+    config,
+    db: client.db(config.mongo.database),
+    logs,
+    close,
+    [Symbol.asyncDispose]: async () => {
+      await close();
+      await client.close();
+    },
+  };
+}
+
+export interface SignedUp {
+  accountId: string;
+  apiKey: string;
+}
+
+let accounts = 0;
+
+/** Signs up a new customer through the API. */
+export async function signUp(
+  baseUrl: string,
+  email = `user${++accounts}@example.com`,
+): Promise<SignedUp> {
+  const res = await fetch(`${baseUrl}/v1/accounts`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
+  if (res.status !== 201) throw new Error(`sign-up answered ${res.status}: ${await res.text()}`);
+  const body = (await res.json()) as { id: string; apiKey: string };
+  return { accountId: body.id, apiKey: body.apiKey };
+}
+
+export function bearer(apiKey: string): Record<string, string> {
+  return { Authorization: `Bearer ${apiKey}` };
+}
+
+/** Polls `check` until it returns a value other than undefined, for at most `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  { timeoutMs = 10_000, intervalMs = 25 } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
