@@ -17,9 +17,6 @@ export interface CategoryListQuery {
   limit: number;
 }
 
-/** How often a delete is tried again when pets keep being added to the category meanwhile. */
-const DELETE_ATTEMPTS = 5;
-
 /**
  * Categories in the `categories` collection. Names are unique regardless of case through the
  * unique index on `nameKey` (the lower-cased name): an insert or rename onto a used name fails
@@ -90,33 +87,36 @@ export class CategoriesRepository {
 
   /**
    * Deletes a category no pet uses (409 `category_in_use` otherwise). Without transactions the
-   * count of its pets and the delete are two operations, so the delete is conditional on the
-   * category's `revision`, which every pet write pointing at it moves after writing the pet: a pet
-   * added between the count and the delete makes the delete match nothing, and it is counted again.
+   * look for its pets and the delete are two operations, so the delete is conditional on the
+   * category's `revision`, which every pet write pointing at it moves after writing the pet: when
+   * a pet arrives between the look and the delete, the delete matches nothing and the category is
+   * in use after all.
    */
   async delete(categoryId: number): Promise<void> {
-    for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt++) {
-      const document = await this.#categories.findOne(
-        { _id: categoryId },
-        { projection: { revision: 1 } },
-      );
-      if (!document) throw categoryNotFound(categoryId);
-      if (await this.#pets.findOne({ categoryId }, { projection: { _id: 1 } })) {
-        throw new AppError(
-          'category_in_use',
-          `[pets] category ${categoryId} is used by pets; delete them or move them to another category first`,
-        );
-      }
+    const document = await this.#categories.findOne(
+      { _id: categoryId },
+      { projection: { revision: 1 } },
+    );
+    if (!document) throw categoryNotFound(categoryId);
+    if (!(await this.#inUse(categoryId))) {
       const { deletedCount } = await this.#categories.deleteOne({
         _id: categoryId,
         revision: document.revision,
       });
       if (deletedCount === 1) return;
+      // Matched nothing: another request deleted it first, or a pet was just added to it.
+      if (!(await this.#categories.findOne({ _id: categoryId }, { projection: { _id: 1 } }))) {
+        throw categoryNotFound(categoryId);
+      }
     }
     throw new AppError(
-      'conflict',
-      `[pets] category ${categoryId} kept changing while being deleted; try again`,
+      'category_in_use',
+      `[pets] category ${categoryId} is used by pets; delete them or move them to another category first`,
     );
+  }
+
+  async #inUse(categoryId: number): Promise<boolean> {
+    return (await this.#pets.findOne({ categoryId }, { projection: { _id: 1 } })) !== null;
   }
 }
 

@@ -89,6 +89,13 @@ describe('POST /v1/categories', () => {
     expect(await pets.db.collection('categories').countDocuments()).toBe(1);
   });
 
+  it('answers 409 conflict for the same name composed differently in Unicode', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Caf\u00e9');
+    const answer = await pets.call('POST', '/v1/categories', { body: { name: 'CAFE\u0301' } });
+    expect(answer).toMatchObject({ status: 409, body: { code: 'conflict' } });
+  });
+
   it('accepts exactly one of 10 concurrent creates of the same name in different cases', async () => {
     await using pets = await servePets(mongo);
     const answers = await Promise.all(
@@ -273,6 +280,16 @@ describe('DELETE /v1/categories/{categoryId}', () => {
 
     await pets.call('PATCH', '/v1/pets/1', { body: { categoryId: 2 } });
     expect((await pets.call('DELETE', '/v1/categories/1')).status).toBe(204);
+  });
+
+  it('answers one of 10 concurrent deletes with 204 and the others with 404', async () => {
+    await using pets = await servePets(mongo);
+    await seedCategory(pets, 'Dogs');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => pets.call('DELETE', '/v1/categories/1')),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([204, 404, 404, 404, 404, 404, 404, 404, 404, 404]);
   });
 
   it('gives a new category a new id, never a deleted one’s', async () => {
