@@ -102,7 +102,8 @@ export class OrderRepository {
     const before = await this.orders.findOneAndUpdate(
       { _id: id, ...ownerFilter(scope), ...open },
       { $set: { cancelled: true, cancelledAt: at } },
-      { returnDocument: 'before', projection: { petId: 1, quantity: 1 } },
+      // No projection: FerretDB does not implement one on findAndModify.
+      { returnDocument: 'before' },
     );
     return before ? { petId: before.petId, quantity: before.quantity } : undefined;
   }
