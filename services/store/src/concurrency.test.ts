@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts, startStack, type Stack } from './test-support/stack.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.[Symbol.asyncDispose]();
+});
+
+const { jane, john } = accounts;
+
+describe('concurrent requests', () => {
+  it('never sells more than the stock: 40 orders of 1 against 10 → 10 created, 30 insufficient_stock', async () => {
+    const petId = await stack.petWithStock(10);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        stack.store.call('POST', '/v1/store/orders', {
+          as: i % 2 === 0 ? jane : john,
+          body: { petId, quantity: 1 },
+        }),
+      ),
+    );
+
+    const created = answers.filter((answer) => answer.status === 201);
+    const refused = answers.filter((answer) => answer.status === 409);
+    expect(created).toHaveLength(10);
+    expect(refused).toHaveLength(30);
+    expect(refused.every((answer) => answer.body.code === 'insufficient_stock')).toBe(true);
+    expect(new Set(created.map((answer) => answer.body.id)).size).toBe(10);
+
+    expect(await stack.storeDb.collection('orders').countDocuments({ petId })).toBe(10);
+    const item = await stack.store.call('GET', `/v1/store/inventory/${petId}`);
+    expect(item.body).toEqual({ petId, quantity: 0, status: 'pending' });
+  });
+
+  it('returns stock once when two cancels of one order race: one 204, one 404', async () => {
+    const petId = await stack.petWithStock(3);
+    const placed = await stack.store.call('POST', '/v1/store/orders', {
+      as: jane,
+      body: { petId, quantity: 2 },
+    });
+    const path = `/v1/store/orders/${placed.body.id}`;
+
+    const statuses = (
+      await Promise.all([
+        stack.store.call('DELETE', path, { as: jane }),
+        stack.store.call('DELETE', path, { as: accounts.admin }),
+      ])
+    )
+      .map((answer) => answer.status)
+      .sort();
+    expect(statuses).toEqual([204, 404]);
+    const item = await stack.store.call('GET', `/v1/store/inventory/${petId}`);
+    expect(item.body.quantity).toBe(3);
+  });
+
+  it('returns stock once however many cancels race', async () => {
+    const petId = await stack.petWithStock(5);
+    const placed = await stack.store.call('POST', '/v1/store/orders', {
+      as: jane,
+      body: { petId, quantity: 5 },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        stack.store.call('DELETE', `/v1/store/orders/${placed.body.id}`, { as: jane }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 204)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 404)).toHaveLength(9);
+    const item = await stack.store.call('GET', `/v1/store/inventory/${petId}`);
+    expect(item.body.quantity).toBe(5);
+  });
+
+  it('lets only one of a cancel and a completion racing on one order win', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await stack.store.call('POST', '/v1/store/orders', {
+      as: jane,
+      body: { petId, quantity: 1 },
+    });
+    const path = `/v1/store/orders/${placed.body.id}`;
+    const [cancel, complete] = await Promise.all([
+      stack.store.call('DELETE', path, { as: jane }),
+      stack.store.call('PATCH', path, { body: { complete: true } }),
+    ]);
+    const item = await stack.store.call('GET', `/v1/store/inventory/${petId}`);
+    if (cancel.status === 204) {
+      expect(complete.status).toBe(404);
+      expect(item.body).toEqual({ petId, quantity: 1, status: 'available' });
+    } else {
+      expect(cancel.status).toBe(409);
+      expect(complete.status).toBe(200);
+      expect(item.body).toEqual({ petId, quantity: 0, status: 'sold' });
+    }
+  });
+});

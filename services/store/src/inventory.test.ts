@@ -1,0 +1,201 @@
+import type { Caller } from '@petstore/service-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts, startStack, type Stack } from './test-support/stack.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.[Symbol.asyncDispose]();
+});
+
+const { admin, jane } = accounts;
+
+function setStock(petId: number, quantity: unknown, as: Caller = admin) {
+  return stack.store.call('PUT', `/v1/store/inventory/${petId}`, { as, body: { quantity } });
+}
+
+describe('PUT /v1/store/inventory/{petId}', () => {
+  it('creates the stock of an existing pet: 200 with its derived status', async () => {
+    const petId = await stack.pets.createPet();
+    const answer = await setStock(petId, 12);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ petId, quantity: 12, status: 'available' });
+    expect((await stack.store.call('GET', `/v1/store/inventory/${petId}`)).body).toEqual(
+      answer.body,
+    );
+  });
+
+  it('replaces the stock count', async () => {
+    const petId = await stack.petWithStock(12);
+    const answer = await setStock(petId, 3);
+    expect(answer.body).toEqual({ petId, quantity: 3, status: 'available' });
+  });
+
+  it('makes a pet sold at 0 with no open order, pending at 0 with one', async () => {
+    const petId = await stack.petWithStock(2);
+    expect((await setStock(petId, 0)).body.status).toBe('sold');
+
+    await setStock(petId, 1);
+    await stack.store.call('POST', '/v1/store/orders', {
+      as: jane,
+      body: { petId, quantity: 1 },
+    });
+    expect((await stack.store.call('GET', `/v1/store/inventory/${petId}`)).body).toEqual({
+      petId,
+      quantity: 0,
+      status: 'pending',
+    });
+    expect((await setStock(petId, 0)).body.status).toBe('pending');
+  });
+
+  it('returns 422 unknown_pet for a pet the pets service does not know, and stores nothing', async () => {
+    const answer = await setStock(999_998, 5);
+    expect(answer.status).toBe(422);
+    expect(answer.body).toMatchObject({ code: 'unknown_pet', status: 422 });
+    expect((await stack.store.call('GET', '/v1/store/inventory/999998')).status).toBe(404);
+  });
+
+  it('returns 403 forbidden for a customer', async () => {
+    const petId = await stack.petWithStock(1);
+    const answer = await setStock(petId, 100, jane);
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ code: 'forbidden', status: 403 });
+    expect((await stack.store.call('GET', `/v1/store/inventory/${petId}`)).body.quantity).toBe(1);
+  });
+
+  it('returns 400 validation_failed for a negative, fractional or missing quantity', async () => {
+    const petId = await stack.petWithStock(1);
+    for (const quantity of [-1, 1.5, '3', undefined, 1_000_001]) {
+      const answer = await setStock(petId, quantity);
+      expect(answer.status, String(quantity)).toBe(400);
+      expect(answer.body.code).toBe('validation_failed');
+    }
+  });
+
+  it('returns 401 without the internal token, and without an account', async () => {
+    const petId = await stack.pets.createPet();
+    for (const as of ['nobody', 'service'] as const) {
+      const answer = await stack.store.call('PUT', `/v1/store/inventory/${petId}`, {
+        as,
+        body: { quantity: 1 },
+      });
+      expect(answer.status, as).toBe(401);
+    }
+  });
+
+  it('returns 503 when the pets service is down and the store knows nothing of the pet', async () => {
+    const petId = await stack.pets.createPet();
+    await stack.pets.stop();
+    try {
+      const answer = await setStock(petId, 1);
+      expect(answer.status).toBe(503);
+      expect(answer.body.code).toBe('service_unavailable');
+    } finally {
+      await stack.pets.start();
+    }
+  });
+});
+
+describe('GET /v1/store/inventory/{petId}', () => {
+  it('returns 404 not_found for a pet without stock yet', async () => {
+    const petId = await stack.pets.createPet();
+    const answer = await stack.store.call('GET', `/v1/store/inventory/${petId}`, { as: jane });
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ code: 'not_found', status: 404 });
+  });
+
+  it('answers a customer', async () => {
+    const petId = await stack.petWithStock(4);
+    const answer = await stack.store.call('GET', `/v1/store/inventory/${petId}`, { as: jane });
+    expect(answer.body).toEqual({ petId, quantity: 4, status: 'available' });
+  });
+
+  it('returns 400 for a pet id that is not an int64', async () => {
+    const answer = await stack.store.call('GET', '/v1/store/inventory/x1');
+    expect(answer.status).toBe(400);
+  });
+});
+
+describe('GET /v1/store/inventory', () => {
+  /** Three pets of each status, made in id order. */
+  async function stockOfEveryStatus() {
+    const made: Record<'available' | 'pending' | 'sold', number[]> = {
+      available: [],
+      pending: [],
+      sold: [],
+    };
+    for (let i = 0; i < 3; i += 1) {
+      made.available.push(await stack.petWithStock(2));
+      const pending = await stack.petWithStock(1);
+      await stack.store.call('POST', '/v1/store/orders', {
+        as: jane,
+        body: { petId: pending, quantity: 1 },
+      });
+      made.pending.push(pending);
+      made.sold.push(await stack.petWithStock(0));
+    }
+    return made;
+  }
+
+  async function walk(path: string): Promise<{ ids: number[]; pages: number }> {
+    const ids: number[] = [];
+    let pages = 0;
+    let next: string | undefined = path;
+    while (next) {
+      const page = await stack.store.call('GET', next, { as: jane });
+      expect(page.status).toBe(200);
+      ids.push(...page.body.map((item: { petId: number }) => item.petId));
+      pages += 1;
+      const link = page.headers.get('link');
+      next = link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined;
+    }
+    return { ids, pages };
+  }
+
+  it('lists items in pet id order with their derived status, filtered by one or more statuses', async () => {
+    const made = await stockOfEveryStatus();
+    const all = [...made.available, ...made.pending, ...made.sold].sort((a, b) => a - b);
+    const first = all[0]!;
+    const listed = await stack.store.call('GET', '/v1/store/inventory?limit=100', { as: jane });
+    const ours = listed.body.filter((item: { petId: number }) => item.petId >= first);
+    expect(ours.map((item: { petId: number }) => item.petId)).toEqual(all);
+    for (const item of ours) {
+      const expected = Object.entries(made).find(([, ids]) => ids.includes(item.petId))![0];
+      expect(item.status).toBe(expected);
+    }
+
+    for (const status of ['available', 'pending', 'sold'] as const) {
+      const page = await stack.store.call('GET', `/v1/store/inventory?status=${status}&limit=100`);
+      const ids = page.body.map((item: { petId: number }) => item.petId);
+      expect(ids.filter((id: number) => id >= first)).toEqual(made[status]);
+      expect(page.body.every((item) => item.status === status)).toBe(true);
+    }
+
+    const two = await stack.store.call(
+      'GET',
+      '/v1/store/inventory?status=pending&status=sold&limit=100',
+    );
+    expect(
+      two.body.map((item: { petId: number }) => item.petId).filter((id: number) => id >= first),
+    ).toEqual([...made.pending, ...made.sold].sort((a, b) => a - b));
+  });
+
+  it('pages with Link rel="next", a status filter included', async () => {
+    const made = await stockOfEveryStatus();
+    const pending = await walk('/v1/store/inventory?status=pending&limit=2');
+    expect(pending.ids.slice(-3)).toEqual(made.pending);
+    expect(pending.pages).toBe(Math.ceil(pending.ids.length / 2));
+
+    const everything = await walk('/v1/store/inventory?limit=4');
+    expect(everything.ids).toEqual([...everything.ids].sort((a, b) => a - b));
+    expect(new Set(everything.ids).size).toBe(everything.ids.length);
+  });
+
+  it('returns 400 for an unknown status', async () => {
+    const answer = await stack.store.call('GET', '/v1/store/inventory?status=lost');
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe('validation_failed');
+  });
+});

@@ -1,0 +1,428 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '@petstore/service-kit';
+import { accounts, startStack, type Stack } from './test-support/stack.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.[Symbol.asyncDispose]();
+});
+
+const { admin, jane, john } = accounts;
+
+async function stockOf(petId: number): Promise<number> {
+  const answer = await stack.store.call('GET', `/v1/store/inventory/${petId}`);
+  return answer.body.quantity;
+}
+
+async function placeOrder(as: Caller, body: Record<string, unknown>) {
+  return stack.store.call('POST', '/v1/store/orders', { as, body });
+}
+
+describe('POST /v1/store/orders', () => {
+  it('answers 201 with the open order and its Location, and takes the quantity from stock', async () => {
+    const petId = await stack.petWithStock(5);
+    const before = Date.now();
+    const answer = await placeOrder(jane, { petId, quantity: 2 });
+
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({
+      id: expect.any(Number) as unknown,
+      petId,
+      quantity: 2,
+      shipDate: expect.any(String) as unknown,
+      complete: false,
+    });
+    expect(answer.headers.get('location')).toBe(`/v1/store/orders/${answer.body.id}`);
+    // Without a ship date, the order ships when it was placed.
+    expect(Date.parse(answer.body.shipDate)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(answer.body.shipDate)).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(await stockOf(petId)).toBe(3);
+  });
+
+  it('keeps the ship date it is given, in UTC', async () => {
+    const petId = await stack.petWithStock(1);
+    const answer = await placeOrder(jane, {
+      petId,
+      quantity: 1,
+      shipDate: '2026-12-01T12:00:00+02:00',
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.shipDate).toBe('2026-12-01T10:00:00Z');
+  });
+
+  it('gives sequential ids', async () => {
+    const petId = await stack.petWithStock(2);
+    const first = await placeOrder(jane, { petId, quantity: 1 });
+    const second = await placeOrder(jane, { petId, quantity: 1 });
+    expect(second.body.id).toBe(first.body.id + 1);
+  });
+
+  it('drops unknown properties instead of storing them', async () => {
+    const petId = await stack.petWithStock(1);
+    const answer = await placeOrder(jane, { petId, quantity: 1, complete: true, color: 'red' });
+    expect(answer.status).toBe(201);
+    expect(answer.body.complete).toBe(false);
+    const stored = await stack.storeDb
+      .collection<{ _id: number }>('orders')
+      .findOne({ _id: answer.body.id });
+    expect(stored).not.toHaveProperty('color');
+  });
+
+  it('returns 409 insufficient_stock when stock is 0', async () => {
+    const petId = await stack.petWithStock(0);
+    const answer = await placeOrder(jane, { petId, quantity: 1 });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ code: 'insufficient_stock', status: 409 });
+  });
+
+  it('returns 409 insufficient_stock when the order asks for more than the stock', async () => {
+    const petId = await stack.petWithStock(2);
+    const answer = await placeOrder(jane, { petId, quantity: 3 });
+    expect(answer.status).toBe(409);
+    expect(answer.body.code).toBe('insufficient_stock');
+    expect(await stockOf(petId)).toBe(2);
+  });
+
+  it('returns 409 insufficient_stock for a pet that exists but has no stock entry', async () => {
+    const petId = await stack.pets.createPet();
+    const answer = await placeOrder(jane, { petId, quantity: 1 });
+    expect(answer.status).toBe(409);
+    expect(answer.body.code).toBe('insufficient_stock');
+  });
+
+  it('returns 422 unknown_pet when the pets service does not know the pet', async () => {
+    const answer = await placeOrder(jane, { petId: 999_999, quantity: 1 });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toMatchObject({ code: 'unknown_pet', status: 422 });
+  });
+
+  it('returns 400 validation_failed for a quantity below 1, a missing petId or a bad type', async () => {
+    const petId = await stack.petWithStock(1);
+    for (const body of [
+      { petId, quantity: 0 },
+      { quantity: 1 },
+      { petId: 'one', quantity: 1 },
+      { petId, quantity: 1.5 },
+      { petId, quantity: 1, shipDate: 'tomorrow' },
+      { petId: { $gt: 0 }, quantity: 1 },
+    ]) {
+      const answer = await placeOrder(jane, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.code).toBe('validation_failed');
+    }
+    expect(await stockOf(petId)).toBe(1);
+  });
+
+  it('returns 400 invalid_json for a body that is not JSON', async () => {
+    const answer = await stack.store.call('POST', '/v1/store/orders', {
+      as: jane,
+      body: '{"petId": 1,',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe('invalid_json');
+  });
+
+  it('returns 401 without the internal token, and without an account', async () => {
+    const petId = await stack.petWithStock(1);
+    for (const as of ['nobody', 'service'] as const) {
+      const answer = await stack.store.call('POST', '/v1/store/orders', {
+        as,
+        body: { petId, quantity: 1 },
+      });
+      expect(answer.status, as).toBe(401);
+      expect(answer.body.code).toBe('unauthorized');
+    }
+    expect(await stockOf(petId)).toBe(1);
+  });
+});
+
+describe('placing an order while the pets service is down', () => {
+  it('accepts a pet the store has stock for, and answers 503 for a pet it knows nothing of', async () => {
+    const known = await stack.petWithStock(3);
+    const unknownToStore = await stack.pets.createPet();
+    await stack.pets.stop();
+    try {
+      const accepted = await placeOrder(jane, { petId: known, quantity: 1 });
+      expect(accepted.status).toBe(201);
+
+      const refused = await placeOrder(jane, { petId: unknownToStore, quantity: 1 });
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ code: 'service_unavailable', status: 503 });
+      expect(JSON.stringify(refused.body)).not.toMatch(/ECONNREFUSED|fetch failed/);
+    } finally {
+      await stack.pets.start();
+    }
+  });
+});
+
+describe('GET /v1/store/orders/{orderId}', () => {
+  it('answers the caller’s own order', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const answer = await stack.store.call('GET', `/v1/store/orders/${placed.body.id}`, {
+      as: jane,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(placed.body);
+  });
+
+  it('returns 404 for another account’s order, and the admin sees it', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const path = `/v1/store/orders/${placed.body.id}`;
+
+    const asJohn = await stack.store.call('GET', path, { as: john });
+    expect(asJohn.status).toBe(404);
+    expect(asJohn.body).toMatchObject({ code: 'not_found', status: 404 });
+
+    const asAdmin = await stack.store.call('GET', path, { as: admin });
+    expect(asAdmin.status).toBe(200);
+    expect(asAdmin.body).toEqual(placed.body);
+  });
+
+  it('returns 404 for an id never issued and 400 for one that is not an int64', async () => {
+    expect((await stack.store.call('GET', '/v1/store/orders/987654321', { as: jane })).status).toBe(
+      404,
+    );
+    for (const id of ['-1', 'abc', '1.5', '99999999999999999999']) {
+      const answer = await stack.store.call('GET', `/v1/store/orders/${id}`, { as: jane });
+      expect(answer.status, id).toBe(400);
+      expect(answer.body.code).toBe('validation_failed');
+    }
+  });
+});
+
+describe('DELETE /v1/store/orders/{orderId}', () => {
+  it('cancels an open order: 204, its quantity back in stock, then 404 for everyone', async () => {
+    const petId = await stack.petWithStock(4);
+    const placed = await placeOrder(jane, { petId, quantity: 3 });
+    const path = `/v1/store/orders/${placed.body.id}`;
+    expect(await stockOf(petId)).toBe(1);
+
+    const cancelled = await stack.store.call('DELETE', path, { as: jane });
+    expect(cancelled.status).toBe(204);
+    expect(cancelled.body).toBeUndefined();
+    expect(await stockOf(petId)).toBe(4);
+
+    for (const as of [jane, admin]) {
+      expect((await stack.store.call('GET', path, { as })).status).toBe(404);
+    }
+    const again = await stack.store.call('DELETE', path, { as: jane });
+    expect(again.status).toBe(404);
+    expect(await stockOf(petId)).toBe(4);
+
+    const listed = await stack.store.call('GET', `/v1/store/orders?petId=${petId}`, { as: admin });
+    expect(listed.body).toEqual([]);
+  });
+
+  it('returns 404 for another account’s order and leaves it open', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const path = `/v1/store/orders/${placed.body.id}`;
+    expect((await stack.store.call('DELETE', path, { as: john })).status).toBe(404);
+    expect((await stack.store.call('GET', path, { as: jane })).status).toBe(200);
+    expect(await stockOf(petId)).toBe(0);
+  });
+
+  it('lets the admin cancel any order', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const path = `/v1/store/orders/${placed.body.id}`;
+    expect((await stack.store.call('DELETE', path, { as: admin })).status).toBe(204);
+    expect(await stockOf(petId)).toBe(1);
+  });
+
+  it('returns 409 order_complete for a complete order and keeps its stock taken', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const path = `/v1/store/orders/${placed.body.id}`;
+    await stack.store.call('PATCH', path, { as: admin, body: { complete: true } });
+
+    const answer = await stack.store.call('DELETE', path, { as: jane });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ code: 'order_complete', status: 409 });
+    expect(await stockOf(petId)).toBe(0);
+  });
+});
+
+describe('PATCH /v1/store/orders/{orderId}', () => {
+  it('completes an order (admin) and keeps it complete on a repeat', async () => {
+    const petId = await stack.petWithStock(2);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const path = `/v1/store/orders/${placed.body.id}`;
+
+    const completed = await stack.store.call('PATCH', path, { body: { complete: true } });
+    expect(completed.status).toBe(200);
+    expect(completed.body).toEqual({ ...placed.body, complete: true });
+
+    const repeated = await stack.store.call('PATCH', path, { body: { complete: true } });
+    expect(repeated.status).toBe(200);
+    expect(repeated.body.complete).toBe(true);
+    expect((await stack.store.call('GET', path, { as: jane })).body.complete).toBe(true);
+  });
+
+  it('moves the ship date of an open order', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
+      body: { shipDate: '2027-01-02T03:04:05-01:00' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ ...placed.body, shipDate: '2027-01-02T04:04:05Z' });
+  });
+
+  it('completes and moves the ship date at once', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
+      body: { complete: true, shipDate: '2027-01-02T00:00:00Z' },
+    });
+    expect(answer.body).toEqual({
+      ...placed.body,
+      complete: true,
+      shipDate: '2027-01-02T00:00:00Z',
+    });
+  });
+
+  it('returns 409 order_complete when moving the ship date of a complete order', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, {
+      petId,
+      quantity: 1,
+      shipDate: '2026-12-01T10:00:00Z',
+    });
+    const path = `/v1/store/orders/${placed.body.id}`;
+    await stack.store.call('PATCH', path, { body: { complete: true } });
+
+    const moved = await stack.store.call('PATCH', path, {
+      body: { shipDate: '2027-01-01T00:00:00Z' },
+    });
+    expect(moved.status).toBe(409);
+    expect(moved.body.code).toBe('order_complete');
+
+    // The same date is no move: a repeated request still succeeds.
+    const same = await stack.store.call('PATCH', path, {
+      body: { complete: true, shipDate: '2026-12-01T10:00:00Z' },
+    });
+    expect(same.status).toBe(200);
+  });
+
+  it('returns 403 forbidden for a customer, even on their own order', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
+      as: jane,
+      body: { complete: true },
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ code: 'forbidden', status: 403 });
+    expect(
+      (await stack.store.call('GET', `/v1/store/orders/${placed.body.id}`)).body.complete,
+    ).toBe(false);
+  });
+
+  it('returns 404 for an order that does not exist or was cancelled', async () => {
+    expect(
+      (await stack.store.call('PATCH', '/v1/store/orders/987654321', { body: { complete: true } }))
+        .status,
+    ).toBe(404);
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const path = `/v1/store/orders/${placed.body.id}`;
+    await stack.store.call('DELETE', path, { as: jane });
+    expect((await stack.store.call('PATCH', path, { body: { complete: true } })).status).toBe(404);
+  });
+
+  it('returns 400 for an attempt to reopen an order', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
+      body: { complete: false },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe('validation_failed');
+  });
+});
+
+describe('GET /v1/store/orders', () => {
+  it('lists only the caller’s orders; the admin sees every account’s', async () => {
+    const petId = await stack.petWithStock(3);
+    const janes = await placeOrder(jane, { petId, quantity: 1 });
+    const johns = await stack.store.call('POST', '/v1/store/orders', {
+      as: john,
+      body: { petId, quantity: 1 },
+    });
+
+    const forJane = await stack.store.call('GET', `/v1/store/orders?petId=${petId}`, { as: jane });
+    expect(forJane.status).toBe(200);
+    expect(forJane.body).toEqual([janes.body]);
+
+    const forJohn = await stack.store.call('GET', `/v1/store/orders?petId=${petId}`, { as: john });
+    expect(forJohn.body).toEqual([johns.body]);
+
+    const forAdmin = await stack.store.call('GET', `/v1/store/orders?petId=${petId}`);
+    expect(forAdmin.body).toEqual([janes.body, johns.body]);
+  });
+
+  it('filters by complete', async () => {
+    const petId = await stack.petWithStock(2);
+    const open = await placeOrder(jane, { petId, quantity: 1 });
+    const done = await placeOrder(jane, { petId, quantity: 1 });
+    await stack.store.call('PATCH', `/v1/store/orders/${done.body.id}`, {
+      body: { complete: true },
+    });
+
+    const complete = await stack.store.call(
+      'GET',
+      `/v1/store/orders?petId=${petId}&complete=true`,
+      { as: jane },
+    );
+    expect(complete.body.map((order: { id: number }) => order.id)).toEqual([done.body.id]);
+    const incomplete = await stack.store.call(
+      'GET',
+      `/v1/store/orders?petId=${petId}&complete=false`,
+      { as: jane },
+    );
+    expect(incomplete.body.map((order: { id: number }) => order.id)).toEqual([open.body.id]);
+  });
+
+  it('pages in id order, following Link rel="next" to the end', async () => {
+    const petId = await stack.petWithStock(7);
+    const placed: number[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      placed.push((await placeOrder(jane, { petId, quantity: 1 })).body.id);
+    }
+
+    const seen: number[] = [];
+    let next: string | undefined = `/v1/store/orders?petId=${petId}&limit=3`;
+    let pages = 0;
+    while (next) {
+      const page = await stack.store.call('GET', next, { as: jane });
+      expect(page.status).toBe(200);
+      expect(page.body.length).toBeLessThanOrEqual(3);
+      seen.push(...page.body.map((order: { id: number }) => order.id));
+      pages += 1;
+      const link = page.headers.get('link');
+      next = link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined;
+      if (next) expect(next).toContain(`petId=${petId}`);
+    }
+    expect(seen).toEqual(placed);
+    expect(pages).toBe(3);
+  });
+
+  it('returns 400 for a limit out of range or a cursor it did not give out', async () => {
+    for (const query of ['limit=0', 'limit=101', 'cursor=bm90LWEtY3Vyc29y', 'complete=yes']) {
+      const answer = await stack.store.call('GET', `/v1/store/orders?${query}`, { as: jane });
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.code).toBe('validation_failed');
+    }
+  });
+
+  it('returns 401 without an account', async () => {
+    const answer = await stack.store.call('GET', '/v1/store/orders', { as: 'service' });
+    expect(answer.status).toBe(401);
+  });
+});

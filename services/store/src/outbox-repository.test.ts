@@ -1,0 +1,108 @@
+import { connectMongo } from '@petstore/service-kit';
+import { startMongo, type MongoServer } from '@petstore/testkit';
+import type { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureIndexes } from './indexes.js';
+import { OutboxRepository } from './outbox-repository.js';
+
+let mongo: MongoServer;
+let client: MongoClient;
+beforeAll(async () => {
+  mongo = await startMongo();
+  client = await connectMongo(mongo.uri, { appName: 'outbox-tests' });
+});
+afterAll(async () => {
+  await client?.close();
+  await mongo?.stop();
+});
+
+const LEASE = 30_000;
+let nextPet = 1;
+
+/** An outbox in a database of its own, so no other test's entries are due in it. */
+async function freshOutbox(): Promise<OutboxRepository> {
+  const db = client.db(mongo.databaseName('store'));
+  await ensureIndexes(db);
+  return new OutboxRepository(db);
+}
+const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
+
+describe('OutboxRepository', () => {
+  it('keeps one entry per pet, bumping its version on every trigger', async () => {
+    const outbox = await freshOutbox();
+    const petId = nextPet++;
+    await outbox.record(petId, at(0));
+    await outbox.record(petId, at(10));
+    expect(await outbox.find(petId)).toMatchObject({
+      version: 2,
+      attempts: 0,
+      nextAttemptAt: at(10),
+    });
+  });
+
+  it('records concurrent first triggers of one pet into one entry', async () => {
+    const outbox = await freshOutbox();
+    const petId = nextPet++;
+    await Promise.all(Array.from({ length: 10 }, () => outbox.record(petId, at(0))));
+    expect((await outbox.find(petId))?.version).toBe(10);
+  });
+
+  it('clears a delivered entry only if no trigger came after it was claimed', async () => {
+    const outbox = await freshOutbox();
+    const petId = nextPet++;
+    await outbox.record(petId, at(0));
+    const claimed = await outbox.claimDue(at(1), LEASE, 'first');
+    expect(claimed).toMatchObject({ petId, version: 1 });
+
+    await outbox.record(petId, at(2)); // a trigger while the push is under way
+    await outbox.delivered(claimed!);
+    expect(await outbox.find(petId)).toMatchObject({ version: 2 });
+
+    // Released at once, due again: the next claim pushes the newer state and clears it.
+    const again = await outbox.claimDue(at(3), LEASE, 'second');
+    expect(again).toMatchObject({ petId, version: 2 });
+    await outbox.delivered(again!);
+    expect(await outbox.find(petId)).toBeUndefined();
+  });
+
+  it('lets no one else claim a held entry, not even after a trigger, until its lease ends', async () => {
+    const outbox = await freshOutbox();
+    const petId = nextPet++;
+    await outbox.record(petId, at(0));
+    expect(await outbox.claimDue(at(1), LEASE, 'holder')).toMatchObject({ petId });
+    await outbox.record(petId, at(2));
+    expect(await outbox.claimDue(at(3), LEASE, 'other')).toBeUndefined();
+    // The holder died: once the lease ran out the entry is free again.
+    expect(await outbox.claimDue(at(1 + LEASE), LEASE, 'other')).toMatchObject({
+      petId,
+      version: 2,
+    });
+    await outbox.drop(petId);
+  });
+
+  it('puts a failed entry off until its retry time and counts the attempt', async () => {
+    const outbox = await freshOutbox();
+    const petId = nextPet++;
+    await outbox.record(petId, at(0));
+    const claimed = await outbox.claimDue(at(1), LEASE, 'worker');
+    await outbox.retryAt(claimed!, at(500));
+    expect(await outbox.find(petId)).toMatchObject({ attempts: 1, nextAttemptAt: at(500) });
+    expect(await outbox.nextDueAt(at(2))).toEqual(at(500));
+    expect(await outbox.claimDue(at(499), LEASE, 'worker')).toBeUndefined();
+    expect(await outbox.claimDue(at(500), LEASE, 'worker')).toMatchObject({ attempts: 1 });
+    await outbox.drop(petId);
+  });
+
+  it('claims the most overdue entry first', async () => {
+    const outbox = await freshOutbox();
+    const [later, sooner] = [nextPet++, nextPet++];
+    await outbox.record(later, at(200));
+    await outbox.record(sooner, at(100));
+    expect((await outbox.claimDue(at(300), LEASE, 'worker'))?.petId).toBe(sooner);
+    expect((await outbox.claimDue(at(300), LEASE, 'worker'))?.petId).toBe(later);
+    expect(await outbox.nextDueAt(at(300))).toEqual(at(300 + LEASE));
+    await outbox.drop(later);
+    await outbox.drop(sooner);
+    expect(await outbox.nextDueAt(at(300))).toBeUndefined();
+  });
+});

@@ -1,0 +1,282 @@
+import type { Pet, PetStatus } from '@petstore/contract';
+import { loadPetsConfig, startPets, type RunningPets } from '@petstore/pets';
+import {
+  connectMongo,
+  createLogger,
+  internalHeaders,
+  type Caller,
+  type Logger,
+  type LogLevel,
+} from '@petstore/service-kit';
+import { serveHttp, startMongo, type MongoServer } from '@petstore/testkit';
+import type { Db, MongoClient } from 'mongodb';
+import { createApp, type AppDeps } from '../app.js';
+import { loadStoreConfig, type StoreConfig } from '../config.js';
+import { startStore, type RunningStore } from '../start.js';
+
+export const internalToken = 'store-tests-internal-token-0123456789';
+
+/** The accounts tests act as, as the gateway vouches for them. */
+export const accounts = {
+  admin: { accountId: 'acct_admin1', role: 'admin' },
+  jane: { accountId: 'acct_jane1', role: 'customer' },
+  john: { accountId: 'acct_john1', role: 'customer' },
+} as const satisfies Record<string, Caller>;
+
+/** Who a request comes from: an account, another service (token only), or nobody (no token). */
+export type Who = Caller | 'service' | 'nobody';
+
+export interface CallOptions {
+  as?: Who;
+  /** A value sent as JSON, or a string sent as it is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Every field a store answer may carry: an order, an inventory item or an error. */
+export interface AnswerFields {
+  id: number;
+  petId: number;
+  quantity: number;
+  shipDate: string;
+  complete: boolean;
+  /** An inventory item's status, or an error's HTTP status. */
+  status: PetStatus | number;
+  code: string;
+  message: string;
+  requestId: string;
+  details: { path: string; message: string }[];
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body, one shape or a list; undefined when there is none. */
+  body: AnswerFields & AnswerFields[];
+}
+
+/** The headers the gateway would send for `who`. */
+export function gatewayHeaders(who: Who): Record<string, string> {
+  if (who === 'nobody') return {};
+  if (who === 'service') return { [internalHeaders.token]: internalToken };
+  return {
+    [internalHeaders.token]: internalToken,
+    [internalHeaders.accountId]: who.accountId,
+    [internalHeaders.role]: who.role,
+  };
+}
+
+/** Calls a service over HTTP as the gateway would (as the admin unless told otherwise). */
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  { as = accounts.admin, body, headers = {} }: CallOptions = {},
+): Promise<Answer> {
+  const init: RequestInit = { method, headers: { ...gatewayHeaders(as), ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    init.headers = { 'content-type': 'application/json', ...init.headers };
+  }
+  const response = await fetch(`${url}${path}`, init);
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (text === '' ? undefined : JSON.parse(text)) as Answer['body'],
+  };
+}
+
+export function testLogger(name: string): Logger {
+  return createLogger({ name, level: (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'silent' });
+}
+
+/** A real pets service on a database of its own, which a test can stop and start again. */
+export class PetsUnderTest {
+  private running: RunningPets | undefined;
+  private categoryId: number | undefined;
+  port = 0;
+
+  constructor(private readonly config: ReturnType<typeof loadPetsConfig>) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts it, on the port it had before when it ran already. */
+  async start(): Promise<void> {
+    this.running = await startPets(this.config, {
+      signals: [],
+      port: this.port,
+      logger: testLogger('pets'),
+    });
+    this.port = Number(new URL(this.running.url).port);
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.close();
+    this.running = undefined;
+  }
+
+  /** A new pet (in a category made once), as the admin would create it; its id. */
+  async createPet(status?: PetStatus): Promise<number> {
+    this.categoryId ??= (await this.post('/v1/categories', { name: 'Dogs' })).id;
+    const pet = await this.post('/v1/pets', { name: 'Rex', categoryId: this.categoryId, status });
+    return pet.id;
+  }
+
+  async deletePet(petId: number): Promise<void> {
+    const answer = await call(this.url, 'DELETE', `/v1/pets/${petId}`);
+    if (answer.status !== 204) throw new Error(`deleting pet ${petId}: ${answer.status}`);
+  }
+
+  /** The pet's status as the pets service tells the store. */
+  async statusOf(petId: number): Promise<PetStatus> {
+    const answer = await call(this.url, 'GET', `/internal/pets/${petId}`, { as: 'service' });
+    if (answer.status !== 200) throw new Error(`pet ${petId}: ${answer.status}`);
+    return (answer.body as unknown as Pet).status;
+  }
+
+  private async post(path: string, body: unknown) {
+    const answer = await call(this.url, 'POST', path, { body });
+    if (answer.status !== 201) throw new Error(`POST ${path}: ${answer.status}`);
+    return answer.body as unknown as { id: number };
+  }
+}
+
+/** The store service, started as in production (outbox worker included), on a test database. */
+export class StoreUnderTest {
+  private running: RunningStore | undefined;
+  url = '';
+
+  constructor(readonly config: StoreConfig) {}
+
+  async start(): Promise<void> {
+    this.running = await startStore(this.config, {
+      signals: [],
+      validateResponses: true,
+      logger: testLogger('store'),
+    });
+    this.url = this.running.url;
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.close();
+    this.running = undefined;
+  }
+
+  call(method: string, path: string, options?: CallOptions): Promise<Answer> {
+    return call(this.url, method, path, options);
+  }
+}
+
+export interface Stack extends AsyncDisposable {
+  mongo: MongoServer;
+  pets: PetsUnderTest;
+  store: StoreUnderTest;
+  /** The store's database, to look at what it stored. */
+  storeDb: Db;
+  /** A pet that exists in pets, with `quantity` in stock set through the store. */
+  petWithStock(quantity: number): Promise<number>;
+}
+
+export interface StackOptions {
+  /** Extra store environment, e.g. `OUTBOX_MAX_BACKOFF_MS`. */
+  storeEnv?: Record<string, string>;
+}
+
+/** A database server, a real pets service and the store pointing at it, all stopped on dispose. */
+export async function startStack({ storeEnv = {} }: StackOptions = {}): Promise<Stack> {
+  const mongo = await startMongo();
+  const pets = new PetsUnderTest(
+    loadPetsConfig({
+      MONGODB_URI: mongo.uri,
+      MONGODB_DB: mongo.databaseName('pets'),
+      INTERNAL_TOKEN: internalToken,
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+    }),
+  );
+  let client: MongoClient | undefined;
+  let store: StoreUnderTest | undefined;
+  try {
+    await pets.start();
+    store = new StoreUnderTest(storeConfig(mongo, pets.url, storeEnv));
+    await store.start();
+    client = await connectMongo(mongo.uri, { appName: 'store-tests' });
+  } catch (error) {
+    await store?.stop();
+    await pets.stop();
+    await mongo.stop();
+    throw error;
+  }
+  const storeDb = client.db(store.config.mongo.database);
+  const started = store;
+  const openClient = client;
+  return {
+    mongo,
+    pets,
+    store: started,
+    storeDb,
+    async petWithStock(quantity) {
+      const petId = await pets.createPet();
+      const answer = await started.call('PUT', `/v1/store/inventory/${petId}`, {
+        body: { quantity },
+      });
+      if (answer.status !== 200) throw new Error(`stocking pet ${petId}: ${answer.status}`);
+      return petId;
+    },
+    async [Symbol.asyncDispose]() {
+      await started.stop();
+      await pets.stop();
+      await openClient.close();
+      await mongo.stop();
+    },
+  };
+}
+
+/** The store's config for tests: a fresh database, a free port, quick outbox retries. */
+export function storeConfig(
+  mongo: MongoServer,
+  petsUrl: string,
+  env: Record<string, string> = {},
+): StoreConfig {
+  return loadStoreConfig({
+    MONGODB_URI: mongo.uri,
+    MONGODB_DB: mongo.databaseName('store'),
+    INTERNAL_TOKEN: internalToken,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    PETS_URL: petsUrl,
+    OUTBOX_INTERVAL_MS: '200',
+    OUTBOX_MAX_BACKOFF_MS: '500',
+    ...env,
+  });
+}
+
+/**
+ * The store app alone (no outbox worker) with some deps replaced, on the stack's database and
+ * pets, served on a free port; for behaviours that need, e.g., a shorter wait.
+ */
+export async function serveStoreApp(
+  stack: Stack,
+  deps: Partial<Omit<AppDeps, 'db' | 'config' | 'logger'>>,
+): Promise<{ call: StoreUnderTest['call'] } & AsyncDisposable> {
+  const config = stack.store.config;
+  const client = await connectMongo(config.mongo.uri, { appName: 'store-app-tests' });
+  const app = createApp({
+    db: client.db(config.mongo.database),
+    config,
+    logger: testLogger('store-app'),
+    validateResponses: true,
+    ...deps,
+  });
+  const served = await serveHttp(app.callback());
+  return {
+    call: (method, path, options) => call(served.url, method, path, options),
+    async [Symbol.asyncDispose]() {
+      await served.close();
+      await client.close();
+    },
+  };
+}
