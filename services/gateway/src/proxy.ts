@@ -2,7 +2,7 @@ import { Transform, type Readable } from 'node:stream';
 import { ErrorSchema } from '@petstore/contract';
 import { AppError, internalHeaders, type Caller } from '@petstore/service-kit';
 import type { Context } from 'koa';
-import type { Dispatcher } from 'undici';
+import { errors, type Dispatcher } from 'undici';
 import type { Upstream } from './upstreams.js';
 
 export interface ProxyOptions {
@@ -271,7 +271,12 @@ function failure(
       { cause: error },
     );
   }
-  if (answered || code?.startsWith('HPE_') || code === 'UND_ERR_HEADERS_OVERFLOW') {
+  if (
+    answered ||
+    error instanceof errors.HTTPParserError ||
+    error instanceof errors.HeadersOverflowError ||
+    error instanceof errors.ResponseContentLengthMismatchError
+  ) {
     return new AppError('bad_gateway', `[gateway] ${name} sent a broken answer`, { cause: error });
   }
   if (code !== undefined && UNREACHABLE.has(code)) {

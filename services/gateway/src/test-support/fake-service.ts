@@ -41,16 +41,21 @@ export async function startFakeService(
 ): Promise<FakeService> {
   const received: ReceivedRequest[] = [];
   const served = await serveHttp(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const request = {
-      method: req.method ?? '',
-      url: req.url ?? '',
-      headers: req.headers,
-      body: Buffer.concat(chunks).toString('utf-8'),
-    };
-    if (request.url !== '/ready') received.push(request);
-    await handler(request, res, req);
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const request = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf-8'),
+      };
+      if (request.url !== '/ready') received.push(request);
+      await handler(request, res, req);
+    } catch {
+      // The gateway gave up on this request (a refused body, a timeout): nothing to answer.
+      res.destroy();
+    }
   });
   return Object.assign(served, { received });
 }

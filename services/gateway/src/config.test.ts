@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { loadGatewayConfig } from './config.js';
+
+const required = { INTERNAL_TOKEN: 'x'.repeat(32) };
+
+describe('loadGatewayConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadGatewayConfig(required);
+    expect(config).toMatchObject({
+      http: { host: '127.0.0.1', port: 8080 },
+      mongo: { uri: 'mongodb://127.0.0.1:27017', database: 'petstore_gateway' },
+      publicUrl: 'http://127.0.0.1:8080',
+      services: { pets: 'http://127.0.0.1:3001', store: 'http://127.0.0.1:3002' },
+      upstream: { timeoutMs: 5000 },
+      adminApiKey: undefined,
+      rateLimit: { perKey: { perSecond: 100, burst: 200 }, signup: { burst: 5 } },
+      trustProxy: false,
+    });
+    expect(config.rateLimit.signup.perSecond).toBeCloseTo(20 / 60);
+  });
+
+  it('derives the public address from PORT unless PUBLIC_URL is set', () => {
+    expect(loadGatewayConfig({ ...required, PORT: '9090' }).publicUrl).toBe(
+      'http://127.0.0.1:9090',
+    );
+    expect(
+      loadGatewayConfig({ ...required, PUBLIC_URL: 'https://api.example.com/' }).publicUrl,
+    ).toBe('https://api.example.com');
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadGatewayConfig({ ...required, PETS_URL: '', MONGODB_URI: '' })).toMatchObject({
+      services: { pets: 'http://127.0.0.1:3001' },
+      mongo: { uri: 'mongodb://127.0.0.1:27017' },
+    });
+  });
+
+  it('names every bad variable, never its value', () => {
+    const attempt = () =>
+      loadGatewayConfig({
+        INTERNAL_TOKEN: 'too-short-secret',
+        ADMIN_API_KEY: 'not-a-key-secret',
+        RATE_LIMIT_BURST: '0',
+        STORE_URL: 'ftp://store',
+      });
+    expect(attempt).toThrow(/INTERNAL_TOKEN/);
+    expect(attempt).toThrow(/ADMIN_API_KEY/);
+    expect(attempt).toThrow(/RATE_LIMIT_BURST/);
+    expect(attempt).toThrow(/STORE_URL/);
+    expect(attempt).not.toThrow(/too-short-secret|not-a-key-secret/);
+  });
+
+  it('requires INTERNAL_TOKEN', () => {
+    expect(() => loadGatewayConfig({})).toThrow(/INTERNAL_TOKEN/);
+  });
+});

@@ -1,0 +1,351 @@
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { startMongo } from '@petstore/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deadPort } from './test-support/dead-port.js';
+import { sendJson, startFakeService } from './test-support/fake-service.js';
+import {
+  ADMIN_API_KEY,
+  INTERNAL_TOKEN,
+  bearer,
+  signUp,
+  startTestGateway,
+  type MongoServer,
+} from './test-support/gateway-harness.js';
+
+let mongo: MongoServer;
+beforeAll(async () => {
+  mongo = await startMongo();
+});
+afterAll(async () => {
+  await mongo.stop();
+});
+
+const admin = bearer(ADMIN_API_KEY);
+
+describe('routing', () => {
+  it('returns 404 route_not_found for a path no operation has', async () => {
+    await using gateway = await startTestGateway(mongo);
+    for (const path of ['/v1/unicorns', '/v1/pets/1/extra', '/v1/pets/', '/nowhere']) {
+      const res = await fetch(`${gateway.url}${path}`, { headers: admin });
+      expect(res.status, path).toBe(404);
+      expect(await res.json()).toMatchObject({ code: 'route_not_found', status: 404 });
+    }
+  });
+
+  it('returns 405 method_not_allowed with Allow for a known path and another method', async () => {
+    await using gateway = await startTestGateway(mongo);
+    const res = await fetch(`${gateway.url}/v1/store/inventory`, {
+      method: 'POST',
+      headers: admin,
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(await res.json()).toMatchObject({ code: 'method_not_allowed', status: 405 });
+
+    const pet = await fetch(`${gateway.url}/v1/pets/1`, { method: 'POST' });
+    expect(pet.status).toBe(405);
+    expect(pet.headers.get('allow')).toBe('DELETE, GET, HEAD, OPTIONS, PATCH, PUT');
+  });
+
+  it('answers OPTIONS on a known path with 204 and Allow', async () => {
+    await using gateway = await startTestGateway(mongo);
+    const res = await fetch(`${gateway.url}/v1/accounts`, { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('allow')).toBe('OPTIONS, POST');
+  });
+
+  it('sends pets operations to pets and store operations to store, path, query and body intact', async () => {
+    await using pets = await startFakeService((request, res) =>
+      sendJson(
+        res,
+        201,
+        { id: 7, name: 'Rex', categoryId: 1, status: 'available' },
+        {
+          Location: '/v1/pets/7',
+          'X-Powered-By': 'pets',
+        },
+      ),
+    );
+    await using store = await startFakeService((_request, res) =>
+      sendJson(res, 200, [{ id: 1 }], {
+        Link: '</v1/store/orders?limit=1&cursor=abc>; rel="next"',
+      }),
+    );
+    await using gateway = await startTestGateway(mongo, {
+      PETS_URL: pets.url,
+      STORE_URL: store.url,
+    });
+    const body = '{"name": "Rex",  "categoryId": 1, "extra": "\u00e9"}';
+
+    const created = await fetch(`${gateway.url}/v1/pets?trace=%20a&x=1&x=2`, {
+      method: 'POST',
+      headers: { ...admin, 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1' },
+      body,
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe('/v1/pets/7');
+    expect(created.headers.get('x-powered-by')).toBeNull();
+    expect(await created.json()).toEqual({
+      id: 7,
+      name: 'Rex',
+      categoryId: 1,
+      status: 'available',
+    });
+    expect(pets.received).toHaveLength(1);
+    expect(pets.received[0]).toMatchObject({
+      method: 'POST',
+      url: '/v1/pets?trace=%20a&x=1&x=2',
+      body,
+      headers: expect.objectContaining({
+        'content-type': 'application/json',
+        'idempotency-key': 'k-1',
+      }) as unknown,
+    });
+
+    const orders = await fetch(`${gateway.url}/v1/store/orders?limit=1`, { headers: admin });
+    expect(orders.status).toBe(200);
+    expect(orders.headers.get('link')).toBe('</v1/store/orders?limit=1&cursor=abc>; rel="next"');
+    expect(await orders.json()).toEqual([{ id: 1 }]);
+    expect(store.received.map(({ method, url }) => `${method} ${url}`)).toEqual([
+      'GET /v1/store/orders?limit=1',
+    ]);
+    expect(pets.received).toHaveLength(1);
+  });
+
+  it('sends its own identity headers and drops the ones a client sent', async () => {
+    await using pets = await startFakeService();
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const customer = await signUp(gateway.url);
+
+    // node:http, because fetch does not let a client send its own Connection header.
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(`${gateway.url}/v1/pets`, {
+        headers: {
+          ...bearer(customer.apiKey),
+          'X-Account-Id': 'acct_admin',
+          'X-Account-Role': 'admin',
+          'X-Internal-Token': 'forged-token',
+          'X-Request-Id': 'req-identity',
+          Connection: 'keep-alive, X-Secret-Hop',
+          'X-Secret-Hop': 'hop',
+          'Proxy-Authorization': 'Basic abc',
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+    const headers: IncomingHttpHeaders = pets.received[0]?.headers ?? {};
+    expect(headers['x-account-id']).toBe(customer.accountId);
+    expect(headers['x-account-role']).toBe('customer');
+    expect(headers['x-internal-token']).toBe(INTERNAL_TOKEN);
+    expect(headers['x-request-id']).toBe('req-identity');
+    expect(headers.authorization).toBeUndefined();
+    expect(headers['proxy-authorization']).toBeUndefined();
+    expect(headers['x-secret-hop']).toBeUndefined();
+  });
+
+  it('passes an upstream error through with its status and body', async () => {
+    const notFound = { code: 'not_found', message: '[pets] no pet 9', status: 404, requestId: 'r' };
+    await using pets = await startFakeService((_request, res) => sendJson(res, 404, notFound));
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const res = await fetch(`${gateway.url}/v1/pets/9`, { headers: admin });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual(notFound);
+  });
+
+  it('passes a 204 through without a body', async () => {
+    await using store = await startFakeService((_request, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    await using gateway = await startTestGateway(mongo, { STORE_URL: store.url });
+    const res = await fetch(`${gateway.url}/v1/store/orders/1`, {
+      method: 'DELETE',
+      headers: admin,
+    });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+  });
+
+  it('passes the deprecation headers through', async () => {
+    await using pets = await startFakeService((_request, res) =>
+      sendJson(
+        res,
+        200,
+        { id: 1 },
+        {
+          Deprecation: '@1767225600',
+          Sunset: 'Wed, 30 Jun 2027 00:00:00 GMT',
+          Link: '</docs#getPet>; rel="deprecation"',
+        },
+      ),
+    );
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const res = await fetch(`${gateway.url}/v1/pets/1`, { headers: admin });
+    expect(res.headers.get('deprecation')).toBe('@1767225600');
+    expect(res.headers.get('sunset')).toBe('Wed, 30 Jun 2027 00:00:00 GMT');
+    expect(res.headers.get('link')).toBe('</docs#getPet>; rel="deprecation"');
+  });
+
+  it('streams a chunked body through and refuses one over 64 KiB with 413', async () => {
+    await using pets = await startFakeService((request, res) =>
+      sendJson(res, 200, { length: request.body.length }),
+    );
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const chunked = (text: string) =>
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        },
+      });
+    const small = await fetch(`${gateway.url}/v1/pets`, {
+      method: 'POST',
+      headers: { ...admin, 'Content-Type': 'application/json' },
+      body: chunked('{"name":"Rex","categoryId":1}'),
+      duplex: 'half',
+    });
+    expect(await small.json()).toEqual({ length: 29 });
+
+    const big = JSON.stringify({ name: 'x'.repeat(70 * 1024), categoryId: 1 });
+    const announced = await fetch(`${gateway.url}/v1/pets`, {
+      method: 'POST',
+      headers: { ...admin, 'Content-Type': 'application/json' },
+      body: big,
+    });
+    expect(announced.status).toBe(413);
+    expect(await announced.json()).toMatchObject({ code: 'payload_too_large', status: 413 });
+
+    const streamed = await fetch(`${gateway.url}/v1/pets`, {
+      method: 'POST',
+      headers: { ...admin, 'Content-Type': 'application/json' },
+      body: chunked(big),
+      duplex: 'half',
+    });
+    expect(streamed.status).toBe(413);
+    expect(pets.received).toHaveLength(1);
+  });
+});
+
+describe('upstream failures', () => {
+  it('returns 504 upstream_timeout after the timeout, answering other requests meanwhile', async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await using store = await startFakeService(async (request, res) => {
+      if (request.url.startsWith('/v1/store/inventory')) await released;
+      sendJson(res, 200, []);
+    });
+    await using gateway = await startTestGateway(mongo, {
+      STORE_URL: store.url,
+      UPSTREAM_TIMEOUT_MS: '1500',
+    });
+    try {
+      let slowDone = false;
+      const slow = fetch(`${gateway.url}/v1/store/inventory`, { headers: admin }).then((res) => {
+        slowDone = true;
+        return res;
+      });
+      const fast = await fetch(`${gateway.url}/v1/store/orders`, { headers: admin });
+      expect(fast.status).toBe(200);
+      const health = await fetch(`${gateway.url}/health`);
+      expect(health.status).toBe(200);
+      expect(slowDone).toBe(false);
+
+      const res = await slow;
+      expect(res.status).toBe(504);
+      expect(await res.json()).toMatchObject({ code: 'upstream_timeout', status: 504 });
+    } finally {
+      release();
+    }
+  });
+
+  it('returns 503 service_unavailable naming the service when its port is closed', async () => {
+    await using gateway = await startTestGateway(mongo, {
+      STORE_URL: `http://127.0.0.1:${await deadPort()}`,
+    });
+    const res = await fetch(`${gateway.url}/v1/store/orders`, {
+      headers: { ...admin, 'X-Request-Id': 'req-503' },
+    });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({
+      code: 'service_unavailable',
+      message: '[gateway] store is unavailable',
+      status: 503,
+      requestId: 'req-503',
+    });
+  });
+
+  it('returns 502 bad_gateway for an answer that is not JSON', async () => {
+    await using pets = await startFakeService((_request, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<h1>hello</h1>');
+    });
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
+    expect(res.status).toBe(502);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toMatchObject({ code: 'bad_gateway', status: 502 });
+  });
+
+  it('returns 502 for JSON that does not parse and for an error body that is not an Error', async () => {
+    const answers = [
+      { status: 200, body: '{"id": 1,' },
+      { status: 500, body: '{"error": "boom"}' },
+      { status: 404, body: '{"code":"not_found","message":"x","status":400}' },
+    ];
+    let next = 0;
+    await using pets = await startFakeService((_request, res) => {
+      const answer = answers[next++] ?? { status: 200, body: '{}' };
+      res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+      res.end(answer.body);
+    });
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    for (let i = 0; i < answers.length; i++) {
+      const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
+      expect(res.status).toBe(502);
+      const body = (await res.json()) as { code: string; message: string };
+      expect(body.code).toBe('bad_gateway');
+      expect(body.message).not.toContain('boom');
+    }
+  });
+
+  it('returns 502 when the service breaks the connection in the middle of its answer', async () => {
+    await using pets = await startFakeService((_request, res, req) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
+      res.write('{"id": 1, "na');
+      setImmediate(() => req.socket.destroy());
+    });
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const res = await fetch(`${gateway.url}/v1/pets/1`, { headers: admin });
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({ code: 'bad_gateway', status: 502 });
+  });
+
+  it('returns 502 when the service answers something that is not HTTP', async () => {
+    await using pets = await startFakeService((_request, _res, req) => {
+      req.socket.end('SSH-2.0-OpenSSH\r\n\r\n');
+    });
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
+    expect(res.status).toBe(502);
+  });
+
+  it('returns 502 when the service refuses the gateway’s internal token', async () => {
+    await using pets = await startFakeService((_request, res) =>
+      sendJson(res, 401, {
+        code: 'unauthorized',
+        message: 'this service only answers the gateway',
+        status: 401,
+      }),
+    );
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
+    expect(res.status).toBe(502);
+    expect(res.headers.get('www-authenticate')).toBeNull();
+  });
+});

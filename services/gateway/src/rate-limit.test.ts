@@ -1,0 +1,81 @@
+import { startMongo } from '@petstore/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeService, sendJson } from './test-support/fake-service.js';
+import {
+  bearer,
+  signUp,
+  startTestGateway,
+  type MongoServer,
+} from './test-support/gateway-harness.js';
+
+let mongo: MongoServer;
+beforeAll(async () => {
+  mongo = await startMongo();
+});
+afterAll(async () => {
+  await mongo.stop();
+});
+
+describe('rate limits', () => {
+  it('limits each API key with a token bucket: RateLimit-* headers, then 429 with Retry-After', async () => {
+    await using pets = await startFakeService((_request, res) => sendJson(res, 200, []));
+    await using gateway = await startTestGateway(mongo, {
+      PETS_URL: pets.url,
+      RATE_LIMIT_PER_SECOND: '1',
+      RATE_LIMIT_BURST: '3',
+    });
+    const { apiKey } = await signUp(gateway.url);
+    const other = await signUp(gateway.url);
+
+    const answers = [];
+    for (let i = 0; i < 4; i++) {
+      answers.push(await fetch(`${gateway.url}/v1/pets`, { headers: bearer(apiKey) }));
+    }
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 429]);
+    expect(answers.map((res) => res.headers.get('ratelimit-remaining'))).toEqual([
+      '2',
+      '1',
+      '0',
+      '0',
+    ]);
+    for (const res of answers) {
+      expect(res.headers.get('ratelimit-limit')).toBe('3');
+      expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+    }
+    const limited = answers[3];
+    expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number.isInteger(Number(limited?.headers.get('retry-after')))).toBe(true);
+    expect(await limited?.json()).toMatchObject({ code: 'rate_limited', status: 429 });
+    // Refused requests never reach the service.
+    expect(pets.received).toHaveLength(3);
+
+    // Another key has its own bucket; the gateway's own operations count too.
+    const otherAnswer = await fetch(`${gateway.url}/v1/accounts/me`, {
+      headers: bearer(other.apiKey),
+    });
+    expect(otherAnswer.status).toBe(200);
+    expect(otherAnswer.headers.get('ratelimit-remaining')).toBe('2');
+  });
+
+  it('limits sign-ups per client address', async () => {
+    await using gateway = await startTestGateway(mongo, {
+      SIGNUP_RATE_LIMIT_PER_MINUTE: '1',
+      SIGNUP_RATE_LIMIT_BURST: '2',
+    });
+    const statuses = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 3; i++) {
+      last = await fetch(`${gateway.url}/v1/accounts`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: `limited${i}@example.com` }),
+      });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([201, 201, 429]);
+    expect(last?.headers.get('ratelimit-limit')).toBe('2');
+    expect(Number(last?.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+    expect(await last?.json()).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(await gateway.db.collection('accounts').countDocuments({ role: 'customer' })).toBe(2);
+  });
+});
