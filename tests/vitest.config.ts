@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // Each file runs the whole API (a database and three processes) of its own.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    include: ['src/**/*.e2e.test.ts', 'src/**/*.test.ts'],
+  },
+});
