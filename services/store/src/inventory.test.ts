@@ -85,6 +85,18 @@ describe('PUT /v1/store/inventory/{petId}', () => {
     }
   });
 
+  it('still resets the stock of a pet it has stock of while the pets service is down', async () => {
+    const petId = await stack.petWithStock(1);
+    await stack.pets.stop();
+    try {
+      const answer = await setStock(petId, 7);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ petId, quantity: 7, status: 'available' });
+    } finally {
+      await stack.pets.start();
+    }
+  });
+
   it('returns 503 when the pets service is down and the store knows nothing of the pet', async () => {
     const petId = await stack.pets.createPet();
     await stack.pets.stop();

@@ -93,6 +93,23 @@ describe('POST /v1/store/orders', () => {
     expect(answer.body.code).toBe('insufficient_stock');
   });
 
+  it('gives the stock back when the order cannot be stored', async () => {
+    const petId = await stack.petWithStock(2);
+    // Take the id the next order will get, so storing that order fails.
+    const counter = await stack.storeDb
+      .collection<{ _id: string; value: number }>('counters')
+      .findOne({ _id: 'orders' });
+    const orders = stack.storeDb.collection<{ _id: number }>('orders');
+    await orders.insertOne({ _id: (counter?.value ?? 0) + 1 });
+
+    const answer = await placeOrder(jane, { petId, quantity: 2 });
+    expect(answer.status).toBe(500);
+    expect(answer.body.code).toBe('internal_error');
+    expect(await stockOf(petId)).toBe(2);
+    // The next order gets the next id and goes through.
+    expect((await placeOrder(jane, { petId, quantity: 2 })).status).toBe(201);
+  });
+
   it('returns 422 unknown_pet when the pets service does not know the pet', async () => {
     const answer = await placeOrder(jane, { petId: 999_999, quantity: 1 });
     expect(answer.status).toBe(422);
@@ -262,6 +279,16 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
     expect(repeated.status).toBe(200);
     expect(repeated.body.complete).toBe(true);
     expect((await stack.store.call('GET', path, { as: jane })).body.complete).toBe(true);
+  });
+
+  it('answers the order unchanged for an empty body', async () => {
+    const petId = await stack.petWithStock(1);
+    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
+      body: {},
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(placed.body);
   });
 
   it('moves the ship date of an open order', async () => {
