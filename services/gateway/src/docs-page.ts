@@ -21,7 +21,7 @@ export const DOCS_HTML = `<!doctype html>
     <link rel="icon" href="data:," />
   </head>
   <body>
-    <div id="api-reference"></div>
+    <div id="petstore-reference"></div>
     <script src="${DOCS_SCRIPT_PATH}"></script>
     <script src="${DOCS_INIT_PATH}"></script>
   </body>
@@ -43,7 +43,9 @@ const SCALAR_CONFIGURATION = {
   persistAuth: false,
 };
 
-const DOCS_INIT = `Scalar.createApiReference('#api-reference', ${JSON.stringify(SCALAR_CONFIGURATION)});\n`;
+// Not `#api-reference`: an element with that id makes the bundle mount itself at load, with its
+// default configuration (remote fonts and all).
+const DOCS_INIT = `Scalar.createApiReference('#petstore-reference', ${JSON.stringify(SCALAR_CONFIGURATION)});\n`;
 
 /** What `/docs` may load: scripts and data from this origin only, the styles Scalar injects. */
 export function docsContentSecurityPolicy(publicUrl: string): string {

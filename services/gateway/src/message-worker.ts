@@ -85,6 +85,7 @@ export class MessageWorker {
   #sleep(): Promise<void> {
     return new Promise<void>((resolve) => {
       const timer = setTimeout(wake, this.#options.pollMs);
+      timer.unref();
       const done = () => {
         this.#wake = undefined;
       };

@@ -61,7 +61,10 @@ describe('headers on every answer', () => {
     expect(answers.map((res) => res.status)).toEqual([
       200, 200, 200, 200, 200, 401, 404, 405, 400, 503,
     ]);
-    for (const res of answers) expectEdgeHeaders(res);
+    for (const res of answers) {
+      expectEdgeHeaders(res);
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+    }
     for (const res of answers.filter((answer) => answer.url.includes('/v1/'))) {
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
@@ -130,6 +133,8 @@ describe('/openapi.json and /docs', () => {
     expect(document.openapi).toBe('3.0.3');
     expect(document.servers).toEqual([{ url: 'https://api.example.com' }]);
     expect(Object.keys(document.paths)).toContain('/v1/pets');
+    // Served over HTTPS, the API tells browsers to keep using it.
+    expect(res.headers.get('strict-transport-security')).toContain('max-age=');
   });
 
   it('defaults the document’s server to the gateway’s own address', async () => {
@@ -156,6 +161,8 @@ describe('/openapi.json and /docs', () => {
       expect(reference, reference).toMatch(/^(\/[^/]|data:)/);
     }
     expect(html).not.toMatch(/https?:\/\//);
+    // The bundle mounts itself, with its defaults (remote fonts, AI agent), on these.
+    expect(html).not.toMatch(/id="api-reference"|data-spec|data-configuration/);
 
     for (const path of references.filter((reference) => reference.startsWith('/'))) {
       const asset = await fetch(`${gateway.url}${path}`);

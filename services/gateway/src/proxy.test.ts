@@ -129,6 +129,8 @@ describe('routing', () => {
           Connection: 'keep-alive, X-Secret-Hop',
           'X-Secret-Hop': 'hop',
           'Proxy-Authorization': 'Basic abc',
+          'Accept-Encoding': 'gzip, br',
+          'Accept-Language': 'en',
         },
       });
       req.on('response', (res) => {
@@ -147,6 +149,9 @@ describe('routing', () => {
     expect(headers.authorization).toBeUndefined();
     expect(headers['proxy-authorization']).toBeUndefined();
     expect(headers['x-secret-hop']).toBeUndefined();
+    // The gateway reads every answer, so it asks for it uncompressed; other headers pass.
+    expect(headers['accept-encoding']).toBeUndefined();
+    expect(headers['accept-language']).toBe('en');
   });
 
   it('passes an upstream error through with its status and body', async () => {

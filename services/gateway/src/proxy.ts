@@ -28,6 +28,8 @@ const HOP_BY_HOP = [
   'upgrade',
   'expect',
   'host',
+  // The gateway reads every answer to check it is JSON, so it asks for it uncompressed.
+  'accept-encoding',
 ];
 
 /** Identity and internal headers only the gateway may set, and the client's credentials. */

@@ -78,4 +78,23 @@ describe('rate limits', () => {
     expect(await last?.json()).toMatchObject({ code: 'rate_limited', status: 429 });
     expect(await gateway.db.collection('accounts').countDocuments({ role: 'customer' })).toBe(2);
   });
+
+  it('takes the client address from X-Forwarded-For only behind a trusted proxy', async () => {
+    const signUpFrom = (url: string, forwardedFor: string, email: string) =>
+      fetch(`${url}/v1/accounts`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
+        body: JSON.stringify({ email }),
+      }).then((res) => res.status);
+    const limits = { SIGNUP_RATE_LIMIT_PER_MINUTE: '1', SIGNUP_RATE_LIMIT_BURST: '1' };
+    {
+      await using gateway = await startTestGateway(mongo, limits);
+      expect(await signUpFrom(gateway.url, '203.0.113.1', 'direct1@example.com')).toBe(201);
+      expect(await signUpFrom(gateway.url, '203.0.113.2', 'direct2@example.com')).toBe(429);
+    }
+    await using gateway = await startTestGateway(mongo, { ...limits, TRUST_PROXY: 'true' });
+    expect(await signUpFrom(gateway.url, '203.0.113.1', 'proxied1@example.com')).toBe(201);
+    expect(await signUpFrom(gateway.url, '203.0.113.2', 'proxied2@example.com')).toBe(201);
+    expect(await signUpFrom(gateway.url, '203.0.113.2', 'proxied3@example.com')).toBe(429);
+  });
 });
