@@ -28,6 +28,19 @@ describe('loadGatewayConfig', () => {
     ).toBe('https://api.example.com');
   });
 
+  it('accepts fractional rates', () => {
+    const config = loadGatewayConfig({
+      ...required,
+      RATE_LIMIT_PER_SECOND: '0.5',
+      SIGNUP_RATE_LIMIT_PER_MINUTE: '6',
+    });
+    expect(config.rateLimit.perKey.perSecond).toBe(0.5);
+    expect(config.rateLimit.signup.perSecond).toBeCloseTo(0.1);
+    expect(() => loadGatewayConfig({ ...required, RATE_LIMIT_PER_SECOND: '0' })).toThrow(
+      /RATE_LIMIT_PER_SECOND/,
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadGatewayConfig({ ...required, PETS_URL: '', MONGODB_URI: '' })).toMatchObject({
       services: { pets: 'http://127.0.0.1:3001' },

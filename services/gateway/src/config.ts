@@ -31,6 +31,19 @@ const httpUrl = z
   .refine((value) => /^https?:\/\//.test(value), 'Expected an http:// or https:// URL')
   .transform((value) => value.replace(/\/+$/, ''));
 
+/** A rate: a positive number, fractions allowed (`0.5` is one request every two seconds). */
+function envRate(defaultValue: number) {
+  const message = 'Expected a positive number';
+  return variable(
+    z
+      .string()
+      .regex(/^\d{1,9}(\.\d{1,9})?$/, message)
+      .transform(Number)
+      .refine((value) => value > 0, message)
+      .default(String(defaultValue)),
+  );
+}
+
 function envHttpUrl(defaultUrl: string) {
   return variable(httpUrl.default(defaultUrl));
 }
@@ -69,9 +82,9 @@ const GatewayEnvSchema = z
         .optional(),
     ),
     UPSTREAM_TIMEOUT_MS: envInteger(5_000, { min: 1, max: 600_000 }),
-    RATE_LIMIT_PER_SECOND: envInteger(100, { min: 1, max: 1_000_000 }),
+    RATE_LIMIT_PER_SECOND: envRate(100),
     RATE_LIMIT_BURST: envInteger(200, { min: 1, max: 1_000_000 }),
-    SIGNUP_RATE_LIMIT_PER_MINUTE: envInteger(20, { min: 1, max: 1_000_000 }),
+    SIGNUP_RATE_LIMIT_PER_MINUTE: envRate(20),
     SIGNUP_RATE_LIMIT_BURST: envInteger(5, { min: 1, max: 1_000_000 }),
     KEY_CACHE_TTL_MS: envInteger(30_000, { min: 0, max: 3_600_000 }),
     KEY_CACHE_SIZE: envInteger(10_000, { min: 0, max: 10_000_000 }),

@@ -247,8 +247,10 @@ describe('upstream failures', () => {
     });
     await using gateway = await startTestGateway(mongo, {
       STORE_URL: store.url,
-      UPSTREAM_TIMEOUT_MS: '1500',
+      UPSTREAM_TIMEOUT_MS: '3000',
     });
+    // The admin's key is looked up once beforehand, so the requests below only wait on the store.
+    expect((await fetch(`${gateway.url}/v1/store/orders`, { headers: admin })).status).toBe(200);
     try {
       let slowDone = false;
       const slow = fetch(`${gateway.url}/v1/store/inventory`, { headers: admin }).then((res) => {
