@@ -1,17 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
-
-/** Polls `read` until `done` holds, for at most 10 s. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await sleep(100);
-    value = await read();
-  }
-  return value;
-}
 
 describe('the quickstart, through the gateway', () => {
   let api: TestStack;
