@@ -6,6 +6,8 @@ export interface ServiceProcessOptions {
   name: string;
   /** The compiled entry point, e.g. `services/pets/dist/main.js`. */
   entry: string;
+  /** Flags for `node` itself, before the entry point, e.g. `['--cpu-prof']`. Default: none. */
+  nodeArgs?: string[];
   env: Record<string, string>;
   /** Where `/health` answers once the service is up. */
   url: string;
@@ -36,8 +38,8 @@ export class ServiceProcess {
 
   /** Starts the process and resolves once its `/health` answers 200. */
   async start(timeoutMs = 30_000): Promise<void> {
-    const { name, entry, env, stdio, onOutput } = this.options;
-    const child = spawn(process.execPath, [entry], {
+    const { name, entry, nodeArgs = [], env, stdio, onOutput } = this.options;
+    const child = spawn(process.execPath, [...nodeArgs, entry], {
       env: { ...process.env, ...env },
       stdio: ['ignore', stdio, stdio],
     });

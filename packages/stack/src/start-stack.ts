@@ -13,6 +13,11 @@ export interface StackOptions {
   /** Where each process listens on 127.0.0.1; a free port where absent. */
   ports?: { gateway?: number; pets?: number; store?: number };
   stdio?: ServiceProcessOptions['stdio'];
+  /**
+   * Extra `node` flags for one service's process only, e.g. to profile the gateway:
+   * `{ gateway: ['--cpu-prof', '--cpu-prof-dir=profiles'] }` (the profile is written when it stops).
+   */
+  nodeArgs?: Partial<Record<'pets' | 'store' | 'gateway', string[]>>;
   onOutput?: ServiceProcessOptions['onOutput'];
 }
 
@@ -62,10 +67,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     MONGODB_URI: database.uri,
     INTERNAL_TOKEN: secrets.internalToken,
   };
-  const service = (name: string, servicePort: number, extra: Record<string, string>) =>
+  const service = (
+    name: 'pets' | 'store' | 'gateway',
+    servicePort: number,
+    extra: Record<string, string>,
+  ) =>
     new ServiceProcess({
       name,
       entry: entry(name),
+      nodeArgs: options.nodeArgs?.[name],
       env: { ...common, ...extra, PORT: String(servicePort) },
       url: url(servicePort),
       stdio: options.stdio ?? 'inherit',
