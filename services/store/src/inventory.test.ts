@@ -57,6 +57,15 @@ describe('PUT /v1/store/inventory/{petId}', () => {
     expect((await stack.store.call('GET', '/v1/store/inventory/999998')).status).toBe(404);
   });
 
+  it('returns 422 unknown_pet for the largest int64, a pet id never issued', async () => {
+    const answer = await stack.store.call('PUT', '/v1/store/inventory/9223372036854775807', {
+      as: admin,
+      body: { quantity: 5 },
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toMatchObject({ code: 'unknown_pet', status: 422 });
+  });
+
   it('returns 403 forbidden for a customer', async () => {
     const petId = await stack.petWithStock(1);
     const answer = await setStock(petId, 100, jane);

@@ -51,6 +51,10 @@ export function createPetsAdapter({
 
   return {
     async petExists(petId, requestId) {
+      // Pets issues ids from a counter, never above 2^53 − 1. A larger path id (up to int64's
+      // maximum) reaches here rounded, and its decimal form may be past int64, which pets would
+      // refuse with 400: such a pet simply does not exist.
+      if (!Number.isSafeInteger(petId)) return false;
       const what = `GET /internal/pets/${petId}`;
       const response = await ask(what, () =>
         clientFor(requestId).pets.getPet({
