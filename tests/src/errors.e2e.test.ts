@@ -70,6 +70,8 @@ const asCustomer = (method: string, path: string, options: RequestOptions = {}) 
   send(api.url, method, path, { apiKey: customer.apiKey, ...options });
 const asAdmin = (method: string, path: string, options: RequestOptions = {}) =>
   send(api.url, method, path, { apiKey: api.stack.adminApiKey, ...options });
+/** The customer's typed client. */
+const shop = () => api.client(customer.apiKey);
 
 /** A JSON body of exactly `bytes` bytes: `{"message":"xxx…"}`. */
 function jsonOfSize(bytes: number, field = 'message'): string {
@@ -80,7 +82,8 @@ function jsonOfSize(bytes: number, field = 'message'): string {
 interface ErrorCase {
   code: ErrorCode;
   when: string;
-  request: () => Promise<Response>;
+  /** Raw `fetch` where the test is about bytes on the wire, the typed client elsewhere. */
+  request: () => Promise<Response | Answer>;
   /** What the answer carries beyond the Error shape and the headers every answer has. */
   also?: (answer: Answer) => void;
 }
@@ -99,7 +102,7 @@ const cases: ErrorCase[] = [
   {
     code: 'validation_failed',
     when: 'a body fails its schema',
-    request: () => asCustomer('POST', '/v1/store/orders', { json: { petId: 1, quantity: 0 } }),
+    request: () => shop().orders.placeOrder({ body: { petId: stockedPetId, quantity: 0 } }),
     also: ({ body }) =>
       expect(body).toMatchObject({
         details: [{ path: 'body.quantity', message: expect.any(String) as string }],
@@ -108,17 +111,17 @@ const cases: ErrorCase[] = [
   {
     code: 'validation_failed',
     when: 'a path id is negative',
-    request: () => asCustomer('GET', '/v1/categories/-1'),
+    request: () => shop().categories.getCategory({ params: { categoryId: '-1' } }),
   },
   {
     code: 'validation_failed',
     when: 'a path id is past int64',
-    request: () => asCustomer('GET', `/v1/store/orders/${PAST_INT64}`),
+    request: () => shop().orders.getOrder({ params: { orderId: PAST_INT64 } }),
   },
   {
     code: 'validation_failed',
     when: 'a query value is out of range (limit=0)',
-    request: () => asCustomer('GET', '/v1/pets?limit=0'),
+    request: () => shop().pets.listPets({ query: { limit: 0 } }),
   },
   {
     code: 'validation_failed',
@@ -174,22 +177,22 @@ const cases: ErrorCase[] = [
   {
     code: 'forbidden',
     when: 'a customer writes the catalogue',
-    request: () => asCustomer('POST', '/v1/categories', { json: { name: 'Cats' } }),
+    request: () => shop().categories.createCategory({ body: { name: 'Cats' } }),
   },
   {
     code: 'not_found',
     when: 'an in-range order id was never issued',
-    request: () => asCustomer('GET', `/v1/store/orders/${NEVER_ISSUED}`),
+    request: () => shop().orders.getOrder({ params: { orderId: NEVER_ISSUED } }),
   },
   {
     code: 'not_found',
     when: 'a category id was never issued',
-    request: () => asCustomer('GET', '/v1/categories/999999'),
+    request: () => shop().categories.getCategory({ params: { categoryId: '999999' } }),
   },
   {
     code: 'not_found',
     when: 'a message id was never issued',
-    request: () => asCustomer('GET', '/v1/messages/msg_neverIssued0000'),
+    request: () => shop().messages.getMessage({ params: { messageId: 'msg_neverIssued0000' } }),
   },
   {
     code: 'route_not_found',
@@ -211,39 +214,38 @@ const cases: ErrorCase[] = [
     code: 'conflict',
     when: 'an email is already used, in another case',
     request: () =>
-      send(api.url, 'POST', '/v1/accounts', { json: { email: customer.email.toUpperCase() } }),
+      api.client().accounts.createAccount({ body: { email: customer.email.toUpperCase() } }),
   },
   {
     code: 'conflict',
     when: 'a category name is already used, in another case',
-    request: () => asAdmin('POST', '/v1/categories', { json: { name: 'dOGS' } }),
+    request: () => api.admin.categories.createCategory({ body: { name: 'dOGS' } }),
   },
   {
     code: 'insufficient_stock',
     when: 'the stock is 0',
-    request: () =>
-      asCustomer('POST', '/v1/store/orders', { json: { petId: soldOutPetId, quantity: 1 } }),
+    request: () => shop().orders.placeOrder({ body: { petId: soldOutPetId, quantity: 1 } }),
   },
   {
     code: 'insufficient_stock',
     when: 'an order asks for more than the stock',
-    request: () =>
-      asCustomer('POST', '/v1/store/orders', { json: { petId: stockedPetId, quantity: 101 } }),
+    request: () => shop().orders.placeOrder({ body: { petId: stockedPetId, quantity: 101 } }),
   },
   {
     code: 'category_in_use',
     when: 'a category with pets is deleted',
-    request: () => asAdmin('DELETE', `/v1/categories/${categoryId}`),
+    request: () =>
+      api.admin.categories.deleteCategory({ params: { categoryId: String(categoryId) } }),
   },
   {
     code: 'order_complete',
     when: 'a complete order is cancelled',
-    request: () => asCustomer('DELETE', `/v1/store/orders/${completedOrderId}`),
+    request: () => shop().orders.cancelOrder({ params: { orderId: String(completedOrderId) } }),
   },
   {
     code: 'gone',
     when: 'the deprecated GET /v1/pets/{petId} is called after its sunset',
-    request: () => asCustomer('GET', `/v1/pets/${stockedPetId}`),
+    request: () => shop().pets.getPet({ params: { petId: String(stockedPetId) } }),
     also: ({ headers }) => {
       expect(headers.get('deprecation')).toBe(`@${Date.parse('2019-01-01T00:00:00Z') / 1000}`);
       expect(headers.get('sunset')).toBe('Wed, 01 Jan 2020 00:00:00 GMT');
@@ -290,32 +292,30 @@ const cases: ErrorCase[] = [
   {
     code: 'unknown_category',
     when: 'a pet names a category that does not exist',
-    request: () => asAdmin('POST', '/v1/pets', { json: { name: 'Rex', categoryId: 999999 } }),
+    request: () => api.admin.pets.createPet({ body: { name: 'Rex', categoryId: 999999 } }),
   },
   {
     code: 'unknown_pet',
     when: 'an order names a pet that does not exist',
-    request: () => asCustomer('POST', '/v1/store/orders', { json: { petId: 999999, quantity: 1 } }),
+    request: () => shop().orders.placeOrder({ body: { petId: 999999, quantity: 1 } }),
   },
   {
     code: 'unknown_pet',
     when: 'stock is set for a pet that does not exist',
-    request: () => asAdmin('PUT', '/v1/store/inventory/999999', { json: { quantity: 1 } }),
+    request: () =>
+      api.admin.inventory.setInventory({ params: { petId: '999999' }, body: { quantity: 1 } }),
   },
   {
     code: 'idempotency_key_reused',
     when: 'an Idempotency-Key comes back with another body',
     request: async () => {
       const headers = { 'idempotency-key': `reuse-${Date.now()}` };
-      const first = await asCustomer('POST', '/v1/store/orders', {
-        json: { petId: stockedPetId, quantity: 1 },
+      const first = await shop().orders.placeOrder({
+        body: { petId: stockedPetId, quantity: 1 },
         headers,
       });
       expect(first.status).toBe(201);
-      return asCustomer('POST', '/v1/store/orders', {
-        json: { petId: stockedPetId, quantity: 2 },
-        headers,
-      });
+      return shop().orders.placeOrder({ body: { petId: stockedPetId, quantity: 2 }, headers });
     },
   },
   // internal_error (500) is a bug by definition: no request through the public API provokes one
@@ -333,7 +333,8 @@ const coveredBelow: ErrorCode[] = [
 describe('every error, through the gateway', () => {
   for (const { code, when, request, also } of cases) {
     it(`returns ${errorStatus[code]} ${code} when ${when}`, async () => {
-      const answer = await answerOf(await request());
+      const answered = await request();
+      const answer = answered instanceof Response ? await answerOf(answered) : answered;
       expectError(answer, code);
       also?.(answer);
     });
