@@ -2,6 +2,7 @@ import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractRoutes, fillPath } from './support/contract-routes.js';
 import { answerOf, expectError } from './support/error-bodies.js';
+import { eventually } from './support/eventually.js';
 import { send } from './support/http.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 
@@ -16,7 +17,8 @@ let alice: Customer;
 let bob: Customer;
 
 beforeAll(async () => {
-  api = await startTestStack();
+  // Key uses are written every 200 ms rather than every 5 s, so lastUsedAt shows quickly.
+  api = await startTestStack({ KEY_USAGE_FLUSH_MS: '200' });
   alice = await api.signUp();
   bob = await api.signUp();
 });
@@ -311,6 +313,25 @@ describe('API keys', () => {
     expect(keys).toContainEqual(
       expect.objectContaining({ id: created.body.id, prefix: created.body.prefix }),
     );
+  });
+
+  it('records when a key was last used, without showing the key', async () => {
+    const created = ok(await bob.api.accounts.createKey(), 201);
+    const listed = ok(await bob.api.accounts.listKeys(), 200).body;
+    expect(listed.find(({ id }) => id === created.body.id)?.lastUsedAt).toBeNull();
+
+    expect((await api.client(created.body.apiKey).accounts.getMe()).status).toBe(200);
+    // Uses are written in batches, every KEY_USAGE_FLUSH_MS.
+    const used = await eventually(
+      async () => ok(await bob.api.accounts.listKeys(), 200).body,
+      (keys) => keys.some(({ id, lastUsedAt }) => id === created.body.id && lastUsedAt !== null),
+    );
+    expect(used.find(({ id }) => id === created.body.id)).toEqual({
+      id: created.body.id,
+      prefix: created.body.prefix,
+      createdAt: created.body.createdAt,
+      lastUsedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/) as string,
+    });
   });
 
   it('shows the key once, at sign-up: the account never shows it again', async () => {
