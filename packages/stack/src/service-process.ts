@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { spawnGuarded, stopGuarded } from '@petstore/testkit';
 
 export interface ServiceProcessOptions {
   name: string;
@@ -39,9 +40,10 @@ export class ServiceProcess {
   /** Starts the process and resolves once its `/health` answers 200. */
   async start(timeoutMs = 30_000): Promise<void> {
     const { name, entry, nodeArgs = [], env, stdio, onOutput } = this.options;
-    const child = spawn(process.execPath, [...nodeArgs, entry], {
+    // Guarded: the service never outlives this process, even a killed one.
+    const child = spawnGuarded(process.execPath, [...nodeArgs, entry], {
       env: { ...process.env, ...env },
-      stdio: ['ignore', stdio, stdio],
+      output: stdio,
     });
     this.child = child;
     if (stdio === 'pipe') {
@@ -67,11 +69,7 @@ export class ServiceProcess {
 
   /** Sends SIGTERM (the service finishes in-flight requests) and waits for the exit. */
   async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || !this.running) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exited;
+    if (this.child && this.running) await stopGuarded(this.child);
   }
 
   /** Resolves when the process ends by itself or otherwise, with its exit code. */

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseNames } from './database-names.js';
 import { freePort } from './free-port.js';
+import { spawnGuarded, stopGuarded } from './guarded-process.js';
 import type { MongoServer } from './mongo-server.js';
 import { repoRoot } from './repo-root.js';
 import { waitForMongo } from './wait-for-mongo.js';
@@ -15,16 +15,6 @@ export interface EmbeddedOptions {
   /** The port on 127.0.0.1; a free one when absent. */
   port?: number;
 }
-
-/**
- * FerretDB runs under a small sh guard that kills it when its standard input closes: stop() closes
- * it, and so does the operating system when this process dies, so no database outlives its owner.
- */
-const guard = `"$@" </dev/null &
-child=$!
-read -r _
-kill "$child" 2>/dev/null
-wait "$child"`;
 
 export function ferretdbBinary(): string {
   return join(repoRoot(), '.tools', 'bin', 'ferretdb');
@@ -49,13 +39,12 @@ export async function startEmbeddedFerretdb(options: EmbeddedOptions = {}): Prom
     '--debug-addr=-',
     '--log-level=warn',
   ];
-  const child = spawn('sh', ['-c', guard, 'ferretdb', binary, ...args], {
-    env: { ...process.env, DO_NOT_TRACK: '1' },
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
+  // Guarded: the database never outlives this process, even a killed one.
+  const child = spawnGuarded(binary, args, { env: { ...process.env, DO_NOT_TRACK: '1' } });
   let output = '';
+  child.stdout?.resume();
   child.stderr
-    .setEncoding('utf8')
+    ?.setEncoding('utf8')
     .on('data', (chunk: string) => (output = (output + chunk).slice(-4000)));
   const startup = new AbortController();
   const exited = new Promise<void>((resolve) =>
@@ -67,7 +56,7 @@ export async function startEmbeddedFerretdb(options: EmbeddedOptions = {}): Prom
 
   const uri = `mongodb://127.0.0.1:${port}/`;
   const stop = async () => {
-    child.stdin.end();
+    await stopGuarded(child);
     await exited;
     if (!options.dataDir) await rm(dir, { recursive: true, force: true });
   };

@@ -4,3 +4,4 @@ export { containerLabel } from './mongo-container.js';
 export type { MongoServer } from './mongo-server.js';
 export { serveHttp, type HttpHandler, type ServedHttp } from './serve-http.js';
 export { freePort } from './free-port.js';
+export { spawnGuarded, stopGuarded, type GuardedOptions } from './guarded-process.js';

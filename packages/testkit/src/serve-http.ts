@@ -9,7 +9,7 @@ export interface ServedHttp extends AsyncDisposable {
 }
 
 /** A Node request listener or a Koa app's `callback()`, which returns a promise. */
-export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /**
  * Serves a request listener (e.g. a Koa app's `callback()`) on a free port of 127.0.0.1 over
