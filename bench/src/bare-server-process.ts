@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+export interface BareServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `bare-server.js` as a process of its own and resolves once it listens. */
+export async function startBareServer(timeoutMs = 10_000): Promise<BareServer> {
+  const entry = fileURLToPath(new URL('./bare-server.js', import.meta.url));
+  const child = spawn(process.execPath, [entry], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error('[bench] the bare server did not start in time')),
+      timeoutMs,
+    );
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      const match = /listening (\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`[bench] the bare server exited (${code})`));
+    });
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { url: `http://127.0.0.1:${port}`, stop };
+}

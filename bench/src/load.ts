@@ -1,0 +1,78 @@
+import autocannon from 'autocannon';
+import { cpuBetween, cpuByRole } from './process-cpu.js';
+
+/** One kind of request, sent again and again. */
+export interface Target {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadOptions {
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+}
+
+/** What one measured run gave. */
+export interface Measurement {
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number };
+  requests: number;
+  /** Answers other than 2xx, and connection errors or timeouts: any of them spoils the run. */
+  non2xx: number;
+  errors: number;
+  /** Status code → count, to see what went wrong when non2xx > 0. */
+  statusCodes: Record<string, number>;
+  durationSeconds: number;
+  /**
+   * CPU time per answered request, in microseconds, of each process in the run (the gateway, the
+   * services, the database, the load generator), from the operating system's accounting: steadier
+   * than requests/s on a busy machine. Linux only; elsewhere only the load generator.
+   */
+  cpuMicrosPerRequest: Record<string, number>;
+}
+
+function run(target: Target, connections: number, seconds: number) {
+  return autocannon({
+    url: target.url,
+    method: target.method,
+    headers: target.headers,
+    body: target.body,
+    connections,
+    duration: seconds,
+    // One request at a time per connection, as an HTTP/1.1 client without pipelining sends them.
+    pipelining: 1,
+    timeout: 10,
+  });
+}
+
+/** Warms the target up (its result is dropped), then measures it. */
+export async function measure(target: Target, options: LoadOptions): Promise<Measurement> {
+  if (options.warmupSeconds > 0) await run(target, options.connections, options.warmupSeconds);
+  const cpuBefore = await cpuByRole();
+  const result = await run(target, options.connections, options.durationSeconds);
+  const cpu = cpuBetween(cpuBefore, await cpuByRole());
+  const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, result.requests.total));
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count ?? 0]),
+  );
+  return {
+    requestsPerSecond: Math.round(result.requests.total / result.duration),
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    statusCodes,
+    durationSeconds: Math.round(result.duration * 10) / 10,
+    cpuMicrosPerRequest: Object.fromEntries(
+      Object.entries(cpu).map(([role, ms]) => [role, perRequest(ms)]),
+    ),
+  };
+}

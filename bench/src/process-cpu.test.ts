@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { cpuBetween, parseStat, roleOf } from './process-cpu.js';
+
+describe('parseStat', () => {
+  it('reads the parent and the user + system ticks after a name with spaces and parentheses', () => {
+    const stat = '4242 (node (x) y) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 11 0';
+    expect(parseStat(4242, stat)).toEqual({ pid: 4242, ppid: 17, cpuMs: 3250 });
+  });
+});
+
+describe('roleOf', () => {
+  it('recognises the services, the database and the bare server by their command lines', () => {
+    expect(roleOf('/usr/bin/node --cpu-prof /w/services/gateway/dist/main.js')).toBe('gateway');
+    expect(roleOf('/usr/bin/node /w/services/pets/dist/main.js')).toBe('pets');
+    expect(roleOf('/usr/bin/node /w/services/store/dist/main.js')).toBe('store');
+    expect(roleOf('/usr/bin/node /w/bench/dist/bare-server.js')).toBe('bare server');
+    expect(roleOf('/w/.tools/bin/ferretdb --listen-addr=127.0.0.1:1')).toBe('database');
+    expect(roleOf('sh -c … ferretdb /w/.tools/bin/ferretdb')).toBeUndefined();
+    expect(
+      roleOf('/bin/sh -c … guard /usr/bin/node /w/services/pets/dist/main.js'),
+    ).toBeUndefined();
+    expect(roleOf('/usr/bin/node vitest')).toBeUndefined();
+  });
+});
+
+describe('cpuBetween', () => {
+  it('gives what each role used between two samples', () => {
+    const before = new Map([['gateway', 100]]);
+    const after = new Map([
+      ['gateway', 350],
+      ['pets', 40],
+    ]);
+    expect(cpuBetween(before, after)).toEqual({ gateway: 250, pets: 40 });
+  });
+});
