@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every package that uses the testkit again with its databases in containers: starts a
+# Runs the packages whose tests take their database from startMongo() again, with the databases
+# in containers (the end-to-end suites run the stack's embedded database either way): starts a
 # Docker daemon when none answers (installing Debian's docker.io if needed), builds the FerretDB
 # image locally, runs the tests, then removes the containers and stops the daemon it started.
 set -euo pipefail
@@ -45,4 +46,5 @@ fi
 image=$(bash scripts/build-ferretdb-image.sh)
 # The daemon runs on this machine: containers' published ports are on its loopback.
 export PETSTORE_TEST_MONGO_IMAGE=$image TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1
-pnpm exec turbo run test --filter='...@petstore/testkit' --force
+pnpm exec turbo run test --force --filter='...@petstore/testkit' \
+  --filter='!@petstore/stack' --filter='!@petstore/tests' --filter='!@petstore/bench'
