@@ -27,4 +27,24 @@ describe('createLogger', () => {
       account: { apiKey: '[redacted]', token: '[redacted]' },
     });
   });
+
+  it('writes an error that carries a Buffer (an HTTP parse error’s raw packet) without throwing', () => {
+    const logs = captureLogs();
+    const parseError = Object.assign(new Error('Parse Error: Invalid character in chunk size'), {
+      code: 'HPE_INVALID_CHUNK_SIZE',
+      rawPacket: Buffer.from('zz\r\n{}\r\n'),
+      details: { packet: new Uint8Array(3), token: 'tok_secret' },
+    });
+    logs.logger.error({ err: parseError }, 'request failed');
+    expect(logs.lines()[0]).toMatchObject({
+      msg: 'request failed',
+      err: {
+        message: 'Parse Error: Invalid character in chunk size',
+        code: 'HPE_INVALID_CHUNK_SIZE',
+        rawPacket: '[binary: 8 bytes]',
+        details: { packet: '[binary: 3 bytes]', token: '[redacted]' },
+      },
+    });
+    expect(parseError.rawPacket).toBeInstanceOf(Buffer);
+  });
 });
