@@ -1,4 +1,5 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { startMongo } from '@petstore/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadPort } from './test-support/dead-port.js';
@@ -7,6 +8,7 @@ import {
   ADMIN_API_KEY,
   INTERNAL_TOKEN,
   bearer,
+  eventually,
   signUp,
   startTestGateway,
   type MongoServer,
@@ -234,6 +236,49 @@ describe('routing', () => {
     });
     expect(streamed.status).toBe(413);
     expect(pets.received).toHaveLength(1);
+  });
+});
+
+/** Writes `text` on a new connection to `url` and reads until the server closes it. */
+function exchangeRaw(url: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    socket.setEncoding('utf-8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+    socket.write(text);
+  });
+}
+
+describe('broken request bytes', () => {
+  it('does not forward a body whose chunked encoding breaks, so no service waits for it', async () => {
+    await using pets = await startFakeService();
+    await using gateway = await startTestGateway(mongo, {
+      PETS_URL: pets.url,
+      UPSTREAM_TIMEOUT_MS: '30000',
+    });
+    const answer = await exchangeRaw(
+      gateway.url,
+      'POST /v1/pets HTTP/1.1\r\nHost: gateway\r\n' +
+        `Authorization: Bearer ${ADMIN_API_KEY}\r\nContent-Type: application/json\r\n` +
+        'Transfer-Encoding: chunked\r\nX-Request-Id: broken-chunks\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    );
+    // Node's HTTP parser answers the broken request itself, before the gateway's code can.
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    // The gateway is done with the request at once, not when a service gives up waiting (30 s).
+    const line = await eventually(() =>
+      Promise.resolve(
+        gateway.logs
+          .text()
+          .split('\n')
+          .find((text) => text.includes('"requestId":"broken-chunks"') && text.includes('"path"')),
+      ),
+    );
+    expect(line).not.toContain('"status":504');
+    expect(pets.received).toEqual([]);
   });
 });
 

@@ -180,6 +180,15 @@ export async function proxyRequest(
   options: ProxyOptions,
 ): Promise<void> {
   const { timeoutMs, bodyLimitBytes, maxResponseBytes = 8 * 1024 * 1024 } = options;
+  // A request whose bytes broke HTTP (a bad chunk size, a body cut short) is answered 400 by
+  // Node, which drops the connection, often while the key is still being checked. Its body
+  // will never end: forwarding it would hold a connection to the service until the timeout.
+  if (ctx.req.destroyed) {
+    throw new AppError(
+      'service_unavailable',
+      `[gateway] the client left before ${upstream.name} was asked`,
+    );
+  }
   const body = requestBody(ctx, bodyLimitBytes);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
