@@ -58,8 +58,8 @@ export function createService({
     (ctx?.log ?? logger).error({ err: error }, 'error outside the error middleware');
   });
 
-  app.use(requestId(logger));
-  app.use(requestLogging());
+  app.use(requestId(app, logger));
+  app.use(requestLogging(logger));
   app.use(errorMiddleware());
   for (const middleware of edge) app.use(middleware);
   app.use(health({ name, readiness, readinessTimeoutMs }));

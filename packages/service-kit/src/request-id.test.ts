@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { serveHttp } from '@petstore/testkit';
+import { describe, expect, it, vi } from 'vitest';
 import { AppError } from './app-error.js';
+import { createService } from './create-service.js';
+import { createLogger } from './logger.js';
 import { route, startTestService } from './test-support/test-service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -57,5 +60,57 @@ describe('request id', () => {
     const lines = service.logs.lines();
     expect(lines.map((line) => line.msg)).toEqual(['handling', 'request completed']);
     expect(lines.every((line) => line.requestId === 'req-7')).toBe(true);
+  });
+
+  describe('below the log level', () => {
+    async function serviceLoggingAt(level: 'warn') {
+      const written: string[] = [];
+      const logger = createLogger({
+        name: 'test',
+        level,
+        destination: { write: (line: string) => void written.push(line) },
+      });
+      const child = vi.spyOn(logger, 'child');
+      const app = createService({
+        name: 'test',
+        logger,
+        routers: [
+          route('GET', '/quiet', (ctx) => {
+            ctx.body = {};
+          }),
+          route('GET', '/warns', (ctx) => {
+            ctx.log.warn('first');
+            ctx.log.warn('second');
+            ctx.body = {};
+          }),
+        ],
+      });
+      const served = await serveHttp(app.callback());
+      const lines = () => written.map((line) => JSON.parse(line) as Record<string, unknown>);
+      return {
+        url: served.url,
+        child,
+        lines,
+        [Symbol.asyncDispose]: () => served[Symbol.asyncDispose](),
+      };
+    }
+
+    it('binds no logger to a request that logs nothing', async () => {
+      await using service = await serviceLoggingAt('warn');
+      const res = await fetch(`${service.url}/quiet`, { headers: { 'X-Request-Id': 'req-9' } });
+      expect(res.status).toBe(200);
+      expect(service.child).not.toHaveBeenCalled();
+      expect(service.lines()).toEqual([]);
+    });
+
+    it('binds the logger once, on first use, with the request id', async () => {
+      await using service = await serviceLoggingAt('warn');
+      await fetch(`${service.url}/warns`, { headers: { 'X-Request-Id': 'req-10' } });
+      expect(service.child).toHaveBeenCalledTimes(1);
+      expect(service.lines().map((line) => [line.msg, line.requestId])).toEqual([
+        ['first', 'req-10'],
+        ['second', 'req-10'],
+      ]);
+    });
   });
 });

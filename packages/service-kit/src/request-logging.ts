@@ -1,17 +1,21 @@
 import type { Middleware } from 'koa';
+import type { Logger } from './logger.js';
 
 /** One line per request, once the response is decided; 5xx at error level. */
-export function requestLogging(): Middleware {
+export function requestLogging(logger: Logger): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
     await next();
+    const failed = ctx.status >= 500;
+    // Below the log level there is nothing to write, and no bound logger to make for it.
+    if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;
     const fields = {
       method: ctx.method,
       path: ctx.path,
       status: ctx.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     };
-    if (ctx.status >= 500) ctx.log.error(fields, 'request failed');
+    if (failed) ctx.log.error(fields, 'request failed');
     else ctx.log.info(fields, 'request completed');
   };
 }
