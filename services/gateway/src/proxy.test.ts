@@ -400,4 +400,66 @@ describe('upstream failures', () => {
     expect(res.status).toBe(502);
     expect(res.headers.get('www-authenticate')).toBeNull();
   });
+
+  it('sends a GET once more when the service drops the connection before answering', async () => {
+    let calls = 0;
+    await using pets = await startFakeService((_request, res, req) => {
+      // The first request meets a keep-alive connection the service has just closed.
+      if (++calls === 1) req.socket.destroy();
+      else sendJson(res, 200, [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
+    });
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
+    expect(pets.received).toHaveLength(2);
+  });
+
+  it('never sends a POST twice: a dropped connection is 503', async () => {
+    await using store = await startFakeService((_request, _res, req) => {
+      req.socket.destroy();
+    });
+    await using gateway = await startTestGateway(mongo, { STORE_URL: store.url });
+    const res = await fetch(`${gateway.url}/v1/store/orders`, {
+      method: 'POST',
+      headers: { ...admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ petId: 1, quantity: 1 }),
+    });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: 'service_unavailable' });
+    expect(store.received).toHaveLength(1);
+  });
+
+  it('returns 502 for an answer larger than 8 MiB', async () => {
+    await using pets = await startFakeService((_request, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(`[${'"x",'.repeat(2 * 1024 * 1024)}"x"]`);
+    });
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({ code: 'bad_gateway' });
+  });
+
+  it('stops waiting for the service when the client leaves', async () => {
+    let upstreamClosed = false;
+    await using pets = await startFakeService(async (_request, _res, req) => {
+      await new Promise<void>((resolve) => req.socket.once('close', resolve));
+      upstreamClosed = true;
+    });
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    // The admin's key is looked up first, so the request below only waits on pets.
+    await fetch(`${gateway.url}/v1/accounts/me`, { headers: admin });
+    const client = new AbortController();
+    const leaving = fetch(`${gateway.url}/v1/pets`, { headers: admin, signal: client.signal });
+    await eventually(() => Promise.resolve(pets.received.length > 0 ? true : undefined));
+    client.abort();
+    await expect(leaving).rejects.toThrow();
+    await eventually(() => Promise.resolve(upstreamClosed ? true : undefined));
+    await eventually(() =>
+      Promise.resolve(
+        gateway.logs.text().includes('the client left before pets answered') ? true : undefined,
+      ),
+    );
+  });
 });
