@@ -16,6 +16,10 @@ describe('API keys', () => {
     const key = 'psk_AbCdEfGh0123456789012345678901234567890';
     expect(keyPrefix(key)).toBe('psk_AbCdEfGh');
     expect(hashApiKey(key)).toMatch(/^[0-9a-f]{64}$/);
+    // The SHA-256 every stored key was hashed with: a change here would lock every key out.
+    expect(hashApiKey(key)).toBe(
+      '7fdcdd34119f93db2bd16a716195e7fe35550aef3193d2a93d67b02c77a8da33',
+    );
     expect(sameHash(hashApiKey(key), hashApiKey(key))).toBe(true);
     expect(sameHash(hashApiKey(key), hashApiKey(`${key}x`))).toBe(false);
     expect(sameHash('', '')).toBe(false);

@@ -1,4 +1,5 @@
 import { contract, internalContract } from '@petstore/contract';
+import { initContract } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
 import { RouteTable, contractOperations } from './route-table.js';
 import { gatewayContract } from './routes.js';
@@ -63,5 +64,31 @@ describe('RouteTable', () => {
     );
     // /health and /ready are answered by service-kit's health middleware.
     expect([...implemented, 'GET /health', 'GET /ready'].sort()).toEqual(owned.sort());
+  });
+
+  it('matches a route ending in an optional parameter with and without it', () => {
+    const c = initContract();
+    const responses = { 200: c.type<null>() };
+    const metadata = { service: 'pets', auth: 'key' } as const;
+    const things = new RouteTable(
+      c.router({
+        listOrGet: { method: 'GET', path: '/v1/things/:id?', responses, metadata },
+        deleteThing: { method: 'DELETE', path: '/v1/things/:id', responses, metadata },
+      }),
+    );
+    expect(things.resolve('GET', '/v1/things')).toMatchObject({
+      kind: 'operation',
+      operation: { name: 'listOrGet' },
+    });
+    expect(things.resolve('GET', '/v1/things/7')).toMatchObject({
+      kind: 'operation',
+      operation: { name: 'listOrGet' },
+    });
+    expect(things.resolve('DELETE', '/v1/things')).toEqual({
+      kind: 'method_not_allowed',
+      allow: ['GET', 'HEAD', 'OPTIONS'],
+    });
+    expect(things.resolve('GET', '/v1/things/')).toEqual({ kind: 'not_found' });
+    expect(things.resolve('GET', '/v1/things/7/8')).toEqual({ kind: 'not_found' });
   });
 });

@@ -39,14 +39,18 @@ function compile(path: string): Segment[] {
     });
 }
 
+/**
+ * Whether `parts` (a path split on `/`, as long as the route or one shorter where the route ends
+ * in an optional parameter) fill the route's segments: literals equal, parameters not empty.
+ */
 function matches(segments: Segment[], parts: string[]): boolean {
-  if (parts.length > segments.length) return false;
-  return segments.every((segment, index) => {
+  for (let index = 0; index < parts.length; index++) {
+    const segment = segments[index];
     const part = parts[index];
-    if ('literal' in segment) return part === segment.literal;
-    if (part === undefined) return segment.optional && index === parts.length;
-    return part !== '';
-  });
+    if (segment === undefined || part === undefined) return false;
+    if ('literal' in segment ? part !== segment.literal : part === '') return false;
+  }
+  return true;
 }
 
 /** `GET` routes answer `HEAD` too; every known path answers `OPTIONS`. */
@@ -66,12 +70,26 @@ function allowedMethods(operations: CompiledOperation[]): string[] {
  */
 export class RouteTable {
   readonly #operations: CompiledOperation[];
+  /** Operations by the number of path parts they accept, in contract order. */
+  readonly #byLength = new Map<number, CompiledOperation[]>();
 
   constructor(router: AppRouter) {
     this.#operations = contractOperations(router).map((operation) => ({
       ...operation,
       segments: compile(operation.route.path),
     }));
+    const accept = (length: number, operation: CompiledOperation) => {
+      const list = this.#byLength.get(length) ?? [];
+      list.push(operation);
+      this.#byLength.set(length, list);
+    };
+    for (const operation of this.#operations) {
+      const { segments } = operation;
+      accept(segments.length, operation);
+      const last = segments.at(-1);
+      // `/a/:b?` answers `/a` too.
+      if (last && 'parameter' in last && last.optional) accept(segments.length - 1, operation);
+    }
   }
 
   get operations(): readonly ContractOperation[] {
@@ -80,7 +98,9 @@ export class RouteTable {
 
   resolve(method: string, path: string): Resolution {
     const parts = path.split('/').slice(1);
-    const candidates = this.#operations.filter(({ segments }) => matches(segments, parts));
+    const candidates = (this.#byLength.get(parts.length) ?? []).filter(({ segments }) =>
+      matches(segments, parts),
+    );
     if (candidates.length === 0) return { kind: 'not_found' };
     const wanted = method === 'HEAD' ? 'GET' : method;
     const operation = candidates.find(({ route }) => route.method === wanted);
