@@ -39,6 +39,15 @@ describe('requestBody', () => {
     ]);
   });
 
+  it('rejects a string with a lone surrogate, wherever it is, and keeps paired ones', () => {
+    expect(issuePaths({ ...pet, name: 'Re\ud800x' })).toEqual(['name']);
+    expect(issuePaths({ ...pet, notes: ['ok', { text: 'x\udc00' }] })).toEqual(['notes.1.text']);
+    expect(NewPetBody.parse({ ...pet, name: 'Rex 🐶\u0000' })).toEqual({
+      ...pet,
+      name: 'Rex 🐶\u0000',
+    });
+  });
+
   it('reports at most ten keys of a body full of them', () => {
     const body = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`$k${i}`, i]));
     expect(issuePaths({ ...pet, ...body })).toHaveLength(10);
