@@ -1,0 +1,470 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, stockedPet } from '../support/catalogue.js';
+import { contractRoutes, fillPath } from '../support/contract-routes.js';
+import { allDocuments } from '../support/collections.js';
+import { databaseNames, DatabaseReader } from '../support/databases.js';
+import { answerOf, expectError } from '../support/error-bodies.js';
+import { eventually } from '../support/eventually.js';
+import { send } from '../support/http.js';
+import { sendRaw } from '../support/raw-http.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+
+// Who a request is comes from its API key alone. Whatever identity, trust or address headers a
+// client adds, the gateway replaces them with its own before anything reaches a service.
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+interface Customer {
+  apiKey: string;
+  accountId: string;
+  api: TestStack['admin'];
+}
+
+let api: TestStack;
+let db: DatabaseReader;
+let alice: Customer;
+let bob: Customer;
+let petId: number;
+
+beforeAll(async () => {
+  api = await startTestStack({
+    RATE_LIMIT_PER_SECOND: '1000',
+    RATE_LIMIT_BURST: '1000',
+    // Practically no refill of an address's sign-ups: the test of forwarded addresses spends
+    // them all, then tries for more.
+    SIGNUP_RATE_LIMIT_BURST: '5',
+    SIGNUP_RATE_LIMIT_PER_MINUTE: '0.001',
+  });
+  db = await DatabaseReader.connect(api.stack.database.uri);
+  alice = await api.signUp();
+  bob = await api.signUp();
+  ({ petId } = await stockedPet(api.admin, 1_000));
+});
+afterAll(async () => {
+  await db?.close();
+  await api?.[Symbol.asyncDispose]();
+});
+
+/** Header sets with which Bob claims to be Alice, the admin, or the gateway itself. */
+function spoofedHeaders(): Record<string, string>[] {
+  return [
+    { 'x-account-id': alice.accountId },
+    { 'x-account-id': alice.accountId, 'x-account-role': 'admin' },
+    { 'x-account-id': 'acct_admin', 'x-account-role': 'admin' },
+    // The real internal token, were it to leak, still names no account at the gateway.
+    {
+      'x-account-id': alice.accountId,
+      'x-account-role': 'admin',
+      'x-internal-token': api.stack.internalToken,
+    },
+    { x_account_id: alice.accountId, x_account_role: 'admin' },
+    {
+      forwarded: 'for=10.0.0.1;by=gateway;proto=https',
+      'x-forwarded-for': '10.0.0.1, 127.0.0.1',
+      'x-real-ip': '10.0.0.1',
+      'x-forwarded-user': alice.accountId,
+      'x-account-role': 'admin',
+    },
+  ];
+}
+
+async function storedOrder(orderId: number) {
+  return db
+    .db(databaseNames.store)
+    .collection('orders')
+    .findOne({ _id: orderId as never });
+}
+
+describe('identity headers sent by a client', () => {
+  it('place the order as the key’s account, whoever the headers name', async () => {
+    for (const headers of spoofedHeaders()) {
+      const res = await send(api.url, 'POST', '/v1/store/orders', {
+        apiKey: bob.apiKey,
+        json: { petId, quantity: 1 },
+        headers,
+      });
+      const answer = await answerOf(res);
+      expect(answer.status).toBe(201);
+      const orderId = (answer.body as { id: number }).id;
+      const owner = (await storedOrder(orderId))?.ownerId as unknown;
+      expect({ headers, owner }).toEqual({
+        headers,
+        owner: bob.accountId,
+      });
+      expectError(
+        await alice.api.orders.getOrder({ params: { orderId: String(orderId) } }),
+        'not_found',
+      );
+    }
+  });
+
+  it('show the key’s account its own data only', async () => {
+    const aliceOrder = ok(await alice.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
+    const aliceOrderId = aliceOrder.body.id ?? -1;
+    const bobsOrderIds = (
+      await db
+        .db(databaseNames.store)
+        .collection('orders')
+        .find({ ownerId: bob.accountId, cancelled: false })
+        .toArray()
+    ).map(({ _id }) => _id as unknown as number);
+    for (const headers of spoofedHeaders()) {
+      const as = async (path: string) =>
+        answerOf(await send(api.url, 'GET', path, { apiKey: bob.apiKey, headers }));
+
+      expect(await as('/v1/accounts/me')).toMatchObject({
+        status: 200,
+        body: { id: bob.accountId, role: 'customer' },
+      });
+      const orders = await as('/v1/store/orders?limit=100');
+      expect(orders.status).toBe(200);
+      expect((orders.body as { id: number }[]).map(({ id }) => id).sort()).toEqual(
+        [...bobsOrderIds].sort(),
+      );
+      expectError(await as(`/v1/store/orders/${aliceOrderId}`), 'not_found');
+      const keys = await as('/v1/accounts/me/keys');
+      const stored = await db
+        .db(databaseNames.gateway)
+        .collection('api_keys')
+        .find({ accountId: bob.accountId, revokedAt: null })
+        .toArray();
+      expect((keys.body as { id: string }[]).map(({ id }) => id).sort()).toEqual(
+        stored.map(({ _id }) => String(_id)).sort(),
+      );
+    }
+  });
+
+  it('still meet 403 forbidden on every admin-only operation, which changes nothing', async () => {
+    const orderId = ok(await bob.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201).body
+      .id;
+    const ids = { petId, categoryId: 1, orderId: orderId ?? -1 };
+    const before = {
+      pets: await db.snapshot(databaseNames.pets),
+      orders: await allDocuments(db, databaseNames.store, 'orders'),
+      inventory: await allDocuments(db, databaseNames.store, 'inventory'),
+    };
+    const adminRoutes = contractRoutes().filter(({ metadata }) => metadata.role === 'admin');
+    expect(adminRoutes.length).toBeGreaterThan(0);
+    for (const headers of spoofedHeaders()) {
+      for (const route of adminRoutes) {
+        const json = route.method === 'DELETE' ? undefined : adminBody(route.name, ids);
+        const res = await send(api.url, route.method, fillPath(route.path, ids), {
+          apiKey: bob.apiKey,
+          json,
+          headers,
+        });
+        const answer = await answerOf(res);
+        expect({ route: route.name, headers, status: answer.status }).toEqual({
+          route: route.name,
+          headers,
+          status: 403,
+        });
+        expectError(answer, 'forbidden');
+      }
+    }
+    expect({
+      pets: await db.snapshot(databaseNames.pets),
+      orders: await allDocuments(db, databaseNames.store, 'orders'),
+      inventory: await allDocuments(db, databaseNames.store, 'inventory'),
+    }).toEqual(before);
+  });
+
+  it('send a message as the key’s account', async () => {
+    for (const headers of spoofedHeaders()) {
+      const res = await send(api.url, 'POST', '/v1/messages', {
+        apiKey: bob.apiKey,
+        json: { message: 'who am I?' },
+        headers,
+      });
+      const answer = await answerOf(res);
+      expect(answer.status).toBe(202);
+      const messageId = (answer.body as { id: string }).id;
+      const stored = await db
+        .db(databaseNames.gateway)
+        .collection('messages')
+        .findOne({ _id: messageId as never });
+      expect(stored?.accountId).toBe(bob.accountId);
+      expectError(await alice.api.messages.getMessage({ params: { messageId } }), 'not_found');
+    }
+  });
+});
+
+describe('identity sent in a body', () => {
+  it('cannot make an admin, or name the account, at sign-up', async () => {
+    const res = await send(api.url, 'POST', '/v1/accounts', {
+      json: {
+        email: `mass.${Date.now()}@example.com`,
+        role: 'admin',
+        id: 'acct_admin',
+        _id: 'acct_admin',
+        accountId: alice.accountId,
+        apiKey: api.stack.adminApiKey,
+      },
+    });
+    const answer = await answerOf(res);
+    expect(answer).toMatchObject({ status: 201, body: { role: 'customer' } });
+    const created = answer.body as { id: string; apiKey: string };
+    expect(created.id).not.toBe('acct_admin');
+    expect(created.id).not.toBe(alice.accountId);
+    expect(created.apiKey).not.toBe(api.stack.adminApiKey);
+    const stored = await db
+      .db(databaseNames.gateway)
+      .collection('accounts')
+      .findOne({ _id: created.id as never });
+    expect(stored).toMatchObject({ role: 'customer' });
+    expect(Object.keys(stored ?? {}).sort()).toEqual(
+      ['_id', 'createdAt', 'email', 'name', 'role'].sort(),
+    );
+    const admin = await db
+      .db(databaseNames.gateway)
+      .collection('accounts')
+      .findOne({ _id: 'acct_admin' as never });
+    expect(admin?.email).toBe('admin@petstore.invalid');
+  });
+
+  it('cannot place an order for another account, or a complete one', async () => {
+    const res = await send(api.url, 'POST', '/v1/store/orders', {
+      apiKey: bob.apiKey,
+      json: {
+        petId,
+        quantity: 1,
+        ownerId: alice.accountId,
+        accountId: alice.accountId,
+        id: 1,
+        _id: 1,
+        complete: true,
+        cancelled: true,
+      },
+    });
+    const answer = await answerOf(res);
+    expect(answer).toMatchObject({ status: 201, body: { complete: false } });
+    const order = answer.body as { id: number };
+    expect(order.id).not.toBe(1);
+    expect(await storedOrder(order.id)).toMatchObject({
+      ownerId: bob.accountId,
+      complete: false,
+      cancelled: false,
+    });
+  });
+
+  it('cannot send a message as another account, or one already delivered', async () => {
+    const res = await send(api.url, 'POST', '/v1/messages', {
+      apiKey: bob.apiKey,
+      json: { message: 'mine', accountId: alice.accountId, status: 'delivered', id: 'msg_chosen' },
+    });
+    const answer = await answerOf(res);
+    expect(answer).toMatchObject({ status: 202, body: { status: 'queued' } });
+    const message = answer.body as { id: string };
+    expect(message.id).not.toBe('msg_chosen');
+    const stored = await db
+      .db(databaseNames.gateway)
+      .collection('messages')
+      .findOne({ _id: message.id as never });
+    expect(stored?.accountId).toBe(bob.accountId);
+  });
+});
+
+describe('the address a client claims to use', () => {
+  it('changes neither the document’s servers nor the addresses the API answers with', async () => {
+    const spoofed = [
+      'Host: evil.example',
+      'X-Forwarded-Host: evil.example',
+      'X-Forwarded-Proto: https',
+      'Forwarded: host=evil.example;proto=https',
+    ];
+    const request = (head: string, body = '') =>
+      sendRaw(api.url, [head, ...spoofed, 'Connection: close', '', body].join('\r\n'));
+    const document = await request('GET /openapi.json HTTP/1.1');
+    expect(document.status).toBe(200);
+    expect(document.body).not.toContain('evil.example');
+    expect(document.body).toContain(api.url);
+
+    const order = await request(
+      [
+        'POST /v1/store/orders HTTP/1.1',
+        `Authorization: Bearer ${bob.apiKey}`,
+        'Content-Type: application/json',
+        `Content-Length: ${JSON.stringify({ petId, quantity: 1 }).length}`,
+      ].join('\r\n'),
+      JSON.stringify({ petId, quantity: 1 }),
+    );
+    expect(order.status).toBe(201);
+    expect(order.head).toMatch(/^location: \/v1\/store\/orders\/\d+$/im);
+
+    const page = await request(
+      ['GET /v1/store/orders?limit=1 HTTP/1.1', `Authorization: Bearer ${bob.apiKey}`].join('\r\n'),
+    );
+    expect(page.status).toBe(200);
+    expect(page.head).toMatch(/^link: <\/v1\/store\/orders\?[^>]*>; rel="next"$/im);
+    expect(page.head).not.toContain('evil.example');
+  });
+});
+
+/** A body each admin-only operation would accept. */
+function adminBody(name: string, ids: { petId: number; categoryId: number }): unknown {
+  const bodies: Record<string, unknown> = {
+    createPet: { name: 'Bella', categoryId: ids.categoryId },
+    replacePet: { name: 'Bella', categoryId: ids.categoryId, status: 'sold' },
+    updatePet: { name: 'Bella' },
+    createCategory: { name: 'Spoofers' },
+    replaceCategory: { name: 'Spoofers' },
+    updateOrder: { complete: true },
+    setInventory: { quantity: 0 },
+  };
+  if (!(name in bodies)) throw new Error(`no body for the admin-only operation ${name}`);
+  return bodies[name];
+}
+
+describe('the request id a client sends', () => {
+  const garbage = [
+    'abc%0D%0ASet-Cookie:%20stolen=1',
+    'abc\tdef',
+    'an id with spaces',
+    '../../etc/passwd',
+    '{"level":60,"msg":"forged"}',
+    'ÿþé',
+    'x'.repeat(129),
+    'y'.repeat(10_000),
+  ];
+
+  it('is replaced by a fresh one when it is not sane, and the services see only the gateway’s', async () => {
+    for (const requestId of garbage) {
+      const res = await send(api.url, 'GET', '/v1/store/orders', {
+        apiKey: bob.apiKey,
+        headers: { 'x-request-id': requestId },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('set-cookie')).toBeNull();
+      const answered = res.headers.get('x-request-id') ?? '';
+      expect(answered).toMatch(SANE_REQUEST_ID);
+      expect(answered).not.toBe(requestId);
+      // The store logged the request under the gateway's id.
+      const storeLines = await eventually(
+        () =>
+          Promise.resolve(
+            api.logs.filter((line) => line.includes('"name":"store"') && line.includes(answered)),
+          ),
+        (lines) => lines.length > 0,
+      );
+      expect(storeLines.length).toBeGreaterThan(0);
+    }
+    for (const requestId of garbage) {
+      expect(api.logs.filter((line) => line.includes(requestId))).toEqual([]);
+    }
+    expect(api.logs.filter((line) => line.includes('forged'))).toEqual([]);
+  });
+
+  it('carries a sane one through to the error body and the service', async () => {
+    const res = await send(api.url, 'GET', '/v1/store/orders/999999', {
+      apiKey: bob.apiKey,
+      headers: { 'x-request-id': 'client-chosen.id:42' },
+    });
+    const answer = await answerOf(res);
+    expectError(answer, 'not_found');
+    expect(answer.headers.get('x-request-id')).toBe('client-chosen.id:42');
+  });
+
+  it('cannot smuggle a header with a bare CR, LF or NUL: the request is refused whole', async () => {
+    const before = await allDocuments(db, databaseNames.store, 'orders');
+    const body = JSON.stringify({ petId, quantity: 1 });
+    for (const separator of ['\r', '\n', '\0']) {
+      const answer = await sendRaw(
+        api.url,
+        [
+          'POST /v1/store/orders HTTP/1.1',
+          'Host: 127.0.0.1',
+          `Authorization: Bearer ${bob.apiKey}`,
+          `X-Request-Id: abc${separator}X-Account-Id: ${alice.accountId}`,
+          'Content-Type: application/json',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          'Connection: close',
+          '',
+          body,
+        ].join('\r\n'),
+      );
+      expect({ separator, status: answer.status }).toEqual({ separator, status: 400 });
+      expect(answer.head).not.toMatch(/x-account-id/i);
+    }
+    expect(await allDocuments(db, databaseNames.store, 'orders')).toEqual(before);
+  });
+
+  it('cannot make an admin of a customer with a CRLF: the line it adds is one more ignored header', async () => {
+    const orderId = ok(await bob.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201).body
+      .id;
+    const body = JSON.stringify({ complete: true });
+    const answer = await sendRaw(
+      api.url,
+      [
+        `PATCH /v1/store/orders/${orderId} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        `Authorization: Bearer ${bob.apiKey}`,
+        `X-Request-Id: abc\r\nX-Account-Role: admin\r\nX-Internal-Token: ${api.stack.internalToken}`,
+        'Content-Type: application/json',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'forbidden', status: 403 });
+    expect(await storedOrder(orderId ?? -1)).toMatchObject({ complete: false });
+  });
+});
+
+describe('a Connection header naming the gateway’s headers', () => {
+  it('cannot strip the identity the gateway adds: the order is still the key’s account’s', async () => {
+    const body = JSON.stringify({ petId, quantity: 1 });
+    const answer = await sendRaw(
+      api.url,
+      [
+        'POST /v1/store/orders HTTP/1.1',
+        'Host: 127.0.0.1',
+        `Authorization: Bearer ${bob.apiKey}`,
+        `X-Account-Id: ${alice.accountId}`,
+        'X-Account-Role: admin',
+        'Connection: close, x-internal-token, x-account-id, x-account-role, x-request-id',
+        'Content-Type: application/json',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        '',
+        body,
+      ].join('\r\n'),
+    );
+    expect(answer.status).toBe(201);
+    const { id } = JSON.parse(answer.body) as { id: number };
+    expect(await storedOrder(id)).toMatchObject({ ownerId: bob.accountId });
+  });
+});
+
+describe('forwarded client addresses', () => {
+  it('do not earn more sign-ups: the limit stays on the connection’s address', async () => {
+    const signUp = (headers: Record<string, string> = {}) =>
+      send(api.url, 'POST', '/v1/accounts', {
+        json: { email: `forwarded.${Math.random()}@example.com` },
+        headers,
+      });
+    // Spend what is left of this address's sign-ups (the bucket barely refills).
+    let spent = false;
+    for (let n = 0; n < 10 && !spent; n++) {
+      const res = await signUp();
+      await res.arrayBuffer();
+      spent = res.status === 429;
+    }
+    expect(spent).toBe(true);
+    // Then every sign-up is refused, however its forwarding headers name the client.
+    for (let n = 1; n <= 6; n++) {
+      const address = `203.0.113.${n}`;
+      const answer = await answerOf(
+        await signUp({
+          'x-forwarded-for': address,
+          forwarded: `for=${address}`,
+          'x-real-ip': address,
+          'x-client-ip': address,
+          'true-client-ip': address,
+        }),
+      );
+      expect({ address, status: answer.status }).toEqual({ address, status: 429 });
+      expectError(answer, 'rate_limited');
+    }
+  });
+});
