@@ -1,0 +1,287 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stockedPet } from '../support/catalogue.js';
+import { send, type RequestOptions } from '../support/http.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+
+// The gateway's answers are JSON for programs, a reference page and its scripts. Each carries
+// headers that keep browsers from sniffing, framing, leaking referrers or caching what a key
+// fetched, on success and error alike.
+
+let api: TestStack;
+let customerKey: string;
+let petId: number;
+
+beforeAll(async () => {
+  api = await startTestStack();
+  const customer = await api.signUp();
+  customerKey = customer.apiKey;
+  ({ petId } = await stockedPet(api.admin, 100));
+});
+afterAll(async () => {
+  await api?.[Symbol.asyncDispose]();
+});
+
+interface Exchange {
+  label: string;
+  method: string;
+  path: string;
+  options?: RequestOptions;
+  /** Sent with an API key or answering one: must never be stored by a cache. */
+  authenticated: boolean;
+}
+
+/** Answers of every kind: the gateway's own and proxied, success and error, meta and docs. */
+function exchanges(): Exchange[] {
+  const key = customerKey;
+  const admin = api.stack.adminApiKey;
+  const json = { 'content-type': 'application/json' };
+  return [
+    {
+      label: '200 own',
+      method: 'GET',
+      path: '/v1/accounts/me',
+      options: { apiKey: key },
+      authenticated: true,
+    },
+    {
+      label: '200 proxied',
+      method: 'GET',
+      path: '/v1/pets',
+      options: { apiKey: key },
+      authenticated: true,
+    },
+    {
+      label: '201 sign-up (shows a key)',
+      method: 'POST',
+      path: '/v1/accounts',
+      options: { json: { email: `headers.${Date.now()}@example.com` } },
+      authenticated: true,
+    },
+    {
+      label: '201 proxied',
+      method: 'POST',
+      path: '/v1/store/orders',
+      options: { apiKey: key, json: { petId, quantity: 1 } },
+      authenticated: true,
+    },
+    {
+      label: '202 own',
+      method: 'POST',
+      path: '/v1/messages',
+      options: { apiKey: key, json: { message: 'hi' } },
+      authenticated: true,
+    },
+    {
+      label: '201 key',
+      method: 'POST',
+      path: '/v1/accounts/me/keys',
+      options: { apiKey: key },
+      authenticated: true,
+    },
+    {
+      label: 'HEAD',
+      method: 'HEAD',
+      path: '/v1/pets',
+      options: { apiKey: key },
+      authenticated: true,
+    },
+    {
+      label: '400 own',
+      method: 'POST',
+      path: '/v1/messages',
+      options: { apiKey: key, json: { message: '' } },
+      authenticated: true,
+    },
+    {
+      label: '400 invalid JSON',
+      method: 'POST',
+      path: '/v1/store/orders',
+      options: { apiKey: key, body: '{', headers: json },
+      authenticated: true,
+    },
+    { label: '401', method: 'GET', path: '/v1/accounts/me', authenticated: true },
+    {
+      label: '401 bad key',
+      method: 'GET',
+      path: '/v1/store/orders',
+      options: { apiKey: `psk_${'A'.repeat(40)}` },
+      authenticated: true,
+    },
+    {
+      label: '403',
+      method: 'POST',
+      path: '/v1/categories',
+      options: { apiKey: key, json: { name: 'Nope' } },
+      authenticated: true,
+    },
+    {
+      label: '404 proxied',
+      method: 'GET',
+      path: '/v1/store/orders/999999',
+      options: { apiKey: key },
+      authenticated: true,
+    },
+    {
+      label: '404 route',
+      method: 'GET',
+      path: '/v1/nothing',
+      options: { apiKey: key },
+      authenticated: true,
+    },
+    {
+      label: '405',
+      method: 'PATCH',
+      path: '/v1/pets',
+      options: { apiKey: admin },
+      authenticated: true,
+    },
+    { label: 'OPTIONS', method: 'OPTIONS', path: '/v1/pets', authenticated: false },
+    {
+      label: '413',
+      method: 'POST',
+      path: '/v1/messages',
+      options: { apiKey: key, json: { message: 'x'.repeat(70_000) } },
+      authenticated: true,
+    },
+    { label: 'health', method: 'GET', path: '/health', authenticated: false },
+    { label: 'ready', method: 'GET', path: '/ready', authenticated: false },
+    { label: 'openapi', method: 'GET', path: '/openapi.json', authenticated: false },
+    { label: 'docs', method: 'GET', path: '/docs', authenticated: false },
+    { label: 'docs script', method: 'GET', path: '/docs/scalar.js', authenticated: false },
+    { label: 'docs init', method: 'GET', path: '/docs/init.js', authenticated: false },
+  ];
+}
+
+const SAFE_REFERRER_POLICIES = [
+  'no-referrer',
+  'same-origin',
+  'strict-origin',
+  'strict-origin-when-cross-origin',
+];
+
+/** A content security policy as directive → sources. */
+function directives(policy: string): Map<string, string[]> {
+  return new Map(
+    policy
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter(([name]) => name !== undefined && name !== '')
+      .map(([name = '', ...sources]) => [name.toLowerCase(), sources]),
+  );
+}
+
+function framingRefused(headers: Headers): boolean {
+  const frameOptions = headers.get('x-frame-options')?.toUpperCase();
+  if (frameOptions === 'DENY' || frameOptions === 'SAMEORIGIN') return true;
+  const ancestors = directives(headers.get('content-security-policy') ?? '').get('frame-ancestors');
+  return ancestors !== undefined && ancestors.every((s) => s === "'none'" || s === "'self'");
+}
+
+async function answered({ method, path, options }: Exchange) {
+  const res = await send(api.url, method, path, options);
+  await res.arrayBuffer();
+  return res;
+}
+
+describe('security headers of the gateway', () => {
+  it('are on every answer: nosniff, a referrer policy, no framing, no banner', async () => {
+    const labels = new Set<string>();
+    for (const exchange of exchanges()) {
+      const res = await answered(exchange);
+      labels.add(`${res.status}`);
+      const { headers } = res;
+      expect({
+        label: exchange.label,
+        nosniff: headers.get('x-content-type-options'),
+        referrerPolicy: SAFE_REFERRER_POLICIES.includes(headers.get('referrer-policy') ?? ''),
+        framingRefused: framingRefused(headers),
+        poweredBy: headers.get('x-powered-by'),
+        versionInServer: /\d/.test(headers.get('server') ?? ''),
+      }).toEqual({
+        label: exchange.label,
+        nosniff: 'nosniff',
+        referrerPolicy: true,
+        framingRefused: true,
+        poweredBy: null,
+        versionInServer: false,
+      });
+    }
+    // The list above did reach every kind of answer it names.
+    expect([...labels].sort()).toEqual(
+      ['200', '201', '202', '204', '400', '401', '403', '404', '405', '413'].sort(),
+    );
+  });
+
+  it('forbid caching of every answer to or with a key', async () => {
+    for (const exchange of exchanges().filter(({ authenticated }) => authenticated)) {
+      const res = await answered(exchange);
+      const cacheControl = (res.headers.get('cache-control') ?? '').toLowerCase();
+      expect({
+        label: exchange.label,
+        noStore: cacheControl.split(/\s*,\s*/).includes('no-store'),
+      }).toEqual({ label: exchange.label, noStore: true });
+      expect(cacheControl).not.toMatch(/public/);
+    }
+  });
+
+  it('keep the answers of a stopped service as strict as any other', async () => {
+    await api.stack.store.stop();
+    try {
+      const res = await send(api.url, 'GET', '/v1/store/orders', { apiKey: customerKey });
+      await res.arrayBuffer();
+      expect(res.status).toBe(503);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(framingRefused(res.headers)).toBe(true);
+    } finally {
+      await api.stack.store.start();
+    }
+  });
+
+  it('give the JSON answers a policy that lets them load and run nothing', async () => {
+    for (const path of ['/v1/pets', '/openapi.json', '/v1/nothing']) {
+      const res = await send(api.url, 'GET', path, { apiKey: customerKey });
+      await res.arrayBuffer();
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const policy = directives(res.headers.get('content-security-policy') ?? '');
+      expect({ path, defaultSrc: policy.get('default-src') }).toEqual({
+        path,
+        defaultSrc: ["'none'"],
+      });
+    }
+  });
+});
+
+describe('the reference page', () => {
+  it('allows scripts from its own origin only, and nothing inline or evaluated', async () => {
+    const res = await send(api.url, 'GET', '/docs');
+    expect(res.status).toBe(200);
+    const policy = directives(res.headers.get('content-security-policy') ?? '');
+    const scriptSources = policy.get('script-src') ?? policy.get('default-src');
+    expect(scriptSources).toEqual(["'self'"]);
+    for (const directive of ['script-src-elem', 'script-src-attr']) {
+      expect(policy.get(directive) ?? ["'self'"]).toEqual(["'self'"]);
+    }
+    expect(policy.get('object-src') ?? policy.get('default-src')).toEqual(["'none'"]);
+    expect(policy.get('base-uri')).toEqual(["'none'"]);
+    const framing = policy.get('frame-ancestors');
+    expect(framing).toEqual(["'none'"]);
+  });
+
+  it('loads only scripts of its own origin, by address, with no inline script', async () => {
+    const html = await (await send(api.url, 'GET', '/docs')).text();
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes = '', content = ''] of scripts) {
+      expect(content.trim()).toBe('');
+      const src = /\bsrc="([^"]+)"/.exec(attributes)?.[1] ?? '';
+      expect(src).toMatch(/^\/[^/]/);
+      const loaded = await send(api.url, 'GET', src);
+      await loaded.arrayBuffer();
+      expect({ src, status: loaded.status }).toEqual({ src, status: 200 });
+      expect(loaded.headers.get('content-type')).toMatch(/^(application|text)\/javascript/);
+    }
+    expect(html).not.toMatch(/\bon[a-z]+\s*=/i);
+    expect(html).not.toMatch(/https?:\/\//);
+  });
+});
