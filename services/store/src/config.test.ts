@@ -12,6 +12,7 @@ describe('loadStoreConfig', () => {
       logLevel: 'info',
       pets: { url: 'http://127.0.0.1:3001', timeoutMs: 2000 },
       outbox: { intervalMs: 1000, maxBackoffMs: 5000 },
+      stockHolds: { timeoutMs: 30000, sweepIntervalMs: 5000 },
     });
   });
 
@@ -27,6 +28,8 @@ describe('loadStoreConfig', () => {
       PETS_TIMEOUT_MS: '500',
       OUTBOX_INTERVAL_MS: '250',
       OUTBOX_MAX_BACKOFF_MS: '10000',
+      STOCK_HOLD_TIMEOUT_MS: '2000',
+      STOCK_HOLD_SWEEP_MS: '100',
     });
     expect(config).toEqual({
       http: { host: '0.0.0.0', port: 4002 },
@@ -35,6 +38,7 @@ describe('loadStoreConfig', () => {
       logLevel: 'debug',
       pets: { url: 'http://pets.internal:3001', timeoutMs: 500 },
       outbox: { intervalMs: 250, maxBackoffMs: 10000 },
+      stockHolds: { timeoutMs: 2000, sweepIntervalMs: 100 },
     });
   });
 

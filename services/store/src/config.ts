@@ -45,6 +45,8 @@ const StoreEnvSchema = z
     PETS_TIMEOUT_MS: milliseconds(2_000),
     OUTBOX_INTERVAL_MS: milliseconds(1_000),
     OUTBOX_MAX_BACKOFF_MS: milliseconds(5_000),
+    STOCK_HOLD_TIMEOUT_MS: milliseconds(30_000),
+    STOCK_HOLD_SWEEP_MS: milliseconds(5_000),
   })
   .transform((env) => ({
     http: { host: env.HOST, port: env.PORT },
@@ -53,6 +55,7 @@ const StoreEnvSchema = z
     logLevel: env.LOG_LEVEL,
     pets: { url: env.PETS_URL, timeoutMs: env.PETS_TIMEOUT_MS },
     outbox: { intervalMs: env.OUTBOX_INTERVAL_MS, maxBackoffMs: env.OUTBOX_MAX_BACKOFF_MS },
+    stockHolds: { timeoutMs: env.STOCK_HOLD_TIMEOUT_MS, sweepIntervalMs: env.STOCK_HOLD_SWEEP_MS },
   }));
 
 /** The store's settings, nested by concern; see the README for each variable. */

@@ -25,6 +25,7 @@ describe('ensureIndexes', () => {
       );
       expect(await keysOf('idempotency_keys')).toContainEqual({ expiresAt: 1 });
       expect(await keysOf('outbox')).toContainEqual({ nextAttemptAt: 1 });
+      expect(await keysOf('inventory')).toContainEqual({ heldCount: 1 });
     } finally {
       await client.close();
     }

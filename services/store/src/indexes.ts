@@ -15,6 +15,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await orders.createIndex({ petId: 1, complete: 1, cancelled: 1 }, { name: 'pet_open' });
   // Expired keys, for the sweeper.
   await db.collection('idempotency_keys').createIndex({ expiresAt: 1 }, { name: 'expires_at' });
+  // Entries with unsettled stock holds, for the hold sweeper.
+  await db.collection('inventory').createIndex({ heldCount: 1 }, { name: 'held_count' });
   // Due entries, for the worker.
   await db.collection('outbox').createIndex({ nextAttemptAt: 1 }, { name: 'next_attempt_at' });
 }

@@ -1,12 +1,16 @@
 import type { Order } from '@petstore/contract';
 import { nextSequenceValue, type Caller } from '@petstore/service-kit';
-import type { Collection, Db, Filter } from 'mongodb';
+import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
+import type { StockHold } from './inventory-repository.js';
 import { toTimestamp } from './timestamps.js';
 
 /** An order as answered: the contract's Order with every field present. */
 export type PlacedOrder = Required<Order>;
 
-/** An order as stored; a cancelled order stays, out of every answer. */
+/**
+ * An order as stored; a cancelled order stays, out of every answer. So does an aborted one: the
+ * tombstone that took the id of an order whose placing failed, so that it can never be stored.
+ */
 export interface OrderDocument {
   _id: number;
   /** The account that placed it; every customer query filters on it. */
@@ -19,6 +23,8 @@ export interface OrderDocument {
   placedAt: Date;
   completedAt?: Date;
   cancelledAt?: Date;
+  /** A tombstone (also `cancelled`): no order was placed under this id. */
+  aborted?: true;
 }
 
 /** Whose orders a query may see: a customer's own, or every order for an admin. */
@@ -69,6 +75,46 @@ export class OrderRepository {
     const document: OrderDocument = { _id: id, ...order, complete: false, cancelled: false };
     await this.orders.insertOne(document);
     return toOrder(document);
+  }
+
+  /**
+   * Settles whether the order a hold was taken for is stored, when its insert's outcome is
+   * unknown (it failed, or its request died): whoever inserts the id first wins. Inserts a
+   * tombstone under the id unless the order is there; undefined when the order is not stored (and
+   * now never will be), else the stored order.
+   */
+  async abortUnlessStored({
+    orderId,
+    petId,
+    quantity,
+    at,
+  }: StockHold): Promise<PlacedOrder | undefined> {
+    const tombstone: OrderDocument = {
+      _id: orderId,
+      ownerId: '',
+      petId,
+      quantity,
+      shipDate: at,
+      placedAt: at,
+      complete: false,
+      cancelled: true,
+      aborted: true,
+    };
+    try {
+      await this.orders.insertOne(tombstone);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
+    }
+    const stored = await this.orders.findOne({ _id: orderId });
+    // The order of this hold has the hold's pet and instant; anything else under the id is not it.
+    const isTheOrder =
+      stored !== null &&
+      stored.aborted !== true &&
+      stored.petId === petId &&
+      stored.placedAt instanceof Date &&
+      stored.placedAt.getTime() === at.getTime();
+    return isTheOrder ? toOrder(stored) : undefined;
   }
 
   /** One page of the orders the scope sees, in id order, cancelled ones left out. */

@@ -8,6 +8,7 @@ import type { PetsAdapter } from './pets-adapter.js';
 import type { Repository } from './repository.js';
 import { requireAdmin, type RequestScope } from './require-admin.js';
 import type { StatusChanges } from './status-changes.js';
+import { settleHold } from './stock-holds.js';
 import { toTimestamp } from './timestamps.js';
 
 export interface OrdersDeps {
@@ -33,29 +34,37 @@ export function createOrders({ repository, pets, statusChanges, idempotency, now
   ): Promise<PlacedOrder> {
     const { petId, quantity } = order;
     await ensurePetExists(pets, inventory, petId, request);
-    const placedAt = now();
-    if (!(await inventory.take(petId, quantity, placedAt))) {
+    // The id comes first, so that the stock taken can name the order it was taken for.
+    const hold = { petId, orderId: await orders.nextId(), quantity, at: now() };
+    if (!(await inventory.take(hold))) {
       throw new AppError('insufficient_stock', `pet ${petId} has fewer than ${quantity} in stock`);
     }
     let placed: PlacedOrder;
     try {
-      placed = await orders.insert(await orders.nextId(), {
+      placed = await orders.insert(hold.orderId, {
         ownerId: caller.accountId,
         petId,
         quantity,
-        shipDate: order.shipDate === undefined ? placedAt : new Date(order.shipDate),
-        placedAt,
+        shipDate: order.shipDate === undefined ? hold.at : new Date(order.shipDate),
+        placedAt: hold.at,
       });
     } catch (error) {
-      // The order was not stored: its stock goes back before the error is answered.
-      await inventory.giveBack(petId, quantity, now()).catch((giveBackError: unknown) => {
+      // Whether the order was stored is unknown (e.g. the database went away with the answer):
+      // settle it now if the database lets us, else the hold sweeper will.
+      const stored = await settleHold(repository, hold, now()).catch((settleError: unknown) => {
         request.logger.error(
-          { err: giveBackError, petId, quantity },
-          'could not give stock back after a failed order',
+          { err: settleError, ...hold },
+          'could not settle the stock of a failed order; the hold sweeper will',
         );
+        return undefined;
       });
-      throw error;
+      if (!stored) throw error;
+      placed = stored;
     }
+    await inventory.releaseHold(hold).catch((error: unknown) => {
+      // The order is stored: the sweeper releases the hold later, the stock stays taken.
+      request.logger.warn({ err: error, ...hold }, 'could not release the stock hold of an order');
+    });
     await statusChanges.changed(petId, request.logger);
     return placed;
   }

@@ -6,6 +6,8 @@ import { ensureIndexes } from './indexes.js';
 import { OutboxWorker } from './outbox-worker.js';
 import { createPetsAdapter } from './pets-adapter.js';
 import { createRepository } from './repository.js';
+import { createStatusChanges } from './status-changes.js';
+import { startHoldSweeper } from './stock-holds.js';
 
 export interface StartStoreOptions {
   logger?: Logger;
@@ -25,8 +27,8 @@ export interface RunningStore extends AsyncDisposable {
 }
 
 /**
- * Runs the store: connects to its database, ensures the indexes, starts the outbox worker and
- * the idempotency sweeper, and listens.
+ * Runs the store: connects to its database, ensures the indexes, starts the outbox worker, the
+ * idempotency sweeper and the stock hold sweeper, and listens.
  */
 export async function startStore(
   config: StoreConfig,
@@ -63,8 +65,21 @@ export async function startStore(
       logger: log,
       intervalMs: sweepIntervalMs,
     });
+    const holdSweeper = startHoldSweeper({
+      repository,
+      statusChanges: createStatusChanges(
+        repository,
+        () => new Date(),
+        () => worker.kick(),
+      ),
+      now: () => new Date(),
+      logger: log.child({ component: 'stock-holds' }),
+      intervalMs: config.stockHolds.sweepIntervalMs,
+      timeoutMs: config.stockHolds.timeoutMs,
+    });
     worker.start();
     const stopBackground = async () => {
+      await holdSweeper.stop();
       await worker.stop();
       await sweeper.stop();
     };

@@ -1,0 +1,88 @@
+import type { Logger } from '@petstore/service-kit';
+import type { StockHold } from './inventory-repository.js';
+import type { PlacedOrder } from './order-repository.js';
+import type { Repository } from './repository.js';
+import type { StatusChanges } from './status-changes.js';
+
+/**
+ * Settles a hold whose order may or may not be stored (its insert failed, or its request died):
+ * the order id goes to a tombstone unless the order is there, and then the hold is released (the
+ * order keeps its stock) or returned (the stock goes back), exactly once. Undefined when the order
+ * is not stored, else the stored order.
+ */
+export async function settleHold(
+  { orders, inventory }: Repository,
+  hold: StockHold,
+  now: Date,
+): Promise<PlacedOrder | undefined> {
+  const stored = await orders.abortUnlessStored(hold);
+  if (stored) await inventory.releaseHold(hold);
+  else await inventory.returnHold(hold, now);
+  return stored;
+}
+
+export interface HoldSweeperOptions {
+  repository: Repository;
+  statusChanges: StatusChanges;
+  now: () => Date;
+  logger: Logger;
+  /** How often to look for holds left behind. */
+  intervalMs: number;
+  /** How old a hold must be before it counts as left behind by its request. */
+  timeoutMs: number;
+}
+
+export interface HoldSweeper {
+  stop(): Promise<void>;
+}
+
+/**
+ * Settles the holds that requests left behind — the database failed between taking the stock and
+ * storing the order, or the process died there — at start and then every `intervalMs`. A hold
+ * younger than `timeoutMs` is left to its request. Settling is safe even against a request that is
+ * still running: the order id goes to whoever inserts it first.
+ */
+export function startHoldSweeper({
+  repository,
+  statusChanges,
+  now,
+  logger,
+  intervalMs,
+  timeoutMs,
+}: HoldSweeperOptions): HoldSweeper {
+  const sweepOnce = async () => {
+    const holds = await repository.inventory.holdsTakenBefore(
+      new Date(now().getTime() - timeoutMs),
+    );
+    for (const hold of holds) {
+      const stored = await settleHold(repository, hold, now());
+      logger.warn(
+        { petId: hold.petId, orderId: hold.orderId, quantity: hold.quantity, stored: !!stored },
+        stored ? 'a left-over stock hold was released' : 'a left-over stock hold was returned',
+      );
+      if (!stored) await statusChanges.changed(hold.petId, logger);
+    }
+  };
+  let sweeping: Promise<void> | undefined;
+  let stopped = false;
+  const sweep = () => {
+    if (sweeping || stopped) return;
+    sweeping = sweepOnce()
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'could not settle left-over stock holds'),
+      )
+      .finally(() => {
+        sweeping = undefined;
+      });
+  };
+  sweep();
+  const timer = setInterval(sweep, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await sweeping;
+    },
+  };
+}
