@@ -1,0 +1,303 @@
+import { contract, type routeMetadata } from '@petstore/contract';
+import {
+  INT64_MAX,
+  JSON_TYPE,
+  MIB,
+  PAST_INT64,
+  error,
+  success,
+  type BadInputCase,
+  type BodySource,
+  type Caller,
+  type Expected,
+} from './case-types.js';
+import type { Fixtures } from './fixtures.js';
+
+const DEPTH = 10_000;
+
+/** The fixture a path parameter names. */
+/** A route of the contract, as ts-rest declares it. */
+type AppRoute = Parameters<typeof routeMetadata>[0];
+
+const PLACEHOLDERS: Record<string, string> = {
+  petId: '{pet}',
+  categoryId: '{category}',
+  orderId: '{order}',
+  messageId: '{message}',
+  keyId: '{key}',
+};
+
+export interface ContractRoute {
+  name: string;
+  method: string;
+  path: string;
+  pathParams: string[];
+  hasBody: boolean;
+  hasQuery: boolean;
+  statuses: number[];
+}
+
+function isZodSchema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'safeParse' in value;
+}
+
+/** Every operation of the public contract, as this suite needs to know it. */
+export function contractOperations(): ContractRoute[] {
+  return Object.values(contract).flatMap((router) =>
+    Object.entries(router as Record<string, AppRoute>).map(([name, route]) => ({
+      name,
+      method: route.method,
+      path: route.path,
+      pathParams: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1] ?? ''),
+      hasBody: 'body' in route && isZodSchema(route.body),
+      hasQuery: 'query' in route && isZodSchema(route.query),
+      statuses: Object.keys(route.responses).map(Number),
+    })),
+  );
+}
+
+function pathOf(route: ContractRoute, params: Record<string, string> = {}): string {
+  return route.path.replace(/:(\w+)/g, (_all, name: string) => {
+    const value = params[name] ?? PLACEHOLDERS[name];
+    if (value === undefined) throw new Error(`no fixture for :${name} of ${route.name}`);
+    return value;
+  });
+}
+
+/**
+ * For each operation with a body: a body it accepts, and a field of it that holds a string or a
+ * number (where objects and arrays are tried). A new operation with a body must be added here.
+ */
+export const VALID_BODIES: Record<
+  string,
+  { body: (f: Fixtures) => Record<string, unknown>; field: string }
+> = {
+  createPet: { body: (f) => ({ name: 'Bella', categoryId: f.categoryId }), field: 'name' },
+  replacePet: { body: (f) => ({ name: 'Bella', categoryId: f.categoryId }), field: 'name' },
+  updatePet: { body: () => ({ name: 'Bella' }), field: 'name' },
+  createCategory: { body: () => ({ name: 'Cats' }), field: 'name' },
+  replaceCategory: { body: () => ({ name: 'Cats' }), field: 'name' },
+  placeOrder: { body: (f) => ({ petId: f.petId, quantity: 1 }), field: 'quantity' },
+  updateOrder: { body: () => ({ complete: true }), field: 'shipDate' },
+  setInventory: { body: () => ({ quantity: 3 }), field: 'quantity' },
+  createAccount: { body: () => ({ email: 'someone.new@example.com' }), field: 'email' },
+  sendMessage: { body: () => ({ message: 'Hi' }), field: 'message' },
+};
+
+function validBodyOf(route: ContractRoute) {
+  const valid = VALID_BODIES[route.name];
+  if (!valid) throw new Error(`${route.name} has a body: give it a valid one in VALID_BODIES`);
+  return valid;
+}
+
+/** Sign-up is the one operation without a key; everything else goes as the admin. */
+function callerOf(route: ContractRoute): Caller {
+  return route.name === 'createAccount' ? 'anonymous' : 'admin';
+}
+
+const nested = (depth: number, open: string, close: string, inner = '1') =>
+  open.repeat(depth) + inner + close.repeat(depth);
+
+/** Every operation with a body: the body's syntax, type, size, depth and keys go wrong. */
+function bodyCases(route: ContractRoute): BadInputCase[] {
+  const { body: valid, field } = validBodyOf(route);
+  const text = (f: Fixtures) => JSON.stringify(valid(f));
+  const withBody = (
+    name: string,
+    body: BodySource,
+    expected: Expected,
+    headers: Record<string, string> = JSON_TYPE,
+  ): BadInputCase => ({
+    name: `${route.name}: ${name}`,
+    operation: route.name,
+    method: route.method,
+    path: pathOf(route),
+    as: callerOf(route),
+    headers,
+    body,
+    expected,
+  });
+  const changed = (change: (body: Record<string, unknown>) => unknown) => (f: Fixtures) =>
+    JSON.stringify(change(valid(f)));
+  const fieldSetTo = (raw: string) => (f: Fixtures) =>
+    JSON.stringify({ ...valid(f), [field]: 0 }).replace(`"${field}":0`, `"${field}":${raw}`);
+  const invalidJson = error('invalid_json');
+  const wrongType = error('unsupported_content_type');
+  const invalid = error('validation_failed');
+  return [
+    withBody('malformed JSON', `{"${field}": `, invalidJson),
+    withBody('JSON cut off halfway', (f) => text(f).slice(0, text(f).length >> 1), invalidJson),
+    withBody('single-quoted JSON', (f) => text(f).replaceAll('"', "'"), invalidJson),
+    withBody('a trailing comma', (f) => text(f).replace(/}$/, ',}'), invalidJson),
+    withBody('a bare word', 'hello', invalidJson),
+    withBody('two JSON documents', (f) => text(f) + text(f), invalidJson),
+    withBody('no Content-Type', (f) => new TextEncoder().encode(text(f)), wrongType, {}),
+    withBody('text/plain', text, wrongType, { 'content-type': 'text/plain' }),
+    withBody('a form', text, wrongType, {
+      'content-type': 'application/x-www-form-urlencoded',
+    }),
+    withBody('multipart', text, wrongType, { 'content-type': 'multipart/form-data; boundary=x' }),
+    withBody('JSON in latin1', text, wrongType, {
+      'content-type': 'application/json; charset=latin1',
+    }),
+    withBody('JSON in UTF-16', text, wrongType, {
+      'content-type': 'application/json; charset=utf-16',
+    }),
+    withBody('application/json and no body', '', invalid),
+    withBody('an array for the object', (f) => `[${text(f)}]`, invalid),
+    withBody('null for the object', 'null', invalid),
+    withBody('a string for the object', '"hello"', invalid),
+    withBody('a number for the object', '42', invalid),
+    withBody('a body of 1 MiB', (f) => JSON.stringify({ ...valid(f), pad: 'x'.repeat(MIB) }), {
+      ...error('payload_too_large'),
+    }),
+    withBody(`arrays nested ${DEPTH} deep`, nested(DEPTH, '[', ']'), invalid),
+    withBody(`objects nested ${DEPTH} deep for ${field}`, fieldSetTo(nested(DEPTH, '{"a":', '}')), {
+      ...invalid,
+    }),
+    withBody(`an operator object for ${field}`, fieldSetTo('{"$gt": ""}'), invalid),
+    withBody(`an array for ${field}`, fieldSetTo('["a", 1]'), invalid),
+    withBody(`true for ${field}`, fieldSetTo('true'), invalid),
+    withBody(
+      'a $-prefixed key beside valid fields',
+      changed((b) => ({ ...b, $set: { role: 'admin' } })),
+      invalid,
+    ),
+    withBody(
+      'a dotted key beside valid fields',
+      changed((b) => ({ ...b, 'a.b': 1 })),
+      invalid,
+    ),
+    withBody(
+      'a $-prefixed key deep in a dropped property',
+      changed((b) => ({ ...b, extra: [{ deeper: { $where: 'sleep(1000)' } }] })),
+      invalid,
+    ),
+    withBody(
+      'a lone surrogate in a dropped property',
+      changed((b) => ({ ...b, note: 'x\ud800' })),
+      invalid,
+    ),
+    withBody(
+      'a $-prefixed key under __proto__',
+      (f) => text(f).replace(/}$/, ',"__proto__":{"$ne":null}}'),
+      invalid,
+    ),
+  ];
+}
+
+interface IdValue {
+  what: string;
+  segment: string;
+  /** In range and never issued (404), or not an id at all (400). */
+  valid: boolean;
+}
+
+const INT64_IDS: IdValue[] = [
+  { what: 'the largest int64, never issued', segment: INT64_MAX, valid: true },
+  { what: '0, never issued', segment: '0', valid: true },
+  { what: '2^53 + 1, never issued', segment: '9007199254740993', valid: true },
+  { what: 'one past the largest int64', segment: PAST_INT64, valid: false },
+  { what: 'twenty digits', segment: '99999999999999999999', valid: false },
+  { what: 'a negative', segment: '-1', valid: false },
+  { what: 'minus zero', segment: '-0', valid: false },
+  { what: 'a fraction', segment: '1.5', valid: false },
+  { what: 'an exponent', segment: '1e3', valid: false },
+  { what: 'hex', segment: '0x1F', valid: false },
+  { what: 'a plus sign', segment: '+1', valid: false },
+  { what: 'a leading space', segment: '%201', valid: false },
+  { what: 'a word', segment: 'abc', valid: false },
+  { what: 'null', segment: 'null', valid: false },
+  { what: 'a NUL', segment: '1%00', valid: false },
+  { what: 'an emoji', segment: '%F0%9F%90%B6', valid: false },
+  { what: 'an encoded slash', segment: '1%2F2', valid: false },
+  { what: 'an operator object', segment: encodeURIComponent('{"$gt":""}'), valid: false },
+];
+
+function stringIds(prefix: string): IdValue[] {
+  const other = prefix === 'key' ? 'msg' : 'key';
+  return [
+    {
+      what: 'an id of the right shape, never issued',
+      segment: `${prefix}_neverIssued0`,
+      valid: true,
+    },
+    { what: 'the prefix alone', segment: `${prefix}_`, valid: false },
+    {
+      what: '65 characters after the prefix',
+      segment: `${prefix}_${'a'.repeat(65)}`,
+      valid: false,
+    },
+    { what: 'another prefix', segment: `${other}_abc`, valid: false },
+    { what: 'an upper-case prefix', segment: `${prefix.toUpperCase()}_abc`, valid: false },
+    { what: 'a hyphen', segment: `${prefix}_a-b`, valid: false },
+    { what: 'a NUL', segment: `${prefix}_a%00`, valid: false },
+    { what: 'an emoji', segment: `${prefix}_%F0%9F%90%B6`, valid: false },
+    { what: 'an int64', segment: INT64_MAX, valid: false },
+    { what: 'an encoded ../', segment: `..%2F${prefix}_abc`, valid: false },
+    { what: 'an operator object', segment: encodeURIComponent('{"$gt":""}'), valid: false },
+  ];
+}
+
+/** What an operation answers for an id that is in range but was never issued. */
+function neverIssued(route: ContractRoute): Expected {
+  // Stock is created for a pet that exists: the operation has no 404, its pet is unknown.
+  if (route.name === 'setInventory') return error('unknown_pet');
+  if (!route.statuses.includes(404)) throw new Error(`${route.name} declares no 404`);
+  return error('not_found');
+}
+
+/** Every operation with a path id: the id goes out of range, out of shape, or names nothing. */
+function idCases(route: ContractRoute): BadInputCase[] {
+  const [param] = route.pathParams;
+  if (param === undefined) return [];
+  const int64 = !['keyId', 'messageId'].includes(param);
+  const values = int64 ? INT64_IDS : stringIds(param === 'keyId' ? 'key' : 'msg');
+  const valid = route.hasBody ? validBodyOf(route).body : undefined;
+  return values.map(({ what, segment, valid: inRange }) => ({
+    name: `${route.name}: ${param} is ${what} (${segment.slice(0, 24)})`,
+    operation: route.name,
+    method: route.method,
+    path: pathOf(route, { [param]: segment }),
+    as: callerOf(route),
+    ...(valid && { headers: JSON_TYPE, body: (f: Fixtures) => JSON.stringify(valid(f)) }),
+    expected: inRange ? neverIssued(route) : error('validation_failed'),
+  }));
+}
+
+/** Every list: page size and cursor go wrong; unknown parameters are ignored. */
+function queryCases(route: ContractRoute): BadInputCase[] {
+  if (!route.hasQuery) return [];
+  const invalid = error('validation_failed');
+  const values: [string, string, Expected][] = [
+    ['limit=0', 'limit=0', invalid],
+    ['limit=101', 'limit=101', invalid],
+    ['a negative limit', 'limit=-1', invalid],
+    ['a fractional limit', 'limit=1.5', invalid],
+    ['a word for limit', 'limit=abc', invalid],
+    ['an empty limit', 'limit=', invalid],
+    ['limit twice', 'limit=1&limit=2', invalid],
+    ['limit past int64', `limit=${PAST_INT64}`, invalid],
+    ['a cursor the API never gave', 'cursor=garbage', invalid],
+    ['a cursor of 513 characters', `cursor=${'A'.repeat(513)}`, invalid],
+    ['an empty cursor', 'cursor=', invalid],
+    ['an operator in brackets (an unknown parameter)', 'limit[$gt]=0', success(200)],
+    ['an unknown $-parameter', '$where=1', success(200)],
+  ];
+  return values.map(([what, query, expected]) => ({
+    name: `${route.name}: ${what}`,
+    operation: route.name,
+    method: 'GET',
+    path: `${route.path}?${query}`,
+    expected,
+  }));
+}
+
+/** Generated from the contract: every operation with a body, a path id or a query. */
+export function generatedCases(): BadInputCase[] {
+  return contractOperations().flatMap((route) => [
+    ...(route.hasBody ? bodyCases(route) : []),
+    ...idCases(route),
+    ...queryCases(route),
+  ]);
+}
