@@ -34,7 +34,28 @@ export interface ContractRoute {
   pathParams: string[];
   hasBody: boolean;
   hasQuery: boolean;
+  /** The filters of a list query (beside `limit` and `cursor`), by kind. */
+  filters: { name: string; int64: boolean }[];
   statuses: number[];
+}
+
+/** A schema as far as this suite needs it: something that parses. */
+interface Parser {
+  safeParse(value: unknown): { success: boolean };
+}
+
+/** The filters of a query schema: each field but the page's, an int64 id if it takes one. */
+function filtersOf(query: unknown): { name: string; int64: boolean }[] {
+  if (!isZodSchema(query)) return [];
+  const schema = query as Parser & { shape?: Record<string, unknown> };
+  return Object.keys(schema.shape ?? {})
+    .filter((name) => name !== 'limit' && name !== 'cursor')
+    .map((name) => ({
+      name,
+      int64:
+        schema.safeParse({ [name]: INT64_MAX }).success &&
+        !schema.safeParse({ [name]: PAST_INT64 }).success,
+    }));
 }
 
 function isZodSchema(value: unknown): boolean {
@@ -51,6 +72,7 @@ export function contractOperations(): ContractRoute[] {
       pathParams: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1] ?? ''),
       hasBody: 'body' in route && isZodSchema(route.body),
       hasQuery: 'query' in route && isZodSchema(route.query),
+      filters: filtersOf('query' in route ? route.query : undefined),
       statuses: Object.keys(route.responses).map(Number),
     })),
   );
@@ -284,6 +306,26 @@ function queryCases(route: ContractRoute): BadInputCase[] {
     ['an operator in brackets (an unknown parameter)', 'limit[$gt]=0', success(200)],
     ['an unknown $-parameter', '$where=1', success(200)],
   ];
+  for (const { name, int64 } of route.filters) {
+    const filterValues: [string, string, Expected][] = int64
+      ? [
+          [`${name} the largest int64 (no match)`, `${name}=${INT64_MAX}`, success(200)],
+          [`${name} one past the largest int64`, `${name}=${PAST_INT64}`, invalid],
+          [`a negative ${name}`, `${name}=-1`, invalid],
+          [`${name} twice`, `${name}=1&${name}=2`, invalid],
+        ]
+      : [
+          [`a ${name} no one has`, `${name}=bogus`, invalid],
+          [`an upper-case ${name}`, `${name}=TRUE&${name}=AVAILABLE`, invalid],
+          [`an empty ${name}`, `${name}=`, invalid],
+        ];
+    filterValues.push([
+      `an operator on ${name} (an unknown parameter)`,
+      `${name}[$ne]=x`,
+      success(200),
+    ]);
+    values.push(...filterValues);
+  }
   return values.map(([what, query, expected]) => ({
     name: `${route.name}: ${what}`,
     operation: route.name,
