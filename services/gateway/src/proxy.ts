@@ -1,8 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { ErrorSchema } from '@petstore/contract';
 import { AppError, internalHeaders, type Caller } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import { errors, type Dispatcher } from 'undici';
+import { exchange, type UpstreamAnswer } from './upstream-exchange.js';
 import type { Upstream } from './upstreams.js';
 
 export interface ProxyOptions {
@@ -65,19 +67,29 @@ const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 class RequestBodyTooLarge extends Error {}
 class ClientGone extends Error {}
+class UpstreamTimedOut extends Error {}
 
 function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
   return typeof error.code === 'string' ? error.code : undefined;
 }
 
+/** Never forwarded, whatever the request. */
+const DROPPED = new Set([...HOP_BY_HOP, ...GATEWAY_OWNED]);
+
 /** The client's headers minus hop-by-hop and gateway-owned ones, plus the gateway's own. */
 function forwardedHeaders(ctx: Context, caller: Caller | undefined, internalToken: string) {
-  const dropped = new Set([...HOP_BY_HOP, ...GATEWAY_OWNED]);
-  for (const name of ctx.get('Connection').split(',')) dropped.add(name.trim().toLowerCase());
+  const connection = ctx.get('Connection');
+  // The headers a client's `Connection` names are hop-by-hop for this request too.
+  const named =
+    connection === ''
+      ? undefined
+      : new Set(connection.split(',').map((name) => name.trim().toLowerCase()));
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(ctx.req.headers)) {
-    if (value !== undefined && !dropped.has(name)) headers[name] = value;
+  const incoming = ctx.req.headers;
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (value !== undefined && !DROPPED.has(name) && !named?.has(name)) headers[name] = value;
   }
   headers[internalHeaders.token] = internalToken;
   headers[internalHeaders.requestId] = ctx.requestId;
@@ -120,24 +132,9 @@ function isJsonType(contentType: string | undefined): boolean {
   );
 }
 
-function headerValue(headers: Dispatcher.ResponseData['headers'], name: string) {
+function headerValue(headers: IncomingHttpHeaders, name: string) {
   const value = headers[name.toLowerCase()];
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-async function readAll(body: Readable, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > maxBytes) {
-      body.destroy();
-      throw new Error(`answer larger than ${maxBytes} bytes`);
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** Why an upstream answer cannot be passed on, or undefined when it can. */
@@ -190,28 +187,46 @@ export async function proxyRequest(
     );
   }
   const body = requestBody(ctx, bodyLimitBytes);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  const onClientGone = () => {
-    if (!ctx.res.writableFinished) controller.abort(new ClientGone());
-  };
-  ctx.res.once('close', onClientGone);
-  const request: Dispatcher.RequestOptions = {
+  const request: Dispatcher.DispatchOptions = {
     path: `${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`,
     method: ctx.method,
     headers: forwardedHeaders(ctx, caller, options.internalToken),
     body,
-    signal: controller.signal,
   };
   let answered = false;
-  try {
-    const response = await sendWithOneRetry(upstream, request, {
-      replayable: body === undefined,
-      signal: controller.signal,
+  const send = () =>
+    exchange(upstream.pool, request, {
+      maxBytes: maxResponseBytes,
+      onAnswerStarted: () => (answered = true),
     });
-    answered = true;
+  let current = send();
+  let stopped: ClientGone | UpstreamTimedOut | undefined;
+  const stop = (reason: ClientGone | UpstreamTimedOut) => {
+    stopped ??= reason;
+    current.abort(reason);
+  };
+  const timer = setTimeout(() => stop(new UpstreamTimedOut()), timeoutMs);
+  const onClientGone = () => {
+    if (!ctx.res.writableFinished) stop(new ClientGone());
+  };
+  ctx.res.once('close', onClientGone);
+  try {
+    let response: UpstreamAnswer;
+    try {
+      response = await current.answer;
+    } catch (error) {
+      const retry =
+        !answered &&
+        stopped === undefined &&
+        body === undefined &&
+        (ctx.method === 'GET' || ctx.method === 'HEAD') &&
+        ['UND_ERR_SOCKET', 'ECONNRESET'].includes(errorCode(error) ?? '');
+      if (!retry) throw error;
+      current = send();
+      response = await current.answer;
+    }
     const contentType = headerValue(response.headers, 'content-type');
-    const answer = await readAll(response.body, maxResponseBytes);
+    const answer = response.body;
     const problem = unusableAnswer(ctx.method, response.statusCode, contentType, answer);
     if (problem) {
       throw new AppError('bad_gateway', `[gateway] ${upstream.name} ${problem}`);
@@ -229,36 +244,17 @@ export async function proxyRequest(
     ctx.status = response.statusCode;
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const reason: unknown = controller.signal.reason;
-    if (controller.signal.aborted && reason instanceof ClientGone) {
+    if (stopped instanceof ClientGone) {
       throw new AppError(
         'service_unavailable',
         `[gateway] the client left before ${upstream.name} answered`,
         { cause: error },
       );
     }
-    throw failure(ctx, upstream, error, { answered, timedOut: controller.signal.aborted, options });
+    throw failure(ctx, upstream, error, { answered, timedOut: stopped !== undefined, options });
   } finally {
     clearTimeout(timer);
     ctx.res.off('close', onClientGone);
-  }
-}
-
-async function sendWithOneRetry(
-  { pool }: Upstream,
-  request: Dispatcher.RequestOptions,
-  { replayable, signal }: { replayable: boolean; signal: AbortSignal },
-): Promise<Dispatcher.ResponseData> {
-  try {
-    return await pool.request(request);
-  } catch (error) {
-    const retry =
-      replayable &&
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      !signal.aborted &&
-      ['UND_ERR_SOCKET', 'ECONNRESET'].includes(errorCode(error) ?? '');
-    if (!retry) throw error;
-    return pool.request(request);
   }
 }
 
