@@ -1,4 +1,4 @@
-import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
 export type { Logger };
@@ -30,36 +30,29 @@ const REDACTED_PATHS = SECRET_KEYS.flatMap((key) =>
   ['', '*', '*.*', '*.*.*'].map((prefix) => `${prefix}[${JSON.stringify(key)}]`),
 );
 
-/** How deep a serialized error is searched for binary values: past the redaction's own walk. */
-const BINARY_SEARCH_DEPTH = 6;
+/** The fields that identify an error beyond its message (Node's system errors, MongoDB's). */
+const IDENTIFYING_FIELDS = ['code', 'codeName', 'errno', 'syscall', 'status'];
+const CAUSE_DEPTH = 3;
 
 /**
- * `value` with every Buffer, typed array or ArrayBuffer in it written as `[binary: N bytes]`,
- * copying only what changes. The redaction walks logged objects with `for…in`, which throws on a
- * Buffer's prototype getters; a log line has no use for raw bytes anyway.
+ * An error as a log line needs it: type, message, identifying fields, stack, and its causes.
+ * Nothing else of the error object is walked (an HTTP parse error carries the raw packet as a
+ * Buffer, a driver error its connection state, with cycles), so logging can neither throw, lose
+ * the cause to an unserialisable graph, nor leak what those objects hold.
  */
-function withoutBinary(value: unknown, depth = 0): unknown {
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
-    return `[binary: ${value.byteLength} bytes]`;
+function serializeError(error: unknown, depth = 0): unknown {
+  if (!(error instanceof Error)) return { type: typeof error, message: String(error) };
+  const fields = error as unknown as Record<string, unknown>;
+  const line: Record<string, unknown> = { type: error.name, message: error.message };
+  for (const field of IDENTIFYING_FIELDS) {
+    const value = fields[field];
+    if (typeof value === 'string' || typeof value === 'number') line[field] = value;
   }
-  if (depth >= BINARY_SEARCH_DEPTH || typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => withoutBinary(item, depth + 1));
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
-  const entries = Object.entries(value);
-  const cleaned = entries.map(([key, item]) => [key, withoutBinary(item, depth + 1)] as const);
-  if (cleaned.every(([, item], index) => item === entries[index]?.[1])) return value;
-  // Same prototype, same own enumerable properties: the same JSON, binary values aside.
-  return Object.assign(Object.create(Object.getPrototypeOf(value) as object | null) as object, {
-    ...Object.fromEntries(cleaned),
-  });
-}
-
-/**
- * pino's error serializer, binary values aside: an HTTP parse error, for one, carries the raw
- * packet as a Buffer, and logging it must not throw.
- */
-function serializeError(error: Error): unknown {
-  return withoutBinary(stdSerializers.err(error));
+  line.stack = error.stack;
+  if (error.cause !== undefined && depth < CAUSE_DEPTH) {
+    line.cause = serializeError(error.cause, depth + 1);
+  }
+  return line;
 }
 
 /** JSON lines on stdout (pretty when stdout is a terminal), with secrets redacted. */
