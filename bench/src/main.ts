@@ -20,11 +20,13 @@ import {
 import { bareScenario, stackScenarios, type Scenario } from './scenarios.js';
 
 // `pnpm bench`: scenarios (a)–(e) one after the other, on this machine, then bench/results.md
-// and bench/results.json. `--profile` instead runs (c) with the gateway under `node --cpu-prof`
-// and prints where it spent its time. `--only=b,c` runs some scenarios and writes nothing.
+// and bench/results.json. `--only=b,c` runs some scenarios and writes neither. `--profile` runs
+// one scenario (`--only`, default c) with one service (`--service`, default gateway) under
+// `node --cpu-prof` and prints where that service spent its time.
 const { values: args } = parseArgs({
   options: {
     profile: { type: 'boolean', default: false },
+    service: { type: 'string', default: 'gateway' },
     only: { type: 'string' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
@@ -38,16 +40,16 @@ const options: LoadOptions = {
 };
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 const selected = new Set<ScenarioId>(
-  args.profile
-    ? ['c']
-    : ((args.only?.split(',').map((id) => id.trim()) as ScenarioId[] | undefined) ?? [
-        'a',
-        'b',
-        'c',
-        'd',
-        'e',
-      ]),
+  (args.only?.split(',').map((id) => id.trim()) as ScenarioId[] | undefined) ??
+    (args.profile ? ['c'] : ['a', 'b', 'c', 'd', 'e']),
 );
+const SERVICES = ['gateway', 'pets', 'store'] as const;
+type ServiceName = (typeof SERVICES)[number];
+function profiledService(name: string): ServiceName {
+  const found = SERVICES.find((service) => service === name);
+  if (!found) throw new Error(`[bench] --service must be one of ${SERVICES.join(', ')}`);
+  return found;
+}
 
 /** The services as `pnpm start` runs them, minus what would distort the numbers. */
 const stackEnv = {
@@ -155,24 +157,30 @@ async function runAll(): Promise<ScenarioResult[]> {
   return results;
 }
 
-async function profileGateway(): Promise<void> {
+/** Runs the selected stack scenarios with one service under `node --cpu-prof`, then sums it up. */
+async function profileService(service: ServiceName): Promise<void> {
   const profileDir = join(benchDir, 'profiles');
   await mkdir(profileDir, { recursive: true });
-  const name = `gateway-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const name = `${service}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   await withStack(
     {
-      gateway: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`],
+      [service]: [
+        '--cpu-prof',
+        `--cpu-prof-dir=${profileDir}`,
+        `--cpu-prof-name=${name}.cpuprofile`,
+      ],
     },
     async (stack) => {
       const fixtures = await seed(stack);
-      const scenario = stackScenarios(stack, fixtures).find(({ id }) => id === 'c');
-      if (scenario) await runScenario(scenario);
+      for (const scenario of stackScenarios(stack, fixtures)) {
+        if (selected.has(scenario.id)) await runScenario(scenario);
+      }
     },
   );
-  // The gateway writes its profile as it exits (withStack has stopped it).
+  // The service writes its profile as it exits (withStack has stopped it).
   const file = join(profileDir, `${name}.cpuprofile`);
   if (!(await readdir(profileDir)).includes(`${name}.cpuprofile`)) {
-    throw new Error(`[bench] the gateway wrote no profile at ${file}`);
+    throw new Error(`[bench] ${service} wrote no profile at ${file}`);
   }
   const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
   const summary = formatSummary(summariseProfile(profile));
@@ -184,7 +192,7 @@ async function main(): Promise<number> {
   const busyBeforePercent = await cpuBusyPercent();
   log(`machine: ${busyBeforePercent}% busy before the run, load average ${loadAverage()}`);
   if (args.profile) {
-    await profileGateway();
+    await profileService(profiledService(args.service));
     return 0;
   }
   const scenarios = await runAll();
