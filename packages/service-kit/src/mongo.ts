@@ -6,6 +6,7 @@ import {
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
+import { reconnectWhenMonitorHangs } from './hung-monitor.js';
 
 export interface ConnectMongoOptions {
   /** Shows in the server's logs and `currentOp`, e.g. the service name. */
@@ -15,7 +16,8 @@ export interface ConnectMongoOptions {
 }
 
 /**
- * A connected client that fails within `timeoutMs` rather than hanging when the database is down.
+ * A connected client that fails within `timeoutMs` rather than hanging when the database is down,
+ * and that reconnects by itself when the driver's server monitor hangs (see `hung-monitor.ts`).
  *
  * FerretDB's SQLite storage does not isolate an update from updates on other connections, so two
  * conditional updates of one document could both apply; against FerretDB the client therefore
@@ -26,10 +28,14 @@ export async function connectMongo(
   { appName, timeoutMs = 2_000 }: ConnectMongoOptions,
 ): Promise<MongoClient> {
   const options = { appName, serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs };
-  const client = await new MongoClient(uri, options).connect();
-  if (!(await isFerretdb(client))) return client;
-  await client.close();
-  return new MongoClient(uri, { ...options, maxPoolSize: 1 }).connect();
+  let client = await new MongoClient(uri, options).connect();
+  if (await isFerretdb(client)) {
+    await client.close();
+    client = await new MongoClient(uri, { ...options, maxPoolSize: 1 }).connect();
+  }
+  // A heartbeat lasts at most a connect and a `hello`, each bounded by the connect timeout.
+  reconnectWhenMonitorHangs(client, { hungAfterMs: 2 * timeoutMs + 1_000, retryMs: timeoutMs });
+  return client;
 }
 
 async function isFerretdb(client: MongoClient): Promise<boolean> {
