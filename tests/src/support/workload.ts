@@ -1,0 +1,267 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TestStack } from './test-stack.js';
+
+/** Rate limits high enough that a workload is never throttled (names: services/gateway/README). */
+export const unthrottled = {
+  RATE_LIMIT_PER_SECOND: '100000',
+  RATE_LIMIT_BURST: '100000',
+  SIGNUP_RATE_LIMIT_PER_MINUTE: '100000',
+  SIGNUP_RATE_LIMIT_BURST: '100000',
+};
+
+export interface Customer {
+  apiKey: string;
+  accountId: string;
+}
+
+/** The accounts and stocked pets a workload acts on; `tag` marks what it writes. */
+export interface WorkloadSetup {
+  tag: string;
+  customers: Customer[];
+  pets: { id: number; initialStock: number }[];
+}
+
+/** One request of the mix, with what is needed to find its trace in the databases. */
+export type WorkloadRequest =
+  | { kind: 'order'; accountId: string; petId: number; quantity: number }
+  | { kind: 'message'; accountId: string; text: string }
+  | { kind: 'signUp'; email: string }
+  | { kind: 'read'; path: string };
+
+/**
+ * What came back: an HTTP answer, or none. `refused` means the connection was refused, so the
+ * request cannot have reached anything; `hung` that the hang guard ran out. Any missing answer
+ * but a refused connection leaves the request's effect unknown.
+ */
+export type Reply =
+  | { answered: true; status: number; body: unknown }
+  | { answered: false; refused: boolean; hung: boolean; reason: string };
+
+export interface Outcome {
+  request: WorkloadRequest;
+  reply: Reply;
+}
+
+let workloads = 0;
+
+/** As the admin, a category with `pets` pets of `stock` each; and `customers` new customers. */
+export async function prepareWorkload(
+  api: TestStack,
+  { pets = 2, stock = 50, customers = 3 } = {},
+): Promise<WorkloadSetup> {
+  const tag = `wl${++workloads}x${Date.now()}`;
+  const category = await api.admin.categories.createCategory({ body: { name: `${tag} pets` } });
+  if (category.status !== 201) throw new Error(`category: ${category.status}`);
+  const setup: WorkloadSetup = { tag, customers: [], pets: [] };
+  for (let i = 0; i < pets; i++) {
+    const pet = await api.admin.pets.createPet({
+      body: { name: `${tag} pet ${i}`, categoryId: category.body.id },
+    });
+    if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
+    const stocked = await api.admin.inventory.setInventory({
+      params: { petId: String(pet.body.id) },
+      body: { quantity: stock },
+    });
+    if (stocked.status !== 200) throw new Error(`stock: ${stocked.status}`);
+    setup.pets.push({ id: pet.body.id, initialStock: stock });
+  }
+  for (let i = 0; i < customers; i++) {
+    const { apiKey, accountId } = await api.signUp(`${tag}.customer${i}@example.com`);
+    setup.customers.push({ apiKey, accountId });
+  }
+  return setup;
+}
+
+export interface WorkloadOptions {
+  /** Requests in flight at once. */
+  concurrency?: number;
+  /** The hang guard of each request: past it, the request counts as unanswered. */
+  guardMs: number;
+  /** Each sender's pause between two requests, so a transition sees requests throughout. */
+  paceMs?: number;
+}
+
+/** In every ten requests: four orders, two messages, one sign-up and three reads. */
+const MIX = [
+  'order',
+  'message',
+  'read',
+  'order',
+  'signUp',
+  'order',
+  'read',
+  'message',
+  'order',
+  'read',
+] as const;
+const READS_PER_MIX = MIX.filter((kind) => kind === 'read').length;
+
+/**
+ * A bounded mix of writes and reads through the gateway, as several clients would send them,
+ * keeping every outcome so that the books can be checked against the databases afterwards.
+ */
+export class Workload {
+  readonly outcomes: Outcome[] = [];
+  readonly #url: string;
+  readonly #setup: WorkloadSetup;
+  readonly #concurrency: number;
+  readonly #guardMs: number;
+  readonly #paceMs: number;
+  #sent = 0;
+
+  constructor(url: string, setup: WorkloadSetup, options: WorkloadOptions) {
+    this.#url = url;
+    this.#setup = setup;
+    this.#concurrency = options.concurrency ?? 8;
+    this.#guardMs = options.guardMs;
+    this.#paceMs = options.paceMs ?? 20;
+  }
+
+  get setup(): WorkloadSetup {
+    return this.#setup;
+  }
+
+  /**
+   * Sends at least `requests` requests while `transition` runs, and keeps sending until it is
+   * over (but never more than `maxRequests`), so requests are in flight before, during and after
+   * the change. Resolves when both are done.
+   */
+  async across(
+    transition: () => Promise<void>,
+    { requests = 40, maxRequests = 250 }: { requests?: number; maxRequests?: number } = {},
+  ): Promise<void> {
+    let over = false;
+    const first = this.#sent;
+    const changing = (async () => {
+      try {
+        await transition();
+      } finally {
+        over = true;
+      }
+    })();
+    const sender = async () => {
+      for (;;) {
+        const sent = this.#sent - first;
+        if (sent >= maxRequests || (sent >= requests && over)) return;
+        await this.#send(this.#sent++);
+        await sleep(this.#paceMs);
+      }
+    };
+    const senders = Array.from({ length: this.#concurrency }, sender);
+    await Promise.all([changing, ...senders]);
+  }
+
+  /** Sends `requests` requests with nothing else going on. */
+  async run(requests: number): Promise<void> {
+    await this.across(() => Promise.resolve(), { requests, maxRequests: requests });
+  }
+
+  /** How many outcomes of each kind got each status, for failure messages. */
+  summary(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const { request, reply } of this.outcomes) {
+      const key = `${request.kind} ${reply.answered ? reply.status : reply.reason}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return counts;
+  }
+
+  #request(i: number): WorkloadRequest {
+    const { tag, customers, pets } = this.#setup;
+    const customer = customers[i % customers.length];
+    const pet = pets[Math.floor(i / MIX.length) % pets.length];
+    if (!customer || !pet) throw new Error('a workload needs customers and pets');
+    const kind = MIX[i % MIX.length] ?? 'read';
+    switch (kind) {
+      case 'order':
+        return { kind, accountId: customer.accountId, petId: pet.id, quantity: 1 };
+      case 'message':
+        return { kind, accountId: customer.accountId, text: `${tag} message ${i}` };
+      case 'signUp':
+        return { kind, email: `${tag}.signup${i}@example.com` };
+      case 'read': {
+        const reads = [
+          '/v1/pets?limit=5',
+          `/v1/store/inventory/${pet.id}`,
+          '/v1/store/orders?limit=5',
+          '/v1/accounts/me',
+        ];
+        // The reads take turns, whatever the number of requests.
+        const slot = i % MIX.length;
+        const ordinal =
+          Math.floor(i / MIX.length) * READS_PER_MIX +
+          MIX.slice(0, slot).filter((each) => each === 'read').length;
+        return { kind, path: reads[ordinal % reads.length] ?? '/v1/pets' };
+      }
+    }
+  }
+
+  async #send(i: number): Promise<void> {
+    const request = this.#request(i);
+    const customer = this.#setup.customers[i % this.#setup.customers.length];
+    const auth = { authorization: `Bearer ${customer?.apiKey ?? ''}` };
+    const json = { 'content-type': 'application/json' };
+    let method = 'GET';
+    let path: string;
+    let headers: Record<string, string> = auth;
+    let body: string | undefined;
+    switch (request.kind) {
+      case 'order':
+        method = 'POST';
+        path = '/v1/store/orders';
+        headers = { ...auth, ...json };
+        body = JSON.stringify({ petId: request.petId, quantity: request.quantity });
+        break;
+      case 'message':
+        method = 'POST';
+        path = '/v1/messages';
+        headers = { ...auth, ...json };
+        body = JSON.stringify({ message: request.text });
+        break;
+      case 'signUp':
+        method = 'POST';
+        path = '/v1/accounts';
+        headers = json;
+        body = JSON.stringify({ email: request.email });
+        break;
+      case 'read':
+        path = request.path;
+        break;
+    }
+    let reply: Reply;
+    try {
+      const res = await fetch(`${this.#url}${path}`, {
+        method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.#guardMs),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text) as unknown;
+      } catch {
+        // kept as text: the checks report it
+      }
+      reply = { answered: true, status: res.status, body: parsed };
+    } catch (error) {
+      reply = unanswered(error, this.#guardMs);
+    }
+    this.outcomes.push({ request, reply });
+  }
+}
+
+function unanswered(error: unknown, guardMs: number): Reply {
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return {
+      answered: false,
+      refused: false,
+      hung: true,
+      reason: `no answer within ${guardMs} ms`,
+    };
+  }
+  const cause =
+    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : String(error);
+  return { answered: false, refused: code === 'ECONNREFUSED', hung: false, reason: code };
+}
