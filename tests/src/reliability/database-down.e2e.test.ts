@@ -1,0 +1,193 @@
+import type { PetstoreClient } from '@petstore/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
+import { DatabaseReader } from '../support/databases.js';
+import { answerOf, expectError } from '../support/error-bodies.js';
+import { eventually } from '../support/eventually.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+
+/**
+ * A service gives up on its database after 2 s (service-kit's `connectMongo`), and a store
+ * operation may wait for pets and then for its own database: past this, a request has hung.
+ */
+const GUARD_MS = 8_000;
+const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(GUARD_MS) } });
+
+let api: TestStack;
+let customer: PetstoreClient;
+let petId: number;
+
+beforeAll(async () => {
+  api = await startTestStack({
+    ...unthrottled,
+    // Stock taken by an order that could not be stored goes back soon after the database does.
+    STOCK_HOLD_TIMEOUT_MS: '2000',
+    STOCK_HOLD_SWEEP_MS: '250',
+  });
+  customer = (await api.signUp()).api;
+  const category = await api.admin.categories.createCategory({ body: { name: 'Database' } });
+  if (category.status !== 201) throw new Error(`category: ${category.status}`);
+  const pet = await api.admin.pets.createPet({
+    body: { name: 'Rex', categoryId: category.body.id },
+  });
+  if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
+  petId = pet.body.id;
+  await api.admin.inventory.setInventory({
+    params: { petId: String(petId) },
+    body: { quantity: 100 },
+  });
+});
+afterEach(async () => {
+  // Whatever a test did, the next one starts with the database up and every service ready.
+  await api.stack.database.start();
+  await everythingReady();
+});
+afterAll(async () => {
+  await api?.[Symbol.asyncDispose]();
+});
+
+/** `/ready`'s status and body. */
+async function ready(): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(GUARD_MS) });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Polls `/ready` until every part answers again. */
+async function everythingReady(): Promise<void> {
+  const last = await eventually(ready, ({ status }) => status === 200, 30_000);
+  expect(last).toEqual({ status: 200, body: { status: 'ok' } });
+}
+
+describe('with the database stopped', () => {
+  it('answers 503 service_unavailable from every service, without hanging', async () => {
+    // Keys are cached by the gateway, so the customer's requests reach the services.
+    expect((await customer.accounts.getMe()).status).toBe(200);
+    await api.stack.database.stop();
+
+    // All at once: each waits for its database up to the driver's server selection timeout.
+    const calls = {
+      listPets: customer.pets.listPets({ query: {}, ...inTime() }),
+      listCategories: customer.categories.listCategories({ query: {}, ...inTime() }),
+      createPet: api.admin.pets.createPet({
+        body: { name: 'Spot', categoryId: 1 },
+        ...inTime(),
+      }),
+      listOrders: customer.orders.listOrders({ query: {}, ...inTime() }),
+      placeOrder: customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() }),
+      getInventoryItem: customer.inventory.getInventoryItem({
+        params: { petId: String(petId) },
+        ...inTime(),
+      }),
+      getMe: customer.accounts.getMe(inTime()),
+      createAccount: api.client().accounts.createAccount({
+        body: { email: `database-down.${Date.now()}@example.com` },
+        ...inTime(),
+      }),
+      sendMessage: customer.messages.sendMessage({
+        body: { message: 'The database is down' },
+        ...inTime(),
+      }),
+    };
+    const answers = await Promise.all(
+      Object.entries(calls).map(async ([operation, call]) => ({ operation, answer: await call })),
+    );
+    for (const { operation, answer } of answers) {
+      expect({ operation, status: answer.status }).toEqual({ operation, status: 503 });
+      expectError(answer, 'service_unavailable');
+    }
+    // A key the gateway has not seen yet cannot be checked either: 503, not 401.
+    const unknownKey = await answerOf(
+      await fetch(`${api.url}/v1/pets`, {
+        headers: { authorization: `Bearer psk_${'x'.repeat(40)}` },
+        signal: AbortSignal.timeout(GUARD_MS),
+      }),
+    );
+    expectError(unknownKey, 'service_unavailable');
+
+    // The processes stay up, waiting for their database.
+    expect([api.stack.pets.running, api.stack.store.running, api.stack.gateway.running]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    const health = await fetch(`${api.url}/health`, { signal: AbortSignal.timeout(GUARD_MS) });
+    expect(health.status).toBe(200);
+  });
+
+  it('says 503 on /ready, naming every part that is down', async () => {
+    await api.stack.database.stop();
+    const answer = await answerOf(
+      await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(GUARD_MS) }),
+    );
+    expectError(answer, 'service_unavailable');
+    const parts = (answer.body as { details: { path: string }[] }).details.map((part) => part.path);
+    expect(parts.sort()).toEqual(['database', 'pets', 'store']);
+  });
+});
+
+describe('once the database is back', () => {
+  it('serves every service again without restarting anything', async () => {
+    await api.stack.database.stop();
+    expect((await customer.pets.listPets({ query: {}, ...inTime() })).status).toBe(503);
+    await api.stack.database.start();
+
+    await everythingReady();
+    const pets = await eventually(
+      () => customer.pets.listPets({ query: {}, ...inTime() }),
+      (res) => res.status === 200,
+      30_000,
+    );
+    expect(pets.status).toBe(200);
+    const order = await eventually(
+      () => customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() }),
+      (res) => res.status === 201,
+      30_000,
+    );
+    expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1 } });
+    const signUp = await eventually(
+      () =>
+        api.client().accounts.createAccount({
+          body: { email: `database-back.${Date.now()}@example.com` },
+          ...inTime(),
+        }),
+      (res) => res.status === 201,
+      30_000,
+    );
+    expect(signUp.status).toBe(201);
+    const message = await customer.messages.sendMessage({
+      body: { message: 'The database is back' },
+      ...inTime(),
+    });
+    expect(message.status).toBe(202);
+  });
+});
+
+describe('under load', () => {
+  it('loses nothing when the database stops and starts again', async () => {
+    const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: GUARD_MS });
+    await workload.run(20);
+    await workload.across(() => api.stack.database.stop());
+    await workload.run(16);
+    await workload.across(async () => {
+      await api.stack.database.start();
+      await everythingReady();
+    });
+    await workload.run(30);
+
+    expectOnlyAnswers(workload, ['service_unavailable']);
+    expect(countOf(workload, 'order', 503)).toBeGreaterThan(0);
+    expect(countOf(workload, 'order', 201)).toBeGreaterThan(0);
+    const db = await DatabaseReader.connect(api.stack.database.uri);
+    try {
+      // A database that stops while a write is in flight can apply it and lose the reply with
+      // the connection: the service cannot know, and answers 503. Such a write may be there —
+      // whole, its stock taken for it — or not; anything partial is still a failure.
+      await expectNothingLost(workload, db, {
+        unknown: ['service_unavailable', 'upstream_timeout'],
+      });
+    } finally {
+      await db.close();
+    }
+  });
+});

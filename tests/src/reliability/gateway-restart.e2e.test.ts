@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { PetstoreClient } from '@petstore/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
+import { DatabaseReader, databaseNames } from '../support/databases.js';
+import { eventually } from '../support/eventually.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+
+/** A message as the gateway stores it (services/gateway/src/collections.ts). */
+interface MessageDocument {
+  _id: string;
+  accountId: string;
+  message: string;
+  status: 'queued' | 'delivering' | 'delivered';
+  createdAt: Date;
+  leaseUntil: Date | null;
+  attempts: number;
+  deliveredAt: Date | null;
+}
+
+let api: TestStack;
+let db: DatabaseReader;
+let customer: { accountId: string; api: PetstoreClient };
+
+beforeAll(async () => {
+  api = await startTestStack(unthrottled);
+  db = await DatabaseReader.connect(api.stack.database.uri);
+  customer = await api.signUp();
+});
+afterEach(async () => {
+  if (!api.stack.gateway.running) await api.stack.gateway.start();
+});
+afterAll(async () => {
+  await db?.close();
+  await api?.[Symbol.asyncDispose]();
+});
+
+const messages = () => db.db(databaseNames.gateway).collection<MessageDocument>('messages');
+
+/** A message id as the gateway makes them: `msg_` and 20 base62 characters. */
+const messageId = () => `msg_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+
+/** A message the worker has not delivered, exactly as the gateway stores it when it is posted. */
+function queuedMessage(text: string): MessageDocument {
+  return {
+    _id: messageId(),
+    accountId: customer.accountId,
+    message: text,
+    status: 'queued',
+    createdAt: new Date(),
+    leaseUntil: null,
+    attempts: 0,
+    deliveredAt: null,
+  };
+}
+
+/** Polls the API until the message reads `delivered`; returns the last answer. */
+async function delivered(id: string) {
+  return eventually(
+    () => customer.api.messages.getMessage({ params: { messageId: id } }),
+    (res) => res.status === 200 && res.body.status === 'delivered',
+    20_000,
+  );
+}
+
+describe('a gateway restarted with messages it had not delivered', () => {
+  it('delivers the messages queued while it was stopped', async () => {
+    await api.stack.gateway.stop();
+    const queued = ['First', 'Second', 'Third'].map((text) => queuedMessage(`${text} (queued)`));
+    await messages().insertMany(queued);
+    await api.stack.gateway.start();
+
+    for (const message of queued) {
+      expect(await delivered(message._id)).toMatchObject({
+        status: 200,
+        body: {
+          id: message._id,
+          message: message.message,
+          status: 'delivered',
+          createdAt: message.createdAt.toISOString(),
+        },
+      });
+      expect(await messages().findOne({ _id: message._id })).toMatchObject({
+        status: 'delivered',
+        attempts: 1,
+        leaseUntil: null,
+        deliveredAt: expect.any(Date) as Date,
+      });
+    }
+  });
+
+  it('delivers a message whose delivery stopped halfway, once its lease has run out', async () => {
+    await api.stack.gateway.stop();
+    // Claimed by a worker that died before marking it delivered.
+    const cutShort: MessageDocument = {
+      ...queuedMessage('Cut short'),
+      status: 'delivering',
+      leaseUntil: new Date(Date.now() - 1_000),
+      attempts: 1,
+    };
+    await messages().insertOne(cutShort);
+    await api.stack.gateway.start();
+
+    expect(await delivered(cutShort._id)).toMatchObject({
+      status: 200,
+      body: { id: cutShort._id, status: 'delivered' },
+    });
+    expect(await messages().findOne({ _id: cutShort._id })).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+    });
+  });
+
+  it('delivers the messages posted just before it stopped', async () => {
+    const posted: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const sent = await customer.api.messages.sendMessage({ body: { message: `Posted ${i}` } });
+      if (sent.status !== 202) throw new Error(`message: ${sent.status}`);
+      posted.push(sent.body.id);
+    }
+    await api.stack.gateway.stop();
+    await api.stack.gateway.start();
+
+    for (const id of posted) {
+      expect(await delivered(id)).toMatchObject({ status: 200, body: { status: 'delivered' } });
+    }
+  });
+});
+
+describe('under load', () => {
+  it('loses nothing when the gateway stops and starts again', async () => {
+    const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: 10_000 });
+    await workload.run(20);
+    await workload.across(() => api.stack.gateway.stop());
+    await workload.run(20);
+    await workload.across(() => api.stack.gateway.start());
+    await workload.run(30);
+
+    // While it is down, connections are refused; one it closes as it stops may drop a request.
+    expectOnlyAnswers(workload, [], { refused: true, dropped: true });
+    expect(countOf(workload, 'order', 'none')).toBeGreaterThan(0);
+    expect(countOf(workload, 'message', 202)).toBeGreaterThan(0);
+    await expectNothingLost(workload, db);
+  });
+});

@@ -1,0 +1,220 @@
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PetstoreClient } from '@petstore/contract';
+import { serveHttp, type ServedHttp } from '@petstore/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
+import { DatabaseReader } from '../support/databases.js';
+import { answerOf, expectError, type Answer } from '../support/error-bodies.js';
+import { eventually } from '../support/eventually.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+
+/**
+ * How long the gateway waits for a service in this file: short, so that hangs end quickly, yet
+ * above what the real store takes under this file's load.
+ */
+const UPSTREAM_TIMEOUT_MS = 1_000;
+/** A hang guard well past the gateway's timeout: a request still open then has hung for good. */
+const GUARD_MS = 5_000;
+
+/** A stand-in on the store's port that takes every request and never answers it. */
+interface HangingService extends AsyncDisposable {
+  /** Requests it received. */
+  readonly received: number;
+  /** Requests it holds whose connection is still open: the gateway is still waiting on them. */
+  readonly open: number;
+}
+
+let api: TestStack;
+let db: DatabaseReader;
+let customer: PetstoreClient;
+let customerKey: string;
+let petId: number;
+let standIn: ServedHttp | undefined;
+
+async function hangOnTheStorePort(): Promise<HangingService> {
+  const held = new Set<ServerResponse>();
+  let received = 0;
+  const served = await serveHttp(
+    (_req, res) => {
+      received++;
+      held.add(res);
+      res.once('close', () => held.delete(res));
+    },
+    Number(new URL(api.stack.store.url).port),
+  );
+  standIn = served;
+  return {
+    get received() {
+      return received;
+    },
+    get open() {
+      return held.size;
+    },
+    [Symbol.asyncDispose]: () => closeStandIn(),
+  };
+}
+
+async function closeStandIn(): Promise<void> {
+  await standIn?.close();
+  standIn = undefined;
+}
+
+/** Replaces the store with a stand-in that never answers. */
+async function hangTheStore(): Promise<HangingService> {
+  await api.stack.store.stop();
+  return hangOnTheStorePort();
+}
+
+/** Closes the stand-in and starts the real store again on its port. */
+async function restoreTheStore(): Promise<void> {
+  await closeStandIn();
+  if (!api.stack.store.running) await api.stack.store.start();
+}
+
+async function asCustomer(method: string, path: string, json?: unknown): Promise<Answer> {
+  const res = await fetch(`${api.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${customerKey}`,
+      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: json === undefined ? undefined : JSON.stringify(json),
+    signal: AbortSignal.timeout(GUARD_MS),
+  });
+  return answerOf(res);
+}
+
+beforeAll(async () => {
+  api = await startTestStack({ ...unthrottled, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) });
+  db = await DatabaseReader.connect(api.stack.database.uri);
+  const signedUp = await api.signUp();
+  customer = signedUp.api;
+  customerKey = signedUp.apiKey;
+  const category = await api.admin.categories.createCategory({ body: { name: 'Hangs' } });
+  if (category.status !== 201) throw new Error(`category: ${category.status}`);
+  const pet = await api.admin.pets.createPet({
+    body: { name: 'Rex', categoryId: category.body.id },
+  });
+  if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
+  petId = pet.body.id;
+  await api.admin.inventory.setInventory({
+    params: { petId: String(petId) },
+    body: { quantity: 100 },
+  });
+});
+afterEach(async () => {
+  await restoreTheStore();
+});
+afterAll(async () => {
+  await closeStandIn();
+  await db?.close();
+  await api?.[Symbol.asyncDispose]();
+});
+
+describe('a store that takes requests and never answers', () => {
+  it('gets 504 upstream_timeout from the gateway, for reads and writes', async () => {
+    await using store = await hangTheStore();
+    const read = await asCustomer('GET', `/v1/store/inventory/${petId}`);
+    expectError(read, 'upstream_timeout');
+    expect((read.body as { message: string }).message).toContain('store');
+    const write = await asCustomer('POST', '/v1/store/orders', { petId, quantity: 1 });
+    expectError(write, 'upstream_timeout');
+    expect(store.received).toBe(2);
+  });
+
+  it('does not hold up pets, /health, /ready or accounts while store requests hang', async () => {
+    await using store = await hangTheStore();
+    // Store requests keep arriving, each hanging until the gateway gives up on it.
+    const hanging: Promise<Answer>[] = [];
+    let feeding = true;
+    const feeder = (async () => {
+      while (feeding) {
+        hanging.push(asCustomer('GET', '/v1/store/orders'));
+        await sleep(50);
+      }
+    })();
+    try {
+      await eventually(
+        () => Promise.resolve(store.open),
+        (open) => open >= 3,
+      );
+      const whileHanging = async <T extends { status: number }>(answer: Promise<T>) => {
+        const answered = await answer;
+        // A store request was still hanging when this answer came.
+        expect(store.open).toBeGreaterThan(0);
+        return answered;
+      };
+      const signal = () => AbortSignal.timeout(GUARD_MS);
+      const health = await whileHanging(fetch(`${api.url}/health`, { signal: signal() }));
+      expect(health.status).toBe(200);
+      const pets = await whileHanging(
+        customer.pets.listPets({ query: {}, fetchOptions: { signal: signal() } }),
+      );
+      expect(pets.status).toBe(200);
+      expect(pets.body).toContainEqual(expect.objectContaining({ id: petId }));
+      const me = await whileHanging(
+        customer.accounts.getMe({ fetchOptions: { signal: signal() } }),
+      );
+      expect(me).toMatchObject({ status: 200, body: { role: 'customer' } });
+      const signUp = await whileHanging(
+        api.client().accounts.createAccount({
+          body: { email: `hang.${Date.now()}@example.com` },
+          fetchOptions: { signal: signal() },
+        }),
+      );
+      expect(signUp.status).toBe(201);
+      const message = await whileHanging(
+        customer.messages.sendMessage({
+          body: { message: 'The store hangs' },
+          fetchOptions: { signal: signal() },
+        }),
+      );
+      expect(message.status).toBe(202);
+      // /ready waits at most 1 s for each part, so it answers too, naming the store.
+      const ready = await answerOf(await fetch(`${api.url}/ready`, { signal: signal() }));
+      expectError(ready, 'service_unavailable');
+      expect((ready.body as { details: { path: string }[] }).details).toEqual([
+        { path: 'store', message: expect.any(String) as string },
+      ]);
+    } finally {
+      feeding = false;
+      await feeder;
+    }
+    for (const answer of await Promise.all(hanging)) expectError(answer, 'upstream_timeout');
+  });
+
+  it('is replaced by the real store, which the gateway serves again without a restart', async () => {
+    await using store = await hangTheStore();
+    expectError(await asCustomer('GET', `/v1/store/inventory/${petId}`), 'upstream_timeout');
+    expect(store.received).toBe(1);
+    await restoreTheStore();
+
+    const item = await eventually(
+      () => asCustomer('GET', `/v1/store/inventory/${petId}`),
+      ({ status }) => status === 200,
+    );
+    expect(item).toMatchObject({ status: 200, body: { petId } });
+    const order = await asCustomer('POST', '/v1/store/orders', { petId, quantity: 1 });
+    expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1 } });
+  });
+});
+
+describe('under load', () => {
+  it('loses nothing when the store starts hanging and is then replaced', async () => {
+    const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: GUARD_MS });
+    await workload.run(20);
+    await workload.across(async () => {
+      await hangTheStore();
+    });
+    await workload.run(30);
+    await workload.across(() => restoreTheStore());
+    await workload.run(30);
+
+    expectOnlyAnswers(workload, ['service_unavailable', 'upstream_timeout']);
+    expect(countOf(workload, 'order', 504)).toBeGreaterThan(0);
+    expect(countOf(workload, 'order', 201)).toBeGreaterThan(0);
+    await expectNothingLost(workload, db);
+  });
+});

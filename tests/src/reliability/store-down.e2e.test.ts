@@ -1,0 +1,159 @@
+import type { PetstoreClient } from '@petstore/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
+import { DatabaseReader } from '../support/databases.js';
+import { expectError } from '../support/error-bodies.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+
+/** API.md: a service that is down is 503 "within 1 s"; past this the request counts as hung. */
+const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(1_000) } });
+
+let api: TestStack;
+let db: DatabaseReader;
+let customer: PetstoreClient;
+let petId: number;
+let orderId: number;
+
+beforeAll(async () => {
+  api = await startTestStack(unthrottled);
+  db = await DatabaseReader.connect(api.stack.database.uri);
+  customer = (await api.signUp()).api;
+  const category = await api.admin.categories.createCategory({ body: { name: 'Store down' } });
+  if (category.status !== 201) throw new Error(`category: ${category.status}`);
+  const pet = await api.admin.pets.createPet({
+    body: { name: 'Rex', categoryId: category.body.id },
+  });
+  if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
+  petId = pet.body.id;
+  await api.admin.inventory.setInventory({
+    params: { petId: String(petId) },
+    body: { quantity: 100 },
+  });
+  const order = await customer.orders.placeOrder({ body: { petId, quantity: 1 } });
+  if (order.status !== 201 || order.body.id === undefined)
+    throw new Error(`order: ${order.status}`);
+  orderId = order.body.id;
+});
+afterEach(async () => {
+  // Whatever a test did, the next one starts with the store up.
+  if (!api.stack.store.running) await api.stack.store.start();
+});
+afterAll(async () => {
+  await db?.close();
+  await api?.[Symbol.asyncDispose]();
+});
+
+describe('with the store stopped', () => {
+  it('answers every store operation 503 service_unavailable at once', async () => {
+    await api.stack.store.stop();
+    const id = String(orderId);
+    const pet = String(petId);
+    const answers = {
+      listOrders: await customer.orders.listOrders({ query: {}, ...inTime() }),
+      placeOrder: await customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() }),
+      getOrder: await customer.orders.getOrder({ params: { orderId: id }, ...inTime() }),
+      cancelOrder: await customer.orders.cancelOrder({ params: { orderId: id }, ...inTime() }),
+      updateOrder: await api.admin.orders.updateOrder({
+        params: { orderId: id },
+        body: { complete: true },
+        ...inTime(),
+      }),
+      listInventory: await customer.inventory.listInventory({ query: {}, ...inTime() }),
+      getInventoryItem: await customer.inventory.getInventoryItem({
+        params: { petId: pet },
+        ...inTime(),
+      }),
+      setInventory: await api.admin.inventory.setInventory({
+        params: { petId: pet },
+        body: { quantity: 5 },
+        ...inTime(),
+      }),
+    };
+    for (const [operation, answer] of Object.entries(answers)) {
+      expect({ operation, status: answer.status }).toEqual({ operation, status: 503 });
+      expectError(answer, 'service_unavailable');
+      expect((answer.body as { message: string }).message).toContain('store');
+    }
+  });
+
+  it('keeps serving pets, categories, accounts and messages', async () => {
+    await api.stack.store.stop();
+    const listed = await customer.pets.listPets({ query: {}, ...inTime() });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContainEqual(expect.objectContaining({ id: petId }));
+    const categories = await customer.categories.listCategories({ query: {}, ...inTime() });
+    expect(categories.status).toBe(200);
+    const category = await api.admin.categories.createCategory({
+      body: { name: 'Made while the store is down' },
+      ...inTime(),
+    });
+    expect(category.status).toBe(201);
+    const categoryId = category.status === 201 ? category.body.id : -1;
+    const created = await api.admin.pets.createPet({
+      body: { name: 'Spot', categoryId },
+      ...inTime(),
+    });
+    expect(created).toMatchObject({ status: 201, body: { name: 'Spot', status: 'available' } });
+    expect(await customer.accounts.getMe(inTime())).toMatchObject({ status: 200 });
+    const signUp = await api.client().accounts.createAccount({
+      body: { email: `store-down.${Date.now()}@example.com` },
+      ...inTime(),
+    });
+    expect(signUp.status).toBe(201);
+    const message = await customer.messages.sendMessage({
+      body: { message: 'The store is down' },
+      ...inTime(),
+    });
+    expect(message).toMatchObject({ status: 202, body: { status: 'queued' } });
+  });
+
+  it('is not ready, and names the store', async () => {
+    await api.stack.store.stop();
+    const ready = await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(3_000) });
+    const body = (await ready.json()) as { code: string; details: { path: string }[] };
+    expect(ready.status).toBe(503);
+    expect(body.code).toBe('service_unavailable');
+    expect(body.details.map((part) => part.path)).toEqual(['store']);
+  });
+});
+
+describe('once the store is started again', () => {
+  it('serves store requests without restarting the gateway', async () => {
+    await api.stack.store.stop();
+    const down = await customer.inventory.getInventoryItem({
+      params: { petId: String(petId) },
+      ...inTime(),
+    });
+    expect(down.status).toBe(503);
+    await api.stack.store.start();
+
+    expect(api.stack.gateway.running).toBe(true);
+    const item = await customer.inventory.getInventoryItem({
+      params: { petId: String(petId) },
+      ...inTime(),
+    });
+    expect(item).toMatchObject({ status: 200, body: { petId } });
+    const order = await customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() });
+    expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1, complete: false } });
+    const ready = await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(3_000) });
+    expect(ready.status).toBe(200);
+  });
+});
+
+describe('under load', () => {
+  it('loses nothing when the store stops and starts again', async () => {
+    const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: 5_000 });
+    await workload.run(20);
+    await workload.across(() => api.stack.store.stop());
+    await workload.run(30);
+    await workload.across(() => api.stack.store.start());
+    await workload.run(30);
+
+    expectOnlyAnswers(workload, ['service_unavailable']);
+    // The fault was felt, and the workload did real work on both sides of it.
+    expect(countOf(workload, 'order', 503)).toBeGreaterThan(0);
+    expect(countOf(workload, 'order', 201)).toBeGreaterThan(0);
+    await expectNothingLost(workload, db);
+  });
+});
