@@ -188,6 +188,34 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     expect(await stockOf(petId)).toBe(0);
   });
 
+  it('answers the order of a holder that died before storing its answer, and places no other', async () => {
+    const petId = await stack.petWithStock(2);
+    const key = randomUUID();
+    const first = await place(key, { petId, quantity: 1 });
+    expect(first.status).toBe(201);
+    // As if the holder's database went away right after the order was stored: the record was
+    // left pending, and its lease has run out since.
+    await keys().updateOne(
+      { _id: `${jane.accountId}:${key}` },
+      {
+        $set: { state: 'pending', claimToken: 'a-request-that-died', leaseExpiresAt: new Date(0) },
+        $unset: { response: '' },
+      },
+    );
+
+    const retry = await place(key, { petId, quantity: 1 });
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('location')).toBe(`/v1/store/orders/${first.body.id}`);
+    expect(await stockOf(petId)).toBe(1);
+    expect(await stack.storeDb.collection('orders').countDocuments({ petId })).toBe(1);
+    // The key now holds the answer, for every later retry.
+    expect(await keys().findOne({ _id: `${jane.accountId}:${key}` })).toMatchObject({
+      state: 'done',
+      response: { status: 201, body: first.body },
+    });
+  });
+
   it('returns 409 conflict when the holder of the key does not answer in time', async () => {
     const petId = await stack.petWithStock(1);
     const key = randomUUID();

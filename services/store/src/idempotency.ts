@@ -28,14 +28,28 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
+/** The `_id` of the record of an account's key, also written on the order placed under it. */
+export function idempotencyRecordId({ accountId, key }: { accountId: string; key: string }) {
+  return `${accountId}:${key}`;
+}
+
 export interface Idempotency {
   /**
    * Runs `act` once per account and key: the first request claims the key and stores the answer;
    * a repeat with the same body gets that answer again, with another body 422
    * `idempotency_key_reused`; a repeat while the first is still running waits for its answer.
    * A failure is not remembered: the claim is released and a retry acts again.
+   *
+   * A request that takes over the key from a holder that died (its lease ran out) asks `recover`
+   * first: the holder may have acted and died, or lost its database, before it could store the
+   * answer; what was done under the key since `since` (when this use of the key began) is then
+   * answered instead of acting twice.
    */
-  run(request: IdempotentRequest, act: () => Promise<StoredResponse>): Promise<StoredResponse>;
+  run(
+    request: IdempotentRequest,
+    act: () => Promise<StoredResponse>,
+    recover?: (since: Date) => Promise<StoredResponse | undefined>,
+  ): Promise<StoredResponse>;
 }
 
 export function createIdempotency(
@@ -47,10 +61,12 @@ export function createIdempotency(
   const later = (ms: number) => new Date(now().getTime() + ms);
 
   return {
-    async run({ accountId, key, body }, act) {
-      const id = `${accountId}:${key}`;
+    async run({ accountId, key, body }, act, recover) {
+      const id = idempotencyRecordId({ accountId, key });
       const requestHash = hashBody(body);
       const waitUntil = performance.now() + options.waitMs;
+      // When this use of the key began, once a claim is taken over: the claim keeps it.
+      let takenOverFrom: Date | undefined;
 
       for (let attempt = 0; ; attempt += 1) {
         if (attempt > 0 && performance.now() >= waitUntil) {
@@ -64,11 +80,17 @@ export function createIdempotency(
           _id: id,
           requestHash,
           claimToken,
-          createdAt: now(),
+          createdAt: takenOverFrom ?? now(),
           leaseExpiresAt: later(options.pendingLeaseMs),
           expiresAt: later(options.retentionMs),
         });
-        if (claimed) return actAndStore(id, claimToken, act);
+        if (claimed) {
+          const since = takenOverFrom;
+          return actAndStore(id, claimToken, async () => {
+            const recovered = since === undefined ? undefined : await recover?.(since);
+            return recovered ?? act();
+          });
+        }
 
         const record = await keys.find(id);
         if (!record) continue; // released by a failed claimant: claim it again
@@ -85,8 +107,10 @@ export function createIdempotency(
         }
         if (record.state === 'done' && record.response) return record.response;
         if (record.leaseExpiresAt <= at) {
-          // Its request died without answering: nothing was stored, so take the key over.
+          // Its request died without storing an answer: take the key over, and recover what it
+          // may have done.
           await keys.release(id, record.claimToken);
+          takenOverFrom = record.createdAt;
           continue;
         }
         await sleep(options.pollMs);

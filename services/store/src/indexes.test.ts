@@ -21,6 +21,7 @@ describe('ensureIndexes', () => {
         expect.arrayContaining([
           { ownerId: 1, _id: 1 },
           { petId: 1, complete: 1, cancelled: 1 },
+          { idempotencyKey: 1, _id: 1 },
         ]),
       );
       expect(await keysOf('idempotency_keys')).toContainEqual({ expiresAt: 1 });

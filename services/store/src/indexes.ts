@@ -11,6 +11,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
   const orders = db.collection('orders');
   // A customer's orders, in id order.
   await orders.createIndex({ ownerId: 1, _id: 1 }, { name: 'owner_id' });
+  // The order placed under an Idempotency-Key, found again when a retry takes the key over.
+  await orders.createIndex({ idempotencyKey: 1, _id: 1 }, { name: 'idempotency_key' });
   // Open orders of a pet, counted to derive its status.
   await orders.createIndex({ petId: 1, complete: 1, cancelled: 1 }, { name: 'pet_open' });
   // Expired keys, for the sweeper.

@@ -25,6 +25,8 @@ export interface OrderDocument {
   cancelledAt?: Date;
   /** A tombstone (also `cancelled`): no order was placed under this id. */
   aborted?: true;
+  /** The `Idempotency-Key` record it was placed under (`<accountId>:<key>`), if any. */
+  idempotencyKey?: string;
 }
 
 /** Whose orders a query may see: a customer's own, or every order for an admin. */
@@ -40,6 +42,7 @@ export interface NewOrderDocument {
   quantity: number;
   shipDate: Date;
   placedAt: Date;
+  idempotencyKey?: string;
 }
 
 export interface OrderFilter {
@@ -115,6 +118,21 @@ export class OrderRepository {
       stored.placedAt instanceof Date &&
       stored.placedAt.getTime() === at.getTime();
     return isTheOrder ? toOrder(stored) : undefined;
+  }
+
+  /**
+   * The latest order placed under an `Idempotency-Key` record since `since`, cancelled or not;
+   * never a tombstone.
+   */
+  async findByIdempotencyKey(
+    idempotencyKey: string,
+    since: Date,
+  ): Promise<PlacedOrder | undefined> {
+    const document = await this.orders.findOne(
+      { idempotencyKey, aborted: { $ne: true }, placedAt: { $gte: since } },
+      { sort: { _id: -1 } },
+    );
+    return document ? toOrder(document) : undefined;
   }
 
   /** One page of the orders the scope sees, in id order, cancelled ones left out. */

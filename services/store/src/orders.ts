@@ -1,6 +1,6 @@
 import type { NewOrder, OrderUpdate } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
-import type { Idempotency } from './idempotency.js';
+import { idempotencyRecordId, type Idempotency } from './idempotency.js';
 import type { StoredResponse } from './idempotency-repository.js';
 import { scopeOf, type OrderFilter, type PlacedOrder } from './order-repository.js';
 import { ensurePetExists } from './pet-check.js';
@@ -31,6 +31,7 @@ export function createOrders({ repository, pets, statusChanges, idempotency, now
     caller: Caller,
     order: NewOrder,
     request: RequestScope,
+    idempotencyKey?: string,
   ): Promise<PlacedOrder> {
     const { petId, quantity } = order;
     await ensurePetExists(pets, inventory, petId, request);
@@ -47,6 +48,7 @@ export function createOrders({ repository, pets, statusChanges, idempotency, now
         quantity,
         shipDate: order.shipDate === undefined ? hold.at : new Date(order.shipDate),
         placedAt: hold.at,
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       });
     } catch (error) {
       // Whether the order was stored is unknown (e.g. the database went away with the answer):
@@ -81,11 +83,18 @@ export function createOrders({ repository, pets, statusChanges, idempotency, now
       idempotencyKey: string | undefined,
       request: RequestScope,
     ): Promise<StoredResponse> {
-      const act = async () => ({ status: 201 as const, body: await place(caller, order, request) });
-      if (idempotencyKey === undefined) return act();
+      if (idempotencyKey === undefined) {
+        return { status: 201, body: await place(caller, order, request) };
+      }
+      const key = { accountId: caller.accountId, key: idempotencyKey };
+      const recordId = idempotencyRecordId(key);
       return idempotency.run(
-        { accountId: caller.accountId, key: idempotencyKey, body: canonicalNewOrder(order) },
-        act,
+        { ...key, body: canonicalNewOrder(order) },
+        async () => ({ status: 201, body: await place(caller, order, request, recordId) }),
+        async (since) => {
+          const placed = await orders.findByIdempotencyKey(recordId, since);
+          return placed && { status: 201, body: placed };
+        },
       );
     },
 
