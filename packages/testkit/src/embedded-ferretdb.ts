@@ -2,12 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseNames } from './database-names.js';
+import { answeringServer } from './answering-server.js';
 import { freePort } from './free-port.js';
 import { spawnGuarded, stopGuarded } from './guarded-process.js';
 import type { MongoServer } from './mongo-server.js';
 import { repoRoot } from './repo-root.js';
-import { waitForMongo } from './wait-for-mongo.js';
 
 export interface EmbeddedOptions {
   /** Keeps the data here across runs; without it a temporary folder is used and removed on stop. */
@@ -60,18 +59,5 @@ export async function startEmbeddedFerretdb(options: EmbeddedOptions = {}): Prom
     await exited;
     if (!options.dataDir) await rm(dir, { recursive: true, force: true });
   };
-  try {
-    await waitForMongo(uri, 15_000, startup.signal);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  const names = new DatabaseNames();
-  return {
-    uri,
-    kind: 'embedded',
-    databaseName: (prefix) => names.next(prefix),
-    stop,
-    [Symbol.asyncDispose]: stop,
-  };
+  return answeringServer(uri, 'embedded', stop, { timeoutMs: 15_000, signal: startup.signal });
 }

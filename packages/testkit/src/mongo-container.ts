@@ -1,6 +1,5 @@
-import { DatabaseNames } from './database-names.js';
+import { answeringServer } from './answering-server.js';
 import type { MongoServer } from './mongo-server.js';
-import { waitForMongo } from './wait-for-mongo.js';
 
 const mongoPort = 27017;
 
@@ -35,20 +34,7 @@ export async function startMongoContainer(image: string): Promise<MongoServer> {
   const stop = async () => {
     await container.stop({ remove: true, removeVolumes: true });
   };
-  try {
-    await waitForMongo(uri, 30_000);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  const names = new DatabaseNames();
-  return {
-    uri,
-    kind: 'container',
-    databaseName: (prefix) => names.next(prefix),
-    stop,
-    [Symbol.asyncDispose]: stop,
-  };
+  return answeringServer(uri, 'container', stop, { timeoutMs: 30_000 });
 }
 
 function loadTestcontainers() {
