@@ -5,3 +5,4 @@ export type { MongoServer } from './mongo-server.js';
 export { serveHttp, type HttpHandler, type ServedHttp } from './serve-http.js';
 export { freePort } from './free-port.js';
 export { spawnGuarded, stopGuarded, type GuardedOptions } from './guarded-process.js';
+export { runMain, type RunningMain } from './run-main.js';

@@ -1,12 +1,9 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { startMongo, type MongoServer } from '@petstore/testkit';
+import { runMain, startMongo, type MongoServer } from '@petstore/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { internalToken } from './test-support/pets-service.js';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
-
 let mongo: MongoServer;
 beforeAll(async () => {
   mongo = await startMongo();
@@ -15,37 +12,9 @@ afterAll(async () => {
   await mongo.stop();
 });
 
-/** `src/main.ts` as its own process, as `pnpm dev` runs it, with only the given environment. */
-function runMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  return {
-    child,
-    exited,
-    output: () => ({ stdout, stderr }),
-    /** The address of the `listening` log line, once it is written. */
-    async url(): Promise<string> {
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline && child.exitCode === null) {
-        const match = /"url":"(http:\/\/[^"]+)"/.exec(stdout);
-        if (match?.[1]) return match[1];
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error(`pets did not start:\n${stdout}\n${stderr}`);
-    },
-  };
-}
-
 describe('main', () => {
   it('serves with the environment’s config and exits 0 on SIGTERM', async () => {
-    const pets = runMain({
+    const pets = runMain(main, {
       MONGODB_URI: mongo.uri,
       MONGODB_DB: mongo.databaseName('pets'),
       INTERNAL_TOKEN: internalToken,
@@ -67,7 +36,7 @@ describe('main', () => {
   });
 
   it('exits 1 naming the variables that are missing or invalid', async () => {
-    const pets = runMain({ PORT: 'eighty' });
+    const pets = runMain(main, { PORT: 'eighty' });
     expect(await pets.exited).toEqual([1, null]);
     expect(pets.output().stderr).toContain('PORT: Expected a port number');
     expect(pets.output().stderr).toContain('INTERNAL_TOKEN: Required');

@@ -1,0 +1,42 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface RunningMain {
+  child: ChildProcess;
+  /** The exit code and signal, once the process has ended. */
+  exited: Promise<[number | null, NodeJS.Signals | null]>;
+  output(): { stdout: string; stderr: string };
+  /** The address of the service's `listening` log line, once it is written (bounded wait). */
+  url(): Promise<string>;
+}
+
+/**
+ * A service's `src/main.ts` as its own process, as `pnpm dev` runs it (tsx), with only `env`
+ * (and PATH), so a test sees what the environment alone configures.
+ */
+export function runMain(entry: string, env: Record<string, string>): RunningMain {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  return {
+    child,
+    exited,
+    output: () => ({ stdout, stderr }),
+    async url() {
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline && child.exitCode === null) {
+        const match = /"url":"(http:\/\/[^"]+)"/.exec(stdout);
+        if (match?.[1]) return match[1];
+        await sleep(50);
+      }
+      throw new Error(`${entry} did not start:\n${stdout}\n${stderr}`);
+    },
+  };
+}
