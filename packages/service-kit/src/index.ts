@@ -15,4 +15,6 @@ export {
   type ShutdownHook,
 } from './run-service.js';
 export { nextSequenceValue } from './sequences.js';
-export { callerOf, requireCaller, trustGateway } from './trust-gateway.js';
+export { callerOf, requireCaller, setCaller } from './caller.js';
+export { trustGateway } from './trust-gateway.js';
+export { Worker, type WorkerOptions } from './worker.js';

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import { AppError } from './app-error.js';
+import { setCaller } from './caller.js';
 import { internalHeaders, type Caller } from './internal-headers.js';
 
 function sameSecret(given: string, expected: Buffer): boolean {
@@ -25,21 +26,8 @@ export function trustGateway(internalToken: string): Middleware {
         headers: { 'WWW-Authenticate': 'Bearer realm="petstore"' },
       });
     }
-    callers.set(ctx, callerFrom(ctx.get(internalHeaders.accountId), ctx.get(internalHeaders.role)));
+    const caller = callerFrom(ctx.get(internalHeaders.accountId), ctx.get(internalHeaders.role));
+    if (caller) setCaller(ctx, caller);
     await next();
   };
-}
-
-const callers = new WeakMap<Context, Caller | undefined>();
-
-/** The account the gateway vouched for; undefined on service-to-service calls. */
-export function callerOf(ctx: Context): Caller | undefined {
-  return callers.get(ctx);
-}
-
-/** The account the gateway vouched for, for operations that only accounts may call. */
-export function requireCaller(ctx: Context): Caller {
-  const caller = callers.get(ctx);
-  if (!caller) throw new AppError('unauthorized', 'this operation needs an account');
-  return caller;
 }
