@@ -75,13 +75,13 @@ describe('createService with a contract router', () => {
   });
 });
 
-describe('createService with edge middleware', () => {
-  it('runs edge middleware before /health and before the JSON body is read', async () => {
+describe('createService with middleware before the body', () => {
+  it('runs beforeBody middleware before /health and before the JSON body is read', async () => {
     const app = createService({
       name: 'edge',
       logger: captureLogs().logger,
       routers: [],
-      edge: [
+      beforeBody: [
         async (ctx, next) => {
           ctx.set('X-Edge', 'yes');
           if (ctx.path !== '/raw') {
@@ -104,12 +104,12 @@ describe('createService with edge middleware', () => {
     expect(await raw.json()).toEqual({ raw: 'not json' });
   });
 
-  it('answers an error thrown by edge middleware in the Error shape, keeping its headers', async () => {
+  it('answers an error thrown by beforeBody middleware in the Error shape, keeping its headers', async () => {
     const app = createService({
       name: 'edge',
       logger: captureLogs().logger,
       routers: [],
-      edge: [
+      beforeBody: [
         (ctx) => {
           ctx.set('X-Edge', 'yes');
           ctx.throw(403, 'no entry');

@@ -27,7 +27,7 @@ export interface ServiceOptions {
    * answer with the request body unread (a proxy that streams it). Errors it throws get the
    * Error shape. Default: none.
    */
-  edge?: Middleware[];
+  beforeBody?: Middleware[];
   /** What `/ready` asks, by name, e.g. `{ database: () => db.command({ ping: 1 }) }`. */
   readiness?: Record<string, ReadinessCheck>;
   readinessTimeoutMs?: number;
@@ -38,14 +38,14 @@ export interface ServiceOptions {
 
 /**
  * Builds the service's Koa app (it never listens). Middleware, outermost first:
- * request id, request logging, errors, edge, /health and /ready, gateway trust, JSON body, routers,
+ * request id, request logging, errors, beforeBody, /health and /ready, gateway trust, JSON body, routers,
  * 404.
  */
 export function createService({
   name,
   logger,
   routers,
-  edge = [],
+  beforeBody = [],
   readiness = {},
   readinessTimeoutMs = 1_000,
   bodyLimitBytes,
@@ -61,7 +61,7 @@ export function createService({
   app.use(requestId(app, logger));
   app.use(requestLogging(logger));
   app.use(errorMiddleware());
-  for (const middleware of edge) app.use(middleware);
+  for (const middleware of beforeBody) app.use(middleware);
   app.use(health({ name, readiness, readinessTimeoutMs }));
   if (internalToken !== undefined) app.use(trustGateway(internalToken));
   app.use(jsonBody({ limitBytes: bodyLimitBytes }));
