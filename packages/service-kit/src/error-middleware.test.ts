@@ -1,3 +1,4 @@
+import { freePort } from '@petstore/testkit';
 import { Readable } from 'node:stream';
 import {
   MethodNotAllowedError,
@@ -7,7 +8,6 @@ import {
 import { MongoClient } from 'mongodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from './app-error.js';
-import { deadPort } from './test-support/dead-port.js';
 import { route, startTestService } from './test-support/test-service.js';
 
 function throwing(error: unknown) {
@@ -140,7 +140,7 @@ describe('error middleware', () => {
   });
 
   it('answers 503 service_unavailable when the database cannot be reached', async () => {
-    const client = new MongoClient(`mongodb://127.0.0.1:${await deadPort()}/`, {
+    const client = new MongoClient(`mongodb://127.0.0.1:${await freePort()}/`, {
       serverSelectionTimeoutMS: 200,
     });
     try {

@@ -1,8 +1,7 @@
-import { startMongo } from '@petstore/testkit';
+import { freePort, startMongo } from '@petstore/testkit';
 import { MongoServerSelectionError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { connectMongo, isDatabaseUnavailable } from './mongo.js';
-import { deadPort } from './test-support/dead-port.js';
 
 describe('connectMongo', () => {
   it('returns a connected client that reads and writes', async () => {
@@ -43,7 +42,7 @@ describe('connectMongo', () => {
   });
 
   it('fails with a database-unavailable error when nothing listens', async () => {
-    const error: unknown = await connectMongo(`mongodb://127.0.0.1:${await deadPort()}/`, {
+    const error: unknown = await connectMongo(`mongodb://127.0.0.1:${await freePort()}/`, {
       appName: 'service-kit-test',
       timeoutMs: 200,
     }).catch((thrown: unknown) => thrown);
