@@ -3,19 +3,19 @@ import { createService, type Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
 import type { Db } from 'mongodb';
-import { AccountRepository } from './account-repository.js';
-import { Authenticator } from './authentication.js';
+import { AccountRepository } from './accounts/account-repository.js';
+import { Authenticator } from './auth/authentication.js';
 import type { Config } from './config.js';
-import { docsAssets } from './docs-page.js';
-import { gatewayEdge } from './edge.js';
-import { KeyCache } from './key-cache.js';
-import { KeyUsage } from './key-usage.js';
-import { MessageRepository } from './message-repository.js';
-import { RouteTable } from './route-table.js';
+import { docsAssets } from './docs/docs-page.js';
+import { routeRequest } from './routing/route-request.js';
+import { createKeyCache } from './auth/key-cache.js';
+import { KeyUsage } from './auth/key-usage.js';
+import { MessageRepository } from './messages/message-repository.js';
+import { RouteTable } from './routing/route-table.js';
 import { gatewayContract, gatewayRoutes } from './routes.js';
-import { securityHeaders } from './security-headers.js';
-import { TokenBuckets } from './token-buckets.js';
-import { createUpstreams, upstreamReady, type Upstreams } from './upstreams.js';
+import { securityHeaders } from './routing/security-headers.js';
+import { TokenBuckets } from './rate-limits/token-buckets.js';
+import { createUpstreams, upstreamReady, type Upstreams } from './proxy/upstreams.js';
 
 /** JSON bodies up to 64 KiB, the gateway's own and those it streams to the services alike. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -53,7 +53,7 @@ export function createApp({
   const usage = keyUsage ?? new KeyUsage((uses) => accounts.recordKeyUses(uses), logger);
   const authenticator = new Authenticator(
     accounts,
-    new KeyCache({ ttlMs: config.keys.cacheTtlMs, maxEntries: config.keys.cacheSize }),
+    createKeyCache({ ttlMs: config.keys.cacheTtlMs, maxEntries: config.keys.cacheSize }),
     usage,
     now,
   );
@@ -83,9 +83,9 @@ export function createApp({
       pets: () => upstreamReady(upstreams.pets, config.internalToken, READINESS_TIMEOUT_MS),
       store: () => upstreamReady(upstreams.store, config.internalToken, READINESS_TIMEOUT_MS),
     },
-    edge: [
+    beforeBody: [
       securityHeaders({ https: config.publicUrl.startsWith('https:') }),
-      gatewayEdge({
+      routeRequest({
         routes: new RouteTable(contract),
         authenticator,
         rateLimits: {

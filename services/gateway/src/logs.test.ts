@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { startMongo } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { startFakeService } from './test-support/fake-service.js';
 import {
   ADMIN_API_KEY,
@@ -8,19 +7,13 @@ import {
   bearer,
   signUp,
   startTestGateway,
-  type MongoServer,
 } from './test-support/gateway-harness.js';
-
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
+import { it } from '@petstore/testkit/vitest';
 
 describe('logs', () => {
-  it('never contain an API key, its hash or the internal token, whatever happens', async () => {
+  it('never contain an API key, its hash or the internal token, whatever happens', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService((_request, res) => {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end('not json');

@@ -1,27 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import { runMain, startMongo } from '@petstore/testkit';
+import { runMain } from '@petstore/testkit';
 import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_API_KEY,
-  INTERNAL_TOKEN,
-  bearer,
-  signUp,
-  type MongoServer,
-} from './test-support/gateway-harness.js';
+import { describe, expect } from 'vitest';
+import { ADMIN_API_KEY, INTERNAL_TOKEN, bearer, signUp } from './test-support/gateway-harness.js';
+import { it } from '@petstore/testkit/vitest';
 
 const mainPath = fileURLToPath(new URL('./main.ts', import.meta.url));
 
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
-
 describe('main', () => {
-  it('serves from the environment, and on SIGTERM writes pending key uses and exits 0', async () => {
+  it('serves from the environment, and on SIGTERM writes pending key uses and exits 0', async ({
+    mongo,
+  }) => {
     const database = mongo.databaseName('gateway');
     const gateway = runMain(mainPath, {
       PORT: '0',

@@ -1,22 +1,13 @@
-import { startMongo } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deadPort } from './test-support/dead-port.js';
+import { freePort } from '@petstore/testkit';
+import { describe, expect } from 'vitest';
 import { sendJson, startFakeService, type FakeService } from './test-support/fake-service.js';
 import {
   ADMIN_API_KEY,
   INTERNAL_TOKEN,
   bearer,
   startTestGateway,
-  type MongoServer,
 } from './test-support/gateway-harness.js';
-
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
+import { it } from '@petstore/testkit/vitest';
 
 /** A stand-in service whose `/ready` answers 200 only with the internal token. */
 function readyService(): Promise<FakeService> {
@@ -39,7 +30,9 @@ function expectEdgeHeaders(res: Response) {
 }
 
 describe('headers on every answer', () => {
-  it('sends API-Version and the security headers on successes, errors and meta answers', async () => {
+  it('sends API-Version and the security headers on successes, errors and meta answers', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService((_request, res) => sendJson(res, 200, []));
     await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
     const answers = await Promise.all([
@@ -72,14 +65,14 @@ describe('headers on every answer', () => {
 });
 
 describe('/health and /ready', () => {
-  it('answers /health with 200 {"status":"ok"} without a key', async () => {
+  it('answers /health with 200 {"status":"ok"} without a key', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const res = await fetch(`${gateway.url}/health`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
-  it('answers /ready with 200 when its database and every service are ready', async () => {
+  it('answers /ready with 200 when its database and every service are ready', async ({ mongo }) => {
     await using pets = await readyService();
     await using store = await readyService();
     await using gateway = await startTestGateway(mongo, {
@@ -91,11 +84,11 @@ describe('/health and /ready', () => {
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
-  it('answers /ready with 503 naming the service that is down', async () => {
+  it('answers /ready with 503 naming the service that is down', async ({ mongo }) => {
     await using pets = await readyService();
     await using gateway = await startTestGateway(mongo, {
       PETS_URL: pets.url,
-      STORE_URL: `http://127.0.0.1:${await deadPort()}`,
+      STORE_URL: `http://127.0.0.1:${await freePort()}`,
     });
     const res = await fetch(`${gateway.url}/ready`);
     expect(res.status).toBe(503);
@@ -106,7 +99,7 @@ describe('/health and /ready', () => {
     expect(body.details).toEqual([{ path: 'store', message: expect.any(String) as string }]);
   });
 
-  it('answers /ready with 503 when a service answers /ready with an error', async () => {
+  it('answers /ready with 503 when a service answers /ready with an error', async ({ mongo }) => {
     await using pets = await readyService();
     await using store = await startFakeService((_request, res) =>
       sendJson(res, 503, { code: 'service_unavailable', message: 'db down', status: 503 }),
@@ -124,7 +117,9 @@ describe('/health and /ready', () => {
 });
 
 describe('/openapi.json and /docs', () => {
-  it('serves the OpenAPI document with the configured public address as its server', async () => {
+  it('serves the OpenAPI document with the configured public address as its server', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo, { PUBLIC_URL: 'https://api.example.com' });
     const res = await fetch(`${gateway.url}/openapi.json`);
     expect(res.status).toBe(200);
@@ -137,7 +132,7 @@ describe('/openapi.json and /docs', () => {
     expect(res.headers.get('strict-transport-security')).toContain('max-age=');
   });
 
-  it('defaults the document’s server to the gateway’s own address', async () => {
+  it('defaults the document’s server to the gateway’s own address', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo, { PORT: '0' });
     const document = (await (await fetch(`${gateway.url}/openapi.json`)).json()) as {
       servers: { url: string }[];
@@ -145,7 +140,9 @@ describe('/openapi.json and /docs', () => {
     expect(document.servers).toEqual([{ url: 'http://127.0.0.1:0' }]);
   });
 
-  it('serves /docs as a page that loads only same-origin assets, and serves the bundle', async () => {
+  it('serves /docs as a page that loads only same-origin assets, and serves the bundle', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo);
     const res = await fetch(`${gateway.url}/docs`);
     expect(res.status).toBe(200);
@@ -172,7 +169,7 @@ describe('/openapi.json and /docs', () => {
     }
   });
 
-  it('starts Scalar with everything that would reach outside turned off', async () => {
+  it('starts Scalar with everything that would reach outside turned off', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const init = await (await fetch(`${gateway.url}/docs/init.js`)).text();
     expect(init).toContain('"url":"/openapi.json"');

@@ -1,12 +1,12 @@
 import { connectMongo, createLogger, runService, type Logger } from '@petstore/service-kit';
-import { AccountRepository } from './account-repository.js';
+import { AccountRepository } from './accounts/account-repository.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
-import { ensureIndexes } from './indexes.js';
-import { KeyUsage } from './key-usage.js';
-import { MessageRepository } from './message-repository.js';
-import { MessageWorker, logDelivery } from './message-worker.js';
-import { closeUpstreams, createUpstreams } from './upstreams.js';
+import { ensureIndexes } from './database/indexes.js';
+import { KeyUsage } from './auth/key-usage.js';
+import { MessageRepository } from './messages/message-repository.js';
+import { logDelivery, messageWorker } from './messages/message-worker.js';
+import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
 
 export interface StartGatewayOptions {
   logger?: Logger;
@@ -43,7 +43,7 @@ export async function startGateway(
       log.warn('ADMIN_API_KEY is not set: no key has the admin role');
     }
     const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), log);
-    const worker = new MessageWorker({
+    const worker = messageWorker({
       messages: new MessageRepository(db),
       deliver: logDelivery(log),
       logger: log,

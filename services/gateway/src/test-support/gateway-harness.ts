@@ -105,17 +105,3 @@ export async function signUp(
 export function bearer(apiKey: string): Record<string, string> {
   return { Authorization: `Bearer ${apiKey}` };
 }
-
-/** Polls `check` until it returns a value other than undefined, for at most `timeoutMs`. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  { timeoutMs = 10_000, intervalMs = 25 } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}

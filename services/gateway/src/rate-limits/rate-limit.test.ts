@@ -1,23 +1,12 @@
-import { startMongo } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeService, sendJson } from './test-support/fake-service.js';
-import {
-  bearer,
-  signUp,
-  startTestGateway,
-  type MongoServer,
-} from './test-support/gateway-harness.js';
-
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
+import { describe, expect } from 'vitest';
+import { startFakeService, sendJson } from '../test-support/fake-service.js';
+import { bearer, signUp, startTestGateway } from '../test-support/gateway-harness.js';
+import { it } from '@petstore/testkit/vitest';
 
 describe('rate limits', () => {
-  it('limits each API key with a token bucket: RateLimit-* headers, then 429 with Retry-After', async () => {
+  it('limits each API key with a token bucket: RateLimit-* headers, then 429 with Retry-After', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService((_request, res) => sendJson(res, 200, []));
     await using gateway = await startTestGateway(mongo, {
       PETS_URL: pets.url,
@@ -58,7 +47,7 @@ describe('rate limits', () => {
     expect(otherAnswer.headers.get('ratelimit-remaining')).toBe('2');
   });
 
-  it('limits sign-ups per client address', async () => {
+  it('limits sign-ups per client address', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo, {
       SIGNUP_RATE_LIMIT_PER_MINUTE: '0.01',
       SIGNUP_RATE_LIMIT_BURST: '2',
@@ -80,7 +69,9 @@ describe('rate limits', () => {
     expect(await gateway.db.collection('accounts').countDocuments({ role: 'customer' })).toBe(2);
   });
 
-  it('takes the client address from X-Forwarded-For only behind a trusted proxy', async () => {
+  it('takes the client address from X-Forwarded-For only behind a trusted proxy', async ({
+    mongo,
+  }) => {
     const signUpFrom = (url: string, forwardedFor: string, email: string) =>
       fetch(`${url}/v1/accounts`, {
         method: 'POST',

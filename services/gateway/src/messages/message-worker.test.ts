@@ -1,34 +1,27 @@
 import { connectMongo, createLogger } from '@petstore/service-kit';
-import { startMongo } from '@petstore/testkit';
-import type { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureIndexes } from './indexes.js';
+import { test } from '@petstore/testkit/vitest';
+import type { Db } from 'mongodb';
+import { describe, expect, vi } from 'vitest';
+import { ensureIndexes } from '../database/indexes.js';
 import { MessageRepository, type ClaimedMessage } from './message-repository.js';
-import { MessageWorker } from './message-worker.js';
-import { eventually, type MongoServer } from './test-support/gateway-harness.js';
+import { messageWorker } from './message-worker.js';
 
-let mongo: MongoServer;
-let client: MongoClient;
-beforeAll(async () => {
-  mongo = await startMongo();
-  client = await connectMongo(mongo.uri, { appName: 'gateway-test' });
-});
-afterAll(async () => {
-  await client.close();
-  await mongo.stop();
+/** Each test gets a fresh gateway database, through a service-kit client shared by the file. */
+const it = test.extend<{ db: Db }>({
+  db: async ({ mongo }, use) => {
+    const client = await connectMongo(mongo.uri, { appName: 'gateway-test' });
+    const db = client.db(mongo.databaseName('gateway'));
+    await ensureIndexes(db);
+    await use(db);
+    await client.close();
+  },
 });
 
 const logger = createLogger({ name: 'gateway', level: 'silent' });
 
-async function freshRepository() {
-  const db = client.db(mongo.databaseName('gateway'));
-  await ensureIndexes(db);
-  return { db, messages: new MessageRepository(db) };
-}
-
-describe('MessageWorker', () => {
-  it('delivers each queued message once when two workers share the queue', async () => {
-    const { messages } = await freshRepository();
+describe('the message worker', () => {
+  it('delivers each queued message once when two workers share the queue', async ({ db }) => {
+    const messages = new MessageRepository(db);
     const queued = await Promise.all(
       Array.from({ length: 20 }, (_, i) => messages.queue('acct_a', `message ${i}`)),
     );
@@ -37,12 +30,12 @@ describe('MessageWorker', () => {
       delivered.push(message.id);
       return Promise.resolve();
     };
-    const workers = [1, 2].map(
-      () => new MessageWorker({ messages, deliver, logger, pollMs: 20, leaseMs: 60_000 }),
+    const workers = [1, 2].map(() =>
+      messageWorker({ messages, deliver, logger, pollMs: 20, leaseMs: 60_000 }),
     );
     workers.forEach((worker) => worker.start());
     try {
-      await eventually(() => Promise.resolve(delivered.length >= queued.length ? true : undefined));
+      await vi.waitUntil(() => delivered.length >= queued.length, { timeout: 10_000 });
       for (const message of queued) {
         expect(
           (await messages.getVisibleTo({ accountId: 'acct_a', role: 'customer' }, message.id))
@@ -55,11 +48,11 @@ describe('MessageWorker', () => {
     expect([...delivered].sort()).toEqual(queued.map(({ id }) => id).sort());
   });
 
-  it('tries a message again when delivering it failed, once its lease is over', async () => {
-    const { messages } = await freshRepository();
+  it('tries a message again when delivering it failed, once its lease is over', async ({ db }) => {
+    const messages = new MessageRepository(db);
     const message = await messages.queue('acct_a', 'flaky');
     let attempts = 0;
-    const worker = new MessageWorker({
+    const worker = messageWorker({
       messages,
       deliver: () => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve()),
       logger,
@@ -68,21 +61,24 @@ describe('MessageWorker', () => {
     });
     worker.start();
     try {
-      await eventually(async () => {
-        const found = await messages.getVisibleTo(
-          { accountId: 'acct_a', role: 'customer' },
-          message.id,
-        );
-        return found?.status === 'delivered' ? found : undefined;
-      });
+      await vi.waitUntil(
+        async () => {
+          const found = await messages.getVisibleTo(
+            { accountId: 'acct_a', role: 'customer' },
+            message.id,
+          );
+          return found?.status === 'delivered';
+        },
+        { timeout: 10_000 },
+      );
     } finally {
       await worker.stop();
     }
     expect(attempts).toBe(2);
   });
 
-  it('shows a message being delivered as queued to its owner', async () => {
-    const { messages } = await freshRepository();
+  it('shows a message being delivered as queued to its owner', async ({ db }) => {
+    const messages = new MessageRepository(db);
     const message = await messages.queue('acct_a', 'in flight');
     const claimed = await messages.claimNext(60_000);
     expect(claimed?.id).toBe(message.id);

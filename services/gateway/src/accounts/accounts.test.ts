@@ -1,28 +1,21 @@
 import { createHash } from 'node:crypto';
 import { createPetstoreClient } from '@petstore/contract';
-import { startMongo } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import {
   ADMIN_API_KEY,
   bearer,
   signUp,
   startTestGateway,
   testConfig,
-  type MongoServer,
-} from './test-support/gateway-harness.js';
-
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
+} from '../test-support/gateway-harness.js';
+import { it } from '@petstore/testkit/vitest';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('POST /v1/accounts', () => {
-  it('creates a customer and shows its key once, storing only the key’s hash', async () => {
+  it('creates a customer and shows its key once, storing only the key’s hash', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo);
     const res = await fetch(`${gateway.url}/v1/accounts`, {
       method: 'POST',
@@ -66,14 +59,14 @@ describe('POST /v1/accounts', () => {
     expect(account).not.toHaveProperty('apiKey');
   });
 
-  it('gives an account created without a name the name null', async () => {
+  it('gives an account created without a name the name null', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const { apiKey } = await signUp(gateway.url, 'noname@example.com');
     const me = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) });
     expect(await me.json()).toMatchObject({ email: 'noname@example.com', name: null });
   });
 
-  it('returns 409 conflict for an email already used, whatever its case', async () => {
+  it('returns 409 conflict for an email already used, whatever its case', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     await signUp(gateway.url, 'taken@example.com');
     const res = await fetch(`${gateway.url}/v1/accounts`, {
@@ -89,7 +82,7 @@ describe('POST /v1/accounts', () => {
     ).toBe(1);
   });
 
-  it('creates exactly one account when ten sign-ups race for one email', async () => {
+  it('creates exactly one account when ten sign-ups race for one email', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const statuses = await Promise.all(
       Array.from({ length: 10 }, () =>
@@ -111,7 +104,7 @@ describe('POST /v1/accounts', () => {
     ).toBe(1);
   });
 
-  it('returns 400 validation_failed for an invalid email', async () => {
+  it('returns 400 validation_failed for an invalid email', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const res = await fetch(`${gateway.url}/v1/accounts`, {
       method: 'POST',
@@ -124,7 +117,9 @@ describe('POST /v1/accounts', () => {
 });
 
 describe('API keys', () => {
-  it('creates more keys, lists them without key material, and each one works', async () => {
+  it('creates more keys, lists them without key material, and each one works', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo);
     const { apiKey } = await signUp(gateway.url);
     const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey, validateResponse: true });
@@ -152,7 +147,9 @@ describe('API keys', () => {
     expect(JSON.stringify(listed.body)).not.toContain(apiKey);
   });
 
-  it('revokes a key: 204, then 401 for that key at once, the other keys keep working', async () => {
+  it('revokes a key: 204, then 401 for that key at once, the other keys keep working', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo);
     const { apiKey } = await signUp(gateway.url);
     const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey });
@@ -177,7 +174,9 @@ describe('API keys', () => {
     expect(await withSpare.json()).toEqual([expect.objectContaining({ id: spare.body.id })]);
   });
 
-  it('returns 404 not_found when revoking another account’s key, and leaves it working', async () => {
+  it('returns 404 not_found when revoking another account’s key, and leaves it working', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo);
     const alice = await signUp(gateway.url);
     const bob = await signUp(gateway.url);
@@ -197,7 +196,7 @@ describe('API keys', () => {
 });
 
 describe('the admin account', () => {
-  it('is made from ADMIN_API_KEY at start-up, idempotently across restarts', async () => {
+  it('is made from ADMIN_API_KEY at start-up, idempotently across restarts', async ({ mongo }) => {
     const config = testConfig(mongo);
     for (let start = 0; start < 2; start++) {
       await using gateway = await startTestGateway(mongo, {}, config);
@@ -211,7 +210,7 @@ describe('the admin account', () => {
     }
   });
 
-  it('replaces the old admin key when ADMIN_API_KEY changes', async () => {
+  it('replaces the old admin key when ADMIN_API_KEY changes', async ({ mongo }) => {
     const first = testConfig(mongo);
     const newKey = 'psk_ChangedAdminKey0123456789abcdefABCDEFGH';
     const second = { ...first, adminApiKey: newKey };
@@ -230,7 +229,7 @@ describe('the admin account', () => {
     );
   });
 
-  it('has no working key when ADMIN_API_KEY is unset', async () => {
+  it('has no working key when ADMIN_API_KEY is unset', async ({ mongo }) => {
     const first = testConfig(mongo);
     {
       await using gateway = await startTestGateway(mongo, {}, first);

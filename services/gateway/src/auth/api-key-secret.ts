@@ -1,6 +1,6 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import { API_KEY_PATTERN } from './config.js';
-import { randomBase62 } from './random-ids.js';
+import { API_KEY_PATTERN } from '../config.js';
+import { randomBase62 } from '../database/random-ids.js';
 
 /** How many characters of a key are kept in clear to recognise it by (`psk_AbCdEfGh`). */
 const PREFIX_LENGTH = 12;

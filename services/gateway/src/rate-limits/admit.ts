@@ -1,3 +1,4 @@
+// Rate limits: a token bucket per API key and per client address, answered with RateLimit headers.
 import { AppError } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import type { TokenBuckets } from './token-buckets.js';

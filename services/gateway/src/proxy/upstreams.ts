@@ -1,6 +1,6 @@
 import { internalHeaders } from '@petstore/service-kit';
 import { Pool } from 'undici';
-import type { Config } from './config.js';
+import type { Config } from '../config.js';
 
 /** The services behind the gateway, by the name the contract's route metadata gives them. */
 export type ServiceName = keyof Config['services'];

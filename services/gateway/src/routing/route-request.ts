@@ -1,14 +1,14 @@
-import { AppError, type Caller } from '@petstore/service-kit';
+// Routing: every request's way through the gateway, from the operation it names to its answer.
+import { AppError, setCaller, type Caller } from '@petstore/service-kit';
 import type { Middleware } from 'koa';
-import type { Authenticator } from './authentication.js';
-import { setCaller } from './caller.js';
-import { proxyRequest, type ProxyOptions } from './proxy.js';
-import { admit } from './rate-limits.js';
+import type { Authenticator } from '../auth/authentication.js';
+import { proxyRequest, type ProxyOptions } from '../proxy/proxy-request.js';
+import { admit } from '../rate-limits/admit.js';
 import type { RouteTable } from './route-table.js';
-import type { TokenBuckets } from './token-buckets.js';
-import type { Upstreams } from './upstreams.js';
+import type { TokenBuckets } from '../rate-limits/token-buckets.js';
+import type { Upstreams } from '../proxy/upstreams.js';
 
-export interface EdgeOptions {
+export interface RouteRequestOptions {
   routes: RouteTable;
   authenticator: Authenticator;
   rateLimits: {
@@ -27,13 +27,13 @@ export interface EdgeOptions {
  * operation needs (403); then the pets and store operations are proxied, and the gateway's own
  * ones continue to the JSON body parser and their handlers.
  */
-export function gatewayEdge({
+export function routeRequest({
   routes,
   authenticator,
   rateLimits,
   upstreams,
   proxy,
-}: EdgeOptions): Middleware {
+}: RouteRequestOptions): Middleware {
   return async (ctx, next) => {
     const resolution = routes.resolve(ctx.method, ctx.path);
     if (resolution.kind === 'not_found') {

@@ -1,6 +1,7 @@
+// Authentication: a request's API key to the account it belongs to, cached briefly.
 import type { Caller } from '@petstore/service-kit';
 import { AppError } from '@petstore/service-kit';
-import type { AccountRepository, KeyOwner } from './account-repository.js';
+import type { AccountRepository, KeyOwner } from '../accounts/account-repository.js';
 import { hashApiKey, looksLikeApiKey, sameHash } from './api-key-secret.js';
 import type { KeyCache } from './key-cache.js';
 import type { KeyUsage } from './key-usage.js';
@@ -62,7 +63,7 @@ export class Authenticator {
 
   /** Forgets a revoked key at once, so its next request is 401. */
   forget(hash: string): void {
-    this.#cache.evict(hash);
+    this.#cache.delete(hash);
   }
 
   async #lookUp(hash: string): Promise<KeyOwner> {

@@ -1,22 +1,12 @@
-import { startMongo } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import {
   ADMIN_API_KEY,
   bearer,
-  eventually,
   signUp,
   startTestGateway,
   testConfig,
-  type MongoServer,
-} from './test-support/gateway-harness.js';
-
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
+} from '../test-support/gateway-harness.js';
+import { it } from '@petstore/testkit/vitest';
 
 interface MessageBody {
   id: string;
@@ -38,7 +28,9 @@ async function read(baseUrl: string, apiKey: string, id: string): Promise<Respon
 }
 
 describe('messages', () => {
-  it('accepts a message with 202 queued, and a worker delivers it shortly after', async () => {
+  it('accepts a message with 202 queued, and a worker delivers it shortly after', async ({
+    mongo,
+  }) => {
     // With polling this slow, only the kick after the post gets the message delivered in time.
     await using gateway = await startTestGateway(mongo, { MESSAGE_POLL_MS: '600000' });
     const { apiKey } = await signUp(gateway.url);
@@ -52,16 +44,19 @@ describe('messages', () => {
       createdAt: expect.any(String) as string,
     });
 
-    const delivered = await eventually(async () => {
-      const body = (await (await read(gateway.url, apiKey, queued.id)).json()) as MessageBody;
-      return body.status === 'delivered' ? body : undefined;
-    });
+    const delivered = await vi.waitUntil(
+      async () => {
+        const body = (await (await read(gateway.url, apiKey, queued.id)).json()) as MessageBody;
+        return body.status === 'delivered' && body;
+      },
+      { timeout: 10_000 },
+    );
     expect(delivered).toEqual({ ...queued, status: 'delivered' });
     const stored = await gateway.db.collection('messages').findOne({ _id: queued.id as never });
     expect(stored?.deliveredAt).toBeInstanceOf(Date);
   });
 
-  it('keeps the message exactly as sent', async () => {
+  it('keeps the message exactly as sent', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const { apiKey } = await signUp(gateway.url);
     const text = '  spaces, ünïcødé 🐾 and "quotes"  ';
@@ -70,7 +65,7 @@ describe('messages', () => {
     expect(got.message).toBe(text);
   });
 
-  it('returns 400 validation_failed for an empty message', async () => {
+  it('returns 400 validation_failed for an empty message', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const { apiKey } = await signUp(gateway.url);
     const res = await send(gateway.url, apiKey, '');
@@ -78,7 +73,7 @@ describe('messages', () => {
     expect(await res.json()).toMatchObject({ code: 'validation_failed' });
   });
 
-  it('returns 404 not_found for another account’s message; an admin sees it', async () => {
+  it('returns 404 not_found for another account’s message; an admin sees it', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const alice = await signUp(gateway.url);
     const bob = await signUp(gateway.url);
@@ -93,7 +88,7 @@ describe('messages', () => {
     expect((await read(gateway.url, alice.apiKey, 'msg_doesnotexist')).status).toBe(404);
   });
 
-  it('delivers messages queued before a restart once the gateway is back', async () => {
+  it('delivers messages queued before a restart once the gateway is back', async ({ mongo }) => {
     const config = testConfig(mongo);
     await using before = await startTestGateway(mongo, {}, config);
     const { apiKey } = await signUp(before.url);
@@ -120,11 +115,14 @@ describe('messages', () => {
 
     await using after = await startTestGateway(mongo, {}, config);
     for (const messageId of [sent.id, 'msg_claimedByADeadWorker']) {
-      const delivered = await eventually(async () => {
-        const res = await read(after.url, ADMIN_API_KEY, messageId);
-        const body = (await res.json()) as MessageBody;
-        return body.status === 'delivered' ? body : undefined;
-      });
+      const delivered = await vi.waitUntil(
+        async () => {
+          const res = await read(after.url, ADMIN_API_KEY, messageId);
+          const body = (await res.json()) as MessageBody;
+          return body.status === 'delivered' && body;
+        },
+        { timeout: 10_000 },
+      );
       expect(delivered.id).toBe(messageId);
     }
   });

@@ -5,8 +5,8 @@ import {
   gatewayCollections,
   type GatewayCollections,
   type MessageDocument,
-} from './collections.js';
-import { newMessageId } from './random-ids.js';
+} from '../database/collections.js';
+import { newMessageId } from '../database/random-ids.js';
 
 /** A message a worker has claimed: delivering it is its job until `leaseUntil`. */
 export interface ClaimedMessage {

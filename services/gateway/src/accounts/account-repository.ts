@@ -1,14 +1,14 @@
 import type { Account, ApiKey, CreatedAccount, CreatedApiKey, Role } from '@petstore/contract';
 import { AppError } from '@petstore/service-kit';
 import { MongoServerError, type Db } from 'mongodb';
-import { hashApiKey, keyPrefix, newApiKey } from './api-key-secret.js';
+import { hashApiKey, keyPrefix, newApiKey } from '../auth/api-key-secret.js';
 import {
   gatewayCollections,
   type AccountDocument,
   type ApiKeyDocument,
   type GatewayCollections,
-} from './collections.js';
-import { newAccountId, newKeyId } from './random-ids.js';
+} from '../database/collections.js';
+import { newAccountId, newKeyId } from '../database/random-ids.js';
 
 export const ADMIN_ACCOUNT_ID = 'acct_admin';
 export const ADMIN_KEY_ID = 'key_admin';

@@ -1,31 +1,21 @@
+import { freePort } from '@petstore/testkit';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
-import { startMongo } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deadPort } from './test-support/dead-port.js';
-import { sendJson, startFakeService } from './test-support/fake-service.js';
+import { describe, expect, vi } from 'vitest';
+import { sendJson, startFakeService } from '../test-support/fake-service.js';
 import {
   ADMIN_API_KEY,
   INTERNAL_TOKEN,
   bearer,
-  eventually,
   signUp,
   startTestGateway,
-  type MongoServer,
-} from './test-support/gateway-harness.js';
-
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
+} from '../test-support/gateway-harness.js';
+import { it } from '@petstore/testkit/vitest';
 
 const admin = bearer(ADMIN_API_KEY);
 
 describe('routing', () => {
-  it('returns 404 route_not_found for a path no operation has', async () => {
+  it('returns 404 route_not_found for a path no operation has', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     for (const path of ['/v1/unicorns', '/v1/pets/1/extra', '/v1/pets/', '/nowhere']) {
       const res = await fetch(`${gateway.url}${path}`, { headers: admin });
@@ -34,7 +24,9 @@ describe('routing', () => {
     }
   });
 
-  it('returns 405 method_not_allowed with Allow for a known path and another method', async () => {
+  it('returns 405 method_not_allowed with Allow for a known path and another method', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo);
     const res = await fetch(`${gateway.url}/v1/store/inventory`, {
       method: 'POST',
@@ -49,14 +41,16 @@ describe('routing', () => {
     expect(pet.headers.get('allow')).toBe('DELETE, GET, HEAD, OPTIONS, PATCH, PUT');
   });
 
-  it('answers OPTIONS on a known path with 204 and Allow', async () => {
+  it('answers OPTIONS on a known path with 204 and Allow', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const res = await fetch(`${gateway.url}/v1/accounts`, { method: 'OPTIONS' });
     expect(res.status).toBe(204);
     expect(res.headers.get('allow')).toBe('OPTIONS, POST');
   });
 
-  it('sends pets operations to pets and store operations to store, path, query and body intact', async () => {
+  it('sends pets operations to pets and store operations to store, path, query and body intact', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService((request, res) =>
       sendJson(
         res,
@@ -114,7 +108,7 @@ describe('routing', () => {
     expect(pets.received).toHaveLength(1);
   });
 
-  it('sends its own identity headers and drops the ones a client sent', async () => {
+  it('sends its own identity headers and drops the ones a client sent', async ({ mongo }) => {
     await using pets = await startFakeService();
     await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
     const customer = await signUp(gateway.url);
@@ -156,7 +150,7 @@ describe('routing', () => {
     expect(headers['accept-language']).toBe('en');
   });
 
-  it('passes an upstream error through with its status and body', async () => {
+  it('passes an upstream error through with its status and body', async ({ mongo }) => {
     const notFound = { code: 'not_found', message: '[pets] no pet 9', status: 404, requestId: 'r' };
     await using pets = await startFakeService((_request, res) => sendJson(res, 404, notFound));
     await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
@@ -165,7 +159,7 @@ describe('routing', () => {
     expect(await res.json()).toEqual(notFound);
   });
 
-  it('passes a 204 through without a body', async () => {
+  it('passes a 204 through without a body', async ({ mongo }) => {
     await using store = await startFakeService((_request, res) => {
       res.writeHead(204);
       res.end();
@@ -179,7 +173,7 @@ describe('routing', () => {
     expect(await res.text()).toBe('');
   });
 
-  it('passes the deprecation headers through', async () => {
+  it('passes the deprecation headers through', async ({ mongo }) => {
     await using pets = await startFakeService((_request, res) =>
       sendJson(
         res,
@@ -199,7 +193,7 @@ describe('routing', () => {
     expect(res.headers.get('link')).toBe('</docs#getPet>; rel="deprecation"');
   });
 
-  it('streams a chunked body through and refuses one over 64 KiB with 413', async () => {
+  it('streams a chunked body through and refuses one over 64 KiB with 413', async ({ mongo }) => {
     await using pets = await startFakeService((request, res) =>
       sendJson(res, 200, { length: request.body.length }),
     );
@@ -254,7 +248,9 @@ function exchangeRaw(url: string, text: string): Promise<string> {
 }
 
 describe('broken request bytes', () => {
-  it('does not forward a body whose chunked encoding breaks, so no service waits for it', async () => {
+  it('does not forward a body whose chunked encoding breaks, so no service waits for it', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService();
     await using gateway = await startTestGateway(mongo, {
       PETS_URL: pets.url,
@@ -269,13 +265,13 @@ describe('broken request bytes', () => {
     // Node's HTTP parser answers the broken request itself, before the gateway's code can.
     expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     // The gateway is done with the request at once, not when a service gives up waiting (30 s).
-    const line = await eventually(() =>
-      Promise.resolve(
+    const line = await vi.waitUntil(
+      () =>
         gateway.logs
           .text()
           .split('\n')
           .find((text) => text.includes('"requestId":"broken-chunks"') && text.includes('"path"')),
-      ),
+      { timeout: 10_000 },
     );
     expect(line).not.toContain('"status":504');
     expect(pets.received).toEqual([]);
@@ -283,7 +279,9 @@ describe('broken request bytes', () => {
 });
 
 describe('upstream failures', () => {
-  it('returns 504 upstream_timeout after the timeout, answering other requests meanwhile', async () => {
+  it('returns 504 upstream_timeout after the timeout, answering other requests meanwhile', async ({
+    mongo,
+  }) => {
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     await using store = await startFakeService(async (request, res) => {
@@ -316,9 +314,11 @@ describe('upstream failures', () => {
     }
   });
 
-  it('returns 503 service_unavailable naming the service when its port is closed', async () => {
+  it('returns 503 service_unavailable naming the service when its port is closed', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo, {
-      STORE_URL: `http://127.0.0.1:${await deadPort()}`,
+      STORE_URL: `http://127.0.0.1:${await freePort()}`,
     });
     const res = await fetch(`${gateway.url}/v1/store/orders`, {
       headers: { ...admin, 'X-Request-Id': 'req-503' },
@@ -332,7 +332,7 @@ describe('upstream failures', () => {
     });
   });
 
-  it('returns 502 bad_gateway for an answer that is not JSON', async () => {
+  it('returns 502 bad_gateway for an answer that is not JSON', async ({ mongo }) => {
     await using pets = await startFakeService((_request, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<h1>hello</h1>');
@@ -344,7 +344,9 @@ describe('upstream failures', () => {
     expect(await res.json()).toMatchObject({ code: 'bad_gateway', status: 502 });
   });
 
-  it('returns 502 for JSON that does not parse and for an error body that is not an Error', async () => {
+  it('returns 502 for JSON that does not parse and for an error body that is not an Error', async ({
+    mongo,
+  }) => {
     const answers = [
       { status: 200, body: '{"id": 1,' },
       { status: 500, body: '{"error": "boom"}' },
@@ -366,7 +368,9 @@ describe('upstream failures', () => {
     }
   });
 
-  it('returns 502 when the service breaks the connection in the middle of its answer', async () => {
+  it('returns 502 when the service breaks the connection in the middle of its answer', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService((_request, res, req) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
       res.write('{"id": 1, "na');
@@ -378,7 +382,7 @@ describe('upstream failures', () => {
     expect(await res.json()).toMatchObject({ code: 'bad_gateway', status: 502 });
   });
 
-  it('returns 502 when the service answers something that is not HTTP', async () => {
+  it('returns 502 when the service answers something that is not HTTP', async ({ mongo }) => {
     await using pets = await startFakeService((_request, _res, req) => {
       req.socket.end('SSH-2.0-OpenSSH\r\n\r\n');
     });
@@ -387,7 +391,7 @@ describe('upstream failures', () => {
     expect(res.status).toBe(502);
   });
 
-  it('returns 502 when the service refuses the gateway’s internal token', async () => {
+  it('returns 502 when the service refuses the gateway’s internal token', async ({ mongo }) => {
     await using pets = await startFakeService((_request, res) =>
       sendJson(res, 401, {
         code: 'unauthorized',
@@ -401,7 +405,9 @@ describe('upstream failures', () => {
     expect(res.headers.get('www-authenticate')).toBeNull();
   });
 
-  it('sends a GET once more when the service drops the connection before answering', async () => {
+  it('sends a GET once more when the service drops the connection before answering', async ({
+    mongo,
+  }) => {
     let calls = 0;
     await using pets = await startFakeService((_request, res, req) => {
       // The first request meets a keep-alive connection the service has just closed.
@@ -415,7 +421,7 @@ describe('upstream failures', () => {
     expect(pets.received).toHaveLength(2);
   });
 
-  it('never sends a POST twice: a dropped connection is 503', async () => {
+  it('never sends a POST twice: a dropped connection is 503', async ({ mongo }) => {
     await using store = await startFakeService((_request, _res, req) => {
       req.socket.destroy();
     });
@@ -430,7 +436,7 @@ describe('upstream failures', () => {
     expect(store.received).toHaveLength(1);
   });
 
-  it('returns 502 for an answer larger than 8 MiB', async () => {
+  it('returns 502 for an answer larger than 8 MiB', async ({ mongo }) => {
     await using pets = await startFakeService((_request, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(`[${'"x",'.repeat(2 * 1024 * 1024)}"x"]`);
@@ -441,7 +447,7 @@ describe('upstream failures', () => {
     expect(await res.json()).toMatchObject({ code: 'bad_gateway' });
   });
 
-  it('stops waiting for the service when the client leaves', async () => {
+  it('stops waiting for the service when the client leaves', async ({ mongo }) => {
     let upstreamClosed = false;
     await using pets = await startFakeService(async (_request, _res, req) => {
       await new Promise<void>((resolve) => req.socket.once('close', resolve));
@@ -452,14 +458,12 @@ describe('upstream failures', () => {
     await fetch(`${gateway.url}/v1/accounts/me`, { headers: admin });
     const client = new AbortController();
     const leaving = fetch(`${gateway.url}/v1/pets`, { headers: admin, signal: client.signal });
-    await eventually(() => Promise.resolve(pets.received.length > 0 ? true : undefined));
+    await vi.waitUntil(() => pets.received.length > 0, { timeout: 10_000 });
     client.abort();
     await expect(leaving).rejects.toThrow();
-    await eventually(() => Promise.resolve(upstreamClosed ? true : undefined));
-    await eventually(() =>
-      Promise.resolve(
-        gateway.logs.text().includes('the client left before pets answered') ? true : undefined,
-      ),
-    );
+    await vi.waitUntil(() => upstreamClosed, { timeout: 10_000 });
+    await vi.waitUntil(() => gateway.logs.text().includes('the client left before pets answered'), {
+      timeout: 10_000,
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiKey, keyPrefix, looksLikeApiKey, newApiKey, sameHash } from './api-key-secret.js';
-import { newAccountId, newKeyId, newMessageId, randomBase62 } from './random-ids.js';
+import { newAccountId, newKeyId, newMessageId, randomBase62 } from '../database/random-ids.js';
 
 describe('API keys', () => {
   it('are psk_ and 40 base62 characters, never twice the same', () => {

@@ -1,21 +1,11 @@
-import { startMongo } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import {
   ADMIN_API_KEY,
   bearer,
-  eventually,
   signUp,
   startTestGateway,
-  type MongoServer,
-} from './test-support/gateway-harness.js';
-
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
+} from '../test-support/gateway-harness.js';
+import { it } from '@petstore/testkit/vitest';
 
 describe('authentication', () => {
   const refused: [string, Record<string, string>][] = [
@@ -28,29 +18,34 @@ describe('authentication', () => {
     ['an unknown key', { Authorization: `Bearer psk_${'x'.repeat(40)}` }],
   ];
 
-  it.each(refused)('returns 401 unauthorized with WWW-Authenticate for %s', async (_, headers) => {
-    await using gateway = await startTestGateway(mongo);
-    const res = await fetch(`${gateway.url}/v1/accounts/me`, {
-      headers: { 'X-Request-Id': 'req-401', ...headers },
-    });
-    expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toMatchObject({
-      code: 'unauthorized',
-      status: 401,
-      requestId: 'req-401',
-    });
-  });
+  it.for(refused)(
+    'returns 401 unauthorized with WWW-Authenticate for %s',
+    async ([, headers], { mongo }) => {
+      await using gateway = await startTestGateway(mongo);
+      const res = await fetch(`${gateway.url}/v1/accounts/me`, {
+        headers: { 'X-Request-Id': 'req-401', ...headers },
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toMatchObject({
+        code: 'unauthorized',
+        status: 401,
+        requestId: 'req-401',
+      });
+    },
+  );
 
-  it('returns 401 for a proxied operation without a key, before reaching the service', async () => {
+  it('returns 401 for a proxied operation without a key, before reaching the service', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo);
     const res = await fetch(`${gateway.url}/v1/pets`);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
   });
 
-  it('accepts the scheme name in any case', async () => {
+  it('accepts the scheme name in any case', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const { apiKey } = await signUp(gateway.url);
     const res = await fetch(`${gateway.url}/v1/accounts/me`, {
@@ -59,7 +54,7 @@ describe('authentication', () => {
     expect(res.status).toBe(200);
   });
 
-  it('returns 401 for a key whose account is gone', async () => {
+  it('returns 401 for a key whose account is gone', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const { apiKey, accountId } = await signUp(gateway.url);
     await gateway.db.collection('accounts').deleteOne({ _id: accountId as never });
@@ -69,7 +64,9 @@ describe('authentication', () => {
 });
 
 describe('roles', () => {
-  it('returns 403 forbidden for a customer on an admin operation, without reaching the service', async () => {
+  it('returns 403 forbidden for a customer on an admin operation, without reaching the service', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo);
     const { apiKey } = await signUp(gateway.url);
     const res = await fetch(`${gateway.url}/v1/pets`, {
@@ -81,7 +78,7 @@ describe('roles', () => {
     expect(await res.json()).toMatchObject({ code: 'forbidden', status: 403 });
   });
 
-  it('lets the admin through to the service on an admin operation', async () => {
+  it('lets the admin through to the service on an admin operation', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo);
     const res = await fetch(`${gateway.url}/v1/pets`, {
       method: 'POST',
@@ -94,7 +91,9 @@ describe('roles', () => {
 });
 
 describe('lastUsedAt', () => {
-  it('costs no write per request: it is written in a batch when the gateway flushes', async () => {
+  it('costs no write per request: it is written in a batch when the gateway flushes', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo, { KEY_USAGE_FLUSH_MS: '3600000' });
     const { apiKey, accountId } = await signUp(gateway.url);
     const keys = gateway.db.collection('api_keys');
@@ -110,7 +109,7 @@ describe('lastUsedAt', () => {
     expect(flushed?.lastUsedAt).toBeInstanceOf(Date);
   });
 
-  it('is written on the flush timer and shows in the key list', async () => {
+  it('is written on the flush timer and shows in the key list', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo, { KEY_USAGE_FLUSH_MS: '50' });
     const { apiKey } = await signUp(gateway.url);
     const listKeys = async () =>
@@ -119,7 +118,9 @@ describe('lastUsedAt', () => {
       ).json()) as {
         lastUsedAt: string | null;
       }[];
-    const lastUsedAt = await eventually(async () => (await listKeys())[0]?.lastUsedAt ?? undefined);
+    const lastUsedAt = await vi.waitUntil(async () => (await listKeys())[0]?.lastUsedAt, {
+      timeout: 10_000,
+    });
     expect(new Date(lastUsedAt).getTime()).toBeLessThanOrEqual(Date.now());
   });
 });

@@ -1,3 +1,4 @@
+// The gateway's database: its collections, their indexes, and the ids of their documents.
 import type { Role } from '@petstore/contract';
 import type { Collection, Db } from 'mongodb';
 

@@ -1,0 +1,43 @@
+// Accounts: sign-up, the caller's own account, and its API keys.
+import type { contract } from '@petstore/contract';
+import { AppError, requireCaller } from '@petstore/service-kit';
+import type { RouterImplementation } from '@petstore/ts-rest-koa';
+import type { Authenticator } from '../auth/authentication.js';
+import type { AccountRepository } from './account-repository.js';
+
+export interface AccountRoutesDeps {
+  accounts: AccountRepository;
+  authenticator: Authenticator;
+}
+
+/** Sign-up, the caller's account, and its keys. */
+export function accountRoutes({
+  accounts,
+  authenticator,
+}: AccountRoutesDeps): RouterImplementation<typeof contract.accounts> {
+  return {
+    createAccount: async ({ body }) => {
+      const created = await accounts.createCustomer(body.email, body.name ?? null);
+      return { status: 201, body: created };
+    },
+    getMe: async ({ ctx }) => {
+      const account = await accounts.getAccount(requireCaller(ctx).accountId);
+      if (!account) throw new AppError('unauthorized', 'the API key’s account no longer exists');
+      return { status: 200, body: account };
+    },
+    createKey: async ({ ctx }) => {
+      const created = await accounts.createKey(requireCaller(ctx).accountId);
+      return { status: 201, body: created };
+    },
+    listKeys: async ({ ctx }) => ({
+      status: 200,
+      body: await accounts.listKeys(requireCaller(ctx).accountId),
+    }),
+    revokeKey: async ({ params, ctx }) => {
+      const hash = await accounts.revokeKey(requireCaller(ctx).accountId, params.keyId);
+      if (hash === undefined) throw new AppError('not_found', 'no such API key');
+      authenticator.forget(hash);
+      return { status: 204, body: undefined };
+    },
+  };
+}

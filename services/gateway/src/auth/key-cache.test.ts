@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { KeyOwner } from '../accounts/account-repository.js';
+import { createKeyCache } from './key-cache.js';
+
+const owner = (keyId: string): KeyOwner => ({
+  keyId,
+  hash: keyId,
+  accountId: 'acct_a',
+  role: 'customer',
+});
+
+describe('the key cache', () => {
+  it('forgets an owner after its time to live', () => {
+    let now = 1;
+    const cache = createKeyCache({ ttlMs: 1000, maxEntries: 10, now: () => now });
+    cache.set('h', owner('k'));
+    now = 1000;
+    expect(cache.get('h')).toEqual(owner('k'));
+    now = 1002;
+    expect(cache.get('h')).toBeUndefined();
+  });
+
+  it('keeps at most maxEntries, dropping the least recently used', () => {
+    const cache = createKeyCache({ ttlMs: 1000, maxEntries: 2 });
+    cache.set('a', owner('a'));
+    cache.set('b', owner('b'));
+    // A hit makes `a` the most recently used: `b` goes when `c` comes.
+    expect(cache.get('a')).toEqual(owner('a'));
+    cache.set('c', owner('c'));
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toEqual(owner('a'));
+    expect(cache.get('c')).toEqual(owner('c'));
+  });
+
+  it('deletes a key at once', () => {
+    const cache = createKeyCache({ ttlMs: 1000, maxEntries: 2 });
+    cache.set('a', owner('a'));
+    cache.delete('a');
+    expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('caches nothing with a time to live of 0', () => {
+    const cache = createKeyCache({ ttlMs: 0, maxEntries: 2 });
+    cache.set('a', owner('a'));
+    expect(cache.get('a')).toBeUndefined();
+  });
+});

@@ -1,0 +1,78 @@
+import { AppError } from '@petstore/service-kit';
+import type { Context } from 'koa';
+import { errors } from 'undici';
+import { RequestBodyTooLarge, tooLarge } from './request-body.js';
+
+/** Network failures that mean the service could not be reached or dropped the connection. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+]);
+
+const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+export interface FailedExchange {
+  /** The service's name, for the message. */
+  service: string;
+  /** The status and headers had come before the failure. */
+  answered: boolean;
+  /** The gateway gave up waiting. */
+  timedOut: boolean;
+  timeoutMs: number;
+  bodyLimitBytes: number;
+}
+
+/**
+ * What a failed exchange with a service means for the client: 413 for a chunked body past the
+ * limit, 504 when the service was too slow, 502 when its answer broke, 503 when it could not be
+ * reached; anything else is a bug (500).
+ */
+export function classifyFailure(ctx: Context, error: unknown, failed: FailedExchange): Error {
+  const { service } = failed;
+  const code = errorCode(error);
+  if (
+    error instanceof RequestBodyTooLarge ||
+    (error as { cause?: unknown })?.cause instanceof RequestBodyTooLarge
+  ) {
+    return tooLarge(ctx, failed.bodyLimitBytes);
+  }
+  if (failed.timedOut || TIMED_OUT.has(code ?? '')) {
+    return new AppError(
+      'upstream_timeout',
+      `[gateway] ${service} did not answer within ${failed.timeoutMs} ms`,
+      { cause: error },
+    );
+  }
+  if (
+    failed.answered ||
+    error instanceof errors.HTTPParserError ||
+    error instanceof errors.HeadersOverflowError ||
+    error instanceof errors.ResponseContentLengthMismatchError
+  ) {
+    return new AppError('bad_gateway', `[gateway] ${service} sent a broken answer`, {
+      cause: error,
+    });
+  }
+  if (code !== undefined && UNREACHABLE.has(code)) {
+    return new AppError('service_unavailable', `[gateway] ${service} is unavailable`, {
+      cause: error,
+    });
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}

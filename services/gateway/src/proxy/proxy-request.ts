@@ -1,0 +1,121 @@
+// The proxy: forwards a contract operation to the service that owns it and checks what comes back.
+import { AppError, type Caller } from '@petstore/service-kit';
+import type { Context } from 'koa';
+import type { Dispatcher } from 'undici';
+import { unusableAnswer } from './answer-check.js';
+import { classifyFailure, errorCode } from './failure.js';
+import { forwardedHeaders, headerValue, passAnswerHeaders } from './header-policy.js';
+import { requestBody } from './request-body.js';
+import { exchange, type UpstreamAnswer } from './upstream-exchange.js';
+import type { Upstream } from './upstreams.js';
+
+export interface ProxyOptions {
+  internalToken: string;
+  /** The whole exchange, from sending the request to the last byte of the answer. */
+  timeoutMs: number;
+  /** Request bodies larger than this are refused with 413 before reaching a service. */
+  bodyLimitBytes: number;
+  /** Answers larger than this are 502: no operation answers anywhere near it. */
+  maxResponseBytes?: number;
+}
+
+class ClientGone extends Error {}
+class UpstreamTimedOut extends Error {}
+
+/**
+ * Forwards the request to the service that owns the operation and answers with what it said:
+ * status, JSON body and the headers that matter. The request body is streamed through unread. A
+ * service that is unreachable is 503, one that is too slow 504, one whose answer is not HTTP/JSON
+ * (or breaks off) 502. A `GET` whose connection drops before any answer is tried once more on a
+ * fresh connection (a keep-alive connection the service had just closed).
+ */
+export async function proxyRequest(
+  ctx: Context,
+  upstream: Upstream,
+  caller: Caller | undefined,
+  options: ProxyOptions,
+): Promise<void> {
+  const { timeoutMs, bodyLimitBytes, maxResponseBytes = 8 * 1024 * 1024 } = options;
+  // A request whose bytes broke HTTP (a bad chunk size, a body cut short) is answered 400 by
+  // Node, which drops the connection, often while the key is still being checked. Its body
+  // will never end: forwarding it would hold a connection to the service until the timeout.
+  if (ctx.req.destroyed) {
+    throw new AppError(
+      'service_unavailable',
+      `[gateway] the client left before ${upstream.name} was asked`,
+    );
+  }
+  const body = requestBody(ctx, bodyLimitBytes);
+  const request: Dispatcher.DispatchOptions = {
+    path: `${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`,
+    method: ctx.method,
+    headers: forwardedHeaders(ctx, caller, options.internalToken),
+    body,
+  };
+  let answered = false;
+  const send = () =>
+    exchange(upstream.pool, request, {
+      maxBytes: maxResponseBytes,
+      onAnswerStarted: () => (answered = true),
+    });
+  let current = send();
+  let stopped: ClientGone | UpstreamTimedOut | undefined;
+  const stop = (reason: ClientGone | UpstreamTimedOut) => {
+    stopped ??= reason;
+    current.abort(reason);
+  };
+  const timer = setTimeout(() => stop(new UpstreamTimedOut()), timeoutMs);
+  const onClientGone = () => {
+    if (!ctx.res.writableFinished) stop(new ClientGone());
+  };
+  ctx.res.once('close', onClientGone);
+  try {
+    let response: UpstreamAnswer;
+    try {
+      response = await current.answer;
+    } catch (error) {
+      const retry =
+        !answered &&
+        stopped === undefined &&
+        body === undefined &&
+        (ctx.method === 'GET' || ctx.method === 'HEAD') &&
+        ['UND_ERR_SOCKET', 'ECONNRESET'].includes(errorCode(error) ?? '');
+      if (!retry) throw error;
+      current = send();
+      response = await current.answer;
+    }
+    const contentType = headerValue(response.headers, 'content-type');
+    const answer = response.body;
+    const problem = unusableAnswer(ctx.method, response.statusCode, contentType, answer);
+    if (problem) {
+      throw new AppError('bad_gateway', `[gateway] ${upstream.name} ${problem}`);
+    }
+    passAnswerHeaders(ctx, response.headers);
+    if (ctx.method === 'HEAD' || answer.length === 0) {
+      ctx.body = null;
+    } else {
+      ctx.set('Content-Type', contentType ?? 'application/json');
+      ctx.body = answer;
+    }
+    ctx.status = response.statusCode;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (stopped instanceof ClientGone) {
+      throw new AppError(
+        'service_unavailable',
+        `[gateway] the client left before ${upstream.name} answered`,
+        { cause: error },
+      );
+    }
+    throw classifyFailure(ctx, error, {
+      service: upstream.name,
+      answered,
+      timedOut: stopped !== undefined,
+      timeoutMs,
+      bodyLimitBytes,
+    });
+  } finally {
+    clearTimeout(timer);
+    ctx.res.off('close', onClientGone);
+  }
+}
