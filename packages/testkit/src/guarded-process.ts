@@ -3,13 +3,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 /**
  * The command runs under a small sh guard that ends it (SIGTERM, then waits) when the guard's
  * standard input closes: `stopGuarded` closes it, and so does the operating system when this
- * process dies, so nothing started here outlives its owner, even one that is killed.
+ * process dies, so nothing started here outlives its owner, even one that is killed. The guard
+ * exits as soon as the command does, with its exit status (128 + the signal's number for a
+ * command ended by a signal), so its owner sees a command that died by itself.
  */
-const guard = `"$@" </dev/null &
+const guard = `exec 3<&0
+"$@" </dev/null &
 child=$!
-read -r _
-kill "$child" 2>/dev/null
-wait "$child"`;
+(read -r _ <&3; kill "$child" 2>/dev/null) &
+watcher=$!
+wait "$child"
+status=$?
+kill "$watcher" 2>/dev/null
+exit "$status"`;
 
 export interface GuardedOptions {
   env?: NodeJS.ProcessEnv;
