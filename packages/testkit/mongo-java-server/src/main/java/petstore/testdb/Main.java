@@ -38,6 +38,10 @@ public final class Main {
     // Before the first logger is made: the library logs every connection at info.
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+    // It logs a stack trace for every connection a client drops (a killed service, a reset
+    // socket) and then closes that connection: noise, not a database fault.
+    System.setProperty(
+        "org.slf4j.simpleLogger.log.de.bwaldvogel.mongo.wire.MongoExceptionHandler", "off");
 
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
     MongoServer server = new MongoServer(new MemoryBackend().version(REPORTED_VERSION));
