@@ -59,5 +59,5 @@ export async function startEmbeddedFerretdb(options: EmbeddedOptions = {}): Prom
     await exited;
     if (!options.dataDir) await rm(dir, { recursive: true, force: true });
   };
-  return answeringServer(uri, 'embedded', stop, { timeoutMs: 15_000, signal: startup.signal });
+  return answeringServer(uri, 'ferretdb', stop, { timeoutMs: 15_000, signal: startup.signal });
 }

@@ -2,7 +2,7 @@ import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerAnswers } from './mongo-container.js';
 import type { MongoServer } from './mongo-server.js';
-import { startMongo } from './start-mongo.js';
+import { embeddedDatabase, startMongo } from './start-mongo.js';
 
 describe('startMongo', () => {
   let server: MongoServer;
@@ -20,12 +20,12 @@ describe('startMongo', () => {
     await server?.stop();
   });
 
-  it('takes MONGODB_URI first, then a container when Docker answers, else the embedded FerretDB', async () => {
+  it('takes MONGODB_URI first, then a container when Docker answers, else the embedded database', async () => {
     const expected = process.env.MONGODB_URI
       ? 'external'
       : (await dockerAnswers())
         ? 'container'
-        : 'embedded';
+        : embeddedDatabase();
     expect(server.kind).toBe(expected);
   });
 

@@ -1,21 +1,21 @@
 package petstore.testdb;
 
+import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.MongoVersion;
+import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CountDownLatch;
 import sun.misc.Signal;
 
 /**
- * Serves an in-memory MongoDB-compatible database on 127.0.0.1 for tests.
+ * Serves a MongoDB-compatible database on 127.0.0.1 for tests and local runs.
  *
- * <p>Usage: {@code java -jar petstore-testdb.jar [port]}; port 0 (or none) picks a free one.
+ * <p>Usage: {@code java -jar petstore-testdb.jar [port] [h2-file]}; port 0 (or none) picks a
+ * free one; without a file the data lives in memory, with one it is kept there across restarts.
  * Prints {@code listening on 127.0.0.1:<port>} once connections are accepted, and nothing else
- * on stdout. Stops, closing the server, on SIGTERM/SIGINT and when stdin reaches end of file, so
- * a parent that dies (closing its end of the pipe) takes the database down with it.
+ * on stdout. Stops, closing the server, on SIGTERM or SIGINT, and exits 0.
  */
 public final class Main {
   /** What the production database is; the driver only reads it, the library serves the same. */
@@ -34,7 +34,7 @@ public final class Main {
 
   private Main() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws InterruptedException {
     // Before the first logger is made: the library logs every connection at info.
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
@@ -44,36 +44,23 @@ public final class Main {
         "org.slf4j.simpleLogger.log.de.bwaldvogel.mongo.wire.MongoExceptionHandler", "off");
 
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
-    MongoServer server = new MongoServer(new MemoryBackend().version(REPORTED_VERSION));
+    MongoBackend backend =
+        args.length > 1
+            ? new H2Backend(args[1]).version(REPORTED_VERSION)
+            : new MemoryBackend().version(REPORTED_VERSION);
+    MongoServer server = new MongoServer(backend);
     server.bind("127.0.0.1", port);
 
-    AtomicBoolean stopped = new AtomicBoolean();
-    Runnable stop =
-        () -> {
-          if (stopped.compareAndSet(false, true)) server.shutdownNow();
-        };
-    Runtime.getRuntime().addShutdownHook(new Thread(stop, "testdb-shutdown"));
-    // A requested stop is a clean one: exit 0 rather than the JVM's 143 for SIGTERM.
+    CountDownLatch stopRequested = new CountDownLatch(1);
     for (String name : List.of("TERM", "INT")) {
-      Signal.handle(new Signal(name), signal -> System.exit(0));
+      Signal.handle(new Signal(name), signal -> stopRequested.countDown());
     }
-
     System.out.println("listening on 127.0.0.1:" + server.getLocalAddress().getPort());
     System.out.flush();
 
-    waitForEndOfInput(System.in);
-    stop.run();
+    stopRequested.await();
+    // Closes the connections and, for H2, writes the data out.
+    server.shutdownNow();
     System.exit(0);
-  }
-
-  private static void waitForEndOfInput(InputStream in) {
-    byte[] buffer = new byte[256];
-    try {
-      while (in.read(buffer) != -1) {
-        // Input is ignored; only its end matters.
-      }
-    } catch (IOException e) {
-      // A broken stdin means the parent is gone too.
-    }
   }
 }
