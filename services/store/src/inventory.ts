@@ -5,7 +5,8 @@ import { ensurePetExists } from './pet-check.js';
 import { derivedStatus } from './pet-status.js';
 import type { PetsAdapter } from './pets-adapter.js';
 import type { Repository } from './repository.js';
-import { requireAdmin, type RequestScope } from './require-admin.js';
+import type { RequestScope } from './request-scope.js';
+import { requireAdmin } from './require-admin.js';
 import type { StatusChanges } from './status-changes.js';
 
 export interface InventoryDeps {

@@ -4,7 +4,7 @@ import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
 import type { Inventory } from './inventory.js';
 import type { Orders } from './orders.js';
-import type { RequestScope } from './require-admin.js';
+import type { RequestScope } from './request-scope.js';
 
 /** The part of the public contract the store serves. */
 export const storeContract = { orders: contract.orders, inventory: contract.inventory };
