@@ -1,15 +1,16 @@
+// Orders: placing, listing, completing and cancelling them, and the stock each takes or gives back.
 import type { NewOrder, OrderUpdate } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
-import { idempotencyRecordId, type Idempotency } from './idempotency.js';
-import type { StoredResponse } from './idempotency-repository.js';
+import type { StoredResponse } from '../idempotency/idempotency-repository.js';
+import { idempotencyRecordId, type Idempotency } from '../idempotency/idempotency.js';
+import { settleHold } from '../inventory/stock-holds.js';
+import type { StatusChanges } from '../outbox/status-changes.js';
+import { ensurePetExists } from '../pets-service/pet-check.js';
+import type { PetsAdapter } from '../pets-service/pets-adapter.js';
+import type { Repository } from '../repository.js';
+import type { RequestScope } from '../request-scope.js';
+import { requireAdmin } from '../require-admin.js';
 import { scopeOf, type OrderFilter, type PlacedOrder } from './order-repository.js';
-import { ensurePetExists } from './pet-check.js';
-import type { PetsAdapter } from './pets-adapter.js';
-import type { Repository } from './repository.js';
-import type { RequestScope } from './request-scope.js';
-import { requireAdmin } from './require-admin.js';
-import type { StatusChanges } from './status-changes.js';
-import { settleHold } from './stock-holds.js';
 import { toTimestamp } from './timestamps.js';
 
 export interface OrdersDeps {

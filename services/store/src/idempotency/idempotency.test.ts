@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '@petstore/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts, serveStoreApp, startStack, type Stack } from '../test-support/stack.js';
 import type { IdempotencyRecord } from './idempotency-repository.js';
 import { hashBody } from './idempotency.js';
-import { accounts, serveStoreApp, startStack, type Stack } from './test-support/stack.js';
 
 describe('hashBody', () => {
   it('is the same whatever the order of the keys', () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OrderDocument } from '../orders/order-repository.js';
+import { createStatusChanges } from '../outbox/status-changes.js';
+import { createRepository, type Repository } from '../repository.js';
+import { accounts, startStack, testLogger, type Stack } from '../test-support/stack.js';
 import type { InventoryDocument, StockHold } from './inventory-repository.js';
-import type { OrderDocument } from './order-repository.js';
-import { createRepository, type Repository } from './repository.js';
-import { createStatusChanges } from './status-changes.js';
 import { settleHold, startHoldSweeper } from './stock-holds.js';
-import { accounts, startStack, testLogger, type Stack } from './test-support/stack.js';
 
 let stack: Stack;
 let repository: Repository;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts, startStack, type Stack } from '../test-support/stack.js';
 import type { OutboxEntry } from './outbox-repository.js';
 import { backoffMs } from './outbox-worker.js';
-import { accounts, startStack, type Stack } from './test-support/stack.js';
 
 describe('backoffMs', () => {
   it('doubles from the base with each failure', () => {

@@ -2,7 +2,7 @@ import { connectMongo } from '@petstore/service-kit';
 import { startMongo, type MongoServer } from '@petstore/testkit';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureIndexes } from './indexes.js';
+import { ensureIndexes } from '../indexes.js';
 import { OutboxRepository } from './outbox-repository.js';
 
 let mongo: MongoServer;

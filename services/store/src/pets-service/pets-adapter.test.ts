@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { loadPetsConfig } from '@petstore/pets';
 import { startMongo, type MongoServer } from '@petstore/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { internalToken, PetsUnderTest } from '../test-support/stack.js';
 import { createPetsAdapter, PetsUnavailableError } from './pets-adapter.js';
-import { internalToken, PetsUnderTest } from './test-support/stack.js';
 
 let mongo: MongoServer;
 let pets: PetsUnderTest;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, startStack, type Stack } from './test-support/stack.js';
+import { accounts, startStack, type Stack } from '../test-support/stack.js';
 
 let stack: Stack;
 beforeAll(async () => {
