@@ -1,6 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { envHost, envLogLevel, envMongoUri, envPort, loadConfig } from './config.js';
+import {
+  envHost,
+  envHttpUrl,
+  envInteger,
+  envLogLevel,
+  envMongoUri,
+  envOptionalHttpUrl,
+  envPort,
+  loadConfig,
+  loadOrExit,
+  serviceConfig,
+  serviceEnv,
+} from './config.js';
 
 const schema = z
   .object({
@@ -70,5 +82,106 @@ describe('loadConfig', () => {
   it('reads process.env when no environment is given', () => {
     const config = loadConfig(z.object({ PATH: z.string() }));
     expect(config.PATH).toBe(process.env.PATH);
+  });
+});
+
+describe('serviceEnv and serviceConfig', () => {
+  const schema = z
+    .object(serviceEnv({ port: 3001, database: 'petstore_pets' }))
+    .transform(serviceConfig);
+  const token = 'x'.repeat(32);
+
+  it('nest the variables every service reads, with their defaults', () => {
+    expect(loadConfig(schema, { INTERNAL_TOKEN: token })).toEqual({
+      http: { host: '127.0.0.1', port: 3001 },
+      mongo: { uri: 'mongodb://127.0.0.1:27017', database: 'petstore_pets' },
+      internalToken: token,
+      logLevel: 'info',
+    });
+  });
+
+  it('treat every empty variable as unset', () => {
+    const empty = { PORT: '', HOST: '', MONGODB_URI: '', MONGODB_DB: '', LOG_LEVEL: '' };
+    expect(loadConfig(schema, { ...empty, INTERNAL_TOKEN: token })).toEqual(
+      loadConfig(schema, { INTERNAL_TOKEN: token }),
+    );
+  });
+
+  it('require INTERNAL_TOKEN of at least 32 characters, and a plain database name', () => {
+    expect(() => loadConfig(schema, {})).toThrowError('  INTERNAL_TOKEN: Required');
+    expect(() =>
+      loadConfig(schema, { INTERNAL_TOKEN: 'short-secret', MONGODB_DB: 'a/b' }),
+    ).toThrowError(
+      [
+        '  MONGODB_DB: Expected a database name (letters, digits, _ and -)',
+        '  INTERNAL_TOKEN: Expected at least 32 characters',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('envInteger', () => {
+  const schema = z.object({ N: envInteger(5, { min: 1, max: 10 }) });
+
+  it('reads a whole number within its bounds, its default when unset', () => {
+    expect(loadConfig(schema, { N: '10' }).N).toBe(10);
+    expect(loadConfig(schema, { N: '' }).N).toBe(5);
+  });
+
+  it.each(['0', '11', '-1', '1.5', 'ten'])('refuses %s', (value) => {
+    expect(() => loadConfig(schema, { N: value })).toThrowError(
+      '  N: Expected a whole number from 1 to 10',
+    );
+  });
+});
+
+describe('envHttpUrl', () => {
+  const schema = z.object({
+    URL: envHttpUrl('http://127.0.0.1:3001'),
+    PUBLIC: envOptionalHttpUrl(),
+  });
+
+  it('reads an http(s) URL without its trailing slashes, its default when unset', () => {
+    expect(loadConfig(schema, { URL: 'https://pets.internal/', PUBLIC: '' })).toEqual({
+      URL: 'https://pets.internal',
+      PUBLIC: undefined,
+    });
+    expect(loadConfig(schema, {}).URL).toBe('http://127.0.0.1:3001');
+  });
+
+  it('refuses another scheme or no URL at all', () => {
+    expect(() => loadConfig(schema, { URL: 'ftp://pets', PUBLIC: 'pets' })).toThrowError(
+      [
+        '  URL: Expected an http:// or https:// URL',
+        '  PUBLIC: Expected an http:// or https:// URL',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('loadOrExit', () => {
+  it('returns what the load returns', () => {
+    expect(loadOrExit(() => 42)).toBe(42);
+  });
+
+  it('writes the message of a failed load to stderr, without a stack, and exits 1', () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation(() => {
+      throw new Error('exited');
+    });
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(() =>
+        loadOrExit(() => {
+          throw new Error('Invalid configuration:\n  PORT: Expected a port number (0–65535)');
+        }),
+      ).toThrowError('exited');
+      expect(write).toHaveBeenCalledExactlyOnceWith(
+        'Invalid configuration:\n  PORT: Expected a port number (0–65535)\n',
+      );
+      expect(exit).toHaveBeenCalledExactlyOnceWith(1);
+    } finally {
+      exit.mockRestore();
+      write.mockRestore();
+    }
   });
 });

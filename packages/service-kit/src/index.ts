@@ -1,7 +1,22 @@
 import './koa-context.js';
 
 export { AppError, type AppErrorOptions } from './app-error.js';
-export { envHost, envLogLevel, envMongoUri, envPort, loadConfig, type Env } from './config.js';
+export {
+  envHost,
+  envHttpUrl,
+  envInteger,
+  envLogLevel,
+  envMongoUri,
+  envOptionalHttpUrl,
+  envPort,
+  loadConfig,
+  loadOrExit,
+  serviceConfig,
+  serviceEnv,
+  unsetWhenEmpty,
+  type Env,
+  type ServiceEnv,
+} from './config.js';
 export { createService, type RouterMiddleware, type ServiceOptions } from './create-service.js';
 export { internalHeaders, type Caller, type Role } from './internal-headers.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
