@@ -35,10 +35,12 @@ describe('main', () => {
     }
   });
 
-  it('exits 1 naming the variables that are missing or invalid', async () => {
+  it('exits 1 naming the variables that are missing or invalid, without a stack trace', async () => {
     const pets = runMain(main, { PORT: 'eighty' });
     expect(await pets.exited).toEqual([1, null]);
-    expect(pets.output().stderr).toContain('PORT: Expected a port number');
-    expect(pets.output().stderr).toContain('INTERNAL_TOKEN: Required');
+    const { stderr } = pets.output();
+    expect(stderr).toContain('PORT: Expected a port number');
+    expect(stderr).toContain('INTERNAL_TOKEN: Required');
+    expect(stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -28,12 +28,13 @@ describe('main', () => {
     }
   });
 
-  it('exits 1 naming the variables that are missing or invalid', async () => {
+  it('exits 1 naming the variables that are missing or invalid, without a stack trace', async () => {
     const store = runMain(main, { PORT: 'eighty', PETS_URL: 'pets' });
     expect(await store.exited).toEqual([1, null]);
     const { stderr } = store.output();
     expect(stderr).toContain('PORT: Expected a port number');
     expect(stderr).toContain('INTERNAL_TOKEN: Required');
     expect(stderr).toContain('PETS_URL');
+    expect(stderr).not.toMatch(/\n\s+at /);
   });
 });
