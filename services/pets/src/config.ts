@@ -1,4 +1,4 @@
-import { routeMetadata, contract } from '@petstore/contract';
+import { getPetSunset } from '@petstore/contract';
 import {
   loadConfig,
   serviceConfig,
@@ -8,16 +8,13 @@ import {
 } from '@petstore/service-kit';
 import { z } from 'zod';
 
-/** The sunset the contract announces for `GET /v1/pets/{petId}` (`x-sunset`). */
-const contractSunset = routeMetadata(contract.pets.getPet).sunset ?? '2027-06-30T00:00:00Z';
-
 function instant(defaultValue: string) {
   return unsetWhenEmpty(
     z
       .string()
       .datetime({
         offset: true,
-        message: 'Expected an ISO 8601 date-time, e.g. 2027-06-30T00:00:00Z',
+        message: 'Expected an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z',
       })
       .default(defaultValue)
       .transform((value) => new Date(value)),
@@ -28,7 +25,8 @@ const PetsEnvSchema = z
   .object({
     ...serviceEnv({ port: 3001, database: 'petstore_pets' }),
     GET_PET_DEPRECATED_AT: instant('2026-01-01T00:00:00Z'),
-    GET_PET_SUNSET: instant(contractSunset),
+    // The contract's sunset unless told otherwise, so the service and its document agree.
+    GET_PET_SUNSET: instant(getPetSunset),
   })
   .transform((env) => ({
     ...serviceConfig(env),
