@@ -1,5 +1,11 @@
 import { connectMongo, createLogger } from '@petstore/service-kit';
-import { serveHttp, type MongoServer } from '@petstore/testkit';
+import {
+  callHttp,
+  serveHttp,
+  type HttpAnswer,
+  type HttpCallOptions,
+  type MongoServer,
+} from '@petstore/testkit';
 import type { Db } from 'mongodb';
 import { createApp } from '../app.js';
 import { loadPetsConfig, type PetsConfig } from '../config.js';
@@ -26,19 +32,11 @@ export const as = {
 
 export type Who = keyof typeof as;
 
-export interface CallOptions {
+export interface CallOptions extends HttpCallOptions {
   as?: Who;
-  /** A value to send as JSON, or a string sent as it is. */
-  body?: unknown;
-  headers?: Record<string, string>;
 }
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  /** The parsed JSON body; undefined when there is none. */
-  body: unknown;
-}
+export type Answer = HttpAnswer;
 
 /** The config a test service runs with, on a database of its own. */
 export function testConfig(mongo: MongoServer, env: Record<string, string> = {}): PetsConfig {
@@ -87,22 +85,12 @@ export async function servePets(
   };
 }
 
-export async function call(
+/** Calls the service over HTTP as the gateway would for `as` (admin by default). */
+export function call(
   url: string,
   method: string,
   path: string,
-  { as: who = 'admin', body, headers = {} }: CallOptions = {},
+  { as: who = 'admin', headers, ...options }: CallOptions = {},
 ): Promise<Answer> {
-  const init: RequestInit = { method, headers: { ...as[who], ...headers } };
-  if (body !== undefined) {
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    init.headers = { 'content-type': 'application/json', ...init.headers };
-  }
-  const response = await fetch(`${url}${path}`, init);
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: text === '' ? undefined : (JSON.parse(text) as unknown),
-  };
+  return callHttp(url, method, path, { ...options, headers: { ...as[who], ...headers } });
 }

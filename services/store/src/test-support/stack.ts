@@ -8,7 +8,14 @@ import {
   type Logger,
   type LogLevel,
 } from '@petstore/service-kit';
-import { serveHttp, startMongo, type MongoServer } from '@petstore/testkit';
+import {
+  callHttp,
+  serveHttp,
+  startMongo,
+  type HttpAnswer,
+  type HttpCallOptions,
+  type MongoServer,
+} from '@petstore/testkit';
 import type { Db, MongoClient } from 'mongodb';
 import { createApp, type AppDeps } from '../app.js';
 import { loadStoreConfig, type StoreConfig } from '../config.js';
@@ -26,11 +33,8 @@ export const accounts = {
 /** Who a request comes from: an account, another service (token only), or nobody (no token). */
 export type Who = Caller | 'service' | 'nobody';
 
-export interface CallOptions {
+export interface CallOptions extends HttpCallOptions {
   as?: Who;
-  /** A value sent as JSON, or a string sent as it is. */
-  body?: unknown;
-  headers?: Record<string, string>;
 }
 
 /** Every field a store answer may carry: an order, an inventory item or an error. */
@@ -48,12 +52,8 @@ export interface AnswerFields {
   details: { path: string; message: string }[];
 }
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  /** The parsed JSON body, one shape or a list; undefined when there is none. */
-  body: AnswerFields & AnswerFields[];
-}
+/** An answer whose JSON body is one shape or a list (undefined when there is none). */
+export type Answer = HttpAnswer<AnswerFields & AnswerFields[]>;
 
 /** The headers the gateway would send for `who`. */
 export function gatewayHeaders(who: Who): Record<string, string> {
@@ -67,24 +67,16 @@ export function gatewayHeaders(who: Who): Record<string, string> {
 }
 
 /** Calls a service over HTTP as the gateway would (as the admin unless told otherwise). */
-export async function call(
+export function call(
   url: string,
   method: string,
   path: string,
-  { as = accounts.admin, body, headers = {} }: CallOptions = {},
+  { as = accounts.admin, headers, ...options }: CallOptions = {},
 ): Promise<Answer> {
-  const init: RequestInit = { method, headers: { ...gatewayHeaders(as), ...headers } };
-  if (body !== undefined) {
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    init.headers = { 'content-type': 'application/json', ...init.headers };
-  }
-  const response = await fetch(`${url}${path}`, init);
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text === '' ? undefined : JSON.parse(text)) as Answer['body'],
-  };
+  return callHttp(url, method, path, {
+    ...options,
+    headers: { ...gatewayHeaders(as), ...headers },
+  });
 }
 
 export function testLogger(name: string): Logger {
