@@ -1,38 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { OrderDocument } from '../orders/order-repository.js';
 import { createStatusChanges } from '../outbox/status-changes.js';
 import { createRepository, type Repository } from '../repository.js';
-import { accounts, startStack, testLogger, type Stack } from '../test-support/stack.js';
+import { accounts, it as stackIt, testLogger, type Stack } from '../test-support/stack.js';
 import type { InventoryDocument, StockHold } from './inventory-repository.js';
 import { settleHold, startHoldSweeper } from './stock-holds.js';
 
-let stack: Stack;
-let repository: Repository;
-beforeAll(async () => {
-  stack = await startStack();
-  repository = createRepository(stack.storeDb);
-});
-afterAll(async () => {
-  await stack?.[Symbol.asyncDispose]();
+const it = stackIt.extend<{ repository: Repository }>({
+  repository: [async ({ stack }, use) => use(createRepository(stack.storeDb)), { scope: 'file' }],
 });
 
 const { jane } = accounts;
-const inventory = () => stack.storeDb.collection<InventoryDocument>('inventory');
-const orders = () => stack.storeDb.collection<OrderDocument>('orders');
 
-async function stockOf(petId: number): Promise<number | undefined> {
-  return (await inventory().findOne({ _id: petId }))?.quantity;
+function entryOf(stack: Stack, petId: number) {
+  return stack.storeDb.collection<InventoryDocument>('inventory').findOne({ _id: petId });
 }
 
 /** A hold as a request leaves it when it dies right after taking the stock. */
-async function holdLeftBehind(petId: number, quantity: number, at: Date): Promise<StockHold> {
+async function holdLeftBehind(
+  repository: Repository,
+  petId: number,
+  quantity: number,
+  at: Date,
+): Promise<StockHold> {
   const hold = { petId, orderId: await repository.orders.nextId(), quantity, at };
   expect(await repository.inventory.take(hold)).toBe(true);
   return hold;
 }
 
 /** Runs the sweeper's first sweep (it sweeps at start) and stops it. */
-async function sweepOnce(timeoutMs: number): Promise<void> {
+async function sweepOnce(repository: Repository, timeoutMs: number): Promise<void> {
   const sweeper = startHoldSweeper({
     repository,
     statusChanges: createStatusChanges(
@@ -51,43 +48,47 @@ async function sweepOnce(timeoutMs: number): Promise<void> {
 const anHourAgo = () => new Date(Date.now() - 60 * 60 * 1000);
 
 describe('placing an order', () => {
-  it('leaves no stock hold behind once the order is stored', async () => {
+  it('leaves no stock hold behind once the order is stored', async ({ stack }) => {
     const petId = await stack.petWithStock(3);
-    const placed = await stack.store.call('POST', '/v1/store/orders', {
-      as: jane,
-      body: { petId, quantity: 2 },
-    });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 2 });
     expect(placed.status).toBe(201);
-    const entry = await inventory().findOne({ _id: petId });
+    const entry = await entryOf(stack, petId);
     expect(entry).toMatchObject({ quantity: 1, heldCount: 0, holds: {} });
   });
 });
 
 describe('the hold sweeper', () => {
-  it('gives back, once, the stock of an order that was never stored, and retires its id', async () => {
+  it('gives back, once, the stock of an order that was never stored, and retires its id', async ({
+    stack,
+    repository,
+  }) => {
     const petId = await stack.petWithStock(5);
-    const hold = await holdLeftBehind(petId, 2, anHourAgo());
-    expect(await stockOf(petId)).toBe(3);
+    const hold = await holdLeftBehind(repository, petId, 2, anHourAgo());
+    expect(await stack.stockOf(petId)).toBe(3);
 
-    await sweepOnce(30_000);
-    expect(await stockOf(petId)).toBe(5);
-    expect(await inventory().findOne({ _id: petId })).toMatchObject({ heldCount: 0, holds: {} });
+    await sweepOnce(repository, 30_000);
+    expect(await stack.stockOf(petId)).toBe(5);
+    expect(await entryOf(stack, petId)).toMatchObject({ heldCount: 0, holds: {} });
     // The id is taken by a tombstone, so a late insert of that order can never succeed.
-    expect(await orders().findOne({ _id: hold.orderId })).toMatchObject({
+    const orders = stack.storeDb.collection<OrderDocument>('orders');
+    expect(await orders.findOne({ _id: hold.orderId })).toMatchObject({
       aborted: true,
       cancelled: true,
     });
     const order = await stack.store.call('GET', `/v1/store/orders/${hold.orderId}`);
     expect(order.status).toBe(404);
 
-    await sweepOnce(30_000);
+    await sweepOnce(repository, 30_000);
     await settleHold(repository, hold, new Date());
-    expect(await stockOf(petId)).toBe(5);
+    expect(await stack.stockOf(petId)).toBe(5);
   });
 
-  it('keeps the stock of an order that was stored, and only drops its hold', async () => {
+  it('keeps the stock of an order that was stored, and only drops its hold', async ({
+    stack,
+    repository,
+  }) => {
     const petId = await stack.petWithStock(5);
-    const hold = await holdLeftBehind(petId, 2, anHourAgo());
+    const hold = await holdLeftBehind(repository, petId, 2, anHourAgo());
     await repository.orders.insert(hold.orderId, {
       ownerId: jane.accountId,
       petId,
@@ -96,29 +97,35 @@ describe('the hold sweeper', () => {
       placedAt: hold.at,
     });
 
-    await sweepOnce(30_000);
-    expect(await stockOf(petId)).toBe(3);
-    expect(await inventory().findOne({ _id: petId })).toMatchObject({ heldCount: 0, holds: {} });
+    await sweepOnce(repository, 30_000);
+    expect(await stack.stockOf(petId)).toBe(3);
+    expect(await entryOf(stack, petId)).toMatchObject({ heldCount: 0, holds: {} });
     const order = await stack.store.call('GET', `/v1/store/orders/${hold.orderId}`, { as: jane });
     expect(order).toMatchObject({ status: 200, body: { id: hold.orderId, quantity: 2 } });
   });
 
-  it('leaves a hold younger than its timeout to the request that took it', async () => {
+  it('leaves a hold younger than its timeout to the request that took it', async ({
+    stack,
+    repository,
+  }) => {
     const petId = await stack.petWithStock(5);
-    const hold = await holdLeftBehind(petId, 1, new Date());
+    const hold = await holdLeftBehind(repository, petId, 1, new Date());
 
-    await sweepOnce(60_000);
-    expect(await stockOf(petId)).toBe(4);
-    expect(await inventory().findOne({ _id: petId })).toMatchObject({
+    await sweepOnce(repository, 60_000);
+    expect(await stack.stockOf(petId)).toBe(4);
+    expect(await entryOf(stack, petId)).toMatchObject({
       heldCount: 1,
       holds: { [String(hold.orderId)]: { quantity: 1 } },
     });
     await settleHold(repository, hold, new Date());
   });
 
-  it('settles every hold left behind on a pet, each exactly once', async () => {
+  it('settles every hold left behind on a pet, each exactly once', async ({
+    stack,
+    repository,
+  }) => {
     const petId = await stack.petWithStock(10);
-    const stored = await holdLeftBehind(petId, 1, anHourAgo());
+    const stored = await holdLeftBehind(repository, petId, 1, anHourAgo());
     await repository.orders.insert(stored.orderId, {
       ownerId: jane.accountId,
       petId,
@@ -126,12 +133,12 @@ describe('the hold sweeper', () => {
       shipDate: stored.at,
       placedAt: stored.at,
     });
-    await holdLeftBehind(petId, 2, anHourAgo());
-    await holdLeftBehind(petId, 3, anHourAgo());
-    expect(await stockOf(petId)).toBe(4);
+    await holdLeftBehind(repository, petId, 2, anHourAgo());
+    await holdLeftBehind(repository, petId, 3, anHourAgo());
+    expect(await stack.stockOf(petId)).toBe(4);
 
-    await Promise.all([sweepOnce(30_000), sweepOnce(30_000)]);
-    expect(await stockOf(petId)).toBe(9);
-    expect(await inventory().findOne({ _id: petId })).toMatchObject({ heldCount: 0, holds: {} });
+    await Promise.all([sweepOnce(repository, 30_000), sweepOnce(repository, 30_000)]);
+    expect(await stack.stockOf(petId)).toBe(9);
+    expect(await entryOf(stack, petId)).toMatchObject({ heldCount: 0, holds: {} });
   });
 });

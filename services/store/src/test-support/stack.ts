@@ -17,6 +17,7 @@ import {
   type MongoServer,
 } from '@petstore/testkit';
 import type { Db, MongoClient } from 'mongodb';
+import { test } from 'vitest';
 import { createApp, type AppDeps } from '../app.js';
 import { loadStoreConfig, type StoreConfig } from '../config.js';
 import { startStore, type RunningStore } from '../start.js';
@@ -170,15 +171,14 @@ export interface Stack extends AsyncDisposable {
   storeDb: Db;
   /** A pet that exists in pets, with `quantity` in stock set through the store. */
   petWithStock(quantity: number): Promise<number>;
-}
-
-export interface StackOptions {
-  /** Extra store environment, e.g. `OUTBOX_MAX_BACKOFF_MS`. */
-  storeEnv?: Record<string, string>;
+  /** Places an order as `as`, through the store's HTTP API. */
+  placeOrder(as: Caller, body: unknown, headers?: Record<string, string>): Promise<Answer>;
+  /** The quantity in stock of a pet, as the store answers it. */
+  stockOf(petId: number): Promise<number>;
 }
 
 /** A database server, a real pets service and the store pointing at it, all stopped on dispose. */
-export async function startStack({ storeEnv = {} }: StackOptions = {}): Promise<Stack> {
+async function startStack(): Promise<Stack> {
   const mongo = await startMongo();
   const pets = new PetsUnderTest(
     loadPetsConfig({
@@ -193,7 +193,7 @@ export async function startStack({ storeEnv = {} }: StackOptions = {}): Promise<
   let store: StoreUnderTest | undefined;
   try {
     await pets.start();
-    store = new StoreUnderTest(storeConfig(mongo, pets.url, storeEnv));
+    store = new StoreUnderTest(storeConfig(mongo, pets.url));
     await store.start();
     client = await connectMongo(mongo.uri, { appName: 'store-tests' });
   } catch (error) {
@@ -218,6 +218,12 @@ export async function startStack({ storeEnv = {} }: StackOptions = {}): Promise<
       if (answer.status !== 200) throw new Error(`stocking pet ${petId}: ${answer.status}`);
       return petId;
     },
+    placeOrder(as, body, headers) {
+      return started.call('POST', '/v1/store/orders', { as, body, headers });
+    },
+    async stockOf(petId) {
+      return (await started.call('GET', `/v1/store/inventory/${petId}`)).body.quantity;
+    },
     async [Symbol.asyncDispose]() {
       await started.stop();
       await pets.stop();
@@ -226,6 +232,22 @@ export async function startStack({ storeEnv = {} }: StackOptions = {}): Promise<
     },
   };
 }
+
+/**
+ * `it` with a `stack` fixture: one stack for the file, started for the first test that takes it
+ * and stopped after the file's last test.
+ */
+export const it = test.extend<{ stack: Stack }>({
+  stack: [
+    // Vitest reads which fixtures a fixture needs from its first parameter: this one needs none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      await using stack = await startStack();
+      await use(stack);
+    },
+    { scope: 'file' },
+  ],
+});
 
 /** The store's config for tests: a fresh database, a free port, quick outbox retries. */
 export function storeConfig(
