@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   envHost,
   envHttpUrl,
+  envInstant,
   envInteger,
   envLogLevel,
   envMongoUri,
@@ -155,6 +156,23 @@ describe('envHttpUrl', () => {
         '  URL: Expected an http:// or https:// URL',
         '  PUBLIC: Expected an http:// or https:// URL',
       ].join('\n'),
+    );
+  });
+});
+
+describe('envInstant', () => {
+  const schema = z.object({ AT: envInstant('2030-01-01T00:00:00Z') });
+
+  it('reads an ISO 8601 date-time with its offset as a Date, its default when unset', () => {
+    expect(loadConfig(schema, { AT: '2025-06-01T12:00:00+02:00' }).AT).toEqual(
+      new Date('2025-06-01T10:00:00Z'),
+    );
+    expect(loadConfig(schema, { AT: '' }).AT).toEqual(new Date('2030-01-01T00:00:00Z'));
+  });
+
+  it('refuses anything else', () => {
+    expect(() => loadConfig(schema, { AT: 'next summer' })).toThrowError(
+      '  AT: Expected an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z',
     );
   });
 });

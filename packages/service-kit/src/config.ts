@@ -91,6 +91,20 @@ export function envInteger(defaultValue: number, { min, max }: { min: number; ma
   );
 }
 
+/** An ISO 8601 date-time with its offset, e.g. `2030-01-01T00:00:00Z`, as a Date. */
+export function envInstant(defaultValue: string) {
+  return unsetWhenEmpty(
+    z
+      .string()
+      .datetime({
+        offset: true,
+        message: 'Expected an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z',
+      })
+      .default(defaultValue)
+      .transform((value) => new Date(value)),
+  );
+}
+
 const httpUrl = z
   .string()
   .url('Expected an http:// or https:// URL')

@@ -4,6 +4,7 @@ export { AppError, type AppErrorOptions } from './app-error.js';
 export {
   envHost,
   envHttpUrl,
+  envInstant,
   envInteger,
   envLogLevel,
   envMongoUri,

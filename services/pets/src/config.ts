@@ -1,32 +1,13 @@
 import { getPetSunset } from '@petstore/contract';
-import {
-  loadConfig,
-  serviceConfig,
-  serviceEnv,
-  unsetWhenEmpty,
-  type Env,
-} from '@petstore/service-kit';
+import { envInstant, loadConfig, serviceConfig, serviceEnv, type Env } from '@petstore/service-kit';
 import { z } from 'zod';
-
-function instant(defaultValue: string) {
-  return unsetWhenEmpty(
-    z
-      .string()
-      .datetime({
-        offset: true,
-        message: 'Expected an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z',
-      })
-      .default(defaultValue)
-      .transform((value) => new Date(value)),
-  );
-}
 
 const PetsEnvSchema = z
   .object({
     ...serviceEnv({ port: 3001, database: 'petstore_pets' }),
-    GET_PET_DEPRECATED_AT: instant('2026-01-01T00:00:00Z'),
+    GET_PET_DEPRECATED_AT: envInstant('2026-01-01T00:00:00Z'),
     // The contract's sunset unless told otherwise, so the service and its document agree.
-    GET_PET_SUNSET: instant(getPetSunset),
+    GET_PET_SUNSET: envInstant(getPetSunset),
   })
   .transform((env) => ({
     ...serviceConfig(env),
