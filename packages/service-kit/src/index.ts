@@ -1,6 +1,7 @@
 import './koa-context.js';
 
 export { AppError, type AppErrorOptions } from './app-error.js';
+export { loadConfig, loadOrExit, type Env } from './config.js';
 export {
   envHost,
   envHttpUrl,
@@ -10,14 +11,8 @@ export {
   envMongoUri,
   envOptionalHttpUrl,
   envPort,
-  loadConfig,
-  loadOrExit,
-  serviceConfig,
-  serviceEnv,
   unsetWhenEmpty,
-  type Env,
-  type ServiceEnv,
-} from './config.js';
+} from './env-variables.js';
 export { createService, type RouterMiddleware, type ServiceOptions } from './create-service.js';
 export { internalHeaders, type Caller, type Role } from './internal-headers.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
@@ -31,4 +26,5 @@ export {
   type ShutdownHook,
 } from './run-service.js';
 export { nextSequenceValue } from './sequences.js';
+export { serviceConfig, serviceEnv, type ServiceEnv } from './service-env.js';
 export { callerOf, requireCaller, trustGateway } from './trust-gateway.js';
