@@ -10,6 +10,7 @@ import {
 } from '@petstore/service-kit';
 import {
   callHttp,
+  fileFixture,
   serveHttp,
   startMongo,
   type HttpAnswer,
@@ -237,17 +238,7 @@ async function startStack(): Promise<Stack> {
  * `it` with a `stack` fixture: one stack for the file, started for the first test that takes it
  * and stopped after the file's last test.
  */
-export const it = test.extend<{ stack: Stack }>({
-  stack: [
-    // Vitest reads which fixtures a fixture needs from its first parameter: this one needs none.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      await using stack = await startStack();
-      await use(stack);
-    },
-    { scope: 'file' },
-  ],
-});
+export const it = test.extend<{ stack: Stack }>({ stack: fileFixture(startStack) });
 
 /** The store's config for tests: a fresh database, a free port, quick outbox retries. */
 export function storeConfig(
