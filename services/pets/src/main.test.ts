@@ -1,19 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import { runMain, startMongo, type MongoServer } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { internalToken } from './test-support/pets-service.js';
+import { runMain } from '@petstore/testkit';
+import { describe, expect } from 'vitest';
+import { internalToken, it } from './test-support/pets-service.js';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
 
 describe('main', () => {
-  it('serves with the environment’s config and exits 0 on SIGTERM', async () => {
+  it('serves with the environment’s config and exits 0 on SIGTERM', async ({ mongo }) => {
     const pets = runMain(main, {
       MONGODB_URI: mongo.uri,
       MONGODB_DB: mongo.databaseName('pets'),

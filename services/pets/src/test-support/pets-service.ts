@@ -1,12 +1,15 @@
 import { connectMongo, createLogger } from '@petstore/service-kit';
 import {
   callHttp,
+  fileFixture,
   serveHttp,
+  startMongo,
   type HttpAnswer,
   type HttpCallOptions,
   type MongoServer,
 } from '@petstore/testkit';
 import type { Db } from 'mongodb';
+import { test } from 'vitest';
 import { createApp } from '../app.js';
 import { loadPetsConfig, type PetsConfig } from '../config.js';
 import { ensureIndexes } from '../indexes.js';
@@ -94,3 +97,15 @@ export function call(
 ): Promise<Answer> {
   return callHttp(url, method, path, { ...options, headers: { ...as[who], ...headers } });
 }
+
+/**
+ * `it` with `mongo`, the test file's database server (started for the first test that takes it),
+ * and `pets`, the service on a fresh database of it for one test.
+ */
+export const it = test.extend<{ mongo: MongoServer; pets: ServedPets }>({
+  mongo: fileFixture(startMongo),
+  pets: async ({ mongo }, use) => {
+    await using pets = await servePets(mongo);
+    await use(pets);
+  },
+});
