@@ -8,15 +8,8 @@ import {
   type Logger,
   type LogLevel,
 } from '@petstore/service-kit';
-import {
-  callHttp,
-  fileFixture,
-  serveHttp,
-  startMongo,
-  type HttpAnswer,
-  type HttpCallOptions,
-  type MongoServer,
-} from '@petstore/testkit';
+import { callHttp, fileFixture, serveHttp, startMongo } from '@petstore/testkit';
+import type { HttpAnswer, HttpCallOptions, MongoServer } from '@petstore/testkit';
 import type { Db, MongoClient } from 'mongodb';
 import { test } from 'vitest';
 import { createApp, type AppDeps } from '../app.js';
