@@ -2,6 +2,7 @@ export { startMongo } from './start-mongo.js';
 export { startEmbeddedFerretdb, type EmbeddedOptions } from './embedded-ferretdb.js';
 export { containerLabel } from './mongo-container.js';
 export type { MongoServer } from './mongo-server.js';
+export { serviceTestEnv } from './service-test-env.js';
 export { serveHttp, type HttpHandler, type ServedHttp } from './serve-http.js';
 export { callHttp, type HttpAnswer, type HttpCallOptions } from './call-http.js';
 export { fileFixture } from './file-fixture.js';
