@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { runMain } from '@petstore/testkit';
+import { runMain, serviceTestEnv } from '@petstore/testkit';
 import { describe, expect } from 'vitest';
 import { internalToken, it } from './test-support/pets-service.js';
 
@@ -7,29 +7,23 @@ const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 
 describe('main', () => {
   it('serves with the environment’s config and exits 0 on SIGTERM', async ({ mongo }) => {
-    const pets = runMain(main, {
-      MONGODB_URI: mongo.uri,
-      MONGODB_DB: mongo.databaseName('pets'),
-      INTERNAL_TOKEN: internalToken,
-      PORT: '0',
-      LOG_LEVEL: 'info',
+    // At info, it writes the line that says where it listens.
+    await using pets = runMain(
+      main,
+      serviceTestEnv(mongo, { database: 'pets', internalToken }, { LOG_LEVEL: 'info' }),
+    );
+    const url = await pets.url();
+    expect((await fetch(`${url}/ready`)).status).toBe(200);
+    const list = await fetch(`${url}/v1/pets`, {
+      headers: { 'x-internal-token': internalToken },
     });
-    try {
-      const url = await pets.url();
-      expect((await fetch(`${url}/ready`)).status).toBe(200);
-      const list = await fetch(`${url}/v1/pets`, {
-        headers: { 'x-internal-token': internalToken },
-      });
-      expect(list.status).toBe(200);
-      pets.child.kill('SIGTERM');
-      expect(await pets.exited).toEqual([0, null]);
-    } finally {
-      pets.child.kill('SIGKILL');
-    }
+    expect(list.status).toBe(200);
+    pets.child.kill('SIGTERM');
+    expect(await pets.exited).toEqual([0, null]);
   });
 
   it('exits 1 naming the variables that are missing or invalid, without a stack trace', async () => {
-    const pets = runMain(main, { PORT: 'eighty' });
+    await using pets = runMain(main, { PORT: 'eighty' });
     expect(await pets.exited).toEqual([1, null]);
     const { stderr } = pets.output();
     expect(stderr).toContain('PORT: Expected a port number');

@@ -3,6 +3,7 @@ import {
   callHttp,
   fileFixture,
   serveHttp,
+  serviceTestEnv,
   startMongo,
   type HttpAnswer,
   type HttpCallOptions,
@@ -43,14 +44,7 @@ export type Answer = HttpAnswer;
 
 /** The config a test service runs with, on a database of its own. */
 export function testConfig(mongo: MongoServer, env: Record<string, string> = {}): PetsConfig {
-  return loadPetsConfig({
-    MONGODB_URI: mongo.uri,
-    MONGODB_DB: mongo.databaseName('pets'),
-    INTERNAL_TOKEN: internalToken,
-    LOG_LEVEL: 'silent',
-    PORT: '0',
-    ...env,
-  });
+  return loadPetsConfig(serviceTestEnv(mongo, { database: 'pets', internalToken }, env));
 }
 
 export interface ServedPets extends AsyncDisposable {

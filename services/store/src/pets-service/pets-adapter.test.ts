@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadPetsConfig } from '@petstore/pets';
 import { startMongo, type MongoServer } from '@petstore/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { internalToken, PetsUnderTest } from '../test-support/stack.js';
@@ -10,14 +9,7 @@ let mongo: MongoServer;
 let pets: PetsUnderTest;
 beforeAll(async () => {
   mongo = await startMongo();
-  pets = new PetsUnderTest(
-    loadPetsConfig({
-      MONGODB_URI: mongo.uri,
-      MONGODB_DB: mongo.databaseName('pets'),
-      INTERNAL_TOKEN: internalToken,
-      LOG_LEVEL: 'silent',
-    }),
-  );
+  pets = new PetsUnderTest(mongo);
   await pets.start();
 });
 afterAll(async () => {

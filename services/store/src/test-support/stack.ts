@@ -1,5 +1,5 @@
 import type { Pet, PetStatus } from '@petstore/contract';
-import { loadPetsConfig, startPets, type RunningPets } from '@petstore/pets';
+import { loadPetsConfig, startPets, type PetsConfig, type RunningPets } from '@petstore/pets';
 import {
   connectMongo,
   createLogger,
@@ -8,7 +8,7 @@ import {
   type Logger,
   type LogLevel,
 } from '@petstore/service-kit';
-import { callHttp, fileFixture, serveHttp, startMongo } from '@petstore/testkit';
+import { callHttp, fileFixture, serveHttp, serviceTestEnv, startMongo } from '@petstore/testkit';
 import type { HttpAnswer, HttpCallOptions, MongoServer } from '@petstore/testkit';
 import type { Db, MongoClient } from 'mongodb';
 import { test } from 'vitest';
@@ -84,7 +84,12 @@ export class PetsUnderTest {
   private categoryId: number | undefined;
   port = 0;
 
-  constructor(private readonly config: ReturnType<typeof loadPetsConfig>) {}
+  private readonly config: PetsConfig;
+
+  /** On a database of its own on `mongo`. */
+  constructor(mongo: MongoServer) {
+    this.config = loadPetsConfig(serviceTestEnv(mongo, { database: 'pets', internalToken }));
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -174,15 +179,7 @@ export interface Stack extends AsyncDisposable {
 /** A database server, a real pets service and the store pointing at it, all stopped on dispose. */
 async function startStack(): Promise<Stack> {
   const mongo = await startMongo();
-  const pets = new PetsUnderTest(
-    loadPetsConfig({
-      MONGODB_URI: mongo.uri,
-      MONGODB_DB: mongo.databaseName('pets'),
-      INTERNAL_TOKEN: internalToken,
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-    }),
-  );
+  const pets = new PetsUnderTest(mongo);
   let client: MongoClient | undefined;
   let store: StoreUnderTest | undefined;
   try {
@@ -239,17 +236,13 @@ export function storeConfig(
   petsUrl: string,
   env: Record<string, string> = {},
 ): StoreConfig {
-  return loadStoreConfig({
-    MONGODB_URI: mongo.uri,
-    MONGODB_DB: mongo.databaseName('store'),
-    INTERNAL_TOKEN: internalToken,
-    LOG_LEVEL: 'silent',
-    PORT: '0',
-    PETS_URL: petsUrl,
-    OUTBOX_INTERVAL_MS: '200',
-    OUTBOX_MAX_BACKOFF_MS: '500',
-    ...env,
-  });
+  return loadStoreConfig(
+    serviceTestEnv(
+      mongo,
+      { database: 'store', internalToken },
+      { PETS_URL: petsUrl, OUTBOX_INTERVAL_MS: '200', OUTBOX_MAX_BACKOFF_MS: '500', ...env },
+    ),
+  );
 }
 
 /**
