@@ -32,12 +32,15 @@ describe('envHttpUrl', () => {
     expect(loadConfig(schema, {}).URL).toBe('http://127.0.0.1:3001');
   });
 
-  it('refuses another scheme or no URL at all', () => {
+  it('refuses another scheme or no URL at all, saying so once', () => {
     expect(() => loadConfig(schema, { URL: 'ftp://pets', PUBLIC: 'pets' })).toThrowError(
-      [
-        '  URL: Expected an http:// or https:// URL',
-        '  PUBLIC: Expected an http:// or https:// URL',
-      ].join('\n'),
+      new Error(
+        [
+          'Invalid configuration:',
+          '  URL: Expected an http:// or https:// URL',
+          '  PUBLIC: Expected an http:// or https:// URL',
+        ].join('\n'),
+      ),
     );
   });
 });

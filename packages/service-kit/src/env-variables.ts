@@ -61,8 +61,10 @@ export function envInstant(defaultValue: string) {
 
 const httpUrl = z
   .string()
-  .url('Expected an http:// or https:// URL')
-  .refine((value) => /^https?:\/\//.test(value), 'Expected an http:// or https:// URL')
+  .refine(
+    (value) => URL.canParse(value) && /^https?:\/\//.test(value),
+    'Expected an http:// or https:// URL',
+  )
   .transform((value) => value.replace(/\/+$/, ''));
 
 /** An http:// or https:// URL, without its trailing slashes. */
