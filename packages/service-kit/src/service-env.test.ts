@@ -18,6 +18,11 @@ describe('serviceEnv and serviceConfig', () => {
     });
   });
 
+  it('read the database they are given', () => {
+    const config = loadConfig(schema, { INTERNAL_TOKEN: token, MONGODB_DB: 'pets_a' });
+    expect(config.mongo.database).toBe('pets_a');
+  });
+
   it('treat every empty variable as unset', () => {
     const empty = { PORT: '', HOST: '', MONGODB_URI: '', MONGODB_DB: '', LOG_LEVEL: '' };
     expect(loadConfig(schema, { ...empty, INTERNAL_TOKEN: token })).toEqual(
