@@ -28,6 +28,18 @@ async function holdLeftBehind(
   return hold;
 }
 
+/** Stores the order a hold was taken for, as its request does before it releases the hold. */
+async function storeOrderOf(repository: Repository, hold: StockHold): Promise<void> {
+  const { petId, quantity, at } = hold;
+  await repository.orders.insert(hold.orderId, {
+    ownerId: jane.accountId,
+    petId,
+    quantity,
+    shipDate: at,
+    placedAt: at,
+  });
+}
+
 /** Runs the sweeper's first sweep (it sweeps at start) and stops it. */
 async function sweepOnce(repository: Repository, timeoutMs: number): Promise<void> {
   const sweeper = startHoldSweeper({
@@ -89,13 +101,7 @@ describe('the hold sweeper', () => {
   }) => {
     const petId = await stack.petWithStock(5);
     const hold = await holdLeftBehind(repository, petId, 2, anHourAgo());
-    await repository.orders.insert(hold.orderId, {
-      ownerId: jane.accountId,
-      petId,
-      quantity: 2,
-      shipDate: hold.at,
-      placedAt: hold.at,
-    });
+    await storeOrderOf(repository, hold);
 
     await sweepOnce(repository, 30_000);
     expect(await stack.stockOf(petId)).toBe(3);
@@ -126,13 +132,7 @@ describe('the hold sweeper', () => {
   }) => {
     const petId = await stack.petWithStock(10);
     const stored = await holdLeftBehind(repository, petId, 1, anHourAgo());
-    await repository.orders.insert(stored.orderId, {
-      ownerId: jane.accountId,
-      petId,
-      quantity: 1,
-      shipDate: stored.at,
-      placedAt: stored.at,
-    });
+    await storeOrderOf(repository, stored);
     await holdLeftBehind(repository, petId, 2, anHourAgo());
     await holdLeftBehind(repository, petId, 3, anHourAgo());
     expect(await stack.stockOf(petId)).toBe(4);
