@@ -1,14 +1,6 @@
 import { connectMongo, createLogger } from '@petstore/service-kit';
-import {
-  callHttp,
-  fileFixture,
-  serveHttp,
-  serviceTestEnv,
-  startMongo,
-  type HttpAnswer,
-  type HttpCallOptions,
-  type MongoServer,
-} from '@petstore/testkit';
+import { callHttp, fileFixture, serveHttp, serviceTestEnv, startMongo } from '@petstore/testkit';
+import type { HttpAnswer, HttpCallOptions, MongoServer } from '@petstore/testkit';
 import type { Db } from 'mongodb';
 import { test } from 'vitest';
 import { createApp } from '../app.js';
