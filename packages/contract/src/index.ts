@@ -95,4 +95,5 @@ export {
   type PetStatus,
   type Pets,
 } from './pet-schemas.js';
+export { getPetSunset } from './pets.js';
 export { generateOpenApi, type GenerateOpenApiOptions } from './openapi/generate-openapi.js';

@@ -17,6 +17,9 @@ const c = initContract();
 const read = { service: 'pets', auth: 'key' } satisfies RouteMetadata;
 const adminWrite = { ...read, role: 'admin' } satisfies RouteMetadata;
 
+/** When `GET /v1/pets/{petId}` stops answering (410 `gone`): its `x-sunset` and `Sunset`. */
+export const getPetSunset = '2027-06-30T00:00:00Z';
+
 const PetPathSchema = z.object({ petId: IdParamSchema.openapi({ description: 'The pet’s id.' }) });
 
 export const pets = c.router({
@@ -49,7 +52,7 @@ export const pets = c.router({
       'One pet by its id. Every answer carries `Deprecation`, `Sunset` and a `Link` to the deprecation notice.',
     deprecated: true,
     responses: { 200: PetSchema, ...v1Errors(400, 401, 404, 410) },
-    metadata: { ...read, sunset: '2027-06-30T00:00:00Z' },
+    metadata: { ...read, sunset: getPetSunset },
   },
   replacePet: {
     method: 'PUT',

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { envHost, envLogLevel, envMongoUri, envPort, loadConfig } from './config.js';
+import { loadConfig, loadOrExit } from './config.js';
+import { envHost, envLogLevel, envMongoUri, envPort } from './env-variables.js';
 
 const schema = z
   .object({
@@ -70,5 +71,32 @@ describe('loadConfig', () => {
   it('reads process.env when no environment is given', () => {
     const config = loadConfig(z.object({ PATH: z.string() }));
     expect(config.PATH).toBe(process.env.PATH);
+  });
+});
+
+describe('loadOrExit', () => {
+  it('returns what the load returns', () => {
+    expect(loadOrExit(() => 42)).toBe(42);
+  });
+
+  it('writes the message of a failed load to stderr, without a stack, and exits 1', () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation(() => {
+      throw new Error('exited');
+    });
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(() =>
+        loadOrExit(() => {
+          throw new Error('Invalid configuration:\n  PORT: Expected a port number (0–65535)');
+        }),
+      ).toThrowError('exited');
+      expect(write).toHaveBeenCalledExactlyOnceWith(
+        'Invalid configuration:\n  PORT: Expected a port number (0–65535)\n',
+      );
+      expect(exit).toHaveBeenCalledExactlyOnceWith(1);
+    } finally {
+      exit.mockRestore();
+      write.mockRestore();
+    }
   });
 });

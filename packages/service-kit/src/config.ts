@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { LOG_LEVELS } from './logger.js';
+import type { z } from 'zod';
 
 export type Env = Record<string, string | undefined>;
 
@@ -19,32 +18,16 @@ export function loadConfig<Schema extends z.ZodTypeAny>(
   throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
 }
 
-// An empty variable (`PORT=`) counts as unset, so defaults apply to it too.
-function variable<Schema extends z.ZodTypeAny>(schema: Schema) {
-  return z.preprocess((value) => (value === '' ? undefined : value), schema);
-}
-
-/** A TCP port, 0–65535. */
-export function envPort(defaultPort?: number) {
-  const port = z
-    .string()
-    .regex(/^\d{1,5}$/, 'Expected a port number (0–65535)')
-    .transform(Number)
-    .refine((value) => value <= 65_535, 'Expected a port number (0–65535)');
-  return variable(defaultPort === undefined ? port : port.default(String(defaultPort)));
-}
-
-/** The address to listen on; loopback unless told otherwise. */
-export function envHost(defaultHost = '127.0.0.1') {
-  return variable(z.string().default(defaultHost));
-}
-
-export function envLogLevel(defaultLevel: (typeof LOG_LEVELS)[number] = 'info') {
-  return variable(z.enum(LOG_LEVELS).default(defaultLevel));
-}
-
-export function envMongoUri() {
-  return variable(
-    z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, 'Expected a mongodb:// or mongodb+srv:// URI'),
-  );
+/**
+ * What `load` returns; when it throws, as `loadConfig` does on a bad environment, writes the
+ * message to stderr and exits 1. The message names every bad variable; a stack trace would add
+ * nothing to it.
+ */
+export function loadOrExit<Config>(load: () => Config): Config {
+  try {
+    return load();
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
 }

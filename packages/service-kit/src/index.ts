@@ -1,7 +1,18 @@
 import './koa-context.js';
 
 export { AppError, type AppErrorOptions } from './app-error.js';
-export { envHost, envLogLevel, envMongoUri, envPort, loadConfig, type Env } from './config.js';
+export { loadConfig, loadOrExit, type Env } from './config.js';
+export {
+  envHost,
+  envHttpUrl,
+  envInstant,
+  envInteger,
+  envLogLevel,
+  envMongoUri,
+  envOptionalHttpUrl,
+  envPort,
+  unsetWhenEmpty,
+} from './env-variables.js';
 export { createService, type RouterMiddleware, type ServiceOptions } from './create-service.js';
 export { internalHeaders, type Caller, type Role } from './internal-headers.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
@@ -16,5 +27,6 @@ export {
 } from './run-service.js';
 export { nextSequenceValue } from './sequences.js';
 export { callerOf, requireCaller, setCaller } from './caller.js';
+export { serviceConfig, serviceEnv, type ServiceEnv } from './service-env.js';
 export { trustGateway } from './trust-gateway.js';
 export { Worker, type WorkerOptions } from './worker.js';

@@ -3,7 +3,10 @@ export { startEmbeddedFerretdb, type EmbeddedOptions } from './embedded-ferretdb
 export { containerLabel } from './mongo-container.js';
 export type { EmbeddedDatabase, MongoServer } from './mongo-server.js';
 export { startMongoJavaServer, type MongoJavaServerOptions } from './mongo-java-server.js';
+export { serviceTestEnv } from './service-test-env.js';
 export { serveHttp, type HttpHandler, type ServedHttp } from './serve-http.js';
+export { callHttp, type HttpAnswer, type HttpCallOptions } from './call-http.js';
+export { fileFixture } from './file-fixture.js';
 export { freePort } from './free-port.js';
 export { spawnGuarded, stopGuarded, type GuardedOptions } from './guarded-process.js';
 export { runMain, type RunningMain } from './run-main.js';

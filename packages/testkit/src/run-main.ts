@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export interface RunningMain {
+export interface RunningMain extends AsyncDisposable {
   child: ChildProcess;
   /** The exit code and signal, once the process has ended. */
   exited: Promise<[number | null, NodeJS.Signals | null]>;
@@ -13,7 +13,8 @@ export interface RunningMain {
 
 /**
  * A service's `src/main.ts` as its own process, as `pnpm dev` runs it (tsx), with only `env`
- * (and PATH), so a test sees what the environment alone configures.
+ * (and PATH), so a test sees what the environment alone configures. `await using` kills it if it
+ * is still running.
  */
 export function runMain(entry: string, env: Record<string, string>): RunningMain {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
@@ -28,6 +29,10 @@ export function runMain(entry: string, env: Record<string, string>): RunningMain
   return {
     child,
     exited,
+    async [Symbol.asyncDispose]() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
     output: () => ({ stdout, stderr }),
     async url() {
       const deadline = Date.now() + 30_000;

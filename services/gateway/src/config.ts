@@ -1,40 +1,19 @@
 import {
-  envHost,
-  envLogLevel,
-  envMongoUri,
-  envPort,
+  envHttpUrl,
+  envInteger,
+  envOptionalHttpUrl,
   loadConfig,
+  serviceConfig,
+  serviceEnv,
+  unsetWhenEmpty,
   type Env,
 } from '@petstore/service-kit';
 import { z } from 'zod';
 
-// An empty variable (`PETS_URL=`) counts as unset, as in service-kit's helpers.
-function variable<Schema extends z.ZodTypeAny>(schema: Schema) {
-  return z.preprocess((value) => (value === '' ? undefined : value), schema);
-}
-
-function envInteger(defaultValue: number, { min, max }: { min: number; max: number }) {
-  const message = `Expected a whole number from ${min} to ${max}`;
-  return variable(
-    z
-      .string()
-      .regex(/^\d{1,15}$/, message)
-      .transform(Number)
-      .refine((value) => value >= min && value <= max, message)
-      .default(String(defaultValue)),
-  );
-}
-
-const httpUrl = z
-  .string()
-  .url('Expected an http:// or https:// URL')
-  .refine((value) => /^https?:\/\//.test(value), 'Expected an http:// or https:// URL')
-  .transform((value) => value.replace(/\/+$/, ''));
-
 /** A rate: a positive number, fractions allowed (`0.5` is one request every two seconds). */
 function envRate(defaultValue: number) {
   const message = 'Expected a positive number';
-  return variable(
+  return unsetWhenEmpty(
     z
       .string()
       .regex(/^\d{1,9}(\.\d{1,9})?$/, message)
@@ -44,16 +23,8 @@ function envRate(defaultValue: number) {
   );
 }
 
-function envHttpUrl(defaultUrl: string) {
-  return variable(httpUrl.default(defaultUrl));
-}
-
-function envOptionalHttpUrl() {
-  return variable(httpUrl.optional());
-}
-
 function envBoolean() {
-  return variable(
+  return unsetWhenEmpty(
     z
       .enum(['true', 'false', '1', '0'], { message: 'Expected true or false' })
       .default('false')
@@ -66,16 +37,11 @@ export const API_KEY_PATTERN = /^psk_[A-Za-z0-9]{32,128}$/;
 
 const GatewayEnvSchema = z
   .object({
-    PORT: envPort(8080),
-    HOST: envHost(),
-    MONGODB_URI: variable(envMongoUri().default('mongodb://127.0.0.1:27017')),
-    MONGODB_DB: variable(z.string().min(1).default('petstore_gateway')),
-    INTERNAL_TOKEN: variable(z.string().min(32, 'Expected at least 32 characters')),
-    LOG_LEVEL: envLogLevel(),
+    ...serviceEnv({ port: 8080, database: 'petstore_gateway' }),
     PETS_URL: envHttpUrl('http://127.0.0.1:3001'),
     STORE_URL: envHttpUrl('http://127.0.0.1:3002'),
     PUBLIC_URL: envOptionalHttpUrl(),
-    ADMIN_API_KEY: variable(
+    ADMIN_API_KEY: unsetWhenEmpty(
       z
         .string()
         .regex(API_KEY_PATTERN, 'Expected psk_ followed by 32–128 base62 characters')
@@ -94,10 +60,7 @@ const GatewayEnvSchema = z
     TRUST_PROXY: envBoolean(),
   })
   .transform((env) => ({
-    http: { host: env.HOST, port: env.PORT },
-    mongo: { uri: env.MONGODB_URI, database: env.MONGODB_DB },
-    logLevel: env.LOG_LEVEL,
-    internalToken: env.INTERNAL_TOKEN,
+    ...serviceConfig(env),
     /** Where clients reach the gateway: the document's `servers`. */
     publicUrl: env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`,
     /** Client addresses come from `X-Forwarded-For` only behind a trusted reverse proxy. */

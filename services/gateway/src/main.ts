@@ -1,12 +1,6 @@
-import { loadGatewayConfig, type Config } from './config.js';
+import { loadOrExit } from '@petstore/service-kit';
+import { loadGatewayConfig } from './config.js';
 import { startGateway } from './start.js';
 
-let config: Config;
-try {
-  config = loadGatewayConfig(process.env);
-} catch (error) {
-  // The message names every bad variable (never a value); a stack trace would add nothing.
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-}
+const config = loadOrExit(() => loadGatewayConfig(process.env));
 await startGateway(config, { signals: ['SIGTERM', 'SIGINT'] });

@@ -1,15 +1,6 @@
-import { startMongo, type MongoServer } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servePets, type Answer, type ServedPets } from './test-support/pets-service.js';
+import { describe, expect } from 'vitest';
+import { it, type Answer, type ServedPets } from './test-support/pets-service.js';
 import { seedCategory, seedPet } from './test-support/seed.js';
-
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
 
 const ROUNDS = 12;
 const WRITERS = 8;
@@ -42,8 +33,7 @@ async function expectConsistent(
 }
 
 describe('deleting a category while pets are written into it', () => {
-  it('never leaves a pet added to a deleted category', async () => {
-    await using pets = await servePets(mongo);
+  it('never leaves a pet added to a deleted category', async ({ pets }) => {
     for (let round = 1; round <= ROUNDS; round++) {
       const { id } = await seedCategory(pets, `Race ${round}`);
       const writes = Array.from({ length: WRITERS }, (_, n) =>
@@ -57,8 +47,7 @@ describe('deleting a category while pets are written into it', () => {
     }
   });
 
-  it('never leaves a pet moved into a deleted category', async () => {
-    await using pets = await servePets(mongo);
+  it('never leaves a pet moved into a deleted category', async ({ pets }) => {
     const home = await seedCategory(pets, 'Home');
     const movers = [];
     for (let n = 0; n < WRITERS; n++)

@@ -1,20 +1,10 @@
 import type { Category } from '@petstore/contract';
-import { startMongo, type MongoServer } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servePets } from './test-support/pets-service.js';
+import { describe, expect } from 'vitest';
+import { it } from './test-support/pets-service.js';
 import { nextLink, seedCategory, seedPet } from './test-support/seed.js';
 
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
-
 describe('GET /v1/categories', () => {
-  it('lists categories in id order, to customers too', async () => {
-    await using pets = await servePets(mongo);
+  it('lists categories in id order, to customers too', async ({ pets }) => {
     await seedCategory(pets, { name: 'Dogs', description: 'Loyal' });
     await seedCategory(pets, 'Cats');
     const answer = await pets.call('GET', '/v1/categories', { as: 'customer' });
@@ -28,8 +18,7 @@ describe('GET /v1/categories', () => {
     expect(answer.headers.get('link')).toBeNull();
   });
 
-  it('pages through 12 categories 5 at a time, each exactly once', async () => {
-    await using pets = await servePets(mongo);
+  it('pages through 12 categories 5 at a time, each exactly once', async ({ pets }) => {
     for (let n = 1; n <= 12; n++) await seedCategory(pets, `Category ${n}`);
     const seen: number[] = [];
     let link: string | undefined = '/v1/categories?limit=5';
@@ -45,10 +34,9 @@ describe('GET /v1/categories', () => {
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 
-  it.each(['limit=0', 'limit=101', 'cursor=%2F%2F%2F'])(
+  it.for(['limit=0', 'limit=101', 'cursor=%2F%2F%2F'])(
     'answers 400 validation_failed for %s',
-    async (query) => {
-      await using pets = await servePets(mongo);
+    async (query, { pets }) => {
       const answer = await pets.call('GET', `/v1/categories?${query}`);
       expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
     },
@@ -56,8 +44,9 @@ describe('GET /v1/categories', () => {
 });
 
 describe('POST /v1/categories', () => {
-  it('adds a category with 201 and its Location, trimming name and description', async () => {
-    await using pets = await servePets(mongo);
+  it('adds a category with 201 and its Location, trimming name and description', async ({
+    pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/categories', {
       body: { name: ' Dogs ', description: ' Loyal companions. ' },
     });
@@ -66,14 +55,12 @@ describe('POST /v1/categories', () => {
     expect(answer.headers.get('location')).toBe('/v1/categories/1');
   });
 
-  it('leaves the description out when none is given', async () => {
-    await using pets = await servePets(mongo);
+  it('leaves the description out when none is given', async ({ pets }) => {
     const answer = await pets.call('POST', '/v1/categories', { body: { name: 'Cats' } });
     expect(answer.body).toEqual({ id: 1, name: 'Cats' });
   });
 
-  it('answers 409 conflict for a name already used, in any case', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 409 conflict for a name already used, in any case', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     for (const name of ['Dogs', 'dogs', '  DOGS ']) {
       const answer = await pets.call('POST', '/v1/categories', { body: { name } });
@@ -89,15 +76,15 @@ describe('POST /v1/categories', () => {
     expect(await pets.db.collection('categories').countDocuments()).toBe(1);
   });
 
-  it('answers 409 conflict for the same name composed differently in Unicode', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 409 conflict for the same name composed differently in Unicode', async ({ pets }) => {
     await seedCategory(pets, 'Caf\u00e9');
     const answer = await pets.call('POST', '/v1/categories', { body: { name: 'CAFE\u0301' } });
     expect(answer).toMatchObject({ status: 409, body: { code: 'conflict' } });
   });
 
-  it('accepts exactly one of 10 concurrent creates of the same name in different cases', async () => {
-    await using pets = await servePets(mongo);
+  it('accepts exactly one of 10 concurrent creates of the same name in different cases', async ({
+    pets,
+  }) => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, n) =>
         pets.call('POST', '/v1/categories', { body: { name: n % 2 === 0 ? 'Dogs' : 'dogs' } }),
@@ -108,8 +95,7 @@ describe('POST /v1/categories', () => {
     expect(await pets.db.collection('categories').countDocuments()).toBe(1);
   });
 
-  it('stores only the fields of a category, dropping unknown properties', async () => {
-    await using pets = await servePets(mongo);
+  it('stores only the fields of a category, dropping unknown properties', async ({ pets }) => {
     const answer = await pets.call('POST', '/v1/categories', {
       body: {
         name: 'Dogs',
@@ -126,8 +112,7 @@ describe('POST /v1/categories', () => {
     ]);
   });
 
-  it('answers 400 for a key starting with $ and writes nothing', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 400 for a key starting with $ and writes nothing', async ({ pets }) => {
     const answer = await pets.call('POST', '/v1/categories', {
       body: { name: 'Dogs', $set: { admin: true } },
     });
@@ -138,20 +123,18 @@ describe('POST /v1/categories', () => {
     expect(await pets.db.collection('categories').countDocuments()).toBe(0);
   });
 
-  it.each([
+  it.for([
     ['no name', {}],
     ['an empty name', { name: ' ' }],
     ['a name over 100 characters', { name: 'x'.repeat(101) }],
     ['a description over 1000 characters', { name: 'Dogs', description: 'x'.repeat(1001) }],
     ['an object for a name', { name: { first: 'Dogs' } }],
-  ])('answers 400 validation_failed for %s', async (_case, body) => {
-    await using pets = await servePets(mongo);
+  ])('answers 400 validation_failed for %s', async ([, body], { pets }) => {
     const answer = await pets.call('POST', '/v1/categories', { body });
     expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
   });
 
-  it('answers 403 forbidden to a customer', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 403 forbidden to a customer', async ({ pets }) => {
     const answer = await pets.call('POST', '/v1/categories', {
       as: 'customer',
       body: { name: 'Dogs' },
@@ -162,8 +145,7 @@ describe('POST /v1/categories', () => {
 });
 
 describe('GET /v1/categories/{categoryId}', () => {
-  it('answers the category', async () => {
-    await using pets = await servePets(mongo);
+  it('answers the category', async ({ pets }) => {
     await seedCategory(pets, { name: 'Dogs', description: 'Loyal' });
     const answer = await pets.call('GET', '/v1/categories/1', { as: 'customer' });
     expect(answer).toMatchObject({
@@ -172,8 +154,7 @@ describe('GET /v1/categories/{categoryId}', () => {
     });
   });
 
-  it('answers 404 not_found for a category that does not exist', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 404 not_found for a category that does not exist', async ({ pets }) => {
     const answer = await pets.call('GET', '/v1/categories/42');
     expect(answer).toMatchObject({
       status: 404,
@@ -181,8 +162,7 @@ describe('GET /v1/categories/{categoryId}', () => {
     });
   });
 
-  it('answers 400 validation_failed for an id that is not an int64', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 400 validation_failed for an id that is not an int64', async ({ pets }) => {
     const answer = await pets.call('GET', '/v1/categories/dogs');
     expect(answer).toMatchObject({
       status: 400,
@@ -192,8 +172,7 @@ describe('GET /v1/categories/{categoryId}', () => {
 });
 
 describe('PUT /v1/categories/{categoryId}', () => {
-  it('replaces the name and removes a description left out', async () => {
-    await using pets = await servePets(mongo);
+  it('replaces the name and removes a description left out', async ({ pets }) => {
     await seedCategory(pets, { name: 'Dogs', description: 'Loyal' });
     const answer = await pets.call('PUT', '/v1/categories/1', { body: { name: 'Hounds' } });
     expect(answer).toMatchObject({ status: 200, body: { id: 1, name: 'Hounds' } });
@@ -206,8 +185,7 @@ describe('PUT /v1/categories/{categoryId}', () => {
     });
   });
 
-  it('replaces the description it is given', async () => {
-    await using pets = await servePets(mongo);
+  it('replaces the description it is given', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     const answer = await pets.call('PUT', '/v1/categories/1', {
       body: { name: 'Dogs', description: 'Good', extra: 1 },
@@ -215,15 +193,15 @@ describe('PUT /v1/categories/{categoryId}', () => {
     expect(answer.body).toEqual({ id: 1, name: 'Dogs', description: 'Good' });
   });
 
-  it('lets a category change the case of its own name', async () => {
-    await using pets = await servePets(mongo);
+  it('lets a category change the case of its own name', async ({ pets }) => {
     await seedCategory(pets, 'dogs');
     const answer = await pets.call('PUT', '/v1/categories/1', { body: { name: 'Dogs' } });
     expect(answer).toMatchObject({ status: 200, body: { id: 1, name: 'Dogs' } });
   });
 
-  it('answers 409 conflict for a rename onto another category’s name, in any case', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 409 conflict for a rename onto another category’s name, in any case', async ({
+    pets,
+  }) => {
     await seedCategory(pets, 'Dogs');
     await seedCategory(pets, 'Cats');
     const answer = await pets.call('PUT', '/v1/categories/2', { body: { name: 'DOGS' } });
@@ -231,22 +209,19 @@ describe('PUT /v1/categories/{categoryId}', () => {
     expect((await pets.call('GET', '/v1/categories/2')).body).toEqual({ id: 2, name: 'Cats' });
   });
 
-  it('answers 404 not_found for a category that does not exist', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 404 not_found for a category that does not exist', async ({ pets }) => {
     const answer = await pets.call('PUT', '/v1/categories/42', { body: { name: 'Dogs' } });
     expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
     expect(await pets.db.collection('categories').countDocuments()).toBe(0);
   });
 
-  it('answers 400 validation_failed for a bad body', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 400 validation_failed for a bad body', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     const answer = await pets.call('PUT', '/v1/categories/1', { body: { description: 'x' } });
     expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
   });
 
-  it('answers 403 forbidden to a customer', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 403 forbidden to a customer', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     const answer = await pets.call('PUT', '/v1/categories/1', {
       as: 'customer',
@@ -257,8 +232,7 @@ describe('PUT /v1/categories/{categoryId}', () => {
 });
 
 describe('DELETE /v1/categories/{categoryId}', () => {
-  it('removes a category no pet uses, with 204', async () => {
-    await using pets = await servePets(mongo);
+  it('removes a category no pet uses, with 204', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     const answer = await pets.call('DELETE', '/v1/categories/1');
     expect(answer.status).toBe(204);
@@ -266,8 +240,9 @@ describe('DELETE /v1/categories/{categoryId}', () => {
     expect((await pets.call('GET', '/v1/categories/1')).status).toBe(404);
   });
 
-  it('answers 409 category_in_use while a pet uses it, and 204 once none does', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 409 category_in_use while a pet uses it, and 204 once none does', async ({
+    pets,
+  }) => {
     await seedCategory(pets, 'Dogs');
     await seedCategory(pets, 'Cats');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
@@ -282,8 +257,7 @@ describe('DELETE /v1/categories/{categoryId}', () => {
     expect((await pets.call('DELETE', '/v1/categories/1')).status).toBe(204);
   });
 
-  it('answers one of 10 concurrent deletes with 204 and the others with 404', async () => {
-    await using pets = await servePets(mongo);
+  it('answers one of 10 concurrent deletes with 204 and the others with 404', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => pets.call('DELETE', '/v1/categories/1')),
@@ -292,21 +266,18 @@ describe('DELETE /v1/categories/{categoryId}', () => {
     expect(statuses).toEqual([204, 404, 404, 404, 404, 404, 404, 404, 404, 404]);
   });
 
-  it('gives a new category a new id, never a deleted one’s', async () => {
-    await using pets = await servePets(mongo);
+  it('gives a new category a new id, never a deleted one’s', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     await pets.call('DELETE', '/v1/categories/1');
     expect((await seedCategory(pets, 'Dogs')).id).toBe(2);
   });
 
-  it('answers 404 not_found for a category that does not exist', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 404 not_found for a category that does not exist', async ({ pets }) => {
     const answer = await pets.call('DELETE', '/v1/categories/42');
     expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
   });
 
-  it('answers 403 forbidden to a customer, and keeps the category', async () => {
-    await using pets = await servePets(mongo);
+  it('answers 403 forbidden to a customer, and keeps the category', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     const answer = await pets.call('DELETE', '/v1/categories/1', { as: 'customer' });
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });

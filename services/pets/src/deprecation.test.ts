@@ -1,15 +1,6 @@
-import { startMongo, type MongoServer } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servePets } from './test-support/pets-service.js';
+import { describe, expect } from 'vitest';
+import { it, servePets } from './test-support/pets-service.js';
 import { seedCategory, seedPet } from './test-support/seed.js';
-
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
 
 const sunset = new Date('2027-06-30T00:00:00Z');
 
@@ -29,8 +20,7 @@ function deprecationOf(headers: Headers) {
 }
 
 describe('the deprecated GET /v1/pets/{petId}', () => {
-  it('marks a 200 with Deprecation, Sunset and a Link to its documentation', async () => {
-    await using pets = await servePets(mongo);
+  it('marks a 200 with Deprecation, Sunset and a Link to its documentation', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('GET', '/v1/pets/1', { as: 'customer' });
@@ -38,32 +28,28 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     expect(deprecationOf(answer.headers)).toEqual(deprecated);
   });
 
-  it('marks a 404 the same way', async () => {
-    await using pets = await servePets(mongo);
+  it('marks a 404 the same way', async ({ pets }) => {
     const answer = await pets.call('GET', '/v1/pets/42');
     expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
     expect(deprecationOf(answer.headers)).toEqual(deprecated);
   });
 
-  it('marks a 400 for a bad id the same way', async () => {
-    await using pets = await servePets(mongo);
+  it('marks a 400 for a bad id the same way', async ({ pets }) => {
     const answer = await pets.call('GET', '/v1/pets/not-an-id');
     expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
     expect(deprecationOf(answer.headers)).toEqual(deprecated);
   });
 
-  it.each(['/v1/pets/42/', '/V1/Pets/42'])(
+  it.for(['/v1/pets/42/', '/V1/Pets/42'])(
     'marks %s, which the router takes for the same operation',
-    async (path) => {
-      await using pets = await servePets(mongo);
+    async (path, { pets }) => {
       const answer = await pets.call('GET', path);
       expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
       expect(deprecationOf(answer.headers)).toEqual(deprecated);
     },
   );
 
-  it('marks a HEAD request the same way', async () => {
-    await using pets = await servePets(mongo);
+  it('marks a HEAD request the same way', async ({ pets }) => {
     const response = await fetch(`${pets.url}/v1/pets/42`, {
       method: 'HEAD',
       headers: { 'x-internal-token': 'test-internal-token-0123456789abcdef' },
@@ -71,7 +57,7 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     expect(deprecationOf(response.headers)).toEqual(deprecated);
   });
 
-  it('takes its deprecation and sunset dates from the configuration', async () => {
+  it('takes its deprecation and sunset dates from the configuration', async ({ mongo }) => {
     await using pets = await servePets(mongo, {
       env: {
         GET_PET_DEPRECATED_AT: '2025-03-01T12:30:00Z',
@@ -86,14 +72,14 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     });
   });
 
-  it('still answers the pet one millisecond before the sunset', async () => {
+  it('still answers the pet one millisecond before the sunset', async ({ mongo }) => {
     await using pets = await servePets(mongo, { now: () => new Date(sunset.getTime() - 1) });
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     expect((await pets.call('GET', '/v1/pets/1')).status).toBe(200);
   });
 
-  it('answers 410 gone from the sunset on, still marked, for any id', async () => {
+  it('answers 410 gone from the sunset on, still marked, for any id', async ({ mongo }) => {
     let now = new Date(sunset.getTime() - 60_000);
     await using pets = await servePets(mongo, { now: () => now });
     await seedCategory(pets, 'Dogs');
@@ -109,7 +95,9 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     }
   });
 
-  it('leaves the other operations on pets unmarked and working after the sunset', async () => {
+  it('leaves the other operations on pets unmarked and working after the sunset', async ({
+    mongo,
+  }) => {
     await using pets = await servePets(mongo, { now: () => new Date('2030-01-01T00:00:00Z') });
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });

@@ -1,19 +1,18 @@
-import { startMongo, type MongoServer } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servePets, type ServedPets } from './test-support/pets-service.js';
+import { describe, expect } from 'vitest';
+import { it as petsIt, servePets, type ServedPets } from './test-support/pets-service.js';
 import { seedCategory, seedPet } from './test-support/seed.js';
 
-let mongo: MongoServer;
-let pets: ServedPets;
-beforeAll(async () => {
-  mongo = await startMongo();
-  pets = await servePets(mongo);
-  await seedCategory(pets, 'Dogs');
-  await seedPet(pets, { name: 'Rex', categoryId: 1 });
-});
-afterAll(async () => {
-  await pets[Symbol.asyncDispose]();
-  await mongo.stop();
+const it = petsIt.extend<{ seeded: ServedPets }>({
+  /** One service for the file, with Dogs and Rex: a later test sees what the earlier changed. */
+  seeded: [
+    async ({ mongo }, use) => {
+      await using pets = await servePets(mongo);
+      await seedCategory(pets, 'Dogs');
+      await seedPet(pets, { name: 'Rex', categoryId: 1 });
+      await use(pets);
+    },
+    { scope: 'file' },
+  ],
 });
 
 const everyRoute: [string, string, unknown?][] = [
@@ -33,9 +32,9 @@ const everyRoute: [string, string, unknown?][] = [
 ];
 
 describe('trust in the gateway', () => {
-  it.each(everyRoute)(
+  it.for(everyRoute)(
     'answers %s %s with 401 without the internal token, changing nothing',
-    async (method, path, body) => {
+    async ([method, path, body], { seeded: pets }) => {
       const tokens: Record<string, string>[] = [
         {},
         { 'x-internal-token': 'wrong-token-0123456789abcdef0123456789' },
@@ -51,7 +50,7 @@ describe('trust in the gateway', () => {
     },
   );
 
-  it('changed nothing through the refused requests', async () => {
+  it('changed nothing through the refused requests', async ({ seeded: pets }) => {
     expect(await pets.call('GET', '/v1/pets')).toMatchObject({
       body: [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }],
     });
@@ -60,7 +59,7 @@ describe('trust in the gateway', () => {
     });
   });
 
-  it('answers /health and /ready without the internal token', async () => {
+  it('answers /health and /ready without the internal token', async ({ seeded: pets }) => {
     for (const path of ['/health', '/ready']) {
       expect(await pets.call('GET', path, { as: 'nobody' })).toMatchObject({
         status: 200,
@@ -69,7 +68,7 @@ describe('trust in the gateway', () => {
     }
   });
 
-  it('refuses an account role it does not know as no account at all', async () => {
+  it('refuses an account role it does not know as no account at all', async ({ seeded: pets }) => {
     const answer = await pets.call('POST', '/v1/categories', {
       as: 'service',
       headers: { 'x-account-id': 'acct_x1', 'x-account-role': 'root' },
@@ -78,13 +77,15 @@ describe('trust in the gateway', () => {
     expect(answer).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
   });
 
-  it('answers 405 with Allow for a method a known path does not serve', async () => {
+  it('answers 405 with Allow for a method a known path does not serve', async ({
+    seeded: pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/pets/1', { body: { name: 'Rex' } });
     expect(answer).toMatchObject({ status: 405, body: { code: 'method_not_allowed' } });
     expect(answer.headers.get('allow')).toContain('PATCH');
   });
 
-  it('answers 404 route_not_found for a path it does not serve', async () => {
+  it('answers 404 route_not_found for a path it does not serve', async ({ seeded: pets }) => {
     const answer = await pets.call('GET', '/v1/orders');
     expect(answer).toMatchObject({ status: 404, body: { code: 'route_not_found' } });
   });

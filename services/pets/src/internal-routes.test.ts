@@ -1,20 +1,10 @@
 import { createInternalClient } from '@petstore/contract';
-import { startMongo, type MongoServer } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { internalToken, servePets } from './test-support/pets-service.js';
+import { describe, expect } from 'vitest';
+import { internalToken, it } from './test-support/pets-service.js';
 import { seedCategory, seedPet } from './test-support/seed.js';
 
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
-
 describe('the internal routes, as the store calls them', () => {
-  it('answer a pet by id to the internal token alone, with no account', async () => {
-    await using pets = await servePets(mongo);
+  it('answer a pet by id to the internal token alone, with no account', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const client = createInternalClient({ baseUrl: pets.url, internalToken, requestId: 'req-1' });
@@ -24,8 +14,7 @@ describe('the internal routes, as the store calls them', () => {
     expect(answer.headers.get('x-request-id')).toBe('req-1');
   });
 
-  it('answer 404 not_found for a pet that does not exist', async () => {
-    await using pets = await servePets(mongo);
+  it('answer 404 not_found for a pet that does not exist', async ({ pets }) => {
     const client = createInternalClient({ baseUrl: pets.url, internalToken });
     const answer = await client.pets.getPet({ params: { petId: '42' } });
     expect(answer).toMatchObject({
@@ -34,8 +23,7 @@ describe('the internal routes, as the store calls them', () => {
     });
   });
 
-  it('take the status the store pushes, which the public API then shows', async () => {
-    await using pets = await servePets(mongo);
+  it('take the status the store pushes, which the public API then shows', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const client = createInternalClient({ baseUrl: pets.url, internalToken });
@@ -49,8 +37,7 @@ describe('the internal routes, as the store calls them', () => {
     }
   });
 
-  it('store nothing but the status a push carries', async () => {
-    await using pets = await servePets(mongo);
+  it('store nothing but the status a push carries', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PUT', '/internal/pets/1/status', {
@@ -63,8 +50,9 @@ describe('the internal routes, as the store calls them', () => {
     ]);
   });
 
-  it('answer a status push for a pet that does not exist with 404, creating nothing', async () => {
-    await using pets = await servePets(mongo);
+  it('answer a status push for a pet that does not exist with 404, creating nothing', async ({
+    pets,
+  }) => {
     const client = createInternalClient({ baseUrl: pets.url, internalToken });
     const answer = await client.pets.setPetStatus({
       params: { petId: '42' },
@@ -74,12 +62,11 @@ describe('the internal routes, as the store calls them', () => {
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
 
-  it.each([
+  it.for([
     ['an unknown status', { status: 'reserved' }],
     ['no status', {}],
     ['an operator', { status: 'sold', $inc: { stock: 1 } }],
-  ])('answer 400 validation_failed for a push with %s', async (_case, body) => {
-    await using pets = await servePets(mongo);
+  ])('answer 400 validation_failed for a push with %s', async ([, body], { pets }) => {
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PUT', '/internal/pets/1/status', { as: 'service', body });
@@ -87,8 +74,7 @@ describe('the internal routes, as the store calls them', () => {
     expect((await pets.call('GET', '/v1/pets/1')).body).toMatchObject({ status: 'available' });
   });
 
-  it('answer 401 to a caller with the wrong internal token', async () => {
-    await using pets = await servePets(mongo);
+  it('answer 401 to a caller with the wrong internal token', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const client = createInternalClient({

@@ -1,44 +1,33 @@
 import { fileURLToPath } from 'node:url';
-import { runMain, startMongo, type MongoServer } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { internalToken } from './test-support/pets-service.js';
+import { runMain, serviceTestEnv } from '@petstore/testkit';
+import { describe, expect } from 'vitest';
+import { internalToken, it } from './test-support/pets-service.js';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
 
 describe('main', () => {
-  it('serves with the environment’s config and exits 0 on SIGTERM', async () => {
-    const pets = runMain(main, {
-      MONGODB_URI: mongo.uri,
-      MONGODB_DB: mongo.databaseName('pets'),
-      INTERNAL_TOKEN: internalToken,
-      PORT: '0',
-      LOG_LEVEL: 'info',
+  it('serves with the environment’s config and exits 0 on SIGTERM', async ({ mongo }) => {
+    // At info, it writes the line that says where it listens.
+    await using pets = runMain(
+      main,
+      serviceTestEnv(mongo, { database: 'pets', internalToken }, { LOG_LEVEL: 'info' }),
+    );
+    const url = await pets.url();
+    expect((await fetch(`${url}/ready`)).status).toBe(200);
+    const list = await fetch(`${url}/v1/pets`, {
+      headers: { 'x-internal-token': internalToken },
     });
-    try {
-      const url = await pets.url();
-      expect((await fetch(`${url}/ready`)).status).toBe(200);
-      const list = await fetch(`${url}/v1/pets`, {
-        headers: { 'x-internal-token': internalToken },
-      });
-      expect(list.status).toBe(200);
-      pets.child.kill('SIGTERM');
-      expect(await pets.exited).toEqual([0, null]);
-    } finally {
-      pets.child.kill('SIGKILL');
-    }
+    expect(list.status).toBe(200);
+    pets.child.kill('SIGTERM');
+    expect(await pets.exited).toEqual([0, null]);
   });
 
-  it('exits 1 naming the variables that are missing or invalid', async () => {
-    const pets = runMain(main, { PORT: 'eighty' });
+  it('exits 1 naming the variables that are missing or invalid, without a stack trace', async () => {
+    await using pets = runMain(main, { PORT: 'eighty' });
     expect(await pets.exited).toEqual([1, null]);
-    expect(pets.output().stderr).toContain('PORT: Expected a port number');
-    expect(pets.output().stderr).toContain('INTERNAL_TOKEN: Required');
+    const { stderr } = pets.output();
+    expect(stderr).toContain('PORT: Expected a port number');
+    expect(stderr).toContain('INTERNAL_TOKEN: Required');
+    expect(stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -1,9 +1,6 @@
+import { loadOrExit } from '@petstore/service-kit';
 import { loadPetsConfig } from './config.js';
 import { startPets } from './start.js';
 
-try {
-  await startPets(loadPetsConfig(process.env));
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-}
+const config = loadOrExit(() => loadPetsConfig(process.env));
+await startPets(config, { signals: ['SIGTERM', 'SIGINT'] });

@@ -1,40 +1,68 @@
 import type { Pet } from '@petstore/contract';
-import { startMongo, type MongoServer } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servePets, type ServedPets } from './test-support/pets-service.js';
+import type { MongoServer } from '@petstore/testkit';
+import { describe, expect } from 'vitest';
+import { it as petsIt, servePets, type ServedPets } from './test-support/pets-service.js';
 import { nextLink, seedCategory, seedPet } from './test-support/seed.js';
 
-let mongo: MongoServer;
-beforeAll(async () => {
-  mongo = await startMongo();
-});
-afterAll(async () => {
-  await mongo.stop();
-});
-
 /** A service with categories 1 (Dogs) and 2 (Cats). */
-async function petsWithCategories(): Promise<ServedPets> {
+async function petsWithCategories(mongo: MongoServer): Promise<ServedPets> {
   const pets = await servePets(mongo);
   await seedCategory(pets, 'Dogs');
   await seedCategory(pets, 'Cats');
   return pets;
 }
 
+const it = petsIt.extend<{
+  petsWithCategories: ServedPets;
+  filtered: ServedPets;
+  paged: ServedPets;
+}>({
+  petsWithCategories: async ({ mongo }, use) => {
+    await using pets = await petsWithCategories(mongo);
+    await use(pets);
+  },
+  /** Four pets in both categories and three statuses, for the file's tests of filters. */
+  filtered: [
+    async ({ mongo }, use) => {
+      await using pets = await petsWithCategories(mongo);
+      await seedPet(pets, { name: 'Rex', categoryId: 1, status: 'available' });
+      await seedPet(pets, { name: 'Tom', categoryId: 2, status: 'pending' });
+      await seedPet(pets, { name: 'Fido', categoryId: 1, status: 'sold' });
+      await seedPet(pets, { name: 'Kitty', categoryId: 2, status: 'available' });
+      await use(pets);
+    },
+    { scope: 'file' },
+  ],
+  /** 25 pets, odd ones available and even ones sold, for the file's tests of pages. */
+  paged: [
+    async ({ mongo }, use) => {
+      await using pets = await petsWithCategories(mongo);
+      for (let n = 1; n <= 25; n++) {
+        await seedPet(pets, {
+          name: `Pet ${n}`,
+          categoryId: 1,
+          status: n % 2 === 0 ? 'sold' : 'available',
+        });
+      }
+      await use(pets);
+    },
+    { scope: 'file' },
+  ],
+});
+
 function names(body: unknown): string[] {
   return (body as Pet[]).map((pet) => pet.name);
 }
 
 describe('GET /v1/pets', () => {
-  it('answers an empty list without a Link when there are no pets', async () => {
-    await using pets = await servePets(mongo);
+  it('answers an empty list without a Link when there are no pets', async ({ pets }) => {
     const answer = await pets.call('GET', '/v1/pets', { as: 'customer' });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual([]);
     expect(answer.headers.get('link')).toBeNull();
   });
 
-  it('lists pets in id order, to customers too', async () => {
-    await using pets = await petsWithCategories();
+  it('lists pets in id order, to customers too', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     await seedPet(pets, { name: 'Tom', categoryId: 2, status: 'sold' });
     const answer = await pets.call('GET', '/v1/pets', { as: 'customer' });
@@ -46,44 +74,34 @@ describe('GET /v1/pets', () => {
   });
 
   describe('filters', () => {
-    let pets: ServedPets;
-    beforeAll(async () => {
-      pets = await petsWithCategories();
-      await seedPet(pets, { name: 'Rex', categoryId: 1, status: 'available' });
-      await seedPet(pets, { name: 'Tom', categoryId: 2, status: 'pending' });
-      await seedPet(pets, { name: 'Fido', categoryId: 1, status: 'sold' });
-      await seedPet(pets, { name: 'Kitty', categoryId: 2, status: 'available' });
-    });
-    afterAll(async () => {
-      await pets[Symbol.asyncDispose]();
-    });
-
-    it('keeps the pets of one status', async () => {
+    it('keeps the pets of one status', async ({ filtered: pets }) => {
       const answer = await pets.call('GET', '/v1/pets?status=available');
       expect(names(answer.body)).toEqual(['Rex', 'Kitty']);
     });
 
-    it('keeps the pets of any of several statuses given as a repeated parameter', async () => {
+    it('keeps the pets of any of several statuses given as a repeated parameter', async ({
+      filtered: pets,
+    }) => {
       const answer = await pets.call('GET', '/v1/pets?status=pending&status=sold');
       expect(names(answer.body)).toEqual(['Tom', 'Fido']);
     });
 
-    it('keeps the pets of a category', async () => {
+    it('keeps the pets of a category', async ({ filtered: pets }) => {
       const answer = await pets.call('GET', '/v1/pets?categoryId=2');
       expect(names(answer.body)).toEqual(['Tom', 'Kitty']);
     });
 
-    it('combines status and category', async () => {
+    it('combines status and category', async ({ filtered: pets }) => {
       const answer = await pets.call('GET', '/v1/pets?categoryId=1&status=sold');
       expect(names(answer.body)).toEqual(['Fido']);
     });
 
-    it('answers an empty list for a category nobody uses', async () => {
+    it('answers an empty list for a category nobody uses', async ({ filtered: pets }) => {
       const answer = await pets.call('GET', '/v1/pets?categoryId=999');
       expect(answer).toMatchObject({ status: 200, body: [] });
     });
 
-    it.each([
+    it.for([
       ['status=lost', 'query.status.0'],
       ['status=', 'query.status.0'],
       ['categoryId=-1', 'query.categoryId'],
@@ -93,7 +111,7 @@ describe('GET /v1/pets', () => {
       ['limit=101', 'query.limit'],
       ['limit=ten', 'query.limit'],
       ['cursor=not-a-cursor', 'query.cursor'],
-    ])('answers 400 validation_failed for %s', async (query, path) => {
+    ])('answers 400 validation_failed for %s', async ([query, path], { filtered: pets }) => {
       const answer = await pets.call('GET', `/v1/pets?${query}`);
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({
@@ -105,22 +123,9 @@ describe('GET /v1/pets', () => {
   });
 
   describe('pages', () => {
-    let pets: ServedPets;
-    beforeAll(async () => {
-      pets = await petsWithCategories();
-      for (let n = 1; n <= 25; n++) {
-        await seedPet(pets, {
-          name: `Pet ${n}`,
-          categoryId: 1,
-          status: n % 2 === 0 ? 'sold' : 'available',
-        });
-      }
-    });
-    afterAll(async () => {
-      await pets[Symbol.asyncDispose]();
-    });
-
-    it('walks 25 pets 10 at a time through the Link headers, each exactly once', async () => {
+    it('walks 25 pets 10 at a time through the Link headers, each exactly once', async ({
+      paged: pets,
+    }) => {
       const seen: number[] = [];
       const sizes: number[] = [];
       let link: string | undefined = '/v1/pets?limit=10';
@@ -141,7 +146,7 @@ describe('GET /v1/pets', () => {
       expect(seen).toEqual([...seen].sort((a, b) => a - b));
     });
 
-    it('keeps the filters in the link to the next page', async () => {
+    it('keeps the filters in the link to the next page', async ({ paged: pets }) => {
       const first = await pets.call('GET', '/v1/pets?status=sold&limit=5');
       const link = nextLink(first.headers);
       expect(link).toMatch(/^\/v1\/pets\?status=sold&limit=5&cursor=/);
@@ -149,13 +154,13 @@ describe('GET /v1/pets', () => {
       expect(names(second.body)).toEqual(['Pet 12', 'Pet 14', 'Pet 16', 'Pet 18', 'Pet 20']);
     });
 
-    it('gives 20 pets a page when no limit is asked', async () => {
+    it('gives 20 pets a page when no limit is asked', async ({ paged: pets }) => {
       const answer = await pets.call('GET', '/v1/pets');
       expect((answer.body as Pet[]).length).toBe(20);
       expect(nextLink(answer.headers)).toMatch(/^\/v1\/pets\?cursor=/);
     });
 
-    it('sends no Link when the page is the last, even a full one', async () => {
+    it('sends no Link when the page is the last, even a full one', async ({ paged: pets }) => {
       const answer = await pets.call('GET', '/v1/pets?limit=25');
       expect((answer.body as Pet[]).length).toBe(25);
       expect(answer.headers.get('link')).toBeNull();
@@ -164,8 +169,9 @@ describe('GET /v1/pets', () => {
 });
 
 describe('POST /v1/pets', () => {
-  it('adds an available pet by default, answering 201 with its Location', async () => {
-    await using pets = await petsWithCategories();
+  it('adds an available pet by default, answering 201 with its Location', async ({
+    petsWithCategories: pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/pets', { body: { name: '  Rex ', categoryId: 1 } });
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
@@ -173,16 +179,16 @@ describe('POST /v1/pets', () => {
     expect(await pets.call('GET', '/v1/pets/1')).toMatchObject({ status: 200, body: answer.body });
   });
 
-  it('keeps the status it is given', async () => {
-    await using pets = await petsWithCategories();
+  it('keeps the status it is given', async ({ petsWithCategories: pets }) => {
     const answer = await pets.call('POST', '/v1/pets', {
       body: { name: 'Tom', categoryId: 2, status: 'pending' },
     });
     expect(answer.body).toEqual({ id: 1, name: 'Tom', categoryId: 2, status: 'pending' });
   });
 
-  it('gives sequential ids and never gives a deleted pet’s id again', async () => {
-    await using pets = await petsWithCategories();
+  it('gives sequential ids and never gives a deleted pet’s id again', async ({
+    petsWithCategories: pets,
+  }) => {
     const first = await seedPet(pets, { name: 'A', categoryId: 1 });
     const second = await seedPet(pets, { name: 'B', categoryId: 1 });
     const third = await seedPet(pets, { name: 'C', categoryId: 1 });
@@ -192,8 +198,9 @@ describe('POST /v1/pets', () => {
     expect(fourth.id).toBe(4);
   });
 
-  it('answers 422 unknown_category for a category that does not exist, and adds nothing', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 422 unknown_category for a category that does not exist, and adds nothing', async ({
+    petsWithCategories: pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/pets', { body: { name: 'Rex', categoryId: 3 } });
     expect(answer.status).toBe(422);
     expect(answer.body).toMatchObject({
@@ -204,8 +211,9 @@ describe('POST /v1/pets', () => {
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
 
-  it('stores only the fields of a pet, dropping unknown properties', async () => {
-    await using pets = await petsWithCategories();
+  it('stores only the fields of a pet, dropping unknown properties', async ({
+    petsWithCategories: pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/pets', {
       body: {
         name: 'Rex',
@@ -232,8 +240,9 @@ describe('POST /v1/pets', () => {
     ]);
   });
 
-  it('answers 400 for a key starting with $ and writes nothing', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 400 for a key starting with $ and writes nothing', async ({
+    petsWithCategories: pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/pets', {
       body: { name: 'Rex', categoryId: 1, $where: 'sleep(1000)', nested: { $gt: '' } },
     });
@@ -249,8 +258,9 @@ describe('POST /v1/pets', () => {
     expect(await pets.db.collection('counters').findOne({ _id: 'pets' as never })).toBeNull();
   });
 
-  it('answers 400 for a Mongo operator in place of a name', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 400 for a Mongo operator in place of a name', async ({
+    petsWithCategories: pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/pets', {
       body: { name: { $gt: '' }, categoryId: 1 },
     });
@@ -258,7 +268,7 @@ describe('POST /v1/pets', () => {
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
 
-  it.each([
+  it.for([
     ['no name', { categoryId: 1 }, 'body.name'],
     ['an empty name', { name: '   ', categoryId: 1 }, 'body.name'],
     ['a name over 100 characters', { name: 'x'.repeat(101), categoryId: 1 }, 'body.name'],
@@ -267,24 +277,28 @@ describe('POST /v1/pets', () => {
     ['a negative category id', { name: 'Rex', categoryId: -1 }, 'body.categoryId'],
     ['a fractional category id', { name: 'Rex', categoryId: 1.5 }, 'body.categoryId'],
     ['an unknown status', { name: 'Rex', categoryId: 1, status: 'lost' }, 'body.status'],
-  ])('answers 400 validation_failed for %s', async (_case, body, path) => {
-    await using pets = await petsWithCategories();
-    const answer = await pets.call('POST', '/v1/pets', { body });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({
-      code: 'validation_failed',
-      details: expect.arrayContaining([expect.objectContaining({ path })]) as unknown,
-    });
-  });
+  ])(
+    'answers 400 validation_failed for %s',
+    async ([, body, path], { petsWithCategories: pets }) => {
+      const answer = await pets.call('POST', '/v1/pets', { body });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({
+        code: 'validation_failed',
+        details: expect.arrayContaining([expect.objectContaining({ path })]) as unknown,
+      });
+    },
+  );
 
-  it('answers 400 invalid_json for a body that is not JSON', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 400 invalid_json for a body that is not JSON', async ({
+    petsWithCategories: pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/pets', { body: '{"name": "Rex",' });
     expect(answer).toMatchObject({ status: 400, body: { code: 'invalid_json' } });
   });
 
-  it('answers 400 unsupported_content_type for a body that is not declared JSON', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 400 unsupported_content_type for a body that is not declared JSON', async ({
+    petsWithCategories: pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/pets', {
       body: '{"name":"Rex","categoryId":1}',
       headers: { 'content-type': 'text/plain' },
@@ -292,8 +306,9 @@ describe('POST /v1/pets', () => {
     expect(answer).toMatchObject({ status: 400, body: { code: 'unsupported_content_type' } });
   });
 
-  it('answers 403 forbidden to a customer, and adds nothing', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 403 forbidden to a customer, and adds nothing', async ({
+    petsWithCategories: pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/pets', {
       as: 'customer',
       body: { name: 'Rex', categoryId: 1 },
@@ -302,8 +317,9 @@ describe('POST /v1/pets', () => {
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
 
-  it('answers 401 when the gateway vouched for no account', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 401 when the gateway vouched for no account', async ({
+    petsWithCategories: pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/pets', {
       as: 'service',
       body: { name: 'Rex', categoryId: 1 },
@@ -313,8 +329,7 @@ describe('POST /v1/pets', () => {
 });
 
 describe('GET /v1/pets/{petId}', () => {
-  it('answers the pet', async () => {
-    await using pets = await petsWithCategories();
+  it('answers the pet', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('GET', '/v1/pets/1', { as: 'customer' });
     expect(answer).toMatchObject({
@@ -323,10 +338,9 @@ describe('GET /v1/pets/{petId}', () => {
     });
   });
 
-  it.each(['42', '007', '9223372036854775807'])(
+  it.for(['42', '007', '9223372036854775807'])(
     'answers 404 not_found for %s, an id never issued',
-    async (id) => {
-      await using pets = await servePets(mongo);
+    async (id, { pets }) => {
       const answer = await pets.call('GET', `/v1/pets/${id}`);
       expect(answer.status).toBe(404);
       expect(answer.body).toMatchObject({
@@ -337,10 +351,9 @@ describe('GET /v1/pets/{petId}', () => {
     },
   );
 
-  it.each(['abc', '-1', '1.5', '1e3', '0x10', '9223372036854775808', '%20'])(
+  it.for(['abc', '-1', '1.5', '1e3', '0x10', '9223372036854775808', '%20'])(
     'answers 400 validation_failed for the id %s',
-    async (id) => {
-      await using pets = await servePets(mongo);
+    async (id, { pets }) => {
       const answer = await pets.call('GET', `/v1/pets/${id}`);
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({
@@ -352,8 +365,9 @@ describe('GET /v1/pets/{petId}', () => {
 });
 
 describe('PUT /v1/pets/{petId}', () => {
-  it('replaces every field, the status becoming available when left out', async () => {
-    await using pets = await petsWithCategories();
+  it('replaces every field, the status becoming available when left out', async ({
+    petsWithCategories: pets,
+  }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1, status: 'sold' });
     const answer = await pets.call('PUT', '/v1/pets/1', { body: { name: 'Felix', categoryId: 2 } });
     expect(answer).toMatchObject({
@@ -363,8 +377,7 @@ describe('PUT /v1/pets/{petId}', () => {
     expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(answer.body);
   });
 
-  it('keeps the status it is given', async () => {
-    await using pets = await petsWithCategories();
+  it('keeps the status it is given', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PUT', '/v1/pets/1', {
       body: { name: 'Rex', categoryId: 1, status: 'pending' },
@@ -372,8 +385,9 @@ describe('PUT /v1/pets/{petId}', () => {
     expect(answer.body).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'pending' });
   });
 
-  it('stores only the fields of a pet, dropping unknown properties', async () => {
-    await using pets = await petsWithCategories();
+  it('stores only the fields of a pet, dropping unknown properties', async ({
+    petsWithCategories: pets,
+  }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     await pets.call('PUT', '/v1/pets/1', {
       body: { name: 'Rex', categoryId: 1, id: 5, _id: 6, owner: 'jane' },
@@ -383,16 +397,18 @@ describe('PUT /v1/pets/{petId}', () => {
     ]);
   });
 
-  it('answers 422 unknown_category and leaves the pet as it was', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 422 unknown_category and leaves the pet as it was', async ({
+    petsWithCategories: pets,
+  }) => {
     const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PUT', '/v1/pets/1', { body: { name: 'Rex', categoryId: 9 } });
     expect(answer).toMatchObject({ status: 422, body: { code: 'unknown_category' } });
     expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(rex);
   });
 
-  it('answers 404 not_found for a pet that does not exist, even with an unknown category', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 404 not_found for a pet that does not exist, even with an unknown category', async ({
+    petsWithCategories: pets,
+  }) => {
     for (const categoryId of [1, 9]) {
       const answer = await pets.call('PUT', '/v1/pets/42', { body: { name: 'Rex', categoryId } });
       expect(answer).toMatchObject({
@@ -403,21 +419,22 @@ describe('PUT /v1/pets/{petId}', () => {
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
 
-  it('answers 400 validation_failed for a partial pet', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 400 validation_failed for a partial pet', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PUT', '/v1/pets/1', { body: { name: 'Rex' } });
     expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
   });
 
-  it('answers 400 validation_failed for an id that is not an int64', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 400 validation_failed for an id that is not an int64', async ({
+    petsWithCategories: pets,
+  }) => {
     const answer = await pets.call('PUT', '/v1/pets/one', { body: { name: 'Rex', categoryId: 1 } });
     expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
   });
 
-  it('answers 403 forbidden to a customer, and changes nothing', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 403 forbidden to a customer, and changes nothing', async ({
+    petsWithCategories: pets,
+  }) => {
     const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PUT', '/v1/pets/1', {
       as: 'customer',
@@ -429,8 +446,7 @@ describe('PUT /v1/pets/{petId}', () => {
 });
 
 describe('PATCH /v1/pets/{petId}', () => {
-  it('changes the fields given and keeps the others', async () => {
-    await using pets = await petsWithCategories();
+  it('changes the fields given and keeps the others', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1, status: 'pending' });
     const renamed = await pets.call('PATCH', '/v1/pets/1', { body: { name: 'Max' } });
     expect(renamed).toMatchObject({
@@ -444,8 +460,7 @@ describe('PATCH /v1/pets/{petId}', () => {
     expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(moved.body);
   });
 
-  it('answers the pet unchanged for an empty patch', async () => {
-    await using pets = await petsWithCategories();
+  it('answers the pet unchanged for an empty patch', async ({ petsWithCategories: pets }) => {
     const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
     expect(await pets.call('PATCH', '/v1/pets/1', { body: {} })).toMatchObject({
       status: 200,
@@ -453,8 +468,7 @@ describe('PATCH /v1/pets/{petId}', () => {
     });
   });
 
-  it('stores nothing but the fields of a pet', async () => {
-    await using pets = await petsWithCategories();
+  it('stores nothing but the fields of a pet', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     await pets.call('PATCH', '/v1/pets/1', { body: { name: 'Max', vaccinated: true, _id: 3 } });
     expect(await pets.db.collection('pets').find().toArray()).toEqual([
@@ -462,31 +476,31 @@ describe('PATCH /v1/pets/{petId}', () => {
     ]);
   });
 
-  it('answers 422 unknown_category and leaves the pet as it was', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 422 unknown_category and leaves the pet as it was', async ({
+    petsWithCategories: pets,
+  }) => {
     const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PATCH', '/v1/pets/1', { body: { name: 'Max', categoryId: 9 } });
     expect(answer).toMatchObject({ status: 422, body: { code: 'unknown_category' } });
     expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(rex);
   });
 
-  it('answers 404 not_found for a pet that does not exist', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 404 not_found for a pet that does not exist', async ({
+    petsWithCategories: pets,
+  }) => {
     for (const body of [{}, { name: 'Max' }, { categoryId: 9 }]) {
       const answer = await pets.call('PATCH', '/v1/pets/42', { body });
       expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
     }
   });
 
-  it('answers 400 validation_failed for a bad field', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 400 validation_failed for a bad field', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PATCH', '/v1/pets/1', { body: { status: 'adopted' } });
     expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
   });
 
-  it('answers 403 forbidden to a customer', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 403 forbidden to a customer', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PATCH', '/v1/pets/1', {
       as: 'customer',
@@ -497,8 +511,7 @@ describe('PATCH /v1/pets/{petId}', () => {
 });
 
 describe('DELETE /v1/pets/{petId}', () => {
-  it('removes the pet with 204 and no body', async () => {
-    await using pets = await petsWithCategories();
+  it('removes the pet with 204 and no body', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('DELETE', '/v1/pets/1');
     expect(answer.status).toBe(204);
@@ -506,8 +519,9 @@ describe('DELETE /v1/pets/{petId}', () => {
     expect((await pets.call('GET', '/v1/pets/1')).status).toBe(404);
   });
 
-  it('answers 404 not_found for a pet that does not exist, or no longer does', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 404 not_found for a pet that does not exist, or no longer does', async ({
+    petsWithCategories: pets,
+  }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     await pets.call('DELETE', '/v1/pets/1');
     for (const id of ['1', '42']) {
@@ -519,13 +533,15 @@ describe('DELETE /v1/pets/{petId}', () => {
     }
   });
 
-  it('answers 400 validation_failed for an id that is not an int64', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 400 validation_failed for an id that is not an int64', async ({
+    petsWithCategories: pets,
+  }) => {
     expect((await pets.call('DELETE', '/v1/pets/-1')).status).toBe(400);
   });
 
-  it('answers 403 forbidden to a customer, and keeps the pet', async () => {
-    await using pets = await petsWithCategories();
+  it('answers 403 forbidden to a customer, and keeps the pet', async ({
+    petsWithCategories: pets,
+  }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('DELETE', '/v1/pets/1', { as: 'customer' });
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });

@@ -1,17 +1,8 @@
 import { startMongo } from '@petstore/testkit';
 import { MongoClient } from 'mongodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startPets } from './start.js';
 import { call, testConfig } from './test-support/pets-service.js';
-
-async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('startPets', () => {
   it('serves /health and /ready, and /ready answers 503 once the database stops', async () => {
@@ -20,20 +11,20 @@ describe('startPets', () => {
       const pets = await startPets(testConfig(mongo), { signals: [] });
       try {
         expect(pets.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-        expect(await call(pets.url, 'GET', '/health', { as: 'nobody' })).toMatchObject({
-          status: 200,
-          body: { status: 'ok' },
-        });
-        expect(await call(pets.url, 'GET', '/ready', { as: 'nobody' })).toMatchObject({
-          status: 200,
-          body: { status: 'ok' },
-        });
+        for (const path of ['/health', '/ready']) {
+          const answer = await call(pets.url, 'GET', path, { as: 'nobody' });
+          expect(answer).toMatchObject({ status: 200, body: { status: 'ok' } });
+        }
 
         await mongo.stop();
 
-        const ready = await waitFor(
-          () => call(pets.url, 'GET', '/ready', { as: 'nobody' }),
-          (answer) => answer.status === 503,
+        const ready = await vi.waitFor(
+          async () => {
+            const answer = await call(pets.url, 'GET', '/ready', { as: 'nobody' });
+            expect(answer.status).toBe(503);
+            return answer;
+          },
+          { timeout: 15_000, interval: 100 },
         );
         expect(ready).toMatchObject({
           status: 503,

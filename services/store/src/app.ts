@@ -6,13 +6,13 @@ import {
   createIdempotency,
   defaultIdempotencyOptions,
   type IdempotencyOptions,
-} from './idempotency.js';
-import { createInventory } from './inventory.js';
-import { createOrders } from './orders.js';
-import { createPetsAdapter, type PetsAdapter } from './pets-adapter.js';
+} from './idempotency/idempotency.js';
+import { createInventory } from './inventory/inventory.js';
+import { createOrders } from './orders/orders.js';
+import { createPetsAdapter, type PetsAdapter } from './pets-service/pets-adapter.js';
 import { createRepository } from './repository.js';
 import { createStoreRouter } from './routes.js';
-import { createStatusChanges } from './status-changes.js';
+import { createStatusChanges } from './outbox/status-changes.js';
 
 export interface AppDeps {
   db: Db;

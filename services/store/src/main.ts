@@ -1,4 +1,6 @@
+import { loadOrExit } from '@petstore/service-kit';
 import { loadStoreConfig } from './config.js';
 import { startStore } from './start.js';
 
-await startStore(loadStoreConfig(process.env), { signals: ['SIGTERM', 'SIGINT'] });
+const config = loadOrExit(() => loadStoreConfig(process.env));
+await startStore(config, { signals: ['SIGTERM', 'SIGINT'] });

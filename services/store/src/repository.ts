@@ -1,8 +1,8 @@
 import type { Db } from 'mongodb';
-import { IdempotencyRepository } from './idempotency-repository.js';
-import { InventoryRepository } from './inventory-repository.js';
-import { OrderRepository } from './order-repository.js';
-import { OutboxRepository } from './outbox-repository.js';
+import { IdempotencyRepository } from './idempotency/idempotency-repository.js';
+import { InventoryRepository } from './inventory/inventory-repository.js';
+import { OrderRepository } from './orders/order-repository.js';
+import { OutboxRepository } from './outbox/outbox-repository.js';
 
 /**
  * Everything the store keeps in its database, one repository per collection; these files are

@@ -2,9 +2,9 @@ import { contract } from '@petstore/contract';
 import { decodeCursor, pageOf, requireCaller } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
-import type { Inventory } from './inventory.js';
-import type { Orders } from './orders.js';
-import type { RequestScope } from './require-admin.js';
+import type { Inventory } from './inventory/inventory.js';
+import type { Orders } from './orders/orders.js';
+import type { RequestScope } from './request-scope.js';
 
 /** The part of the public contract the store serves. */
 export const storeContract = { orders: contract.orders, inventory: contract.inventory };

@@ -11,13 +11,10 @@ describe('startStore', () => {
       logger: testLogger('store'),
     });
     expect(store.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(await call(store.url, 'GET', '/health', { as: 'nobody' })).toMatchObject({
-      status: 200,
-      body: { status: 'ok' },
-    });
-    expect(await call(store.url, 'GET', '/ready', { as: 'nobody' })).toMatchObject({
-      status: 200,
-    });
+    for (const path of ['/health', '/ready']) {
+      const answer = await call(store.url, 'GET', path, { as: 'nobody' });
+      expect(answer).toMatchObject({ status: 200, body: { status: 'ok' } });
+    }
     const untrusted = await call(store.url, 'GET', '/v1/store/inventory', { as: 'nobody' });
     expect(untrusted).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
     const trusted = await call(store.url, 'GET', '/v1/store/inventory', { as: 'service' });

@@ -1,13 +1,13 @@
 import { connectMongo, createLogger, runService, type Logger } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
-import { startIdempotencySweeper } from './idempotency-sweeper.js';
+import { startIdempotencySweeper } from './idempotency/idempotency-sweeper.js';
 import { ensureIndexes } from './indexes.js';
-import { OutboxWorker } from './outbox-worker.js';
-import { createPetsAdapter } from './pets-adapter.js';
+import { OutboxWorker } from './outbox/outbox-worker.js';
+import { createPetsAdapter } from './pets-service/pets-adapter.js';
 import { createRepository } from './repository.js';
-import { createStatusChanges } from './status-changes.js';
-import { startHoldSweeper } from './stock-holds.js';
+import { createStatusChanges } from './outbox/status-changes.js';
+import { startHoldSweeper } from './inventory/stock-holds.js';
 
 export interface StartStoreOptions {
   logger?: Logger;

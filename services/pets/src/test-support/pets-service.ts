@@ -1,6 +1,8 @@
 import { connectMongo, createLogger } from '@petstore/service-kit';
-import { serveHttp, type MongoServer } from '@petstore/testkit';
+import { callHttp, serveHttp, serviceTestEnv } from '@petstore/testkit';
+import type { HttpAnswer, HttpCallOptions, MongoServer } from '@petstore/testkit';
 import type { Db } from 'mongodb';
+import { test } from '@petstore/testkit/vitest';
 import { createApp } from '../app.js';
 import { loadPetsConfig, type PetsConfig } from '../config.js';
 import { ensureIndexes } from '../indexes.js';
@@ -26,30 +28,15 @@ export const as = {
 
 export type Who = keyof typeof as;
 
-export interface CallOptions {
+export interface CallOptions extends HttpCallOptions {
   as?: Who;
-  /** A value to send as JSON, or a string sent as it is. */
-  body?: unknown;
-  headers?: Record<string, string>;
 }
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  /** The parsed JSON body; undefined when there is none. */
-  body: unknown;
-}
+export type Answer = HttpAnswer;
 
 /** The config a test service runs with, on a database of its own. */
 export function testConfig(mongo: MongoServer, env: Record<string, string> = {}): PetsConfig {
-  return loadPetsConfig({
-    MONGODB_URI: mongo.uri,
-    MONGODB_DB: mongo.databaseName('pets'),
-    INTERNAL_TOKEN: internalToken,
-    LOG_LEVEL: 'silent',
-    PORT: '0',
-    ...env,
-  });
+  return loadPetsConfig(serviceTestEnv(mongo, { database: 'pets', internalToken }, env));
 }
 
 export interface ServedPets extends AsyncDisposable {
@@ -87,22 +74,23 @@ export async function servePets(
   };
 }
 
-export async function call(
+/** Calls the service over HTTP as the gateway would for `as` (admin by default). */
+export function call(
   url: string,
   method: string,
   path: string,
-  { as: who = 'admin', body, headers = {} }: CallOptions = {},
+  { as: who = 'admin', headers, ...options }: CallOptions = {},
 ): Promise<Answer> {
-  const init: RequestInit = { method, headers: { ...as[who], ...headers } };
-  if (body !== undefined) {
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    init.headers = { 'content-type': 'application/json', ...init.headers };
-  }
-  const response = await fetch(`${url}${path}`, init);
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: text === '' ? undefined : (JSON.parse(text) as unknown),
-  };
+  return callHttp(url, method, path, { ...options, headers: { ...as[who], ...headers } });
 }
+
+/**
+ * `it` with `mongo`, the test file's database server (started for the first test that takes it),
+ * and `pets`, the service on a fresh database of it for one test.
+ */
+export const it = test.extend<{ pets: ServedPets }>({
+  pets: async ({ mongo }, use) => {
+    await using pets = await servePets(mongo);
+    await use(pets);
+  },
+});

@@ -1,5 +1,5 @@
 import type { Pet, PetStatus } from '@petstore/contract';
-import { loadPetsConfig, startPets, type RunningPets } from '@petstore/pets';
+import { loadPetsConfig, startPets, type PetsConfig, type RunningPets } from '@petstore/pets';
 import {
   connectMongo,
   createLogger,
@@ -8,8 +8,10 @@ import {
   type Logger,
   type LogLevel,
 } from '@petstore/service-kit';
-import { serveHttp, startMongo, type MongoServer } from '@petstore/testkit';
+import { callHttp, fileFixture, serveHttp, serviceTestEnv, startMongo } from '@petstore/testkit';
+import type { HttpAnswer, HttpCallOptions, MongoServer } from '@petstore/testkit';
 import type { Db, MongoClient } from 'mongodb';
+import { test } from 'vitest';
 import { createApp, type AppDeps } from '../app.js';
 import { loadStoreConfig, type StoreConfig } from '../config.js';
 import { startStore, type RunningStore } from '../start.js';
@@ -26,11 +28,8 @@ export const accounts = {
 /** Who a request comes from: an account, another service (token only), or nobody (no token). */
 export type Who = Caller | 'service' | 'nobody';
 
-export interface CallOptions {
+export interface CallOptions extends HttpCallOptions {
   as?: Who;
-  /** A value sent as JSON, or a string sent as it is. */
-  body?: unknown;
-  headers?: Record<string, string>;
 }
 
 /** Every field a store answer may carry: an order, an inventory item or an error. */
@@ -48,12 +47,8 @@ export interface AnswerFields {
   details: { path: string; message: string }[];
 }
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  /** The parsed JSON body, one shape or a list; undefined when there is none. */
-  body: AnswerFields & AnswerFields[];
-}
+/** An answer whose JSON body is one shape or a list (undefined when there is none). */
+export type Answer = HttpAnswer<AnswerFields & AnswerFields[]>;
 
 /** The headers the gateway would send for `who`. */
 export function gatewayHeaders(who: Who): Record<string, string> {
@@ -67,24 +62,16 @@ export function gatewayHeaders(who: Who): Record<string, string> {
 }
 
 /** Calls a service over HTTP as the gateway would (as the admin unless told otherwise). */
-export async function call(
+export function call(
   url: string,
   method: string,
   path: string,
-  { as = accounts.admin, body, headers = {} }: CallOptions = {},
+  { as = accounts.admin, headers, ...options }: CallOptions = {},
 ): Promise<Answer> {
-  const init: RequestInit = { method, headers: { ...gatewayHeaders(as), ...headers } };
-  if (body !== undefined) {
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    init.headers = { 'content-type': 'application/json', ...init.headers };
-  }
-  const response = await fetch(`${url}${path}`, init);
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text === '' ? undefined : JSON.parse(text)) as Answer['body'],
-  };
+  return callHttp(url, method, path, {
+    ...options,
+    headers: { ...gatewayHeaders(as), ...headers },
+  });
 }
 
 export function testLogger(name: string): Logger {
@@ -97,7 +84,12 @@ export class PetsUnderTest {
   private categoryId: number | undefined;
   port = 0;
 
-  constructor(private readonly config: ReturnType<typeof loadPetsConfig>) {}
+  private readonly config: PetsConfig;
+
+  /** On a database of its own on `mongo`. */
+  constructor(mongo: MongoServer) {
+    this.config = loadPetsConfig(serviceTestEnv(mongo, { database: 'pets', internalToken }));
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -178,30 +170,21 @@ export interface Stack extends AsyncDisposable {
   storeDb: Db;
   /** A pet that exists in pets, with `quantity` in stock set through the store. */
   petWithStock(quantity: number): Promise<number>;
-}
-
-export interface StackOptions {
-  /** Extra store environment, e.g. `OUTBOX_MAX_BACKOFF_MS`. */
-  storeEnv?: Record<string, string>;
+  /** Places an order as `as`, through the store's HTTP API. */
+  placeOrder(as: Caller, body: unknown, headers?: Record<string, string>): Promise<Answer>;
+  /** The quantity in stock of a pet, as the store answers it. */
+  stockOf(petId: number): Promise<number>;
 }
 
 /** A database server, a real pets service and the store pointing at it, all stopped on dispose. */
-export async function startStack({ storeEnv = {} }: StackOptions = {}): Promise<Stack> {
+async function startStack(): Promise<Stack> {
   const mongo = await startMongo();
-  const pets = new PetsUnderTest(
-    loadPetsConfig({
-      MONGODB_URI: mongo.uri,
-      MONGODB_DB: mongo.databaseName('pets'),
-      INTERNAL_TOKEN: internalToken,
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-    }),
-  );
+  const pets = new PetsUnderTest(mongo);
   let client: MongoClient | undefined;
   let store: StoreUnderTest | undefined;
   try {
     await pets.start();
-    store = new StoreUnderTest(storeConfig(mongo, pets.url, storeEnv));
+    store = new StoreUnderTest(storeConfig(mongo, pets.url));
     await store.start();
     client = await connectMongo(mongo.uri, { appName: 'store-tests' });
   } catch (error) {
@@ -226,6 +209,12 @@ export async function startStack({ storeEnv = {} }: StackOptions = {}): Promise<
       if (answer.status !== 200) throw new Error(`stocking pet ${petId}: ${answer.status}`);
       return petId;
     },
+    placeOrder(as, body, headers) {
+      return started.call('POST', '/v1/store/orders', { as, body, headers });
+    },
+    async stockOf(petId) {
+      return (await started.call('GET', `/v1/store/inventory/${petId}`)).body.quantity;
+    },
     async [Symbol.asyncDispose]() {
       await started.stop();
       await pets.stop();
@@ -235,23 +224,25 @@ export async function startStack({ storeEnv = {} }: StackOptions = {}): Promise<
   };
 }
 
+/**
+ * `it` with a `stack` fixture: one stack for the file, started for the first test that takes it
+ * and stopped after the file's last test.
+ */
+export const it = test.extend<{ stack: Stack }>({ stack: fileFixture(startStack) });
+
 /** The store's config for tests: a fresh database, a free port, quick outbox retries. */
 export function storeConfig(
   mongo: MongoServer,
   petsUrl: string,
   env: Record<string, string> = {},
 ): StoreConfig {
-  return loadStoreConfig({
-    MONGODB_URI: mongo.uri,
-    MONGODB_DB: mongo.databaseName('store'),
-    INTERNAL_TOKEN: internalToken,
-    LOG_LEVEL: 'silent',
-    PORT: '0',
-    PETS_URL: petsUrl,
-    OUTBOX_INTERVAL_MS: '200',
-    OUTBOX_MAX_BACKOFF_MS: '500',
-    ...env,
-  });
+  return loadStoreConfig(
+    serviceTestEnv(
+      mongo,
+      { database: 'store', internalToken },
+      { PETS_URL: petsUrl, OUTBOX_INTERVAL_MS: '200', OUTBOX_MAX_BACKOFF_MS: '500', ...env },
+    ),
+  );
 }
 
 /**

@@ -1,23 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadPetsConfig } from '@petstore/pets';
-import { startMongo, type MongoServer } from '@petstore/testkit';
+import { freePort, startMongo, type MongoServer } from '@petstore/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { internalToken, PetsUnderTest } from '../test-support/stack.js';
 import { createPetsAdapter, PetsUnavailableError } from './pets-adapter.js';
-import { internalToken, PetsUnderTest } from './test-support/stack.js';
 
 let mongo: MongoServer;
 let pets: PetsUnderTest;
 beforeAll(async () => {
   mongo = await startMongo();
-  pets = new PetsUnderTest(
-    loadPetsConfig({
-      MONGODB_URI: mongo.uri,
-      MONGODB_DB: mongo.databaseName('pets'),
-      INTERNAL_TOKEN: internalToken,
-      LOG_LEVEL: 'silent',
-    }),
-  );
+  pets = new PetsUnderTest(mongo);
   await pets.start();
 });
 afterAll(async () => {
@@ -29,13 +21,7 @@ const adapterFor = (baseUrl: string, token = internalToken, timeoutMs = 2_000) =
   createPetsAdapter({ baseUrl, internalToken: token, timeoutMs });
 
 /** A port nothing listens on (it was free a moment ago). */
-async function deadUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
+const deadUrl = async () => `http://127.0.0.1:${await freePort()}`;
 
 /** A server that accepts connections and never answers. */
 async function silentServer(): Promise<{ url: string; server: Server }> {

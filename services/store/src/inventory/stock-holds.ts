@@ -1,8 +1,8 @@
 import type { Logger } from '@petstore/service-kit';
+import type { PlacedOrder } from '../orders/order-repository.js';
+import type { StatusChanges } from '../outbox/status-changes.js';
+import type { Repository } from '../repository.js';
 import type { StockHold } from './inventory-repository.js';
-import type { PlacedOrder } from './order-repository.js';
-import type { Repository } from './repository.js';
-import type { StatusChanges } from './status-changes.js';
 
 /**
  * Settles a hold whose order may or may not be stored (its insert failed, or its request died):

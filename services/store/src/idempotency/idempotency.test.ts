@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '@petstore/service-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { accounts, it, serveStoreApp, type Stack } from '../test-support/stack.js';
 import type { IdempotencyRecord } from './idempotency-repository.js';
 import { hashBody } from './idempotency.js';
-import { accounts, serveStoreApp, startStack, type Stack } from './test-support/stack.js';
 
 describe('hashBody', () => {
   it('is the same whatever the order of the keys', () => {
@@ -25,34 +25,36 @@ describe('hashBody', () => {
 });
 
 describe('Idempotency-Key on POST /v1/store/orders', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(async () => {
-    await stack?.[Symbol.asyncDispose]();
-  });
-
   const { jane, john } = accounts;
-  const keys = () => stack.storeDb.collection<IdempotencyRecord>('idempotency_keys');
+  const keys = (stack: Stack) => stack.storeDb.collection<IdempotencyRecord>('idempotency_keys');
 
-  function place(key: string, body: Record<string, unknown>, as: Caller = jane) {
-    return stack.store.call('POST', '/v1/store/orders', {
-      as,
-      body,
-      headers: { 'idempotency-key': key },
+  function place(stack: Stack, key: string, body: unknown, as: Caller = jane) {
+    return stack.placeOrder(as, body, { 'idempotency-key': key });
+  }
+
+  /** Inserts the pending record of another request that claimed `key` to order one of `petId`. */
+  function claimElsewhere(
+    stack: Stack,
+    key: string,
+    petId: number,
+    claim: Pick<IdempotencyRecord, 'claimToken' | 'leaseExpiresAt' | 'createdAt'>,
+  ) {
+    return keys(stack).insertOne({
+      _id: `${jane.accountId}:${key}`,
+      requestHash: hashBody({ petId, quantity: 1 }),
+      state: 'pending',
+      expiresAt: new Date(Date.now() + 3_600_000),
+      ...claim,
     });
   }
 
-  async function stockOf(petId: number): Promise<number> {
-    return (await stack.store.call('GET', `/v1/store/inventory/${petId}`)).body.quantity;
-  }
-
-  it('creates one order for 15 concurrent requests with one key, and answers each 201 with its id', async () => {
+  it('creates one order for 15 concurrent requests with one key, and answers each 201 with its id', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(20);
     const key = randomUUID();
     const answers = await Promise.all(
-      Array.from({ length: 15 }, () => place(key, { petId, quantity: 2 })),
+      Array.from({ length: 15 }, () => place(stack, key, { petId, quantity: 2 })),
     );
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(15).fill(201));
@@ -63,50 +65,52 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
       expect(answer.headers.get('location')).toBe(`/v1/store/orders/${id}`);
     }
     expect(await stack.storeDb.collection('orders').countDocuments({ petId })).toBe(1);
-    expect(await stockOf(petId)).toBe(18);
+    expect(await stack.stockOf(petId)).toBe(18);
   });
 
-  it('answers a retry with the first response and creates nothing', async () => {
+  it('answers a retry with the first response and creates nothing', async ({ stack }) => {
     const petId = await stack.petWithStock(5);
     const key = randomUUID();
     const body = { petId, quantity: 1, shipDate: '2026-12-01T10:00:00Z' };
-    const first = await place(key, body);
-    const retry = await place(key, body);
+    const first = await place(stack, key, body);
+    const retry = await place(stack, key, body);
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('location')).toBe(first.headers.get('location'));
     // The same instant written with an offset is the same request.
-    const sameInstant = await place(key, { ...body, shipDate: '2026-12-01T11:00:00+01:00' });
+    const sameInstant = await place(stack, key, { ...body, shipDate: '2026-12-01T11:00:00+01:00' });
     expect(sameInstant.body).toEqual(first.body);
-    expect(await stockOf(petId)).toBe(4);
+    expect(await stack.stockOf(petId)).toBe(4);
   });
 
-  it('returns 422 idempotency_key_reused for the same key with another body', async () => {
+  it('returns 422 idempotency_key_reused for the same key with another body', async ({ stack }) => {
     const petId = await stack.petWithStock(5);
     const key = randomUUID();
-    await place(key, { petId, quantity: 1 });
-    const reused = await place(key, { petId, quantity: 2 });
+    await place(stack, key, { petId, quantity: 1 });
+    const reused = await place(stack, key, { petId, quantity: 2 });
     expect(reused.status).toBe(422);
     expect(reused.body).toMatchObject({ code: 'idempotency_key_reused', status: 422 });
-    expect(await stockOf(petId)).toBe(4);
+    expect(await stack.stockOf(petId)).toBe(4);
   });
 
-  it('keeps the keys of different accounts apart', async () => {
+  it('keeps the keys of different accounts apart', async ({ stack }) => {
     const petId = await stack.petWithStock(5);
     const key = randomUUID();
-    const forJane = await place(key, { petId, quantity: 1 }, jane);
-    const forJohn = await place(key, { petId, quantity: 1 }, john);
+    const forJane = await place(stack, key, { petId, quantity: 1 }, jane);
+    const forJohn = await place(stack, key, { petId, quantity: 1 }, john);
     expect(forJohn.status).toBe(201);
     expect(forJohn.body.id).not.toBe(forJane.body.id);
-    expect(await stockOf(petId)).toBe(3);
+    expect(await stack.stockOf(petId)).toBe(3);
   });
 
-  it('remembers the key 48 hours, stored under the account with the body hash', async () => {
+  it('remembers the key 48 hours, stored under the account with the body hash', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
     const key = randomUUID();
     const before = Date.now();
-    const placed = await place(key, { petId, quantity: 1 });
-    const record = await keys().findOne({ _id: `${jane.accountId}:${key}` });
+    const placed = await place(stack, key, { petId, quantity: 1 });
+    const record = await keys(stack).findOne({ _id: `${jane.accountId}:${key}` });
     expect(record).toMatchObject({
       state: 'done',
       requestHash: hashBody({ petId, quantity: 1 }),
@@ -117,85 +121,83 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     expect(hours).toBeLessThan(48.1);
   });
 
-  it('does not remember a failure: after 409 insufficient_stock a retry with the key can succeed', async () => {
+  it('does not remember a failure: after 409 insufficient_stock a retry with the key can succeed', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(0);
     const key = randomUUID();
-    const refused = await place(key, { petId, quantity: 1 });
+    const refused = await place(stack, key, { petId, quantity: 1 });
     expect(refused.status).toBe(409);
-    expect(await keys().countDocuments({ _id: `${jane.accountId}:${key}` })).toBe(0);
+    expect(await keys(stack).countDocuments({ _id: `${jane.accountId}:${key}` })).toBe(0);
 
     await stack.store.call('PUT', `/v1/store/inventory/${petId}`, { body: { quantity: 1 } });
-    const retried = await place(key, { petId, quantity: 1 });
+    const retried = await place(stack, key, { petId, quantity: 1 });
     expect(retried.status).toBe(201);
   });
 
-  it('treats an expired key as absent: the key acts again and the old record is gone', async () => {
+  it('treats an expired key as absent: the key acts again and the old record is gone', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(2);
     const key = randomUUID();
     const id = `${jane.accountId}:${key}`;
-    const first = await place(key, { petId, quantity: 1 });
-    await keys().updateOne({ _id: id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    const first = await place(stack, key, { petId, quantity: 1 });
+    await keys(stack).updateOne({ _id: id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
 
-    const again = await place(key, { petId, quantity: 1 });
+    const again = await place(stack, key, { petId, quantity: 1 });
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(first.body.id);
-    const record = await keys().findOne({ _id: id });
+    const record = await keys(stack).findOne({ _id: id });
     expect(record?.response?.body.id).toBe(again.body.id);
     expect(record!.expiresAt.getTime()).toBeGreaterThan(Date.now());
   });
 
-  it('waits for a request still holding the key and answers what it stored', async () => {
+  it('waits for a request still holding the key and answers what it stored', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
     const key = randomUUID();
     const id = `${jane.accountId}:${key}`;
     const now = Date.now();
-    await keys().insertOne({
-      _id: id,
-      requestHash: hashBody({ petId, quantity: 1 }),
-      state: 'pending',
+    await claimElsewhere(stack, key, petId, {
       claimToken: 'another-request',
       leaseExpiresAt: new Date(now + 60_000),
       createdAt: new Date(now),
-      expiresAt: new Date(now + 3_600_000),
     });
-    const waiting = place(key, { petId, quantity: 1 });
+    const waiting = place(stack, key, { petId, quantity: 1 });
     const stored = { id: 424242, petId, quantity: 1, shipDate: '2026-12-01T10:00:00Z' };
-    await keys().updateOne(
+    await keys(stack).updateOne(
       { _id: id },
       { $set: { state: 'done', response: { status: 201, body: { ...stored, complete: false } } } },
     );
     const answer = await waiting;
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({ ...stored, complete: false });
-    expect(await stockOf(petId)).toBe(1);
+    expect(await stack.stockOf(petId)).toBe(1);
   });
 
-  it('takes over a key whose holder died (its lease ran out)', async () => {
+  it('takes over a key whose holder died (its lease ran out)', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
     const key = randomUUID();
     const now = Date.now();
-    await keys().insertOne({
-      _id: `${jane.accountId}:${key}`,
-      requestHash: hashBody({ petId, quantity: 1 }),
-      state: 'pending',
+    await claimElsewhere(stack, key, petId, {
       claimToken: 'a-request-that-died',
       leaseExpiresAt: new Date(now - 1),
       createdAt: new Date(now - 120_000),
-      expiresAt: new Date(now + 3_600_000),
     });
-    const answer = await place(key, { petId, quantity: 1 });
+    const answer = await place(stack, key, { petId, quantity: 1 });
     expect(answer.status).toBe(201);
-    expect(await stockOf(petId)).toBe(0);
+    expect(await stack.stockOf(petId)).toBe(0);
   });
 
-  it('answers the order of a holder that died before storing its answer, and places no other', async () => {
+  it('answers the order of a holder that died before storing its answer, and places no other', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(2);
     const key = randomUUID();
-    const first = await place(key, { petId, quantity: 1 });
+    const first = await place(stack, key, { petId, quantity: 1 });
     expect(first.status).toBe(201);
     // As if the holder's database went away right after the order was stored: the record was
     // left pending, and its lease has run out since.
-    await keys().updateOne(
+    await keys(stack).updateOne(
       { _id: `${jane.accountId}:${key}` },
       {
         $set: { state: 'pending', claimToken: 'a-request-that-died', leaseExpiresAt: new Date(0) },
@@ -203,31 +205,29 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
       },
     );
 
-    const retry = await place(key, { petId, quantity: 1 });
+    const retry = await place(stack, key, { petId, quantity: 1 });
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('location')).toBe(`/v1/store/orders/${first.body.id}`);
-    expect(await stockOf(petId)).toBe(1);
+    expect(await stack.stockOf(petId)).toBe(1);
     expect(await stack.storeDb.collection('orders').countDocuments({ petId })).toBe(1);
     // The key now holds the answer, for every later retry.
-    expect(await keys().findOne({ _id: `${jane.accountId}:${key}` })).toMatchObject({
+    expect(await keys(stack).findOne({ _id: `${jane.accountId}:${key}` })).toMatchObject({
       state: 'done',
       response: { status: 201, body: first.body },
     });
   });
 
-  it('returns 409 conflict when the holder of the key does not answer in time', async () => {
+  it('returns 409 conflict when the holder of the key does not answer in time', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
     const key = randomUUID();
     const now = Date.now();
-    await keys().insertOne({
-      _id: `${jane.accountId}:${key}`,
-      requestHash: hashBody({ petId, quantity: 1 }),
-      state: 'pending',
+    await claimElsewhere(stack, key, petId, {
       claimToken: 'a-slow-request',
       leaseExpiresAt: new Date(now + 60_000),
       createdAt: new Date(now),
-      expiresAt: new Date(now + 3_600_000),
     });
     await using store = await serveStoreApp(stack, { idempotency: { waitMs: 200 } });
     const answer = await store.call('POST', '/v1/store/orders', {
@@ -237,14 +237,16 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     });
     expect(answer.status).toBe(409);
     expect(answer.body.code).toBe('conflict');
-    expect(await stockOf(petId)).toBe(1);
+    expect(await stack.stockOf(petId)).toBe(1);
   });
 
-  it('accepts a key of 255 characters and returns 400 for a longer or empty one', async () => {
+  it('accepts a key of 255 characters and returns 400 for a longer or empty one', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
-    expect((await place('k'.repeat(255), { petId, quantity: 1 })).status).toBe(201);
+    expect((await place(stack, 'k'.repeat(255), { petId, quantity: 1 })).status).toBe(201);
     for (const key of ['k'.repeat(256), '']) {
-      const answer = await place(key, { petId, quantity: 1 });
+      const answer = await place(stack, key, { petId, quantity: 1 });
       expect(answer.status, `${key.length} characters`).toBe(400);
       expect(answer.body.code).toBe('validation_failed');
     }

@@ -1,7 +1,7 @@
 import { AppError } from '@petstore/service-kit';
-import type { InventoryRepository } from './inventory-repository.js';
+import type { InventoryRepository } from '../inventory/inventory-repository.js';
+import type { RequestScope } from '../request-scope.js';
 import { PetsUnavailableError, type PetsAdapter } from './pets-adapter.js';
-import type { RequestScope } from './require-admin.js';
 
 /**
  * Makes sure the pet exists before stock moves: pets says 404 → 422 `unknown_pet`. When pets

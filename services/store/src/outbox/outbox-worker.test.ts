@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { accounts, it, type Stack } from '../test-support/stack.js';
 import type { OutboxEntry } from './outbox-repository.js';
 import { backoffMs } from './outbox-worker.js';
-import { accounts, startStack, type Stack } from './test-support/stack.js';
 
 describe('backoffMs', () => {
   it('doubles from the base with each failure', () => {
@@ -17,33 +17,24 @@ describe('backoffMs', () => {
 });
 
 describe('the outbox worker', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(async () => {
-    await stack?.[Symbol.asyncDispose]();
-  });
-
   const { jane } = accounts;
-  const outbox = () => stack.storeDb.collection<OutboxEntry>('outbox');
-  const pollPets = (petId: number) =>
+  const outbox = (stack: Stack) => stack.storeDb.collection<OutboxEntry>('outbox');
+  const pollPets = (stack: Stack, petId: number) =>
     expect.poll(() => stack.pets.statusOf(petId), { timeout: 15_000, interval: 50 });
 
-  it('holds a push while pets is down and delivers it when pets is back on the same port, unasked', async () => {
+  it('holds a push while pets is down and delivers it when pets is back on the same port, unasked', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
-    await pollPets(petId).toBe('available');
+    await pollPets(stack, petId).toBe('available');
 
     await stack.pets.stop();
     try {
-      const placed = await stack.store.call('POST', '/v1/store/orders', {
-        as: jane,
-        body: { petId, quantity: 1 },
-      });
+      const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
       expect(placed.status).toBe(201);
       // The entry is kept and retried with backoff while pets cannot be reached.
       await expect
-        .poll(async () => (await outbox().findOne({ _id: petId }))?.attempts ?? 0, {
+        .poll(async () => (await outbox(stack).findOne({ _id: petId }))?.attempts ?? 0, {
           timeout: 10_000,
         })
         .toBeGreaterThanOrEqual(2);
@@ -51,13 +42,15 @@ describe('the outbox worker', () => {
       await stack.pets.start();
     }
 
-    await pollPets(petId).toBe('pending');
-    await expect.poll(() => outbox().countDocuments({ _id: petId })).toBe(0);
+    await pollPets(stack, petId).toBe('pending');
+    await expect.poll(() => outbox(stack).countDocuments({ _id: petId })).toBe(0);
   });
 
-  it('delivers a push recorded before a store restart once both are up again', async () => {
+  it('delivers a push recorded before a store restart once both are up again', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(2);
-    await pollPets(petId).toBe('available');
+    await pollPets(stack, petId).toBe('available');
 
     await stack.pets.stop();
     try {
@@ -65,41 +58,37 @@ describe('the outbox worker', () => {
       const item = await stack.store.call('GET', `/v1/store/inventory/${petId}`);
       expect(item.body.status).toBe('sold');
       await stack.store.stop();
-      expect(await outbox().countDocuments({ _id: petId })).toBe(1);
+      expect(await outbox(stack).countDocuments({ _id: petId })).toBe(1);
     } finally {
       await stack.pets.start();
     }
     expect(await stack.pets.statusOf(petId)).toBe('available');
 
     await stack.store.start();
-    await pollPets(petId).toBe('sold');
+    await pollPets(stack, petId).toBe('sold');
   });
 
-  it('pushes the status as it is at push time, whatever the order of the triggers', async () => {
+  it('pushes the status as it is at push time, whatever the order of the triggers', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(3);
     await stack.pets.stop();
     try {
       await stack.store.call('PUT', `/v1/store/inventory/${petId}`, { body: { quantity: 0 } });
       await stack.store.call('PUT', `/v1/store/inventory/${petId}`, { body: { quantity: 2 } });
-      const order = await stack.store.call('POST', '/v1/store/orders', {
-        as: jane,
-        body: { petId, quantity: 2 },
-      });
+      const order = await stack.placeOrder(jane, { petId, quantity: 2 });
       expect(order.status).toBe(201);
-      expect(await outbox().countDocuments({ _id: petId })).toBe(1);
+      expect(await outbox(stack).countDocuments({ _id: petId })).toBe(1);
     } finally {
       await stack.pets.start();
     }
-    await pollPets(petId).toBe('pending');
+    await pollPets(stack, petId).toBe('pending');
   });
 
-  it('drops the push of a pet that pets no longer has', async () => {
+  it('drops the push of a pet that pets no longer has', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await stack.store.call('POST', '/v1/store/orders', {
-      as: jane,
-      body: { petId, quantity: 1 },
-    });
-    await pollPets(petId).toBe('pending');
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
+    await pollPets(stack, petId).toBe('pending');
     await stack.pets.deletePet(petId);
 
     // Cancelling triggers a push; pets answers 404 and the entry goes, instead of retrying forever.
@@ -107,10 +96,10 @@ describe('the outbox worker', () => {
       as: jane,
     });
     expect(cancelled.status).toBe(204);
-    await expect.poll(() => outbox().countDocuments({ _id: petId })).toBe(0);
+    await expect.poll(() => outbox(stack).countDocuments({ _id: petId })).toBe(0);
 
     // The worker goes on with other pets.
     const other = await stack.petWithStock(1);
-    await pollPets(other).toBe('available');
+    await pollPets(stack, other).toBe('available');
   });
 });

@@ -1,8 +1,9 @@
+// Outbox: pet statuses to push, recorded with the write that changed them, pushed until delivered.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@petstore/service-kit';
+import { PetsUnavailableError, type PetsAdapter } from '../pets-service/pets-adapter.js';
+import type { Repository } from '../repository.js';
 import type { ClaimedEntry } from './outbox-repository.js';
-import { PetsUnavailableError, type PetsAdapter } from './pets-adapter.js';
-import type { Repository } from './repository.js';
 import { currentStatus } from './status-changes.js';
 
 export interface OutboxWorkerOptions {

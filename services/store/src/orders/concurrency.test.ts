@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, startStack, type Stack } from './test-support/stack.js';
-
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.[Symbol.asyncDispose]();
-});
+import { describe, expect } from 'vitest';
+import { accounts, it } from '../test-support/stack.js';
 
 const { jane, john } = accounts;
 
 describe('concurrent requests', () => {
-  it('never sells more than the stock: 40 orders of 1 against 10 → 10 created, 30 insufficient_stock', async () => {
+  it('never sells more than the stock: 40 orders of 1 against 10 → 10 created, 30 insufficient_stock', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(10);
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        stack.store.call('POST', '/v1/store/orders', {
-          as: i % 2 === 0 ? jane : john,
-          body: { petId, quantity: 1 },
-        }),
+        stack.placeOrder(i % 2 === 0 ? jane : john, { petId, quantity: 1 }),
       ),
     );
 
@@ -35,12 +26,11 @@ describe('concurrent requests', () => {
     expect(item.body).toEqual({ petId, quantity: 0, status: 'pending' });
   });
 
-  it('returns stock once when two cancels of one order race: one 204, one 404', async () => {
+  it('returns stock once when two cancels of one order race: one 204, one 404', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(3);
-    const placed = await stack.store.call('POST', '/v1/store/orders', {
-      as: jane,
-      body: { petId, quantity: 2 },
-    });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 2 });
     const path = `/v1/store/orders/${placed.body.id}`;
 
     const statuses = (
@@ -52,16 +42,12 @@ describe('concurrent requests', () => {
       .map((answer) => answer.status)
       .sort();
     expect(statuses).toEqual([204, 404]);
-    const item = await stack.store.call('GET', `/v1/store/inventory/${petId}`);
-    expect(item.body.quantity).toBe(3);
+    expect(await stack.stockOf(petId)).toBe(3);
   });
 
-  it('returns stock once however many cancels race', async () => {
+  it('returns stock once however many cancels race', async ({ stack }) => {
     const petId = await stack.petWithStock(5);
-    const placed = await stack.store.call('POST', '/v1/store/orders', {
-      as: jane,
-      body: { petId, quantity: 5 },
-    });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 5 });
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
         stack.store.call('DELETE', `/v1/store/orders/${placed.body.id}`, { as: jane }),
@@ -69,16 +55,12 @@ describe('concurrent requests', () => {
     );
     expect(answers.filter((answer) => answer.status === 204)).toHaveLength(1);
     expect(answers.filter((answer) => answer.status === 404)).toHaveLength(9);
-    const item = await stack.store.call('GET', `/v1/store/inventory/${petId}`);
-    expect(item.body.quantity).toBe(5);
+    expect(await stack.stockOf(petId)).toBe(5);
   });
 
-  it('lets only one of a cancel and a completion racing on one order win', async () => {
+  it('lets only one of a cancel and a completion racing on one order win', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await stack.store.call('POST', '/v1/store/orders', {
-      as: jane,
-      body: { petId, quantity: 1 },
-    });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const path = `/v1/store/orders/${placed.body.id}`;
     const [cancel, complete] = await Promise.all([
       stack.store.call('DELETE', path, { as: jane }),

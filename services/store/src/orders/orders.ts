@@ -1,14 +1,16 @@
+// Orders: placing, listing, completing and cancelling them, and the stock each takes or gives back.
 import type { NewOrder, OrderUpdate } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
-import { idempotencyRecordId, type Idempotency } from './idempotency.js';
-import type { StoredResponse } from './idempotency-repository.js';
+import type { StoredResponse } from '../idempotency/idempotency-repository.js';
+import { idempotencyRecordId, type Idempotency } from '../idempotency/idempotency.js';
+import { settleHold } from '../inventory/stock-holds.js';
+import type { StatusChanges } from '../outbox/status-changes.js';
+import { ensurePetExists } from '../pets-service/pet-check.js';
+import type { PetsAdapter } from '../pets-service/pets-adapter.js';
+import type { Repository } from '../repository.js';
+import type { RequestScope } from '../request-scope.js';
+import { requireAdmin } from '../require-admin.js';
 import { scopeOf, type OrderFilter, type PlacedOrder } from './order-repository.js';
-import { ensurePetExists } from './pet-check.js';
-import type { PetsAdapter } from './pets-adapter.js';
-import type { Repository } from './repository.js';
-import { requireAdmin, type RequestScope } from './require-admin.js';
-import type { StatusChanges } from './status-changes.js';
-import { settleHold } from './stock-holds.js';
 import { toTimestamp } from './timestamps.js';
 
 export interface OrdersDeps {
@@ -26,12 +28,15 @@ const notFound = (id: number) => new AppError('not_found', `order ${id} not foun
 export function createOrders({ repository, pets, statusChanges, idempotency, now }: OrdersDeps) {
   const { orders, inventory } = repository;
 
-  /** Pet check, stock, order, status push: the steps of placing an order, in that order. */
-  async function place(
+  /**
+   * Pet check, stock, order, status push: the steps of placing an order, in that order. The order
+   * records `idempotencyKey`, the record of the key it is placed under, when there is one.
+   */
+  async function takeStockAndStore(
     caller: Caller,
     order: NewOrder,
+    idempotencyKey: string | undefined,
     request: RequestScope,
-    idempotencyKey?: string,
   ): Promise<PlacedOrder> {
     const { petId, quantity } = order;
     await ensurePetExists(pets, inventory, petId, request);
@@ -84,13 +89,16 @@ export function createOrders({ repository, pets, statusChanges, idempotency, now
       request: RequestScope,
     ): Promise<StoredResponse> {
       if (idempotencyKey === undefined) {
-        return { status: 201, body: await place(caller, order, request) };
+        return { status: 201, body: await takeStockAndStore(caller, order, undefined, request) };
       }
       const key = { accountId: caller.accountId, key: idempotencyKey };
       const recordId = idempotencyRecordId(key);
       return idempotency.run(
         { ...key, body: canonicalNewOrder(order) },
-        async () => ({ status: 201, body: await place(caller, order, request, recordId) }),
+        async () => ({
+          status: 201,
+          body: await takeStockAndStore(caller, order, recordId, request),
+        }),
         async (since) => {
           const placed = await orders.findByIdempotencyKey(recordId, since);
           return placed && { status: 201, body: placed };

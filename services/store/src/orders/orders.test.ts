@@ -1,31 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '@petstore/service-kit';
-import { accounts, startStack, type Stack } from './test-support/stack.js';
-
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.[Symbol.asyncDispose]();
-});
+import { describe, expect } from 'vitest';
+import { accounts, it } from '../test-support/stack.js';
 
 const { admin, jane, john } = accounts;
 
-async function stockOf(petId: number): Promise<number> {
-  const answer = await stack.store.call('GET', `/v1/store/inventory/${petId}`);
-  return answer.body.quantity;
-}
-
-async function placeOrder(as: Caller, body: Record<string, unknown>) {
-  return stack.store.call('POST', '/v1/store/orders', { as, body });
-}
-
 describe('POST /v1/store/orders', () => {
-  it('answers 201 with the open order and its Location, and takes the quantity from stock', async () => {
+  it('answers 201 with the open order and its Location, and takes the quantity from stock', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(5);
     const before = Date.now();
-    const answer = await placeOrder(jane, { petId, quantity: 2 });
+    const answer = await stack.placeOrder(jane, { petId, quantity: 2 });
 
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({
@@ -39,12 +23,12 @@ describe('POST /v1/store/orders', () => {
     // Without a ship date, the order ships when it was placed.
     expect(Date.parse(answer.body.shipDate)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(answer.body.shipDate)).toBeLessThanOrEqual(Date.now() + 1000);
-    expect(await stockOf(petId)).toBe(3);
+    expect(await stack.stockOf(petId)).toBe(3);
   });
 
-  it('keeps the ship date it is given, in UTC', async () => {
+  it('keeps the ship date it is given, in UTC', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const answer = await placeOrder(jane, {
+    const answer = await stack.placeOrder(jane, {
       petId,
       quantity: 1,
       shipDate: '2026-12-01T12:00:00+02:00',
@@ -53,16 +37,21 @@ describe('POST /v1/store/orders', () => {
     expect(answer.body.shipDate).toBe('2026-12-01T10:00:00Z');
   });
 
-  it('gives sequential ids', async () => {
+  it('gives sequential ids', async ({ stack }) => {
     const petId = await stack.petWithStock(2);
-    const first = await placeOrder(jane, { petId, quantity: 1 });
-    const second = await placeOrder(jane, { petId, quantity: 1 });
+    const first = await stack.placeOrder(jane, { petId, quantity: 1 });
+    const second = await stack.placeOrder(jane, { petId, quantity: 1 });
     expect(second.body.id).toBe(first.body.id + 1);
   });
 
-  it('drops unknown properties instead of storing them', async () => {
+  it('drops unknown properties instead of storing them', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const answer = await placeOrder(jane, { petId, quantity: 1, complete: true, color: 'red' });
+    const answer = await stack.placeOrder(jane, {
+      petId,
+      quantity: 1,
+      complete: true,
+      color: 'red',
+    });
     expect(answer.status).toBe(201);
     expect(answer.body.complete).toBe(false);
     const stored = await stack.storeDb
@@ -71,29 +60,33 @@ describe('POST /v1/store/orders', () => {
     expect(stored).not.toHaveProperty('color');
   });
 
-  it('returns 409 insufficient_stock when stock is 0', async () => {
+  it('returns 409 insufficient_stock when stock is 0', async ({ stack }) => {
     const petId = await stack.petWithStock(0);
-    const answer = await placeOrder(jane, { petId, quantity: 1 });
+    const answer = await stack.placeOrder(jane, { petId, quantity: 1 });
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ code: 'insufficient_stock', status: 409 });
   });
 
-  it('returns 409 insufficient_stock when the order asks for more than the stock', async () => {
+  it('returns 409 insufficient_stock when the order asks for more than the stock', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(2);
-    const answer = await placeOrder(jane, { petId, quantity: 3 });
+    const answer = await stack.placeOrder(jane, { petId, quantity: 3 });
     expect(answer.status).toBe(409);
     expect(answer.body.code).toBe('insufficient_stock');
-    expect(await stockOf(petId)).toBe(2);
+    expect(await stack.stockOf(petId)).toBe(2);
   });
 
-  it('returns 409 insufficient_stock for a pet that exists but has no stock entry', async () => {
+  it('returns 409 insufficient_stock for a pet that exists but has no stock entry', async ({
+    stack,
+  }) => {
     const petId = await stack.pets.createPet();
-    const answer = await placeOrder(jane, { petId, quantity: 1 });
+    const answer = await stack.placeOrder(jane, { petId, quantity: 1 });
     expect(answer.status).toBe(409);
     expect(answer.body.code).toBe('insufficient_stock');
   });
 
-  it('gives the stock back when the order cannot be stored', async () => {
+  it('gives the stock back when the order cannot be stored', async ({ stack }) => {
     const petId = await stack.petWithStock(2);
     // Take the id the next order will get, so storing that order fails.
     const counter = await stack.storeDb
@@ -102,21 +95,23 @@ describe('POST /v1/store/orders', () => {
     const orders = stack.storeDb.collection<{ _id: number }>('orders');
     await orders.insertOne({ _id: (counter?.value ?? 0) + 1 });
 
-    const answer = await placeOrder(jane, { petId, quantity: 2 });
+    const answer = await stack.placeOrder(jane, { petId, quantity: 2 });
     expect(answer.status).toBe(500);
     expect(answer.body.code).toBe('internal_error');
-    expect(await stockOf(petId)).toBe(2);
+    expect(await stack.stockOf(petId)).toBe(2);
     // The next order gets the next id and goes through.
-    expect((await placeOrder(jane, { petId, quantity: 2 })).status).toBe(201);
+    expect((await stack.placeOrder(jane, { petId, quantity: 2 })).status).toBe(201);
   });
 
-  it('returns 422 unknown_pet when the pets service does not know the pet', async () => {
-    const answer = await placeOrder(jane, { petId: 999_999, quantity: 1 });
+  it('returns 422 unknown_pet when the pets service does not know the pet', async ({ stack }) => {
+    const answer = await stack.placeOrder(jane, { petId: 999_999, quantity: 1 });
     expect(answer.status).toBe(422);
     expect(answer.body).toMatchObject({ code: 'unknown_pet', status: 422 });
   });
 
-  it('returns 400 validation_failed for a quantity below 1, a missing petId or a bad type', async () => {
+  it('returns 400 validation_failed for a quantity below 1, a missing petId or a bad type', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
     for (const body of [
       { petId, quantity: 0 },
@@ -126,14 +121,14 @@ describe('POST /v1/store/orders', () => {
       { petId, quantity: 1, shipDate: 'tomorrow' },
       { petId: { $gt: 0 }, quantity: 1 },
     ]) {
-      const answer = await placeOrder(jane, body);
+      const answer = await stack.placeOrder(jane, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.code).toBe('validation_failed');
     }
-    expect(await stockOf(petId)).toBe(1);
+    expect(await stack.stockOf(petId)).toBe(1);
   });
 
-  it('returns 400 invalid_json for a body that is not JSON', async () => {
+  it('returns 400 invalid_json for a body that is not JSON', async ({ stack }) => {
     const answer = await stack.store.call('POST', '/v1/store/orders', {
       as: jane,
       body: '{"petId": 1,',
@@ -142,7 +137,7 @@ describe('POST /v1/store/orders', () => {
     expect(answer.body.code).toBe('invalid_json');
   });
 
-  it('returns 401 without the internal token, and without an account', async () => {
+  it('returns 401 without the internal token, and without an account', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
     for (const as of ['nobody', 'service'] as const) {
       const answer = await stack.store.call('POST', '/v1/store/orders', {
@@ -152,20 +147,22 @@ describe('POST /v1/store/orders', () => {
       expect(answer.status, as).toBe(401);
       expect(answer.body.code).toBe('unauthorized');
     }
-    expect(await stockOf(petId)).toBe(1);
+    expect(await stack.stockOf(petId)).toBe(1);
   });
 });
 
 describe('placing an order while the pets service is down', () => {
-  it('accepts a pet the store has stock for, and answers 503 for a pet it knows nothing of', async () => {
+  it('accepts a pet the store has stock for, and answers 503 for a pet it knows nothing of', async ({
+    stack,
+  }) => {
     const known = await stack.petWithStock(3);
     const unknownToStore = await stack.pets.createPet();
     await stack.pets.stop();
     try {
-      const accepted = await placeOrder(jane, { petId: known, quantity: 1 });
+      const accepted = await stack.placeOrder(jane, { petId: known, quantity: 1 });
       expect(accepted.status).toBe(201);
 
-      const refused = await placeOrder(jane, { petId: unknownToStore, quantity: 1 });
+      const refused = await stack.placeOrder(jane, { petId: unknownToStore, quantity: 1 });
       expect(refused.status).toBe(503);
       expect(refused.body).toMatchObject({ code: 'service_unavailable', status: 503 });
       expect(JSON.stringify(refused.body)).not.toMatch(/ECONNREFUSED|fetch failed/);
@@ -176,9 +173,9 @@ describe('placing an order while the pets service is down', () => {
 });
 
 describe('GET /v1/store/orders/{orderId}', () => {
-  it('answers the caller’s own order', async () => {
+  it('answers the caller’s own order', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const answer = await stack.store.call('GET', `/v1/store/orders/${placed.body.id}`, {
       as: jane,
     });
@@ -186,9 +183,9 @@ describe('GET /v1/store/orders/{orderId}', () => {
     expect(answer.body).toEqual(placed.body);
   });
 
-  it('returns 404 for another account’s order, and the admin sees it', async () => {
+  it('returns 404 for another account’s order, and the admin sees it', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const path = `/v1/store/orders/${placed.body.id}`;
 
     const asJohn = await stack.store.call('GET', path, { as: john });
@@ -200,7 +197,9 @@ describe('GET /v1/store/orders/{orderId}', () => {
     expect(asAdmin.body).toEqual(placed.body);
   });
 
-  it('returns 404 for an id never issued and 400 for one that is not an int64', async () => {
+  it('returns 404 for an id never issued and 400 for one that is not an int64', async ({
+    stack,
+  }) => {
     expect((await stack.store.call('GET', '/v1/store/orders/987654321', { as: jane })).status).toBe(
       404,
     );
@@ -213,62 +212,66 @@ describe('GET /v1/store/orders/{orderId}', () => {
 });
 
 describe('DELETE /v1/store/orders/{orderId}', () => {
-  it('cancels an open order: 204, its quantity back in stock, then 404 for everyone', async () => {
+  it('cancels an open order: 204, its quantity back in stock, then 404 for everyone', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(4);
-    const placed = await placeOrder(jane, { petId, quantity: 3 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 3 });
     const path = `/v1/store/orders/${placed.body.id}`;
-    expect(await stockOf(petId)).toBe(1);
+    expect(await stack.stockOf(petId)).toBe(1);
 
     const cancelled = await stack.store.call('DELETE', path, { as: jane });
     expect(cancelled.status).toBe(204);
     expect(cancelled.body).toBeUndefined();
-    expect(await stockOf(petId)).toBe(4);
+    expect(await stack.stockOf(petId)).toBe(4);
 
     for (const as of [jane, admin]) {
       expect((await stack.store.call('GET', path, { as })).status).toBe(404);
     }
     const again = await stack.store.call('DELETE', path, { as: jane });
     expect(again.status).toBe(404);
-    expect(await stockOf(petId)).toBe(4);
+    expect(await stack.stockOf(petId)).toBe(4);
 
     const listed = await stack.store.call('GET', `/v1/store/orders?petId=${petId}`, { as: admin });
     expect(listed.body).toEqual([]);
   });
 
-  it('returns 404 for another account’s order and leaves it open', async () => {
+  it('returns 404 for another account’s order and leaves it open', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const path = `/v1/store/orders/${placed.body.id}`;
     expect((await stack.store.call('DELETE', path, { as: john })).status).toBe(404);
     expect((await stack.store.call('GET', path, { as: jane })).status).toBe(200);
-    expect(await stockOf(petId)).toBe(0);
+    expect(await stack.stockOf(petId)).toBe(0);
   });
 
-  it('lets the admin cancel any order', async () => {
+  it('lets the admin cancel any order', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const path = `/v1/store/orders/${placed.body.id}`;
     expect((await stack.store.call('DELETE', path, { as: admin })).status).toBe(204);
-    expect(await stockOf(petId)).toBe(1);
+    expect(await stack.stockOf(petId)).toBe(1);
   });
 
-  it('returns 409 order_complete for a complete order and keeps its stock taken', async () => {
+  it('returns 409 order_complete for a complete order and keeps its stock taken', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const path = `/v1/store/orders/${placed.body.id}`;
     await stack.store.call('PATCH', path, { as: admin, body: { complete: true } });
 
     const answer = await stack.store.call('DELETE', path, { as: jane });
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ code: 'order_complete', status: 409 });
-    expect(await stockOf(petId)).toBe(0);
+    expect(await stack.stockOf(petId)).toBe(0);
   });
 });
 
 describe('PATCH /v1/store/orders/{orderId}', () => {
-  it('completes an order (admin) and keeps it complete on a repeat', async () => {
+  it('completes an order (admin) and keeps it complete on a repeat', async ({ stack }) => {
     const petId = await stack.petWithStock(2);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const path = `/v1/store/orders/${placed.body.id}`;
 
     const completed = await stack.store.call('PATCH', path, { body: { complete: true } });
@@ -281,9 +284,9 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
     expect((await stack.store.call('GET', path, { as: jane })).body.complete).toBe(true);
   });
 
-  it('answers the order unchanged for an empty body', async () => {
+  it('answers the order unchanged for an empty body', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
       body: {},
     });
@@ -291,9 +294,9 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
     expect(answer.body).toEqual(placed.body);
   });
 
-  it('moves the ship date of an open order', async () => {
+  it('moves the ship date of an open order', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
       body: { shipDate: '2027-01-02T03:04:05-01:00' },
     });
@@ -301,9 +304,9 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
     expect(answer.body).toEqual({ ...placed.body, shipDate: '2027-01-02T04:04:05Z' });
   });
 
-  it('completes and moves the ship date at once', async () => {
+  it('completes and moves the ship date at once', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
       body: { complete: true, shipDate: '2027-01-02T00:00:00Z' },
     });
@@ -314,9 +317,11 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
     });
   });
 
-  it('returns 409 order_complete when moving the ship date of a complete order', async () => {
+  it('returns 409 order_complete when moving the ship date of a complete order', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, {
+    const placed = await stack.placeOrder(jane, {
       petId,
       quantity: 1,
       shipDate: '2026-12-01T10:00:00Z',
@@ -337,9 +342,9 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
     expect(same.status).toBe(200);
   });
 
-  it('returns 403 forbidden for a customer, even on their own order', async () => {
+  it('returns 403 forbidden for a customer, even on their own order', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
       as: jane,
       body: { complete: true },
@@ -351,21 +356,21 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
     ).toBe(false);
   });
 
-  it('returns 404 for an order that does not exist or was cancelled', async () => {
+  it('returns 404 for an order that does not exist or was cancelled', async ({ stack }) => {
     expect(
       (await stack.store.call('PATCH', '/v1/store/orders/987654321', { body: { complete: true } }))
         .status,
     ).toBe(404);
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const path = `/v1/store/orders/${placed.body.id}`;
     await stack.store.call('DELETE', path, { as: jane });
     expect((await stack.store.call('PATCH', path, { body: { complete: true } })).status).toBe(404);
   });
 
-  it('returns 400 for an attempt to reopen an order', async () => {
+  it('returns 400 for an attempt to reopen an order', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
-    const placed = await placeOrder(jane, { petId, quantity: 1 });
+    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
     const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
       body: { complete: false },
     });
@@ -375,9 +380,9 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
 });
 
 describe('GET /v1/store/orders', () => {
-  it('lists only the caller’s orders; the admin sees every account’s', async () => {
+  it('lists only the caller’s orders; the admin sees every account’s', async ({ stack }) => {
     const petId = await stack.petWithStock(3);
-    const janes = await placeOrder(jane, { petId, quantity: 1 });
+    const janes = await stack.placeOrder(jane, { petId, quantity: 1 });
     const johns = await stack.store.call('POST', '/v1/store/orders', {
       as: john,
       body: { petId, quantity: 1 },
@@ -394,10 +399,10 @@ describe('GET /v1/store/orders', () => {
     expect(forAdmin.body).toEqual([janes.body, johns.body]);
   });
 
-  it('filters by complete', async () => {
+  it('filters by complete', async ({ stack }) => {
     const petId = await stack.petWithStock(2);
-    const open = await placeOrder(jane, { petId, quantity: 1 });
-    const done = await placeOrder(jane, { petId, quantity: 1 });
+    const open = await stack.placeOrder(jane, { petId, quantity: 1 });
+    const done = await stack.placeOrder(jane, { petId, quantity: 1 });
     await stack.store.call('PATCH', `/v1/store/orders/${done.body.id}`, {
       body: { complete: true },
     });
@@ -416,11 +421,11 @@ describe('GET /v1/store/orders', () => {
     expect(incomplete.body.map((order: { id: number }) => order.id)).toEqual([open.body.id]);
   });
 
-  it('pages in id order, following Link rel="next" to the end', async () => {
+  it('pages in id order, following Link rel="next" to the end', async ({ stack }) => {
     const petId = await stack.petWithStock(7);
     const placed: number[] = [];
     for (let i = 0; i < 7; i += 1) {
-      placed.push((await placeOrder(jane, { petId, quantity: 1 })).body.id);
+      placed.push((await stack.placeOrder(jane, { petId, quantity: 1 })).body.id);
     }
 
     const seen: number[] = [];
@@ -440,7 +445,7 @@ describe('GET /v1/store/orders', () => {
     expect(pages).toBe(3);
   });
 
-  it('returns 400 for a limit out of range or a cursor it did not give out', async () => {
+  it('returns 400 for a limit out of range or a cursor it did not give out', async ({ stack }) => {
     for (const query of ['limit=0', 'limit=101', 'cursor=bm90LWEtY3Vyc29y', 'complete=yes']) {
       const answer = await stack.store.call('GET', `/v1/store/orders?${query}`, { as: jane });
       expect(answer.status, query).toBe(400);
@@ -448,7 +453,7 @@ describe('GET /v1/store/orders', () => {
     }
   });
 
-  it('returns 401 without an account', async () => {
+  it('returns 401 without an account', async ({ stack }) => {
     const answer = await stack.store.call('GET', '/v1/store/orders', { as: 'service' });
     expect(answer.status).toBe(401);
   });

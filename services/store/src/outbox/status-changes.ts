@@ -1,7 +1,7 @@
 import type { PetStatus } from '@petstore/contract';
 import type { Logger } from '@petstore/service-kit';
-import { derivedStatus } from './pet-status.js';
-import type { Repository } from './repository.js';
+import { derivedStatus } from '../inventory/pet-status.js';
+import type { Repository } from '../repository.js';
 
 /** What a trigger (order placed, completed, cancelled; stock set) does after its own write. */
 export interface StatusChanges {

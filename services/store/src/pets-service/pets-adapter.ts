@@ -1,3 +1,4 @@
+// The pets service as the store sees it: whether a pet exists, and setting its status.
 import { createInternalClient, type PetStatus } from '@petstore/contract';
 import { AppError } from '@petstore/service-kit';
 

@@ -1,7 +1,7 @@
 import type { Order } from '@petstore/contract';
 import { nextSequenceValue, type Caller } from '@petstore/service-kit';
 import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
-import type { StockHold } from './inventory-repository.js';
+import type { StockHold } from '../inventory/inventory-repository.js';
 import { toTimestamp } from './timestamps.js';
 
 /** An order as answered: the contract's Order with every field present. */

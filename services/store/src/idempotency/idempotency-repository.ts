@@ -1,5 +1,5 @@
-import type { PlacedOrder } from './order-repository.js';
 import { MongoServerError, type Collection, type Db } from 'mongodb';
+import type { PlacedOrder } from '../orders/order-repository.js';
 
 /** The answer a key replays: the order it placed, with the status it was placed with. */
 export interface StoredResponse {

@@ -1,35 +1,22 @@
-import { connectMongo } from '@petstore/service-kit';
-import { startMongo, type MongoServer } from '@petstore/testkit';
-import type { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureIndexes } from './indexes.js';
+import type { Db } from 'mongodb';
+import { describe, expect } from 'vitest';
+import { ensureIndexes } from '../indexes.js';
+import { it } from '../test-support/database.js';
 import { OutboxRepository } from './outbox-repository.js';
-
-let mongo: MongoServer;
-let client: MongoClient;
-beforeAll(async () => {
-  mongo = await startMongo();
-  client = await connectMongo(mongo.uri, { appName: 'outbox-tests' });
-});
-afterAll(async () => {
-  await client?.close();
-  await mongo?.stop();
-});
 
 const LEASE = 30_000;
 let nextPet = 1;
 
-/** An outbox in a database of its own, so no other test's entries are due in it. */
-async function freshOutbox(): Promise<OutboxRepository> {
-  const db = client.db(mongo.databaseName('store'));
+/** An outbox in the test's database of its own, so no other test's entries are due in it. */
+async function freshOutbox(db: Db): Promise<OutboxRepository> {
   await ensureIndexes(db);
   return new OutboxRepository(db);
 }
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
 
 describe('OutboxRepository', () => {
-  it('keeps one entry per pet, bumping its version on every trigger', async () => {
-    const outbox = await freshOutbox();
+  it('keeps one entry per pet, bumping its version on every trigger', async ({ db }) => {
+    const outbox = await freshOutbox(db);
     const petId = nextPet++;
     await outbox.record(petId, at(0));
     await outbox.record(petId, at(10));
@@ -40,15 +27,15 @@ describe('OutboxRepository', () => {
     });
   });
 
-  it('records concurrent first triggers of one pet into one entry', async () => {
-    const outbox = await freshOutbox();
+  it('records concurrent first triggers of one pet into one entry', async ({ db }) => {
+    const outbox = await freshOutbox(db);
     const petId = nextPet++;
     await Promise.all(Array.from({ length: 10 }, () => outbox.record(petId, at(0))));
     expect((await outbox.find(petId))?.version).toBe(10);
   });
 
-  it('clears a delivered entry only if no trigger came after it was claimed', async () => {
-    const outbox = await freshOutbox();
+  it('clears a delivered entry only if no trigger came after it was claimed', async ({ db }) => {
+    const outbox = await freshOutbox(db);
     const petId = nextPet++;
     await outbox.record(petId, at(0));
     const claimed = await outbox.claimDue(at(1), LEASE, 'first');
@@ -65,8 +52,10 @@ describe('OutboxRepository', () => {
     expect(await outbox.find(petId)).toBeUndefined();
   });
 
-  it('lets no one else claim a held entry, not even after a trigger, until its lease ends', async () => {
-    const outbox = await freshOutbox();
+  it('lets no one else claim a held entry, not even after a trigger, until its lease ends', async ({
+    db,
+  }) => {
+    const outbox = await freshOutbox(db);
     const petId = nextPet++;
     await outbox.record(petId, at(0));
     expect(await outbox.claimDue(at(1), LEASE, 'holder')).toMatchObject({ petId });
@@ -80,8 +69,8 @@ describe('OutboxRepository', () => {
     await outbox.drop(petId);
   });
 
-  it('puts a failed entry off until its retry time and counts the attempt', async () => {
-    const outbox = await freshOutbox();
+  it('puts a failed entry off until its retry time and counts the attempt', async ({ db }) => {
+    const outbox = await freshOutbox(db);
     const petId = nextPet++;
     await outbox.record(petId, at(0));
     const claimed = await outbox.claimDue(at(1), LEASE, 'worker');
@@ -93,8 +82,8 @@ describe('OutboxRepository', () => {
     await outbox.drop(petId);
   });
 
-  it('claims the most overdue entry first', async () => {
-    const outbox = await freshOutbox();
+  it('claims the most overdue entry first', async ({ db }) => {
+    const outbox = await freshOutbox(db);
     const [later, sooner] = [nextPet++, nextPet++];
     await outbox.record(later, at(200));
     await outbox.record(sooner, at(100));

@@ -1,12 +1,14 @@
+// Inventory: the stock of each pet, the status that stock gives it, and the stock orders hold.
 import type { InventoryItem, PetStatus } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
+import type { StatusChanges } from '../outbox/status-changes.js';
+import { ensurePetExists } from '../pets-service/pet-check.js';
+import type { PetsAdapter } from '../pets-service/pets-adapter.js';
+import type { Repository } from '../repository.js';
+import type { RequestScope } from '../request-scope.js';
+import { requireAdmin } from '../require-admin.js';
 import type { Stock } from './inventory-repository.js';
-import { ensurePetExists } from './pet-check.js';
 import { derivedStatus } from './pet-status.js';
-import type { PetsAdapter } from './pets-adapter.js';
-import type { Repository } from './repository.js';
-import { requireAdmin, type RequestScope } from './require-admin.js';
-import type { StatusChanges } from './status-changes.js';
 
 export interface InventoryDeps {
   repository: Repository;

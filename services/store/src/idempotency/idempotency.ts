@@ -1,3 +1,4 @@
+// Idempotency-Key: one answer per account and key, replayed to every retry until the key expires.
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, type Logger } from '@petstore/service-kit';

@@ -1,0 +1,144 @@
+import { describe, expect } from 'vitest';
+import type { OrderDocument } from '../orders/order-repository.js';
+import { createStatusChanges } from '../outbox/status-changes.js';
+import { createRepository, type Repository } from '../repository.js';
+import { accounts, it as stackIt, testLogger, type Stack } from '../test-support/stack.js';
+import type { InventoryDocument, StockHold } from './inventory-repository.js';
+import { settleHold, startHoldSweeper } from './stock-holds.js';
+
+const it = stackIt.extend<{ repository: Repository }>({
+  repository: [async ({ stack }, use) => use(createRepository(stack.storeDb)), { scope: 'file' }],
+});
+
+const { jane } = accounts;
+
+function entryOf(stack: Stack, petId: number) {
+  return stack.storeDb.collection<InventoryDocument>('inventory').findOne({ _id: petId });
+}
+
+/** A hold as a request leaves it when it dies right after taking the stock. */
+async function holdLeftBehind(
+  repository: Repository,
+  petId: number,
+  quantity: number,
+  at: Date,
+): Promise<StockHold> {
+  const hold = { petId, orderId: await repository.orders.nextId(), quantity, at };
+  expect(await repository.inventory.take(hold)).toBe(true);
+  return hold;
+}
+
+/** Stores the order a hold was taken for, as its request does before it releases the hold. */
+async function storeOrderOf(repository: Repository, hold: StockHold): Promise<void> {
+  const { petId, quantity, at } = hold;
+  await repository.orders.insert(hold.orderId, {
+    ownerId: jane.accountId,
+    petId,
+    quantity,
+    shipDate: at,
+    placedAt: at,
+  });
+}
+
+/** Runs the sweeper's first sweep (it sweeps at start) and stops it. */
+async function sweepOnce(repository: Repository, timeoutMs: number): Promise<void> {
+  const sweeper = startHoldSweeper({
+    repository,
+    statusChanges: createStatusChanges(
+      repository,
+      () => new Date(),
+      () => {},
+    ),
+    now: () => new Date(),
+    logger: testLogger('stock-holds'),
+    intervalMs: 60_000,
+    timeoutMs,
+  });
+  await sweeper.stop();
+}
+
+const anHourAgo = () => new Date(Date.now() - 60 * 60 * 1000);
+
+describe('placing an order', () => {
+  it('leaves no stock hold behind once the order is stored', async ({ stack }) => {
+    const petId = await stack.petWithStock(3);
+    const placed = await stack.placeOrder(jane, { petId, quantity: 2 });
+    expect(placed.status).toBe(201);
+    const entry = await entryOf(stack, petId);
+    expect(entry).toMatchObject({ quantity: 1, heldCount: 0, holds: {} });
+  });
+});
+
+describe('the hold sweeper', () => {
+  it('gives back, once, the stock of an order that was never stored, and retires its id', async ({
+    stack,
+    repository,
+  }) => {
+    const petId = await stack.petWithStock(5);
+    const hold = await holdLeftBehind(repository, petId, 2, anHourAgo());
+    expect(await stack.stockOf(petId)).toBe(3);
+
+    await sweepOnce(repository, 30_000);
+    expect(await stack.stockOf(petId)).toBe(5);
+    expect(await entryOf(stack, petId)).toMatchObject({ heldCount: 0, holds: {} });
+    // The id is taken by a tombstone, so a late insert of that order can never succeed.
+    const orders = stack.storeDb.collection<OrderDocument>('orders');
+    expect(await orders.findOne({ _id: hold.orderId })).toMatchObject({
+      aborted: true,
+      cancelled: true,
+    });
+    const order = await stack.store.call('GET', `/v1/store/orders/${hold.orderId}`);
+    expect(order.status).toBe(404);
+
+    await sweepOnce(repository, 30_000);
+    await settleHold(repository, hold, new Date());
+    expect(await stack.stockOf(petId)).toBe(5);
+  });
+
+  it('keeps the stock of an order that was stored, and only drops its hold', async ({
+    stack,
+    repository,
+  }) => {
+    const petId = await stack.petWithStock(5);
+    const hold = await holdLeftBehind(repository, petId, 2, anHourAgo());
+    await storeOrderOf(repository, hold);
+
+    await sweepOnce(repository, 30_000);
+    expect(await stack.stockOf(petId)).toBe(3);
+    expect(await entryOf(stack, petId)).toMatchObject({ heldCount: 0, holds: {} });
+    const order = await stack.store.call('GET', `/v1/store/orders/${hold.orderId}`, { as: jane });
+    expect(order).toMatchObject({ status: 200, body: { id: hold.orderId, quantity: 2 } });
+  });
+
+  it('leaves a hold younger than its timeout to the request that took it', async ({
+    stack,
+    repository,
+  }) => {
+    const petId = await stack.petWithStock(5);
+    const hold = await holdLeftBehind(repository, petId, 1, new Date());
+
+    await sweepOnce(repository, 60_000);
+    expect(await stack.stockOf(petId)).toBe(4);
+    expect(await entryOf(stack, petId)).toMatchObject({
+      heldCount: 1,
+      holds: { [String(hold.orderId)]: { quantity: 1 } },
+    });
+    await settleHold(repository, hold, new Date());
+  });
+
+  it('settles every hold left behind on a pet, each exactly once', async ({
+    stack,
+    repository,
+  }) => {
+    const petId = await stack.petWithStock(10);
+    const stored = await holdLeftBehind(repository, petId, 1, anHourAgo());
+    await storeOrderOf(repository, stored);
+    await holdLeftBehind(repository, petId, 2, anHourAgo());
+    await holdLeftBehind(repository, petId, 3, anHourAgo());
+    expect(await stack.stockOf(petId)).toBe(4);
+
+    await Promise.all([sweepOnce(repository, 30_000), sweepOnce(repository, 30_000)]);
+    expect(await stack.stockOf(petId)).toBe(9);
+    expect(await entryOf(stack, petId)).toMatchObject({ heldCount: 0, holds: {} });
+  });
+});
