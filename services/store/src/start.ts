@@ -1,13 +1,13 @@
 import { connectMongo, createLogger, runService, type Logger } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
-import { startIdempotencySweeper } from './idempotency/idempotency-sweeper.js';
+import { idempotencySweeper } from './idempotency/idempotency-sweeper.js';
 import { ensureIndexes } from './indexes.js';
-import { OutboxWorker } from './outbox/outbox-worker.js';
+import { outboxWorker } from './outbox/outbox-worker.js';
 import { createPetsAdapter } from './pets-service/pets-adapter.js';
 import { createRepository } from './repository.js';
 import { createStatusChanges } from './outbox/status-changes.js';
-import { startHoldSweeper } from './inventory/stock-holds.js';
+import { holdSweeper } from './inventory/stock-holds.js';
 
 export interface StartStoreOptions {
   logger?: Logger;
@@ -45,7 +45,7 @@ export async function startStore(
       internalToken: config.internalToken,
       timeoutMs: config.pets.timeoutMs,
     });
-    const worker = new OutboxWorker({
+    const outbox = outboxWorker({
       repository,
       pets,
       logger: log.child({ component: 'outbox' }),
@@ -57,32 +57,31 @@ export async function startStore(
       config,
       logger: log,
       pets,
-      wakeOutbox: () => worker.kick(),
+      wakeOutbox: () => outbox.kick(),
       validateResponses,
     });
-    const sweeper = startIdempotencySweeper(repository.idempotency, {
-      now: () => new Date(),
-      logger: log,
-      intervalMs: sweepIntervalMs,
-    });
-    const holdSweeper = startHoldSweeper({
-      repository,
-      statusChanges: createStatusChanges(
+    const background = [
+      outbox,
+      idempotencySweeper(repository.idempotency, {
+        now: () => new Date(),
+        logger: log,
+        intervalMs: sweepIntervalMs,
+      }),
+      holdSweeper({
         repository,
-        () => new Date(),
-        () => worker.kick(),
-      ),
-      now: () => new Date(),
-      logger: log.child({ component: 'stock-holds' }),
-      intervalMs: config.stockHolds.sweepIntervalMs,
-      timeoutMs: config.stockHolds.timeoutMs,
-    });
-    worker.start();
-    const stopBackground = async () => {
-      await holdSweeper.stop();
-      await worker.stop();
-      await sweeper.stop();
-    };
+        statusChanges: createStatusChanges(
+          repository,
+          () => new Date(),
+          () => outbox.kick(),
+        ),
+        now: () => new Date(),
+        logger: log.child({ component: 'stock-holds' }),
+        intervalMs: config.stockHolds.sweepIntervalMs,
+        timeoutMs: config.stockHolds.timeoutMs,
+      }),
+    ];
+    for (const worker of background) worker.start();
+    const stopBackground = () => Promise.all(background.map((worker) => worker.stop()));
     try {
       const running = await runService({
         app,

@@ -2,7 +2,7 @@ import { createLogger } from '@petstore/service-kit';
 import { describe, expect } from 'vitest';
 import { it } from '../test-support/database.js';
 import { IdempotencyRepository, type IdempotencyRecord } from './idempotency-repository.js';
-import { startIdempotencySweeper } from './idempotency-sweeper.js';
+import { idempotencySweeper } from './idempotency-sweeper.js';
 
 function record(id: string, expiresAt: Date): IdempotencyRecord {
   return {
@@ -26,11 +26,12 @@ describe('the idempotency sweeper', () => {
       record('acct_a:expired', new Date(now - 1000)),
       record('acct_a:fresh', new Date(now + 3_600_000)),
     ]);
-    const sweeper = startIdempotencySweeper(new IdempotencyRepository(db), {
+    const sweeper = idempotencySweeper(new IdempotencyRepository(db), {
       now: () => new Date(),
       logger: createLogger({ name: 'sweeper', level: 'silent' }),
       intervalMs: 50,
     });
+    sweeper.start();
     try {
       await expect.poll(() => collection.countDocuments({ _id: 'acct_a:expired' })).toBe(0);
       // Expiring later is swept by a later pass.

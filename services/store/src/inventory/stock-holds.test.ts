@@ -4,7 +4,7 @@ import { createStatusChanges } from '../outbox/status-changes.js';
 import { createRepository, type Repository } from '../repository.js';
 import { accounts, it as stackIt, testLogger, type Stack } from '../test-support/stack.js';
 import type { InventoryDocument, StockHold } from './inventory-repository.js';
-import { settleHold, startHoldSweeper } from './stock-holds.js';
+import { holdSweeper, settleHold } from './stock-holds.js';
 
 const it = stackIt.extend<{ repository: Repository }>({
   repository: [async ({ stack }, use) => use(createRepository(stack.storeDb)), { scope: 'file' }],
@@ -42,7 +42,7 @@ async function storeOrderOf(repository: Repository, hold: StockHold): Promise<vo
 
 /** Runs the sweeper's first sweep (it sweeps at start) and stops it. */
 async function sweepOnce(repository: Repository, timeoutMs: number): Promise<void> {
-  const sweeper = startHoldSweeper({
+  const sweeper = holdSweeper({
     repository,
     statusChanges: createStatusChanges(
       repository,
@@ -54,6 +54,7 @@ async function sweepOnce(repository: Repository, timeoutMs: number): Promise<voi
     intervalMs: 60_000,
     timeoutMs,
   });
+  sweeper.start();
   await sweeper.stop();
 }
 

@@ -1,4 +1,4 @@
-import type { Logger } from '@petstore/service-kit';
+import { Worker, type Logger } from '@petstore/service-kit';
 import type { PlacedOrder } from '../orders/order-repository.js';
 import type { StatusChanges } from '../outbox/status-changes.js';
 import type { Repository } from '../repository.js';
@@ -32,57 +32,37 @@ export interface HoldSweeperOptions {
   timeoutMs: number;
 }
 
-export interface HoldSweeper {
-  stop(): Promise<void>;
-}
-
 /**
  * Settles the holds that requests left behind — the database failed between taking the stock and
  * storing the order, or the process died there — at start and then every `intervalMs`. A hold
  * younger than `timeoutMs` is left to its request. Settling is safe even against a request that is
  * still running: the order id goes to whoever inserts it first.
  */
-export function startHoldSweeper({
+export function holdSweeper({
   repository,
   statusChanges,
   now,
   logger,
   intervalMs,
   timeoutMs,
-}: HoldSweeperOptions): HoldSweeper {
-  const sweepOnce = async () => {
-    const holds = await repository.inventory.holdsTakenBefore(
-      new Date(now().getTime() - timeoutMs),
-    );
-    for (const hold of holds) {
-      const stored = await settleHold(repository, hold, now());
-      logger.warn(
-        { petId: hold.petId, orderId: hold.orderId, quantity: hold.quantity, stored: !!stored },
-        stored ? 'a left-over stock hold was released' : 'a left-over stock hold was returned',
+}: HoldSweeperOptions): Worker {
+  return new Worker({
+    name: 'hold-sweeper',
+    logger,
+    idleMs: intervalMs,
+    step: async () => {
+      const holds = await repository.inventory.holdsTakenBefore(
+        new Date(now().getTime() - timeoutMs),
       );
-      if (!stored) await statusChanges.changed(hold.petId, logger);
-    }
-  };
-  let sweeping: Promise<void> | undefined;
-  let stopped = false;
-  const sweep = () => {
-    if (sweeping || stopped) return;
-    sweeping = sweepOnce()
-      .catch((error: unknown) =>
-        logger.warn({ err: error }, 'could not settle left-over stock holds'),
-      )
-      .finally(() => {
-        sweeping = undefined;
-      });
-  };
-  sweep();
-  const timer = setInterval(sweep, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await sweeping;
+      for (const hold of holds) {
+        const stored = await settleHold(repository, hold, now());
+        logger.warn(
+          { petId: hold.petId, orderId: hold.orderId, quantity: hold.quantity, stored: !!stored },
+          stored ? 'a left-over stock hold was released' : 'a left-over stock hold was returned',
+        );
+        if (!stored) await statusChanges.changed(hold.petId, logger);
+      }
+      return false;
     },
-  };
+  });
 }

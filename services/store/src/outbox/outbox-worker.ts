@@ -1,6 +1,6 @@
 // Outbox: pet statuses to push, recorded with the write that changed them, pushed until delivered.
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@petstore/service-kit';
+import { Worker, type Logger } from '@petstore/service-kit';
 import { PetsUnavailableError, type PetsAdapter } from '../pets-service/pets-adapter.js';
 import type { Repository } from '../repository.js';
 import type { ClaimedEntry } from './outbox-repository.js';
@@ -31,57 +31,28 @@ export function backoffMs(attempts: number, baseMs: number, maxMs: number): numb
  * compute the pet's status as it is now, push it; delivered → clear the entry unless a trigger
  * came meanwhile; pet gone → drop it; pets unreachable → retry with exponential backoff.
  */
-export class OutboxWorker {
-  private readonly now: () => Date;
-  private readonly baseBackoffMs: number;
-  private readonly leaseMs: number;
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private woken = false;
-  private wake: (() => void) | undefined;
-
-  constructor(private readonly options: OutboxWorkerOptions) {
-    this.now = options.now ?? (() => new Date());
-    this.baseBackoffMs = options.baseBackoffMs ?? 100;
-    this.leaseMs = options.leaseMs ?? 30_000;
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  /** Looks at the outbox now rather than at the next interval (after a trigger). */
-  kick(): void {
-    this.woken = true;
-    this.wake?.();
-  }
-
-  /** Stops after the push in progress, if any. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    this.loop = undefined;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let pushed = false;
-      try {
-        pushed = await this.pushNext();
-      } catch (error) {
-        this.options.logger.error({ err: error }, 'outbox: pass failed');
-      }
-      if (!pushed && this.running) await this.idle();
-    }
+export function outboxWorker({
+  repository,
+  pets,
+  logger,
+  now = () => new Date(),
+  intervalMs,
+  baseBackoffMs = 100,
+  maxBackoffMs,
+  leaseMs = 30_000,
+}: OutboxWorkerOptions): Worker {
+  async function retryLater(entry: ClaimedEntry, error: PetsUnavailableError): Promise<void> {
+    const delayMs = backoffMs(entry.attempts, baseBackoffMs, maxBackoffMs);
+    await repository.outbox.retryAt(entry, new Date(now().getTime() + delayMs));
+    logger.warn(
+      { err: error, petId: entry.petId, attempts: entry.attempts + 1, retryInMs: delayMs },
+      'outbox: status push failed; will retry',
+    );
   }
 
   /** Pushes the most overdue entry; false when none was due. */
-  private async pushNext(): Promise<boolean> {
-    const { repository, pets, logger } = this.options;
-    const entry = await repository.outbox.claimDue(this.now(), this.leaseMs, randomUUID());
+  async function pushNext(): Promise<boolean> {
+    const entry = await repository.outbox.claimDue(now(), leaseMs, randomUUID());
     if (!entry) return false;
     const status = await currentStatus(repository, entry.petId);
     if (status === undefined) {
@@ -99,45 +70,20 @@ export class OutboxWorker {
       }
     } catch (error) {
       if (!(error instanceof PetsUnavailableError)) throw error;
-      await this.retryLater(entry, error);
+      await retryLater(entry, error);
     }
     return true;
   }
 
-  private async retryLater(entry: ClaimedEntry, error: PetsUnavailableError): Promise<void> {
-    const delayMs = backoffMs(entry.attempts, this.baseBackoffMs, this.options.maxBackoffMs);
-    await this.options.repository.outbox.retryAt(entry, new Date(this.now().getTime() + delayMs));
-    this.options.logger.warn(
-      { err: error, petId: entry.petId, attempts: entry.attempts + 1, retryInMs: delayMs },
-      'outbox: status push failed; will retry',
-    );
-  }
-
-  /** Sleeps until woken, the next entry is due, or the interval ends. */
-  private async idle(): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return;
-    }
-    let waitMs = this.options.intervalMs;
-    try {
-      const dueAt = await this.options.repository.outbox.nextDueAt(this.now());
-      if (dueAt) waitMs = Math.min(waitMs, Math.max(dueAt.getTime() - this.now().getTime(), 20));
-    } catch {
-      // The pass that follows will log what is wrong with the database.
-    }
-    if (this.woken || !this.running) {
-      this.woken = false;
-      return;
-    }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, waitMs);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    this.wake = undefined;
-    this.woken = false;
-  }
+  return new Worker({
+    name: 'outbox',
+    logger,
+    step: pushNext,
+    idleMs: intervalMs,
+    nextDueInMs: async () => {
+      const dueAt = await repository.outbox.nextDueAt(now());
+      // At least 20 ms: an entry due now whose claim just failed is not tried in a tight loop.
+      return dueAt && Math.max(dueAt.getTime() - now().getTime(), 20);
+    },
+  });
 }
