@@ -96,3 +96,4 @@ export {
   type Pets,
 } from './pet-schemas.js';
 export { generateOpenApi, type GenerateOpenApiOptions } from './openapi/generate-openapi.js';
+export { objectShape, unwrapSchema } from './zod-unwrap.js';

@@ -4,7 +4,7 @@ import type { ContractOperation } from './contract-operations.js';
 import { documentInfo } from './document-info.js';
 import { isSuccess } from './http-status.js';
 import type { ResponseContent } from './response-content.js';
-import { unwrapSchema } from './zod-unwrap.js';
+import { unwrapSchema } from '../zod-unwrap.js';
 
 const text = (description: string, example: string): HeaderObject => ({
   description,

@@ -4,7 +4,7 @@ import { z } from '../../zod.js';
 import { contract } from '../../contract.js';
 import { contractOperations } from '../contract-operations.js';
 import { routeBody } from '../operation-request.js';
-import { objectShape, unwrapSchema } from '../zod-unwrap.js';
+import { objectShape, unwrapSchema } from '../../zod-unwrap.js';
 import { sampleRequest } from './sample-request.js';
 
 const serverUrl = 'http://127.0.0.1:8080';
