@@ -26,6 +26,7 @@ export {
   type PetstoreClient,
   type PetstoreClientOptions,
 } from './clients.js';
+export { contractOperations, type ContractOperation } from './contract-operations.js';
 export {
   apiVersion,
   contract,

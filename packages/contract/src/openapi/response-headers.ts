@@ -1,6 +1,6 @@
 import type { HeaderObject, HeadersObject } from 'openapi3-ts/oas30';
 import { z } from 'zod';
-import type { ContractOperation } from './contract-operations.js';
+import type { ContractOperation } from '../contract-operations.js';
 import { documentInfo } from './document-info.js';
 import { isSuccess } from './http-status.js';
 import type { ResponseContent } from './response-content.js';

@@ -1,6 +1,6 @@
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
-import type { ContractOperation } from '../contract-operations.js';
+import type { ContractOperation } from '../../contract-operations.js';
 import { headerName } from '../header-name.js';
 import { routeBody } from '../operation-request.js';
 import { successContent } from '../response-content.js';
