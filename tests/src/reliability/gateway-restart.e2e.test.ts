@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { DatabaseReader, databaseNames } from '../support/databases.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PetstoreClient } from '@petstore/contract';
 import { serveHttp, type ServedHttp } from '@petstore/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { DatabaseReader } from '../support/databases.js';
 import { answerOf, expectError, type Answer } from '../support/error-bodies.js';
 import { eventually } from '../support/eventually.js';

@@ -1,6 +1,6 @@
 import type { PetStatus, PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { DatabaseReader, databaseNames } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { eventually } from '../support/eventually.js';

@@ -98,7 +98,7 @@ const READS_PER_MIX = MIX.filter((kind) => kind === 'read').length;
 
 /**
  * A bounded mix of writes and reads through the gateway, as several clients would send them,
- * keeping every outcome so that the books can be checked against the databases afterwards.
+ * keeping every outcome so that the ledgers can be checked against the databases afterwards.
  */
 export class Workload {
   readonly outcomes: Outcome[] = [];

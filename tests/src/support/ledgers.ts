@@ -84,7 +84,7 @@ function unknownEffect({ reply }: Outcome, unknown: readonly ErrorCode[]): boole
 }
 
 /**
- * The books balance, read through the driver: every order answered 201 is stored as placed and
+ * The ledgers balance, read through the driver: every order answered 201 is stored as placed and
  * every stored order of the workload's pets was answered 201; each pet's stock is its initial
  * stock minus what the stored orders took; every account answered 201 and every message answered
  * 202 is stored (and the messages get delivered), and no refused request left one behind.
@@ -105,7 +105,7 @@ export async function expectNothingLost(
     workload.outcomes.filter(({ request }) => request.kind === kind);
 
   // Stock taken by an order whose storing failed is held until the store settles it (its hold
-  // sweeper); the books are read once nothing is held any more.
+  // sweeper); the ledgers are read once nothing is held any more.
   const held = await eventually(
     () =>
       store
