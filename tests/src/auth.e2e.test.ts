@@ -1,9 +1,9 @@
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractRoutes, fillPath } from './support/contract-routes.js';
-import { answerOf, expectError } from './support/error-bodies.js';
+import { expectError } from './support/error-bodies.js';
 import { eventually } from './support/eventually.js';
-import { send } from './support/http.js';
+import { call, send } from './support/http.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 
 interface Customer {
@@ -106,12 +106,12 @@ async function callEveryAdminRoute(apiKey: string, c: Catalogue, headers?: Recor
     const request = adminRequests[route.name];
     if (!request) throw new Error(`no request in adminRequests for ${route.name}`);
     const { params, json } = request(c);
-    const res = await send(api.url, route.method, fillPath(route.path, params), {
+    const answer = await call(api.url, route.method, fillPath(route.path, params), {
       apiKey,
       json,
       headers,
     });
-    answers.push({ route: route.name, answer: await answerOf(res) });
+    answers.push({ route: route.name, answer });
   }
   return answers;
 }
@@ -242,24 +242,24 @@ describe('identity comes from the key only', () => {
     const { petId } = await catalogue();
     const aliceOrder = ok(await alice.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
     for (const headers of spoofed()) {
-      const as = (path: string) => send(api.url, 'GET', path, { apiKey: bob.apiKey, headers });
-      const me = await answerOf(await as('/v1/accounts/me'));
+      const as = (path: string) => call(api.url, 'GET', path, { apiKey: bob.apiKey, headers });
+      const me = await as('/v1/accounts/me');
       expect(me).toMatchObject({ status: 200, body: { id: bob.accountId, role: 'customer' } });
 
-      const orders = await answerOf(await as('/v1/store/orders?limit=100'));
+      const orders = await as('/v1/store/orders?limit=100');
       expect(orders.status).toBe(200);
       expect((orders.body as { id: number }[]).map(({ id }) => id)).not.toContain(
         aliceOrder.body.id,
       );
-      expectError(await answerOf(await as(`/v1/store/orders/${aliceOrder.body.id}`)), 'not_found');
+      expectError(await as(`/v1/store/orders/${aliceOrder.body.id}`), 'not_found');
     }
   });
 
   it('ignores a request without a key that claims to be the admin', async () => {
-    const res = await send(api.url, 'GET', '/v1/store/orders', {
+    const answer = await call(api.url, 'GET', '/v1/store/orders', {
       headers: { 'x-account-id': alice.accountId, 'x-account-role': 'admin' },
     });
-    expectError(await answerOf(res), 'unauthorized');
+    expectError(answer, 'unauthorized');
   });
 });
 

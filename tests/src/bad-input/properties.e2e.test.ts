@@ -16,7 +16,7 @@ import { contract, ErrorSchema, routeMetadata } from '@petstore/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answerOf, type Answer } from '../support/error-bodies.js';
+import { call, type Answer } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { DatabaseStateReader } from './database-state.js';
 import { createFixtures, unthrottled, type Fixtures } from './fixtures.js';
@@ -114,23 +114,20 @@ function queryString(query: Record<string, unknown> = {}): string {
 }
 
 /** Sends a request to an operation; `body` is sent as it is when a string, else as JSON. */
-async function send(op: Operation, request: Request, rawBody?: string, rawQuery?: string) {
+function send(op: Operation, request: Request, rawBody?: string, rawQuery?: string) {
   const headers: Record<string, string> = {};
-  const apiKey = apiKeyFor(op);
-  if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   for (const [name, value] of Object.entries(request.headers ?? {}) as [string, string][]) {
     if (value !== undefined) headers[name] = value;
   }
   const body = rawBody ?? (op.body ? JSON.stringify(request.body) : undefined);
   if (body !== undefined) headers['content-type'] = 'application/json';
   const search = rawQuery ?? queryString(request.query);
-  const res = await fetch(`${api.url}${pathOf(op, request.params)}${search}`, {
-    method: op.route.method,
-    headers,
+  return call(api.url, op.route.method, `${pathOf(op, request.params)}${search}`, {
+    apiKey: apiKeyFor(op),
     body,
+    headers,
     signal: AbortSignal.timeout(30_000),
   });
-  return answerOf(res);
 }
 
 function declaredStatuses(op: Operation): number[] {

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { expect } from 'vitest';
-import { answerOf, expectError, type Answer } from '../support/error-bodies.js';
+import { expectError } from '../support/error-bodies.js';
+import { answerOf, type Answer } from '../support/http.js';
 import { resolvePath, type BadInputCase, type Caller } from './case-types.js';
 import type { Fixtures } from './fixtures.js';
 import { rawRequest } from './raw-http.js';

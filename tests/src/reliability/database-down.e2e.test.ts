@@ -2,8 +2,9 @@ import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { DatabaseReader } from '../support/databases.js';
-import { answerOf, expectError } from '../support/error-bodies.js';
+import { expectError } from '../support/error-bodies.js';
 import { eventually } from '../support/eventually.js';
+import { call } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
 
@@ -49,8 +50,10 @@ afterAll(async () => {
 
 /** `/ready`'s status and body. */
 async function ready(): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(GUARD_MS) });
-  return { status: res.status, body: await res.json() };
+  const { status, body } = await call(api.url, 'GET', '/ready', {
+    signal: AbortSignal.timeout(GUARD_MS),
+  });
+  return { status, body };
 }
 
 /** Polls `/ready` until every part answers again. */
@@ -97,12 +100,10 @@ describe('with the database stopped', () => {
       expectError(answer, 'service_unavailable');
     }
     // A key the gateway has not seen yet cannot be checked either: 503, not 401.
-    const unknownKey = await answerOf(
-      await fetch(`${api.url}/v1/pets`, {
-        headers: { authorization: `Bearer psk_${'x'.repeat(40)}` },
-        signal: AbortSignal.timeout(GUARD_MS),
-      }),
-    );
+    const unknownKey = await call(api.url, 'GET', '/v1/pets', {
+      apiKey: `psk_${'x'.repeat(40)}`,
+      signal: AbortSignal.timeout(GUARD_MS),
+    });
     expectError(unknownKey, 'service_unavailable');
 
     // The processes stay up, waiting for their database.
@@ -117,9 +118,7 @@ describe('with the database stopped', () => {
 
   it('says 503 on /ready, naming every part that is down', async () => {
     await api.stack.database.stop();
-    const answer = await answerOf(
-      await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(GUARD_MS) }),
-    );
+    const answer = await call(api.url, 'GET', '/ready', { signal: AbortSignal.timeout(GUARD_MS) });
     expectError(answer, 'service_unavailable');
     const parts = (answer.body as { details: { path: string }[] }).details.map((part) => part.path);
     expect(parts.sort()).toEqual(['database', 'pets', 'store']);

@@ -5,8 +5,9 @@ import { serveHttp, type ServedHttp } from '@petstore/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { DatabaseReader } from '../support/databases.js';
-import { answerOf, expectError, type Answer } from '../support/error-bodies.js';
+import { expectError } from '../support/error-bodies.js';
 import { eventually } from '../support/eventually.js';
+import { call, type Answer } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
 
@@ -73,17 +74,12 @@ async function restoreTheStore(): Promise<void> {
   if (!api.stack.store.running) await api.stack.store.start();
 }
 
-async function asCustomer(method: string, path: string, json?: unknown): Promise<Answer> {
-  const res = await fetch(`${api.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${customerKey}`,
-      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: json === undefined ? undefined : JSON.stringify(json),
+function asCustomer(method: string, path: string, json?: unknown): Promise<Answer> {
+  return call(api.url, method, path, {
+    apiKey: customerKey,
+    json,
     signal: AbortSignal.timeout(GUARD_MS),
   });
-  return answerOf(res);
 }
 
 beforeAll(async () => {
@@ -173,7 +169,7 @@ describe('a store that takes requests and never answers', () => {
       );
       expect(message.status).toBe(202);
       // /ready waits at most 1 s for each part, so it answers too, naming the store.
-      const ready = await answerOf(await fetch(`${api.url}/ready`, { signal: signal() }));
+      const ready = await call(api.url, 'GET', '/ready', { signal: signal() });
       expectError(ready, 'service_unavailable');
       expect((ready.body as { details: { path: string }[] }).details).toEqual([
         { path: 'store', message: expect.any(String) as string },

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { fillPath } from '../support/contract-routes.js';
 import { databaseNames, DatabaseReader } from '../support/databases.js';
-import { answerOf, errorBody, expectError } from '../support/error-bodies.js';
+import { errorBody, expectError } from '../support/error-bodies.js';
 import { eventually } from '../support/eventually.js';
-import { send } from '../support/http.js';
+import { call, send } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
 // Every route a service serves, public and internal, is refused without the gateway's internal
@@ -180,7 +180,7 @@ describe('the services behind the gateway', () => {
       if (!request) throw new Error(`no request for ${route.name}`);
       const { params, json } = request(seeded);
       for (const { label, headers } of withoutTheToken()) {
-        const res = await send(
+        const answer = await call(
           serviceUrl(route.service),
           route.method,
           fillPath(route.path, params),
@@ -189,7 +189,6 @@ describe('the services behind the gateway', () => {
             headers: { ...asAdmin, ...headers },
           },
         );
-        const answer = await answerOf(res);
         expect({ route: `${route.method} ${route.path}`, label, status: answer.status }).toEqual({
           route: `${route.method} ${route.path}`,
           label,
@@ -209,7 +208,7 @@ describe('the services behind the gateway', () => {
         ['POST', '/internal/pets/1'],
         ['GET', '/v1/accounts/me'],
       ] as const) {
-        const answer = await answerOf(await send(serviceUrl(service), method, path));
+        const answer = await call(serviceUrl(service), method, path);
         expect({ service, path, status: answer.status }).toEqual({ service, path, status: 401 });
         expect(answer.body).toEqual(errorBody('unauthorized'));
       }
@@ -269,12 +268,12 @@ describe('the gateway', () => {
   it('never routes the internal operations, even with the admin key and the internal token', async () => {
     const { petId } = await stockedPet(api.admin);
     for (const route of Object.values(internalContract.pets)) {
-      const res = await send(api.url, route.method, fillPath(route.path, { petId }), {
+      const answer = await call(api.url, route.method, fillPath(route.path, { petId }), {
         apiKey: api.stack.adminApiKey,
         json: route.method === 'PUT' ? { status: 'sold' } : undefined,
         headers: { ...asAdmin, 'x-internal-token': api.stack.internalToken },
       });
-      expectError(await answerOf(res), 'route_not_found');
+      expectError(answer, 'route_not_found');
     }
     const pet = await api.admin.pets.listPets({ query: { limit: 100 } });
     expect(pet.body).toContainEqual(expect.objectContaining({ id: petId, status: 'available' }));
