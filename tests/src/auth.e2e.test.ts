@@ -1,5 +1,6 @@
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok } from './support/catalogue.js';
 import { contractRoutes, fillPath } from './support/contract-routes.js';
 import { expectError } from './support/error-bodies.js';
 import { eventually } from './support/eventually.js';
@@ -25,14 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.[Symbol.asyncDispose]();
 });
-
-function ok<T extends { status: number }, S extends T['status']>(
-  res: T,
-  status: S,
-): Extract<T, { status: S }> {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${JSON.stringify(res)}`);
-  return res as Extract<T, { status: S }>;
-}
 
 /** What the admin-only operations act on: fresh for each test. */
 interface Catalogue {
