@@ -1,5 +1,5 @@
 import type { PetstoreClient } from '@petstore/contract';
-import { eventually } from '../support/eventually.js';
+import { expect, vi } from 'vitest';
 import type { TestStack } from '../support/test-stack.js';
 import type { DatabaseStateReader } from './database-state.js';
 
@@ -77,16 +77,18 @@ export async function createFixtures(
     202,
   );
 
-  const settled = await eventually(
+  // Hooks cannot use expect.poll, which needs a test.
+  await vi.waitFor(
     async () => {
       const [message] = await databases.find('petstore_gateway', 'messages', { _id: messageId });
       const outbox = await databases.find('petstore_store', 'outbox', {});
-      return message?.status === 'delivered' && outbox.length === 0;
+      expect(
+        { message: message?.status as unknown, outbox: outbox.length },
+        'fixture: the message or the status push is still pending',
+      ).toEqual({ message: 'delivered', outbox: 0 });
     },
-    (done) => done,
-    20_000,
+    { timeout: 20_000, interval: 100 },
   );
-  if (!settled) throw new Error('fixture: the message or the status push is still pending');
   return {
     categoryId,
     petId,

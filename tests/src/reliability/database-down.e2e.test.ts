@@ -1,9 +1,8 @@
 import type { PetstoreClient } from '@petstore/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { eventually } from '../support/eventually.js';
 import { call } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
@@ -58,8 +57,7 @@ async function ready(): Promise<{ status: number; body: unknown }> {
 
 /** Polls `/ready` until every part answers again. */
 async function everythingReady(): Promise<void> {
-  const last = await eventually(ready, ({ status }) => status === 200, 30_000);
-  expect(last).toEqual({ status: 200, body: { status: 'ok' } });
+  await expect.poll(ready, { timeout: 30_000 }).toEqual({ status: 200, body: { status: 'ok' } });
 }
 
 describe('with the database stopped', () => {
@@ -132,28 +130,25 @@ describe('once the database is back', () => {
     await api.stack.database.start();
 
     await everythingReady();
-    const pets = await eventually(
-      () => customer.pets.listPets({ query: {}, ...inTime() }),
-      (res) => res.status === 200,
-      30_000,
-    );
-    expect(pets.status).toBe(200);
-    const order = await eventually(
-      () => customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() }),
-      (res) => res.status === 201,
-      30_000,
-    );
+    await expect
+      .poll(async () => (await customer.pets.listPets({ query: {}, ...inTime() })).status, {
+        timeout: 30_000,
+      })
+      .toBe(200);
+    const untilBack = { timeout: 30_000, interval: 100 };
+    const order = await vi.waitFor(async () => {
+      const res = await customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() });
+      expect(res.status).toBe(201);
+      return res;
+    }, untilBack);
     expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1 } });
-    const signUp = await eventually(
-      () =>
-        api.client().accounts.createAccount({
-          body: { email: `database-back.${Date.now()}@example.com` },
-          ...inTime(),
-        }),
-      (res) => res.status === 201,
-      30_000,
-    );
-    expect(signUp.status).toBe(201);
+    await vi.waitFor(async () => {
+      const res = await api.client().accounts.createAccount({
+        body: { email: `database-back.${Date.now()}@example.com` },
+        ...inTime(),
+      });
+      expect(res.status).toBe(201);
+    }, untilBack);
     const message = await customer.messages.sendMessage({
       body: { message: 'The database is back' },
       ...inTime(),

@@ -3,7 +3,6 @@ import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { DatabaseReader, databaseNames } from '../support/databases.js';
-import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
 
@@ -55,13 +54,11 @@ function queuedMessage(text: string): MessageDocument {
   };
 }
 
-/** Polls the API until the message reads `delivered`; returns the last answer. */
-async function delivered(id: string) {
-  return eventually(
-    () => customer.api.messages.getMessage({ params: { messageId: id } }),
-    (res) => res.status === 200 && res.body.status === 'delivered',
-    20_000,
-  );
+/** Polls the API for the message, for the time a delivery may take. */
+function pollMessage(id: string) {
+  return expect.poll(() => customer.api.messages.getMessage({ params: { messageId: id } }), {
+    timeout: 20_000,
+  });
 }
 
 describe('a gateway restarted with messages it had not delivered', () => {
@@ -72,7 +69,7 @@ describe('a gateway restarted with messages it had not delivered', () => {
     await api.stack.gateway.start();
 
     for (const message of queued) {
-      expect(await delivered(message._id)).toMatchObject({
+      await pollMessage(message._id).toMatchObject({
         status: 200,
         body: {
           id: message._id,
@@ -102,7 +99,7 @@ describe('a gateway restarted with messages it had not delivered', () => {
     await messages().insertOne(cutShort);
     await api.stack.gateway.start();
 
-    expect(await delivered(cutShort._id)).toMatchObject({
+    await pollMessage(cutShort._id).toMatchObject({
       status: 200,
       body: { id: cutShort._id, status: 'delivered' },
     });
@@ -123,7 +120,7 @@ describe('a gateway restarted with messages it had not delivered', () => {
     await api.stack.gateway.start();
 
     for (const id of posted) {
-      expect(await delivered(id)).toMatchObject({ status: 200, body: { status: 'delivered' } });
+      await pollMessage(id).toMatchObject({ status: 200, body: { status: 'delivered' } });
     }
   });
 });

@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { eventually } from '../support/eventually.js';
 import { call, type Answer } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
@@ -132,10 +131,7 @@ describe('a store that takes requests and never answers', () => {
       }
     })();
     try {
-      await eventually(
-        () => Promise.resolve(store.open),
-        (open) => open >= 3,
-      );
+      await expect.poll(() => store.open).toBeGreaterThanOrEqual(3);
       const whileHanging = async <T extends { status: number }>(answer: Promise<T>) => {
         const answered = await answer;
         // A store request was still hanging when this answer came.
@@ -187,11 +183,9 @@ describe('a store that takes requests and never answers', () => {
     expect(store.received).toBe(1);
     await restoreTheStore();
 
-    const item = await eventually(
-      () => asCustomer('GET', `/v1/store/inventory/${petId}`),
-      ({ status }) => status === 200,
-    );
-    expect(item).toMatchObject({ status: 200, body: { petId } });
+    await expect
+      .poll(() => asCustomer('GET', `/v1/store/inventory/${petId}`))
+      .toMatchObject({ status: 200, body: { petId } });
     const order = await asCustomer('POST', '/v1/store/orders', { petId, quantity: 1 });
     expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1 } });
   });

@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { DatabaseReader, databaseNames } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
 
@@ -66,20 +65,8 @@ function outboxEntries(petId: number): Promise<number> {
 
 /** Waits, asking nothing of the API, until pets stores `status` and the outbox is empty. */
 async function expectConverged(petId: number, status: PetStatus): Promise<void> {
-  expect(
-    await eventually(
-      () => storedStatus(petId),
-      (stored) => stored === status,
-      20_000,
-    ),
-  ).toBe(status);
-  expect(
-    await eventually(
-      () => outboxEntries(petId),
-      (count) => count === 0,
-      20_000,
-    ),
-  ).toBe(0);
+  await expect.poll(() => storedStatus(petId), { timeout: 20_000 }).toBe(status);
+  await expect.poll(() => outboxEntries(petId), { timeout: 20_000 }).toBe(0);
 }
 
 describe('with the pets service stopped', () => {

@@ -4,7 +4,6 @@ import { contractRoutes, fillPath } from '../support/contract-routes.js';
 import { allDocuments } from '../support/collections.js';
 import { databaseNames, DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { eventually } from '../support/eventually.js';
 import { call, send } from '../support/http.js';
 import { sendRaw } from '../support/raw-http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
@@ -332,14 +331,13 @@ describe('the request id a client sends', () => {
       expect(answered).toMatch(SANE_REQUEST_ID);
       expect(answered).not.toBe(requestId);
       // The store logged the request under the gateway's id.
-      const storeLines = await eventually(
-        () =>
-          Promise.resolve(
-            api.logs.filter((line) => line.includes('"name":"store"') && line.includes(answered)),
-          ),
-        (lines) => lines.length > 0,
-      );
-      expect(storeLines.length).toBeGreaterThan(0);
+      await expect
+        .poll(
+          () =>
+            api.logs.filter((line) => line.includes('"name":"store"') && line.includes(answered))
+              .length,
+        )
+        .toBeGreaterThan(0);
     }
     for (const requestId of garbage) {
       expect(api.logs.filter((line) => line.includes(requestId))).toEqual([]);

@@ -1,11 +1,10 @@
 import { networkInterfaces } from 'node:os';
 import { contract, internalContract, routeMetadata } from '@petstore/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { fillPath } from '../support/contract-routes.js';
 import { databaseNames, DatabaseReader } from '../support/databases.js';
 import { errorBody, expectError } from '../support/error-bodies.js';
-import { eventually } from '../support/eventually.js';
 import { call, send } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -114,11 +113,13 @@ afterAll(async () => {
 });
 
 async function settled(): Promise<void> {
-  const outbox = await eventually(
-    () => db.db(databaseNames.store).collection('outbox').countDocuments(),
-    (count) => count === 0,
+  await vi.waitFor(
+    async () => {
+      const outbox = db.db(databaseNames.store).collection('outbox');
+      expect(await outbox.countDocuments()).toBe(0);
+    },
+    { timeout: 10_000, interval: 100 },
   );
-  expect(outbox).toBe(0);
 }
 
 async function snapshots() {

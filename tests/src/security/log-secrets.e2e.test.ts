@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { eventually } from '../support/eventually.js';
 import { call, type Answer } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -39,16 +38,14 @@ function pieces(secret: string, length = 16): string[] {
 /** Waits until a line of `service` names the answer's request, so the lines of a step are all in. */
 async function logged(answer: Answer, service = 'gateway'): Promise<void> {
   const requestId = answer.headers.get('x-request-id') ?? '';
-  const lines = await eventually(
-    () =>
-      Promise.resolve(
+  await expect
+    .poll(
+      () =>
         api.logs.filter(
           (line) => line.includes(`"name":"${service}"`) && line.includes(`"${requestId}"`),
-        ),
-      ),
-    (found) => found.length > 0,
-  );
-  expect(lines.length).toBeGreaterThan(0);
+        ).length,
+    )
+    .toBeGreaterThan(0);
 }
 
 describe('the logs of the whole API', () => {
@@ -170,11 +167,14 @@ describe('the logs of the whole API', () => {
       duringOutage.map(() => true),
     );
     await api.stack.database.start();
-    await eventually(
-      () => call(api.url, 'GET', '/v1/accounts/me', { apiKey: unused }),
-      (answer) => answer.status === 200,
-      30_000,
-    );
+    await expect
+      .poll(
+        async () => (await call(api.url, 'GET', '/v1/accounts/me', { apiKey: unused })).status,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(200);
 
     // Everything said and done: stop the whole API, so shutdown lines are in too.
     const last = await call(api.url, 'GET', '/v1/accounts/me', { apiKey: key });

@@ -1,7 +1,6 @@
 import { ErrorSchema, type ErrorCode } from '@petstore/contract';
 import { expect } from 'vitest';
 import { databaseNames, type DatabaseReader } from './databases.js';
-import { eventually } from './eventually.js';
 import type { Outcome, Workload, WorkloadRequest } from './workload.js';
 
 /** What each kind of request answers when it succeeds. */
@@ -106,15 +105,15 @@ export async function expectNothingLost(
 
   // Stock taken by an order whose storing failed is held until the store settles it (its hold
   // sweeper); the ledgers are read once nothing is held any more.
-  const held = await eventually(
-    () =>
-      store
-        .collection<{ _id: number; heldCount?: number }>('inventory')
-        .countDocuments({ _id: { $in: petIds }, heldCount: { $gt: 0 } }),
-    (count) => count === 0,
-    30_000,
-  );
-  expect(held, 'pets whose stock holds the store has not settled').toBe(0);
+  await expect
+    .poll(
+      () =>
+        store
+          .collection<{ _id: number; heldCount?: number }>('inventory')
+          .countDocuments({ _id: { $in: petIds }, heldCount: { $gt: 0 } }),
+      { timeout: 30_000, message: 'pets whose stock holds the store has not settled' },
+    )
+    .toBe(0);
 
   // Orders: each 201 is stored; nothing else is, unless a request never heard back. Tombstones
   // (`aborted`: the id of an order that was never stored) are not orders.
@@ -219,14 +218,14 @@ export async function expectNothingLost(
   expect(problems).toEqual([]);
 
   // And every accepted message is delivered in the end.
-  const undelivered = await eventually(
-    () =>
-      messages
-        .find({ _id: { $in: accepted }, status: { $ne: 'delivered' } })
-        .project<{ _id: string }>({ _id: 1 })
-        .toArray(),
-    (left) => left.length === 0,
-    20_000,
-  );
-  expect(undelivered).toEqual([]);
+  await expect
+    .poll(
+      () =>
+        messages
+          .find({ _id: { $in: accepted }, status: { $ne: 'delivered' } })
+          .project<{ _id: string }>({ _id: 1 })
+          .toArray(),
+      { timeout: 20_000 },
+    )
+    .toEqual([]);
 }
