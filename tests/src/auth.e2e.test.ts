@@ -1,7 +1,7 @@
-import type { PetstoreClient } from '@petstore/contract';
+import { contract, contractOperations, type PetstoreClient } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from './support/catalogue.js';
-import { contractRoutes, fillPath } from './support/contract-routes.js';
+import { fillPath } from './support/fill-path.js';
 import { expectError } from './support/error-bodies.js';
 import { call, send } from './support/http.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -89,21 +89,23 @@ const adminRequests: Record<
   setInventory: (c) => ({ params: { petId: c.petId }, json: { quantity: 3 } }),
 };
 
-const adminRoutes = contractRoutes().filter(({ metadata }) => metadata.role === 'admin');
+const adminRoutes = contractOperations(contract).filter(
+  ({ metadata }) => metadata.role === 'admin',
+);
 
 /** Calls every admin-only operation, in contract order, with `apiKey` and a valid request. */
 async function callEveryAdminRoute(apiKey: string, c: Catalogue, headers?: Record<string, string>) {
   const answers = [];
-  for (const route of adminRoutes) {
-    const request = adminRequests[route.name];
-    if (!request) throw new Error(`no request in adminRequests for ${route.name}`);
+  for (const { name, route } of adminRoutes) {
+    const request = adminRequests[name];
+    if (!request) throw new Error(`no request in adminRequests for ${name}`);
     const { params, json } = request(c);
     const answer = await call(api.url, route.method, fillPath(route.path, params), {
       apiKey,
       json,
       headers,
     });
-    answers.push({ route: route.name, answer });
+    answers.push({ route: name, answer });
   }
   return answers;
 }

@@ -1,6 +1,7 @@
+import { contract, contractOperations } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { contractRoutes, fillPath } from '../support/contract-routes.js';
+import { fillPath } from '../support/fill-path.js';
 import { allDocuments } from '../support/collections.js';
 import { databaseNames, DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
@@ -140,18 +141,20 @@ describe('identity headers sent by a client', () => {
       orders: await allDocuments(db, databaseNames.store, 'orders'),
       inventory: await allDocuments(db, databaseNames.store, 'inventory'),
     };
-    const adminRoutes = contractRoutes().filter(({ metadata }) => metadata.role === 'admin');
+    const adminRoutes = contractOperations(contract).filter(
+      ({ metadata }) => metadata.role === 'admin',
+    );
     expect(adminRoutes.length).toBeGreaterThan(0);
     for (const headers of spoofedHeaders()) {
-      for (const route of adminRoutes) {
-        const json = route.method === 'DELETE' ? undefined : adminBody(route.name, ids);
+      for (const { name, route } of adminRoutes) {
+        const json = route.method === 'DELETE' ? undefined : adminBody(name, ids);
         const answer = await call(api.url, route.method, fillPath(route.path, ids), {
           apiKey: bob.apiKey,
           json,
           headers,
         });
-        expect({ route: route.name, headers, status: answer.status }).toEqual({
-          route: route.name,
+        expect({ route: name, headers, status: answer.status }).toEqual({
+          route: name,
           headers,
           status: 403,
         });

@@ -1,8 +1,8 @@
 import { networkInterfaces } from 'node:os';
-import { contract, internalContract, routeMetadata } from '@petstore/contract';
+import { contract, contractOperations, internalContract } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { fillPath } from '../support/contract-routes.js';
+import { fillPath } from '../support/fill-path.js';
 import { databaseNames, DatabaseReader } from '../support/databases.js';
 import { errorBody, expectError } from '../support/error-bodies.js';
 import { call, send } from '../support/http.js';
@@ -10,8 +10,6 @@ import { startTestStack, type TestStack } from '../support/test-stack.js';
 
 // Every route a service serves, public and internal, is refused without the gateway's internal
 // token, whatever else the request carries, and nothing reaches a database.
-
-type AppRoute = Parameters<typeof routeMetadata>[0];
 
 interface ServiceRoute {
   name: string;
@@ -22,16 +20,11 @@ interface ServiceRoute {
 
 /** The routes of the contract and of the internal contract that a service (not the gateway) serves. */
 function serviceRoutes(): ServiceRoute[] {
-  return [contract, internalContract].flatMap((router) =>
-    Object.values(router).flatMap((group) =>
-      Object.entries(group as Record<string, AppRoute>).flatMap(([name, route]) => {
-        const { service } = routeMetadata(route);
-        return service === 'gateway'
-          ? []
-          : [{ name, method: route.method, path: route.path, service }];
-      }),
-    ),
-  );
+  return [contract, internalContract]
+    .flatMap((router) => contractOperations(router))
+    .flatMap(({ name, route, metadata: { service } }) =>
+      service === 'gateway' ? [] : [{ name, method: route.method, path: route.path, service }],
+    );
 }
 
 /** What the requests act on: made through the gateway before any refused request. */
