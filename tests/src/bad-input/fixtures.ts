@@ -1,7 +1,7 @@
 import type { PetstoreClient } from '@petstore/contract';
 import { expect, vi } from 'vitest';
 import type { TestStack } from '../support/test-stack.js';
-import type { DatabaseStateReader } from './database-state.js';
+import { databaseNames } from '../support/databases.js';
 
 /** One of everything a path can name, so that a request fails for its input, not for a 404. */
 export interface Fixtures {
@@ -40,11 +40,7 @@ function bodyOf<T>(answer: { status: number; body: unknown }, status: number): T
  * Creates the fixtures through the API, then waits until the background work they start (the
  * store's status push, the message worker) is done, so the databases hold still afterwards.
  */
-export async function createFixtures(
-  api: TestStack,
-  databases: DatabaseStateReader,
-  name = 'Dogs',
-): Promise<Fixtures> {
+export async function createFixtures(api: TestStack, name = 'Dogs'): Promise<Fixtures> {
   const admin: PetstoreClient = api.admin;
   const { id: categoryId } = bodyOf<{ id: number }>(
     await admin.categories.createCategory({ body: { name } }),
@@ -80,8 +76,11 @@ export async function createFixtures(
   // Hooks cannot use expect.poll, which needs a test.
   await vi.waitFor(
     async () => {
-      const [message] = await databases.find('petstore_gateway', 'messages', { _id: messageId });
-      const outbox = await databases.find('petstore_store', 'outbox', {});
+      const databases = await api.databases();
+      const [message] = await databases.find(databaseNames.gateway, 'messages', {
+        _id: messageId,
+      });
+      const outbox = await databases.find(databaseNames.store, 'outbox', {});
       expect(
         { message: message?.status as unknown, outbox: outbox.length },
         'fixture: the message or the status push is still pending',

@@ -25,7 +25,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { call, type Answer } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { DatabaseStateReader } from './database-state.js';
 import { createFixtures, unthrottled, type Fixtures } from './fixtures.js';
 import { VALID_BODIES } from './generated-cases.js';
 import { arbitraryOf, validArbitraryOf, type ArbitraryOptions } from './zod-arbitrary.js';
@@ -77,8 +76,7 @@ let fixtures: Fixtures;
 
 beforeAll(async () => {
   api = await startTestStack(unthrottled);
-  await using databases = await DatabaseStateReader.connect(api.stack.database.uri);
-  fixtures = await createFixtures(api, databases);
+  fixtures = await createFixtures(api);
 });
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
-import { DatabaseReader, databaseNames } from '../support/databases.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
 
@@ -24,14 +24,13 @@ let customer: { accountId: string; api: PetstoreClient };
 
 beforeAll(async () => {
   api = await startTestStack(unthrottled);
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   customer = await api.signUp();
 });
 afterEach(async () => {
   if (!api.stack.gateway.running) await api.stack.gateway.start();
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 

@@ -4,7 +4,7 @@ import type { PetstoreClient } from '@petstore/contract';
 import { serveHttp, type ServedHttp } from '@petstore/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
-import { DatabaseReader } from '../support/databases.js';
+import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { call, type Answer } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
@@ -83,7 +83,7 @@ function asCustomer(method: string, path: string, json?: unknown): Promise<Answe
 
 beforeAll(async () => {
   api = await startTestStack({ ...unthrottled, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   const signedUp = await api.signUp();
   customer = signedUp.api;
   customerKey = signedUp.apiKey;
@@ -104,7 +104,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await closeStandIn();
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 

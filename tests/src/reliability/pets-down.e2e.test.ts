@@ -1,7 +1,7 @@
 import type { PetStatus, PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
-import { DatabaseReader, databaseNames } from '../support/databases.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
@@ -20,7 +20,7 @@ beforeAll(async () => {
     // Retries of a status push stay frequent, so convergence is quick once pets is back.
     OUTBOX_MAX_BACKOFF_MS: '500',
   });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   customer = (await api.signUp()).api;
   const category = await api.admin.categories.createCategory({ body: { name: 'Pets down' } });
   if (category.status !== 201) throw new Error(`category: ${category.status}`);
@@ -30,7 +30,6 @@ afterEach(async () => {
   if (!api.stack.pets.running) await api.stack.pets.start();
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 

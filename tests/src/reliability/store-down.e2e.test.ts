@@ -1,7 +1,7 @@
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
-import { DatabaseReader } from '../support/databases.js';
+import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
@@ -17,7 +17,7 @@ let orderId: number;
 
 beforeAll(async () => {
   api = await startTestStack(unthrottled);
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   customer = (await api.signUp()).api;
   const category = await api.admin.categories.createCategory({ body: { name: 'Store down' } });
   if (category.status !== 201) throw new Error(`category: ${category.status}`);
@@ -40,7 +40,6 @@ afterEach(async () => {
   if (!api.stack.store.running) await api.stack.store.start();
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { fillPath } from '../support/fill-path.js';
 import { allDocuments } from '../support/collections.js';
-import { databaseNames, DatabaseReader } from '../support/databases.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { call, send } from '../support/http.js';
 import { sendRaw } from '../support/raw-http.js';
@@ -35,13 +35,12 @@ beforeAll(async () => {
     SIGNUP_RATE_LIMIT_BURST: '5',
     SIGNUP_RATE_LIMIT_PER_MINUTE: '0.001',
   });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   alice = await api.signUp();
   bob = await api.signUp();
   ({ petId } = await stockedPet(api.admin, 1_000));
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 

@@ -3,7 +3,7 @@ import { contract, contractOperations, internalContract } from '@petstore/contra
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { fillPath } from '../support/fill-path.js';
-import { databaseNames, DatabaseReader } from '../support/databases.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { errorBody, expectError } from '../support/error-bodies.js';
 import { call, send } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
@@ -78,7 +78,7 @@ let seeded: Seeded;
 
 beforeAll(async () => {
   api = await startTestStack({ RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000' });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   const customer = await api.signUp();
   customerKey = customer.apiKey;
   const { categoryId, petId } = await stockedPet(api.admin);
@@ -101,7 +101,6 @@ beforeAll(async () => {
   await settled();
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 

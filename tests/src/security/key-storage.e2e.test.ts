@@ -3,7 +3,7 @@ import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
-import { databaseNames, DatabaseReader } from '../support/databases.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
 // API.md: "Only a SHA-256 hash of a key is stored; the key itself is shown once." Read every
@@ -40,7 +40,7 @@ let revokedKeyId: string;
 
 beforeAll(async () => {
   api = await startTestStack({ KEY_USAGE_FLUSH_MS: '100' });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   for (let n = 0; n < 3; n++) {
     const res = ok(
       await api
@@ -69,7 +69,6 @@ beforeAll(async () => {
   await owner.messages.sendMessage({ body: { message: 'hello' } });
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 

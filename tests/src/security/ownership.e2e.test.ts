@@ -3,7 +3,7 @@ import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
-import { databaseNames, DatabaseReader } from '../support/databases.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { call, type Answer } from '../support/http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
@@ -31,7 +31,7 @@ let aliceKeys: string[];
 
 beforeAll(async () => {
   api = await startTestStack({ RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000' });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   alice = await api.signUp();
   bob = await api.signUp();
   ({ petId } = await stockedPet(api.admin, 1_000));
@@ -60,7 +60,6 @@ beforeAll(async () => {
   aliceKeys = ok(await alice.api.accounts.listKeys(), 200).body.map(({ id }) => id);
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 
