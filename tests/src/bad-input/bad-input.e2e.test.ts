@@ -12,7 +12,7 @@
  */
 import { contract } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 import type { BadInputCase } from './case-types.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import {
@@ -22,7 +22,7 @@ import {
   type DatabaseState,
 } from './database-state.js';
 import { fieldCases } from './field-cases.js';
-import { createFixtures, unthrottled, type Fixtures } from './fixtures.js';
+import { createFixtures, type Fixtures } from './fixtures.js';
 import { generatedCases, routesUnderTest } from './generated-cases.js';
 import { expectAnswer, sendCase } from './send-case.js';
 import { wireCases } from './wire-cases.js';

@@ -17,14 +17,6 @@ export interface Fixtures {
   adminApiKey: string;
 }
 
-/** A stack's env for bulk requests: rate limits far above what a suite sends. */
-export const unthrottled = {
-  RATE_LIMIT_PER_SECOND: '100000',
-  RATE_LIMIT_BURST: '100000',
-  SIGNUP_RATE_LIMIT_PER_MINUTE: '100000',
-  SIGNUP_RATE_LIMIT_BURST: '100000',
-} as const;
-
 function expectStatus<T extends { status: number; body: unknown }>(answer: T, status: number): T {
   if (answer.status !== status) {
     throw new Error(`fixture: expected ${status}, got ${answer.status} ${JSON.stringify(answer)}`);

@@ -24,8 +24,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { call, type Answer } from '../support/http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { createFixtures, unthrottled, type Fixtures } from './fixtures.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { createFixtures, type Fixtures } from './fixtures.js';
 import { VALID_BODIES } from './generated-cases.js';
 import { arbitraryOf, validArbitraryOf, type ArbitraryOptions } from './zod-arbitrary.js';
 

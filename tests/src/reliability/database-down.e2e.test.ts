@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { expectError } from '../support/error-bodies.js';
 import { call } from '../support/http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, Workload } from '../support/workload.js';
 
 /**
  * A service gives up on its database after 2 s (service-kit's `connectMongo`), and a store

@@ -7,8 +7,8 @@ import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledger
 import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { call, type Answer } from '../support/http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, Workload } from '../support/workload.js';
 
 /**
  * How long the gateway waits for a service in this file: short, so that hangs end quickly, yet

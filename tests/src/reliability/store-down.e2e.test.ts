@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, Workload } from '../support/workload.js';
 
 /** API.md: a service that is down is 503 "within 1 s"; past this the request counts as hung. */
 const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(1_000) } });

@@ -7,7 +7,7 @@ import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { call, send } from '../support/http.js';
 import { sendRaw } from '../support/raw-http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
 // Who a request is comes from its API key alone. Whatever identity, trust or address headers a
 // client adds, the gateway replaces them with its own before anything reaches a service.
@@ -28,8 +28,7 @@ let petId: number;
 
 beforeAll(async () => {
   api = await startTestStack({
-    RATE_LIMIT_PER_SECOND: '1000',
-    RATE_LIMIT_BURST: '1000',
+    ...unthrottled,
     // Practically no refill of an address's sign-ups: the test of forwarded addresses spends
     // them all, then tries for more.
     SIGNUP_RATE_LIMIT_BURST: '5',

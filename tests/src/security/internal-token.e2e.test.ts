@@ -6,7 +6,7 @@ import { fillPath } from '../support/fill-path.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { errorBody, expectError } from '../support/error-bodies.js';
 import { call, send } from '../support/http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
 // Every route a service serves, public and internal, is refused without the gateway's internal
 // token, whatever else the request carries, and nothing reaches a database.
@@ -77,7 +77,7 @@ let customerKey: string;
 let seeded: Seeded;
 
 beforeAll(async () => {
-  api = await startTestStack({ RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000' });
+  api = await startTestStack(unthrottled);
   db = await api.databases();
   const customer = await api.signUp();
   customerKey = customer.apiKey;

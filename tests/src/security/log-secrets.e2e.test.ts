@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { call, type Answer } from '../support/http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
 // The services log every request, every 5xx with its cause, and their start and stop. Run a
 // workload that goes through sign-up, good, bad and revoked keys, malformed credentials, errors
@@ -14,9 +14,8 @@ const keys: string[] = [];
 
 beforeAll(async () => {
   api = await startTestStack({
+    ...unthrottled,
     LOG_LEVEL: 'trace',
-    RATE_LIMIT_PER_SECOND: '1000',
-    RATE_LIMIT_BURST: '1000',
     KEY_USAGE_FLUSH_MS: '100',
     UPSTREAM_TIMEOUT_MS: '2000',
   });

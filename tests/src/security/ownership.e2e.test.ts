@@ -6,7 +6,7 @@ import { allDocuments } from '../support/collections.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { call, type Answer } from '../support/http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
 // API.md: "Another account's order or message is 404 not_found, never 403 (no existence leaks)."
 // Bob walks every id there is; what he gets for Alice's things must be exactly what he gets for
@@ -30,7 +30,7 @@ let aliceMessages: string[];
 let aliceKeys: string[];
 
 beforeAll(async () => {
-  api = await startTestStack({ RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000' });
+  api = await startTestStack(unthrottled);
   db = await api.databases();
   alice = await api.signUp();
   bob = await api.signUp();

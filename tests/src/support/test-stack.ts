@@ -20,6 +20,14 @@ export interface TestStack extends AsyncDisposable {
   databases(): Promise<DatabaseReader>;
 }
 
+/** Rate limits far above what a suite sends (names: services/gateway/README). */
+export const unthrottled = {
+  RATE_LIMIT_PER_SECOND: '100000',
+  RATE_LIMIT_BURST: '100000',
+  SIGNUP_RATE_LIMIT_PER_MINUTE: '100000',
+  SIGNUP_RATE_LIMIT_BURST: '100000',
+};
+
 let accounts = 0;
 
 /**

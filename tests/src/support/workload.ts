@@ -1,14 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestStack } from './test-stack.js';
 
-/** Rate limits high enough that a workload is never throttled (names: services/gateway/README). */
-export const unthrottled = {
-  RATE_LIMIT_PER_SECOND: '100000',
-  RATE_LIMIT_BURST: '100000',
-  SIGNUP_RATE_LIMIT_PER_MINUTE: '100000',
-  SIGNUP_RATE_LIMIT_BURST: '100000',
-};
-
 export interface Customer {
   apiKey: string;
   accountId: string;
