@@ -1,6 +1,6 @@
 import { contract, contractOperations, type PetstoreClient } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok } from './support/catalogue.js';
+import { ok, petInStock } from './support/catalogue.js';
 import { fillPath } from './support/fill-path.js';
 import { expectError } from './support/error-bodies.js';
 import { call, send } from './support/http.js';
@@ -47,16 +47,8 @@ async function catalogue(): Promise<Catalogue> {
     201,
   );
   const categoryId = category.body.id;
-  const pet = ok(await api.admin.pets.createPet({ body: { name: 'Rex', categoryId } }), 201);
+  const petId = await petInStock(api.admin, categoryId, 10);
   const sparePet = ok(await api.admin.pets.createPet({ body: { name: 'Spot', categoryId } }), 201);
-  const petId = pet.body.id;
-  ok(
-    await api.admin.inventory.setInventory({
-      params: { petId: String(petId) },
-      body: { quantity: 10 },
-    }),
-    200,
-  );
   const order = ok(await bob.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
   return {
     categoryId,

@@ -1,6 +1,7 @@
 import { ErrorCodeSchema, errorStatus, type ErrorCode } from '@petstore/contract';
 import { serveHttp, type HttpHandler } from '@petstore/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, petInStock } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
 import { answerOf, call, type Answer, type RequestOptions } from './support/http.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
@@ -35,31 +36,22 @@ beforeAll(async () => {
   customer = { apiKey: (await api.signUp(email)).apiKey, email };
   const shopper = api.client(customer.apiKey);
 
-  const category = await api.admin.categories.createCategory({ body: { name: 'Dogs' } });
-  if (category.status !== 201) throw new Error(`category: ${category.status}`);
-  categoryId = category.body.id;
-  const pet = async (name: string, quantity: number) => {
-    const created = await api.admin.pets.createPet({ body: { name, categoryId } });
-    if (created.status !== 201) throw new Error(`pet: ${created.status}`);
-    const stocked = await api.admin.inventory.setInventory({
-      params: { petId: String(created.body.id) },
-      body: { quantity },
-    });
-    if (stocked.status !== 200) throw new Error(`stock: ${stocked.status}`);
-    return created.body.id;
-  };
-  soldOutPetId = await pet('Rex', 1);
-  stockedPetId = await pet('Fido', 100);
+  categoryId = ok(await api.admin.categories.createCategory({ body: { name: 'Dogs' } }), 201).body
+    .id;
+  soldOutPetId = await petInStock(api.admin, categoryId, 1, 'Rex');
+  stockedPetId = await petInStock(api.admin, categoryId, 100, 'Fido');
 
   const order = await shopper.orders.placeOrder({ body: { petId: soldOutPetId, quantity: 1 } });
   if (order.status !== 201 || order.body.id === undefined)
     throw new Error(`order: ${order.status}`);
   completedOrderId = order.body.id;
-  const completed = await api.admin.orders.updateOrder({
-    params: { orderId: String(completedOrderId) },
-    body: { complete: true },
-  });
-  if (completed.status !== 200) throw new Error(`complete: ${completed.status}`);
+  ok(
+    await api.admin.orders.updateOrder({
+      params: { orderId: String(completedOrderId) },
+      body: { complete: true },
+    }),
+    200,
+  );
 });
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stockedPet } from '../support/catalogue.js';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { expectError } from '../support/error-bodies.js';
 import { call } from '../support/http.js';
@@ -25,17 +26,7 @@ beforeAll(async () => {
     STOCK_HOLD_SWEEP_MS: '250',
   });
   customer = (await api.signUp()).api;
-  const category = await api.admin.categories.createCategory({ body: { name: 'Database' } });
-  if (category.status !== 201) throw new Error(`category: ${category.status}`);
-  const pet = await api.admin.pets.createPet({
-    body: { name: 'Rex', categoryId: category.body.id },
-  });
-  if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
-  petId = pet.body.id;
-  await api.admin.inventory.setInventory({
-    params: { petId: String(petId) },
-    body: { quantity: 100 },
-  });
+  ({ petId } = await stockedPet(api.admin, 100));
 });
 afterEach(async () => {
   // Whatever a test did, the next one starts with the database up and every service ready.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ok } from '../support/catalogue.js';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
@@ -111,8 +112,10 @@ describe('a gateway restarted with messages it had not delivered', () => {
   it('delivers the messages posted just before it stopped', async () => {
     const posted: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const sent = await customer.api.messages.sendMessage({ body: { message: `Posted ${i}` } });
-      if (sent.status !== 202) throw new Error(`message: ${sent.status}`);
+      const sent = ok(
+        await customer.api.messages.sendMessage({ body: { message: `Posted ${i}` } }),
+        202,
+      );
       posted.push(sent.body.id);
     }
     await api.stack.gateway.stop();

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PetstoreClient } from '@petstore/contract';
 import { serveHttp, type ServedHttp } from '@petstore/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { stockedPet } from '../support/catalogue.js';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
@@ -87,17 +88,7 @@ beforeAll(async () => {
   const signedUp = await api.signUp();
   customer = signedUp.api;
   customerKey = signedUp.apiKey;
-  const category = await api.admin.categories.createCategory({ body: { name: 'Hangs' } });
-  if (category.status !== 201) throw new Error(`category: ${category.status}`);
-  const pet = await api.admin.pets.createPet({
-    body: { name: 'Rex', categoryId: category.body.id },
-  });
-  if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
-  petId = pet.body.id;
-  await api.admin.inventory.setInventory({
-    params: { petId: String(petId) },
-    body: { quantity: 100 },
-  });
+  ({ petId } = await stockedPet(api.admin, 100));
 });
 afterEach(async () => {
   await restoreTheStore();

@@ -1,5 +1,6 @@
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { stockedPet } from '../support/catalogue.js';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
@@ -19,17 +20,7 @@ beforeAll(async () => {
   api = await startTestStack(unthrottled);
   db = await api.databases();
   customer = (await api.signUp()).api;
-  const category = await api.admin.categories.createCategory({ body: { name: 'Store down' } });
-  if (category.status !== 201) throw new Error(`category: ${category.status}`);
-  const pet = await api.admin.pets.createPet({
-    body: { name: 'Rex', categoryId: category.body.id },
-  });
-  if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
-  petId = pet.body.id;
-  await api.admin.inventory.setInventory({
-    params: { petId: String(petId) },
-    body: { quantity: 100 },
-  });
+  ({ petId } = await stockedPet(api.admin, 100));
   const order = await customer.orders.placeOrder({ body: { petId, quantity: 1 } });
   if (order.status !== 201 || order.body.id === undefined)
     throw new Error(`order: ${order.status}`);

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ok, petInStock } from './catalogue.js';
 import type { TestStack } from './test-stack.js';
 
 export interface Customer {
@@ -42,20 +43,14 @@ export async function prepareWorkload(
   { pets = 2, stock = 50, customers = 3 } = {},
 ): Promise<WorkloadSetup> {
   const tag = `wl${++workloads}x${Date.now()}`;
-  const category = await api.admin.categories.createCategory({ body: { name: `${tag} pets` } });
-  if (category.status !== 201) throw new Error(`category: ${category.status}`);
+  const category = ok(
+    await api.admin.categories.createCategory({ body: { name: `${tag} pets` } }),
+    201,
+  );
   const setup: WorkloadSetup = { tag, customers: [], pets: [] };
   for (let i = 0; i < pets; i++) {
-    const pet = await api.admin.pets.createPet({
-      body: { name: `${tag} pet ${i}`, categoryId: category.body.id },
-    });
-    if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
-    const stocked = await api.admin.inventory.setInventory({
-      params: { petId: String(pet.body.id) },
-      body: { quantity: stock },
-    });
-    if (stocked.status !== 200) throw new Error(`stock: ${stocked.status}`);
-    setup.pets.push({ id: pet.body.id, initialStock: stock });
+    const id = await petInStock(api.admin, category.body.id, stock, `${tag} pet ${i}`);
+    setup.pets.push({ id, initialStock: stock });
   }
   for (let i = 0; i < customers; i++) {
     const { apiKey, accountId } = await api.signUp(`${tag}.customer${i}@example.com`);
