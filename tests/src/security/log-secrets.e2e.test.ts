@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { call, type Answer } from '../support/http.js';
+import { pieces, sha256 } from '../support/secrets.js';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
 // The services log every request, every 5xx with its cause, and their start and stop. Run a
@@ -23,16 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.[Symbol.asyncDispose]();
 });
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-/** Pieces of a secret long enough that finding one in a log means the secret leaked. */
-function pieces(secret: string, length = 16): string[] {
-  if (secret.length <= length) return [secret];
-  return Array.from({ length: secret.length - length + 1 }, (_, i) => secret.slice(i, i + length));
-}
 
 /** Waits until a line of `service` names the answer's request, so the lines of a step are all in. */
 async function logged(answer: Answer, service = 'gateway'): Promise<void> {
