@@ -1,8 +1,8 @@
 import { contract, contractOperations, type PetstoreClient } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, petInStock } from './support/catalogue.js';
-import { fillPath } from './support/fill-path.js';
 import { expectError } from './support/error-bodies.js';
+import { fillPath } from './support/fill-path.js';
 import { call, send } from './support/http.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 

@@ -12,9 +12,9 @@
  */
 import { contract } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 import type { BadInputCase } from './case-types.js';
-import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import {
   documentCounts,
   expectNothingWritten,

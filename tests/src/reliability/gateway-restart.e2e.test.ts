@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../support/catalogue.js';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
 

@@ -1,9 +1,9 @@
 import type { PetStatus, PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ok, petInStock } from '../support/catalogue.js';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
 

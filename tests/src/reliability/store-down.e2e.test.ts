@@ -1,9 +1,9 @@
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stockedPet } from '../support/catalogue.js';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
 

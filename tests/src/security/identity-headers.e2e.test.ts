@@ -1,10 +1,10 @@
 import { contract, contractOperations } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { fillPath } from '../support/fill-path.js';
 import { allDocuments } from '../support/collections.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
+import { fillPath } from '../support/fill-path.js';
 import { call, send } from '../support/http.js';
 import { rawRequest } from '../support/raw-http.js';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';

@@ -2,9 +2,9 @@ import { networkInterfaces } from 'node:os';
 import { contract, contractOperations, internalContract } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { fillPath } from '../support/fill-path.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { errorBody, expectError } from '../support/error-bodies.js';
+import { fillPath } from '../support/fill-path.js';
 import { call, send } from '../support/http.js';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
