@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     include: ['src/**/*.e2e.test.ts', 'src/**/*.test.ts'],
+    // What the stack does in the background (deliveries, status pushes, key use) takes a while.
+    expect: { poll: { timeout: 10_000, interval: 100 } },
   },
 });

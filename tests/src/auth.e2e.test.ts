@@ -1,9 +1,9 @@
-import type { PetstoreClient } from '@petstore/contract';
+import { contract, contractOperations, type PetstoreClient } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractRoutes, fillPath } from './support/contract-routes.js';
-import { answerOf, expectError } from './support/error-bodies.js';
-import { eventually } from './support/eventually.js';
-import { send } from './support/http.js';
+import { ok, petInStock } from './support/catalogue.js';
+import { expectError } from './support/error-bodies.js';
+import { fillPath } from './support/fill-path.js';
+import { call, send } from './support/http.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 
 interface Customer {
@@ -26,14 +26,6 @@ afterAll(async () => {
   await api?.[Symbol.asyncDispose]();
 });
 
-function ok<T extends { status: number }, S extends T['status']>(
-  res: T,
-  status: S,
-): Extract<T, { status: S }> {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${JSON.stringify(res)}`);
-  return res as Extract<T, { status: S }>;
-}
-
 /** What the admin-only operations act on: fresh for each test. */
 interface Catalogue {
   categoryId: number;
@@ -55,16 +47,8 @@ async function catalogue(): Promise<Catalogue> {
     201,
   );
   const categoryId = category.body.id;
-  const pet = ok(await api.admin.pets.createPet({ body: { name: 'Rex', categoryId } }), 201);
+  const petId = await petInStock(api.admin, categoryId, 10);
   const sparePet = ok(await api.admin.pets.createPet({ body: { name: 'Spot', categoryId } }), 201);
-  const petId = pet.body.id;
-  ok(
-    await api.admin.inventory.setInventory({
-      params: { petId: String(petId) },
-      body: { quantity: 10 },
-    }),
-    200,
-  );
   const order = ok(await bob.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
   return {
     categoryId,
@@ -97,21 +81,23 @@ const adminRequests: Record<
   setInventory: (c) => ({ params: { petId: c.petId }, json: { quantity: 3 } }),
 };
 
-const adminRoutes = contractRoutes().filter(({ metadata }) => metadata.role === 'admin');
+const adminRoutes = contractOperations(contract).filter(
+  ({ metadata }) => metadata.role === 'admin',
+);
 
 /** Calls every admin-only operation, in contract order, with `apiKey` and a valid request. */
 async function callEveryAdminRoute(apiKey: string, c: Catalogue, headers?: Record<string, string>) {
   const answers = [];
-  for (const route of adminRoutes) {
-    const request = adminRequests[route.name];
-    if (!request) throw new Error(`no request in adminRequests for ${route.name}`);
+  for (const { name, route } of adminRoutes) {
+    const request = adminRequests[name];
+    if (!request) throw new Error(`no request in adminRequests for ${name}`);
     const { params, json } = request(c);
-    const res = await send(api.url, route.method, fillPath(route.path, params), {
+    const answer = await call(api.url, route.method, fillPath(route.path, params), {
       apiKey,
       json,
       headers,
     });
-    answers.push({ route: route.name, answer: await answerOf(res) });
+    answers.push({ route: name, answer });
   }
   return answers;
 }
@@ -242,24 +228,24 @@ describe('identity comes from the key only', () => {
     const { petId } = await catalogue();
     const aliceOrder = ok(await alice.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
     for (const headers of spoofed()) {
-      const as = (path: string) => send(api.url, 'GET', path, { apiKey: bob.apiKey, headers });
-      const me = await answerOf(await as('/v1/accounts/me'));
+      const as = (path: string) => call(api.url, 'GET', path, { apiKey: bob.apiKey, headers });
+      const me = await as('/v1/accounts/me');
       expect(me).toMatchObject({ status: 200, body: { id: bob.accountId, role: 'customer' } });
 
-      const orders = await answerOf(await as('/v1/store/orders?limit=100'));
+      const orders = await as('/v1/store/orders?limit=100');
       expect(orders.status).toBe(200);
       expect((orders.body as { id: number }[]).map(({ id }) => id)).not.toContain(
         aliceOrder.body.id,
       );
-      expectError(await answerOf(await as(`/v1/store/orders/${aliceOrder.body.id}`)), 'not_found');
+      expectError(await as(`/v1/store/orders/${aliceOrder.body.id}`), 'not_found');
     }
   });
 
   it('ignores a request without a key that claims to be the admin', async () => {
-    const res = await send(api.url, 'GET', '/v1/store/orders', {
+    const answer = await call(api.url, 'GET', '/v1/store/orders', {
       headers: { 'x-account-id': alice.accountId, 'x-account-role': 'admin' },
     });
-    expectError(await answerOf(res), 'unauthorized');
+    expectError(answer, 'unauthorized');
   });
 });
 
@@ -322,16 +308,16 @@ describe('API keys', () => {
 
     expect((await api.client(created.body.apiKey).accounts.getMe()).status).toBe(200);
     // Uses are written in batches, every KEY_USAGE_FLUSH_MS.
-    const used = await eventually(
-      async () => ok(await bob.api.accounts.listKeys(), 200).body,
-      (keys) => keys.some(({ id, lastUsedAt }) => id === created.body.id && lastUsedAt !== null),
-    );
-    expect(used.find(({ id }) => id === created.body.id)).toEqual({
-      id: created.body.id,
-      prefix: created.body.prefix,
-      createdAt: created.body.createdAt,
-      lastUsedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/) as string,
-    });
+    await expect
+      .poll(async () =>
+        ok(await bob.api.accounts.listKeys(), 200).body.find(({ id }) => id === created.body.id),
+      )
+      .toEqual({
+        id: created.body.id,
+        prefix: created.body.prefix,
+        createdAt: created.body.createdAt,
+        lastUsedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/) as string,
+      });
   });
 
   it('shows the key once, at sign-up: the account never shows it again', async () => {

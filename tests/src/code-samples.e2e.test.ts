@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok } from './support/catalogue.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 
 interface CodeSample {
@@ -76,14 +77,15 @@ let operations: Map<string, Operation>;
 let document: OpenApiDocument;
 
 async function renameCategory(name: string): Promise<void> {
-  const listed = await api.admin.categories.listCategories({ query: { limit: 100 } });
-  if (listed.status !== 200) throw new Error(`categories: ${listed.status}`);
+  const listed = ok(await api.admin.categories.listCategories({ query: { limit: 100 } }), 200);
   for (const category of listed.body.filter((c) => c.name.toLowerCase() === name.toLowerCase())) {
-    const renamed = await api.admin.categories.replaceCategory({
-      params: { categoryId: String(category.id) },
-      body: { name: `${name} (${category.id})` },
-    });
-    if (renamed.status !== 200) throw new Error(`rename: ${renamed.status}`);
+    ok(
+      await api.admin.categories.replaceCategory({
+        params: { categoryId: String(category.id) },
+        body: { name: `${name} (${category.id})` },
+      }),
+      200,
+    );
   }
 }
 

@@ -1,8 +1,9 @@
 import { ErrorCodeSchema, errorStatus, type ErrorCode } from '@petstore/contract';
 import { serveHttp, type HttpHandler } from '@petstore/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerOf, expectError, type Answer } from './support/error-bodies.js';
-import { send, type RequestOptions } from './support/http.js';
+import { ok, petInStock } from './support/catalogue.js';
+import { expectError } from './support/error-bodies.js';
+import { answerOf, call, type Answer, type RequestOptions } from './support/http.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 
 /** How long the gateway waits for a service here: short, so that a 504 comes quickly. */
@@ -35,31 +36,22 @@ beforeAll(async () => {
   customer = { apiKey: (await api.signUp(email)).apiKey, email };
   const shopper = api.client(customer.apiKey);
 
-  const category = await api.admin.categories.createCategory({ body: { name: 'Dogs' } });
-  if (category.status !== 201) throw new Error(`category: ${category.status}`);
-  categoryId = category.body.id;
-  const pet = async (name: string, quantity: number) => {
-    const created = await api.admin.pets.createPet({ body: { name, categoryId } });
-    if (created.status !== 201) throw new Error(`pet: ${created.status}`);
-    const stocked = await api.admin.inventory.setInventory({
-      params: { petId: String(created.body.id) },
-      body: { quantity },
-    });
-    if (stocked.status !== 200) throw new Error(`stock: ${stocked.status}`);
-    return created.body.id;
-  };
-  soldOutPetId = await pet('Rex', 1);
-  stockedPetId = await pet('Fido', 100);
+  categoryId = ok(await api.admin.categories.createCategory({ body: { name: 'Dogs' } }), 201).body
+    .id;
+  soldOutPetId = await petInStock(api.admin, categoryId, 1, 'Rex');
+  stockedPetId = await petInStock(api.admin, categoryId, 100, 'Fido');
 
   const order = await shopper.orders.placeOrder({ body: { petId: soldOutPetId, quantity: 1 } });
   if (order.status !== 201 || order.body.id === undefined)
     throw new Error(`order: ${order.status}`);
   completedOrderId = order.body.id;
-  const completed = await api.admin.orders.updateOrder({
-    params: { orderId: String(completedOrderId) },
-    body: { complete: true },
-  });
-  if (completed.status !== 200) throw new Error(`complete: ${completed.status}`);
+  ok(
+    await api.admin.orders.updateOrder({
+      params: { orderId: String(completedOrderId) },
+      body: { complete: true },
+    }),
+    200,
+  );
 });
 
 afterAll(async () => {
@@ -67,9 +59,9 @@ afterAll(async () => {
 });
 
 const asCustomer = (method: string, path: string, options: RequestOptions = {}) =>
-  send(api.url, method, path, { apiKey: customer.apiKey, ...options });
+  call(api.url, method, path, { apiKey: customer.apiKey, ...options });
 const asAdmin = (method: string, path: string, options: RequestOptions = {}) =>
-  send(api.url, method, path, { apiKey: api.stack.adminApiKey, ...options });
+  call(api.url, method, path, { apiKey: api.stack.adminApiKey, ...options });
 /** The customer's typed client. */
 const shop = () => api.client(customer.apiKey);
 
@@ -83,7 +75,7 @@ interface ErrorCase {
   code: ErrorCode;
   when: string;
   /** Raw `fetch` where the test is about bytes on the wire, the typed client elsewhere. */
-  request: () => Promise<Response | Answer>;
+  request: () => Promise<Answer>;
   /** What the answer carries beyond the Error shape and the headers every answer has. */
   also?: (answer: Answer) => void;
 }
@@ -92,7 +84,7 @@ const unauthorized = (when: string, authorization?: string): ErrorCase => ({
   code: 'unauthorized',
   when,
   request: () =>
-    send(api.url, 'GET', '/v1/pets', {
+    call(api.url, 'GET', '/v1/pets', {
       headers: authorization === undefined ? {} : { authorization },
     }),
   also: ({ headers }) => expect(headers.get('www-authenticate')).toBe('Bearer realm="petstore"'),
@@ -202,7 +194,7 @@ const cases: ErrorCase[] = [
   {
     code: 'route_not_found',
     when: 'the path is outside every version',
-    request: () => send(api.url, 'GET', '/v2/pets'),
+    request: () => call(api.url, 'GET', '/v2/pets'),
   },
   {
     code: 'method_not_allowed',
@@ -273,21 +265,23 @@ const cases: ErrorCase[] = [
   {
     code: 'payload_too_large',
     when: 'a chunked body without Content-Length grows past 64 KiB',
-    request: () =>
-      fetch(`${api.url}/v1/categories`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${api.stack.adminApiKey}`,
-          'content-type': 'application/json',
-        },
-        body: new ReadableStream({
-          start(controller) {
-            controller.enqueue(new TextEncoder().encode(jsonOfSize(BODY_LIMIT + 1, 'name')));
-            controller.close();
+    request: async () =>
+      answerOf(
+        await fetch(`${api.url}/v1/categories`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${api.stack.adminApiKey}`,
+            'content-type': 'application/json',
           },
+          body: new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(jsonOfSize(BODY_LIMIT + 1, 'name')));
+              controller.close();
+            },
+          }),
+          duplex: 'half',
         }),
-        duplex: 'half',
-      }),
+      ),
   },
   {
     code: 'unknown_category',
@@ -333,8 +327,7 @@ const coveredBelow: ErrorCode[] = [
 describe('every error, through the gateway', () => {
   for (const { code, when, request, also } of cases) {
     it(`returns ${errorStatus[code]} ${code} when ${when}`, async () => {
-      const answered = await request();
-      const answer = answered instanceof Response ? await answerOf(answered) : answered;
+      const answer = await request();
       expectError(answer, code);
       also?.(answer);
     });
@@ -347,21 +340,17 @@ describe('every error, through the gateway', () => {
   });
 
   it('accepts a body of exactly 64 KiB: it reaches the schema, which finds it too long', async () => {
-    const answer = await answerOf(
-      await asCustomer('POST', '/v1/messages', {
-        body: jsonOfSize(BODY_LIMIT),
-        headers: { 'content-type': 'application/json' },
-      }),
-    );
+    const answer = await asCustomer('POST', '/v1/messages', {
+      body: jsonOfSize(BODY_LIMIT),
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(answer, 'validation_failed');
   });
 
   it('repeats a sane X-Request-Id of the client in the header and the error body', async () => {
-    const answer = await answerOf(
-      await asCustomer('GET', `/v1/store/orders/${NEVER_ISSUED}`, {
-        headers: { 'x-request-id': 'support-case-42' },
-      }),
-    );
+    const answer = await asCustomer('GET', `/v1/store/orders/${NEVER_ISSUED}`, {
+      headers: { 'x-request-id': 'support-case-42' },
+    });
     expectError(answer, 'not_found');
     expect(answer.headers.get('x-request-id')).toBe('support-case-42');
   });
@@ -371,13 +360,12 @@ describe('every error, through the gateway', () => {
     let answer: Answer | undefined;
     // The bucket holds 200 (the default burst) and refills one a second: 260 requests are enough.
     for (let attempt = 0; attempt < 260; attempt++) {
-      const res = await send(api.url, 'GET', '/v1/accounts/me', { apiKey });
+      const res = await call(api.url, 'GET', '/v1/accounts/me', { apiKey });
       if (res.status === 429) {
-        answer = await answerOf(res);
+        answer = res;
         break;
       }
       expect(res.status).toBe(200);
-      await res.arrayBuffer();
     }
     if (!answer) throw new Error('never rate limited');
     expectError(answer, 'rate_limited');
@@ -412,18 +400,16 @@ describe('a service that is down, slow or broken', () => {
   it('returns 503 service_unavailable for store operations while the store is stopped, and recovers when it is back', async () => {
     await api.stack.store.stop();
     try {
-      expectError(await answerOf(await listInventory()), 'service_unavailable');
+      expectError(await listInventory(), 'service_unavailable');
       expectError(
-        await answerOf(
-          await asCustomer('POST', '/v1/store/orders', {
-            json: { petId: stockedPetId, quantity: 1 },
-          }),
-        ),
+        await asCustomer('POST', '/v1/store/orders', {
+          json: { petId: stockedPetId, quantity: 1 },
+        }),
         'service_unavailable',
       );
       expect((await listPets()).status).toBe(200);
       expect((await asCustomer('GET', '/v1/accounts/me')).status).toBe(200);
-      const ready = await answerOf(await send(api.url, 'GET', '/ready'));
+      const ready = await call(api.url, 'GET', '/ready');
       expectError(ready, 'service_unavailable');
       expect(ready.body).toMatchObject({
         details: [{ path: 'store', message: expect.any(String) as string }],
@@ -432,7 +418,7 @@ describe('a service that is down, slow or broken', () => {
       await api.stack.store.start();
     }
     // The same gateway process, never restarted, reaches the new store process.
-    expect((await send(api.url, 'GET', '/ready')).status).toBe(200);
+    expect((await call(api.url, 'GET', '/ready')).status).toBe(200);
     const back = await api.client(customer.apiKey).inventory.getInventoryItem({
       params: { petId: String(stockedPetId) },
     });
@@ -452,7 +438,7 @@ describe('a service that is down, slow or broken', () => {
       async () => {
         const slow = listInventory();
         expect((await listPets()).status).toBe(200);
-        const answer = await answerOf(await slow);
+        const answer = await slow;
         expectError(answer, 'upstream_timeout');
       },
     );
@@ -466,7 +452,7 @@ describe('a service that is down, slow or broken', () => {
         res.end('<!doctype html><h1>It works!</h1>');
       },
       async () => {
-        const answer = await answerOf(await listInventory());
+        const answer = await listInventory();
         expectError(answer, 'bad_gateway');
         expect(JSON.stringify(answer.body)).not.toContain('It works');
       },

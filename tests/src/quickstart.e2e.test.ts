@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from './support/eventually.js';
 import { startTestStack, type TestStack } from './support/test-stack.js';
 
 describe('the quickstart, through the gateway', () => {
@@ -36,11 +35,9 @@ describe('the quickstart, through the gateway', () => {
     const sent = await customer.api.messages.sendMessage({ body: { message: 'Hello, Petstore!' } });
     expect(sent).toMatchObject({ status: 202, body: { status: 'queued' } });
     const messageId = sent.status === 202 ? sent.body.id : '';
-    const delivered = await eventually(
-      () => customer.api.messages.getMessage({ params: { messageId } }),
-      (res) => res.status === 200 && res.body.status === 'delivered',
-    );
-    expect(delivered).toMatchObject({ status: 200, body: { id: messageId, status: 'delivered' } });
+    await expect
+      .poll(() => customer.api.messages.getMessage({ params: { messageId } }))
+      .toMatchObject({ status: 200, body: { id: messageId, status: 'delivered' } });
 
     const category = await api.admin.categories.createCategory({ body: { name: 'Dogs' } });
     expect(category).toMatchObject({ status: 201, body: { name: 'Dogs' } });
@@ -65,10 +62,8 @@ describe('the quickstart, through the gateway', () => {
     const order = await customer.api.orders.placeOrder({ body: { petId, quantity: 1 } });
     expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1, complete: false } });
 
-    const listed = await eventually(
-      () => customer.api.pets.listPets({ query: {} }),
-      (res) => res.status === 200 && res.body.some((p) => p.id === petId && p.status === 'pending'),
-    );
-    expect(listed.body).toEqual([{ id: petId, name: 'Rex', categoryId, status: 'pending' }]);
+    await expect
+      .poll(async () => (await customer.api.pets.listPets({ query: {} })).body)
+      .toEqual([{ id: petId, name: 'Rex', categoryId, status: 'pending' }]);
   });
 });

@@ -1,9 +1,9 @@
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
+import { contractOperations } from './contract-operations.js';
 import { contract, internalContract } from './contract.js';
 import { ErrorSchema } from './errors.js';
 import { routeMetadata } from './metadata.js';
-import { contractRoutes } from './test-support/contract-routes.js';
 
 /** What every /v1 operation can answer on its way through the gateway. */
 const V1 = [429, 500, 502, 503, 504];
@@ -42,8 +42,8 @@ const specified: [method: string, path: string, statuses: number[]][] = [
   ['GET', '/v1/messages/:messageId', [200, 400, 401, 404, ...V1]],
 ];
 
-const publicRoutes = contractRoutes(contract);
-const internalRoutes = contractRoutes(internalContract);
+const publicRoutes = contractOperations(contract);
+const internalRoutes = contractOperations(internalContract);
 
 function findRoute(method: string, path: string): AppRoute | undefined {
   return publicRoutes.find(({ route }) => route.method === method && route.path === path)?.route;
@@ -162,7 +162,7 @@ describe('rules every route follows', () => {
     const owners = Object.fromEntries(
       Object.entries(contract).map(([group, router]) => [
         group,
-        [...new Set(contractRoutes(router).map(({ route }) => routeMetadata(route).service))],
+        [...new Set(contractOperations(router).map(({ route }) => routeMetadata(route).service))],
       ]),
     );
     expect(owners).toEqual({

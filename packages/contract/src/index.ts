@@ -26,6 +26,7 @@ export {
   type PetstoreClient,
   type PetstoreClientOptions,
 } from './clients.js';
+export { contractOperations, type ContractOperation } from './contract-operations.js';
 export {
   apiVersion,
   contract,
@@ -97,3 +98,4 @@ export {
 } from './pet-schemas.js';
 export { getPetSunset } from './pets.js';
 export { generateOpenApi, type GenerateOpenApiOptions } from './openapi/generate-openapi.js';
+export { objectShape, unwrapSchema } from './zod-unwrap.js';

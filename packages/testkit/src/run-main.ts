@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface RunningMain extends AsyncDisposable {
   child: ChildProcess;
@@ -34,14 +33,25 @@ export function runMain(entry: string, env: Record<string, string>): RunningMain
       await exited;
     },
     output: () => ({ stdout, stderr }),
-    async url() {
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline && child.exitCode === null) {
-        const match = /"url":"(http:\/\/[^"]+)"/.exec(stdout);
-        if (match?.[1]) return match[1];
-        await sleep(50);
-      }
-      throw new Error(`${entry} did not start:\n${stdout}\n${stderr}`);
-    },
+    url: () =>
+      new Promise((resolve, reject) => {
+        const settle = (then: () => void) => {
+          clearTimeout(timer);
+          child.stdout.off('data', look);
+          child.off('exit', fail);
+          then();
+        };
+        const fail = () =>
+          settle(() => reject(new Error(`${entry} did not start:\n${stdout}\n${stderr}`)));
+        const look = () => {
+          const url = /"url":"(http:\/\/[^"]+)"/.exec(stdout)?.[1];
+          if (url) settle(() => resolve(url));
+        };
+        const timer = setTimeout(fail, 30_000);
+        if (child.exitCode !== null) return fail();
+        child.stdout.on('data', look);
+        child.once('exit', fail);
+        look();
+      }),
   };
 }

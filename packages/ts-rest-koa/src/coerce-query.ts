@@ -1,6 +1,6 @@
 import type { ParsedUrlQuery } from 'node:querystring';
+import { objectShape, unwrapSchema } from '@petstore/contract';
 import { z } from 'zod';
-import { objectShape, unwrapSchema } from './zod-shape.js';
 
 /**
  * Koa parses `?status=a` as a string and `?status=a&status=b` as an array; for fields the

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { objectShape } from './zod-shape.js';
+import { objectShape } from '@petstore/contract';
 
 /**
  * Only the headers an object schema names, read lower-cased as Node delivers them, so headers the

@@ -1,7 +1,7 @@
+import { serveHttp } from '@petstore/testkit';
 import Koa from 'koa';
 import { describe, expect, it } from 'vitest';
 import { createBooksRouter } from './test-support/books-router.js';
-import { serve } from './test-support/serve.js';
 import { startBooks } from './test-support/start-books.js';
 
 describe('methods and unknown paths', () => {
@@ -21,7 +21,7 @@ describe('methods and unknown paths', () => {
     const app = new Koa();
     app.silent = true;
     app.use(createBooksRouter({}).routes());
-    await using server = await serve(app);
+    await using server = await serveHttp(app.callback());
     const response = await fetch(`${server.url}/books`, { method: 'DELETE' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS, POST');

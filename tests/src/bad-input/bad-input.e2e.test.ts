@@ -12,31 +12,36 @@
  */
 import { contract } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 import type { BadInputCase } from './case-types.js';
-import { DatabaseStateReader, expectNothingWritten, type DatabaseState } from './database-state.js';
+import {
+  documentCounts,
+  expectNothingWritten,
+  readState,
+  type DatabaseState,
+} from './database-state.js';
 import { fieldCases } from './field-cases.js';
-import { createFixtures, unthrottled, type Fixtures } from './fixtures.js';
-import { contractOperations, generatedCases } from './generated-cases.js';
+import { createFixtures, type Fixtures } from './fixtures.js';
+import { generatedCases, routesUnderTest } from './generated-cases.js';
 import { expectAnswer, sendCase } from './send-case.js';
 import { wireCases } from './wire-cases.js';
 
 const cases: BadInputCase[] = [...generatedCases(), ...fieldCases(), ...wireCases()];
 
 let api: TestStack;
-let databases: DatabaseStateReader;
+let databases: DatabaseReader;
 let fixtures: Fixtures;
 let before: { state: DatabaseState; counts: Record<string, number> };
 
 beforeAll(async () => {
   api = await startTestStack(unthrottled);
-  databases = await DatabaseStateReader.connect(api.stack.database.uri);
-  fixtures = await createFixtures(api, databases);
-  before = { state: await databases.read(), counts: await databases.counts() };
+  databases = await api.databases();
+  fixtures = await createFixtures(api);
+  before = { state: await readState(databases), counts: await documentCounts(databases) };
 });
 
 afterAll(async () => {
-  await databases?.[Symbol.asyncDispose]();
   await api?.[Symbol.asyncDispose]();
 });
 
@@ -44,7 +49,7 @@ describe('the table of bad input', () => {
   it('has at least 150 cases and reaches every operation of the contract', () => {
     expect(cases.length).toBeGreaterThanOrEqual(150);
     const reached = new Set(cases.map((c) => c.operation));
-    const operations = contractOperations().map((route) => route.name);
+    const operations = routesUnderTest().map((route) => route.name);
     expect(operations).toHaveLength(
       Object.values(contract).reduce((sum, router) => sum + Object.keys(router).length, 0),
     );
@@ -61,8 +66,8 @@ describe('each bad request gets its documented answer', () => {
 
 describe('after every bad request', () => {
   it('the databases hold what they held before: nothing was written', async () => {
-    expect(await databases.counts()).toEqual(before.counts);
-    expectNothingWritten(before.state, await databases.read());
+    expect(await documentCounts(databases)).toEqual(before.counts);
+    expectNothingWritten(before.state, await readState(databases));
   });
 
   it('every process still runs and the API is ready', async () => {
@@ -124,7 +129,7 @@ describe('odd but valid input is accepted and stored exactly as documented', () 
         status: 'available',
       },
     });
-    const stored = await databases.find('petstore_pets', 'pets', { _id: created.body.id });
+    const stored = await databases.find(databaseNames.pets, 'pets', { _id: created.body.id });
     expect(stored).toEqual([
       { _id: created.body.id, name, categoryId: fixtures.categoryId, status: 'available' },
     ]);
@@ -145,7 +150,7 @@ describe('odd but valid input is accepted and stored exactly as documented', () 
         status: 'available',
       },
     });
-    const [stored] = await databases.find('petstore_pets', 'pets', { _id: created.body.id });
+    const [stored] = await databases.find(databaseNames.pets, 'pets', { _id: created.body.id });
     expect(Object.keys(stored ?? {}).sort()).toEqual(['_id', 'categoryId', 'name', 'status']);
 
     const account = await postJson(
@@ -153,7 +158,7 @@ describe('odd but valid input is accepted and stored exactly as documented', () 
       '{"email":"proto@example.com","__proto__":{"role":"admin"},"constructor":{"role":"admin"}}',
     );
     expect(account).toMatchObject({ status: 201, body: { role: 'customer' } });
-    const [accountStored] = await databases.find('petstore_gateway', 'accounts', {
+    const [accountStored] = await databases.find(databaseNames.gateway, 'accounts', {
       email: 'proto@example.com',
     });
     expect(accountStored).toMatchObject({ role: 'customer' });
@@ -182,7 +187,7 @@ describe('odd but valid input is accepted and stored exactly as documented', () 
       JSON.stringify({ name: 'Operators', description: '{"$gt": ""}' }),
     );
     expect(created).toMatchObject({ status: 201, body: { description: '{"$gt": ""}' } });
-    const stored = await databases.find('petstore_pets', 'categories', { _id: created.body.id });
+    const stored = await databases.find(databaseNames.pets, 'categories', { _id: created.body.id });
     expect(stored).toMatchObject([{ description: '{"$gt": ""}' }]);
   });
 

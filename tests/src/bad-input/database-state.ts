@@ -1,75 +1,43 @@
-import { MongoClient } from 'mongodb';
 import { expect } from 'vitest';
-
-/** The databases of a stack: every document the API keeps is in one of them. */
-const DATABASES = ['petstore_pets', 'petstore_store', 'petstore_gateway'] as const;
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
 
 /**
  * Fields that change without any client writing: the gateway records when a key was last used
  * in the background, whatever the request it made.
  */
 const VOLATILE_FIELDS: Record<string, string[]> = {
-  'petstore_gateway.api_keys': ['lastUsedAt'],
+  [`${databaseNames.gateway}.api_keys`]: ['lastUsedAt'],
 };
 
 /** Every document of every collection, keyed `database.collection`, in `_id` order. */
 export type DatabaseState = Record<string, Record<string, unknown>[]>;
 
-/** Reads the stack's databases with the official driver, to tell what a request wrote. */
-export class DatabaseStateReader implements AsyncDisposable {
-  readonly #client: MongoClient;
-
-  private constructor(client: MongoClient) {
-    this.#client = client;
-  }
-
-  static async connect(uri: string): Promise<DatabaseStateReader> {
-    return new DatabaseStateReader(
-      await new MongoClient(uri, { serverSelectionTimeoutMS: 5_000 }).connect(),
-    );
-  }
-
-  /** Every document the API keeps, volatile fields left out. */
-  async read(): Promise<DatabaseState> {
-    const state: DatabaseState = {};
-    for (const name of DATABASES) {
-      const db = this.#client.db(name);
-      const collections = await db.listCollections({}, { nameOnly: true }).toArray();
-      for (const { name: collection } of collections.sort((a, b) => a.name.localeCompare(b.name))) {
-        const key = `${name}.${collection}`;
-        const documents = await db.collection(collection).find().sort({ _id: 1 }).toArray();
-        state[key] = documents.map((document) => {
-          const kept: Record<string, unknown> = { ...document };
-          for (const field of VOLATILE_FIELDS[key] ?? []) delete kept[field];
-          return kept;
-        });
-      }
+/** Every document the API keeps, volatile fields left out. */
+export async function readState(reader: DatabaseReader): Promise<DatabaseState> {
+  const state: DatabaseState = {};
+  for (const name of Object.values(databaseNames)) {
+    for (const [collection, documents] of Object.entries(await reader.snapshot(name))) {
+      const key = `${name}.${collection}`;
+      state[key] = documents.map((document) => {
+        const kept: Record<string, unknown> = { ...document };
+        for (const field of VOLATILE_FIELDS[key] ?? []) delete kept[field];
+        return kept;
+      });
     }
-    return state;
   }
+  return state;
+}
 
-  /** How many documents each collection holds. */
-  async counts(): Promise<Record<string, number>> {
-    const counts: Record<string, number> = {};
-    for (const name of DATABASES) {
-      const db = this.#client.db(name);
-      for (const { name: collection } of await db
-        .listCollections({}, { nameOnly: true })
-        .toArray()) {
-        counts[`${name}.${collection}`] = await db.collection(collection).countDocuments();
-      }
+/** How many documents each collection holds. */
+export async function documentCounts(reader: DatabaseReader): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const name of Object.values(databaseNames)) {
+    const db = reader.db(name);
+    for (const { name: collection } of await db.listCollections({}, { nameOnly: true }).toArray()) {
+      counts[`${name}.${collection}`] = await db.collection(collection).countDocuments();
     }
-    return counts;
   }
-
-  /** One collection's documents matching `filter`, as stored. */
-  find(database: (typeof DATABASES)[number], collection: string, filter: Record<string, unknown>) {
-    return this.#client.db(database).collection(collection).find(filter).toArray();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.#client.close();
-  }
+  return counts;
 }
 
 /**

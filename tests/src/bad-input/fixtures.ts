@@ -1,7 +1,7 @@
-import type { PetstoreClient } from '@petstore/contract';
-import { eventually } from '../support/eventually.js';
+import { expect, vi } from 'vitest';
+import { ok, petInStock } from '../support/catalogue.js';
+import { databaseNames } from '../support/databases.js';
 import type { TestStack } from '../support/test-stack.js';
-import type { DatabaseStateReader } from './database-state.js';
 
 /** One of everything a path can name, so that a request fails for its input, not for a 404. */
 export interface Fixtures {
@@ -17,76 +17,43 @@ export interface Fixtures {
   adminApiKey: string;
 }
 
-/** A stack's env for bulk requests: rate limits far above what a suite sends. */
-export const unthrottled = {
-  RATE_LIMIT_PER_SECOND: '100000',
-  RATE_LIMIT_BURST: '100000',
-  SIGNUP_RATE_LIMIT_PER_MINUTE: '100000',
-  SIGNUP_RATE_LIMIT_BURST: '100000',
-} as const;
-
-function expectStatus<T extends { status: number; body: unknown }>(answer: T, status: number): T {
-  if (answer.status !== status) {
-    throw new Error(`fixture: expected ${status}, got ${answer.status} ${JSON.stringify(answer)}`);
-  }
-  return answer;
-}
-
-function bodyOf<T>(answer: { status: number; body: unknown }, status: number): T {
-  return expectStatus(answer, status).body as T;
-}
-
 /**
  * Creates the fixtures through the API, then waits until the background work they start (the
  * store's status push, the message worker) is done, so the databases hold still afterwards.
  */
-export async function createFixtures(
-  api: TestStack,
-  databases: DatabaseStateReader,
-  name = 'Dogs',
-): Promise<Fixtures> {
-  const admin: PetstoreClient = api.admin;
-  const { id: categoryId } = bodyOf<{ id: number }>(
-    await admin.categories.createCategory({ body: { name } }),
-    201,
-  );
-  const { id: petId } = bodyOf<{ id: number }>(
-    await admin.pets.createPet({ body: { name: 'Rex', categoryId } }),
-    201,
-  );
+export async function createFixtures(api: TestStack, name = 'Dogs'): Promise<Fixtures> {
+  const { admin } = api;
+  const categoryId = ok(await admin.categories.createCategory({ body: { name } }), 201).body.id;
   const stock = 10;
-  expectStatus(
-    await admin.inventory.setInventory({
-      params: { petId: String(petId) },
-      body: { quantity: stock + 1 },
-    }),
-    200,
-  );
+  // One more than `stock`: the customer's order takes one.
+  const petId = await petInStock(admin, categoryId, stock + 1);
 
   const email = `bad-input.${name.toLowerCase()}.${Date.now()}@example.com`;
   const { apiKey, accountId } = await api.signUp(email);
   const shopper = api.client(apiKey);
-  const [key] = bodyOf<{ id: string }[]>(await shopper.accounts.listKeys(), 200);
+  const [key] = ok(await shopper.accounts.listKeys(), 200).body;
   if (!key) throw new Error('fixture: the customer has no key');
-  const { id: orderId } = bodyOf<{ id: number }>(
-    await shopper.orders.placeOrder({ body: { petId, quantity: 1 } }),
-    201,
-  );
-  const { id: messageId } = bodyOf<{ id: string }>(
-    await shopper.messages.sendMessage({ body: { message: 'Hello' } }),
-    202,
-  );
+  const orderId = ok(await shopper.orders.placeOrder({ body: { petId, quantity: 1 } }), 201).body
+    .id;
+  if (orderId === undefined) throw new Error('fixture: the order has no id');
+  const messageId = ok(await shopper.messages.sendMessage({ body: { message: 'Hello' } }), 202).body
+    .id;
 
-  const settled = await eventually(
+  // Hooks cannot use expect.poll, which needs a test.
+  await vi.waitFor(
     async () => {
-      const [message] = await databases.find('petstore_gateway', 'messages', { _id: messageId });
-      const outbox = await databases.find('petstore_store', 'outbox', {});
-      return message?.status === 'delivered' && outbox.length === 0;
+      const databases = await api.databases();
+      const [message] = await databases.find(databaseNames.gateway, 'messages', {
+        _id: messageId,
+      });
+      const outbox = await databases.find(databaseNames.store, 'outbox', {});
+      expect(
+        { message: message?.status as unknown, outbox: outbox.length },
+        'fixture: the message or the status push is still pending',
+      ).toEqual({ message: 'delivered', outbox: 0 });
     },
-    (done) => done,
-    20_000,
+    { timeout: 20_000, interval: 100 },
   );
-  if (!settled) throw new Error('fixture: the message or the status push is still pending');
   return {
     categoryId,
     petId,

@@ -1,4 +1,4 @@
-import { contract, type routeMetadata } from '@petstore/contract';
+import { contract, contractOperations } from '@petstore/contract';
 import {
   INT64_MAX,
   JSON_TYPE,
@@ -16,9 +16,6 @@ import type { Fixtures } from './fixtures.js';
 const DEPTH = 10_000;
 
 /** The fixture a path parameter names. */
-/** A route of the contract, as ts-rest declares it. */
-type AppRoute = Parameters<typeof routeMetadata>[0];
-
 const PLACEHOLDERS: Record<string, string> = {
   petId: '{pet}',
   categoryId: '{category}',
@@ -63,19 +60,17 @@ function isZodSchema(value: unknown): boolean {
 }
 
 /** Every operation of the public contract, as this suite needs to know it. */
-export function contractOperations(): ContractRoute[] {
-  return Object.values(contract).flatMap((router) =>
-    Object.entries(router as Record<string, AppRoute>).map(([name, route]) => ({
-      name,
-      method: route.method,
-      path: route.path,
-      pathParams: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1] ?? ''),
-      hasBody: 'body' in route && isZodSchema(route.body),
-      hasQuery: 'query' in route && isZodSchema(route.query),
-      filters: filtersOf('query' in route ? route.query : undefined),
-      statuses: Object.keys(route.responses).map(Number),
-    })),
-  );
+export function routesUnderTest(): ContractRoute[] {
+  return contractOperations(contract).map(({ name, route }) => ({
+    name,
+    method: route.method,
+    path: route.path,
+    pathParams: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1] ?? ''),
+    hasBody: 'body' in route && isZodSchema(route.body),
+    hasQuery: 'query' in route && isZodSchema(route.query),
+    filters: filtersOf('query' in route ? route.query : undefined),
+    statuses: Object.keys(route.responses).map(Number),
+  }));
 }
 
 function pathOf(route: ContractRoute, params: Record<string, string> = {}): string {
@@ -337,7 +332,7 @@ function queryCases(route: ContractRoute): BadInputCase[] {
 
 /** Generated from the contract: every operation with a body, a path id or a query. */
 export function generatedCases(): BadInputCase[] {
-  return contractOperations().flatMap((route) => [
+  return routesUnderTest().flatMap((route) => [
     ...(route.hasBody ? bodyCases(route) : []),
     ...idCases(route),
     ...queryCases(route),

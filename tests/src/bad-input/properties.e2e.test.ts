@@ -12,14 +12,20 @@
  * path of its counterexample, and `PROPERTY_SEED=<seed> PROPERTY_PATH=<path>` replays it.
  */
 import { parse as parseQuery } from 'node:querystring';
-import { contract, ErrorSchema, routeMetadata } from '@petstore/contract';
+import {
+  contract,
+  contractOperations,
+  ErrorSchema,
+  objectShape,
+  unwrapSchema,
+  type ContractOperation,
+} from '@petstore/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answerOf, type Answer } from '../support/error-bodies.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { DatabaseStateReader } from './database-state.js';
-import { createFixtures, unthrottled, type Fixtures } from './fixtures.js';
+import { call, type Answer } from '../support/http.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { createFixtures, type Fixtures } from './fixtures.js';
 import { VALID_BODIES } from './generated-cases.js';
 import { arbitraryOf, validArbitraryOf, type ArbitraryOptions } from './zod-arbitrary.js';
 
@@ -33,17 +39,7 @@ const runs: fc.Parameters<unknown> = {
   ...(PROPERTY_PATH !== undefined && { path: PROPERTY_PATH }),
 };
 
-/** A route of the contract, as ts-rest declares it. */
-type Route = Parameters<typeof routeMetadata>[0] & {
-  pathParams?: unknown;
-  query?: unknown;
-  body?: unknown;
-  headers?: unknown;
-};
-
-interface Operation {
-  name: string;
-  route: Route;
+interface Operation extends ContractOperation {
   params?: z.ZodTypeAny;
   query?: z.ZodTypeAny;
   body?: z.ZodTypeAny;
@@ -53,17 +49,17 @@ interface Operation {
 const schemaOf = (value: unknown) => (value instanceof z.ZodType ? value : undefined);
 
 /** Every operation of the contract, with its request schemas; deletes last, they remove things. */
-const operations: Operation[] = Object.values(contract)
-  .flatMap((router) =>
-    Object.entries(router as Record<string, Route>).map(([name, route]) => ({
-      name,
-      route,
+const operations: Operation[] = contractOperations(contract)
+  .map((operation) => {
+    const { route } = operation;
+    return {
+      ...operation,
       params: schemaOf(route.pathParams),
       query: schemaOf(route.query),
-      body: schemaOf(route.body),
+      body: schemaOf('body' in route ? route.body : undefined),
       headers: schemaOf(route.headers),
-    })),
-  )
+    };
+  })
   .sort((a, b) => Number(a.route.method === 'DELETE') - Number(b.route.method === 'DELETE'));
 
 const withInput = operations.filter((op) => op.params ?? op.query ?? op.body);
@@ -80,8 +76,7 @@ let fixtures: Fixtures;
 
 beforeAll(async () => {
   api = await startTestStack(unthrottled);
-  await using databases = await DatabaseStateReader.connect(api.stack.database.uri);
-  fixtures = await createFixtures(api, databases);
+  fixtures = await createFixtures(api);
 });
 
 afterAll(async () => {
@@ -91,9 +86,7 @@ afterAll(async () => {
 /** Whose key goes with an operation: none for sign-up, the customer's for its own keys and messages. */
 function apiKeyFor(op: Operation): string | undefined {
   if (op.name === 'createAccount') return undefined;
-  return routeMetadata(op.route).service === 'gateway'
-    ? fixtures.customer.apiKey
-    : fixtures.adminApiKey;
+  return op.metadata.service === 'gateway' ? fixtures.customer.apiKey : fixtures.adminApiKey;
 }
 
 function pathOf(op: Operation, params: Record<string, unknown> = {}): string {
@@ -114,23 +107,20 @@ function queryString(query: Record<string, unknown> = {}): string {
 }
 
 /** Sends a request to an operation; `body` is sent as it is when a string, else as JSON. */
-async function send(op: Operation, request: Request, rawBody?: string, rawQuery?: string) {
+function send(op: Operation, request: Request, rawBody?: string, rawQuery?: string) {
   const headers: Record<string, string> = {};
-  const apiKey = apiKeyFor(op);
-  if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   for (const [name, value] of Object.entries(request.headers ?? {}) as [string, string][]) {
     if (value !== undefined) headers[name] = value;
   }
   const body = rawBody ?? (op.body ? JSON.stringify(request.body) : undefined);
   if (body !== undefined) headers['content-type'] = 'application/json';
   const search = rawQuery ?? queryString(request.query);
-  const res = await fetch(`${api.url}${pathOf(op, request.params)}${search}`, {
-    method: op.route.method,
-    headers,
+  return call(api.url, op.route.method, `${pathOf(op, request.params)}${search}`, {
+    apiKey: apiKeyFor(op),
     body,
+    headers,
     signal: AbortSignal.timeout(30_000),
   });
-  return answerOf(res);
 }
 
 function declaredStatuses(op: Operation): number[] {
@@ -213,7 +203,7 @@ describe('valid requests built from the contract’s schemas', () => {
 
 /** JSON texts of every kind, objects near the schema's shape among them. */
 function junkBody(op: Operation): fc.Arbitrary<string> {
-  const shape = op.body ? Object.keys(objectShape(op.body)) : [];
+  const shape = Object.keys(objectShape(op.body) ?? {});
   const key = fc.oneof(
     fc.constantFrom(...shape, '$gt', '$where', 'a.b', '__proto__', 'constructor', 'prototype'),
     fc.string(),
@@ -226,19 +216,6 @@ function junkBody(op: Operation): fc.Arbitrary<string> {
   );
 }
 
-/** The schema under optional, default and effects wrappers: what a value is checked as. */
-function unwrap(schema: z.ZodTypeAny): z.ZodTypeAny {
-  if (schema instanceof z.ZodOptional) return unwrap(schema.unwrap() as z.ZodTypeAny);
-  if (schema instanceof z.ZodDefault) return unwrap(schema.removeDefault() as z.ZodTypeAny);
-  if (schema instanceof z.ZodEffects) return unwrap(schema.innerType() as z.ZodTypeAny);
-  return schema;
-}
-
-function objectShape(schema: z.ZodTypeAny): Record<string, z.ZodTypeAny> {
-  const inner = unwrap(schema);
-  return inner instanceof z.ZodObject ? (inner.shape as Record<string, z.ZodTypeAny>) : {};
-}
-
 /** Path parameters that name the fixtures, so only the body can be wrong. */
 function fixtureParams(op: Operation): Record<string, unknown> {
   const ids: Record<string, unknown> = {
@@ -249,7 +226,7 @@ function fixtureParams(op: Operation): Record<string, unknown> {
     keyId: fixtures.customer.keyId,
   };
   return Object.fromEntries(
-    Object.keys(objectShape(op.params ?? z.object({}))).map((name) => [name, ids[name]]),
+    Object.keys(objectShape(op.params) ?? {}).map((name) => [name, ids[name]]),
   );
 }
 
@@ -304,7 +281,7 @@ describe('junk path ids', () => {
     '$name: the Error shape, never a 5xx, 400 exactly when the id is not one',
     async (op) => {
       const params = op.params as z.ZodTypeAny;
-      const [name = ''] = Object.keys(objectShape(params));
+      const [name = ''] = Object.keys(objectShape(params) ?? {});
       // '', '.' and '..' would change the path itself: the table of bad input has those.
       const segment = fc
         .oneof(fc.string({ unit: 'binary' }), fc.stringMatching(/^-?[0-9]{1,21}$/))
@@ -325,11 +302,11 @@ describe('junk path ids', () => {
 /** The query as the services read it: repeated names as arrays, one value wrapped where the schema wants an array. */
 function queryAsRead(schema: z.ZodTypeAny, search: string): Record<string, unknown> {
   const parsed = parseQuery(search.replace(/^\?/, ''));
-  const shape = objectShape(schema);
+  const shape = objectShape(schema) ?? {};
   return Object.fromEntries(
     Object.entries(parsed).map(([name, value]) => {
       const field = shape[name];
-      const wrap = typeof value === 'string' && field && unwrap(field) instanceof z.ZodArray;
+      const wrap = typeof value === 'string' && field && unwrapSchema(field) instanceof z.ZodArray;
       return [name, wrap ? [value] : value];
     }),
   );
@@ -341,7 +318,12 @@ describe('junk queries', () => {
     async (op) => {
       const query = op.query as z.ZodTypeAny;
       const name = fc.oneof(
-        fc.constantFrom(...Object.keys(objectShape(query)), '$where', 'limit[$gt]', '__proto__'),
+        fc.constantFrom(
+          ...Object.keys(objectShape(query) ?? {}),
+          '$where',
+          'limit[$gt]',
+          '__proto__',
+        ),
         fc.string(),
       );
       const value = fc.oneof(

@@ -1,11 +1,11 @@
 import type { PetstoreClient } from '@petstore/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
-import { DatabaseReader } from '../support/databases.js';
-import { answerOf, expectError } from '../support/error-bodies.js';
-import { eventually } from '../support/eventually.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stockedPet } from '../support/catalogue.js';
+import { expectError } from '../support/error-bodies.js';
+import { call } from '../support/http.js';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, Workload } from '../support/workload.js';
 
 /**
  * A service gives up on its database after 2 s (service-kit's `connectMongo`), and a store
@@ -26,17 +26,7 @@ beforeAll(async () => {
     STOCK_HOLD_SWEEP_MS: '250',
   });
   customer = (await api.signUp()).api;
-  const category = await api.admin.categories.createCategory({ body: { name: 'Database' } });
-  if (category.status !== 201) throw new Error(`category: ${category.status}`);
-  const pet = await api.admin.pets.createPet({
-    body: { name: 'Rex', categoryId: category.body.id },
-  });
-  if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
-  petId = pet.body.id;
-  await api.admin.inventory.setInventory({
-    params: { petId: String(petId) },
-    body: { quantity: 100 },
-  });
+  ({ petId } = await stockedPet(api.admin, 100));
 });
 afterEach(async () => {
   // Whatever a test did, the next one starts with the database up and every service ready.
@@ -49,14 +39,15 @@ afterAll(async () => {
 
 /** `/ready`'s status and body. */
 async function ready(): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(GUARD_MS) });
-  return { status: res.status, body: await res.json() };
+  const { status, body } = await call(api.url, 'GET', '/ready', {
+    signal: AbortSignal.timeout(GUARD_MS),
+  });
+  return { status, body };
 }
 
 /** Polls `/ready` until every part answers again. */
 async function everythingReady(): Promise<void> {
-  const last = await eventually(ready, ({ status }) => status === 200, 30_000);
-  expect(last).toEqual({ status: 200, body: { status: 'ok' } });
+  await expect.poll(ready, { timeout: 30_000 }).toEqual({ status: 200, body: { status: 'ok' } });
 }
 
 describe('with the database stopped', () => {
@@ -97,12 +88,10 @@ describe('with the database stopped', () => {
       expectError(answer, 'service_unavailable');
     }
     // A key the gateway has not seen yet cannot be checked either: 503, not 401.
-    const unknownKey = await answerOf(
-      await fetch(`${api.url}/v1/pets`, {
-        headers: { authorization: `Bearer psk_${'x'.repeat(40)}` },
-        signal: AbortSignal.timeout(GUARD_MS),
-      }),
-    );
+    const unknownKey = await call(api.url, 'GET', '/v1/pets', {
+      apiKey: `psk_${'x'.repeat(40)}`,
+      signal: AbortSignal.timeout(GUARD_MS),
+    });
     expectError(unknownKey, 'service_unavailable');
 
     // The processes stay up, waiting for their database.
@@ -117,9 +106,7 @@ describe('with the database stopped', () => {
 
   it('says 503 on /ready, naming every part that is down', async () => {
     await api.stack.database.stop();
-    const answer = await answerOf(
-      await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(GUARD_MS) }),
-    );
+    const answer = await call(api.url, 'GET', '/ready', { signal: AbortSignal.timeout(GUARD_MS) });
     expectError(answer, 'service_unavailable');
     const parts = (answer.body as { details: { path: string }[] }).details.map((part) => part.path);
     expect(parts.sort()).toEqual(['database', 'pets', 'store']);
@@ -133,28 +120,25 @@ describe('once the database is back', () => {
     await api.stack.database.start();
 
     await everythingReady();
-    const pets = await eventually(
-      () => customer.pets.listPets({ query: {}, ...inTime() }),
-      (res) => res.status === 200,
-      30_000,
-    );
-    expect(pets.status).toBe(200);
-    const order = await eventually(
-      () => customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() }),
-      (res) => res.status === 201,
-      30_000,
-    );
+    await expect
+      .poll(async () => (await customer.pets.listPets({ query: {}, ...inTime() })).status, {
+        timeout: 30_000,
+      })
+      .toBe(200);
+    const untilBack = { timeout: 30_000, interval: 100 };
+    const order = await vi.waitFor(async () => {
+      const res = await customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() });
+      expect(res.status).toBe(201);
+      return res;
+    }, untilBack);
     expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1 } });
-    const signUp = await eventually(
-      () =>
-        api.client().accounts.createAccount({
-          body: { email: `database-back.${Date.now()}@example.com` },
-          ...inTime(),
-        }),
-      (res) => res.status === 201,
-      30_000,
-    );
-    expect(signUp.status).toBe(201);
+    await vi.waitFor(async () => {
+      const res = await api.client().accounts.createAccount({
+        body: { email: `database-back.${Date.now()}@example.com` },
+        ...inTime(),
+      });
+      expect(res.status).toBe(201);
+    }, untilBack);
     const message = await customer.messages.sendMessage({
       body: { message: 'The database is back' },
       ...inTime(),
@@ -178,16 +162,11 @@ describe('under load', () => {
     expectOnlyAnswers(workload, ['service_unavailable']);
     expect(countOf(workload, 'order', 503)).toBeGreaterThan(0);
     expect(countOf(workload, 'order', 201)).toBeGreaterThan(0);
-    const db = await DatabaseReader.connect(api.stack.database.uri);
-    try {
-      // A database that stops while a write is in flight can apply it and lose the reply with
-      // the connection: the service cannot know, and answers 503. Such a write may be there —
-      // whole, its stock taken for it — or not; anything partial is still a failure.
-      await expectNothingLost(workload, db, {
-        unknown: ['service_unavailable', 'upstream_timeout'],
-      });
-    } finally {
-      await db.close();
-    }
+    // A database that stops while a write is in flight can apply it and lose the reply with
+    // the connection: the service cannot know, and answers 503. Such a write may be there —
+    // whole, its stock taken for it — or not; anything partial is still a failure.
+    await expectNothingLost(workload, await api.databases(), {
+      unknown: ['service_unavailable', 'upstream_timeout'],
+    });
   });
 });

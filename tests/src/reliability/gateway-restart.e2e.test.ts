@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
-import { DatabaseReader, databaseNames } from '../support/databases.js';
-import { eventually } from '../support/eventually.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+import { ok } from '../support/catalogue.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, Workload } from '../support/workload.js';
 
 /** A message as the gateway stores it (services/gateway/src/collections.ts). */
 interface MessageDocument {
@@ -25,14 +25,13 @@ let customer: { accountId: string; api: PetstoreClient };
 
 beforeAll(async () => {
   api = await startTestStack(unthrottled);
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   customer = await api.signUp();
 });
 afterEach(async () => {
   if (!api.stack.gateway.running) await api.stack.gateway.start();
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 
@@ -55,13 +54,11 @@ function queuedMessage(text: string): MessageDocument {
   };
 }
 
-/** Polls the API until the message reads `delivered`; returns the last answer. */
-async function delivered(id: string) {
-  return eventually(
-    () => customer.api.messages.getMessage({ params: { messageId: id } }),
-    (res) => res.status === 200 && res.body.status === 'delivered',
-    20_000,
-  );
+/** Polls the API for the message, for the time a delivery may take. */
+function pollMessage(id: string) {
+  return expect.poll(() => customer.api.messages.getMessage({ params: { messageId: id } }), {
+    timeout: 20_000,
+  });
 }
 
 describe('a gateway restarted with messages it had not delivered', () => {
@@ -72,7 +69,7 @@ describe('a gateway restarted with messages it had not delivered', () => {
     await api.stack.gateway.start();
 
     for (const message of queued) {
-      expect(await delivered(message._id)).toMatchObject({
+      await pollMessage(message._id).toMatchObject({
         status: 200,
         body: {
           id: message._id,
@@ -102,7 +99,7 @@ describe('a gateway restarted with messages it had not delivered', () => {
     await messages().insertOne(cutShort);
     await api.stack.gateway.start();
 
-    expect(await delivered(cutShort._id)).toMatchObject({
+    await pollMessage(cutShort._id).toMatchObject({
       status: 200,
       body: { id: cutShort._id, status: 'delivered' },
     });
@@ -115,15 +112,17 @@ describe('a gateway restarted with messages it had not delivered', () => {
   it('delivers the messages posted just before it stopped', async () => {
     const posted: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const sent = await customer.api.messages.sendMessage({ body: { message: `Posted ${i}` } });
-      if (sent.status !== 202) throw new Error(`message: ${sent.status}`);
+      const sent = ok(
+        await customer.api.messages.sendMessage({ body: { message: `Posted ${i}` } }),
+        202,
+      );
       posted.push(sent.body.id);
     }
     await api.stack.gateway.stop();
     await api.stack.gateway.start();
 
     for (const id of posted) {
-      expect(await delivered(id)).toMatchObject({ status: 200, body: { status: 'delivered' } });
+      await pollMessage(id).toMatchObject({ status: 200, body: { status: 'delivered' } });
     }
   });
 });

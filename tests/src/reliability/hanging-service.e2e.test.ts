@@ -3,12 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PetstoreClient } from '@petstore/contract';
 import { serveHttp, type ServedHttp } from '@petstore/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
-import { DatabaseReader } from '../support/databases.js';
-import { answerOf, expectError, type Answer } from '../support/error-bodies.js';
-import { eventually } from '../support/eventually.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+import { stockedPet } from '../support/catalogue.js';
+import type { DatabaseReader } from '../support/databases.js';
+import { expectError } from '../support/error-bodies.js';
+import { call, type Answer } from '../support/http.js';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, Workload } from '../support/workload.js';
 
 /**
  * How long the gateway waits for a service in this file: short, so that hangs end quickly, yet
@@ -73,43 +74,27 @@ async function restoreTheStore(): Promise<void> {
   if (!api.stack.store.running) await api.stack.store.start();
 }
 
-async function asCustomer(method: string, path: string, json?: unknown): Promise<Answer> {
-  const res = await fetch(`${api.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${customerKey}`,
-      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: json === undefined ? undefined : JSON.stringify(json),
+function asCustomer(method: string, path: string, json?: unknown): Promise<Answer> {
+  return call(api.url, method, path, {
+    apiKey: customerKey,
+    json,
     signal: AbortSignal.timeout(GUARD_MS),
   });
-  return answerOf(res);
 }
 
 beforeAll(async () => {
   api = await startTestStack({ ...unthrottled, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   const signedUp = await api.signUp();
   customer = signedUp.api;
   customerKey = signedUp.apiKey;
-  const category = await api.admin.categories.createCategory({ body: { name: 'Hangs' } });
-  if (category.status !== 201) throw new Error(`category: ${category.status}`);
-  const pet = await api.admin.pets.createPet({
-    body: { name: 'Rex', categoryId: category.body.id },
-  });
-  if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
-  petId = pet.body.id;
-  await api.admin.inventory.setInventory({
-    params: { petId: String(petId) },
-    body: { quantity: 100 },
-  });
+  ({ petId } = await stockedPet(api.admin, 100));
 });
 afterEach(async () => {
   await restoreTheStore();
 });
 afterAll(async () => {
   await closeStandIn();
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 
@@ -136,10 +121,7 @@ describe('a store that takes requests and never answers', () => {
       }
     })();
     try {
-      await eventually(
-        () => Promise.resolve(store.open),
-        (open) => open >= 3,
-      );
+      await expect.poll(() => store.open).toBeGreaterThanOrEqual(3);
       const whileHanging = async <T extends { status: number }>(answer: Promise<T>) => {
         const answered = await answer;
         // A store request was still hanging when this answer came.
@@ -173,7 +155,7 @@ describe('a store that takes requests and never answers', () => {
       );
       expect(message.status).toBe(202);
       // /ready waits at most 1 s for each part, so it answers too, naming the store.
-      const ready = await answerOf(await fetch(`${api.url}/ready`, { signal: signal() }));
+      const ready = await call(api.url, 'GET', '/ready', { signal: signal() });
       expectError(ready, 'service_unavailable');
       expect((ready.body as { details: { path: string }[] }).details).toEqual([
         { path: 'store', message: expect.any(String) as string },
@@ -191,11 +173,9 @@ describe('a store that takes requests and never answers', () => {
     expect(store.received).toBe(1);
     await restoreTheStore();
 
-    const item = await eventually(
-      () => asCustomer('GET', `/v1/store/inventory/${petId}`),
-      ({ status }) => status === 200,
-    );
-    expect(item).toMatchObject({ status: 200, body: { petId } });
+    await expect
+      .poll(() => asCustomer('GET', `/v1/store/inventory/${petId}`))
+      .toMatchObject({ status: 200, body: { petId } });
     const order = await asCustomer('POST', '/v1/store/orders', { petId, quantity: 1 });
     expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1 } });
   });

@@ -1,11 +1,11 @@
 import type { PetStatus, PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
-import { DatabaseReader, databaseNames } from '../support/databases.js';
+import { ok, petInStock } from '../support/catalogue.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { eventually } from '../support/eventually.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, Workload } from '../support/workload.js';
 
 /** A request that answers 503 when a service is down does so at once; past this, it hung. */
 const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(5_000) } });
@@ -21,31 +21,17 @@ beforeAll(async () => {
     // Retries of a status push stay frequent, so convergence is quick once pets is back.
     OUTBOX_MAX_BACKOFF_MS: '500',
   });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   customer = (await api.signUp()).api;
-  const category = await api.admin.categories.createCategory({ body: { name: 'Pets down' } });
-  if (category.status !== 201) throw new Error(`category: ${category.status}`);
-  categoryId = category.body.id;
+  categoryId = ok(await api.admin.categories.createCategory({ body: { name: 'Pets down' } }), 201)
+    .body.id;
 });
 afterEach(async () => {
   if (!api.stack.pets.running) await api.stack.pets.start();
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
-
-/** A new pet with `quantity` in stock, made while every service is up. */
-async function stockedPet(quantity: number): Promise<number> {
-  const pet = await api.admin.pets.createPet({ body: { name: 'Rex', categoryId } });
-  if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
-  const stocked = await api.admin.inventory.setInventory({
-    params: { petId: String(pet.body.id) },
-    body: { quantity },
-  });
-  if (stocked.status !== 200) throw new Error(`stock: ${stocked.status}`);
-  return pet.body.id;
-}
 
 /** The pet's status as the pets service stores it, read through the driver. */
 async function storedStatus(petId: number): Promise<PetStatus | undefined> {
@@ -66,25 +52,13 @@ function outboxEntries(petId: number): Promise<number> {
 
 /** Waits, asking nothing of the API, until pets stores `status` and the outbox is empty. */
 async function expectConverged(petId: number, status: PetStatus): Promise<void> {
-  expect(
-    await eventually(
-      () => storedStatus(petId),
-      (stored) => stored === status,
-      20_000,
-    ),
-  ).toBe(status);
-  expect(
-    await eventually(
-      () => outboxEntries(petId),
-      (count) => count === 0,
-      20_000,
-    ),
-  ).toBe(0);
+  await expect.poll(() => storedStatus(petId), { timeout: 20_000 }).toBe(status);
+  await expect.poll(() => outboxEntries(petId), { timeout: 20_000 }).toBe(0);
 }
 
 describe('with the pets service stopped', () => {
   it('takes orders for stocked pets, and the pet’s status catches up once pets is back', async () => {
-    const petId = await stockedPet(2);
+    const petId = await petInStock(api.admin, categoryId, 2);
     await expectConverged(petId, 'available');
     await api.stack.pets.stop();
 
@@ -111,7 +85,7 @@ describe('with the pets service stopped', () => {
   });
 
   it('ends with the status of the last change when several happened while pets was down', async () => {
-    const petId = await stockedPet(2);
+    const petId = await petInStock(api.admin, categoryId, 2);
     await expectConverged(petId, 'available');
     await api.stack.pets.stop();
 
@@ -148,8 +122,10 @@ describe('with the pets service stopped', () => {
   });
 
   it('answers 503 for a pet the store has no stock of, and writes nothing', async () => {
-    const pet = await api.admin.pets.createPet({ body: { name: 'Unstocked', categoryId } });
-    if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
+    const pet = ok(
+      await api.admin.pets.createPet({ body: { name: 'Unstocked', categoryId } }),
+      201,
+    );
     const petId = pet.body.id;
     await api.stack.pets.stop();
 
@@ -191,8 +167,10 @@ describe('under load', () => {
 
     // Both sides agree again, with no further request.
     for (const { id } of setup.pets) {
-      const item = await customer.inventory.getInventoryItem({ params: { petId: String(id) } });
-      if (item.status !== 200) throw new Error(`inventory of ${id}: ${item.status}`);
+      const item = ok(
+        await customer.inventory.getInventoryItem({ params: { petId: String(id) } }),
+        200,
+      );
       await expectConverged(id, item.body.status);
     }
   });

@@ -1,10 +1,11 @@
 import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/books.js';
-import { DatabaseReader } from '../support/databases.js';
+import { stockedPet } from '../support/catalogue.js';
+import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { prepareWorkload, unthrottled, Workload } from '../support/workload.js';
+import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { prepareWorkload, Workload } from '../support/workload.js';
 
 /** API.md: a service that is down is 503 "within 1 s"; past this the request counts as hung. */
 const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(1_000) } });
@@ -17,19 +18,9 @@ let orderId: number;
 
 beforeAll(async () => {
   api = await startTestStack(unthrottled);
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   customer = (await api.signUp()).api;
-  const category = await api.admin.categories.createCategory({ body: { name: 'Store down' } });
-  if (category.status !== 201) throw new Error(`category: ${category.status}`);
-  const pet = await api.admin.pets.createPet({
-    body: { name: 'Rex', categoryId: category.body.id },
-  });
-  if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
-  petId = pet.body.id;
-  await api.admin.inventory.setInventory({
-    params: { petId: String(petId) },
-    body: { quantity: 100 },
-  });
+  ({ petId } = await stockedPet(api.admin, 100));
   const order = await customer.orders.placeOrder({ body: { petId, quantity: 1 } });
   if (order.status !== 201 || order.body.id === undefined)
     throw new Error(`order: ${order.status}`);
@@ -40,7 +31,6 @@ afterEach(async () => {
   if (!api.stack.store.running) await api.stack.store.start();
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 

@@ -1,13 +1,13 @@
+import { contract, contractOperations } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { contractRoutes, fillPath } from '../support/contract-routes.js';
 import { allDocuments } from '../support/collections.js';
-import { databaseNames, DatabaseReader } from '../support/databases.js';
-import { answerOf, expectError } from '../support/error-bodies.js';
-import { eventually } from '../support/eventually.js';
-import { send } from '../support/http.js';
-import { sendRaw } from '../support/raw-http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
+import { expectError } from '../support/error-bodies.js';
+import { fillPath } from '../support/fill-path.js';
+import { call, send } from '../support/http.js';
+import { rawRequest } from '../support/raw-http.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
 // Who a request is comes from its API key alone. Whatever identity, trust or address headers a
 // client adds, the gateway replaces them with its own before anything reaches a service.
@@ -28,20 +28,18 @@ let petId: number;
 
 beforeAll(async () => {
   api = await startTestStack({
-    RATE_LIMIT_PER_SECOND: '1000',
-    RATE_LIMIT_BURST: '1000',
+    ...unthrottled,
     // Practically no refill of an address's sign-ups: the test of forwarded addresses spends
     // them all, then tries for more.
     SIGNUP_RATE_LIMIT_BURST: '5',
     SIGNUP_RATE_LIMIT_PER_MINUTE: '0.001',
   });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   alice = await api.signUp();
   bob = await api.signUp();
   ({ petId } = await stockedPet(api.admin, 1_000));
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 
@@ -78,12 +76,11 @@ async function storedOrder(orderId: number) {
 describe('identity headers sent by a client', () => {
   it('place the order as the key’s account, whoever the headers name', async () => {
     for (const headers of spoofedHeaders()) {
-      const res = await send(api.url, 'POST', '/v1/store/orders', {
+      const answer = await call(api.url, 'POST', '/v1/store/orders', {
         apiKey: bob.apiKey,
         json: { petId, quantity: 1 },
         headers,
       });
-      const answer = await answerOf(res);
       expect(answer.status).toBe(201);
       const orderId = (answer.body as { id: number }).id;
       const owner = (await storedOrder(orderId))?.ownerId as unknown;
@@ -109,8 +106,7 @@ describe('identity headers sent by a client', () => {
         .toArray()
     ).map(({ _id }) => _id as unknown as number);
     for (const headers of spoofedHeaders()) {
-      const as = async (path: string) =>
-        answerOf(await send(api.url, 'GET', path, { apiKey: bob.apiKey, headers }));
+      const as = (path: string) => call(api.url, 'GET', path, { apiKey: bob.apiKey, headers });
 
       expect(await as('/v1/accounts/me')).toMatchObject({
         status: 200,
@@ -143,19 +139,20 @@ describe('identity headers sent by a client', () => {
       orders: await allDocuments(db, databaseNames.store, 'orders'),
       inventory: await allDocuments(db, databaseNames.store, 'inventory'),
     };
-    const adminRoutes = contractRoutes().filter(({ metadata }) => metadata.role === 'admin');
+    const adminRoutes = contractOperations(contract).filter(
+      ({ metadata }) => metadata.role === 'admin',
+    );
     expect(adminRoutes.length).toBeGreaterThan(0);
     for (const headers of spoofedHeaders()) {
-      for (const route of adminRoutes) {
-        const json = route.method === 'DELETE' ? undefined : adminBody(route.name, ids);
-        const res = await send(api.url, route.method, fillPath(route.path, ids), {
+      for (const { name, route } of adminRoutes) {
+        const json = route.method === 'DELETE' ? undefined : adminBody(name, ids);
+        const answer = await call(api.url, route.method, fillPath(route.path, ids), {
           apiKey: bob.apiKey,
           json,
           headers,
         });
-        const answer = await answerOf(res);
-        expect({ route: route.name, headers, status: answer.status }).toEqual({
-          route: route.name,
+        expect({ route: name, headers, status: answer.status }).toEqual({
+          route: name,
           headers,
           status: 403,
         });
@@ -171,12 +168,11 @@ describe('identity headers sent by a client', () => {
 
   it('send a message as the key’s account', async () => {
     for (const headers of spoofedHeaders()) {
-      const res = await send(api.url, 'POST', '/v1/messages', {
+      const answer = await call(api.url, 'POST', '/v1/messages', {
         apiKey: bob.apiKey,
         json: { message: 'who am I?' },
         headers,
       });
-      const answer = await answerOf(res);
       expect(answer.status).toBe(202);
       const messageId = (answer.body as { id: string }).id;
       const stored = await db
@@ -191,7 +187,7 @@ describe('identity headers sent by a client', () => {
 
 describe('identity sent in a body', () => {
   it('cannot make an admin, or name the account, at sign-up', async () => {
-    const res = await send(api.url, 'POST', '/v1/accounts', {
+    const answer = await call(api.url, 'POST', '/v1/accounts', {
       json: {
         email: `mass.${Date.now()}@example.com`,
         role: 'admin',
@@ -201,7 +197,6 @@ describe('identity sent in a body', () => {
         apiKey: api.stack.adminApiKey,
       },
     });
-    const answer = await answerOf(res);
     expect(answer).toMatchObject({ status: 201, body: { role: 'customer' } });
     const created = answer.body as { id: string; apiKey: string };
     expect(created.id).not.toBe('acct_admin');
@@ -223,7 +218,7 @@ describe('identity sent in a body', () => {
   });
 
   it('cannot place an order for another account, or a complete one', async () => {
-    const res = await send(api.url, 'POST', '/v1/store/orders', {
+    const answer = await call(api.url, 'POST', '/v1/store/orders', {
       apiKey: bob.apiKey,
       json: {
         petId,
@@ -236,7 +231,6 @@ describe('identity sent in a body', () => {
         cancelled: true,
       },
     });
-    const answer = await answerOf(res);
     expect(answer).toMatchObject({ status: 201, body: { complete: false } });
     const order = answer.body as { id: number };
     expect(order.id).not.toBe(1);
@@ -248,11 +242,10 @@ describe('identity sent in a body', () => {
   });
 
   it('cannot send a message as another account, or one already delivered', async () => {
-    const res = await send(api.url, 'POST', '/v1/messages', {
+    const answer = await call(api.url, 'POST', '/v1/messages', {
       apiKey: bob.apiKey,
       json: { message: 'mine', accountId: alice.accountId, status: 'delivered', id: 'msg_chosen' },
     });
-    const answer = await answerOf(res);
     expect(answer).toMatchObject({ status: 202, body: { status: 'queued' } });
     const message = answer.body as { id: string };
     expect(message.id).not.toBe('msg_chosen');
@@ -273,7 +266,7 @@ describe('the address a client claims to use', () => {
       'Forwarded: host=evil.example;proto=https',
     ];
     const request = (head: string, body = '') =>
-      sendRaw(api.url, [head, ...spoofed, 'Connection: close', '', body].join('\r\n'));
+      rawRequest(api.url, [head, ...spoofed, 'Connection: close', '', body].join('\r\n'));
     const document = await request('GET /openapi.json HTTP/1.1');
     expect(document.status).toBe(200);
     expect(document.body).not.toContain('evil.example');
@@ -289,14 +282,14 @@ describe('the address a client claims to use', () => {
       JSON.stringify({ petId, quantity: 1 }),
     );
     expect(order.status).toBe(201);
-    expect(order.head).toMatch(/^location: \/v1\/store\/orders\/\d+$/im);
+    expect(order.headers.get('location')).toMatch(/^\/v1\/store\/orders\/\d+$/);
 
     const page = await request(
       ['GET /v1/store/orders?limit=1 HTTP/1.1', `Authorization: Bearer ${bob.apiKey}`].join('\r\n'),
     );
     expect(page.status).toBe(200);
-    expect(page.head).toMatch(/^link: <\/v1\/store\/orders\?[^>]*>; rel="next"$/im);
-    expect(page.head).not.toContain('evil.example');
+    expect(page.headers.get('link')).toMatch(/^<\/v1\/store\/orders\?[^>]*>; rel="next"$/);
+    expect(JSON.stringify([...page.headers])).not.toContain('evil.example');
   });
 });
 
@@ -339,14 +332,13 @@ describe('the request id a client sends', () => {
       expect(answered).toMatch(SANE_REQUEST_ID);
       expect(answered).not.toBe(requestId);
       // The store logged the request under the gateway's id.
-      const storeLines = await eventually(
-        () =>
-          Promise.resolve(
-            api.logs.filter((line) => line.includes('"name":"store"') && line.includes(answered)),
-          ),
-        (lines) => lines.length > 0,
-      );
-      expect(storeLines.length).toBeGreaterThan(0);
+      await expect
+        .poll(
+          () =>
+            api.logs.filter((line) => line.includes('"name":"store"') && line.includes(answered))
+              .length,
+        )
+        .toBeGreaterThan(0);
     }
     for (const requestId of garbage) {
       expect(api.logs.filter((line) => line.includes(requestId))).toEqual([]);
@@ -355,11 +347,10 @@ describe('the request id a client sends', () => {
   });
 
   it('carries a sane one through to the error body and the service', async () => {
-    const res = await send(api.url, 'GET', '/v1/store/orders/999999', {
+    const answer = await call(api.url, 'GET', '/v1/store/orders/999999', {
       apiKey: bob.apiKey,
       headers: { 'x-request-id': 'client-chosen.id:42' },
     });
-    const answer = await answerOf(res);
     expectError(answer, 'not_found');
     expect(answer.headers.get('x-request-id')).toBe('client-chosen.id:42');
   });
@@ -368,7 +359,7 @@ describe('the request id a client sends', () => {
     const before = await allDocuments(db, databaseNames.store, 'orders');
     const body = JSON.stringify({ petId, quantity: 1 });
     for (const separator of ['\r', '\n', '\0']) {
-      const answer = await sendRaw(
+      const answer = await rawRequest(
         api.url,
         [
           'POST /v1/store/orders HTTP/1.1',
@@ -383,7 +374,7 @@ describe('the request id a client sends', () => {
         ].join('\r\n'),
       );
       expect({ separator, status: answer.status }).toEqual({ separator, status: 400 });
-      expect(answer.head).not.toMatch(/x-account-id/i);
+      expect(JSON.stringify([...answer.headers])).not.toMatch(/x-account-id/i);
     }
     expect(await allDocuments(db, databaseNames.store, 'orders')).toEqual(before);
   });
@@ -392,7 +383,7 @@ describe('the request id a client sends', () => {
     const orderId = ok(await bob.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201).body
       .id;
     const body = JSON.stringify({ complete: true });
-    const answer = await sendRaw(
+    const answer = await rawRequest(
       api.url,
       [
         `PATCH /v1/store/orders/${orderId} HTTP/1.1`,
@@ -415,7 +406,7 @@ describe('the request id a client sends', () => {
 describe('a Connection header naming the gateway’s headers', () => {
   it('cannot strip the identity the gateway adds: the order is still the key’s account’s', async () => {
     const body = JSON.stringify({ petId, quantity: 1 });
-    const answer = await sendRaw(
+    const answer = await rawRequest(
       api.url,
       [
         'POST /v1/store/orders HTTP/1.1',
@@ -439,30 +430,26 @@ describe('a Connection header naming the gateway’s headers', () => {
 describe('forwarded client addresses', () => {
   it('do not earn more sign-ups: the limit stays on the connection’s address', async () => {
     const signUp = (headers: Record<string, string> = {}) =>
-      send(api.url, 'POST', '/v1/accounts', {
+      call(api.url, 'POST', '/v1/accounts', {
         json: { email: `forwarded.${Math.random()}@example.com` },
         headers,
       });
     // Spend what is left of this address's sign-ups (the bucket barely refills).
     let spent = false;
     for (let n = 0; n < 10 && !spent; n++) {
-      const res = await signUp();
-      await res.arrayBuffer();
-      spent = res.status === 429;
+      spent = (await signUp()).status === 429;
     }
     expect(spent).toBe(true);
     // Then every sign-up is refused, however its forwarding headers name the client.
     for (let n = 1; n <= 6; n++) {
       const address = `203.0.113.${n}`;
-      const answer = await answerOf(
-        await signUp({
-          'x-forwarded-for': address,
-          forwarded: `for=${address}`,
-          'x-real-ip': address,
-          'x-client-ip': address,
-          'true-client-ip': address,
-        }),
-      );
+      const answer = await signUp({
+        'x-forwarded-for': address,
+        forwarded: `for=${address}`,
+        'x-real-ip': address,
+        'x-client-ip': address,
+        'true-client-ip': address,
+      });
       expect({ address, status: answer.status }).toEqual({ address, status: 429 });
       expectError(answer, 'rate_limited');
     }

@@ -1,18 +1,15 @@
 import { networkInterfaces } from 'node:os';
-import { contract, internalContract, routeMetadata } from '@petstore/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contract, contractOperations, internalContract } from '@petstore/contract';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { fillPath } from '../support/contract-routes.js';
-import { databaseNames, DatabaseReader } from '../support/databases.js';
-import { answerOf, errorBody, expectError } from '../support/error-bodies.js';
-import { eventually } from '../support/eventually.js';
-import { send } from '../support/http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
+import { errorBody, expectError } from '../support/error-bodies.js';
+import { fillPath } from '../support/fill-path.js';
+import { call, send } from '../support/http.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
 // Every route a service serves, public and internal, is refused without the gateway's internal
 // token, whatever else the request carries, and nothing reaches a database.
-
-type AppRoute = Parameters<typeof routeMetadata>[0];
 
 interface ServiceRoute {
   name: string;
@@ -23,16 +20,11 @@ interface ServiceRoute {
 
 /** The routes of the contract and of the internal contract that a service (not the gateway) serves. */
 function serviceRoutes(): ServiceRoute[] {
-  return [contract, internalContract].flatMap((router) =>
-    Object.values(router).flatMap((group) =>
-      Object.entries(group as Record<string, AppRoute>).flatMap(([name, route]) => {
-        const { service } = routeMetadata(route);
-        return service === 'gateway'
-          ? []
-          : [{ name, method: route.method, path: route.path, service }];
-      }),
-    ),
-  );
+  return [contract, internalContract]
+    .flatMap((router) => contractOperations(router))
+    .flatMap(({ name, route, metadata: { service } }) =>
+      service === 'gateway' ? [] : [{ name, method: route.method, path: route.path, service }],
+    );
 }
 
 /** What the requests act on: made through the gateway before any refused request. */
@@ -85,8 +77,8 @@ let customerKey: string;
 let seeded: Seeded;
 
 beforeAll(async () => {
-  api = await startTestStack({ RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000' });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  api = await startTestStack(unthrottled);
+  db = await api.databases();
   const customer = await api.signUp();
   customerKey = customer.apiKey;
   const { categoryId, petId } = await stockedPet(api.admin);
@@ -109,16 +101,17 @@ beforeAll(async () => {
   await settled();
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 
 async function settled(): Promise<void> {
-  const outbox = await eventually(
-    () => db.db(databaseNames.store).collection('outbox').countDocuments(),
-    (count) => count === 0,
+  await vi.waitFor(
+    async () => {
+      const outbox = db.db(databaseNames.store).collection('outbox');
+      expect(await outbox.countDocuments()).toBe(0);
+    },
+    { timeout: 10_000, interval: 100 },
   );
-  expect(outbox).toBe(0);
 }
 
 async function snapshots() {
@@ -180,7 +173,7 @@ describe('the services behind the gateway', () => {
       if (!request) throw new Error(`no request for ${route.name}`);
       const { params, json } = request(seeded);
       for (const { label, headers } of withoutTheToken()) {
-        const res = await send(
+        const answer = await call(
           serviceUrl(route.service),
           route.method,
           fillPath(route.path, params),
@@ -189,7 +182,6 @@ describe('the services behind the gateway', () => {
             headers: { ...asAdmin, ...headers },
           },
         );
-        const answer = await answerOf(res);
         expect({ route: `${route.method} ${route.path}`, label, status: answer.status }).toEqual({
           route: `${route.method} ${route.path}`,
           label,
@@ -209,7 +201,7 @@ describe('the services behind the gateway', () => {
         ['POST', '/internal/pets/1'],
         ['GET', '/v1/accounts/me'],
       ] as const) {
-        const answer = await answerOf(await send(serviceUrl(service), method, path));
+        const answer = await call(serviceUrl(service), method, path);
         expect({ service, path, status: answer.status }).toEqual({ service, path, status: 401 });
         expect(answer.body).toEqual(errorBody('unauthorized'));
       }
@@ -269,12 +261,12 @@ describe('the gateway', () => {
   it('never routes the internal operations, even with the admin key and the internal token', async () => {
     const { petId } = await stockedPet(api.admin);
     for (const route of Object.values(internalContract.pets)) {
-      const res = await send(api.url, route.method, fillPath(route.path, { petId }), {
+      const answer = await call(api.url, route.method, fillPath(route.path, { petId }), {
         apiKey: api.stack.adminApiKey,
         json: route.method === 'PUT' ? { status: 'sold' } : undefined,
         headers: { ...asAdmin, 'x-internal-token': api.stack.internalToken },
       });
-      expectError(await answerOf(res), 'route_not_found');
+      expectError(answer, 'route_not_found');
     }
     const pet = await api.admin.pets.listPets({ query: { limit: 100 } });
     expect(pet.body).toContainEqual(expect.objectContaining({ id: petId, status: 'available' }));

@@ -1,26 +1,13 @@
-import { createHash } from 'node:crypto';
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
-import { databaseNames, DatabaseReader } from '../support/databases.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
+import { PIECE_LENGTH, pieces, sha256 } from '../support/secrets.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
 // API.md: "Only a SHA-256 hash of a key is stored; the key itself is shown once." Read every
 // document the API stores and look for any piece of any key that was ever issued.
-
-/** Substrings of a secret long enough that finding one means the secret leaked. */
-const PIECE_LENGTH = 16;
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-function pieces(secret: string): string[] {
-  return Array.from({ length: secret.length - PIECE_LENGTH + 1 }, (_, i) =>
-    secret.slice(i, i + PIECE_LENGTH),
-  );
-}
 
 /** The first piece of `secret` that `text` contains, if any. */
 function leakedPiece(text: string, secret: string): string | undefined {
@@ -40,7 +27,7 @@ let revokedKeyId: string;
 
 beforeAll(async () => {
   api = await startTestStack({ KEY_USAGE_FLUSH_MS: '100' });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  db = await api.databases();
   for (let n = 0; n < 3; n++) {
     const res = ok(
       await api
@@ -69,7 +56,6 @@ beforeAll(async () => {
   await owner.messages.sendMessage({ body: { message: 'hello' } });
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 

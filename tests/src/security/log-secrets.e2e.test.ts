@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { eventually } from '../support/eventually.js';
-import { send, type RequestOptions } from '../support/http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { call, type Answer } from '../support/http.js';
+import { pieces, sha256 } from '../support/secrets.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
 // The services log every request, every 5xx with its cause, and their start and stop. Run a
 // workload that goes through sign-up, good, bad and revoked keys, malformed credentials, errors
@@ -15,9 +14,8 @@ const keys: string[] = [];
 
 beforeAll(async () => {
   api = await startTestStack({
+    ...unthrottled,
     LOG_LEVEL: 'trace',
-    RATE_LIMIT_PER_SECOND: '1000',
-    RATE_LIMIT_BURST: '1000',
     KEY_USAGE_FLUSH_MS: '100',
     UPSTREAM_TIMEOUT_MS: '2000',
   });
@@ -26,35 +24,17 @@ afterAll(async () => {
   await api?.[Symbol.asyncDispose]();
 });
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-/** Pieces of a secret long enough that finding one in a log means the secret leaked. */
-function pieces(secret: string, length = 16): string[] {
-  if (secret.length <= length) return [secret];
-  return Array.from({ length: secret.length - length + 1 }, (_, i) => secret.slice(i, i + length));
-}
-
-/** Sends a request and reads its answer whole, returning its status and request id. */
-async function call(method: string, path: string, options: RequestOptions = {}) {
-  const res = await send(api.url, method, path, options);
-  await res.arrayBuffer();
-  return { status: res.status, requestId: res.headers.get('x-request-id') ?? '' };
-}
-
-/** Waits until a line of `service` names the request, so the lines of a step are all in. */
-async function logged(requestId: string, service = 'gateway'): Promise<void> {
-  const lines = await eventually(
-    () =>
-      Promise.resolve(
+/** Waits until a line of `service` names the answer's request, so the lines of a step are all in. */
+async function logged(answer: Answer, service = 'gateway'): Promise<void> {
+  const requestId = answer.headers.get('x-request-id') ?? '';
+  await expect
+    .poll(
+      () =>
         api.logs.filter(
           (line) => line.includes(`"name":"${service}"`) && line.includes(`"${requestId}"`),
-        ),
-      ),
-    (found) => found.length > 0,
-  );
-  expect(lines.length).toBeGreaterThan(0);
+        ).length,
+    )
+    .toBeGreaterThan(0);
 }
 
 describe('the logs of the whole API', () => {
@@ -64,10 +44,14 @@ describe('the logs of the whole API', () => {
     keys.push(customer.apiKey);
     const extra = ok(await customer.api.accounts.createKey(), 201);
     keys.push(extra.body.apiKey);
-    expect((await call('GET', '/v1/accounts/me', { apiKey: extra.body.apiKey })).status).toBe(200);
+    expect(
+      (await call(api.url, 'GET', '/v1/accounts/me', { apiKey: extra.body.apiKey })).status,
+    ).toBe(200);
     ok(await customer.api.accounts.listKeys(), 200);
     ok(await customer.api.accounts.revokeKey({ params: { keyId: extra.body.id } }), 204);
-    expect((await call('GET', '/v1/accounts/me', { apiKey: extra.body.apiKey })).status).toBe(401);
+    expect(
+      (await call(api.url, 'GET', '/v1/accounts/me', { apiKey: extra.body.apiKey })).status,
+    ).toBe(401);
 
     // The admin at work, and a customer ordering.
     const { petId } = await stockedPet(api.admin, 10);
@@ -95,34 +79,42 @@ describe('the logs of the whole API', () => {
     ];
     for (const authorization of authorizations) {
       for (const path of ['/v1/accounts/me', '/v1/store/orders', '/v1/pets']) {
-        const answer = await call('GET', path, { headers: { authorization } });
+        const answer = await call(api.url, 'GET', path, { headers: { authorization } });
         expect({ authorization, status: answer.status }).toEqual({ authorization, status: 401 });
       }
     }
     // Paths and ids written to look like log lines of their own.
-    await call('GET', '/v1/pets/%0A%7B%22level%22%3A60%2C%22msg%22%3A%22forged%22%7D', {
+    await call(api.url, 'GET', '/v1/pets/%0A%7B%22level%22%3A60%2C%22msg%22%3A%22forged%22%7D', {
       apiKey: key,
     });
-    await call('GET', '/v1/store/orders/1%22%2C%22msg%22%3A%22forged', { apiKey: key });
+    await call(api.url, 'GET', '/v1/store/orders/1%22%2C%22msg%22%3A%22forged', { apiKey: key });
 
     // Keys where no key belongs: other headers, the query string, bodies.
-    await call('GET', '/v1/pets', { headers: { 'x-api-key': key, 'x-internal-token': key } });
-    await call('GET', `/v1/pets?api_key=${key}&limit=${key}`, { apiKey: key });
-    await call('GET', `/v1/store/orders?api_key=${key}&petId=${key}`, { apiKey: key });
-    await call('GET', `/v1/nothing?api_key=${key}`, { apiKey: key });
-    await call('POST', '/v1/accounts', { json: { email: key, apiKey: key } });
-    await call('POST', '/v1/accounts', {
+    await call(api.url, 'GET', '/v1/pets', {
+      headers: { 'x-api-key': key, 'x-internal-token': key },
+    });
+    await call(api.url, 'GET', `/v1/pets?api_key=${key}&limit=${key}`, { apiKey: key });
+    await call(api.url, 'GET', `/v1/store/orders?api_key=${key}&petId=${key}`, { apiKey: key });
+    await call(api.url, 'GET', `/v1/nothing?api_key=${key}`, { apiKey: key });
+    await call(api.url, 'POST', '/v1/accounts', { json: { email: key, apiKey: key } });
+    await call(api.url, 'POST', '/v1/accounts', {
       body: `{"email": "${key}`,
       headers: { 'content-type': 'application/json' },
     });
-    await call('POST', '/v1/store/orders', {
+    await call(api.url, 'POST', '/v1/store/orders', {
       apiKey: key,
       body: `{"petId": "${key}`,
       headers: { 'content-type': 'application/json' },
     });
-    await call('POST', '/v1/store/orders', { apiKey: key, json: { petId: key, token: key } });
-    await call('POST', '/v1/messages', { apiKey: key, json: { message: `my key is ${key}` } });
-    await call('PUT', `/v1/store/inventory/${petId}`, {
+    await call(api.url, 'POST', '/v1/store/orders', {
+      apiKey: key,
+      json: { petId: key, token: key },
+    });
+    await call(api.url, 'POST', '/v1/messages', {
+      apiKey: key,
+      json: { message: `my key is ${key}` },
+    });
+    await call(api.url, 'PUT', `/v1/store/inventory/${petId}`, {
       apiKey: api.stack.adminApiKey,
       json: { quantity: -1, apiKey: key },
     });
@@ -131,18 +123,20 @@ describe('the logs of the whole API', () => {
     // fail, and its status pushes are retried).
     await api.stack.store.stop();
     for (const path of ['/v1/store/orders', '/v1/store/inventory', '/ready']) {
-      expect((await call('GET', path, { apiKey: key })).status).toBe(503);
+      expect((await call(api.url, 'GET', path, { apiKey: key })).status).toBe(503);
     }
     await api.stack.store.start();
     await api.stack.pets.stop();
-    const failed = await call('POST', '/v1/store/orders', {
+    const failed = await call(api.url, 'POST', '/v1/store/orders', {
       apiKey: key,
       json: { petId: 999_999, quantity: 1 },
     });
     expect(failed.status).toBe(503);
-    await logged(failed.requestId, 'store');
-    await call('POST', '/v1/store/orders', { apiKey: key, json: { petId, quantity: 1 } });
-    expect((await call('GET', '/v1/pets', { apiKey: api.stack.adminApiKey })).status).toBe(503);
+    await logged(failed, 'store');
+    await call(api.url, 'POST', '/v1/store/orders', { apiKey: key, json: { petId, quantity: 1 } });
+    expect((await call(api.url, 'GET', '/v1/pets', { apiKey: api.stack.adminApiKey })).status).toBe(
+      503,
+    );
     await api.stack.pets.start();
 
     // The database down: a key never used before must be looked up, and fails; sign-up fails.
@@ -150,25 +144,30 @@ describe('the logs of the whole API', () => {
     keys.push(unused);
     await api.stack.database.stop();
     const duringOutage = [
-      await call('GET', '/v1/accounts/me', { apiKey: unused }),
-      await call('GET', '/v1/store/orders', { apiKey: key }),
-      await call('GET', '/v1/pets', { apiKey: key }),
-      await call('POST', '/v1/accounts', { json: { email: `down.${Date.now()}@example.com` } }),
+      await call(api.url, 'GET', '/v1/accounts/me', { apiKey: unused }),
+      await call(api.url, 'GET', '/v1/store/orders', { apiKey: key }),
+      await call(api.url, 'GET', '/v1/pets', { apiKey: key }),
+      await call(api.url, 'POST', '/v1/accounts', {
+        json: { email: `down.${Date.now()}@example.com` },
+      }),
     ];
     // 503 from a service that noticed, 504 from one still waiting when the gateway gave up.
     expect(duringOutage.map(({ status }) => status >= 503 && status <= 504)).toEqual(
       duringOutage.map(() => true),
     );
     await api.stack.database.start();
-    await eventually(
-      () => call('GET', '/v1/accounts/me', { apiKey: unused }),
-      (answer) => answer.status === 200,
-      30_000,
-    );
+    await expect
+      .poll(
+        async () => (await call(api.url, 'GET', '/v1/accounts/me', { apiKey: unused })).status,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(200);
 
     // Everything said and done: stop the whole API, so shutdown lines are in too.
-    const last = await call('GET', '/v1/accounts/me', { apiKey: key });
-    await logged(last.requestId);
+    const last = await call(api.url, 'GET', '/v1/accounts/me', { apiKey: key });
+    await logged(last);
     await api.stack.stop();
     expect(api.logs.some((line) => line.includes('"status":503'))).toBe(true);
     for (const service of ['pets', 'store', 'gateway']) {

@@ -3,10 +3,10 @@ import type { PetstoreClient } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
-import { databaseNames, DatabaseReader } from '../support/databases.js';
-import { answerOf, expectError, type Answer } from '../support/error-bodies.js';
-import { send } from '../support/http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
+import { expectError } from '../support/error-bodies.js';
+import { call, type Answer } from '../support/http.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
 // API.md: "Another account's order or message is 404 not_found, never 403 (no existence leaks)."
 // Bob walks every id there is; what he gets for Alice's things must be exactly what he gets for
@@ -30,8 +30,8 @@ let aliceMessages: string[];
 let aliceKeys: string[];
 
 beforeAll(async () => {
-  api = await startTestStack({ RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000' });
-  db = await DatabaseReader.connect(api.stack.database.uri);
+  api = await startTestStack(unthrottled);
+  db = await api.databases();
   alice = await api.signUp();
   bob = await api.signUp();
   ({ petId } = await stockedPet(api.admin, 1_000));
@@ -60,7 +60,6 @@ beforeAll(async () => {
   aliceKeys = ok(await alice.api.accounts.listKeys(), 200).body.map(({ id }) => id);
 });
 afterAll(async () => {
-  await db?.close();
   await api?.[Symbol.asyncDispose]();
 });
 
@@ -100,15 +99,11 @@ describe('another account’s orders', () => {
     const ids = await everyOrderId();
     const neverIssued = ids.at(-1) ?? -1;
     const unknown = whatItSays(
-      await answerOf(
-        await send(api.url, 'GET', `/v1/store/orders/${neverIssued}`, { apiKey: bob.apiKey }),
-      ),
+      await call(api.url, 'GET', `/v1/store/orders/${neverIssued}`, { apiKey: bob.apiKey }),
       neverIssued,
     );
     for (const id of ids) {
-      const answer = await answerOf(
-        await send(api.url, 'GET', `/v1/store/orders/${id}`, { apiKey: bob.apiKey }),
-      );
+      const answer = await call(api.url, 'GET', `/v1/store/orders/${id}`, { apiKey: bob.apiKey });
       if (bobOrders.includes(id)) {
         expect(answer).toMatchObject({ status: 200, body: { id } });
         continue;
@@ -137,11 +132,10 @@ describe('another account’s orders', () => {
       let path: string | undefined = `/v1/store/orders${query}`;
       const seen: number[] = [];
       for (let pages = 0; path !== undefined && pages < 50; pages++) {
-        const res = await send(api.url, 'GET', path, { apiKey: bob.apiKey });
-        const answer = await answerOf(res);
+        const answer = await call(api.url, 'GET', path, { apiKey: bob.apiKey });
         expect({ query, status: answer.status }).toEqual({ query, status: 200 });
         seen.push(...(answer.body as { id: number }[]).map(({ id }) => id));
-        const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+        const next = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.get('link') ?? '')?.[1];
         const url: URL | undefined =
           next === undefined ? undefined : new URL(next, `${api.url}${path}`);
         path = url && `${url.pathname}${url.search}`;
@@ -157,8 +151,8 @@ describe('another account’s orders', () => {
     const before = await storeState();
     const ids = (await everyOrderId()).filter((id) => !bobOrders.includes(id));
     const neverIssued = ids.at(-1) ?? -1;
-    const cancel = async (id: number) =>
-      answerOf(await send(api.url, 'DELETE', `/v1/store/orders/${id}`, { apiKey: bob.apiKey }));
+    const cancel = (id: number) =>
+      call(api.url, 'DELETE', `/v1/store/orders/${id}`, { apiKey: bob.apiKey });
     const unknown = whatItSays(await cancel(neverIssued), neverIssued);
     for (const id of ids) {
       const answer = await cancel(id);
@@ -177,13 +171,11 @@ describe('another account’s orders', () => {
     const before = await storeState();
     const ids = await everyOrderId();
     const neverIssued = ids.at(-1) ?? -1;
-    const patch = async (id: number) =>
-      answerOf(
-        await send(api.url, 'PATCH', `/v1/store/orders/${id}`, {
-          apiKey: bob.apiKey,
-          json: { complete: true, shipDate: '2030-01-01T00:00:00Z' },
-        }),
-      );
+    const patch = (id: number) =>
+      call(api.url, 'PATCH', `/v1/store/orders/${id}`, {
+        apiKey: bob.apiKey,
+        json: { complete: true, shipDate: '2030-01-01T00:00:00Z' },
+      });
     const unknown = whatItSays(await patch(neverIssued), neverIssued);
     for (const id of ids) {
       const answer = await patch(id);
@@ -202,14 +194,12 @@ describe('another account’s orders', () => {
 });
 
 describe('another account’s Idempotency-Key', () => {
-  const place = async (apiKey: string, key: string, quantity: number) =>
-    answerOf(
-      await send(api.url, 'POST', '/v1/store/orders', {
-        apiKey,
-        json: { petId, quantity },
-        headers: { 'idempotency-key': key },
-      }),
-    );
+  const place = (apiKey: string, key: string, quantity: number) =>
+    call(api.url, 'POST', '/v1/store/orders', {
+      apiKey,
+      json: { petId, quantity },
+      headers: { 'idempotency-key': key },
+    });
 
   async function ownerOf(orderId: number) {
     const order = await db
@@ -245,8 +235,7 @@ describe('another account’s Idempotency-Key', () => {
 describe('another account’s messages', () => {
   it('answer 404, exactly as message ids never issued do', async () => {
     const neverIssued = `msg_${randomBytes(15).toString('hex').slice(0, 20)}`;
-    const read = async (id: string) =>
-      answerOf(await send(api.url, 'GET', `/v1/messages/${id}`, { apiKey: bob.apiKey }));
+    const read = (id: string) => call(api.url, 'GET', `/v1/messages/${id}`, { apiKey: bob.apiKey });
     const unknown = whatItSays(await read(neverIssued), neverIssued);
     expectError(await read(neverIssued), 'not_found');
     const stored = await allDocuments(db, databaseNames.gateway, 'messages');
@@ -267,8 +256,8 @@ describe('another account’s messages', () => {
 describe('another account’s keys', () => {
   it('cannot be revoked: 404, exactly as key ids never issued, and every key keeps working', async () => {
     const neverIssued = `key_${randomBytes(15).toString('hex').slice(0, 20)}`;
-    const revoke = async (id: string) =>
-      answerOf(await send(api.url, 'DELETE', `/v1/accounts/me/keys/${id}`, { apiKey: bob.apiKey }));
+    const revoke = (id: string) =>
+      call(api.url, 'DELETE', `/v1/accounts/me/keys/${id}`, { apiKey: bob.apiKey });
     const unknown = whatItSays(await revoke(neverIssued), neverIssued);
     expectError(await revoke(neverIssued), 'not_found');
     const before = await allDocuments(db, databaseNames.gateway, 'api_keys');
@@ -292,8 +281,7 @@ describe('another account’s keys', () => {
     const created = ok(await alice.api.accounts.createKey(), 201).body;
     ok(await alice.api.accounts.revokeKey({ params: { keyId: created.id } }), 204);
     const neverIssued = `psk_${'N'.repeat(40)}`;
-    const me = async (apiKey: string) =>
-      answerOf(await send(api.url, 'GET', '/v1/accounts/me', { apiKey }));
+    const me = (apiKey: string) => call(api.url, 'GET', '/v1/accounts/me', { apiKey });
     const revoked = await me(created.apiKey);
     expectError(revoked, 'unauthorized');
     expect(whatItSays(revoked, created.id)).toEqual(whatItSays(await me(neverIssued), created.id));

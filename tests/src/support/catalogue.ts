@@ -9,6 +9,22 @@ export function ok<T extends { status: number }, S extends T['status']>(
   return res as Extract<T, { status: S }>;
 }
 
+/** As the admin: a new pet in the category, `quantity` of which are in stock; its id. */
+export async function petInStock(
+  admin: PetstoreClient,
+  categoryId: number,
+  quantity: number,
+  name = 'Rex',
+): Promise<number> {
+  const pet = ok(await admin.pets.createPet({ body: { name, categoryId } }), 201);
+  const petId = pet.body.id;
+  ok(
+    await admin.inventory.setInventory({ params: { petId: String(petId) }, body: { quantity } }),
+    200,
+  );
+  return petId;
+}
+
 let categories = 0;
 
 /** As the admin: a new category with one pet in it, `quantity` of which are in stock. */
@@ -19,11 +35,5 @@ export async function stockedPet(
   const name = `Category ${++categories} ${Date.now()}`;
   const category = ok(await admin.categories.createCategory({ body: { name } }), 201);
   const categoryId = category.body.id;
-  const pet = ok(await admin.pets.createPet({ body: { name: 'Rex', categoryId } }), 201);
-  const petId = pet.body.id;
-  ok(
-    await admin.inventory.setInventory({ params: { petId: String(petId) }, body: { quantity } }),
-    200,
-  );
-  return { categoryId, petId };
+  return { categoryId, petId: await petInStock(admin, categoryId, quantity) };
 }

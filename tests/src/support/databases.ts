@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, type Db, type Document } from 'mongodb';
 
 /** The databases of a running stack (`stack.database.uri`), one per service. */
 export const databaseNames = {
@@ -24,13 +24,18 @@ export class DatabaseReader {
     return this.#client.db(name);
   }
 
+  /** One collection's documents matching `filter`, as stored. */
+  find(database: string, collection: string, filter: Record<string, unknown>): Promise<Document[]> {
+    return this.db(database).collection(collection).find(filter).toArray();
+  }
+
   /** Every document of every collection of a database, by collection, in `_id` order. */
-  async snapshot(name: string): Promise<Record<string, unknown[]>> {
+  async snapshot(name: string): Promise<Record<string, Document[]>> {
     const db = this.db(name);
     const collections = (await db.listCollections({}, { nameOnly: true }).toArray())
       .map((collection) => collection.name)
       .sort();
-    const snapshot: Record<string, unknown[]> = {};
+    const snapshot: Record<string, Document[]> = {};
     for (const collection of collections) {
       snapshot[collection] = await db.collection(collection).find().sort({ _id: 1 }).toArray();
     }

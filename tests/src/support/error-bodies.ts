@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@petstore/contract';
 import { apiVersion, errorStatus } from '@petstore/contract';
 import { expect } from 'vitest';
+import type { Answer } from './http.js';
 
 /** The body every error answers with, for `toEqual`/`toMatchObject`: API.md's Error shape. */
 export function errorBody(code: ErrorCode) {
@@ -10,23 +11,6 @@ export function errorBody(code: ErrorCode) {
     message: expect.any(String) as string,
     requestId: expect.any(String) as string,
   }) as unknown;
-}
-
-/** An answer as a test reads it: a typed client's result, or a `fetch` response once read. */
-export interface Answer {
-  status: number;
-  headers: Headers;
-  body: unknown;
-}
-
-/** Reads a `fetch` response: its body parsed as JSON when it is JSON, else as text. */
-export async function answerOf(response: Response): Promise<Answer> {
-  const text = await response.text();
-  let body: unknown = text;
-  if (/^application\/json\b/.test(response.headers.get('content-type') ?? '')) {
-    body = JSON.parse(text) as unknown;
-  }
-  return { status: response.status, headers: response.headers, body };
 }
 
 /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPetstoreClient, type PetstoreClient } from '@petstore/contract';
 import { startStack, type Stack } from '@petstore/stack';
+import { DatabaseReader } from './databases.js';
 
 export interface TestStack extends AsyncDisposable {
   stack: Stack;
@@ -15,7 +16,17 @@ export interface TestStack extends AsyncDisposable {
   client(apiKey?: string): PetstoreClient;
   /** Signs a new customer up and returns their key and a client using it. */
   signUp(email?: string): Promise<{ apiKey: string; accountId: string; api: PetstoreClient }>;
+  /** A reader of the stack's databases, connected on first use and closed with the stack. */
+  databases(): Promise<DatabaseReader>;
 }
+
+/** Rate limits far above what a suite sends (names: services/gateway/README). */
+export const unthrottled = {
+  RATE_LIMIT_PER_SECOND: '100000',
+  RATE_LIMIT_BURST: '100000',
+  SIGNUP_RATE_LIMIT_PER_MINUTE: '100000',
+  SIGNUP_RATE_LIMIT_BURST: '100000',
+};
 
 let accounts = 0;
 
@@ -33,6 +44,7 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     onOutput: (_name, chunk) => logs.push(...chunk.split('\n').filter(Boolean)),
   });
   const client = (apiKey?: string) => createPetstoreClient({ baseUrl: stack.url, apiKey });
+  let reader: Promise<DatabaseReader> | undefined;
   return {
     stack,
     url: stack.url,
@@ -45,7 +57,15 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
         throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
       return { apiKey: res.body.apiKey, accountId: res.body.id, api: client(res.body.apiKey) };
     },
+    databases() {
+      reader ??= DatabaseReader.connect(stack.database.uri);
+      return reader;
+    },
     async [Symbol.asyncDispose]() {
+      await reader?.then(
+        (databases) => databases.close(),
+        () => undefined,
+      );
       await stack.stop();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -1,13 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ok, petInStock } from './catalogue.js';
 import type { TestStack } from './test-stack.js';
-
-/** Rate limits high enough that a workload is never throttled (names: services/gateway/README). */
-export const unthrottled = {
-  RATE_LIMIT_PER_SECOND: '100000',
-  RATE_LIMIT_BURST: '100000',
-  SIGNUP_RATE_LIMIT_PER_MINUTE: '100000',
-  SIGNUP_RATE_LIMIT_BURST: '100000',
-};
 
 export interface Customer {
   apiKey: string;
@@ -50,20 +43,14 @@ export async function prepareWorkload(
   { pets = 2, stock = 50, customers = 3 } = {},
 ): Promise<WorkloadSetup> {
   const tag = `wl${++workloads}x${Date.now()}`;
-  const category = await api.admin.categories.createCategory({ body: { name: `${tag} pets` } });
-  if (category.status !== 201) throw new Error(`category: ${category.status}`);
+  const category = ok(
+    await api.admin.categories.createCategory({ body: { name: `${tag} pets` } }),
+    201,
+  );
   const setup: WorkloadSetup = { tag, customers: [], pets: [] };
   for (let i = 0; i < pets; i++) {
-    const pet = await api.admin.pets.createPet({
-      body: { name: `${tag} pet ${i}`, categoryId: category.body.id },
-    });
-    if (pet.status !== 201) throw new Error(`pet: ${pet.status}`);
-    const stocked = await api.admin.inventory.setInventory({
-      params: { petId: String(pet.body.id) },
-      body: { quantity: stock },
-    });
-    if (stocked.status !== 200) throw new Error(`stock: ${stocked.status}`);
-    setup.pets.push({ id: pet.body.id, initialStock: stock });
+    const id = await petInStock(api.admin, category.body.id, stock, `${tag} pet ${i}`);
+    setup.pets.push({ id, initialStock: stock });
   }
   for (let i = 0; i < customers; i++) {
     const { apiKey, accountId } = await api.signUp(`${tag}.customer${i}@example.com`);
@@ -98,7 +85,7 @@ const READS_PER_MIX = MIX.filter((kind) => kind === 'read').length;
 
 /**
  * A bounded mix of writes and reads through the gateway, as several clients would send them,
- * keeping every outcome so that the books can be checked against the databases afterwards.
+ * keeping every outcome so that the ledgers can be checked against the databases afterwards.
  */
 export class Workload {
   readonly outcomes: Outcome[] = [];

@@ -1,7 +1,7 @@
 import type { OpenAPIObject, ParameterObject, ResponseObject } from 'openapi3-ts/oas30';
 import { describe, expect, it } from 'vitest';
 import { contract, internalContract } from '../contract.js';
-import { contractOperations } from './contract-operations.js';
+import { documentedOperations } from './documented-operations.js';
 import { generateOpenApi } from './generate-openapi.js';
 import { toOpenApiPath } from './openapi-path.js';
 import { documentOperations, objectsIn, operationById } from './test-support/document-walk.js';
@@ -9,7 +9,7 @@ import { documentOperations, objectsIn, operationById } from './test-support/doc
 const document: OpenAPIObject = generateOpenApi(contract);
 const operations = documentOperations(document);
 const metadataOf = new Map(
-  contractOperations(contract).map(({ operationId, metadata }) => [operationId, metadata]),
+  documentedOperations(contract).map(({ name, metadata }) => [name, metadata]),
 );
 const isIdName = (name: string) => name === 'id' || name.endsWith('Id');
 

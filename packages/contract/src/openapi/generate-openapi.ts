@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import type { AppRouter } from '@ts-rest/core';
 import type { OpenAPIObject, ServerObject } from 'openapi3-ts/oas30';
-import { contractOperations } from './contract-operations.js';
+import { documentedOperations } from './documented-operations.js';
 import { documentInfo } from './document-info.js';
 import { operationConfig } from './operation-config.js';
 import { liftParameterDescriptions } from './parameter-descriptions.js';
@@ -26,7 +26,7 @@ export function generateOpenApi(
   for (const [name, header] of Object.entries(headerComponents)) {
     registry.registerComponent('headers', name, header);
   }
-  for (const operation of contractOperations(contract)) {
+  for (const operation of documentedOperations(contract)) {
     registry.registerPath(operationConfig(operation, servers[0].url));
   }
   const document = new OpenApiGeneratorV3(registry.definitions).generateDocument({

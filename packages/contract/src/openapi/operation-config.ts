@@ -1,6 +1,6 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { codeSamples } from './code-samples/code-samples.js';
-import type { ContractOperation } from './contract-operations.js';
+import type { ContractOperation } from '../contract-operations.js';
 import { operationExtensions } from './operation-extensions.js';
 import { operationRequest } from './operation-request.js';
 import { operationResponses } from './operation-responses.js';
@@ -10,13 +10,13 @@ import { tagOf } from './tags.js';
 
 /** The OpenAPI operation of a contract route, as zod-to-openapi registers it. */
 export function operationConfig(operation: ContractOperation, serverUrl: string): RouteConfig {
-  const { route, metadata, operationId } = operation;
+  const { route, metadata, name } = operation;
   const security = operationSecurity(metadata);
   const description = operationDescription(operation);
   return {
     method: route.method.toLowerCase() as RouteConfig['method'],
     path: toOpenApiPath(route.path),
-    operationId,
+    operationId: name,
     tags: [tagOf(operation.group)],
     ...(route.summary === undefined ? {} : { summary: route.summary }),
     ...(description === undefined ? {} : { description }),

@@ -2,7 +2,7 @@ import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { z } from 'zod';
 import { headerName } from './header-name.js';
-import { objectShape } from './zod-unwrap.js';
+import { objectShape } from '../zod-unwrap.js';
 
 type Request = NonNullable<RouteConfig['request']>;
 type Parameters = Request['params'];

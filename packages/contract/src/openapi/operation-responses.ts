@@ -1,5 +1,5 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import type { ContractOperation } from './contract-operations.js';
+import type { ContractOperation } from '../contract-operations.js';
 import { reasonPhrase } from './http-status.js';
 import { responseContent, routeResponses } from './response-content.js';
 import { responseHeaders } from './response-headers.js';

@@ -1,10 +1,10 @@
 import type { HeaderObject, HeadersObject } from 'openapi3-ts/oas30';
 import { z } from 'zod';
-import type { ContractOperation } from './contract-operations.js';
+import type { ContractOperation } from '../contract-operations.js';
 import { documentInfo } from './document-info.js';
 import { isSuccess } from './http-status.js';
 import type { ResponseContent } from './response-content.js';
-import { unwrapSchema } from './zod-unwrap.js';
+import { unwrapSchema } from '../zod-unwrap.js';
 
 const text = (description: string, example: string): HeaderObject => ({
   description,

@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import { serveHttp, type ServedHttp } from '@petstore/testkit';
 
 export interface RecordedRequest {
   method: string;
@@ -15,15 +15,14 @@ export interface Reply {
   body?: unknown;
 }
 
-export interface RecordingServer extends AsyncDisposable {
-  url: string;
+export interface RecordingServer extends ServedHttp {
   requests: RecordedRequest[];
 }
 
 /** An HTTP server on a free port of 127.0.0.1 that records each request and answers `reply`. */
 export async function startRecordingServer(reply: Reply): Promise<RecordingServer> {
   const requests: RecordedRequest[] = [];
-  const server = createServer((req, res) => {
+  const served = await serveHttp((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -42,14 +41,5 @@ export async function startRecordingServer(reply: Reply): Promise<RecordingServe
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    [Symbol.asyncDispose]: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return { ...served, requests };
 }

@@ -1,4 +1,4 @@
-import type { ContractOperation } from '../contract-operations.js';
+import type { ContractOperation } from '../../contract-operations.js';
 import { curlSample } from './curl-sample.js';
 import { javascriptSample } from './javascript-sample.js';
 import { pythonSample } from './python-sample.js';

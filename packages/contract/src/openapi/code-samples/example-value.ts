@@ -1,5 +1,5 @@
 import { z, type ZodTypeAny, type ZodTypeDef } from 'zod';
-import { innerSchema } from '../zod-unwrap.js';
+import { innerSchema } from '../../zod-unwrap.js';
 
 /** The example the contract gives a schema, on the schema itself or on a wrapper inside it. */
 export function declaredExample(schema: ZodTypeAny): unknown {

@@ -2,17 +2,17 @@ import { isZodType } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
 import { z } from '../../zod.js';
 import { contract } from '../../contract.js';
-import { contractOperations } from '../contract-operations.js';
+import { documentedOperations } from '../documented-operations.js';
 import { routeBody } from '../operation-request.js';
-import { objectShape, unwrapSchema } from '../zod-unwrap.js';
+import { objectShape, unwrapSchema } from '../../zod-unwrap.js';
 import { sampleRequest } from './sample-request.js';
 
 const serverUrl = 'http://127.0.0.1:8080';
 
 describe('sampleRequest', () => {
-  it.each(contractOperations(contract).map((operation) => [operation.operationId, operation]))(
+  it.each(documentedOperations(contract).map((operation) => [operation.name, operation]))(
     'builds a %s call that passes the route’s own validation',
-    (_operationId, operation) => {
+    (_name, operation) => {
       const { route } = operation;
       const request = sampleRequest(operation, serverUrl);
       const url = new URL(request.url);

@@ -1,10 +1,10 @@
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
-import type { ContractOperation } from '../contract-operations.js';
+import type { ContractOperation } from '../../contract-operations.js';
 import { headerName } from '../header-name.js';
 import { routeBody } from '../operation-request.js';
 import { successContent } from '../response-content.js';
-import { objectShape } from '../zod-unwrap.js';
+import { objectShape } from '../../zod-unwrap.js';
 import { declaredExample, exampleFields, exampleValue } from './example-value.js';
 
 /** One concrete, valid call of an operation: what every code sample renders. */

@@ -1,7 +1,6 @@
 import { ErrorSchema, type ErrorCode } from '@petstore/contract';
 import { expect } from 'vitest';
 import { databaseNames, type DatabaseReader } from './databases.js';
-import { eventually } from './eventually.js';
 import type { Outcome, Workload, WorkloadRequest } from './workload.js';
 
 /** What each kind of request answers when it succeeds. */
@@ -84,7 +83,7 @@ function unknownEffect({ reply }: Outcome, unknown: readonly ErrorCode[]): boole
 }
 
 /**
- * The books balance, read through the driver: every order answered 201 is stored as placed and
+ * The ledgers balance, read through the driver: every order answered 201 is stored as placed and
  * every stored order of the workload's pets was answered 201; each pet's stock is its initial
  * stock minus what the stored orders took; every account answered 201 and every message answered
  * 202 is stored (and the messages get delivered), and no refused request left one behind.
@@ -105,16 +104,16 @@ export async function expectNothingLost(
     workload.outcomes.filter(({ request }) => request.kind === kind);
 
   // Stock taken by an order whose storing failed is held until the store settles it (its hold
-  // sweeper); the books are read once nothing is held any more.
-  const held = await eventually(
-    () =>
-      store
-        .collection<{ _id: number; heldCount?: number }>('inventory')
-        .countDocuments({ _id: { $in: petIds }, heldCount: { $gt: 0 } }),
-    (count) => count === 0,
-    30_000,
-  );
-  expect(held, 'pets whose stock holds the store has not settled').toBe(0);
+  // sweeper); the ledgers are read once nothing is held any more.
+  await expect
+    .poll(
+      () =>
+        store
+          .collection<{ _id: number; heldCount?: number }>('inventory')
+          .countDocuments({ _id: { $in: petIds }, heldCount: { $gt: 0 } }),
+      { timeout: 30_000, message: 'pets whose stock holds the store has not settled' },
+    )
+    .toBe(0);
 
   // Orders: each 201 is stored; nothing else is, unless a request never heard back. Tombstones
   // (`aborted`: the id of an order that was never stored) are not orders.
@@ -219,14 +218,14 @@ export async function expectNothingLost(
   expect(problems).toEqual([]);
 
   // And every accepted message is delivered in the end.
-  const undelivered = await eventually(
-    () =>
-      messages
-        .find({ _id: { $in: accepted }, status: { $ne: 'delivered' } })
-        .project<{ _id: string }>({ _id: 1 })
-        .toArray(),
-    (left) => left.length === 0,
-    20_000,
-  );
-  expect(undelivered).toEqual([]);
+  await expect
+    .poll(
+      () =>
+        messages
+          .find({ _id: { $in: accepted }, status: { $ne: 'delivered' } })
+          .project<{ _id: string }>({ _id: 1 })
+          .toArray(),
+      { timeout: 20_000 },
+    )
+    .toEqual([]);
 }
