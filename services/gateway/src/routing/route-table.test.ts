@@ -1,7 +1,7 @@
-import { contract, internalContract } from '@petstore/contract';
+import { contract, contractOperations, internalContract } from '@petstore/contract';
 import { initContract } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
-import { RouteTable, contractOperations } from './route-table.js';
+import { RouteTable } from './route-table.js';
 import { gatewayContract } from '../routes.js';
 
 const table = new RouteTable(contract);

@@ -1,12 +1,5 @@
-import { routeMetadata, type RouteMetadata } from '@petstore/contract';
-import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
-
-export interface ContractOperation {
-  /** The route's key, e.g. `listPets`. */
-  name: string;
-  route: AppRoute;
-  metadata: RouteMetadata;
-}
+import { contractOperations, type ContractOperation } from '@petstore/contract';
+import type { AppRouter } from '@ts-rest/core';
 
 export type Resolution =
   | { kind: 'operation'; operation: ContractOperation }
@@ -17,15 +10,6 @@ type Segment = { literal: string } | { parameter: string; optional: boolean };
 
 interface CompiledOperation extends ContractOperation {
   segments: Segment[];
-}
-
-/** Every route of a (nested) router, in declaration order, with its metadata. */
-export function contractOperations(router: AppRouter): ContractOperation[] {
-  return Object.entries(router).flatMap(([name, entry]) =>
-    isAppRoute(entry)
-      ? [{ name, route: entry, metadata: routeMetadata(entry) }]
-      : contractOperations(entry),
-  );
 }
 
 function compile(path: string): Segment[] {
