@@ -2,9 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { answeringServer } from './answering-server.js';
+import { startDatabaseProcess } from './database-process.js';
 import { freePort } from './free-port.js';
-import { spawnGuarded, stopGuarded } from './guarded-process.js';
 import type { MongoServer } from './mongo-server.js';
 import { repoRoot } from './repo-root.js';
 
@@ -38,26 +37,15 @@ export async function startEmbeddedFerretdb(options: EmbeddedOptions = {}): Prom
     '--debug-addr=-',
     '--log-level=warn',
   ];
-  // Guarded: the database never outlives this process, even a killed one.
-  const child = spawnGuarded(binary, args, { env: { ...process.env, DO_NOT_TRACK: '1' } });
-  let output = '';
-  child.stdout?.resume();
-  child.stderr
-    ?.setEncoding('utf8')
-    .on('data', (chunk: string) => (output = (output + chunk).slice(-4000)));
-  const startup = new AbortController();
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      startup.abort(new Error(`[testkit] ferretdb exited during start-up: ${output.trim()}`));
-      resolve();
-    }),
-  );
-
-  const uri = `mongodb://127.0.0.1:${port}/`;
-  const stop = async () => {
-    await stopGuarded(child);
-    await exited;
-    if (!options.dataDir) await rm(dir, { recursive: true, force: true });
-  };
-  return answeringServer(uri, 'ferretdb', stop, { timeoutMs: 15_000, signal: startup.signal });
+  return startDatabaseProcess({
+    kind: 'ferretdb',
+    command: binary,
+    args,
+    env: { ...process.env, DO_NOT_TRACK: '1' },
+    uri: `mongodb://127.0.0.1:${port}/`,
+    timeoutMs: 15_000,
+    afterStop: async () => {
+      if (!options.dataDir) await rm(dir, { recursive: true, force: true });
+    },
+  });
 }

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { answeringServer } from './answering-server.js';
+import { startDatabaseProcess } from './database-process.js';
 import { freePort } from './free-port.js';
-import { spawnGuarded, stopGuarded } from './guarded-process.js';
 import type { MongoServer } from './mongo-server.js';
 import { repoRoot } from './repo-root.js';
 
@@ -34,27 +33,11 @@ export async function startMongoJavaServer(
   const port = options.port ?? (await freePort());
   const args = ['-XX:+UseSerialGC', '-jar', jar, String(port)];
   if (options.dataFile) args.push(options.dataFile);
-  const child = spawnGuarded('java', args);
-  let output = '';
-  child.stdout?.resume();
-  child.stderr
-    ?.setEncoding('utf8')
-    .on('data', (chunk: string) => (output = (output + chunk).slice(-4000)));
-  const startup = new AbortController();
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      startup.abort(
-        new Error(`[testkit] mongo-java-server exited during start-up: ${output.trim()}`),
-      );
-      resolve();
-    }),
-  );
-  const stop = async () => {
-    await stopGuarded(child);
-    await exited;
-  };
-  return answeringServer(`mongodb://127.0.0.1:${port}/`, 'mongo-java-server', stop, {
+  return startDatabaseProcess({
+    kind: 'mongo-java-server',
+    command: 'java',
+    args,
+    uri: `mongodb://127.0.0.1:${port}/`,
     timeoutMs: 30_000,
-    signal: startup.signal,
   });
 }
