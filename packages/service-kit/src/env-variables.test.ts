@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from './config.js';
-import { envHttpUrl, envInstant, envInteger, envOptionalHttpUrl } from './env-variables.js';
+import {
+  envHttpUrl,
+  envHttpUrls,
+  envInstant,
+  envInteger,
+  envOptionalHttpUrl,
+} from './env-variables.js';
 
 describe('envInteger', () => {
   const schema = z.object({ N: envInteger(5, { min: 1, max: 10 }) });
@@ -41,6 +47,24 @@ describe('envHttpUrl', () => {
           '  PUBLIC: Expected an http:// or https:// URL',
         ].join('\n'),
       ),
+    );
+  });
+});
+
+describe('envHttpUrls', () => {
+  const schema = z.object({ URLS: envHttpUrls('http://127.0.0.1:3001') });
+
+  it('reads a comma-separated list of http(s) URLs, its default when unset', () => {
+    expect(loadConfig(schema, { URLS: 'http://a:1/, https://b:2' }).URLS).toEqual([
+      'http://a:1',
+      'https://b:2',
+    ]);
+    expect(loadConfig(schema, { URLS: '' }).URLS).toEqual(['http://127.0.0.1:3001']);
+  });
+
+  it.each(['http://a:1,ftp://b', 'http://a:1,,http://b:2'])('refuses %s', (value) => {
+    expect(() => loadConfig(schema, { URLS: value })).toThrowError(
+      'Expected an http:// or https:// URL',
     );
   });
 });

@@ -76,3 +76,17 @@ export function envHttpUrl(defaultUrl: string) {
 export function envOptionalHttpUrl() {
   return unsetWhenEmpty(httpUrl.optional());
 }
+
+/**
+ * One or more http:// or https:// URLs, separated by commas: the base addresses of a service's
+ * replicas (or one address in front of them), each without its trailing slashes.
+ */
+export function envHttpUrls(defaultUrl: string) {
+  return unsetWhenEmpty(
+    z
+      .string()
+      .default(defaultUrl)
+      .transform((value) => value.split(',').map((url) => url.trim()))
+      .pipe(z.array(httpUrl).min(1)),
+  );
+}

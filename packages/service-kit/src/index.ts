@@ -5,6 +5,7 @@ export { loadConfig, loadOrExit, type Env } from './config.js';
 export {
   envHost,
   envHttpUrl,
+  envHttpUrls,
   envInstant,
   envInteger,
   envLogLevel,
@@ -16,7 +17,7 @@ export {
 export { createService, type RouterMiddleware, type ServiceOptions } from './create-service.js';
 export { internalHeaders, type Caller, type Role } from './internal-headers.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
-export { connectMongo, type ConnectMongoOptions } from './mongo.js';
+export { connectMongo, isFerretdb, type ConnectMongoOptions } from './mongo.js';
 export { decodeCursor, encodeCursor, pageOf } from './pagination.js';
 export type { ReadinessCheck } from './readiness.js';
 export {
@@ -30,3 +31,8 @@ export { callerOf, requireCaller, setCaller } from './caller.js';
 export { serviceConfig, serviceEnv, type ServiceEnv } from './service-env.js';
 export { trustGateway } from './trust-gateway.js';
 export { Worker, type WorkerOptions } from './worker.js';
+export {
+  openServiceDatabase,
+  type OpenServiceDatabaseOptions,
+  type ServiceDatabase,
+} from './service-database.js';

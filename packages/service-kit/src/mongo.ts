@@ -38,7 +38,8 @@ export async function connectMongo(
   return client;
 }
 
-async function isFerretdb(client: MongoClient): Promise<boolean> {
+/** FerretDB answers `buildInfo` with its own version beside the MongoDB one it imitates. */
+export async function isFerretdb(client: MongoClient): Promise<boolean> {
   const buildInfo = await client.db('admin').command({ buildInfo: 1 });
   return 'ferretdbVersion' in buildInfo;
 }
