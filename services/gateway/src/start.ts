@@ -1,4 +1,4 @@
-import { connectMongo, createLogger, runService, type Logger } from '@petstore/service-kit';
+import { createLogger, openServiceDatabase, runService, type Logger } from '@petstore/service-kit';
 import { AccountRepository } from './accounts/account-repository.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
@@ -32,10 +32,15 @@ export async function startGateway(
   { logger, signals, validateResponses }: StartGatewayOptions = {},
 ): Promise<RunningGateway> {
   const log = logger ?? createLogger({ name: 'gateway', level: config.logLevel });
-  const client = await connectMongo(config.mongo.uri, { appName: 'gateway' });
+  const database = await openServiceDatabase({
+    uri: config.mongo.uri,
+    database: config.mongo.database,
+    service: 'gateway',
+    logger: log,
+  });
   const upstreams = createUpstreams(config);
   try {
-    const db = client.db(config.mongo.database);
+    const { db } = database;
     await ensureIndexes(db);
     const accounts = new AccountRepository(db);
     await accounts.ensureAdmin(config.adminApiKey);
@@ -68,7 +73,7 @@ export async function startGateway(
         () => worker.stop(),
         () => keyUsage.stop(),
         () => closeUpstreams(upstreams),
-        () => client.close(),
+        () => database.close(),
       ],
     });
     keyUsage.start(config.keys.usageFlushMs);
@@ -76,7 +81,7 @@ export async function startGateway(
     return { url: running.url, close: () => running.close() };
   } catch (error) {
     await closeUpstreams(upstreams);
-    await client.close();
+    await database.close();
     throw error;
   }
 }

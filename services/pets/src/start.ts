@@ -1,4 +1,4 @@
-import { connectMongo, createLogger, runService, type Logger } from '@petstore/service-kit';
+import { createLogger, openServiceDatabase, runService, type Logger } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { PetsConfig } from './config.js';
 import { ensureIndexes } from './indexes.js';
@@ -25,21 +25,26 @@ export async function startPets(
   options: StartPetsOptions = {},
 ): Promise<RunningPets> {
   const logger = options.logger ?? createLogger({ name: 'pets', level: config.logLevel });
-  const client = await connectMongo(config.mongo.uri, { appName: 'pets' });
+  const database = await openServiceDatabase({
+    uri: config.mongo.uri,
+    database: config.mongo.database,
+    service: 'pets',
+    logger,
+  });
   try {
-    const db = client.db(config.mongo.database);
+    const { db } = database;
     await ensureIndexes(db);
     const running = await runService({
       app: createApp({ db, config, logger }),
       host: config.http.host,
       port: options.port ?? config.http.port,
       logger,
-      onShutdown: [() => client.close()],
+      onShutdown: [() => database.close()],
       signals: options.signals,
     });
     return { url: running.url, close: () => running.close() };
   } catch (error) {
-    await client.close();
+    await database.close();
     throw error;
   }
 }

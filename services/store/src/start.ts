@@ -1,4 +1,4 @@
-import { connectMongo, createLogger, runService, type Logger } from '@petstore/service-kit';
+import { createLogger, openServiceDatabase, runService, type Logger } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
 import { idempotencySweeper } from './idempotency/idempotency-sweeper.js';
@@ -35,9 +35,14 @@ export async function startStore(
   { logger, signals, validateResponses, sweepIntervalMs = 60 * 60 * 1000 }: StartStoreOptions = {},
 ): Promise<RunningStore> {
   const log = logger ?? createLogger({ name: 'store', level: config.logLevel });
-  const client = await connectMongo(config.mongo.uri, { appName: 'store' });
+  const database = await openServiceDatabase({
+    uri: config.mongo.uri,
+    database: config.mongo.database,
+    service: 'store',
+    logger: log,
+  });
   try {
-    const db = client.db(config.mongo.database);
+    const { db } = database;
     await ensureIndexes(db);
     const repository = createRepository(db);
     const pets = createPetsAdapter({
@@ -88,7 +93,7 @@ export async function startStore(
         ...config.http,
         logger: log,
         signals,
-        onShutdown: [stopBackground, () => client.close()],
+        onShutdown: [stopBackground, () => database.close()],
       });
       const close = () => running.close();
       return { url: running.url, close, [Symbol.asyncDispose]: close };
@@ -97,7 +102,7 @@ export async function startStore(
       throw error;
     }
   } catch (error) {
-    await client.close();
+    await database.close();
     throw error;
   }
 }
