@@ -1,5 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnGuarded, stopGuarded } from '@petstore/testkit';
 
@@ -65,6 +66,16 @@ export class ServiceProcess {
     }
     await this.stop();
     throw new Error(`[stack] ${name} did not answer /health within ${timeoutMs} ms`);
+  }
+
+  /**
+   * Sends `signal` to the service's own process (not its guard), e.g. SIGSTOP and SIGCONT to
+   * stall it, or SIGKILL to make it die as a crash would.
+   */
+  async signal(signal: NodeJS.Signals): Promise<void> {
+    if (!this.child?.pid || !this.running) throw new Error(`[stack] ${this.name} is not running`);
+    const { stdout } = await promisify(execFile)('pgrep', ['-P', String(this.child.pid)]);
+    for (const pid of stdout.split('\n').filter(Boolean)) process.kill(Number(pid), signal);
   }
 
   /** Sends SIGTERM (the service finishes in-flight requests) and waits for the exit. */

@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { freePort, startEmbedded } from '@petstore/testkit';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ServiceProcess } from './service-process.js';
 import { startStack } from './start-stack.js';
 
 let dataDir: string;
@@ -21,17 +24,17 @@ const answers = (url: string) =>
     () => false,
   );
 
-async function waitUntilNoneAnswers(urls: string[]): Promise<boolean[]> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const up = await Promise.all(urls.map(answers));
-    if (!up.includes(true)) return up;
-    await sleep(100);
-  }
-  return Promise.all(urls.map(answers));
+async function noneAnswers(urls: string[]): Promise<void> {
+  await vi.waitUntil(async () => !(await Promise.all(urls.map(answers))).includes(true), {
+    timeout: 10_000,
+    interval: 100,
+  });
 }
 
+const quiet = { LOG_LEVEL: 'silent', EMBEDDED_DATABASE: process.env.EMBEDDED_DATABASE };
+
 it('starts the database and every service, ready through the gateway, and stops them all', async () => {
-  const stack = await startStack({ dataDir, env: { LOG_LEVEL: 'silent' }, stdio: 'pipe' });
+  const stack = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
   try {
     const ready = await fetch(`${stack.url}/ready`);
     expect(ready.status).toBe(200);
@@ -39,11 +42,7 @@ it('starts the database and every service, ready through the gateway, and stops 
   } finally {
     await stack.stop();
   }
-  expect(await waitUntilNoneAnswers([stack.url, stack.pets.url, stack.store.url])).toEqual([
-    false,
-    false,
-    false,
-  ]);
+  await noneAnswers([stack.url, stack.pets.url, stack.store.url]);
 });
 
 it('leaves no service running when the process that started them is killed', async () => {
@@ -59,5 +58,92 @@ it('leaves no service running when the process that started them is killed', asy
   holder.kill('SIGKILL');
   await once(holder, 'exit');
 
-  expect(await waitUntilNoneAnswers(urls)).toEqual([false, false, false]);
+  await noneAnswers(urls);
+});
+
+it('learns at once that a service died, and how', async () => {
+  const stack = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
+  try {
+    await stack.pets.signal('SIGKILL');
+    expect(await stack.pets.exited()).toBe(128 + 9);
+    expect(stack.pets.running).toBe(false);
+  } finally {
+    await stack.stop();
+  }
+});
+
+describe('refusals, before anything is started', () => {
+  it('refuses a second stack on the same data folder', async () => {
+    const first = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
+    try {
+      await expect(startStack({ dataDir, env: quiet, stdio: 'pipe' })).rejects.toThrow(
+        `[stack] another stack is running on ${dataDir} (DATA_DIR): stop it, or set DATA_DIR to another folder`,
+      );
+      expect(await answers(first.url)).toBe(true);
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it('names a port in use and the variable that moves it', async () => {
+    const port = await freePort();
+    const taken = createServer().listen(port, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      await expect(
+        startStack({ dataDir, env: quiet, stdio: 'pipe', ports: { pets: port } }),
+      ).rejects.toThrow(
+        `[stack] port ${port} is in use (PETS_PORT): stop what listens there or set PETS_PORT to another port`,
+      );
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('refuses replicas on the embedded FerretDB', async () => {
+    await expect(
+      startStack({
+        dataDir,
+        env: { ...quiet, EMBEDDED_DATABASE: 'ferretdb' },
+        stdio: 'pipe',
+        replicas: { pets: 2 },
+      }),
+    ).rejects.toThrow(
+      '[stack] PETS_REPLICAS=2 needs a database several processes can share: set MONGODB_URI, or EMBEDDED_DATABASE=mongo-java-server; the embedded FerretDB serves one process per service',
+    );
+  });
+});
+
+it('refuses a second process of a service on the same FerretDB database, saying why', async () => {
+  await using ferretdb = await startEmbedded('ferretdb');
+  const output: string[] = [];
+  const pets = async () => {
+    const port = await freePort();
+    return new ServiceProcess({
+      name: 'pets',
+      entry: fileURLToPath(new URL('../../../services/pets/dist/main.js', import.meta.url)),
+      env: {
+        PORT: String(port),
+        MONGODB_URI: ferretdb.uri,
+        INTERNAL_TOKEN: 'internal-token-for-tests-0123456789abcdef',
+        LOG_LEVEL: 'silent',
+      },
+      url: `http://127.0.0.1:${port}`,
+      stdio: 'pipe',
+      onOutput: (_name, chunk) => output.push(chunk),
+    });
+  };
+  const first = await pets();
+  await first.start();
+  try {
+    const second = await pets();
+    await expect(second.start()).rejects.toThrow('[stack] pets exited during start-up');
+    expect(output.join('')).toContain('[pets] another process of pets (pid ');
+    expect(output.join('')).toContain(
+      'uses database petstore_pets; the embedded FerretDB serves one process per service, so replicas need MongoDB (MONGODB_URI)',
+    );
+    expect(await answers(first.url)).toBe(true);
+  } finally {
+    await first.stop();
+  }
 });
