@@ -78,6 +78,8 @@ async function runHooks(hooks: ShutdownHook[], logger: Logger): Promise<void> {
   if (failures.length > 0) throw new AggregateError(failures, 'shutdown hooks failed');
 }
 
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** Listens on `host:port` and shuts down gracefully on `close()` or one of `signals`. */
 export async function runService({
   app,
@@ -89,7 +91,12 @@ export async function runService({
   signals = ['SIGTERM', 'SIGINT'],
 }: RunServiceOptions): Promise<RunningService> {
   const handle = app.callback();
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer(
+    // Idle keep-alive connections stay open longer than clients keep theirs (undici: 4 s, load
+    // balancers: 60 s), so a client never sends on a connection the server is just closing.
+    { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, headersTimeout: KEEP_ALIVE_TIMEOUT_MS + 1_000 },
+    (req, res) => void handle(req, res),
+  );
   const drain = trackResponses(server);
   const address = await listen(server, port, host);
   const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
