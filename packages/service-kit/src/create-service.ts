@@ -30,6 +30,8 @@ export interface ServiceOptions {
   beforeBody?: Middleware[];
   /** What `/ready` asks, by name, e.g. `{ database: () => db.command({ ping: 1 }) }`. */
   readiness?: Record<string, ReadinessCheck>;
+  /** What only `/ready?deep=true` asks as well: the services this one calls. */
+  dependencies?: Record<string, ReadinessCheck>;
   readinessTimeoutMs?: number;
   bodyLimitBytes?: number;
   /** When set, every route but `/health` and `/ready` answers only requests carrying it. */
@@ -47,6 +49,7 @@ export function createService({
   routers,
   beforeBody = [],
   readiness = {},
+  dependencies,
   readinessTimeoutMs = 1_000,
   bodyLimitBytes,
   internalToken,
@@ -62,7 +65,7 @@ export function createService({
   app.use(requestLogging(logger));
   app.use(errorMiddleware());
   for (const middleware of beforeBody) app.use(middleware);
-  app.use(health({ name, readiness, readinessTimeoutMs }));
+  app.use(health({ name, readiness, dependencies, readinessTimeoutMs }));
   if (internalToken !== undefined) app.use(trustGateway(internalToken));
   app.use(jsonBody({ limitBytes: bodyLimitBytes }));
   for (const router of routers) app.use(router);

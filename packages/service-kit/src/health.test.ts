@@ -42,6 +42,23 @@ describe('/ready', () => {
     });
   });
 
+  it('asks the dependencies only with ?deep=true', async () => {
+    await using service = await startTestService([], {
+      readiness: { database: () => Promise.resolve() },
+      dependencies: { store: () => Promise.reject(new Error('store is down')) },
+      readinessTimeoutMs: 50,
+    });
+    const shallow = await fetch(`${service.url}/ready`);
+    expect(shallow.status).toBe(200);
+    const deep = await fetch(`${service.url}/ready?deep=true`);
+    expect(deep.status).toBe(503);
+    expect(await deep.json()).toMatchObject({
+      code: 'service_unavailable',
+      message: 'test is not ready: store unavailable',
+      details: [{ path: 'store', message: 'unavailable' }],
+    });
+  });
+
   it('answers 200 while the database is up and 503 naming it once it is stopped', async () => {
     const mongo = await startMongo();
     const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });

@@ -6,14 +6,24 @@ export interface HealthOptions {
   /** Names the service in the message of a 503 from `/ready`. */
   name: string;
   readiness: Record<string, ReadinessCheck>;
+  /**
+   * What the service calls but can serve without for a while (another service): asked only by
+   * `/ready?deep=true`, so that one dependency's blip does not take every replica out of rotation.
+   */
+  dependencies?: Record<string, ReadinessCheck>;
   readinessTimeoutMs: number;
 }
 
 /**
- * `GET /health`: the process is up. `GET /ready`: every readiness check answered in time,
- * else 503 `service_unavailable` naming each part that did not.
+ * `GET /health`: the process is up. `GET /ready`: every readiness check answered in time (with
+ * `?deep=true` every dependency too), else 503 `service_unavailable` naming each part that did not.
  */
-export function health({ name, readiness, readinessTimeoutMs }: HealthOptions): Middleware {
+export function health({
+  name,
+  readiness,
+  dependencies = {},
+  readinessTimeoutMs,
+}: HealthOptions): Middleware {
   return async (ctx, next) => {
     if (ctx.path !== '/health' && ctx.path !== '/ready') {
       await next();
@@ -26,7 +36,8 @@ export function health({ name, readiness, readinessTimeoutMs }: HealthOptions): 
     }
     ctx.set('Cache-Control', 'no-store');
     if (ctx.path === '/ready') {
-      const failures = await runReadinessChecks(readiness, readinessTimeoutMs);
+      const checks = ctx.query.deep === 'true' ? { ...readiness, ...dependencies } : readiness;
+      const failures = await runReadinessChecks(checks, readinessTimeoutMs);
       if (failures.length > 0) {
         for (const { name: part, reason, error } of failures) {
           ctx.log.warn({ err: error, part, reason }, `${part} is not ready`);
