@@ -14,7 +14,7 @@ import { MessageRepository } from './messages/message-repository.js';
 import { RouteTable } from './routing/route-table.js';
 import { gatewayContract, gatewayRoutes } from './routes.js';
 import { securityHeaders } from './routing/security-headers.js';
-import { TokenBuckets } from './rate-limits/token-buckets.js';
+import { rateLimits } from './rate-limits/rate-limits.js';
 import { createUpstreams, upstreamReady, type Upstreams } from './proxy/upstreams.js';
 
 /** JSON bodies up to 64 KiB, the gateway's own and those it streams to the services alike. */
@@ -24,6 +24,8 @@ const READINESS_TIMEOUT_MS = 1_000;
 
 export interface AppDeps {
   db: Db;
+  /** This gateway holds its database alone (the embedded FerretDB): it limits rates in memory. */
+  singleProcess: boolean;
   config: Config;
   logger: Logger;
   now?: () => Date;
@@ -40,6 +42,7 @@ export interface AppDeps {
 /** The gateway's Koa app: built here, never listening (see `startGateway`). */
 export function createApp({
   db,
+  singleProcess,
   config,
   logger,
   now = () => new Date(),
@@ -78,8 +81,10 @@ export function createApp({
     logger,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     readinessTimeoutMs: READINESS_TIMEOUT_MS,
-    readiness: {
-      database: () => db.command({ ping: 1 }),
+    // Whether this gateway can serve is its own database; a service's blip must not take every
+    // gateway out of rotation (`/ready?deep=true` asks the services too).
+    readiness: { database: () => db.command({ ping: 1 }) },
+    dependencies: {
       pets: () => upstreamReady(upstreams.pets, config.internalToken, READINESS_TIMEOUT_MS),
       store: () => upstreamReady(upstreams.store, config.internalToken, READINESS_TIMEOUT_MS),
     },
@@ -88,10 +93,10 @@ export function createApp({
       routeRequest({
         routes: new RouteTable(contract),
         authenticator,
-        rateLimits: {
-          perKey: new TokenBuckets(config.rateLimit.perKey),
-          perAddress: new TokenBuckets(config.rateLimit.signup),
-        },
+        rateLimits: rateLimits(
+          { perKey: config.rateLimit.perKey, perAddress: config.rateLimit.signup },
+          { db, singleProcess },
+        ),
         upstreams,
         proxy: {
           internalToken: config.internalToken,
@@ -102,6 +107,7 @@ export function createApp({
     ],
     routers: [docsAssets(), ownRoutes.routes()],
   });
-  app.proxy = config.trustProxy;
+  app.proxy = config.trustedProxyHops > 0;
+  app.maxIpsCount = config.trustedProxyHops;
   return app;
 }

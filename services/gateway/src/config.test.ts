@@ -10,11 +10,12 @@ describe('loadGatewayConfig', () => {
       http: { host: '127.0.0.1', port: 8080 },
       mongo: { uri: 'mongodb://127.0.0.1:27017', database: 'petstore_gateway' },
       publicUrl: 'http://127.0.0.1:8080',
-      services: { pets: 'http://127.0.0.1:3001', store: 'http://127.0.0.1:3002' },
+      services: { pets: ['http://127.0.0.1:3001'], store: ['http://127.0.0.1:3002'] },
       upstream: { timeoutMs: 5000 },
       adminApiKey: undefined,
       rateLimit: { perKey: { perSecond: 100, burst: 200 }, signup: { burst: 5 } },
-      trustProxy: false,
+      trustedProxyHops: 0,
+      keys: { cacheTtlMs: 1000 },
     });
     expect(config.rateLimit.signup.perSecond).toBeCloseTo(20 / 60);
   });
@@ -43,9 +44,24 @@ describe('loadGatewayConfig', () => {
 
   it('treats an empty variable as unset', () => {
     expect(loadGatewayConfig({ ...required, PETS_URL: '', MONGODB_URI: '' })).toMatchObject({
-      services: { pets: 'http://127.0.0.1:3001' },
+      services: { pets: ['http://127.0.0.1:3001'] },
       mongo: { uri: 'mongodb://127.0.0.1:27017' },
     });
+  });
+
+  it('reads the replicas of a service as a comma-separated list of addresses', () => {
+    const config = loadGatewayConfig({
+      ...required,
+      PETS_URL: 'http://10.0.0.1:3001, http://10.0.0.2:3001/',
+    });
+    expect(config.services.pets).toEqual(['http://10.0.0.1:3001', 'http://10.0.0.2:3001']);
+  });
+
+  it('caches keys for at most a second, so a revocation reaches every gateway within it', () => {
+    expect(loadGatewayConfig({ ...required, KEY_CACHE_TTL_MS: '250' }).keys.cacheTtlMs).toBe(250);
+    expect(() => loadGatewayConfig({ ...required, KEY_CACHE_TTL_MS: '30000' })).toThrow(
+      'KEY_CACHE_TTL_MS: Expected a whole number from 0 to 1000',
+    );
   });
 
   it('names every bad variable, never its value', () => {

@@ -1,5 +1,5 @@
 import {
-  envHttpUrl,
+  envHttpUrls,
   envInteger,
   envOptionalHttpUrl,
   loadConfig,
@@ -23,23 +23,14 @@ function envRate(defaultValue: number) {
   );
 }
 
-function envBoolean() {
-  return unsetWhenEmpty(
-    z
-      .enum(['true', 'false', '1', '0'], { message: 'Expected true or false' })
-      .default('false')
-      .transform((value) => value === 'true' || value === '1'),
-  );
-}
-
 /** The shape of every key this gateway issues or accepts: `psk_` and base62. */
 export const API_KEY_PATTERN = /^psk_[A-Za-z0-9]{32,128}$/;
 
 const GatewayEnvSchema = z
   .object({
     ...serviceEnv({ port: 8080, database: 'petstore_gateway' }),
-    PETS_URL: envHttpUrl('http://127.0.0.1:3001'),
-    STORE_URL: envHttpUrl('http://127.0.0.1:3002'),
+    PETS_URL: envHttpUrls('http://127.0.0.1:3001'),
+    STORE_URL: envHttpUrls('http://127.0.0.1:3002'),
     PUBLIC_URL: envOptionalHttpUrl(),
     ADMIN_API_KEY: unsetWhenEmpty(
       z
@@ -52,19 +43,24 @@ const GatewayEnvSchema = z
     RATE_LIMIT_BURST: envInteger(200, { min: 1, max: 1_000_000 }),
     SIGNUP_RATE_LIMIT_PER_MINUTE: envRate(20),
     SIGNUP_RATE_LIMIT_BURST: envInteger(5, { min: 1, max: 1_000_000 }),
-    KEY_CACHE_TTL_MS: envInteger(30_000, { min: 0, max: 3_600_000 }),
+    // At most 1 s: a key revoked through one gateway is refused by every other within it.
+    KEY_CACHE_TTL_MS: envInteger(1_000, { min: 0, max: 1_000 }),
     KEY_CACHE_SIZE: envInteger(10_000, { min: 0, max: 10_000_000 }),
     KEY_USAGE_FLUSH_MS: envInteger(5_000, { min: 10, max: 3_600_000 }),
     MESSAGE_POLL_MS: envInteger(250, { min: 10, max: 600_000 }),
     MESSAGE_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
-    TRUST_PROXY: envBoolean(),
+    TRUSTED_PROXY_HOPS: envInteger(0, { min: 0, max: 10 }),
   })
   .transform((env) => ({
     ...serviceConfig(env),
     /** Where clients reach the gateway: the document's `servers`. */
     publicUrl: env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`,
-    /** Client addresses come from `X-Forwarded-For` only behind a trusted reverse proxy. */
-    trustProxy: env.TRUST_PROXY,
+    /**
+     * How many reverse proxies in front of the gateway append to `X-Forwarded-For`: the client's
+     * address is the one the outermost of them added (0: the socket's address; the header, which
+     * a client can write, is ignored).
+     */
+    trustedProxyHops: env.TRUSTED_PROXY_HOPS,
     services: { pets: env.PETS_URL, store: env.STORE_URL },
     upstream: { timeoutMs: env.UPSTREAM_TIMEOUT_MS },
     adminApiKey: env.ADMIN_API_KEY,

@@ -49,7 +49,7 @@ describe('headers on every answer', () => {
         headers: { 'Content-Type': 'application/json' },
         body: '{not json',
       }),
-      fetch(`${gateway.url}/ready`),
+      fetch(`${gateway.url}/ready?deep=true`),
     ]);
     expect(answers.map((res) => res.status)).toEqual([
       200, 200, 200, 200, 200, 401, 404, 405, 400, 503,
@@ -72,25 +72,38 @@ describe('/health and /ready', () => {
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
-  it('answers /ready with 200 when its database and every service are ready', async ({ mongo }) => {
+  it('answers /ready?deep=true with 200 when its database and every service are ready', async ({
+    mongo,
+  }) => {
     await using pets = await readyService();
     await using store = await readyService();
     await using gateway = await startTestGateway(mongo, {
       PETS_URL: pets.url,
       STORE_URL: store.url,
     });
+    const res = await fetch(`${gateway.url}/ready?deep=true`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers /ready with 200 while a service is down: this gateway can still serve', async ({
+    mongo,
+  }) => {
+    await using gateway = await startTestGateway(mongo, {
+      STORE_URL: `http://127.0.0.1:${await freePort()}`,
+    });
     const res = await fetch(`${gateway.url}/ready`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
-  it('answers /ready with 503 naming the service that is down', async ({ mongo }) => {
+  it('answers /ready?deep=true with 503 naming the service that is down', async ({ mongo }) => {
     await using pets = await readyService();
     await using gateway = await startTestGateway(mongo, {
       PETS_URL: pets.url,
       STORE_URL: `http://127.0.0.1:${await freePort()}`,
     });
-    const res = await fetch(`${gateway.url}/ready`);
+    const res = await fetch(`${gateway.url}/ready?deep=true`);
     expect(res.status).toBe(503);
     const body = (await res.json()) as { code: string; message: string; details: unknown[] };
     expect(body).toMatchObject({ code: 'service_unavailable', status: 503 });
@@ -99,7 +112,9 @@ describe('/health and /ready', () => {
     expect(body.details).toEqual([{ path: 'store', message: expect.any(String) as string }]);
   });
 
-  it('answers /ready with 503 when a service answers /ready with an error', async ({ mongo }) => {
+  it('answers /ready?deep=true with 503 when a service answers /ready with an error', async ({
+    mongo,
+  }) => {
     await using pets = await readyService();
     await using store = await startFakeService((_request, res) =>
       sendJson(res, 503, { code: 'service_unavailable', message: 'db down', status: 503 }),
@@ -108,7 +123,7 @@ describe('/health and /ready', () => {
       PETS_URL: pets.url,
       STORE_URL: store.url,
     });
-    const res = await fetch(`${gateway.url}/ready`);
+    const res = await fetch(`${gateway.url}/ready?deep=true`);
     expect(res.status).toBe(503);
     expect(((await res.json()) as { details: unknown }).details).toEqual([
       { path: 'store', message: 'unavailable' },

@@ -41,11 +41,14 @@ export async function startGateway(
   const upstreams = createUpstreams(config);
   try {
     const { db } = database;
-    await ensureIndexes(db);
+    await ensureIndexes(db, database);
     const accounts = new AccountRepository(db);
-    await accounts.ensureAdmin(config.adminApiKey);
-    if (config.adminApiKey === undefined) {
-      log.warn('ADMIN_API_KEY is not set: no key has the admin role');
+    const admin = await accounts.ensureAdmin(config.adminApiKey);
+    if (admin === 'none') log.warn('ADMIN_API_KEY is not set: no key has the admin role');
+    if (admin === 'revoked') {
+      log.warn(
+        'the ADMIN_API_KEY given was revoked through the API and stays revoked: set a new one',
+      );
     }
     const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), log);
     const worker = messageWorker({
@@ -57,6 +60,7 @@ export async function startGateway(
     });
     const app = createApp({
       db,
+      singleProcess: database.singleProcess,
       config,
       logger: log,
       upstreams,

@@ -1,4 +1,5 @@
 import type { Account, ApiKey, CreatedAccount, CreatedApiKey, Role } from '@petstore/contract';
+import type { Caller } from '@petstore/service-kit';
 import { AppError } from '@petstore/service-kit';
 import { MongoServerError, type Db } from 'mongodb';
 import { hashApiKey, keyPrefix, newApiKey } from '../auth/api-key-secret.js';
@@ -38,9 +39,9 @@ export class AccountRepository {
   }
 
   /**
-   * Creates a customer and its first key. The key record goes in first, so that a sign-up failing
-   * halfway never leaves an account without a key: what it can leave is a key whose account does
-   * not exist, which authenticates nobody. A duplicate email (unique index) is 409 `conflict`;
+   * Creates a customer and its first key. The key record goes in first, marked as pending, so that
+   * a sign-up failing halfway never leaves an account without a key: what it can leave is a
+   * pending key, which authenticates nobody. A duplicate email (unique index) is 409 `conflict`;
    * the key record made for it is then removed.
    */
   async createCustomer(email: string, name: string | null): Promise<CreatedAccount> {
@@ -52,8 +53,8 @@ export class AccountRepository {
       role: 'customer',
       createdAt: now,
     };
-    const { apiKey, document: key } = this.#newKey(account._id, now);
-    await this.#collections.apiKeys.insertOne(key);
+    const { apiKey, document: key } = this.#newKey(account._id, 'customer', now);
+    await this.#collections.apiKeys.insertOne({ ...key, pendingSignUp: true });
     try {
       await this.#collections.accounts.insertOne(account);
     } catch (error) {
@@ -65,6 +66,7 @@ export class AccountRepository {
       }
       throw error;
     }
+    await this.#collections.apiKeys.updateOne({ _id: key._id }, { $unset: { pendingSignUp: '' } });
     return { ...toAccount(account), apiKey };
   }
 
@@ -73,8 +75,9 @@ export class AccountRepository {
     return account ? toAccount(account) : undefined;
   }
 
-  async createKey(accountId: string): Promise<CreatedApiKey> {
-    const { apiKey, document } = this.#newKey(accountId, this.#now());
+  /** A new key of the caller's account, with the account's role. */
+  async createKey({ accountId, role }: Caller): Promise<CreatedApiKey> {
+    const { apiKey, document } = this.#newKey(accountId, role, this.#now());
     await this.#collections.apiKeys.insertOne(document);
     return {
       id: document._id,
@@ -106,13 +109,16 @@ export class AccountRepository {
     return revoked?.hash;
   }
 
-  /** The owner of the live key with this hash, if there is one and its account exists. */
+  /** The owner of the live key with this hash, if there is one (one read). */
   async findKeyOwner(hash: string): Promise<KeyOwner | undefined> {
-    const key = await this.#collections.apiKeys.findOne({ hash, revokedAt: null });
-    if (!key) return undefined;
-    const account = await this.#collections.accounts.findOne({ _id: key.accountId });
-    if (!account) return undefined;
-    return { keyId: key._id, hash: key.hash, accountId: account._id, role: account.role };
+    const key = await this.#collections.apiKeys.findOne({
+      hash,
+      revokedAt: null,
+      pendingSignUp: { $exists: false },
+    });
+    return key
+      ? { keyId: key._id, hash: key.hash, accountId: key.accountId, role: key.role }
+      : undefined;
   }
 
   /** Moves `lastUsedAt` forward for each key, in one batch; never backwards. */
@@ -130,13 +136,16 @@ export class AccountRepository {
   }
 
   /**
-   * Makes `acct_admin` (always, so no customer can take its email) and makes `ADMIN_API_KEY` its
-   * key `key_admin`; idempotent, and a changed key replaces the old one. Without a key, the
-   * admin key is revoked.
+   * Makes sure `acct_admin` exists (role `admin`, an email no customer can take) and bootstraps its
+   * key `key_admin` from `ADMIN_API_KEY`. A new value replaces the old key; the same value never
+   * brings back a key revoked through the API (the answer is then 'revoked', for a warning).
+   * Without `ADMIN_API_KEY` the admin key is revoked. Idempotent, and safe for gateways starting
+   * together.
    */
-  async ensureAdmin(adminApiKey: string | undefined): Promise<void> {
+  async ensureAdmin(adminApiKey: string | undefined): Promise<'active' | 'revoked' | 'none'> {
     const now = this.#now();
-    await this.#collections.accounts.updateOne(
+    const { accounts, apiKeys } = this.#collections;
+    await accounts.updateOne(
       { _id: ADMIN_ACCOUNT_ID },
       {
         $set: { role: 'admin' },
@@ -145,34 +154,35 @@ export class AccountRepository {
       { upsert: true },
     );
     if (adminApiKey === undefined) {
-      await this.#collections.apiKeys.updateOne(
-        { _id: ADMIN_KEY_ID, revokedAt: null },
-        { $set: { revokedAt: now } },
-      );
-      return;
+      await apiKeys.updateOne({ _id: ADMIN_KEY_ID, revokedAt: null }, { $set: { revokedAt: now } });
+      return 'none';
     }
-    await this.#collections.apiKeys.updateOne(
-      { _id: ADMIN_KEY_ID },
-      {
-        $set: {
-          accountId: ADMIN_ACCOUNT_ID,
-          hash: hashApiKey(adminApiKey),
-          prefix: keyPrefix(adminApiKey),
-          revokedAt: null,
-        },
-        $setOnInsert: { createdAt: now, lastUsedAt: null },
-      },
-      { upsert: true },
-    );
+    const hash = hashApiKey(adminApiKey);
+    const key = {
+      accountId: ADMIN_ACCOUNT_ID,
+      role: 'admin' as const,
+      hash,
+      prefix: keyPrefix(adminApiKey),
+      revokedAt: null,
+    };
+    try {
+      await apiKeys.insertOne({ _id: ADMIN_KEY_ID, ...key, createdAt: now, lastUsedAt: null });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    await apiKeys.updateOne({ _id: ADMIN_KEY_ID, hash: { $ne: hash } }, { $set: key });
+    const stored = await apiKeys.findOne({ _id: ADMIN_KEY_ID });
+    return stored?.revokedAt ? 'revoked' : 'active';
   }
 
-  #newKey(accountId: string, now: Date): { apiKey: string; document: ApiKeyDocument } {
+  #newKey(accountId: string, role: Role, now: Date): { apiKey: string; document: ApiKeyDocument } {
     const apiKey = newApiKey();
     return {
       apiKey,
       document: {
         _id: newKeyId(),
         accountId,
+        role,
         hash: hashApiKey(apiKey),
         prefix: keyPrefix(apiKey),
         createdAt: now,

@@ -26,7 +26,7 @@ export function accountRoutes({
       return { status: 200, body: account };
     },
     createKey: async ({ ctx }) => {
-      const created = await accounts.createKey(requireCaller(ctx).accountId);
+      const created = await accounts.createKey(requireCaller(ctx));
       return { status: 201, body: created };
     },
     listKeys: async ({ ctx }) => ({

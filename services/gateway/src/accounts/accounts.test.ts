@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { hashApiKey, newApiKey } from '../auth/api-key-secret.js';
 import { createPetstoreClient } from '@petstore/contract';
 import { describe, expect } from 'vitest';
 import {
@@ -102,6 +103,26 @@ describe('POST /v1/accounts', () => {
     expect(
       await gateway.db.collection('api_keys').countDocuments({ accountId: account?._id }),
     ).toBe(1);
+  });
+
+  it('keeps the key of a sign-up whose account was never stored from authenticating', async ({
+    mongo,
+  }) => {
+    await using gateway = await startTestGateway(mongo);
+    const apiKey = newApiKey();
+    await gateway.db.collection('api_keys').insertOne({
+      _id: 'key_halfway' as never,
+      accountId: 'acct_never_stored',
+      role: 'customer',
+      hash: hashApiKey(apiKey),
+      prefix: apiKey.slice(0, 12),
+      createdAt: new Date(),
+      lastUsedAt: null,
+      revokedAt: null,
+      pendingSignUp: true,
+    });
+    const res = await fetch(`${gateway.url}/v1/store/orders`, { headers: bearer(apiKey) });
+    expect(res.status).toBe(401);
   });
 
   it('returns 400 validation_failed for an invalid email', async ({ mongo }) => {
@@ -226,6 +247,25 @@ describe('the admin account', () => {
     ).toBe(401);
     expect((await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(newKey) })).status).toBe(
       200,
+    );
+  });
+
+  it('keeps an admin key revoked through the API revoked across restarts', async ({ mongo }) => {
+    const config = testConfig(mongo);
+    {
+      await using gateway = await startTestGateway(mongo, {}, config);
+      const revoked = await fetch(`${gateway.url}/v1/accounts/me/keys/key_admin`, {
+        method: 'DELETE',
+        headers: bearer(ADMIN_API_KEY),
+      });
+      expect(revoked.status).toBe(204);
+    }
+    await using gateway = await startTestGateway(mongo, {}, config);
+    expect(
+      (await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) })).status,
+    ).toBe(401);
+    expect(gateway.logs.text()).toContain(
+      'the ADMIN_API_KEY given was revoked through the API and stays revoked: set a new one',
     );
   });
 

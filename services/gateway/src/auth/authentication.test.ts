@@ -5,7 +5,13 @@ import {
   signUp,
   startTestGateway,
 } from '../test-support/gateway-harness.js';
+import { createLogger } from '@petstore/service-kit';
 import { it } from '@petstore/testkit/vitest';
+import type { KeyOwner } from '../accounts/account-repository.js';
+import { hashApiKey, newApiKey } from './api-key-secret.js';
+import { Authenticator } from './authentication.js';
+import { createKeyCache } from './key-cache.js';
+import { KeyUsage } from './key-usage.js';
 
 describe('authentication', () => {
   const refused: [string, Record<string, string>][] = [
@@ -122,5 +128,70 @@ describe('lastUsedAt', () => {
       timeout: 10_000,
     });
     expect(new Date(lastUsedAt).getTime()).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe('revocation', () => {
+  const logger = createLogger({ name: 'gateway', level: 'silent' });
+
+  it('does not cache a key read as live by a lookup that began before it was revoked', async () => {
+    const apiKey = newApiKey();
+    const owner: KeyOwner = {
+      keyId: 'key_a',
+      hash: hashApiKey(apiKey),
+      accountId: 'acct_a',
+      role: 'customer',
+    };
+    let live = true;
+    let answer: (() => void) | undefined;
+    const lookups = vi.fn(
+      () =>
+        new Promise<KeyOwner | undefined>((resolve) => {
+          const found = live ? owner : undefined;
+          answer = () => resolve(found);
+        }),
+    );
+    const authenticator = new Authenticator(
+      { findKeyOwner: lookups },
+      createKeyCache({ ttlMs: 1000, maxEntries: 10 }),
+      new KeyUsage(() => Promise.resolve(), logger),
+      () => new Date(),
+    );
+    const inFlight = authenticator.authenticate(`Bearer ${apiKey}`);
+    // Revoked (here, through this gateway) while the database's answer is on its way.
+    live = false;
+    authenticator.forget(owner.hash);
+    answer?.();
+    await inFlight;
+
+    const next = authenticator.authenticate(`Bearer ${apiKey}`);
+    answer?.();
+    await expect(next).rejects.toMatchObject({ code: 'unauthorized' });
+    expect(lookups).toHaveBeenCalledTimes(2);
+  });
+
+  it('refuses a key revoked on another gateway at once for keys and messages, though cached here', async ({
+    mongo,
+  }) => {
+    await using gateway = await startTestGateway(mongo);
+    const { apiKey } = await signUp(gateway.url);
+    const me = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) });
+    expect(me.status).toBe(200);
+    // What another gateway's DELETE /v1/accounts/me/keys/{keyId} writes.
+    await gateway.db
+      .collection('api_keys')
+      .updateOne({ hash: hashApiKey(apiKey) }, { $set: { revokedAt: new Date() } });
+
+    const newKey = await fetch(`${gateway.url}/v1/accounts/me/keys`, {
+      method: 'POST',
+      headers: bearer(apiKey),
+    });
+    const message = await fetch(`${gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { ...bearer(apiKey), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ message: 'hello' }),
+    });
+    expect([newKey.status, message.status]).toEqual([401, 401]);
+    expect(await gateway.db.collection('messages').countDocuments()).toBe(0);
   });
 });

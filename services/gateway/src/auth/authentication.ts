@@ -37,41 +37,58 @@ export interface Authenticated {
 /**
  * Turns an `Authorization` header into the account it belongs to, or throws 401 `unauthorized`
  * with `WWW-Authenticate`. Keys are looked up by their SHA-256 (never stored or logged in clear),
- * cached briefly, and every use is recorded in memory for `lastUsedAt`.
+ * cached for at most the cache's time to live counted from when the lookup began, so a key revoked
+ * through any gateway is refused by every gateway within that time; every use is recorded in
+ * memory for `lastUsedAt`.
  */
 export class Authenticator {
-  readonly #accounts: AccountRepository;
+  readonly #accounts: Pick<AccountRepository, 'findKeyOwner'>;
   readonly #cache: KeyCache;
   readonly #usage: KeyUsage;
   readonly #now: () => Date;
+  /** Keys revoked through this gateway so far: a lookup that began before one is not cached. */
+  #revocations = 0;
 
-  constructor(accounts: AccountRepository, cache: KeyCache, usage: KeyUsage, now: () => Date) {
+  constructor(
+    accounts: Pick<AccountRepository, 'findKeyOwner'>,
+    cache: KeyCache,
+    usage: KeyUsage,
+    now: () => Date,
+  ) {
     this.#accounts = accounts;
     this.#cache = cache;
     this.#usage = usage;
     this.#now = now;
   }
 
-  async authenticate(authorization: string): Promise<Authenticated> {
+  /**
+   * `fresh` asks the database whatever the cache holds: for what a key must not do a moment after
+   * it was revoked on another gateway (manage keys, send messages).
+   */
+  async authenticate(authorization: string, { fresh = false } = {}): Promise<Authenticated> {
     const token = bearerToken(authorization);
     if (!looksLikeApiKey(token)) throw unauthorized('the API key is malformed');
     const hash = hashApiKey(token);
-    const owner = this.#cache.get(hash) ?? (await this.#lookUp(hash));
+    const owner = (fresh ? undefined : this.#cache.get(hash)) ?? (await this.#lookUp(hash));
     this.#usage.record(owner.keyId, this.#now());
     return { caller: { accountId: owner.accountId, role: owner.role }, keyId: owner.keyId };
   }
 
   /** Forgets a revoked key at once, so its next request is 401. */
   forget(hash: string): void {
+    this.#revocations++;
     this.#cache.delete(hash);
   }
 
   async #lookUp(hash: string): Promise<KeyOwner> {
+    const startedAt = this.#cache.now();
+    const revocations = this.#revocations;
     const owner = await this.#accounts.findKeyOwner(hash);
     if (!owner || !sameHash(owner.hash, hash)) {
       throw unauthorized('the API key is unknown or revoked');
     }
-    this.#cache.set(hash, owner);
+    // A key revoked while it was being looked up may be the one read as live: not cached.
+    if (revocations === this.#revocations) this.#cache.set(hash, owner, startedAt);
     return owner;
   }
 }

@@ -10,15 +10,13 @@ export interface KeyCacheOptions {
   now?: () => number;
 }
 
-export type KeyCache = Pick<LRUCache<string, KeyOwner>, 'get' | 'set' | 'delete'>;
-
-const NO_CACHE: KeyCache = {
-  get: () => undefined,
-  set() {
-    return this as LRUCache<string, KeyOwner>;
-  },
-  delete: () => false,
-};
+export interface KeyCache {
+  get(hash: string): KeyOwner | undefined;
+  /** Caches an owner read from the database at `readAt` (`now()`); it expires `ttlMs` after that. */
+  set(hash: string, owner: KeyOwner, readAt: number): void;
+  delete(hash: string): void;
+  now(): number;
+}
 
 /**
  * Key owners by key hash, so that a busy key costs no database read per request. Bounded in time
@@ -29,12 +27,20 @@ export function createKeyCache({
   maxEntries,
   now = () => performance.now(),
 }: KeyCacheOptions): KeyCache {
-  if (ttlMs === 0 || maxEntries === 0) return NO_CACHE;
+  if (ttlMs === 0 || maxEntries === 0) {
+    return { get: () => undefined, set: () => undefined, delete: () => undefined, now };
+  }
   // Expiry is checked against the clock on every lookup (no 1 ms debounce of the clock).
-  return new LRUCache<string, KeyOwner>({
+  const cache = new LRUCache<string, KeyOwner>({
     max: maxEntries,
     ttl: ttlMs,
     ttlResolution: 0,
     perf: { now },
   });
+  return {
+    get: (hash) => cache.get(hash),
+    set: (hash, owner, readAt) => void cache.set(hash, owner, { start: readAt }),
+    delete: (hash) => void cache.delete(hash),
+    now,
+  };
 }

@@ -16,6 +16,10 @@ export interface AccountDocument {
 export interface ApiKeyDocument {
   _id: string;
   accountId: string;
+  /** The account's role, kept with the key so that checking a key is one read. */
+  role: Role;
+  /** Set on a sign-up's key until its account is stored: such a key authenticates nobody. */
+  pendingSignUp?: true;
   /** SHA-256 of the key, hex; unique. */
   hash: string;
   /** The key's first 12 characters, e.g. `psk_AbCdEfGh`. */

@@ -1,14 +1,21 @@
 import type { Db } from 'mongodb';
+import { RATE_LIMITS_COLLECTION } from '../rate-limits/shared-windows.js';
 import { gatewayCollections } from './collections.js';
 
 /**
- * Creates the gateway's indexes; idempotent, run at start-up. Only unique and compound indexes:
- * FerretDB has no TTL, partial or collation indexes.
+ * Creates the gateway's indexes; idempotent, run at start-up. Only unique and compound indexes on
+ * a database the gateway holds alone (FerretDB has no TTL, partial or collation indexes); where
+ * gateways share the database, the shared rate-limit windows too, expiring by TTL.
  */
-export async function ensureIndexes(db: Db): Promise<void> {
+export async function ensureIndexes(db: Db, { singleProcess }: { singleProcess: boolean }) {
   const { accounts, apiKeys, messages } = gatewayCollections(db);
   await accounts.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
   await apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' });
   await apiKeys.createIndex({ accountId: 1, createdAt: 1 }, { name: 'account_created' });
   await messages.createIndex({ status: 1, leaseUntil: 1 }, { name: 'status_lease' });
+  if (!singleProcess) {
+    const windows = db.collection(RATE_LIMITS_COLLECTION);
+    await windows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
+    await windows.createIndex({ expire: 1 }, { expireAfterSeconds: 0, name: 'expire_ttl' });
+  }
 }

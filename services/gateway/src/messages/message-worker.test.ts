@@ -11,7 +11,7 @@ const it = test.extend<{ db: Db }>({
   db: async ({ mongo }, use) => {
     const client = await connectMongo(mongo.uri, { appName: 'gateway-test' });
     const db = client.db(mongo.databaseName('gateway'));
-    await ensureIndexes(db);
+    await ensureIndexes(db, { singleProcess: true });
     await use(db);
     await client.close();
   },

@@ -1,31 +1,41 @@
 import { internalHeaders } from '@petstore/service-kit';
-import { Pool } from 'undici';
+import { BalancedPool, Pool, type Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 
 /** The services behind the gateway, by the name the contract's route metadata gives them. */
 export type ServiceName = keyof Config['services'];
 
-/** One service behind the gateway: a keep-alive connection pool to its origin. */
+/** One service behind the gateway: keep-alive connections to its replicas. */
 export interface Upstream {
   name: ServiceName;
-  pool: Pool;
+  pool: Dispatcher;
 }
 
 export type Upstreams = Record<ServiceName, Upstream>;
 
-/** Connections kept per service; a slow answer holds one, the others keep flowing. */
-const CONNECTIONS_PER_SERVICE = 128;
+/** Connections kept per replica; a slow answer holds one, the others keep flowing. */
+const CONNECTIONS_PER_REPLICA = 128;
 
+/**
+ * A pool per service: one address (a Kubernetes Service, a load balancer) gets a plain pool; a
+ * list of replicas gets undici's BalancedPool, which spreads requests over them and sends fewer
+ * to one that fails.
+ */
 export function createUpstreams({ services, upstream }: Config): Upstreams {
-  const connect = (name: ServiceName): Upstream => ({
-    name,
-    pool: new Pool(services[name], {
-      connections: CONNECTIONS_PER_SERVICE,
+  const connect = (name: ServiceName): Upstream => {
+    const urls = services[name];
+    const options = {
+      connections: CONNECTIONS_PER_REPLICA,
       headersTimeout: upstream.timeoutMs,
       bodyTimeout: upstream.timeoutMs,
       connectTimeout: Math.min(upstream.timeoutMs, 10_000),
-    }),
-  });
+    };
+    const [only] = urls;
+    return {
+      name,
+      pool: urls.length === 1 && only ? new Pool(only, options) : new BalancedPool(urls, options),
+    };
+  };
   return { pets: connect('pets'), store: connect('store') };
 }
 

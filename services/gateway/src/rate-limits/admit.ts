@@ -1,14 +1,15 @@
-// Rate limits: a token bucket per API key and per client address, answered with RateLimit headers.
+// Rate limits: one per API key and one per client address, answered with RateLimit headers.
 import { AppError } from '@petstore/service-kit';
 import type { Context } from 'koa';
-import type { TokenBuckets } from './token-buckets.js';
+import type { RateLimiter } from './rate-limiter.js';
 
 /**
- * Takes a token from `key`'s bucket: the answer carries `RateLimit-Limit`, `RateLimit-Remaining`
- * and `RateLimit-Reset`; without a token it is 429 `rate_limited` with `Retry-After`.
+ * Counts the request against `key`'s limit: the answer carries `RateLimit-Limit`,
+ * `RateLimit-Remaining` and `RateLimit-Reset`; over the limit it is 429 `rate_limited` with
+ * `Retry-After`.
  */
-export function admit(ctx: Context, buckets: TokenBuckets, key: string): void {
-  const admission = buckets.take(key);
+export async function admit(ctx: Context, limiter: RateLimiter, key: string): Promise<void> {
+  const admission = await limiter.take(key);
   ctx.set({
     'RateLimit-Limit': String(admission.limit),
     'RateLimit-Remaining': String(admission.remaining),

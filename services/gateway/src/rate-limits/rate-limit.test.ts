@@ -69,7 +69,7 @@ describe('rate limits', () => {
     expect(await gateway.db.collection('accounts').countDocuments({ role: 'customer' })).toBe(2);
   });
 
-  it('takes the client address from X-Forwarded-For only behind a trusted proxy', async ({
+  it('takes the client address from X-Forwarded-For only through the trusted proxy hops', async ({
     mongo,
   }) => {
     const signUpFrom = (url: string, forwardedFor: string, email: string) =>
@@ -84,9 +84,16 @@ describe('rate limits', () => {
       expect(await signUpFrom(gateway.url, '203.0.113.1', 'direct1@example.com')).toBe(201);
       expect(await signUpFrom(gateway.url, '203.0.113.2', 'direct2@example.com')).toBe(429);
     }
-    await using gateway = await startTestGateway(mongo, { ...limits, TRUST_PROXY: 'true' });
+    await using gateway = await startTestGateway(mongo, { ...limits, TRUSTED_PROXY_HOPS: '1' });
     expect(await signUpFrom(gateway.url, '203.0.113.1', 'proxied1@example.com')).toBe(201);
     expect(await signUpFrom(gateway.url, '203.0.113.2', 'proxied2@example.com')).toBe(201);
     expect(await signUpFrom(gateway.url, '203.0.113.2', 'proxied3@example.com')).toBe(429);
+    // The trusted proxy appends the address it saw: what the client wrote before it is ignored.
+    expect(await signUpFrom(gateway.url, '198.51.100.7, 203.0.113.2', 'spoofed@example.com')).toBe(
+      429,
+    );
+    expect(await signUpFrom(gateway.url, '203.0.113.2, 203.0.113.3', 'proxied4@example.com')).toBe(
+      201,
+    );
   });
 });

@@ -1,39 +1,25 @@
-export interface BucketPolicy {
-  /** Tokens added per second. */
-  perSecond: number;
-  /** The most tokens a bucket holds: the burst a client may send at once. */
-  burst: number;
-}
-
-export interface Admission {
-  allowed: boolean;
-  /** `RateLimit-Limit`: the burst. */
-  limit: number;
-  /** `RateLimit-Remaining`: whole requests left now. */
-  remaining: number;
-  /** `RateLimit-Reset`: seconds until the bucket is full again. */
-  resetSeconds: number;
-  /** `Retry-After` when refused: seconds until one request is allowed (at least 1). */
-  retryAfterSeconds: number;
-}
+import type { Admission, RatePolicy } from './rate-limiter.js';
 
 interface Bucket {
   tokens: number;
   updatedAt: number;
 }
 
-export interface TokenBucketsOptions extends BucketPolicy {
+export interface TokenBucketsOptions extends RatePolicy {
   /** The most buckets kept; full buckets go first, then the oldest. */
   maxBuckets?: number;
   /** Milliseconds, monotonic. */
   now?: () => number;
 }
 
-/** One token bucket per key (an API key id, a client address), in this process's memory. */
+/**
+ * One token bucket per key (an API key id, a client address), in this process's memory: the limit
+ * of a gateway that holds its database alone.
+ */
 export class TokenBuckets {
   readonly #buckets = new Map<string, Bucket>();
   readonly #perMs: number;
-  readonly #policy: BucketPolicy;
+  readonly #policy: RatePolicy;
   readonly #maxBuckets: number;
   readonly #now: () => number;
 

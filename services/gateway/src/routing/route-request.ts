@@ -4,19 +4,14 @@ import type { Middleware } from 'koa';
 import type { Authenticator } from '../auth/authentication.js';
 import { proxyRequest, type ProxyOptions } from '../proxy/proxy-request.js';
 import { admit } from '../rate-limits/admit.js';
+import type { RateLimits } from '../rate-limits/rate-limits.js';
 import type { RouteTable } from './route-table.js';
-import type { TokenBuckets } from '../rate-limits/token-buckets.js';
 import type { Upstreams } from '../proxy/upstreams.js';
 
 export interface RouteRequestOptions {
   routes: RouteTable;
   authenticator: Authenticator;
-  rateLimits: {
-    /** Per API key, for every operation that needs one. */
-    perKey: TokenBuckets;
-    /** Per client address, for the `/v1` operations that need no key (sign-up). */
-    perAddress: TokenBuckets;
-  };
+  rateLimits: RateLimits;
   upstreams: Upstreams;
   proxy: ProxyOptions;
 }
@@ -60,15 +55,19 @@ export function routeRequest({
     }
     let caller: Caller | undefined;
     if (metadata.auth === 'key') {
-      const authenticated = await authenticator.authenticate(ctx.get('Authorization'));
+      // The gateway's own operations (keys, messages) check the key in the database: a key
+      // revoked through another gateway can do none of them, even while it is still cached here.
+      const authenticated = await authenticator.authenticate(ctx.get('Authorization'), {
+        fresh: metadata.service === 'gateway',
+      });
       caller = authenticated.caller;
-      admit(ctx, rateLimits.perKey, authenticated.keyId);
+      await admit(ctx, rateLimits.perKey, authenticated.keyId);
       if (metadata.role === 'admin' && caller.role !== 'admin') {
         throw new AppError('forbidden', 'this operation needs the admin role');
       }
       setCaller(ctx, caller);
     } else if (ctx.path.startsWith('/v1/')) {
-      admit(ctx, rateLimits.perAddress, ctx.ip);
+      await admit(ctx, rateLimits.perAddress, ctx.ip);
     }
 
     if (metadata.service === 'gateway') {
