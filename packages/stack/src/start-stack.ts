@@ -43,7 +43,7 @@ export interface Stack {
   gateway: ServiceProcess;
   /** Every process of each service, the first one first. */
   replicas: Record<ServiceName, ServiceProcess[]>;
-  /** Stops the gateways, then the services, then the embedded database, and frees the folder. */
+  /** Stops the gateways, then the services, then the embedded database, and frees the folder (once). */
   stop(): Promise<void>;
 }
 
@@ -91,13 +91,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const unlock = await lockDataDir(options.dataDir);
   let database: StackDatabase | undefined;
   const processes: Record<ServiceName, ServiceProcess[]> = { pets: [], store: [], gateway: [] };
-  const stop = async () => {
-    for (const group of [processes.gateway, processes.store, processes.pets]) {
-      await Promise.all(group.map((process) => process.stop()));
-    }
-    await database?.stop();
-    await unlock();
-  };
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      for (const group of [processes.gateway, processes.store, processes.pets]) {
+        await Promise.all(group.map((process) => process.stop()));
+      }
+      await database?.stop();
+      await unlock();
+    })());
   try {
     const secrets = await loadSecrets(options.dataDir, env);
     database = await openDatabase(options.dataDir, { mongoUri: env.MONGODB_URI, embedded });

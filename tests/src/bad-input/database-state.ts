@@ -32,9 +32,11 @@ export async function readState(reader: DatabaseReader): Promise<DatabaseState> 
 export async function documentCounts(reader: DatabaseReader): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const name of Object.values(databaseNames)) {
-    const db = reader.db(name);
-    for (const { name: collection } of await db.listCollections({}, { nameOnly: true }).toArray()) {
-      counts[`${name}.${collection}`] = await db.collection(collection).countDocuments();
+    for (const collection of await reader.dataCollections(name)) {
+      counts[`${name}.${collection}`] = await reader
+        .db(name)
+        .collection(collection)
+        .countDocuments();
     }
   }
   return counts;

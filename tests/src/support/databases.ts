@@ -7,6 +7,12 @@ export const databaseNames = {
   gateway: 'petstore_gateway',
 } as const;
 
+/**
+ * What the services keep about themselves rather than the API's data: the single-process lease
+ * a service refreshes every few seconds, and the shared rate-limit counts every request moves.
+ */
+const BOOKKEEPING = new Set(['process_lease', 'rate_limits']);
+
 /** Reads the stack's databases with the official driver, to check what was or was not written. */
 export class DatabaseReader {
   readonly #client: MongoClient;
@@ -29,14 +35,20 @@ export class DatabaseReader {
     return this.db(database).collection(collection).find(filter).toArray();
   }
 
-  /** Every document of every collection of a database, by collection, in `_id` order. */
+  /** The collections of a database that hold the API's data, by name. */
+  async dataCollections(name: string): Promise<string[]> {
+    const collections = await this.db(name).listCollections({}, { nameOnly: true }).toArray();
+    return collections
+      .map((collection) => collection.name)
+      .filter((collection) => !BOOKKEEPING.has(collection))
+      .sort();
+  }
+
+  /** Every document of every data collection of a database, by collection, in `_id` order. */
   async snapshot(name: string): Promise<Record<string, Document[]>> {
     const db = this.db(name);
-    const collections = (await db.listCollections({}, { nameOnly: true }).toArray())
-      .map((collection) => collection.name)
-      .sort();
     const snapshot: Record<string, Document[]> = {};
-    for (const collection of collections) {
+    for (const collection of await this.dataCollections(name)) {
       snapshot[collection] = await db.collection(collection).find().sort({ _id: 1 }).toArray();
     }
     return snapshot;
