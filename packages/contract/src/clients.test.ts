@@ -109,14 +109,25 @@ describe('createInternalClient', () => {
     const client = createInternalClient({ baseUrl: server.url, internalToken: 'internal-secret' });
 
     await expect(
-      client.pets.setPetStatus({ params: { petId: '7' }, body: { status: 'sold' } }),
+      client.pets.setPetStatus({ params: { petId: '7' }, body: { status: 'sold', version: 3 } }),
     ).rejects.toBeInstanceOf(ZodError);
 
     expect(server.requests[0]).toMatchObject({
       method: 'PUT',
       url: '/internal/pets/7/status',
-      body: { status: 'sold' },
+      body: { status: 'sold', version: 3 },
     });
     expect(server.requests[0]?.headers['x-request-id']).toBeUndefined();
+  });
+
+  it('asks for several pets’ statuses with a repeated petId', async () => {
+    await using server = await startRecordingServer({ status: 200, body: [] });
+    const client = createInternalClient({ baseUrl: server.url, internalToken: 'internal-secret' });
+    const answer = await client.pets.listPetStatuses({ query: { petId: ['7', '8'] } });
+    expect(answer.status).toBe(200);
+    expect(server.requests[0]).toMatchObject({
+      method: 'GET',
+      url: '/internal/pet-statuses?petId=7&petId=8',
+    });
   });
 });

@@ -57,6 +57,7 @@ export function createInternalClient({ baseUrl, internalToken, requestId }: Inte
   return initClient(internalContract, {
     baseUrl: withoutTrailingSlash(baseUrl),
     baseHeaders,
+    api: fetchWithRepeatedQuery,
     throwOnUnknownStatus: true,
     validateResponse: true,
   });

@@ -51,7 +51,12 @@ export {
   IdSchema,
   MessageIdSchema,
 } from './ids.js';
-export { PetStatusUpdateSchema, type PetStatusUpdate } from './internal.js';
+export {
+  PetStatusEntrySchema,
+  PetStatusUpdateSchema,
+  type PetStatusEntry,
+  type PetStatusUpdate,
+} from './internal.js';
 export {
   InventoryItemSchema,
   InventoryUpdateSchema,

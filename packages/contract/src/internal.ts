@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { errors } from './error-responses.js';
-import { IdParamSchema } from './ids.js';
+import { IdParamSchema, IdSchema } from './ids.js';
 import type { RouteMetadata } from './metadata.js';
 import { PetSchema, PetStatusSchema } from './pet-schemas.js';
 import { requestBody } from './request-body.js';
@@ -12,8 +12,22 @@ const metadata = { service: 'pets', auth: 'internal' } satisfies RouteMetadata;
 
 const PetPathSchema = z.object({ petId: IdParamSchema });
 
-export const PetStatusUpdateSchema = z.object({ status: PetStatusSchema });
+/**
+ * A status the store derived, with the version of the stock it was derived from: pets keeps a
+ * status only over an older one, so a push that was delayed never overwrites a newer one.
+ */
+export const PetStatusUpdateSchema = z.object({
+  status: PetStatusSchema,
+  version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+});
 export type PetStatusUpdate = z.infer<typeof PetStatusUpdateSchema>;
+
+/** Repeated: `?petId=1&petId=2`. */
+export const PetStatusesQuerySchema = z.object({ petId: z.array(IdParamSchema).min(1).max(100) });
+
+/** A pet's status as pets holds it, for the store to compare with the one it derives. */
+export const PetStatusEntrySchema = z.object({ petId: IdSchema, status: PetStatusSchema });
+export type PetStatusEntry = z.infer<typeof PetStatusEntrySchema>;
 
 /** What the store asks of the pets service, with `x-internal-token`; the gateway never routes it. */
 export const internalPets = c.router({
@@ -30,8 +44,16 @@ export const internalPets = c.router({
     path: '/internal/pets/:petId/status',
     pathParams: PetPathSchema,
     body: requestBody(PetStatusUpdateSchema),
-    summary: 'Set the status the store derives from stock',
+    summary: 'Set the status the store derives from stock, unless a newer one was set',
     responses: { 200: PetSchema, ...errors(400, 401, 404, 413, 500, 503) },
+    metadata,
+  },
+  listPetStatuses: {
+    method: 'GET',
+    path: '/internal/pet-statuses',
+    query: PetStatusesQuerySchema,
+    summary: 'The statuses of up to 100 pets, those that exist, for the store to reconcile',
+    responses: { 200: z.array(PetStatusEntrySchema), ...errors(400, 401, 500, 503) },
     metadata,
   },
 });
