@@ -27,8 +27,11 @@ describe('the internal routes, as the store calls them', () => {
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const client = createInternalClient({ baseUrl: pets.url, internalToken });
-    for (const status of ['pending', 'sold', 'available'] as const) {
-      const answer = await client.pets.setPetStatus({ params: { petId: '1' }, body: { status } });
+    for (const [index, status] of (['pending', 'sold', 'available'] as const).entries()) {
+      const answer = await client.pets.setPetStatus({
+        params: { petId: '1' },
+        body: { status, version: index + 1 },
+      });
       expect(answer).toMatchObject({
         status: 200,
         body: { id: 1, name: 'Rex', categoryId: 1, status },
@@ -42,12 +45,47 @@ describe('the internal routes, as the store calls them', () => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PUT', '/internal/pets/1/status', {
       as: 'service',
-      body: { status: 'sold', name: 'Changed', categoryId: 7, stock: 0 },
+      body: { status: 'sold', version: 1, name: 'Changed', categoryId: 7, stock: 0 },
     });
     expect(answer.status).toBe(200);
     expect(await pets.db.collection('pets').find().toArray()).toEqual([
-      { _id: 1, name: 'Rex', categoryId: 1, status: 'sold' },
+      { _id: 1, name: 'Rex', categoryId: 1, status: 'sold', statusVersion: 1 },
     ]);
+  });
+
+  it('keep a pushed status only over an older version: a delayed push changes nothing', async ({
+    pets,
+  }) => {
+    await seedCategory(pets, 'Dogs');
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const client = createInternalClient({ baseUrl: pets.url, internalToken });
+    const push = (status: 'available' | 'sold', version: number) =>
+      client.pets.setPetStatus({ params: { petId: '1' }, body: { status, version } });
+    expect(await push('sold', 5)).toMatchObject({ status: 200, body: { status: 'sold' } });
+    for (const version of [4, 5]) {
+      expect(await push('available', version)).toMatchObject({
+        status: 200,
+        body: { status: 'sold' },
+      });
+    }
+    expect((await pets.call('GET', '/v1/pets/1')).body).toMatchObject({ status: 'sold' });
+    expect(await push('available', 6)).toMatchObject({ body: { status: 'available' } });
+  });
+
+  it('answer the statuses of the pets asked for that exist', async ({ pets }) => {
+    await seedCategory(pets, 'Dogs');
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    await seedPet(pets, { name: 'Tom', categoryId: 1, status: 'sold' });
+    const client = createInternalClient({ baseUrl: pets.url, internalToken });
+    const answer = await client.pets.listPetStatuses({ query: { petId: ['2', '1', '99'] } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(
+      expect.arrayContaining([
+        { petId: 1, status: 'available' },
+        { petId: 2, status: 'sold' },
+      ]),
+    );
+    expect(answer.body).toHaveLength(2);
   });
 
   it('answer a status push for a pet that does not exist with 404, creating nothing', async ({
@@ -56,16 +94,18 @@ describe('the internal routes, as the store calls them', () => {
     const client = createInternalClient({ baseUrl: pets.url, internalToken });
     const answer = await client.pets.setPetStatus({
       params: { petId: '42' },
-      body: { status: 'sold' },
+      body: { status: 'sold', version: 1 },
     });
     expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
 
   it.for([
-    ['an unknown status', { status: 'reserved' }],
-    ['no status', {}],
-    ['an operator', { status: 'sold', $inc: { stock: 1 } }],
+    ['an unknown status', { status: 'reserved', version: 1 }],
+    ['no status', { version: 1 }],
+    ['no version', { status: 'sold' }],
+    ['a version of 0', { status: 'sold', version: 0 }],
+    ['an operator', { status: 'sold', version: 1, $inc: { stock: 1 } }],
   ])('answer 400 validation_failed for a push with %s', async ([, body], { pets }) => {
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
@@ -84,7 +124,7 @@ describe('the internal routes, as the store calls them', () => {
     expect((await client.pets.getPet({ params: { petId: '1' } })).status).toBe(401);
     const push = await client.pets.setPetStatus({
       params: { petId: '1' },
-      body: { status: 'sold' },
+      body: { status: 'sold', version: 1 },
     });
     expect(push.status).toBe(401);
     expect((await pets.call('GET', '/v1/pets/1')).body).toMatchObject({ status: 'available' });

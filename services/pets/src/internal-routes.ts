@@ -13,7 +13,11 @@ export function internalRoutes(
     getPet: async ({ params }) => ({ status: 200, body: await pets.get(params.petId) }),
     setPetStatus: async ({ params, body }) => ({
       status: 200,
-      body: await pets.setStatus(params.petId, body.status),
+      body: await pets.setStatus(params.petId, body.status, body.version),
+    }),
+    listPetStatuses: async ({ query }) => ({
+      status: 200,
+      body: await pets.statuses(query.petId),
     }),
   };
 }

@@ -91,15 +91,28 @@ export class PetsRepository {
     return this.#write(petId, fields);
   }
 
-  /** The status the store derives from stock. */
-  async setStatus(petId: number, status: PetStatus): Promise<Pet> {
+  /**
+   * The status the store derives from stock, kept only over an older version: a push that was
+   * delayed (a stalled process, a retry) never overwrites a newer one. Answers the pet as it is.
+   */
+  async setStatus(petId: number, status: PetStatus, version: number): Promise<Pet> {
     const document = await this.#pets.findOneAndUpdate(
-      { _id: petId },
-      { $set: { status } },
+      {
+        _id: petId,
+        $or: [{ statusVersion: { $lt: version } }, { statusVersion: { $exists: false } }],
+      },
+      { $set: { status, statusVersion: version } },
       { returnDocument: 'after' },
     );
-    if (!document) throw petNotFound(petId);
-    return toPet(document);
+    return document ? toPet(document) : this.get(petId);
+  }
+
+  /** The statuses of those of `petIds` that exist. */
+  async statuses(petIds: number[]): Promise<{ petId: number; status: PetStatus }[]> {
+    const documents = await this.#pets
+      .find({ _id: { $in: petIds } }, { projection: { status: 1 } })
+      .toArray();
+    return documents.map((document) => ({ petId: document._id, status: document.status }));
   }
 
   async delete(petId: number): Promise<void> {

@@ -7,6 +7,8 @@ export interface PetDocument {
   name: string;
   categoryId: number;
   status: PetStatus;
+  /** The version of the store's last status push that was kept; absent before the first. */
+  statusVersion?: number;
 }
 
 /** A category as stored. */
