@@ -35,7 +35,7 @@ export function createApp({
   logger,
   now = () => new Date(),
   pets = createPetsAdapter({
-    baseUrl: config.pets.url,
+    baseUrls: config.pets.urls,
     internalToken: config.internalToken,
     timeoutMs: config.pets.timeoutMs,
   }),

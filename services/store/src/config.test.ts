@@ -10,8 +10,8 @@ describe('loadStoreConfig', () => {
       mongo: { uri: 'mongodb://127.0.0.1:27017', database: 'petstore_store' },
       internalToken: token,
       logLevel: 'info',
-      pets: { url: 'http://127.0.0.1:3001', timeoutMs: 2000 },
-      outbox: { intervalMs: 1000, maxBackoffMs: 5000 },
+      pets: { urls: ['http://127.0.0.1:3001'], timeoutMs: 2000 },
+      outbox: { intervalMs: 1000, maxBackoffMs: 5000, reconcileIntervalMs: 300000 },
       stockHolds: { timeoutMs: 30000, sweepIntervalMs: 5000 },
     });
   });
@@ -20,22 +20,30 @@ describe('loadStoreConfig', () => {
   it('reads every variable of its own', () => {
     const config = loadStoreConfig({
       INTERNAL_TOKEN: token,
-      PETS_URL: 'http://pets.internal:3001',
+      PETS_URL: 'http://pets-1.internal:3001,http://pets-2.internal:3001',
+      STATUS_RECONCILE_MS: '60000',
       PETS_TIMEOUT_MS: '500',
       OUTBOX_INTERVAL_MS: '250',
       OUTBOX_MAX_BACKOFF_MS: '10000',
       STOCK_HOLD_TIMEOUT_MS: '2000',
       STOCK_HOLD_SWEEP_MS: '100',
     });
-    expect(config.pets).toEqual({ url: 'http://pets.internal:3001', timeoutMs: 500 });
-    expect(config.outbox).toEqual({ intervalMs: 250, maxBackoffMs: 10000 });
+    expect(config.pets).toEqual({
+      urls: ['http://pets-1.internal:3001', 'http://pets-2.internal:3001'],
+      timeoutMs: 500,
+    });
+    expect(config.outbox).toEqual({
+      intervalMs: 250,
+      maxBackoffMs: 10000,
+      reconcileIntervalMs: 60000,
+    });
     expect(config.stockHolds).toEqual({ timeoutMs: 2000, sweepIntervalMs: 100 });
   });
 
   it('treats an empty variable as unset', () => {
     const config = loadStoreConfig({ INTERNAL_TOKEN: token, PORT: '', PETS_URL: '' });
     expect(config.http.port).toBe(3002);
-    expect(config.pets.url).toBe('http://127.0.0.1:3001');
+    expect(config.pets.urls).toEqual(['http://127.0.0.1:3001']);
   });
 
   it('fails naming every bad variable, never its value', () => {
@@ -51,7 +59,7 @@ describe('loadStoreConfig', () => {
         'Invalid configuration:',
         '  PORT: Expected a port number (0–65535)',
         '  INTERNAL_TOKEN: Expected at least 32 characters',
-        '  PETS_URL: Expected an http:// or https:// URL',
+        '  PETS_URL.0: Expected an http:// or https:// URL',
         '  OUTBOX_INTERVAL_MS: Expected a whole number from 1 to 999999999',
       ].join('\n'),
     );

@@ -1,5 +1,5 @@
 import {
-  envHttpUrl,
+  envHttpUrls,
   envInteger,
   loadConfig,
   serviceConfig,
@@ -13,17 +13,22 @@ const milliseconds = (defaultMs: number) => envInteger(defaultMs, { min: 1, max:
 const StoreEnvSchema = z
   .object({
     ...serviceEnv({ port: 3002, database: 'petstore_store' }),
-    PETS_URL: envHttpUrl('http://127.0.0.1:3001'),
+    PETS_URL: envHttpUrls('http://127.0.0.1:3001'),
     PETS_TIMEOUT_MS: milliseconds(2_000),
     OUTBOX_INTERVAL_MS: milliseconds(1_000),
     OUTBOX_MAX_BACKOFF_MS: milliseconds(5_000),
     STOCK_HOLD_TIMEOUT_MS: milliseconds(30_000),
     STOCK_HOLD_SWEEP_MS: milliseconds(5_000),
+    STATUS_RECONCILE_MS: milliseconds(300_000),
   })
   .transform((env) => ({
     ...serviceConfig(env),
-    pets: { url: env.PETS_URL, timeoutMs: env.PETS_TIMEOUT_MS },
-    outbox: { intervalMs: env.OUTBOX_INTERVAL_MS, maxBackoffMs: env.OUTBOX_MAX_BACKOFF_MS },
+    pets: { urls: env.PETS_URL, timeoutMs: env.PETS_TIMEOUT_MS },
+    outbox: {
+      intervalMs: env.OUTBOX_INTERVAL_MS,
+      maxBackoffMs: env.OUTBOX_MAX_BACKOFF_MS,
+      reconcileIntervalMs: env.STATUS_RECONCILE_MS,
+    },
     stockHolds: { timeoutMs: env.STOCK_HOLD_TIMEOUT_MS, sweepIntervalMs: env.STOCK_HOLD_SWEEP_MS },
   }));
 

@@ -20,7 +20,7 @@ describe('ensureIndexes', () => {
       ]),
     );
     expect(await keysOf('idempotency_keys')).toContainEqual({ expiresAt: 1 });
-    expect(await keysOf('outbox')).toContainEqual({ nextAttemptAt: 1 });
+    expect(await keysOf('outbox')).toContainEqual({ pending: 1, nextAttemptAt: 1 });
     expect(await keysOf('inventory')).toContainEqual({ heldCount: 1 });
   });
 });

@@ -20,5 +20,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   // Entries with unsettled stock holds, for the hold sweeper.
   await db.collection('inventory').createIndex({ heldCount: 1 }, { name: 'held_count' });
   // Due entries, for the worker.
-  await db.collection('outbox').createIndex({ nextAttemptAt: 1 }, { name: 'next_attempt_at' });
+  await db
+    .collection('outbox')
+    .createIndex({ pending: 1, nextAttemptAt: 1 }, { name: 'pending_next_attempt_at' });
 }

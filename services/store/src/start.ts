@@ -3,7 +3,9 @@ import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
 import { idempotencySweeper } from './idempotency/idempotency-sweeper.js';
 import { ensureIndexes } from './indexes.js';
+import { createInventory } from './inventory/inventory.js';
 import { outboxWorker } from './outbox/outbox-worker.js';
+import { statusReconciliation } from './outbox/status-reconciliation.js';
 import { createPetsAdapter } from './pets-service/pets-adapter.js';
 import { createRepository } from './repository.js';
 import { createStatusChanges } from './outbox/status-changes.js';
@@ -46,7 +48,7 @@ export async function startStore(
     await ensureIndexes(db);
     const repository = createRepository(db);
     const pets = createPetsAdapter({
-      baseUrl: config.pets.url,
+      baseUrls: config.pets.urls,
       internalToken: config.internalToken,
       timeoutMs: config.pets.timeoutMs,
     });
@@ -65,8 +67,20 @@ export async function startStore(
       wakeOutbox: () => outbox.kick(),
       validateResponses,
     });
+    const statusChanges = createStatusChanges(
+      repository,
+      () => new Date(),
+      () => outbox.kick(),
+    );
     const background = [
       outbox,
+      statusReconciliation({
+        inventory: createInventory({ repository, pets, statusChanges, now: () => new Date() }),
+        pets,
+        statusChanges,
+        logger: log.child({ component: 'status-reconciliation' }),
+        intervalMs: config.outbox.reconcileIntervalMs,
+      }),
       idempotencySweeper(repository.idempotency, {
         now: () => new Date(),
         logger: log,
@@ -74,11 +88,7 @@ export async function startStore(
       }),
       holdSweeper({
         repository,
-        statusChanges: createStatusChanges(
-          repository,
-          () => new Date(),
-          () => outbox.kick(),
-        ),
+        statusChanges,
         now: () => new Date(),
         logger: log.child({ component: 'stock-holds' }),
         intervalMs: config.stockHolds.sweepIntervalMs,

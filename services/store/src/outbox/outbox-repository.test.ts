@@ -34,7 +34,9 @@ describe('OutboxRepository', () => {
     expect((await outbox.find(petId))?.version).toBe(10);
   });
 
-  it('clears a delivered entry only if no trigger came after it was claimed', async ({ db }) => {
+  it('owes no push after a delivery only if no trigger came after it was claimed', async ({
+    db,
+  }) => {
     const outbox = await freshOutbox(db);
     const petId = nextPet++;
     await outbox.record(petId, at(0));
@@ -43,13 +45,18 @@ describe('OutboxRepository', () => {
 
     await outbox.record(petId, at(2)); // a trigger while the push is under way
     await outbox.delivered(claimed!);
-    expect(await outbox.find(petId)).toMatchObject({ version: 2 });
+    expect(await outbox.find(petId)).toMatchObject({ version: 2, pending: true });
 
-    // Released at once, due again: the next claim pushes the newer state and clears it.
+    // Released at once, due again: the next claim pushes the newer state and settles it.
     const again = await outbox.claimDue(at(3), LEASE, 'second');
     expect(again).toMatchObject({ petId, version: 2 });
     await outbox.delivered(again!);
-    expect(await outbox.find(petId)).toBeUndefined();
+    expect(await outbox.find(petId)).toMatchObject({ version: 2, pending: false });
+    expect(await outbox.claimDue(at(4), LEASE, 'third')).toBeUndefined();
+
+    // The version goes on from there: a push never carries a version pets has seen already.
+    await outbox.record(petId, at(5));
+    expect(await outbox.claimDue(at(6), LEASE, 'fourth')).toMatchObject({ petId, version: 3 });
   });
 
   it('lets no one else claim a held entry, not even after a trigger, until its lease ends', async ({

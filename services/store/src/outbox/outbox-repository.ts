@@ -1,14 +1,20 @@
 import { MongoServerError, type Collection, type Db } from 'mongodb';
 
 /**
- * A pet whose status must be pushed to the pets service: one entry per pet, whatever the number
- * of triggers. What is pushed is computed at push time, so the entry only says "push again".
+ * A pet whose status is pushed to the pets service: one entry per pet, kept for good, whatever
+ * the number of triggers. What is pushed is computed at push time, so the entry only says "push
+ * again" (`pending`) and counts the triggers (`version`).
  */
 export interface OutboxEntry {
   /** The pet's id. */
   _id: number;
-  /** Bumped by every trigger: a push only clears the entry if no trigger came in between. */
+  /**
+   * Bumped by every trigger, and never reset: a push carries it, and pets keeps a status only
+   * over an older version. A push only clears `pending` if no trigger came in between.
+   */
   version: number;
+  /** A push is owed. */
+  pending: boolean;
   /** Failed pushes since the entry was made; sets the backoff. */
   attempts: number;
   nextAttemptAt: Date;
@@ -43,7 +49,7 @@ export class OutboxRepository {
         { _id: petId },
         {
           $inc: { version: 1 },
-          $set: { nextAttemptAt: now },
+          $set: { pending: true, nextAttemptAt: now },
           $setOnInsert: { attempts: 0, leaseUntil: UNLEASED },
         },
         { upsert: true },
@@ -63,7 +69,7 @@ export class OutboxRepository {
    */
   async claimDue(now: Date, leaseMs: number, leaseId: string): Promise<ClaimedEntry | undefined> {
     const entry = await this.outbox.findOneAndUpdate(
-      { nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
+      { pending: true, nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
       { $set: { leaseUntil: new Date(now.getTime() + leaseMs), leaseId } },
       { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
     );
@@ -72,15 +78,15 @@ export class OutboxRepository {
   }
 
   /**
-   * After a delivered push: deletes the entry if no trigger came since it was claimed; else lets
-   * it go, due, for another push.
+   * After a delivered push: nothing is owed any more if no trigger came since it was claimed;
+   * else the entry goes, due, for another push.
    */
   async delivered(entry: ClaimedEntry): Promise<void> {
-    const { deletedCount } = await this.outbox.deleteOne({
-      _id: entry.petId,
-      version: entry.version,
-    });
-    if (deletedCount === 0) {
+    const { matchedCount } = await this.outbox.updateOne(
+      { _id: entry.petId, version: entry.version },
+      { $set: { pending: false, attempts: 0, leaseUntil: UNLEASED } },
+    );
+    if (matchedCount === 0) {
       await this.outbox.updateOne(
         { _id: entry.petId, leaseId: entry.leaseId },
         { $set: { attempts: 0, leaseUntil: UNLEASED } },
@@ -108,11 +114,11 @@ export class OutboxRepository {
   async nextDueAt(now: Date): Promise<Date | undefined> {
     const [free, held] = await Promise.all([
       this.outbox.findOne(
-        { leaseUntil: { $lte: now } },
+        { pending: true, leaseUntil: { $lte: now } },
         { sort: { nextAttemptAt: 1 }, projection: { nextAttemptAt: 1 } },
       ),
       this.outbox.findOne(
-        { leaseUntil: { $gt: now } },
+        { pending: true, leaseUntil: { $gt: now } },
         { sort: { leaseUntil: 1 }, projection: { leaseUntil: 1 } },
       ),
     ]);

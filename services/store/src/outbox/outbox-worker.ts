@@ -60,7 +60,7 @@ export function outboxWorker({
       return true;
     }
     try {
-      const result = await pets.pushStatus(entry.petId, status);
+      const result = await pets.pushStatus(entry.petId, status, entry.version);
       if (result === 'delivered') {
         await repository.outbox.delivered(entry);
         logger.debug({ petId: entry.petId, status }, 'outbox: status pushed');

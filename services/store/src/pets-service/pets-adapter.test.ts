@@ -17,8 +17,8 @@ afterAll(async () => {
   await mongo?.stop();
 });
 
-const adapterFor = (baseUrl: string, token = internalToken, timeoutMs = 2_000) =>
-  createPetsAdapter({ baseUrl, internalToken: token, timeoutMs });
+const adapterFor = (baseUrl: string | string[], token = internalToken, timeoutMs = 2_000) =>
+  createPetsAdapter({ baseUrls: [baseUrl].flat(), internalToken: token, timeoutMs });
 
 /** A port nothing listens on (it was free a moment ago). */
 const deadUrl = async () => `http://127.0.0.1:${await freePort()}`;
@@ -42,9 +42,17 @@ describe('the pets adapter', () => {
   it('pushes a status, and says when the pet is gone', async () => {
     const petId = await pets.createPet();
     const adapter = adapterFor(pets.url);
-    expect(await adapter.pushStatus(petId, 'sold')).toBe('delivered');
+    expect(await adapter.pushStatus(petId, 'sold', 1)).toBe('delivered');
     expect(await pets.statusOf(petId)).toBe('sold');
-    expect(await adapter.pushStatus(987_654, 'sold')).toBe('pet_not_found');
+    expect(await adapter.pushStatus(987_654, 'sold', 1)).toBe('pet_not_found');
+  });
+
+  it('reads the statuses pets holds, and goes on to the next replica when one is down', async () => {
+    const petId = await pets.createPet();
+    const adapter = adapterFor([await deadUrl(), pets.url]);
+    for (let call = 0; call < 2; call++) {
+      expect(await adapter.statuses([petId, 987_654])).toEqual([{ petId, status: 'available' }]);
+    }
   });
 
   it('throws PetsUnavailableError (503 service_unavailable) when pets cannot be reached', async () => {
@@ -52,7 +60,7 @@ describe('the pets adapter', () => {
     const error = await adapter.petExists(1).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(PetsUnavailableError);
     expect(error).toMatchObject({ code: 'service_unavailable', status: 503 });
-    await expect(adapter.pushStatus(1, 'sold')).rejects.toBeInstanceOf(PetsUnavailableError);
+    await expect(adapter.pushStatus(1, 'sold', 1)).rejects.toBeInstanceOf(PetsUnavailableError);
   });
 
   it('gives up on a pets service that does not answer within the timeout', async () => {

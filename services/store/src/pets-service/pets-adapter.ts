@@ -1,10 +1,15 @@
 // The pets service as the store sees it: whether a pet exists, and setting its status.
-import { createInternalClient, type PetStatus } from '@petstore/contract';
+import {
+  createInternalClient,
+  type InternalClient,
+  type PetStatus,
+  type PetStatusEntry,
+} from '@petstore/contract';
 import { AppError } from '@petstore/service-kit';
 
 export interface PetsAdapterOptions {
-  /** Where the pets service listens, e.g. `http://127.0.0.1:3001`. */
-  baseUrl: string;
+  /** Where the pets service listens, e.g. `http://127.0.0.1:3001`, or each of its replicas. */
+  baseUrls: string[];
   internalToken: string;
   /** How long one call may take before pets counts as unreachable. */
   timeoutMs: number;
@@ -17,8 +22,18 @@ export type PushResult = 'delivered' | 'pet_not_found';
 export interface PetsAdapter {
   /** True when pets knows the pet, false when it answers 404; throws PetsUnavailableError else. */
   petExists(petId: number, requestId?: string): Promise<boolean>;
-  /** Sets the pet's status in pets; throws PetsUnavailableError when pets cannot take it now. */
-  pushStatus(petId: number, status: PetStatus, requestId?: string): Promise<PushResult>;
+  /**
+   * Sets the pet's status in pets unless pets holds a newer `version` already; throws
+   * PetsUnavailableError when pets cannot take it now.
+   */
+  pushStatus(
+    petId: number,
+    status: PetStatus,
+    version: number,
+    requestId?: string,
+  ): Promise<PushResult>;
+  /** The statuses pets holds for those of `petIds` (at most 100) that exist. */
+  statuses(petIds: number[]): Promise<PetStatusEntry[]>;
 }
 
 /**
@@ -33,21 +48,35 @@ export class PetsUnavailableError extends AppError {
   }
 }
 
+/**
+ * The pets service through its typed internal client. With several replicas, calls go to each in
+ * turn, and one that does not answer is passed over for the next: every call here is safe to
+ * repeat (reads, and a status push that pets keeps only over an older version).
+ */
 export function createPetsAdapter({
-  baseUrl,
+  baseUrls,
   internalToken,
   timeoutMs,
 }: PetsAdapterOptions): PetsAdapter {
-  const clientFor = (requestId?: string) =>
-    createInternalClient({ baseUrl, internalToken, requestId });
+  let turn = 0;
   const fetchOptions = () => ({ signal: AbortSignal.timeout(timeoutMs) });
 
-  async function ask<T>(what: string, call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      throw new PetsUnavailableError(`${what}: no answer`, error);
+  async function ask<T>(
+    what: string,
+    call: (client: InternalClient) => Promise<T>,
+    requestId?: string,
+  ): Promise<T> {
+    const first = turn++;
+    let failure: unknown;
+    for (let attempt = 0; attempt < baseUrls.length; attempt++) {
+      const baseUrl = baseUrls[(first + attempt) % baseUrls.length] ?? '';
+      try {
+        return await call(createInternalClient({ baseUrl, internalToken, requestId }));
+      } catch (error) {
+        failure = error;
+      }
     }
+    throw new PetsUnavailableError(`${what}: no answer`, failure);
   }
 
   return {
@@ -57,28 +86,43 @@ export function createPetsAdapter({
       // refuse with 400: such a pet simply does not exist.
       if (!Number.isSafeInteger(petId)) return false;
       const what = `GET /internal/pets/${petId}`;
-      const response = await ask(what, () =>
-        clientFor(requestId).pets.getPet({
-          params: { petId: String(petId) },
-          fetchOptions: fetchOptions(),
-        }),
+      const response = await ask(
+        what,
+        (client) =>
+          client.pets.getPet({ params: { petId: String(petId) }, fetchOptions: fetchOptions() }),
+        requestId,
       );
       if (response.status === 200) return true;
       if (response.status === 404) return false;
       throw new PetsUnavailableError(`${what}: answered ${response.status}`, response.body);
     },
 
-    async pushStatus(petId, status, requestId) {
+    async pushStatus(petId, status, version, requestId) {
       const what = `PUT /internal/pets/${petId}/status`;
-      const response = await ask(what, () =>
-        clientFor(requestId).pets.setPetStatus({
-          params: { petId: String(petId) },
-          body: { status },
-          fetchOptions: fetchOptions(),
-        }),
+      const response = await ask(
+        what,
+        (client) =>
+          client.pets.setPetStatus({
+            params: { petId: String(petId) },
+            body: { status, version },
+            fetchOptions: fetchOptions(),
+          }),
+        requestId,
       );
       if (response.status === 200) return 'delivered';
       if (response.status === 404) return 'pet_not_found';
+      throw new PetsUnavailableError(`${what}: answered ${response.status}`, response.body);
+    },
+
+    async statuses(petIds) {
+      const what = 'GET /internal/pet-statuses';
+      const response = await ask(what, (client) =>
+        client.pets.listPetStatuses({
+          query: { petId: petIds.map(String) },
+          fetchOptions: fetchOptions(),
+        }),
+      );
+      if (response.status === 200) return response.body;
       throw new PetsUnavailableError(`${what}: answered ${response.status}`, response.body);
     },
   };
