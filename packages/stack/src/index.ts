@@ -1,4 +1,4 @@
-export { startStack, type Stack, type StackOptions } from './start-stack.js';
+export { startStack, type ServiceName, type Stack, type StackOptions } from './start-stack.js';
 export { ServiceProcess, type ServiceProcessOptions } from './service-process.js';
 export type { StackDatabase } from './database.js';
 export { generateApiKey, type StackSecrets } from './secrets.js';

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDatabaseProcess } from './database-process.js';
 import { freePort } from './free-port.js';
@@ -6,8 +7,8 @@ import type { MongoServer } from './mongo-server.js';
 import { repoRoot } from './repo-root.js';
 
 export interface MongoJavaServerOptions {
-  /** Keeps the data in this H2 file across restarts; without it the data lives in memory. */
-  dataFile?: string;
+  /** Keeps the data in an H2 file in this folder across restarts; without it, in memory. */
+  dataDir?: string;
   /** The port on 127.0.0.1; a free one when absent. */
   port?: number;
 }
@@ -32,7 +33,10 @@ export async function startMongoJavaServer(
   }
   const port = options.port ?? (await freePort());
   const args = ['-XX:+UseSerialGC', '-jar', jar, String(port)];
-  if (options.dataFile) args.push(options.dataFile);
+  if (options.dataDir) {
+    await mkdir(options.dataDir, { recursive: true });
+    args.push(join(options.dataDir, 'petstore.mv'));
+  }
   return startDatabaseProcess({
     kind: 'mongo-java-server',
     command: 'java',

@@ -22,7 +22,7 @@ export function startEmbedded(
 ): Promise<MongoServer> {
   return kind === 'ferretdb'
     ? startEmbeddedFerretdb({ dataDir, port })
-    : startMongoJavaServer({ dataFile: dataDir && `${dataDir}/petstore.mv`, port });
+    : startMongoJavaServer({ dataDir, port });
 }
 
 /**

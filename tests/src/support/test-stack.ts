@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPetstoreClient, type PetstoreClient } from '@petstore/contract';
-import { startStack, type Stack } from '@petstore/stack';
+import { startStack, type ServiceName, type Stack } from '@petstore/stack';
 import { DatabaseReader } from './databases.js';
 
 export interface TestStack extends AsyncDisposable {
@@ -10,6 +10,8 @@ export interface TestStack extends AsyncDisposable {
   url: string;
   /** Every line the services wrote, for tests that read the logs. */
   logs: string[];
+  /** The lines one process wrote (`gateway`, or `pets-2` among replicas). */
+  logsOf(process: string): string[];
   /** A typed client of the gateway with the admin key. */
   admin: PetstoreClient;
   /** A typed client of the gateway with the given key (none: the operations without a key). */
@@ -31,17 +33,27 @@ export const unthrottled = {
 let accounts = 0;
 
 /**
- * The whole API as separate processes on free ports, with a database and data folder of its own;
- * `env` reaches every service (e.g. `UPSTREAM_TIMEOUT_MS`, `GET_PET_SUNSET`).
+ * The whole API as separate processes on free ports, with a database and data folder of its own:
+ * the embedded database `EMBEDDED_DATABASE` names, unless `env` names one. `env` reaches every
+ * service (e.g. `UPSTREAM_TIMEOUT_MS`, `GET_PET_SUNSET`).
  */
-export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+export async function startTestStack(
+  env: Record<string, string> = {},
+  { replicas }: { replicas?: Partial<Record<ServiceName, number>> } = {},
+): Promise<TestStack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'petstore-e2e-'));
   const logs: string[] = [];
+  const byProcess = new Map<string, string[]>();
   const stack = await startStack({
     dataDir,
-    env: { LOG_LEVEL: 'info', ...env },
+    env: { LOG_LEVEL: 'info', EMBEDDED_DATABASE: process.env.EMBEDDED_DATABASE, ...env },
+    replicas,
     stdio: 'pipe',
-    onOutput: (_name, chunk) => logs.push(...chunk.split('\n').filter(Boolean)),
+    onOutput: (name, chunk) => {
+      const lines = chunk.split('\n').filter(Boolean);
+      logs.push(...lines);
+      byProcess.set(name, [...(byProcess.get(name) ?? []), ...lines]);
+    },
   });
   const client = (apiKey?: string) => createPetstoreClient({ baseUrl: stack.url, apiKey });
   let reader: Promise<DatabaseReader> | undefined;
@@ -49,6 +61,7 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     stack,
     url: stack.url,
     logs,
+    logsOf: (process) => byProcess.get(process) ?? [],
     admin: client(stack.adminApiKey),
     client,
     async signUp(email = `customer${++accounts}.${Date.now()}@example.com`) {
