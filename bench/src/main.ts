@@ -17,7 +17,7 @@ import {
   type ScenarioId,
   type ScenarioResult,
 } from './report.js';
-import { bareScenario, stackScenarios, type Scenario } from './scenarios.js';
+import { bareScenario, rateLimitScenario, stackScenarios, type Scenario } from './scenarios.js';
 
 // `pnpm bench`: scenarios (a)–(e) one after the other, on this machine, then bench/results.md
 // and bench/results.json. `--only=b,c` runs some scenarios and writes neither. `--profile` runs
@@ -41,7 +41,7 @@ const options: LoadOptions = {
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 const selected = new Set<ScenarioId>(
   (args.only?.split(',').map((id) => id.trim()) as ScenarioId[] | undefined) ??
-    (args.profile ? ['c'] : ['a', 'b', 'c', 'd', 'e']),
+    (args.profile ? ['c'] : ['a', 'b', 'c', 'd', 'e', 'f', 'g']),
 );
 const SERVICES = ['gateway', 'pets', 'store'] as const;
 type ServiceName = (typeof SERVICES)[number];
@@ -112,13 +112,14 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
 async function withStack<T>(
   nodeArgs: Parameters<typeof startStack>[0]['nodeArgs'],
   use: (stack: Stack) => Promise<T>,
+  env: Record<string, string> = {},
 ): Promise<T> {
   const dataDir = await mkdtemp(join(tmpdir(), 'petstore-bench-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   log('starting the stack (database, pets, store, gateway)');
   const stack = await startStack({
     dataDir,
-    env: stackEnv,
+    env: { ...stackEnv, ...env },
     nodeArgs,
     stdio: 'pipe',
     onOutput: (name, chunk) => serviceLog.add(name, chunk),
@@ -144,7 +145,7 @@ async function runAll(): Promise<ScenarioResult[]> {
       await bare.stop();
     }
   }
-  if ([...selected].some((id) => id !== 'a')) {
+  if ([...selected].some((id) => id !== 'a' && id !== 'f' && id !== 'g')) {
     await withStack(undefined, async (stack) => {
       const fixtures = await seed(stack);
       for (const scenario of stackScenarios(stack, fixtures)) {
@@ -153,6 +154,19 @@ async function runAll(): Promise<ScenarioResult[]> {
         results.push(await runScenario(scenario));
       }
     });
+  }
+  for (const [id, policy] of [
+    ['f', 'local'],
+    ['g', 'cluster'],
+  ] as const) {
+    if (!selected.has(id)) continue;
+    await withStack(
+      undefined,
+      async (stack) => {
+        results.push(await runScenario(rateLimitScenario(id, stack, await seed(stack))));
+      },
+      { EMBEDDED_DATABASE: 'mongo-java-server', RATE_LIMIT_POLICY: policy },
+    );
   }
   return results;
 }

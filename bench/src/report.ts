@@ -1,6 +1,6 @@
 import type { LoadOptions, Measurement } from './load.js';
 
-export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e';
+export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g';
 
 export interface ScenarioResult {
   id: ScenarioId;
@@ -91,6 +91,22 @@ function statusSummary({ measurement }: ScenarioResult): string {
   return codes.join(', ');
 }
 
+/** What counting requests in the database, (g), costs next to counting them in memory, (f). */
+function rateLimitCost(scenarios: ScenarioResult[]): string[] {
+  const ratio = (key: 'requestsPerSecond') => {
+    const local = scenarios.find(({ id }) => id === 'f')?.measurement[key];
+    const cluster = scenarios.find(({ id }) => id === 'g')?.measurement[key];
+    return local && cluster !== undefined ? round2(cluster / local) : undefined;
+  };
+  const kept = ratio('requestsPerSecond');
+  if (kept === undefined) return [];
+  return [
+    `Rate limits shared through the database: (g)/(f) = **${kept}** of the throughput with limits`,
+    'counted in memory, on the same database (one more database command per request).',
+    '',
+  ];
+}
+
 /** `bench/results.md`: the table, the ratios, the goals and how quiet the machine was. */
 export function renderMarkdown(results: BenchResults): string {
   const { machine, options } = results;
@@ -130,6 +146,7 @@ export function renderMarkdown(results: BenchResults): string {
     `| --- | ${roles.map(() => '---:').join(' | ')} |`,
     ...cpuRows,
     '',
+    ...rateLimitCost(results.scenarios),
     `Ratios: (c)/(b) = **${show(results.ratios.gatewayOverService)}** (what the gateway keeps of the`,
     `pets service's throughput), (b)/(a) = **${show(results.ratios.serviceOverBare)}** (what the pets`,
     'service keeps of bare `node:http`).',

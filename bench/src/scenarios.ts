@@ -66,3 +66,24 @@ export function stackScenarios(stack: Stack, { petId, customer }: Fixtures): Sce
     },
   ];
 }
+
+/**
+ * (f), (g): `GET /v1/pets/{petId}` through the gateway on a database several gateways can share,
+ * with its rate limits counted in memory, then in the database.
+ */
+export function rateLimitScenario(
+  id: 'f' | 'g',
+  stack: Stack,
+  { petId, customer }: Fixtures,
+): Scenario {
+  const where = id === 'f' ? 'in memory (`local`)' : 'in the database (`cluster`)';
+  return {
+    id,
+    title: `\`GET /v1/pets/{petId}\` through the gateway, mongo-java-server, rate limits ${where}`,
+    target: {
+      url: `${stack.url}/v1/pets/${petId}`,
+      method: 'GET',
+      headers: { authorization: `Bearer ${customer.apiKey}` },
+    },
+  };
+}

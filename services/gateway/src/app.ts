@@ -94,7 +94,11 @@ export function createApp({
         routes: new RouteTable(contract),
         authenticator,
         rateLimits: rateLimits(
-          { perKey: config.rateLimit.perKey, perAddress: config.rateLimit.signup },
+          {
+            policy: config.rateLimit.policy,
+            perKey: config.rateLimit.perKey,
+            perAddress: config.rateLimit.signup,
+          },
           { db, singleProcess },
         ),
         upstreams,

@@ -50,6 +50,9 @@ const GatewayEnvSchema = z
     MESSAGE_POLL_MS: envInteger(250, { min: 10, max: 600_000 }),
     MESSAGE_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
     TRUSTED_PROXY_HOPS: envInteger(0, { min: 0, max: 10 }),
+    RATE_LIMIT_POLICY: unsetWhenEmpty(
+      z.enum(['local', 'cluster'], { message: 'Expected local or cluster' }).optional(),
+    ),
   })
   .transform((env) => ({
     ...serviceConfig(env),
@@ -65,6 +68,12 @@ const GatewayEnvSchema = z
     upstream: { timeoutMs: env.UPSTREAM_TIMEOUT_MS },
     adminApiKey: env.ADMIN_API_KEY,
     rateLimit: {
+      /**
+       * `local`: token buckets in this gateway's memory; `cluster`: windows counted in the
+       * database, one limit whatever the number of gateways. By default `local` on a database
+       * the gateway holds alone (the embedded FerretDB), else `cluster`.
+       */
+      policy: env.RATE_LIMIT_POLICY,
       perKey: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
       signup: {
         perSecond: env.SIGNUP_RATE_LIMIT_PER_MINUTE / 60,

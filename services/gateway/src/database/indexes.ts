@@ -5,7 +5,7 @@ import { gatewayCollections } from './collections.js';
 /**
  * Creates the gateway's indexes; idempotent, run at start-up. Only unique and compound indexes on
  * a database the gateway holds alone (FerretDB has no TTL, partial or collation indexes); where
- * gateways share the database, the shared rate-limit windows too, expiring by TTL.
+ * gateways share the database, the shared rate-limit windows also expire by TTL.
  */
 export async function ensureIndexes(db: Db, { singleProcess }: { singleProcess: boolean }) {
   const { accounts, apiKeys, messages } = gatewayCollections(db);
@@ -13,9 +13,9 @@ export async function ensureIndexes(db: Db, { singleProcess }: { singleProcess: 
   await apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' });
   await apiKeys.createIndex({ accountId: 1, createdAt: 1 }, { name: 'account_created' });
   await messages.createIndex({ status: 1, leaseUntil: 1 }, { name: 'status_lease' });
+  const windows = db.collection(RATE_LIMITS_COLLECTION);
+  await windows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
   if (!singleProcess) {
-    const windows = db.collection(RATE_LIMITS_COLLECTION);
-    await windows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
     await windows.createIndex({ expire: 1 }, { expireAfterSeconds: 0, name: 'expire_ttl' });
   }
 }

@@ -10,17 +10,26 @@ export interface RateLimits {
   perAddress: RateLimiter;
 }
 
+/** Where requests are counted: this gateway's memory, or the database all gateways share. */
+export type RateLimitPolicy = 'local' | 'cluster';
+
 /**
- * The gateway's limits: token buckets in memory when this gateway holds its database alone (the
- * embedded FerretDB serves one process), else windows shared through the database, so that any
- * number of gateways enforce one limit.
+ * The gateway's limits, by `policy` (as Kong names them): token buckets in memory (`local`), or
+ * windows counted in the database (`cluster`), so that any number of gateways enforce one limit.
+ * By default `local` when this gateway holds its database alone (the embedded FerretDB serves one
+ * process), else `cluster`.
  */
 export function rateLimits(
-  { perKey, perAddress }: { perKey: RatePolicy; perAddress: RatePolicy },
+  {
+    policy,
+    perKey,
+    perAddress,
+  }: { policy?: RateLimitPolicy; perKey: RatePolicy; perAddress: RatePolicy },
   { db, singleProcess }: { db: Db; singleProcess: boolean },
 ): RateLimits {
+  const shared = (policy ?? (singleProcess ? 'local' : 'cluster')) === 'cluster';
   const limiter = (name: string, policy: RatePolicy): RateLimiter => {
-    if (!singleProcess) return sharedWindows(db, name, policy);
+    if (shared) return sharedWindows(db, name, policy);
     const buckets = new TokenBuckets(policy);
     return { take: (key) => Promise.resolve(buckets.take(key)) };
   };
