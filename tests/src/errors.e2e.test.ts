@@ -409,7 +409,8 @@ describe('a service that is down, slow or broken', () => {
       );
       expect((await listPets()).status).toBe(200);
       expect((await asCustomer('GET', '/v1/accounts/me')).status).toBe(200);
-      const ready = await call(api.url, 'GET', '/ready');
+      expect((await call(api.url, 'GET', '/ready')).status).toBe(200);
+      const ready = await call(api.url, 'GET', '/ready?deep=true');
       expectError(ready, 'service_unavailable');
       expect(ready.body).toMatchObject({
         details: [{ path: 'store', message: expect.any(String) as string }],
@@ -418,7 +419,7 @@ describe('a service that is down, slow or broken', () => {
       await api.stack.store.start();
     }
     // The same gateway process, never restarted, reaches the new store process.
-    expect((await call(api.url, 'GET', '/ready')).status).toBe(200);
+    expect((await call(api.url, 'GET', '/ready?deep=true')).status).toBe(200);
     const back = await api.client(customer.apiKey).inventory.getInventoryItem({
       params: { petId: String(stockedPetId) },
     });

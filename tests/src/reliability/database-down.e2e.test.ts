@@ -37,9 +37,9 @@ afterAll(async () => {
   await api?.[Symbol.asyncDispose]();
 });
 
-/** `/ready`'s status and body. */
+/** `/ready?deep=true`'s status and body: the gateway's database, and pets and store too. */
 async function ready(): Promise<{ status: number; body: unknown }> {
-  const { status, body } = await call(api.url, 'GET', '/ready', {
+  const { status, body } = await call(api.url, 'GET', '/ready?deep=true', {
     signal: AbortSignal.timeout(GUARD_MS),
   });
   return { status, body };
@@ -104,9 +104,11 @@ describe('with the database stopped', () => {
     expect(health.status).toBe(200);
   });
 
-  it('says 503 on /ready, naming every part that is down', async () => {
+  it('says 503 on /ready?deep=true, naming every part that is down', async () => {
     await api.stack.database.stop();
-    const answer = await call(api.url, 'GET', '/ready', { signal: AbortSignal.timeout(GUARD_MS) });
+    const answer = await call(api.url, 'GET', '/ready?deep=true', {
+      signal: AbortSignal.timeout(GUARD_MS),
+    });
     expectError(answer, 'service_unavailable');
     const parts = (answer.body as { details: { path: string }[] }).details.map((part) => part.path);
     expect(parts.sort()).toEqual(['database', 'pets', 'store']);

@@ -155,7 +155,7 @@ describe('a store that takes requests and never answers', () => {
       );
       expect(message.status).toBe(202);
       // /ready waits at most 1 s for each part, so it answers too, naming the store.
-      const ready = await call(api.url, 'GET', '/ready', { signal: signal() });
+      const ready = await call(api.url, 'GET', '/ready?deep=true', { signal: signal() });
       expectError(ready, 'service_unavailable');
       expect((ready.body as { details: { path: string }[] }).details).toEqual([
         { path: 'store', message: expect.any(String) as string },

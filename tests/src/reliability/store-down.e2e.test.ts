@@ -98,9 +98,11 @@ describe('with the store stopped', () => {
     expect(message).toMatchObject({ status: 202, body: { status: 'queued' } });
   });
 
-  it('is not ready, and names the store', async () => {
+  it('stays ready itself, and names the store when asked deeply', async () => {
     await api.stack.store.stop();
-    const ready = await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(3_000) });
+    const shallow = await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(3_000) });
+    expect(shallow.status).toBe(200);
+    const ready = await fetch(`${api.url}/ready?deep=true`, { signal: AbortSignal.timeout(3_000) });
     const body = (await ready.json()) as { code: string; details: { path: string }[] };
     expect(ready.status).toBe(503);
     expect(body.code).toBe('service_unavailable');
@@ -126,7 +128,7 @@ describe('once the store is started again', () => {
     expect(item).toMatchObject({ status: 200, body: { petId } });
     const order = await customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() });
     expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1, complete: false } });
-    const ready = await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(3_000) });
+    const ready = await fetch(`${api.url}/ready?deep=true`, { signal: AbortSignal.timeout(3_000) });
     expect(ready.status).toBe(200);
   });
 });
