@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { AppError } from './app-error.js';
+import { isDraining } from './draining.js';
 import { runReadinessChecks, type ReadinessCheck } from './readiness.js';
 
 export interface HealthOptions {
@@ -36,6 +37,9 @@ export function health({
     }
     ctx.set('Cache-Control', 'no-store');
     if (ctx.path === '/ready') {
+      if (isDraining(ctx.app)) {
+        throw new AppError('service_unavailable', `${name} is shutting down`);
+      }
       const checks = ctx.query.deep === 'true' ? { ...readiness, ...dependencies } : readiness;
       const failures = await runReadinessChecks(checks, readinessTimeoutMs);
       if (failures.length > 0) {

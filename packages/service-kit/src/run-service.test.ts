@@ -85,6 +85,21 @@ describe('runService', () => {
     expect(running.server.listening).toBe(false);
   });
 
+  it('drains first: /ready answers 503 while requests are still served, then it stops', async () => {
+    const running = await run({ app: slowApp(() => {}, Promise.resolve()), drainMs: 400 });
+    expect((await fetch(`${running.url}/ready`)).status).toBe(200);
+    const closed = running.close();
+    const ready = await fetch(`${running.url}/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({
+      code: 'service_unavailable',
+      message: 'test is shutting down',
+    });
+    expect((await fetch(`${running.url}/slow`)).status).toBe(200);
+    await closed;
+    await expect(fetch(`${running.url}/health`)).rejects.toThrow();
+  });
+
   it('cuts a request still running when the grace period ends', async () => {
     const started = gate();
     const running = await run({

@@ -1,6 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startDraining } from './draining.js';
 import type { Logger } from './logger.js';
 
 export type ShutdownHook = () => void | Promise<unknown>;
@@ -13,6 +15,11 @@ export interface RunServiceOptions {
   logger: Logger;
   /** Run in order once the server has stopped, e.g. `() => client.close()`. */
   onShutdown?: ShutdownHook[];
+  /**
+   * How long `/ready` answers 503 while requests are still served, before the server stops
+   * accepting: the time a load balancer needs to take the process out of rotation.
+   */
+  drainMs?: number;
   /** How long in-flight requests may take to finish before their connections are cut. */
   gracePeriodMs?: number;
   /** Signals that shut down and then exit the process (1 if a hook failed); `[]` for none. */
@@ -23,8 +30,9 @@ export interface RunningService {
   server: Server;
   url: string;
   /**
-   * Stops accepting, lets in-flight requests finish (up to the grace period), then runs the
-   * shutdown hooks; rejects if one failed. What a signal does, minus the exit.
+   * Answers `/ready` 503 for the drain delay while still serving, then stops accepting, lets
+   * in-flight requests finish (up to the grace period), then runs the shutdown hooks; rejects if
+   * one failed. What a signal does, minus the exit.
    */
   close(): Promise<void>;
 }
@@ -87,6 +95,7 @@ export async function runService({
   port,
   logger,
   onShutdown = [],
+  drainMs = 0,
   gracePeriodMs = 10_000,
   signals = ['SIGTERM', 'SIGINT'],
 }: RunServiceOptions): Promise<RunningService> {
@@ -108,6 +117,11 @@ export async function runService({
     closing ??= (async () => {
       // From now on a second signal gets Node's default behaviour: the process ends at once.
       for (const signal of signals) process.off(signal, onSignal);
+      startDraining(app);
+      if (drainMs > 0) {
+        logger.info({ drainMs }, 'draining: not ready, still serving');
+        await sleep(drainMs);
+      }
       await stopServer(server, drain, gracePeriodMs);
       await runHooks(onShutdown, logger);
       logger.info('stopped');

@@ -11,11 +11,16 @@ describe('serviceEnv and serviceConfig', () => {
 
   it('nest the variables every service reads, with their defaults', () => {
     expect(loadConfig(schema, { INTERNAL_TOKEN: token })).toEqual({
-      http: { host: '127.0.0.1', port: 3001 },
+      http: { host: '127.0.0.1', port: 3001, drainMs: 0 },
       mongo: { uri: 'mongodb://127.0.0.1:27017', database: 'petstore_pets' },
       internalToken: token,
       logLevel: 'info',
     });
+  });
+
+  it('read how long to drain on SIGTERM', () => {
+    const config = loadConfig(schema, { INTERNAL_TOKEN: token, SHUTDOWN_DRAIN_MS: '5000' });
+    expect(config.http.drainMs).toBe(5000);
   });
 
   it('read the database they are given', () => {

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { envHost, envLogLevel, envMongoUri, envPort, unsetWhenEmpty } from './env-variables.js';
+import {
+  envHost,
+  envInteger,
+  envLogLevel,
+  envMongoUri,
+  envPort,
+  unsetWhenEmpty,
+} from './env-variables.js';
 
 function envMongoDatabase(defaultName: string) {
   return unsetWhenEmpty(
@@ -15,7 +22,10 @@ function envInternalToken() {
   return unsetWhenEmpty(z.string().min(32, 'Expected at least 32 characters'));
 }
 
-/** The variables every service reads: where it listens, its database, the token, its log level. */
+/**
+ * The variables every service reads: where it listens, its database, the token, its log level, and
+ * how long it drains on SIGTERM.
+ */
 export function serviceEnv({ port, database }: { port: number; database: string }) {
   return {
     PORT: envPort(port),
@@ -24,6 +34,7 @@ export function serviceEnv({ port, database }: { port: number; database: string 
     MONGODB_DB: envMongoDatabase(database),
     INTERNAL_TOKEN: envInternalToken(),
     LOG_LEVEL: envLogLevel(),
+    SHUTDOWN_DRAIN_MS: envInteger(0, { min: 0, max: 120_000 }),
   };
 }
 
@@ -32,7 +43,8 @@ export type ServiceEnv = z.output<z.ZodObject<ReturnType<typeof serviceEnv>>>;
 /** The variables of `serviceEnv`, nested as every service's config has them. */
 export function serviceConfig(env: ServiceEnv) {
   return {
-    http: { host: env.HOST, port: env.PORT },
+    /** Where it listens, and how long it drains on SIGTERM (`runService`'s options). */
+    http: { host: env.HOST, port: env.PORT, drainMs: env.SHUTDOWN_DRAIN_MS },
     mongo: { uri: env.MONGODB_URI, database: env.MONGODB_DB },
     internalToken: env.INTERNAL_TOKEN,
     logLevel: env.LOG_LEVEL,

@@ -36,7 +36,7 @@ export async function startPets(
     await ensureIndexes(db);
     const running = await runService({
       app: createApp({ db, config, logger }),
-      host: config.http.host,
+      ...config.http,
       port: options.port ?? config.http.port,
       logger,
       onShutdown: [() => database.close()],

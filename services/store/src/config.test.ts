@@ -6,7 +6,7 @@ const token = 'a-store-internal-token-of-32-chars!!';
 describe('loadStoreConfig', () => {
   it('applies the defaults around the one required variable', () => {
     expect(loadStoreConfig({ INTERNAL_TOKEN: token })).toEqual({
-      http: { host: '127.0.0.1', port: 3002 },
+      http: { host: '127.0.0.1', port: 3002, drainMs: 0 },
       mongo: { uri: 'mongodb://127.0.0.1:27017', database: 'petstore_store' },
       internalToken: token,
       logLevel: 'info',

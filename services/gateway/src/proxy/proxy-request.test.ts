@@ -421,6 +421,33 @@ describe('upstream failures', () => {
     expect(pets.received).toHaveLength(2);
   });
 
+  it('sends a POST, body and all, to another replica when one refuses the connection', async ({
+    mongo,
+  }) => {
+    const order = {
+      id: 7,
+      petId: 1,
+      quantity: 1,
+      shipDate: '2030-01-01T00:00:00.000Z',
+      complete: false,
+    };
+    await using store = await startFakeService((_request, res) => sendJson(res, 201, order));
+    const refusing = `http://127.0.0.1:${await freePort()}`;
+    await using gateway = await startTestGateway(mongo, { STORE_URL: `${refusing},${store.url}` });
+    for (let order = 0; order < 4; order++) {
+      const res = await fetch(`${gateway.url}/v1/store/orders`, {
+        method: 'POST',
+        headers: { ...admin, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ petId: 1, quantity: 1 }),
+      });
+      expect(res.status).toBe(201);
+    }
+    expect(store.received).toHaveLength(4);
+    expect(store.received.map((request) => request.body)).toEqual(
+      Array(4).fill(JSON.stringify({ petId: 1, quantity: 1 })),
+    );
+  });
+
   it('never sends a POST twice: a dropped connection is 503', async ({ mongo }) => {
     await using store = await startFakeService((_request, _res, req) => {
       req.socket.destroy();

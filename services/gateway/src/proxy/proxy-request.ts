@@ -19,6 +19,9 @@ export interface ProxyOptions {
   maxResponseBytes?: number;
 }
 
+/** A request goes to the service at most this many times (see `worthRetrying`). */
+const MAX_ATTEMPTS = 3;
+
 class ClientGone extends Error {}
 class UpstreamTimedOut extends Error {}
 
@@ -26,8 +29,8 @@ class UpstreamTimedOut extends Error {}
  * Forwards the request to the service that owns the operation and answers with what it said:
  * status, JSON body and the headers that matter. The request body is streamed through unread. A
  * service that is unreachable is 503, one that is too slow 504, one whose answer is not HTTP/JSON
- * (or breaks off) 502. A `GET` whose connection drops before any answer is tried once more on a
- * fresh connection (a keep-alive connection the service had just closed).
+ * (or breaks off) 502. A request whose connection is refused, or a `GET` whose connection drops
+ * before any answer, is tried again (up to three times in all).
  */
 export async function proxyRequest(
   ctx: Context,
@@ -69,20 +72,30 @@ export async function proxyRequest(
     if (!ctx.res.writableFinished) stop(new ClientGone());
   };
   ctx.res.once('close', onClientGone);
+  /**
+   * Whether the request can go again: a connection refused never carried it (a replica stopping
+   * or restarting: the pool tries another), and a `GET` whose keep-alive connection the service
+   * had just closed changed nothing.
+   */
+  const worthRetrying = (error: unknown) => {
+    if (answered || stopped !== undefined) return false;
+    const code = errorCode(error);
+    if (code === 'ECONNREFUSED') return body === undefined || !body.readableDidRead;
+    return (
+      body === undefined &&
+      (ctx.method === 'GET' || ctx.method === 'HEAD') &&
+      (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
+    );
+  };
   try {
-    let response: UpstreamAnswer;
-    try {
-      response = await current.answer;
-    } catch (error) {
-      const retry =
-        !answered &&
-        stopped === undefined &&
-        body === undefined &&
-        (ctx.method === 'GET' || ctx.method === 'HEAD') &&
-        ['UND_ERR_SOCKET', 'ECONNRESET'].includes(errorCode(error) ?? '');
-      if (!retry) throw error;
-      current = send();
-      response = await current.answer;
+    let response: UpstreamAnswer | undefined;
+    for (let attempt = 1; response === undefined; attempt++) {
+      try {
+        response = await current.answer;
+      } catch (error) {
+        if (attempt === MAX_ATTEMPTS || !worthRetrying(error)) throw error;
+        current = send();
+      }
     }
     const contentType = headerValue(response.headers, 'content-type');
     const answer = response.body;
