@@ -43,14 +43,21 @@ export interface InternalClientOptions {
   internalToken: string;
   /** The id of the request being served, passed on as `x-request-id` so logs line up. */
   requestId?: string;
+  /** More headers to send with every call, e.g. the trace context (`traceparent`). */
+  headers?: Record<string, string>;
 }
 
 /**
  * A typed client of the service-to-service routes. Responses are checked against the contract,
  * so a service never acts on an answer it misread.
  */
-export function createInternalClient({ baseUrl, internalToken, requestId }: InternalClientOptions) {
-  const baseHeaders: Record<string, string> = { 'x-internal-token': internalToken };
+export function createInternalClient({
+  baseUrl,
+  internalToken,
+  requestId,
+  headers = {},
+}: InternalClientOptions) {
+  const baseHeaders: Record<string, string> = { ...headers, 'x-internal-token': internalToken };
   if (requestId !== undefined) {
     baseHeaders['x-request-id'] = requestId;
   }

@@ -7,6 +7,7 @@ import type { ReadinessCheck } from './readiness.js';
 import { requestId } from './request-id.js';
 import { requestLogging } from './request-logging.js';
 import { routeNotFound } from './route-not-found.js';
+import { serverTelemetry } from './telemetry/server-telemetry.js';
 import { trustGateway } from './trust-gateway.js';
 
 /**
@@ -40,7 +41,7 @@ export interface ServiceOptions {
 
 /**
  * Builds the service's Koa app (it never listens). Middleware, outermost first:
- * request id, request logging, errors, beforeBody, /health and /ready, gateway trust, JSON body, routers,
+ * telemetry (a server span, the request's duration), request id, request logging, errors, beforeBody, /health and /ready, gateway trust, JSON body, routers,
  * 404.
  */
 export function createService({
@@ -61,6 +62,7 @@ export function createService({
     (ctx?.log ?? logger).error({ err: error }, 'error outside the error middleware');
   });
 
+  app.use(serverTelemetry());
   app.use(requestId(app, logger));
   app.use(requestLogging(logger));
   app.use(errorMiddleware());

@@ -35,6 +35,7 @@ export function health({
         headers: { Allow: 'GET, HEAD' },
       });
     }
+    ctx.routeTemplate = ctx.path;
     ctx.set('Cache-Control', 'no-store');
     if (ctx.path === '/ready') {
       if (isDraining(ctx.app)) {

@@ -36,3 +36,12 @@ export {
   type OpenServiceDatabaseOptions,
   type ServiceDatabase,
 } from './service-database.js';
+export { databaseGauge, rateLimitRejections, upstreamErrors } from './telemetry/metrics.js';
+export { startTelemetry, type Telemetry } from './telemetry/start-telemetry.js';
+export {
+  currentTraceparent,
+  contextFrom,
+  inSpan,
+  SpanKind,
+  withTraceContext,
+} from './telemetry/tracing.js';

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
@@ -55,6 +56,14 @@ function serializeError(error: unknown, depth = 0): unknown {
   return line;
 }
 
+/** The trace and span a line was written in, so logs and traces join up; nothing untraced. */
+function traceFields(): Record<string, string> {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
 /** JSON lines on stdout (pretty when stdout is a terminal), with secrets redacted. */
 export function createLogger({ name, level, destination }: LoggerOptions): Logger {
   const options = {
@@ -62,6 +71,7 @@ export function createLogger({ name, level, destination }: LoggerOptions): Logge
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: { err: serializeError },
+    mixin: traceFields,
   };
   if (destination) return pino(options, destination);
   return process.stdout.isTTY ? pino(options, pretty()) : pino(options);

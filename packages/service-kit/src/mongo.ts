@@ -7,6 +7,9 @@ import {
   MongoTopologyClosedError,
 } from 'mongodb';
 import { reconnectWhenMonitorHangs } from './hung-monitor.js';
+import { metricsEnabled } from './telemetry/metrics.js';
+import { monitorMongoCommands } from './telemetry/mongo-telemetry.js';
+import { tracingEnabled } from './telemetry/tracing.js';
 
 export interface ConnectMongoOptions {
   /** Shows in the server's logs and `currentOp`, e.g. the service name. */
@@ -27,12 +30,20 @@ export async function connectMongo(
   uri: string,
   { appName, timeoutMs = 2_000 }: ConnectMongoOptions,
 ): Promise<MongoClient> {
-  const options = { appName, serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs };
+  const observed = { spans: tracingEnabled(), durations: metricsEnabled() };
+  const options = {
+    appName,
+    serverSelectionTimeoutMS: timeoutMs,
+    connectTimeoutMS: timeoutMs,
+    // Only when something listens: each command then costs two events.
+    monitorCommands: observed.spans || observed.durations,
+  };
   let client = await new MongoClient(uri, options).connect();
   if (await isFerretdb(client)) {
     await client.close();
     client = await new MongoClient(uri, { ...options, maxPoolSize: 1 }).connect();
   }
+  if (options.monitorCommands) monitorMongoCommands(client, observed);
   // A heartbeat lasts at most a connect and a `hello`, each bounded by the connect timeout.
   reconnectWhenMonitorHangs(client, { hungAfterMs: 2 * timeoutMs + 1_000, retryMs: timeoutMs });
   return client;

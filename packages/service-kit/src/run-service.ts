@@ -47,7 +47,11 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-/** Node keeps idle keep-alive connections open; during shutdown every response closes its own. */
+/**
+ * Node keeps idle keep-alive connections open; from the drain on, every response closes its own,
+ * so that clients open new connections (to another replica) rather than reuse one that is about
+ * to be closed.
+ */
 function trackResponses(server: Server) {
   const open = new Set<ServerResponse>();
   let draining = false;
@@ -62,10 +66,9 @@ function trackResponses(server: Server) {
   };
 }
 
-function stopServer(server: Server, drain: () => void, gracePeriodMs: number): Promise<void> {
+function stopServer(server: Server, gracePeriodMs: number): Promise<void> {
   return new Promise((resolve) => {
     const cutOff = setTimeout(() => server.closeAllConnections(), gracePeriodMs);
-    drain();
     server.close(() => {
       clearTimeout(cutOff);
       resolve();
@@ -118,11 +121,12 @@ export async function runService({
       // From now on a second signal gets Node's default behaviour: the process ends at once.
       for (const signal of signals) process.off(signal, onSignal);
       startDraining(app);
+      drain();
       if (drainMs > 0) {
         logger.info({ drainMs }, 'draining: not ready, still serving');
         await sleep(drainMs);
       }
-      await stopServer(server, drain, gracePeriodMs);
+      await stopServer(server, gracePeriodMs);
       await runHooks(onShutdown, logger);
       logger.info('stopped');
     })();

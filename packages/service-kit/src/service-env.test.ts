@@ -15,12 +15,18 @@ describe('serviceEnv and serviceConfig', () => {
       mongo: { uri: 'mongodb://127.0.0.1:27017', database: 'petstore_pets' },
       internalToken: token,
       logLevel: 'info',
+      metrics: { port: undefined },
     });
   });
 
-  it('read how long to drain on SIGTERM', () => {
-    const config = loadConfig(schema, { INTERNAL_TOKEN: token, SHUTDOWN_DRAIN_MS: '5000' });
+  it('read how long to drain on SIGTERM, and where metrics are scraped', () => {
+    const config = loadConfig(schema, {
+      INTERNAL_TOKEN: token,
+      SHUTDOWN_DRAIN_MS: '5000',
+      METRICS_PORT: '9464',
+    });
     expect(config.http.drainMs).toBe(5000);
+    expect(config.metrics.port).toBe(9464);
   });
 
   it('read the database they are given', () => {

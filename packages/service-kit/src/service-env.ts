@@ -35,6 +35,7 @@ export function serviceEnv({ port, database }: { port: number; database: string 
     INTERNAL_TOKEN: envInternalToken(),
     LOG_LEVEL: envLogLevel(),
     SHUTDOWN_DRAIN_MS: envInteger(0, { min: 0, max: 120_000 }),
+    METRICS_PORT: envPort().optional(),
   };
 }
 
@@ -48,5 +49,7 @@ export function serviceConfig(env: ServiceEnv) {
     mongo: { uri: env.MONGODB_URI, database: env.MONGODB_DB },
     internalToken: env.INTERNAL_TOKEN,
     logLevel: env.LOG_LEVEL,
+    /** Where Prometheus scrapes `/metrics` (on `http.host`); no metrics without it. */
+    metrics: { port: env.METRICS_PORT },
   };
 }

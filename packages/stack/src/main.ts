@@ -48,6 +48,7 @@ process.stdout.write(
     ...(more.length > 0 ? [`More gateways ${more.join(', ')}`] : []),
     `Admin API key ${stack.adminApiKey}   (${keyNote})`,
     `Processes     ${everyProcess.map((process) => `${process.name} ${process.url}`).join(', ')}`,
+    `Metrics       ${everyProcess.map((process) => `${process.name} ${process.metricsUrl ?? '–'}`).join(', ')}`,
     'Ctrl-C stops everything.',
     '',
   ].join('\n'),

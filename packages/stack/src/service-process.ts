@@ -13,6 +13,8 @@ export interface ServiceProcessOptions {
   env: Record<string, string>;
   /** Where `/health` answers once the service is up. */
   url: string;
+  /** Where Prometheus scrapes the process, when it serves metrics. */
+  metricsUrl?: string;
   /** `inherit` shows the service's logs; `pipe` hands them to `onOutput`. */
   stdio: 'inherit' | 'pipe';
   onOutput?: (name: string, chunk: string) => void;
@@ -30,6 +32,10 @@ export class ServiceProcess {
 
   get url(): string {
     return this.options.url;
+  }
+
+  get metricsUrl(): string | undefined {
+    return this.options.metricsUrl;
   }
 
   get running(): boolean {

@@ -28,6 +28,8 @@ export interface StackOptions {
    */
   nodeArgs?: Partial<Record<ServiceName, string[]>>;
   onOutput?: ServiceProcessOptions['onOutput'];
+  /** Whether each process serves Prometheus metrics on a free port of its own (default: yes). */
+  metrics?: boolean;
 }
 
 export interface Stack {
@@ -135,17 +137,26 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       }),
     };
     for (const service of ['pets', 'store', 'gateway'] as const) {
-      processes[service] = ports[service].map(
-        (port, index) =>
-          new ServiceProcess({
+      processes[service] = await Promise.all(
+        ports[service].map(async (port, index) => {
+          // Each process's Prometheus metrics, on a port of their own.
+          const metricsPort = options.metrics === false ? undefined : await freePort();
+          return new ServiceProcess({
             name: replicas[service] === 1 ? service : `${service}-${index + 1}`,
             entry: entry(service),
             nodeArgs: options.nodeArgs?.[service],
-            env: { ...common, ...extra[service](port), PORT: String(port) },
+            env: {
+              ...common,
+              ...extra[service](port),
+              PORT: String(port),
+              ...(metricsPort === undefined ? {} : { METRICS_PORT: String(metricsPort) }),
+            },
             url: url(port),
+            metricsUrl: metricsPort === undefined ? undefined : `${url(metricsPort)}/metrics`,
             stdio: options.stdio ?? 'inherit',
             onOutput: options.onOutput,
-          }),
+          });
+        }),
       );
       await Promise.all(processes[service].map((process) => process.start()));
     }

@@ -4,6 +4,7 @@ import type { AppRouter } from '@ts-rest/core';
 import type { DefaultState } from 'koa';
 import { bindRoutes, type RouteBinding } from './bind-routes.js';
 import './koa-request-body.js';
+import './koa-route-template.js';
 import { createMethodGuard } from './method-guard.js';
 import type { RouterImplementation } from './route-handler.js';
 import { toRouterPath } from './router-path.js';
@@ -52,6 +53,7 @@ function routeMiddleware<TState>(
   { validateResponses = false }: KoaRouterOptions,
 ): RouterMiddleware<TState> {
   return async (ctx) => {
+    ctx.routeTemplate = route.path;
     const request = validateRequest(route, {
       params: ctx.params,
       query: ctx.query,

@@ -1,4 +1,11 @@
-import { createLogger, openServiceDatabase, runService, type Logger } from '@petstore/service-kit';
+import {
+  createLogger,
+  databaseGauge,
+  openServiceDatabase,
+  runService,
+  startTelemetry,
+  type Logger,
+} from '@petstore/service-kit';
 import { AccountRepository } from './accounts/account-repository.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
@@ -32,11 +39,19 @@ export async function startGateway(
   { logger, signals, validateResponses }: StartGatewayOptions = {},
 ): Promise<RunningGateway> {
   const log = logger ?? createLogger({ name: 'gateway', level: config.logLevel });
+  const telemetry = await startTelemetry({
+    service: 'gateway',
+    host: config.http.host,
+    metricsPort: config.metrics.port,
+  });
   const database = await openServiceDatabase({
     uri: config.mongo.uri,
     database: config.mongo.database,
     service: 'gateway',
     logger: log,
+  }).catch(async (error: unknown) => {
+    await telemetry.close();
+    throw error;
   });
   const upstreams = createUpstreams(config);
   try {
@@ -51,8 +66,12 @@ export async function startGateway(
       );
     }
     const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), log);
+    const messages = new MessageRepository(db);
+    databaseGauge('petstore_message_queue_depth', 'Messages waiting for delivery.', () =>
+      messages.countWaiting(),
+    );
     const worker = messageWorker({
-      messages: new MessageRepository(db),
+      messages,
       deliver: logDelivery(log),
       logger: log,
       pollMs: config.messages.pollMs,
@@ -78,6 +97,7 @@ export async function startGateway(
         () => keyUsage.stop(),
         () => closeUpstreams(upstreams),
         () => database.close(),
+        () => telemetry.close(),
       ],
     });
     keyUsage.start(config.keys.usageFlushMs);
@@ -86,6 +106,7 @@ export async function startGateway(
   } catch (error) {
     await closeUpstreams(upstreams);
     await database.close();
+    await telemetry.close();
     throw error;
   }
 }

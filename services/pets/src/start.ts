@@ -1,4 +1,10 @@
-import { createLogger, openServiceDatabase, runService, type Logger } from '@petstore/service-kit';
+import {
+  createLogger,
+  openServiceDatabase,
+  runService,
+  startTelemetry,
+  type Logger,
+} from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { PetsConfig } from './config.js';
 import { ensureIndexes } from './indexes.js';
@@ -25,11 +31,19 @@ export async function startPets(
   options: StartPetsOptions = {},
 ): Promise<RunningPets> {
   const logger = options.logger ?? createLogger({ name: 'pets', level: config.logLevel });
+  const telemetry = await startTelemetry({
+    service: 'pets',
+    host: config.http.host,
+    metricsPort: config.metrics.port,
+  });
   const database = await openServiceDatabase({
     uri: config.mongo.uri,
     database: config.mongo.database,
     service: 'pets',
     logger,
+  }).catch(async (error: unknown) => {
+    await telemetry.close();
+    throw error;
   });
   try {
     const { db } = database;
@@ -39,12 +53,13 @@ export async function startPets(
       ...config.http,
       port: options.port ?? config.http.port,
       logger,
-      onShutdown: [() => database.close()],
+      onShutdown: [() => database.close(), () => telemetry.close()],
       signals: options.signals,
     });
     return { url: running.url, close: () => running.close() };
   } catch (error) {
     await database.close();
+    await telemetry.close();
     throw error;
   }
 }

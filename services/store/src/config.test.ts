@@ -10,6 +10,7 @@ describe('loadStoreConfig', () => {
       mongo: { uri: 'mongodb://127.0.0.1:27017', database: 'petstore_store' },
       internalToken: token,
       logLevel: 'info',
+      metrics: { port: undefined },
       pets: { urls: ['http://127.0.0.1:3001'], timeoutMs: 2000 },
       outbox: { intervalMs: 1000, maxBackoffMs: 5000, reconcileIntervalMs: 300000 },
       stockHolds: { timeoutMs: 30000, sweepIntervalMs: 5000 },

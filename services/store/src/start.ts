@@ -1,4 +1,11 @@
-import { createLogger, openServiceDatabase, runService, type Logger } from '@petstore/service-kit';
+import {
+  createLogger,
+  databaseGauge,
+  openServiceDatabase,
+  runService,
+  startTelemetry,
+  type Logger,
+} from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
 import { idempotencySweeper } from './idempotency/idempotency-sweeper.js';
@@ -37,11 +44,19 @@ export async function startStore(
   { logger, signals, validateResponses, sweepIntervalMs = 60 * 60 * 1000 }: StartStoreOptions = {},
 ): Promise<RunningStore> {
   const log = logger ?? createLogger({ name: 'store', level: config.logLevel });
+  const telemetry = await startTelemetry({
+    service: 'store',
+    host: config.http.host,
+    metricsPort: config.metrics.port,
+  });
   const database = await openServiceDatabase({
     uri: config.mongo.uri,
     database: config.mongo.database,
     service: 'store',
     logger: log,
+  }).catch(async (error: unknown) => {
+    await telemetry.close();
+    throw error;
   });
   try {
     const { db } = database;
@@ -67,6 +82,19 @@ export async function startStore(
       wakeOutbox: () => outbox.kick(),
       validateResponses,
     });
+    databaseGauge(
+      'petstore_outbox_backlog',
+      'Pets whose status push is owed.',
+      async () => (await repository.outbox.backlog()).size,
+    );
+    databaseGauge(
+      'petstore_outbox_oldest_age_seconds',
+      'How long the oldest owed status push has waited (0 when none).',
+      async () => {
+        const { oldest } = await repository.outbox.backlog();
+        return oldest ? (Date.now() - oldest.getTime()) / 1000 : 0;
+      },
+    );
     const statusChanges = createStatusChanges(
       repository,
       () => new Date(),
@@ -103,7 +131,7 @@ export async function startStore(
         ...config.http,
         logger: log,
         signals,
-        onShutdown: [stopBackground, () => database.close()],
+        onShutdown: [stopBackground, () => database.close(), () => telemetry.close()],
       });
       const close = () => running.close();
       return { url: running.url, close, [Symbol.asyncDispose]: close };
@@ -113,6 +141,7 @@ export async function startStore(
     }
   } catch (error) {
     await database.close();
+    await telemetry.close();
     throw error;
   }
 }

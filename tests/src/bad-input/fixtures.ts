@@ -46,7 +46,7 @@ export async function createFixtures(api: TestStack, name = 'Dogs'): Promise<Fix
       const [message] = await databases.find(databaseNames.gateway, 'messages', {
         _id: messageId,
       });
-      const outbox = await databases.find(databaseNames.store, 'outbox', {});
+      const outbox = await databases.find(databaseNames.store, 'outbox', { pending: true });
       expect(
         { message: message?.status as unknown, outbox: outbox.length },
         'fixture: the message or the status push is still pending',

@@ -46,11 +46,11 @@ async function storedStatus(petId: number): Promise<PetStatus | undefined> {
 function outboxEntries(petId: number): Promise<number> {
   return db
     .db(databaseNames.store)
-    .collection<{ _id: number }>('outbox')
-    .countDocuments({ _id: petId });
+    .collection<{ _id: number; pending: boolean }>('outbox')
+    .countDocuments({ _id: petId, pending: true });
 }
 
-/** Waits, asking nothing of the API, until pets stores `status` and the outbox is empty. */
+/** Waits, asking nothing of the API, until pets stores `status` and no push is owed. */
 async function expectConverged(petId: number, status: PetStatus): Promise<void> {
   await expect.poll(() => storedStatus(petId), { timeout: 20_000 }).toBe(status);
   await expect.poll(() => outboxEntries(petId), { timeout: 20_000 }).toBe(0);

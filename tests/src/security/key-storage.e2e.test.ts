@@ -123,7 +123,16 @@ describe('API keys at rest', () => {
     for (const record of stored) {
       expect(record.hash).toMatch(/^[0-9a-f]{64}$/);
       // No field beyond these, where a key could hide.
-      const fields = ['_id', 'accountId', 'createdAt', 'hash', 'lastUsedAt', 'prefix', 'revokedAt'];
+      const fields = [
+        '_id',
+        'accountId',
+        'createdAt',
+        'hash',
+        'lastUsedAt',
+        'prefix',
+        'revokedAt',
+        'role',
+      ];
       expect(Object.keys(record).filter((field) => !fields.includes(field))).toEqual([]);
     }
   });

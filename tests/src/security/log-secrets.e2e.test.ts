@@ -122,7 +122,7 @@ describe('the logs of the whole API', () => {
     // Outages: the store down (503 at the gateway), then pets down (the store's calls to it
     // fail, and its status pushes are retried).
     await api.stack.store.stop();
-    for (const path of ['/v1/store/orders', '/v1/store/inventory', '/ready']) {
+    for (const path of ['/v1/store/orders', '/v1/store/inventory', '/ready?deep=true']) {
       expect((await call(api.url, 'GET', path, { apiKey: key })).status).toBe(503);
     }
     await api.stack.store.start();

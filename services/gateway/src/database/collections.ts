@@ -42,6 +42,8 @@ export interface MessageDocument {
   leaseUntil: Date | null;
   attempts: number;
   deliveredAt: Date | null;
+  /** The trace of the request that queued it, continued by its delivery. */
+  traceparent?: string;
 }
 
 export interface GatewayCollections {

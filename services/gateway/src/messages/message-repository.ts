@@ -1,4 +1,4 @@
-import type { Caller } from '@petstore/service-kit';
+import { currentTraceparent, type Caller } from '@petstore/service-kit';
 import type { Message } from '@petstore/contract';
 import type { Db, Filter } from 'mongodb';
 import {
@@ -15,6 +15,7 @@ export interface ClaimedMessage {
   message: string;
   leaseUntil: Date;
   attempts: number;
+  traceparent?: string;
 }
 
 /** Messages and their delivery state, in the gateway's database. */
@@ -37,6 +38,7 @@ export class MessageRepository {
       leaseUntil: null,
       attempts: 0,
       deliveredAt: null,
+      ...traced(),
     };
     await this.#collections.messages.insertOne(document);
     return toMessage(document);
@@ -73,7 +75,15 @@ export class MessageRepository {
       message: claimed.message,
       leaseUntil,
       attempts: claimed.attempts,
+      traceparent: claimed.traceparent,
     };
+  }
+
+  /** How many messages wait for delivery (queued, or claimed and not yet delivered). */
+  countWaiting(): Promise<number> {
+    return this.#collections.messages.countDocuments({
+      status: { $in: ['queued', 'delivering'] },
+    });
   }
 
   /** Marks a claimed message delivered, unless its lease was lost to another worker meanwhile. */
@@ -84,6 +94,12 @@ export class MessageRepository {
     );
     return result.modifiedCount === 1;
   }
+}
+
+/** The active trace, when there is one, to be continued by the message's delivery. */
+function traced(): { traceparent?: string } {
+  const traceparent = currentTraceparent();
+  return traceparent === undefined ? {} : { traceparent };
 }
 
 function toMessage(document: MessageDocument): Message {

@@ -1,4 +1,4 @@
-import { Worker, type Logger } from '@petstore/service-kit';
+import { contextFrom, inSpan, Worker, type Logger } from '@petstore/service-kit';
 import type { ClaimedMessage, MessageRepository } from './message-repository.js';
 
 /** Hands a message over to whatever delivers it; for now, a log line. */
@@ -43,8 +43,17 @@ export function messageWorker({
     step: async () => {
       const claimed = await messages.claimNext(leaseMs);
       if (!claimed) return false;
-      await deliver(claimed);
-      await messages.markDelivered(claimed);
+      await inSpan(
+        'message delivery',
+        {
+          parent: contextFrom({ traceparent: claimed.traceparent }),
+          attributes: { 'petstore.message.id': claimed.id },
+        },
+        async () => {
+          await deliver(claimed);
+          await messages.markDelivered(claimed);
+        },
+      );
       return true;
     },
   });

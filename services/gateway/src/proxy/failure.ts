@@ -1,4 +1,4 @@
-import { AppError } from '@petstore/service-kit';
+import { AppError, upstreamErrors } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import { errors } from 'undici';
 import { RequestBodyTooLarge, tooLarge } from './request-body.js';
@@ -75,4 +75,17 @@ export function classifyFailure(ctx: Context, error: unknown, failed: FailedExch
     });
   }
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/** The kind of upstream error an answer to the client stands for, in the gateway's metrics. */
+const KINDS: Partial<Record<string, 'timeout' | 'refused' | 'bad_answer'>> = {
+  upstream_timeout: 'timeout',
+  service_unavailable: 'refused',
+  bad_gateway: 'bad_answer',
+};
+
+/** Counts a failed exchange in `petstore_upstream_errors_total`, by kind. */
+export function countFailure(service: string, failure: Error): void {
+  const kind = failure instanceof AppError ? KINDS[failure.code] : undefined;
+  if (kind) upstreamErrors.inc({ service, kind });
 }

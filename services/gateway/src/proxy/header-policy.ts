@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { internalHeaders, type Caller } from '@petstore/service-kit';
+import { internalHeaders, withTraceContext, type Caller } from '@petstore/service-kit';
 import type { Context } from 'koa';
 
 /** Headers that describe one connection, not the request; never forwarded. */
@@ -19,13 +19,18 @@ const HOP_BY_HOP = [
   'accept-encoding',
 ];
 
-/** Identity and internal headers only the gateway may set, and the client's credentials. */
+/**
+ * Identity and internal headers only the gateway may set, the client's credentials, and its trace
+ * context (the gateway's own span is the services' parent).
+ */
 const GATEWAY_OWNED = [
   internalHeaders.token,
   internalHeaders.accountId,
   internalHeaders.role,
   internalHeaders.requestId,
   'authorization',
+  'traceparent',
+  'tracestate',
 ];
 
 /** Never forwarded, whatever the request. */
@@ -54,7 +59,7 @@ export function forwardedHeaders(ctx: Context, caller: Caller | undefined, inter
     headers[internalHeaders.accountId] = caller.accountId;
     headers[internalHeaders.role] = caller.role;
   }
-  return headers;
+  return withTraceContext(headers);
 }
 
 export function headerValue(headers: IncomingHttpHeaders, name: string) {

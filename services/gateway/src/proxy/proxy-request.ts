@@ -1,9 +1,9 @@
 // The proxy: forwards a contract operation to the service that owns it and checks what comes back.
 import { AppError, type Caller } from '@petstore/service-kit';
 import type { Context } from 'koa';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import { unusableAnswer } from './answer-check.js';
-import { classifyFailure, errorCode } from './failure.js';
+import { classifyFailure, countFailure, errorCode } from './failure.js';
 import { forwardedHeaders, headerValue, passAnswerHeaders } from './header-policy.js';
 import { requestBody } from './request-body.js';
 import { exchange, type UpstreamAnswer } from './upstream-exchange.js';
@@ -30,7 +30,7 @@ class UpstreamTimedOut extends Error {}
  * status, JSON body and the headers that matter. The request body is streamed through unread. A
  * service that is unreachable is 503, one that is too slow 504, one whose answer is not HTTP/JSON
  * (or breaks off) 502. A request whose connection is refused, or a `GET` whose connection drops
- * before any answer, is tried again (up to three times in all).
+ * before any answer, is tried again on another replica when there is one (three times in all).
  */
 export async function proxyRequest(
   ctx: Context,
@@ -56,8 +56,10 @@ export async function proxyRequest(
     body,
   };
   let answered = false;
+  const tried = new Set<Pool>();
+  let replica = upstream.pick();
   const send = () =>
-    exchange(upstream.pool, request, {
+    exchange(replica, request, {
       maxBytes: maxResponseBytes,
       onAnswerStarted: () => (answered = true),
     });
@@ -93,9 +95,16 @@ export async function proxyRequest(
       try {
         response = await current.answer;
       } catch (error) {
+        if (errorCode(error) === 'ECONNREFUSED') upstream.avoid(replica);
         if (attempt === MAX_ATTEMPTS || !worthRetrying(error)) throw error;
+        tried.add(replica);
+        replica = upstream.pick(tried);
         current = send();
       }
+    }
+    // A service answers `Connection: close` while it drains before stopping.
+    if (headerValue(response.headers, 'connection')?.toLowerCase() === 'close') {
+      upstream.avoid(replica);
     }
     const contentType = headerValue(response.headers, 'content-type');
     const answer = response.body;
@@ -112,21 +121,25 @@ export async function proxyRequest(
     }
     ctx.status = response.statusCode;
   } catch (error) {
-    if (error instanceof AppError) throw error;
-    if (stopped instanceof ClientGone) {
+    if (!(error instanceof AppError) && stopped instanceof ClientGone) {
       throw new AppError(
         'service_unavailable',
         `[gateway] the client left before ${upstream.name} answered`,
         { cause: error },
       );
     }
-    throw classifyFailure(ctx, error, {
-      service: upstream.name,
-      answered,
-      timedOut: stopped !== undefined,
-      timeoutMs,
-      bodyLimitBytes,
-    });
+    const failure =
+      error instanceof AppError
+        ? error
+        : classifyFailure(ctx, error, {
+            service: upstream.name,
+            answered,
+            timedOut: stopped !== undefined,
+            timeoutMs,
+            bodyLimitBytes,
+          });
+    countFailure(upstream.name, failure);
+    throw failure;
   } finally {
     clearTimeout(timer);
     ctx.res.off('close', onClientGone);

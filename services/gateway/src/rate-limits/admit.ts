@@ -1,5 +1,5 @@
 // Rate limits: one per API key and one per client address, answered with RateLimit headers.
-import { AppError } from '@petstore/service-kit';
+import { AppError, rateLimitRejections } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -8,7 +8,11 @@ import type { RateLimiter } from './rate-limiter.js';
  * `RateLimit-Remaining` and `RateLimit-Reset`; over the limit it is 429 `rate_limited` with
  * `Retry-After`.
  */
-export async function admit(ctx: Context, limiter: RateLimiter, key: string): Promise<void> {
+export async function admit(
+  ctx: Context,
+  limiter: RateLimiter,
+  { limit, key }: { limit: 'key' | 'address'; key: string },
+): Promise<void> {
   const admission = await limiter.take(key);
   ctx.set({
     'RateLimit-Limit': String(admission.limit),
@@ -16,6 +20,7 @@ export async function admit(ctx: Context, limiter: RateLimiter, key: string): Pr
     'RateLimit-Reset': String(admission.resetSeconds),
   });
   if (!admission.allowed) {
+    rateLimitRejections.inc({ limit });
     throw new AppError(
       'rate_limited',
       `too many requests; retry in ${admission.retryAfterSeconds} s`,

@@ -1,5 +1,5 @@
 // Routing: every request's way through the gateway, from the operation it names to its answer.
-import { AppError, setCaller, type Caller } from '@petstore/service-kit';
+import { AppError, inSpan, setCaller, SpanKind, type Caller } from '@petstore/service-kit';
 import type { Middleware } from 'koa';
 import type { Authenticator } from '../auth/authentication.js';
 import { proxyRequest, type ProxyOptions } from '../proxy/proxy-request.js';
@@ -47,7 +47,8 @@ export function routeRequest({
       });
     }
 
-    const { metadata } = resolution.operation;
+    const { metadata, route } = resolution.operation;
+    ctx.routeTemplate = route.path;
     if (metadata.auth === 'internal') {
       // Service-to-service operations are never routed from outside.
       await next();
@@ -61,19 +62,27 @@ export function routeRequest({
         fresh: metadata.service === 'gateway',
       });
       caller = authenticated.caller;
-      await admit(ctx, rateLimits.perKey, authenticated.keyId);
+      await admit(ctx, rateLimits.perKey, { limit: 'key', key: authenticated.keyId });
       if (metadata.role === 'admin' && caller.role !== 'admin') {
         throw new AppError('forbidden', 'this operation needs the admin role');
       }
       setCaller(ctx, caller);
     } else if (ctx.path.startsWith('/v1/')) {
-      await admit(ctx, rateLimits.perAddress, ctx.ip);
+      await admit(ctx, rateLimits.perAddress, { limit: 'address', key: ctx.ip });
     }
 
     if (metadata.service === 'gateway') {
       await next();
       return;
     }
-    await proxyRequest(ctx, upstreams[metadata.service], caller, proxy);
+    const upstream = upstreams[metadata.service];
+    await inSpan(
+      `${ctx.method} ${upstream.name}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'http.request.method': ctx.method, 'peer.service': upstream.name },
+      },
+      () => proxyRequest(ctx, upstream, caller, proxy),
+    );
   };
 }

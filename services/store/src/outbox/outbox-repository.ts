@@ -15,6 +15,10 @@ export interface OutboxEntry {
   version: number;
   /** A push is owed. */
   pending: boolean;
+  /** Since when a push has been owed (set while `pending`). */
+  pendingSince?: Date;
+  /** The trace of the last trigger, continued by the push. */
+  traceparent?: string;
   /** Failed pushes since the entry was made; sets the backoff. */
   attempts: number;
   nextAttemptAt: Date;
@@ -30,6 +34,7 @@ export interface ClaimedEntry {
   version: number;
   attempts: number;
   leaseId: string;
+  traceparent?: string;
 }
 
 const DUPLICATE_KEY = 11000;
@@ -42,14 +47,15 @@ export class OutboxRepository {
     this.outbox = db.collection<OutboxEntry>('outbox');
   }
 
-  /** Notes that the pet's status must be pushed, due at once (one upsert). */
-  async record(petId: number, now: Date): Promise<void> {
+  /** Notes that the pet's status must be pushed, due at once (one upsert), in `traceparent`. */
+  async record(petId: number, now: Date, traceparent?: string): Promise<void> {
     const upsert = () =>
       this.outbox.updateOne(
         { _id: petId },
         {
           $inc: { version: 1 },
-          $set: { pending: true, nextAttemptAt: now },
+          $set: { pending: true, nextAttemptAt: now, ...(traceparent && { traceparent }) },
+          $min: { pendingSince: now },
           $setOnInsert: { attempts: 0, leaseUntil: UNLEASED },
         },
         { upsert: true },
@@ -74,7 +80,13 @@ export class OutboxRepository {
       { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
     );
     if (!entry) return undefined;
-    return { petId: entry._id, version: entry.version, attempts: entry.attempts, leaseId };
+    return {
+      petId: entry._id,
+      version: entry.version,
+      attempts: entry.attempts,
+      leaseId,
+      traceparent: entry.traceparent,
+    };
   }
 
   /**
@@ -84,7 +96,10 @@ export class OutboxRepository {
   async delivered(entry: ClaimedEntry): Promise<void> {
     const { matchedCount } = await this.outbox.updateOne(
       { _id: entry.petId, version: entry.version },
-      { $set: { pending: false, attempts: 0, leaseUntil: UNLEASED } },
+      {
+        $set: { pending: false, attempts: 0, leaseUntil: UNLEASED },
+        $unset: { pendingSince: '', traceparent: '' },
+      },
     );
     if (matchedCount === 0) {
       await this.outbox.updateOne(
@@ -124,6 +139,15 @@ export class OutboxRepository {
     ]);
     const times = [free?.nextAttemptAt, held?.leaseUntil].filter((time) => time !== undefined);
     return times.length === 0 ? undefined : new Date(Math.min(...times.map(Number)));
+  }
+
+  /** How many pets' pushes are owed, and since when the oldest has been (undefined: none). */
+  async backlog(): Promise<{ size: number; oldest?: Date }> {
+    const [size, oldest] = await Promise.all([
+      this.outbox.countDocuments({ pending: true }),
+      this.outbox.findOne({ pending: true }, { sort: { pendingSince: 1 } }),
+    ]);
+    return { size, oldest: oldest?.pendingSince };
   }
 
   async find(petId: number): Promise<OutboxEntry | undefined> {

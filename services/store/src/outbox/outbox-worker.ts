@@ -1,6 +1,6 @@
 // Outbox: pet statuses to push, recorded with the write that changed them, pushed until delivered.
 import { randomUUID } from 'node:crypto';
-import { Worker, type Logger } from '@petstore/service-kit';
+import { contextFrom, inSpan, Worker, type Logger } from '@petstore/service-kit';
 import { PetsUnavailableError, type PetsAdapter } from '../pets-service/pets-adapter.js';
 import type { Repository } from '../repository.js';
 import type { ClaimedEntry } from './outbox-repository.js';
@@ -54,10 +54,23 @@ export function outboxWorker({
   async function pushNext(): Promise<boolean> {
     const entry = await repository.outbox.claimDue(now(), leaseMs, randomUUID());
     if (!entry) return false;
+    // The push continues the trace of the change that asked for it.
+    await inSpan(
+      'outbox push',
+      {
+        parent: contextFrom({ traceparent: entry.traceparent }),
+        attributes: { 'petstore.pet.id': entry.petId, 'petstore.outbox.version': entry.version },
+      },
+      () => push(entry),
+    );
+    return true;
+  }
+
+  async function push(entry: ClaimedEntry): Promise<void> {
     const status = await currentStatus(repository, entry.petId);
     if (status === undefined) {
       await repository.outbox.drop(entry.petId);
-      return true;
+      return;
     }
     try {
       const result = await pets.pushStatus(entry.petId, status, entry.version);
@@ -72,7 +85,6 @@ export function outboxWorker({
       if (!(error instanceof PetsUnavailableError)) throw error;
       await retryLater(entry, error);
     }
-    return true;
   }
 
   return new Worker({

@@ -1,5 +1,5 @@
 import type { PetStatus } from '@petstore/contract';
-import type { Logger } from '@petstore/service-kit';
+import { currentTraceparent, type Logger } from '@petstore/service-kit';
 import { derivedStatus } from '../inventory/pet-status.js';
 import type { Repository } from '../repository.js';
 
@@ -20,7 +20,7 @@ export function createStatusChanges(
   return {
     async changed(petId, logger) {
       try {
-        await repository.outbox.record(petId, now());
+        await repository.outbox.record(petId, now(), currentTraceparent());
         wakeWorker();
       } catch (error) {
         logger.error({ err: error, petId }, 'could not record a status push for the pet');

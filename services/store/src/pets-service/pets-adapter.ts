@@ -5,7 +5,7 @@ import {
   type PetStatus,
   type PetStatusEntry,
 } from '@petstore/contract';
-import { AppError } from '@petstore/service-kit';
+import { AppError, inSpan, SpanKind, withTraceContext } from '@petstore/service-kit';
 
 export interface PetsAdapterOptions {
   /** Where the pets service listens, e.g. `http://127.0.0.1:3001`, or each of its replicas. */
@@ -67,16 +67,23 @@ export function createPetsAdapter({
     requestId?: string,
   ): Promise<T> {
     const first = turn++;
-    let failure: unknown;
-    for (let attempt = 0; attempt < baseUrls.length; attempt++) {
-      const baseUrl = baseUrls[(first + attempt) % baseUrls.length] ?? '';
-      try {
-        return await call(createInternalClient({ baseUrl, internalToken, requestId }));
-      } catch (error) {
-        failure = error;
-      }
-    }
-    throw new PetsUnavailableError(`${what}: no answer`, failure);
+    return inSpan(
+      what,
+      { kind: SpanKind.CLIENT, attributes: { 'peer.service': 'pets' } },
+      async () => {
+        let failure: unknown;
+        for (let attempt = 0; attempt < baseUrls.length; attempt++) {
+          const baseUrl = baseUrls[(first + attempt) % baseUrls.length] ?? '';
+          const headers = withTraceContext<Record<string, string>>({});
+          try {
+            return await call(createInternalClient({ baseUrl, internalToken, requestId, headers }));
+          } catch (error) {
+            failure = error;
+          }
+        }
+        throw new PetsUnavailableError(`${what}: no answer`, failure);
+      },
+    );
   }
 
   return {

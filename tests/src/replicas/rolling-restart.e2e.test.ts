@@ -1,0 +1,120 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, stockedPet } from '../support/catalogue.js';
+import { call } from '../support/http.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+
+/** How long a stopping service answers /ready 503 while it still serves. */
+const DRAIN_MS = 1_500;
+/** How often the client's balancer asks each gateway's /ready, as a load balancer would. */
+const READY_POLL_MS = 100;
+/** The most requests the load sends, whatever happens: a bounded load. */
+const MAX_REQUESTS = 20_000;
+
+let api: TestStack;
+
+beforeAll(async () => {
+  api = await startTestStack(
+    { ...unthrottled, EMBEDDED_DATABASE: 'mongo-java-server', SHUTDOWN_DRAIN_MS: String(DRAIN_MS) },
+    { replicas: { gateway: 2, pets: 2, store: 2 } },
+  );
+});
+afterAll(async () => {
+  await api?.[Symbol.asyncDispose]();
+});
+
+/**
+ * The gateways a load balancer would send to: those whose `/ready` last answered 200, asked every
+ * `READY_POLL_MS`.
+ */
+function readyGateways(urls: string[]) {
+  const ready = new Set(urls);
+  let polling = true;
+  const poll = async (url: string) => {
+    while (polling) {
+      const answered = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(500) }).then(
+        (res) => res.status === 200,
+        () => false,
+      );
+      if (answered) ready.add(url);
+      else ready.delete(url);
+      await sleep(READY_POLL_MS);
+    }
+  };
+  const pollers = urls.map(poll);
+  let turn = 0;
+  return {
+    pick: () => {
+      const candidates = [...ready];
+      return candidates[turn++ % Math.max(candidates.length, 1)];
+    },
+    async stop() {
+      polling = false;
+      await Promise.all(pollers);
+    },
+  };
+}
+
+describe('a rolling restart of every process, one at a time, under load', () => {
+  it('answers every request 2xx', async () => {
+    const { petId } = await stockedPet(api.admin, 1_000_000);
+    const { apiKey } = await api.signUp();
+    const gateways = readyGateways(api.stack.replicas.gateway.map((gateway) => gateway.url));
+    const outcomes = new Map<string, number>();
+    let sent = 0;
+    let loading = true;
+    const worker = async (index: number) => {
+      for (let round = 0; loading && sent < MAX_REQUESTS; round++) {
+        const gateway = gateways.pick();
+        if (gateway === undefined) {
+          await sleep(READY_POLL_MS);
+          continue;
+        }
+        sent++;
+        const order = (index + round) % 2 === 0;
+        const outcome = await call(
+          gateway,
+          order ? 'POST' : 'GET',
+          order ? '/v1/store/orders' : `/v1/pets/${petId}`,
+          order ? { apiKey, json: { petId, quantity: 1 } } : { apiKey },
+        ).then(
+          ({ status, body }) =>
+            status < 300 ? String(status) : `${status} ${(body as { message?: string }).message}`,
+          (error: unknown) => `error: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      }
+    };
+    const load = Promise.all([0, 1, 2, 3].map(worker));
+    try {
+      const { pets, store, gateway } = api.stack.replicas;
+      for (const process of [...pets, ...store, ...gateway]) {
+        await process.stop();
+        await process.start();
+        // Back in rotation before the next one goes.
+        await sleep(3 * READY_POLL_MS);
+      }
+    } finally {
+      loading = false;
+      await load;
+      await gateways.stop();
+    }
+    const answered = Object.fromEntries(outcomes);
+    console.log(
+      api.logs
+        .filter((l) => l.includes('is unavailable'))
+        .slice(0, 6)
+        .join('\n'),
+    );
+    expect(sent).toBeGreaterThan(100);
+    expect(
+      Object.keys(answered).every((outcome) => /^2\d\d$/.test(outcome)),
+      JSON.stringify(answered),
+    ).toBe(true);
+    // Every process served again once restarted.
+    for (const url of api.stack.replicas.gateway.map((process) => process.url)) {
+      expect((await call(url, 'GET', '/ready?deep=true')).status).toBe(200);
+    }
+    ok(await api.admin.pets.getPet({ params: { petId: String(petId) } }), 200);
+  });
+});
