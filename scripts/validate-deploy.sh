@@ -3,14 +3,16 @@
 #   1. renders deploy/kubernetes/base and every overlay with kustomize;
 #   2. checks every rendered object with kubeconform, strict (unknown fields and duplicate keys
 #      fail), against JSON schemas made from Kubernetes' own OpenAPI document, for the oldest and
-#      the newest Kubernetes the manifests are meant for.
+#      the newest Kubernetes the manifests are meant for;
+#   3. lints compose.yaml with Docker Compose v2 (`docker-compose config`).
 # The tools are built with Go from the Go module proxy, and the schemas generated, into
-# .tools/deploy the first time (a couple of minutes); later runs take seconds. Anything that
-# cannot run stops the script with a non-zero status and says why.
+# .tools/deploy the first time (a few minutes, most of it building Compose); later runs take
+# seconds. Anything that cannot run stops the script with a non-zero status and says why.
 set -euo pipefail
 
 KUSTOMIZE_VERSION=v5.8.2 # v5.8.3 needs Go 1.27
 KUBECONFORM_VERSION=v0.8.0
+COMPOSE_VERSION=v2.40.3
 KUBERNETES_VERSIONS=${KUBERNETES_VERSIONS:-v1.34.4 v1.37.2}
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,6 +65,19 @@ if ! installed kubeconform "$KUBECONFORM_VERSION" -v; then
     fail "could not build kubeconform $KUBECONFORM_VERSION"
   installed kubeconform "$KUBECONFORM_VERSION" -v || fail "kubeconform does not report $KUBECONFORM_VERSION"
 fi
+if ! installed docker-compose "${COMPOSE_VERSION#v}" version --short; then
+  # `go install …@version` refuses this module (its go.mod has exclude directives): build it
+  # inside the downloaded module instead, as its Makefile does.
+  echo "validate-deploy: building Docker Compose $COMPOSE_VERSION (once, a few minutes)" >&2
+  compose_src=$(module_dir "github.com/docker/compose/v2@$COMPOSE_VERSION")
+  (cd "$compose_src" && go build -trimpath \
+    -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" \
+    -o "$bin/docker-compose.tmp" ./cmd) || fail "could not build Docker Compose $COMPOSE_VERSION"
+  mv "$bin/docker-compose.tmp" "$bin/docker-compose"
+  installed docker-compose "${COMPOSE_VERSION#v}" version --short ||
+    fail "docker-compose does not report $COMPOSE_VERSION"
+fi
+
 # Schemas per Kubernetes version, remade when the converter changes; the stamp is written last.
 converter_sum=$(sha256sum "$converter" | cut -d' ' -f1)
 for version in $KUBERNETES_VERSIONS; do
@@ -100,5 +115,10 @@ for version in $KUBERNETES_VERSIONS; do
     -schema-location "$tools/schemas/$version/{{ .ResourceKind }}{{ .KindSuffix }}.json" \
     "$rendered"/*.yaml || fail "kubeconform found invalid manifests (Kubernetes $version)"
 done
+
+# 3. Lint compose.yaml, with the committed .env.example standing in for the gitignored .env.
+echo "validate-deploy: docker-compose config" >&2
+(cd "$root" && PETSTORE_ENV_FILE=.env.example "$bin/docker-compose" --file compose.yaml config --quiet) ||
+  fail "docker-compose config: compose.yaml is invalid"
 
 echo "validate-deploy: OK ($SECONDS s)" >&2
