@@ -17,7 +17,14 @@ import {
   type ScenarioId,
   type ScenarioResult,
 } from './report.js';
-import { bareScenario, rateLimitScenario, stackScenarios, type Scenario } from './scenarios.js';
+import {
+  bareScenario,
+  rateLimitScenario,
+  stackScenarios,
+  telemetryScenario,
+  type Scenario,
+} from './scenarios.js';
+import { startTraceSink } from './trace-sink.js';
 
 // `pnpm bench`: scenarios (a)–(e) one after the other, on this machine, then bench/results.md
 // and bench/results.json. `--only=b,c` runs some scenarios and writes neither. `--profile` runs
@@ -41,7 +48,7 @@ const options: LoadOptions = {
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 const selected = new Set<ScenarioId>(
   (args.only?.split(',').map((id) => id.trim()) as ScenarioId[] | undefined) ??
-    (args.profile ? ['c'] : ['a', 'b', 'c', 'd', 'e', 'f', 'g']),
+    (args.profile ? ['c'] : ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']),
 );
 const SERVICES = ['gateway', 'pets', 'store'] as const;
 type ServiceName = (typeof SERVICES)[number];
@@ -112,7 +119,7 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
 async function withStack<T>(
   nodeArgs: Parameters<typeof startStack>[0]['nodeArgs'],
   use: (stack: Stack) => Promise<T>,
-  env: Record<string, string> = {},
+  { env = {}, metrics = false }: { env?: Record<string, string>; metrics?: boolean } = {},
 ): Promise<T> {
   const dataDir = await mkdtemp(join(tmpdir(), 'petstore-bench-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
@@ -120,6 +127,7 @@ async function withStack<T>(
   const stack = await startStack({
     dataDir,
     env: { ...stackEnv, ...env },
+    metrics,
     nodeArgs,
     stdio: 'pipe',
     onOutput: (name, chunk) => serviceLog.add(name, chunk),
@@ -145,7 +153,7 @@ async function runAll(): Promise<ScenarioResult[]> {
       await bare.stop();
     }
   }
-  if ([...selected].some((id) => id !== 'a' && id !== 'f' && id !== 'g')) {
+  if ([...selected].some((id) => ['b', 'c', 'd', 'e'].includes(id))) {
     await withStack(undefined, async (stack) => {
       const fixtures = await seed(stack);
       for (const scenario of stackScenarios(stack, fixtures)) {
@@ -165,8 +173,30 @@ async function runAll(): Promise<ScenarioResult[]> {
       async (stack) => {
         results.push(await runScenario(rateLimitScenario(id, stack, await seed(stack))));
       },
-      { EMBEDDED_DATABASE: 'mongo-java-server', RATE_LIMIT_POLICY: policy },
+      { env: { EMBEDDED_DATABASE: 'mongo-java-server', RATE_LIMIT_POLICY: policy } },
     );
+  }
+  if (selected.has('h')) {
+    await withStack(
+      undefined,
+      async (stack) => {
+        results.push(await runScenario(telemetryScenario('h', stack, await seed(stack))));
+      },
+      { metrics: true },
+    );
+  }
+  if (selected.has('i')) {
+    const collector = await startTraceSink();
+    cleanups.push(() => collector.stop());
+    await withStack(
+      undefined,
+      async (stack) => {
+        results.push(await runScenario(telemetryScenario('i', stack, await seed(stack))));
+      },
+      { env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_TRACES_SAMPLER: 'always_on' } },
+    );
+    log(`the trace sink received ${collector.received()} export requests`);
+    await collector.stop();
   }
   return results;
 }

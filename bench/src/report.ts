@@ -1,6 +1,6 @@
 import type { LoadOptions, Measurement } from './load.js';
 
-export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g';
+export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i';
 
 export interface ScenarioResult {
   id: ScenarioId;
@@ -107,6 +107,20 @@ function rateLimitCost(scenarios: ScenarioResult[]): string[] {
   ];
 }
 
+/** What metrics, (h), and always-on tracing, (i), cost next to neither, (c). */
+function telemetryCost(scenarios: ScenarioResult[]): string[] {
+  const over = (id: ScenarioId) => ratio(scenarios, id, 'c');
+  const metrics = over('h');
+  const tracing = over('i');
+  if (metrics === null && tracing === null) return [];
+  const show = (value: number | null) => (value === null ? 'not measured' : `**${value}**`);
+  return [
+    `Telemetry: with metrics on, the gateway read keeps ${show(metrics)} of its throughput without`,
+    `telemetry, (h)/(c); with every request traced and exported, ${show(tracing)}, (i)/(c).`,
+    '',
+  ];
+}
+
 /** `bench/results.md`: the table, the ratios, the goals and how quiet the machine was. */
 export function renderMarkdown(results: BenchResults): string {
   const { machine, options } = results;
@@ -147,6 +161,7 @@ export function renderMarkdown(results: BenchResults): string {
     ...cpuRows,
     '',
     ...rateLimitCost(results.scenarios),
+    ...telemetryCost(results.scenarios),
     `Ratios: (c)/(b) = **${show(results.ratios.gatewayOverService)}** (what the gateway keeps of the`,
     `pets service's throughput), (b)/(a) = **${show(results.ratios.serviceOverBare)}** (what the pets`,
     'service keeps of bare `node:http`).',

@@ -87,3 +87,21 @@ export function rateLimitScenario(
     },
   };
 }
+
+/** (h), (i): `GET /v1/pets/{petId}` through the gateway with metrics on, then with tracing on. */
+export function telemetryScenario(
+  id: 'h' | 'i',
+  stack: Stack,
+  { petId, customer }: Fixtures,
+): Scenario {
+  const what = id === 'h' ? 'metrics on' : 'every request traced (`always_on`), exported over OTLP';
+  return {
+    id,
+    title: `\`GET /v1/pets/{petId}\` through the gateway, ${what}`,
+    target: {
+      url: `${stack.url}/v1/pets/${petId}`,
+      method: 'GET',
+      headers: { authorization: `Bearer ${customer.apiKey}` },
+    },
+  };
+}
