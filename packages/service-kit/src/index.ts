@@ -26,7 +26,7 @@ export {
   type RunServiceOptions,
   type ShutdownHook,
 } from './run-service.js';
-export { nextSequenceValue } from './sequences.js';
+export { nextSequenceValue, SequenceBlocks } from './sequences.js';
 export { callerOf, requireCaller, setCaller } from './caller.js';
 export { serviceConfig, serviceEnv, type ServiceEnv } from './service-env.js';
 export { trustGateway } from './trust-gateway.js';
