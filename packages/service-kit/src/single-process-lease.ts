@@ -20,7 +20,7 @@ export interface LeaseTimings {
   staleMs: number;
 }
 
-const DEFAULT_TIMINGS: LeaseTimings = { heartbeatMs: 2_000, staleMs: 8_000 };
+const DEFAULT_TIMINGS: LeaseTimings = { heartbeatMs: 3_000, staleMs: 10_000 };
 
 function isDuplicateKey(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === 11000;

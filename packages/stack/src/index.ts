@@ -2,3 +2,4 @@ export { startStack, type ServiceName, type Stack, type StackOptions } from './s
 export { ServiceProcess, type ServiceProcessOptions } from './service-process.js';
 export type { StackDatabase } from './database.js';
 export { generateApiKey, type StackSecrets } from './secrets.js';
+export { databaseCommands } from './database-commands.js';

@@ -9,6 +9,7 @@ import {
 } from './idempotency/idempotency.js';
 import { createInventory } from './inventory/inventory.js';
 import { createOrders } from './orders/orders.js';
+import { createPetCheck } from './pets-service/pet-check.js';
 import { createPetsAdapter, type PetsAdapter } from './pets-service/pets-adapter.js';
 import { createRepository } from './repository.js';
 import { createStoreRouter } from './routes.js';
@@ -45,9 +46,14 @@ export function createApp({
 }: AppDeps): Koa {
   const repository = createRepository(db);
   const statusChanges = createStatusChanges(repository, now, wakeOutbox);
+  const petCheck = createPetCheck({
+    pets,
+    inventory: repository.inventory,
+    confirmedForMs: config.pets.confirmedForMs,
+  });
   const orders = createOrders({
     repository,
-    pets,
+    petCheck,
     statusChanges,
     idempotency: createIdempotency(repository.idempotency, now, logger, {
       ...defaultIdempotencyOptions,
@@ -55,7 +61,7 @@ export function createApp({
     }),
     now,
   });
-  const inventory = createInventory({ repository, pets, statusChanges, now });
+  const inventory = createInventory({ repository, petCheck, statusChanges, now });
   return createService({
     name: 'store',
     logger,

@@ -11,8 +11,8 @@ describe('loadStoreConfig', () => {
       internalToken: token,
       logLevel: 'info',
       metrics: { port: undefined },
-      pets: { urls: ['http://127.0.0.1:3001'], timeoutMs: 2000 },
-      outbox: { intervalMs: 1000, maxBackoffMs: 5000, reconcileIntervalMs: 300000 },
+      pets: { urls: ['http://127.0.0.1:3001'], timeoutMs: 2000, confirmedForMs: 1000 },
+      outbox: { intervalMs: 5000, maxBackoffMs: 5000, reconcileIntervalMs: 300000 },
       stockHolds: { timeoutMs: 30000, sweepIntervalMs: 5000 },
     });
   });
@@ -23,6 +23,7 @@ describe('loadStoreConfig', () => {
       INTERNAL_TOKEN: token,
       PETS_URL: 'http://pets-1.internal:3001,http://pets-2.internal:3001',
       STATUS_RECONCILE_MS: '60000',
+      PET_CONFIRMED_MS: '0',
       PETS_TIMEOUT_MS: '500',
       OUTBOX_INTERVAL_MS: '250',
       OUTBOX_MAX_BACKOFF_MS: '10000',
@@ -32,6 +33,7 @@ describe('loadStoreConfig', () => {
     expect(config.pets).toEqual({
       urls: ['http://pets-1.internal:3001', 'http://pets-2.internal:3001'],
       timeoutMs: 500,
+      confirmedForMs: 0,
     });
     expect(config.outbox).toEqual({
       intervalMs: 250,

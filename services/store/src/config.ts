@@ -15,7 +15,8 @@ const StoreEnvSchema = z
     ...serviceEnv({ port: 3002, database: 'petstore_store' }),
     PETS_URL: envHttpUrls('http://127.0.0.1:3001'),
     PETS_TIMEOUT_MS: milliseconds(2_000),
-    OUTBOX_INTERVAL_MS: milliseconds(1_000),
+    PET_CONFIRMED_MS: envInteger(1_000, { min: 0, max: 3_600_000 }),
+    OUTBOX_INTERVAL_MS: milliseconds(5_000),
     OUTBOX_MAX_BACKOFF_MS: milliseconds(5_000),
     STOCK_HOLD_TIMEOUT_MS: milliseconds(30_000),
     STOCK_HOLD_SWEEP_MS: milliseconds(5_000),
@@ -23,7 +24,12 @@ const StoreEnvSchema = z
   })
   .transform((env) => ({
     ...serviceConfig(env),
-    pets: { urls: env.PETS_URL, timeoutMs: env.PETS_TIMEOUT_MS },
+    pets: {
+      urls: env.PETS_URL,
+      timeoutMs: env.PETS_TIMEOUT_MS,
+      /** How long a pet pets confirmed is taken to exist before it is asked again. */
+      confirmedForMs: env.PET_CONFIRMED_MS,
+    },
     outbox: {
       intervalMs: env.OUTBOX_INTERVAL_MS,
       maxBackoffMs: env.OUTBOX_MAX_BACKOFF_MS,

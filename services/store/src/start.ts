@@ -13,6 +13,7 @@ import { ensureIndexes } from './indexes.js';
 import { createInventory } from './inventory/inventory.js';
 import { outboxWorker } from './outbox/outbox-worker.js';
 import { statusReconciliation } from './outbox/status-reconciliation.js';
+import { createPetCheck } from './pets-service/pet-check.js';
 import { createPetsAdapter } from './pets-service/pets-adapter.js';
 import { createRepository } from './repository.js';
 import { createStatusChanges } from './outbox/status-changes.js';
@@ -103,7 +104,16 @@ export async function startStore(
     const background = [
       outbox,
       statusReconciliation({
-        inventory: createInventory({ repository, pets, statusChanges, now: () => new Date() }),
+        inventory: createInventory({
+          repository,
+          petCheck: createPetCheck({
+            pets,
+            inventory: repository.inventory,
+            confirmedForMs: config.pets.confirmedForMs,
+          }),
+          statusChanges,
+          now: () => new Date(),
+        }),
         pets,
         statusChanges,
         logger: log.child({ component: 'status-reconciliation' }),

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -41,6 +42,9 @@ export const rateLimitRejections = new Counter({
   registers: [registry],
 });
 
+/** Set while a gauge reads the database for a scrape: those commands are not the service's work. */
+export const scrapeReads = new AsyncLocalStorage<true>();
+
 /** A gauge read from the database when scraped (a backlog, a queue's depth); the last one wins. */
 export function databaseGauge(name: string, help: string, read: () => Promise<number>): void {
   registry.removeSingleMetric(name);
@@ -49,7 +53,7 @@ export function databaseGauge(name: string, help: string, read: () => Promise<nu
     help,
     registers: [registry],
     async collect() {
-      this.set(await read());
+      this.set(await scrapeReads.run(true, read));
     },
   });
 }

@@ -5,7 +5,7 @@ import type {
   CommandSucceededEvent,
   MongoClient,
 } from 'mongodb';
-import { dbOperationDuration } from './metrics.js';
+import { dbOperationDuration, scrapeReads } from './metrics.js';
 
 const tracer = trace.getTracer('petstore');
 
@@ -26,6 +26,8 @@ export function monitorMongoCommands(
 ): void {
   const open = new Map<number, { span?: Span; collection: string }>();
   client.on('commandStarted', (event) => {
+    // What a scrape reads is the metrics' own cost, not the service's work.
+    if (scrapeReads.getStore()) return;
     const collection = collectionOf(event);
     const span = spans
       ? tracer.startSpan(`${event.commandName} ${collection}`.trim(), {

@@ -11,6 +11,11 @@ export interface HoldDocument {
 export interface InventoryDocument {
   _id: number;
   quantity: number;
+  /**
+   * How many of the pet's orders are open (placed, neither complete nor cancelled), moved in the
+   * same update as the stock: with `quantity` it gives the pet's status without another query.
+   */
+  openOrders: number;
   updatedAt: Date;
   /** Unsettled holds by order id (an object, not an array: FerretDB 1.24 ignores `$pull` by condition). */
   holds?: Record<string, HoldDocument>;
@@ -29,6 +34,13 @@ export interface StockHold {
 export interface Stock {
   petId: number;
   quantity: number;
+  openOrders: number;
+}
+
+/** A stock change: the entry before (none when it was just made) and after it. */
+export interface StockChange {
+  before?: Stock;
+  after: Stock;
 }
 
 export interface StockFilter {
@@ -56,52 +68,71 @@ export class InventoryRepository {
   }
 
   /** Creates or replaces the stock count. */
-  async set(petId: number, quantity: number, at: Date): Promise<Stock> {
-    await this.inventory.updateOne(
+  async set(petId: number, quantity: number, at: Date): Promise<StockChange> {
+    const before = await this.inventory.findOneAndUpdate(
       { _id: petId },
-      { $set: { quantity, updatedAt: at } },
-      { upsert: true },
+      { $set: { quantity, updatedAt: at }, $setOnInsert: { openOrders: 0 } },
+      { upsert: true, returnDocument: 'before' },
     );
-    return { petId, quantity };
+    return {
+      before: before ? toStock(before) : undefined,
+      after: { petId, quantity, openOrders: before?.openOrders ?? 0 },
+    };
   }
 
   /**
    * Takes the hold's quantity from stock in one conditional update, so concurrent orders can never
-   * take more than there is, and records the hold in the same update: until the hold is settled,
-   * the entry itself says which order took that stock. False when the stock (or the entry) is short.
+   * take more than there is; in the same update the pet gains an open order, and the hold is
+   * recorded: until it is settled, the entry itself says which order took that stock. Undefined
+   * when the stock (or the entry) is short.
    */
-  async take({ petId, orderId, quantity, at }: StockHold): Promise<boolean> {
-    const result = await this.inventory.updateOne(
+  async take({ petId, orderId, quantity, at }: StockHold): Promise<StockChange | undefined> {
+    const before = await this.inventory.findOneAndUpdate(
       { _id: petId, quantity: { $gte: quantity } },
       {
-        $inc: { quantity: -quantity, heldCount: 1 },
+        $inc: { quantity: -quantity, heldCount: 1, openOrders: 1 },
         $set: { updatedAt: at, [holdPath(orderId)]: { quantity, at } },
       },
+      { returnDocument: 'before' },
     );
-    return result.modifiedCount === 1;
+    return before ? changed(before, { quantity: -quantity, openOrders: 1 }) : undefined;
   }
 
-  /** The order is stored: its hold goes, its stock stays taken. Idempotent. */
-  async releaseHold({ petId, orderId }: StockHold): Promise<void> {
-    await this.inventory.updateOne(
-      { _id: petId, [holdPath(orderId)]: { $exists: true } },
-      { $unset: { [holdPath(orderId)]: '' }, $inc: { heldCount: -1 } },
+  /**
+   * The orders are stored: their holds go, their stock stays taken. One command for any number
+   * of holds, each removed only if still there, so releasing twice is harmless.
+   */
+  async releaseHolds(holds: StockHold[]): Promise<void> {
+    if (holds.length === 0) return;
+    await this.inventory.bulkWrite(
+      holds.map(({ petId, orderId }) => ({
+        updateOne: {
+          filter: { _id: petId, [holdPath(orderId)]: { $exists: true } },
+          update: { $unset: { [holdPath(orderId)]: '' }, $inc: { heldCount: -1 } },
+        },
+      })),
+      { ordered: false },
     );
   }
 
   /**
-   * The order will never be stored: its stock goes back with its hold, in one conditional update
-   * on the hold, so it goes back once however often this runs.
+   * The order will never be stored: its stock goes back with its hold, and the pet loses the open
+   * order, in one update conditional on the hold, so it happens once however often this runs.
    */
-  async returnHold({ petId, orderId, quantity }: StockHold, at: Date): Promise<void> {
-    await this.inventory.updateOne(
+  async returnHold(
+    { petId, orderId, quantity }: StockHold,
+    at: Date,
+  ): Promise<StockChange | undefined> {
+    const before = await this.inventory.findOneAndUpdate(
       { _id: petId, [holdPath(orderId)]: { $exists: true } },
       {
         $unset: { [holdPath(orderId)]: '' },
-        $inc: { quantity, heldCount: -1 },
+        $inc: { quantity, heldCount: -1, openOrders: -1 },
         $set: { updatedAt: at },
       },
+      { returnDocument: 'before' },
     );
+    return before ? changed(before, { quantity, openOrders: -1 }) : undefined;
   }
 
   /** The holds taken before `before` that are still unsettled. */
@@ -114,9 +145,27 @@ export class InventoryRepository {
     );
   }
 
-  /** Puts `quantity` back in stock (a cancelled order, or an order that could not be stored). */
-  async giveBack(petId: number, quantity: number, at: Date): Promise<void> {
-    await this.inventory.updateOne({ _id: petId }, { $inc: { quantity }, $set: { updatedAt: at } });
+  /** A cancelled order: its quantity goes back to stock, and the pet has one open order fewer. */
+  async cancelOrder(petId: number, quantity: number, at: Date): Promise<StockChange | undefined> {
+    return this.#moveOpenOrder(petId, { quantity, openOrders: -1 }, at);
+  }
+
+  /** A completed order: the pet has one open order fewer, its stock stays taken. */
+  async completeOrder(petId: number, at: Date): Promise<StockChange | undefined> {
+    return this.#moveOpenOrder(petId, { quantity: 0, openOrders: -1 }, at);
+  }
+
+  async #moveOpenOrder(
+    petId: number,
+    delta: { quantity: number; openOrders: number },
+    at: Date,
+  ): Promise<StockChange | undefined> {
+    const before = await this.inventory.findOneAndUpdate(
+      { _id: petId },
+      { $inc: delta, $set: { updatedAt: at } },
+      { returnDocument: 'before' },
+    );
+    return before ? changed(before, delta) : undefined;
   }
 
   /** One page of stock entries in pet id order. */
@@ -133,5 +182,29 @@ function holdPath(orderId: number): `holds.${number}` {
 }
 
 function toStock(document: InventoryDocument): Stock {
-  return { petId: document._id, quantity: document.quantity };
+  return {
+    petId: document._id,
+    quantity: document.quantity,
+    openOrders: document.openOrders ?? 0,
+  };
+}
+
+/**
+ * The entry before an update and as the update left it. Some servers (mongo-java-server 1.47) read
+ * the document again to answer with it after an update, which a concurrent update can change; the
+ * document before is exact, and the update's own change is added to it.
+ */
+function changed(
+  before: InventoryDocument,
+  delta: { quantity: number; openOrders: number },
+): StockChange {
+  const stock = toStock(before);
+  return {
+    before: stock,
+    after: {
+      ...stock,
+      quantity: stock.quantity + delta.quantity,
+      openOrders: stock.openOrders + delta.openOrders,
+    },
+  };
 }

@@ -2,17 +2,16 @@
 import type { InventoryItem, PetStatus } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
 import type { StatusChanges } from '../outbox/status-changes.js';
-import { ensurePetExists } from '../pets-service/pet-check.js';
-import type { PetsAdapter } from '../pets-service/pets-adapter.js';
+import type { PetCheck } from '../pets-service/pet-check.js';
 import type { Repository } from '../repository.js';
 import type { RequestScope } from '../request-scope.js';
 import { requireAdmin } from '../require-admin.js';
 import type { Stock } from './inventory-repository.js';
-import { derivedStatus } from './pet-status.js';
+import { derivedStatus, statusMoved } from './pet-status.js';
 
 export interface InventoryDeps {
   repository: Repository;
-  pets: PetsAdapter;
+  petCheck: PetCheck;
   statusChanges: StatusChanges;
   now: () => Date;
 }
@@ -31,18 +30,12 @@ export type Inventory = ReturnType<typeof createInventory>;
 /** How many stock entries one look at the collection takes while filtering by status. */
 const SCAN_BATCH = 100;
 
-export function createInventory({ repository, pets, statusChanges, now }: InventoryDeps) {
-  const { inventory, orders } = repository;
+export function createInventory({ repository, petCheck, statusChanges, now }: InventoryDeps) {
+  const { inventory } = repository;
 
-  /** Items with their derived status, the open orders of every empty one counted in one query. */
-  async function withStatus(stocks: Stock[]): Promise<InventoryItem[]> {
-    const empty = stocks.filter((stock) => stock.quantity === 0).map((stock) => stock.petId);
-    const open = empty.length > 0 ? await orders.countOpenByPet(empty) : new Map<number, number>();
-    return stocks.map(({ petId, quantity }) => ({
-      petId,
-      quantity,
-      status: derivedStatus(quantity, open.get(petId) ?? 0),
-    }));
+  /** An entry as the API shows it, its status derived from its own stock and open orders. */
+  function toItem({ petId, quantity, openOrders }: Stock): InventoryItem {
+    return { petId, quantity, status: derivedStatus(quantity, openOrders) };
   }
 
   return {
@@ -65,7 +58,7 @@ export function createInventory({ repository, pets, statusChanges, now }: Invent
       for (;;) {
         const batchSize = everything ? limit : Math.max(limit, SCAN_BATCH);
         const stocks = await inventory.list({ inStock, after: cursor, limit: batchSize });
-        for (const item of await withStatus(stocks)) {
+        for (const item of stocks.map(toItem)) {
           if (wanted.has(item.status)) page.push(item);
           if (page.length === limit) return page;
         }
@@ -78,8 +71,7 @@ export function createInventory({ repository, pets, statusChanges, now }: Invent
     async get(petId: number): Promise<InventoryItem> {
       const stock = await inventory.find(petId);
       if (!stock) throw new AppError('not_found', `pet ${petId} has no stock yet`);
-      const [item] = await withStatus([stock]);
-      return item!;
+      return toItem(stock);
     },
 
     /** Creates or replaces the stock count of an existing pet (admin), which sets its status. */
@@ -90,11 +82,10 @@ export function createInventory({ repository, pets, statusChanges, now }: Invent
       request: RequestScope,
     ): Promise<InventoryItem> {
       requireAdmin(caller);
-      await ensurePetExists(pets, inventory, petId, request);
-      const stock = await inventory.set(petId, quantity, now());
-      await statusChanges.changed(petId, request.logger);
-      const [item] = await withStatus([stock]);
-      return item!;
+      await petCheck(petId, request);
+      const change = await inventory.set(petId, quantity, now());
+      if (statusMoved(change)) await statusChanges.changed(petId, request.logger);
+      return toItem(change.after);
     },
   };
 }

@@ -2,23 +2,29 @@ import { Worker, type Logger } from '@petstore/service-kit';
 import type { PlacedOrder } from '../orders/order-repository.js';
 import type { StatusChanges } from '../outbox/status-changes.js';
 import type { Repository } from '../repository.js';
-import type { StockHold } from './inventory-repository.js';
+import type { StockChange, StockHold } from './inventory-repository.js';
+import { statusMoved } from './pet-status.js';
+
+/** How a hold was settled: its order is stored, or its stock went back (`returned`). */
+export type Settled =
+  { stored: PlacedOrder } | { stored?: undefined; returned: StockChange | undefined };
 
 /**
  * Settles a hold whose order may or may not be stored (its insert failed, or its request died):
  * the order id goes to a tombstone unless the order is there, and then the hold is released (the
- * order keeps its stock) or returned (the stock goes back), exactly once. Undefined when the order
- * is not stored, else the stored order.
+ * order keeps its stock) or returned (the stock goes back), exactly once.
  */
 export async function settleHold(
   { orders, inventory }: Repository,
   hold: StockHold,
   now: Date,
-): Promise<PlacedOrder | undefined> {
+): Promise<Settled> {
   const stored = await orders.abortUnlessStored(hold);
-  if (stored) await inventory.releaseHold(hold);
-  else await inventory.returnHold(hold, now);
-  return stored;
+  if (stored) {
+    await inventory.releaseHolds([hold]);
+    return { stored };
+  }
+  return { returned: await inventory.returnHold(hold, now) };
 }
 
 export interface HoldSweeperOptions {
@@ -55,12 +61,17 @@ export function holdSweeper({
         new Date(now().getTime() - timeoutMs),
       );
       for (const hold of holds) {
-        const stored = await settleHold(repository, hold, now());
-        logger.warn(
-          { petId: hold.petId, orderId: hold.orderId, quantity: hold.quantity, stored: !!stored },
-          stored ? 'a left-over stock hold was released' : 'a left-over stock hold was returned',
-        );
-        if (!stored) await statusChanges.changed(hold.petId, logger);
+        const settled = await settleHold(repository, hold, now());
+        const { petId, orderId, quantity } = hold;
+        if (settled.stored) {
+          // The usual case: the hold's release, sent after the order was stored, did not happen.
+          logger.info({ petId, orderId }, 'a left-over stock hold was released');
+        } else {
+          logger.warn({ petId, orderId, quantity }, 'a left-over stock hold was returned');
+          if (settled.returned && statusMoved(settled.returned)) {
+            await statusChanges.changed(petId, logger);
+          }
+        }
       }
       return false;
     },

@@ -1,5 +1,5 @@
 import type { Order } from '@petstore/contract';
-import { nextSequenceValue, type Caller } from '@petstore/service-kit';
+import { SequenceBlocks, type Caller } from '@petstore/service-kit';
 import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
 import type { StockHold } from '../inventory/inventory-repository.js';
 import { toTimestamp } from './timestamps.js';
@@ -62,16 +62,21 @@ export interface CancelledOrder {
 /** An order that is neither complete nor cancelled: it still holds its pet (`pending`). */
 const open = { complete: false, cancelled: false } as const;
 
+/** Order ids taken from the counter at once; the rest of a block is skipped when a store stops. */
+const ORDER_ID_BLOCK = 100;
+
 export class OrderRepository {
   private readonly orders: Collection<OrderDocument>;
+  readonly #ids: SequenceBlocks;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.orders = db.collection<OrderDocument>('orders');
+    this.#ids = new SequenceBlocks(db, 'orders', ORDER_ID_BLOCK);
   }
 
-  /** A fresh id from the `orders` counter: sequential, never reused. */
+  /** A fresh order id: unique, never reused, growing within a process (blocks of 100). */
   nextId(): Promise<number> {
-    return nextSequenceValue(this.db, 'orders');
+    return this.#ids.next();
   }
 
   async insert(id: number, order: NewOrderDocument): Promise<PlacedOrder> {
@@ -186,22 +191,6 @@ export class OrderRepository {
       { returnDocument: 'after' },
     );
     return after ? toOrder(after) : undefined;
-  }
-
-  /** How many open orders hold the pet. */
-  countOpen(petId: number): Promise<number> {
-    return this.orders.countDocuments({ petId, ...open });
-  }
-
-  /** How many open orders hold each of the pets; a pet without any is left out. */
-  async countOpenByPet(petIds: number[]): Promise<Map<number, number>> {
-    const counts = await this.orders
-      .aggregate<{ _id: number; open: number }>([
-        { $match: { petId: { $in: petIds }, ...open } },
-        { $group: { _id: '$petId', open: { $sum: 1 } } },
-      ])
-      .toArray();
-    return new Map(counts.map((count) => [count._id, count.open]));
   }
 }
 

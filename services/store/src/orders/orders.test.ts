@@ -87,14 +87,14 @@ describe('POST /v1/store/orders', () => {
   });
 
   it('gives the stock back when the order cannot be stored', async ({ stack }) => {
-    const petId = await stack.petWithStock(2);
-    // The hold sweeper has given up on the id the next order will get (as it does for a request
-    // that took too long), so storing that order fails.
-    const counter = await stack.storeDb
-      .collection<{ _id: string; value: number }>('counters')
-      .findOne({ _id: 'orders' });
+    const petId = await stack.petWithStock(3);
+    // Ids grow within a store process: the order after this one gets the next id.
+    const first = await stack.placeOrder(jane, { petId, quantity: 1 });
+    expect(first.status).toBe(201);
+    // The hold sweeper has given up on that next id (as it does for a request that took too
+    // long), so storing that order fails.
     const orders = stack.storeDb.collection<{ _id: number; aborted: boolean }>('orders');
-    await orders.insertOne({ _id: (counter?.value ?? 0) + 1, aborted: true });
+    await orders.insertOne({ _id: first.body.id + 1, aborted: true });
 
     const answer = await stack.placeOrder(jane, { petId, quantity: 2 });
     expect(answer.status).toBe(500);

@@ -3,10 +3,11 @@ import type { NewOrder, OrderUpdate } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
 import type { StoredResponse } from '../idempotency/idempotency-repository.js';
 import { idempotencyRecordId, type Idempotency } from '../idempotency/idempotency.js';
+import type { StockChange } from '../inventory/inventory-repository.js';
+import { statusMoved } from '../inventory/pet-status.js';
 import { settleHold } from '../inventory/stock-holds.js';
 import type { StatusChanges } from '../outbox/status-changes.js';
-import { ensurePetExists } from '../pets-service/pet-check.js';
-import type { PetsAdapter } from '../pets-service/pets-adapter.js';
+import type { PetCheck } from '../pets-service/pet-check.js';
 import type { Repository } from '../repository.js';
 import type { RequestScope } from '../request-scope.js';
 import { requireAdmin } from '../require-admin.js';
@@ -15,7 +16,7 @@ import { toTimestamp } from './timestamps.js';
 
 export interface OrdersDeps {
   repository: Repository;
-  pets: PetsAdapter;
+  petCheck: PetCheck;
   statusChanges: StatusChanges;
   idempotency: Idempotency;
   now: () => Date;
@@ -25,12 +26,20 @@ export type Orders = ReturnType<typeof createOrders>;
 
 const notFound = (id: number) => new AppError('not_found', `order ${id} not found`);
 
-export function createOrders({ repository, pets, statusChanges, idempotency, now }: OrdersDeps) {
+export function createOrders({
+  repository,
+  petCheck,
+  statusChanges,
+  idempotency,
+  now,
+}: OrdersDeps) {
   const { orders, inventory } = repository;
 
   /**
    * Pet check, stock, order, status push: the steps of placing an order, in that order. The order
-   * records `idempotencyKey`, the record of the key it is placed under, when there is one.
+   * records `idempotencyKey`, the record of the key it is placed under, when there is one. Three
+   * database commands in the store when nothing is cold (take, insert, release), a fourth only
+   * when the pet's status moves (the stock reaching zero).
    */
   async function takeStockAndStore(
     caller: Caller,
@@ -39,10 +48,11 @@ export function createOrders({ repository, pets, statusChanges, idempotency, now
     request: RequestScope,
   ): Promise<PlacedOrder> {
     const { petId, quantity } = order;
-    await ensurePetExists(pets, inventory, petId, request);
+    await petCheck(petId, request);
     // The id comes first, so that the stock taken can name the order it was taken for.
     const hold = { petId, orderId: await orders.nextId(), quantity, at: now() };
-    if (!(await inventory.take(hold))) {
+    const taken = await inventory.take(hold);
+    if (!taken) {
       throw new AppError('insufficient_stock', `pet ${petId} has fewer than ${quantity} in stock`);
     }
     let placed: PlacedOrder;
@@ -58,22 +68,30 @@ export function createOrders({ repository, pets, statusChanges, idempotency, now
     } catch (error) {
       // Whether the order was stored is unknown (e.g. the database went away with the answer):
       // settle it now if the database lets us, else the hold sweeper will.
-      const stored = await settleHold(repository, hold, now()).catch((settleError: unknown) => {
+      const settled = await settleHold(repository, hold, now()).catch((settleError: unknown) => {
         request.logger.error(
           { err: settleError, ...hold },
           'could not settle the stock of a failed order; the hold sweeper will',
         );
         return undefined;
       });
-      if (!stored) throw error;
-      placed = stored;
+      if (!settled?.stored) throw error;
+      placed = settled.stored;
     }
-    await inventory.releaseHold(hold).catch((error: unknown) => {
-      // The order is stored: the sweeper releases the hold later, the stock stays taken.
+    // The answer does not wait for the hold's release: until it is done (or, if it fails, until
+    // the hold sweeper does it) the hold only says the order may not be stored, and it is.
+    inventory.releaseHolds([hold]).catch((error: unknown) => {
       request.logger.warn({ err: error, ...hold }, 'could not release the stock hold of an order');
     });
-    await statusChanges.changed(petId, request.logger);
+    if (statusMoved(taken)) await statusChanges.changed(petId, request.logger);
     return placed;
+  }
+
+  /** After an order closed (completed, cancelled): a status push when the pet's status moved. */
+  async function closed(change: StockChange | undefined, request: RequestScope): Promise<void> {
+    if (change && statusMoved(change)) {
+      await statusChanges.changed(change.after.petId, request.logger);
+    }
   }
 
   return {
@@ -124,7 +142,7 @@ export function createOrders({ repository, pets, statusChanges, idempotency, now
       let updated: PlacedOrder | undefined;
       if (complete) {
         updated = await orders.completeOpen(id, now(), newShipDate);
-        if (updated) await statusChanges.changed(updated.petId, request.logger);
+        if (updated) await closed(await inventory.completeOrder(updated.petId, now()), request);
       } else if (newShipDate) {
         updated = await orders.moveShipDate(id, newShipDate);
       }
@@ -147,8 +165,8 @@ export function createOrders({ repository, pets, statusChanges, idempotency, now
       const scope = scopeOf(caller);
       const cancelled = await orders.cancelOpen(scope, id, now());
       if (cancelled) {
-        await inventory.giveBack(cancelled.petId, cancelled.quantity, now());
-        await statusChanges.changed(cancelled.petId, request.logger);
+        const change = await inventory.cancelOrder(cancelled.petId, cancelled.quantity, now());
+        await closed(change, request);
         return;
       }
       const existing = await orders.find(scope, id);

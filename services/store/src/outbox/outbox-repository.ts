@@ -122,25 +122,6 @@ export class OutboxRepository {
     );
   }
 
-  /**
-   * When it is worth looking again: the earliest attempt of an entry no one holds, or the end
-   * of the earliest lease; undefined when the outbox is empty.
-   */
-  async nextDueAt(now: Date): Promise<Date | undefined> {
-    const [free, held] = await Promise.all([
-      this.outbox.findOne(
-        { pending: true, leaseUntil: { $lte: now } },
-        { sort: { nextAttemptAt: 1 }, projection: { nextAttemptAt: 1 } },
-      ),
-      this.outbox.findOne(
-        { pending: true, leaseUntil: { $gt: now } },
-        { sort: { leaseUntil: 1 }, projection: { leaseUntil: 1 } },
-      ),
-    ]);
-    const times = [free?.nextAttemptAt, held?.leaseUntil].filter((time) => time !== undefined);
-    return times.length === 0 ? undefined : new Date(Math.min(...times.map(Number)));
-  }
-
   /** How many pets' pushes are owed, and since when the oldest has been (undefined: none). */
   async backlog(): Promise<{ size: number; oldest?: Date }> {
     const [size, oldest] = await Promise.all([

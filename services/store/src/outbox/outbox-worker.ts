@@ -41,9 +41,14 @@ export function outboxWorker({
   maxBackoffMs,
   leaseMs = 30_000,
 }: OutboxWorkerOptions): Worker {
+  /** The earliest retry this worker put off, so it looks again then rather than at its next poll. */
+  let nextRetryAt: number | undefined;
+
   async function retryLater(entry: ClaimedEntry, error: PetsUnavailableError): Promise<void> {
     const delayMs = backoffMs(entry.attempts, baseBackoffMs, maxBackoffMs);
-    await repository.outbox.retryAt(entry, new Date(now().getTime() + delayMs));
+    const at = now().getTime() + delayMs;
+    await repository.outbox.retryAt(entry, new Date(at));
+    nextRetryAt = Math.min(nextRetryAt ?? at, at);
     logger.warn(
       { err: error, petId: entry.petId, attempts: entry.attempts + 1, retryInMs: delayMs },
       'outbox: status push failed; will retry',
@@ -92,10 +97,13 @@ export function outboxWorker({
     logger,
     step: pushNext,
     idleMs: intervalMs,
-    nextDueInMs: async () => {
-      const dueAt = await repository.outbox.nextDueAt(now());
-      // At least 20 ms: an entry due now whose claim just failed is not tried in a tight loop.
-      return dueAt && Math.max(dueAt.getTime() - now().getTime(), 20);
+    // No database query while idle: a retry this worker scheduled wakes it; one another
+    // process scheduled, or a claim whose worker died, is found by the next poll.
+    nextDueInMs: () => {
+      if (nextRetryAt === undefined) return Promise.resolve(undefined);
+      const dueInMs = nextRetryAt - now().getTime();
+      if (dueInMs <= 0) nextRetryAt = undefined;
+      return Promise.resolve(Math.max(dueInMs, 20));
     },
   });
 }

@@ -6,8 +6,9 @@ import type { Repository } from '../repository.js';
 /** What a trigger (order placed, completed, cancelled; stock set) does after its own write. */
 export interface StatusChanges {
   /**
-   * Records durably that the pet's status must be pushed to pets, then wakes the outbox worker.
-   * Never throws: the trigger's write is done and its answer stands; a failure is logged.
+   * Records durably that the pet's status must be pushed to pets, then wakes the outbox worker:
+   * called by a trigger whose change moved the status. Never throws: the trigger's write is done
+   * and its answer stands; a failure is logged (the reconciliation repairs the status later).
    */
   changed(petId: number, logger: Logger): Promise<void>;
 }
@@ -35,7 +36,5 @@ export async function currentStatus(
   petId: number,
 ): Promise<PetStatus | undefined> {
   const stock = await repository.inventory.find(petId);
-  if (!stock) return undefined;
-  if (stock.quantity > 0) return 'available';
-  return derivedStatus(0, await repository.orders.countOpen(petId));
+  return stock && derivedStatus(stock.quantity, stock.openOrders);
 }

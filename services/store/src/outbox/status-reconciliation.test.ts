@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import { createInventory } from '../inventory/inventory.js';
+import { createPetCheck } from '../pets-service/pet-check.js';
 import { createPetsAdapter } from '../pets-service/pets-adapter.js';
 import { createRepository } from '../repository.js';
 import { call, internalToken, it, testLogger } from '../test-support/stack.js';
@@ -21,7 +22,7 @@ describe('the status reconciliation', () => {
     const reconciliation = statusReconciliation({
       inventory: createInventory({
         repository,
-        pets,
+        petCheck: createPetCheck({ pets, inventory: repository.inventory, confirmedForMs: 0 }),
         statusChanges: createStatusChanges(
           repository,
           () => new Date(),

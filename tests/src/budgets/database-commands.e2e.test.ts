@@ -1,0 +1,184 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { databaseCommands, type ServiceProcess } from '@petstore/stack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, stockedPet } from '../support/catalogue.js';
+import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+
+/**
+ * How many database commands each operation sends, counted by the driver's command monitoring in
+ * every service that takes part (read from their metrics), so that a change adding a round trip
+ * fails here. The gateway's key check is left out of the proxied operations: it is cached.
+ */
+const BUDGETS = {
+  placeOrder: 5,
+  placeOrderWithIdempotencyKey: 7,
+  cancelOrder: 5,
+  completeOrder: 5,
+  sendMessage: 2,
+  getPet: 1,
+  getInventoryItem: 1,
+  // The message worker's part, which starts as soon as a message is queued: claim, mark, and
+  // the claim that finds nothing more to do.
+  deliverMessage: 3,
+};
+
+/** What the message worker sends to deliver a message. */
+const DELIVERY = new Set(['findAndModify messages', 'update messages']);
+
+let api: TestStack;
+
+beforeAll(async () => {
+  api = await startTestStack({
+    ...unthrottled,
+    // No background work while operations are counted: only what they send themselves.
+    OUTBOX_INTERVAL_MS: '600000',
+    STOCK_HOLD_SWEEP_MS: '600000',
+    STATUS_RECONCILE_MS: '3600000',
+    MESSAGE_POLL_MS: '600000',
+    KEY_USAGE_FLUSH_MS: '600000',
+  });
+});
+afterAll(async () => {
+  await api?.[Symbol.asyncDispose]();
+});
+
+/** Every command `processes` have sent so far, by `"<command> <collection>"`. */
+async function commandsSent(processes: ServiceProcess[]): Promise<Map<string, number>> {
+  const sent = new Map<string, number>();
+  for (const counts of await Promise.all(processes.map((process) => databaseCommands(process)))) {
+    for (const [command, count] of counts) sent.set(command, (sent.get(command) ?? 0) + count);
+  }
+  return sent;
+}
+
+/**
+ * The commands `processes` send while `operation` runs and its own after-work settles, by
+ * `"<command> <collection>"`.
+ */
+async function commandsOf(
+  processes: ServiceProcess[],
+  operation: () => Promise<unknown>,
+  settled: () => Promise<boolean> = () => Promise.resolve(true),
+): Promise<Map<string, number>> {
+  const before = await commandsSent(processes);
+  await operation();
+  await expect.poll(settled).toBe(true);
+  const sent = new Map<string, number>();
+  for (const [command, count] of await commandsSent(processes)) {
+    const more = count - (before.get(command) ?? 0);
+    if (more > 0) sent.set(command, more);
+  }
+  return sent;
+}
+
+const total = (commands: Map<string, number>, only: (command: string) => boolean = () => true) =>
+  [...commands].filter(([command]) => only(command)).reduce((sum, [, count]) => sum + count, 0);
+
+describe('database commands per operation', () => {
+  const reported: Record<string, number> = {};
+  afterAll(() => {
+    process.stdout.write(`database commands per operation: ${JSON.stringify(reported)}\n`);
+  });
+
+  it('stay within their budgets', async () => {
+    const { pets, store, gateway } = api.stack;
+    const { petId } = await stockedPet(api.admin, 1_000);
+    const { apiKey } = await api.signUp();
+    const customer = api.client(apiKey);
+    const reader = await api.databases();
+    const holdsReleased = async () =>
+      ((
+        await reader
+          .db('petstore_store')
+          .collection('inventory')
+          .findOne({ _id: petId as never })
+      )?.heldCount ?? 0) === 0;
+    const order = async () => {
+      const placed = ok(await customer.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
+      return String(placed.body.id);
+    };
+
+    reported.placeOrderFirst = total(await commandsOf([pets, store], order, holdsReleased));
+    let placed = '';
+    reported.placeOrder = total(
+      await commandsOf([pets, store], async () => (placed = await order()), holdsReleased),
+    );
+    reported.placeOrderWithIdempotencyKey = total(
+      await commandsOf(
+        [pets, store],
+        () =>
+          customer.orders.placeOrder({
+            body: { petId, quantity: 1 },
+            headers: { 'idempotency-key': `budget-${Date.now()}` },
+          }),
+        holdsReleased,
+      ),
+    );
+    reported.cancelOrder = total(
+      await commandsOf([pets, store], () =>
+        customer.orders.cancelOrder({ params: { orderId: placed } }),
+      ),
+    );
+    const toComplete = await order();
+    reported.completeOrder = total(
+      await commandsOf([pets, store], () =>
+        api.admin.orders.updateOrder({ params: { orderId: toComplete }, body: { complete: true } }),
+      ),
+    );
+    let messageId = '';
+    const message = await commandsOf(
+      [gateway],
+      async () => {
+        const queued = ok(
+          await customer.messages.sendMessage({ body: { message: 'counted' } }),
+          202,
+        );
+        messageId = queued.body.id;
+      },
+      async () =>
+        (
+          await reader
+            .db('petstore_gateway')
+            .collection('messages')
+            .findOne({ _id: messageId as never })
+        )?.status === 'delivered',
+    );
+    reported.sendMessage = total(message, (command) => !DELIVERY.has(command));
+    reported.deliverMessage = total(message, (command) => DELIVERY.has(command));
+    reported.getPet = total(
+      await commandsOf([pets, store], () =>
+        customer.pets.getPet({ params: { petId: String(petId) } }),
+      ),
+    );
+    reported.getInventoryItem = total(
+      await commandsOf([pets, store], () =>
+        customer.inventory.getInventoryItem({ params: { petId: String(petId) } }),
+      ),
+    );
+
+    for (const [operation, budget] of Object.entries(BUDGETS)) {
+      expect(reported[operation], operation).toBeLessThanOrEqual(budget);
+    }
+    expect(reported.placeOrderFirst).toBeLessThanOrEqual(BUDGETS.placeOrder);
+  });
+});
+
+describe('background work when idle', () => {
+  it('sends at most one command a second per service', async () => {
+    await using idle = await startTestStack();
+    const processes = [idle.stack.pets, idle.stack.store, idle.stack.gateway];
+    const count = () =>
+      Promise.all(processes.map((process) => databaseCommands(process, { housekeeping: true })));
+    const before = await count();
+    const windowMs = 10_000;
+    // A window of idle time is what is measured: nothing is waited for.
+    await sleep(windowMs);
+    const after = await count();
+    const perSecond = after.map(
+      (commands, index) =>
+        (total(commands) - total(before[index] ?? new Map<string, number>())) / (windowMs / 1000),
+    );
+    process.stdout.write(`idle database commands per second: ${JSON.stringify(perSecond)}\n`);
+    for (const rate of perSecond) expect(rate).toBeLessThanOrEqual(1);
+  });
+});
