@@ -1,5 +1,5 @@
 import type { NewPet, Pet, PetPatch, PetStatus } from '@petstore/contract';
-import { nextSequenceValue } from '@petstore/service-kit';
+import { nextSequenceValue, recordEvent } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
 import { petNotFound, unknownCategory } from './errors.js';
 import {
@@ -96,15 +96,24 @@ export class PetsRepository {
    * delayed (a stalled process, a retry) never overwrites a newer one. Answers the pet as it is.
    */
   async setStatus(petId: number, status: PetStatus, version: number): Promise<Pet> {
-    const document = await this.#pets.findOneAndUpdate(
-      {
-        _id: petId,
-        $or: [{ statusVersion: { $lt: version } }, { statusVersion: { $exists: false } }],
-      },
-      { $set: { status, statusVersion: version } },
+    const newer = {
+      _id: petId,
+      $or: [{ statusVersion: { $lt: version } }, { statusVersion: { $exists: false } }],
+    };
+    // A status that changes is recorded with its `pet.status_changed` event, in one update.
+    const event = statusChanged(status);
+    const before = await this.#pets.findOneAndUpdate(
+      { ...newer, status: { $ne: status } },
+      { $set: { status, statusVersion: version, ...event.$set }, $inc: event.$inc },
+      { returnDocument: 'before' },
+    );
+    if (before) return toPet({ ...before, status });
+    const kept = await this.#pets.findOneAndUpdate(
+      newer,
+      { $set: { statusVersion: version } },
       { returnDocument: 'after' },
     );
-    return document ? toPet(document) : this.get(petId);
+    return kept ? toPet(kept) : this.get(petId);
   }
 
   /** The statuses of those of `petIds` that exist. */
@@ -129,11 +138,7 @@ export class PetsRepository {
       }
       throw unknownCategory(categoryId);
     }
-    const before = await this.#pets.findOneAndUpdate(
-      { _id: petId },
-      { $set: fields },
-      { returnDocument: 'before' },
-    );
+    const before = await this.#update(petId, fields);
     if (!before) throw petNotFound(petId);
     if (
       categoryId !== undefined &&
@@ -148,6 +153,28 @@ export class PetsRepository {
       throw unknownCategory(categoryId);
     }
     return toPet({ ...before, ...fields });
+  }
+
+  /**
+   * Writes the fields and answers the pet as it was; a status that changes is recorded with its
+   * `pet.status_changed` event, in the same update.
+   */
+  async #update(petId: number, fields: Partial<PetFields>): Promise<PetDocument | null> {
+    const { status } = fields;
+    if (status !== undefined) {
+      const event = statusChanged(status);
+      const before = await this.#pets.findOneAndUpdate(
+        { _id: petId, status: { $ne: status } },
+        { $set: { ...fields, ...event.$set }, $inc: event.$inc },
+        { returnDocument: 'before' },
+      );
+      if (before) return before;
+    }
+    return this.#pets.findOneAndUpdate(
+      { _id: petId },
+      { $set: fields },
+      { returnDocument: 'before' },
+    );
   }
 
   async #categoryExists(categoryId: number): Promise<boolean> {
@@ -172,4 +199,9 @@ function toPet(document: PetDocument): Pet {
     categoryId: document.categoryId,
     status: document.status,
   };
+}
+
+/** The event a status change records: the pet as the API shows it then, its status from here. */
+function statusChanged(status: PetStatus) {
+  return recordEvent({ type: 'pet.status_changed', timestamp: new Date(), data: { status } });
 }

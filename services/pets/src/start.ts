@@ -7,6 +7,7 @@ import {
 } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { PetsConfig } from './config.js';
+import { petsEventRelay } from './events.js';
 import { ensureIndexes } from './indexes.js';
 
 export interface StartPetsOptions {
@@ -48,13 +49,18 @@ export async function startPets(
   try {
     const { db } = database;
     await ensureIndexes(db);
+    const events = petsEventRelay(db, config, logger.child({ component: 'events' }));
+    events.start();
     const running = await runService({
-      app: createApp({ db, config, logger }),
+      app: createApp({ db, config, logger, wakeEventRelay: () => events.kick() }),
       ...config.http,
       port: options.port ?? config.http.port,
       logger,
-      onShutdown: [() => database.close(), () => telemetry.close()],
+      onShutdown: [() => events.stop(), () => database.close(), () => telemetry.close()],
       signals: options.signals,
+    }).catch(async (error: unknown) => {
+      await events.stop();
+      throw error;
     });
     return { url: running.url, close: () => running.close() };
   } catch (error) {
