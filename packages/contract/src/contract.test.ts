@@ -191,7 +191,7 @@ describe('rules every route follows', () => {
       expect(routeMetadata(route).auth).not.toBe('internal');
     }
     for (const { route } of internalRoutes) {
-      expect(routeMetadata(route)).toMatchObject({ auth: 'internal' });
+      expect(routeMetadata(route)).toMatchObject({ service: 'pets', auth: 'internal' });
       expect(route.path.startsWith('/internal/')).toBe(true);
     }
   });

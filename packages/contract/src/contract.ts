@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { accounts } from './accounts.js';
 import { categories } from './categories.js';
-import { internalEvents, internalPets } from './internal.js';
+import { internalPets } from './internal.js';
 import { messages } from './messages.js';
 import { meta } from './meta.js';
 import { pets } from './pets.js';
@@ -23,8 +23,5 @@ export const contract = c.router(
 export type Contract = typeof contract;
 
 /** Service-to-service operations: never routed by the gateway, never in the document. */
-export const internalContract = c.router(
-  { pets: internalPets, events: internalEvents },
-  { strictStatusCodes: true },
-);
+export const internalContract = c.router({ pets: internalPets }, { strictStatusCodes: true });
 export type InternalContract = typeof internalContract;

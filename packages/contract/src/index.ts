@@ -104,12 +104,3 @@ export {
 export { getPetSunset } from './pets.js';
 export { generateOpenApi, type GenerateOpenApiOptions } from './openapi/generate-openapi.js';
 export { objectShape, unwrapSchema } from './zod-unwrap.js';
-export {
-  EventIdSchema,
-  RecordedEventSchema,
-  WebhookEventSchema,
-  WebhookEventTypeSchema,
-  type RecordedEvent,
-  type WebhookEvent,
-  type WebhookEventType,
-} from './event-schemas.js';

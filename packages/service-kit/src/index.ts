@@ -45,20 +45,3 @@ export {
   SpanKind,
   withTraceContext,
 } from './telemetry/tracing.js';
-export {
-  eventRelay,
-  eventSource,
-  type EventRelayOptions,
-  type EventSource,
-  type EventSourceOptions,
-} from './events/event-relay.js';
-export {
-  newEventId,
-  recordEvent,
-  withEvent,
-  type PendingEvent,
-  type WithPendingEvents,
-} from './events/pending-events.js';
-export { eventSender, type EventSenderOptions } from './events/send-events.js';
-export { afterWrites } from './events/after-writes.js';
-export { eventsConfig, eventsEnv, type EventsEnv } from './events/events-env.js';

@@ -1,5 +1,5 @@
 import { contract } from '@petstore/contract';
-import { afterWrites, createService, type Logger } from '@petstore/service-kit';
+import { createService, type Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
 import type { Db } from 'mongodb';
@@ -17,8 +17,6 @@ export interface AppDeps {
   now?: () => Date;
   /** Check every answer against the contract (tests and development). */
   validateResponses?: boolean;
-  /** Called after a change that may record events (every write), to hand them over promptly. */
-  wakeEventRelay?: () => void;
 }
 
 /** Where the gateway's API reference explains the deprecation of `GET /v1/pets/{petId}`. */
@@ -31,7 +29,6 @@ export function createApp({
   logger,
   now = () => new Date(),
   validateResponses = false,
-  wakeEventRelay = () => {},
 }: AppDeps): Koa {
   const repositories = {
     pets: new PetsRepository(db),
@@ -46,7 +43,6 @@ export function createApp({
     internalToken: config.internalToken,
     readiness: { database: () => db.command({ ping: 1 }) },
     routers: [
-      afterWrites(wakeEventRelay),
       deprecatedRoute(
         contract.pets.getPet,
         { ...config.getPetDeprecation, documentation: getPetDocumentation },

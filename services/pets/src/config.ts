@@ -1,26 +1,16 @@
 import { getPetSunset } from '@petstore/contract';
-import {
-  envInstant,
-  eventsConfig,
-  eventsEnv,
-  loadConfig,
-  serviceConfig,
-  serviceEnv,
-  type Env,
-} from '@petstore/service-kit';
+import { envInstant, loadConfig, serviceConfig, serviceEnv, type Env } from '@petstore/service-kit';
 import { z } from 'zod';
 
 const PetsEnvSchema = z
   .object({
     ...serviceEnv({ port: 3001, database: 'petstore_pets' }),
-    ...eventsEnv(),
     GET_PET_DEPRECATED_AT: envInstant('2026-01-01T00:00:00Z'),
     // The contract's sunset unless told otherwise, so the service and its document agree.
     GET_PET_SUNSET: envInstant(getPetSunset),
   })
   .transform((env) => ({
     ...serviceConfig(env),
-    ...eventsConfig(env),
     /** `GET /v1/pets/{petId}`: when it was deprecated and when it stops answering (410). */
     getPetDeprecation: { deprecatedAt: env.GET_PET_DEPRECATED_AT, sunsetAt: env.GET_PET_SUNSET },
   }));

@@ -1,5 +1,5 @@
 import type { NewPet, Pet, PetPatch, PetStatus } from '@petstore/contract';
-import { nextSequenceValue, recordEvent } from '@petstore/service-kit';
+import { nextSequenceValue } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
 import { petNotFound, unknownCategory } from './errors.js';
 import {
@@ -96,24 +96,15 @@ export class PetsRepository {
    * delayed (a stalled process, a retry) never overwrites a newer one. Answers the pet as it is.
    */
   async setStatus(petId: number, status: PetStatus, version: number): Promise<Pet> {
-    const newer = {
-      _id: petId,
-      $or: [{ statusVersion: { $lt: version } }, { statusVersion: { $exists: false } }],
-    };
-    // A status that changes is recorded with its `pet.status_changed` event, in one update.
-    const event = statusChanged(status);
-    const before = await this.#pets.findOneAndUpdate(
-      { ...newer, status: { $ne: status } },
-      { $set: { status, statusVersion: version, ...event.$set }, $inc: event.$inc },
-      { returnDocument: 'before' },
-    );
-    if (before) return toPet({ ...before, status });
-    const kept = await this.#pets.findOneAndUpdate(
-      newer,
-      { $set: { statusVersion: version } },
+    const document = await this.#pets.findOneAndUpdate(
+      {
+        _id: petId,
+        $or: [{ statusVersion: { $lt: version } }, { statusVersion: { $exists: false } }],
+      },
+      { $set: { status, statusVersion: version } },
       { returnDocument: 'after' },
     );
-    return kept ? toPet(kept) : this.get(petId);
+    return document ? toPet(document) : this.get(petId);
   }
 
   /** The statuses of those of `petIds` that exist. */
@@ -138,7 +129,11 @@ export class PetsRepository {
       }
       throw unknownCategory(categoryId);
     }
-    const before = await this.#update(petId, fields);
+    const before = await this.#pets.findOneAndUpdate(
+      { _id: petId },
+      { $set: fields },
+      { returnDocument: 'before' },
+    );
     if (!before) throw petNotFound(petId);
     if (
       categoryId !== undefined &&
@@ -153,28 +148,6 @@ export class PetsRepository {
       throw unknownCategory(categoryId);
     }
     return toPet({ ...before, ...fields });
-  }
-
-  /**
-   * Writes the fields and answers the pet as it was; a status that changes is recorded with its
-   * `pet.status_changed` event, in the same update.
-   */
-  async #update(petId: number, fields: Partial<PetFields>): Promise<PetDocument | null> {
-    const { status } = fields;
-    if (status !== undefined) {
-      const event = statusChanged(status);
-      const before = await this.#pets.findOneAndUpdate(
-        { _id: petId, status: { $ne: status } },
-        { $set: { ...fields, ...event.$set }, $inc: event.$inc },
-        { returnDocument: 'before' },
-      );
-      if (before) return before;
-    }
-    return this.#pets.findOneAndUpdate(
-      { _id: petId },
-      { $set: fields },
-      { returnDocument: 'before' },
-    );
   }
 
   async #categoryExists(categoryId: number): Promise<boolean> {
@@ -199,9 +172,4 @@ function toPet(document: PetDocument): Pet {
     categoryId: document.categoryId,
     status: document.status,
   };
-}
-
-/** The event a status change records: the pet as the API shows it then, its status from here. */
-function statusChanged(status: PetStatus) {
-  return recordEvent({ type: 'pet.status_changed', timestamp: new Date(), data: { status } });
 }

@@ -7,7 +7,6 @@ import {
 } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { PetsConfig } from './config.js';
-import { petsEventRelay } from './events.js';
 import { ensureIndexes } from './indexes.js';
 
 export interface StartPetsOptions {
@@ -49,18 +48,13 @@ export async function startPets(
   try {
     const { db } = database;
     await ensureIndexes(db);
-    const events = petsEventRelay(db, config, logger.child({ component: 'events' }));
-    events.start();
     const running = await runService({
-      app: createApp({ db, config, logger, wakeEventRelay: () => events.kick() }),
+      app: createApp({ db, config, logger }),
       ...config.http,
       port: options.port ?? config.http.port,
       logger,
-      onShutdown: [() => events.stop(), () => database.close(), () => telemetry.close()],
+      onShutdown: [() => database.close(), () => telemetry.close()],
       signals: options.signals,
-    }).catch(async (error: unknown) => {
-      await events.stop();
-      throw error;
     });
     return { url: running.url, close: () => running.close() };
   } catch (error) {

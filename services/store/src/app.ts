@@ -1,4 +1,4 @@
-import { afterWrites, createService, type Logger } from '@petstore/service-kit';
+import { createService, type Logger } from '@petstore/service-kit';
 import type Koa from 'koa';
 import type { Db } from 'mongodb';
 import type { StoreConfig } from './config.js';
@@ -24,8 +24,6 @@ export interface AppDeps {
   pets?: PetsAdapter;
   /** Called after a trigger recorded a status push, to push it promptly (the outbox worker). */
   wakeOutbox?: () => void;
-  /** Called after a change that records events (every write), to hand them over promptly. */
-  wakeEventRelay?: () => void;
   idempotency?: Partial<IdempotencyOptions>;
   /** Checks every response against the contract (on in tests). */
   validateResponses?: boolean;
@@ -43,7 +41,6 @@ export function createApp({
     timeoutMs: config.pets.timeoutMs,
   }),
   wakeOutbox = () => {},
-  wakeEventRelay = () => {},
   idempotency = {},
   validateResponses = false,
 }: AppDeps): Koa {
@@ -69,10 +66,7 @@ export function createApp({
     name: 'store',
     logger,
     internalToken: config.internalToken,
-    routers: [
-      afterWrites(wakeEventRelay),
-      createStoreRouter({ orders, inventory }, { validateResponses }).routes(),
-    ],
+    routers: [createStoreRouter({ orders, inventory }, { validateResponses }).routes()],
     readiness: { database: () => db.command({ ping: 1 }) },
   });
 }

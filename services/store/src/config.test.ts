@@ -14,8 +14,6 @@ describe('loadStoreConfig', () => {
       pets: { urls: ['http://127.0.0.1:3001'], timeoutMs: 2000, confirmedForMs: 1000 },
       outbox: { intervalMs: 5000, maxBackoffMs: 5000, reconcileIntervalMs: 300000 },
       stockHolds: { timeoutMs: 30000, sweepIntervalMs: 5000 },
-      gateway: { urls: ['http://127.0.0.1:8080'] },
-      events: { relayIntervalMs: 10000 },
     });
   });
 

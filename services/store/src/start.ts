@@ -7,7 +7,6 @@ import {
   type Logger,
 } from '@petstore/service-kit';
 import { createApp } from './app.js';
-import { storeEventRelay } from './events.js';
 import type { StoreConfig } from './config.js';
 import { idempotencySweeper } from './idempotency/idempotency-sweeper.js';
 import { ensureIndexes } from './indexes.js';
@@ -76,14 +75,12 @@ export async function startStore(
       intervalMs: config.outbox.intervalMs,
       maxBackoffMs: config.outbox.maxBackoffMs,
     });
-    const events = storeEventRelay(db, config, log.child({ component: 'events' }));
     const app = createApp({
       db,
       config,
       logger: log,
       pets,
       wakeOutbox: () => outbox.kick(),
-      wakeEventRelay: () => events.kick(),
       validateResponses,
     });
     databaseGauge(
@@ -106,7 +103,6 @@ export async function startStore(
     );
     const background = [
       outbox,
-      events,
       statusReconciliation({
         inventory: createInventory({
           repository,

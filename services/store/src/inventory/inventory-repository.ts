@@ -1,4 +1,3 @@
-import { recordEvent, type WithPendingEvents } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
 
 /** Stock an order took, kept in its pet's entry until the order is known to be stored or not. */
@@ -9,7 +8,7 @@ export interface HoldDocument {
 }
 
 /** The stock of one pet, keyed by its id; created only after pets confirmed the pet. */
-export interface InventoryDocument extends WithPendingEvents {
+export interface InventoryDocument {
   _id: number;
   quantity: number;
   /**
@@ -68,16 +67,11 @@ export class InventoryRepository {
     return (await this.inventory.countDocuments({ _id: petId }, { limit: 1 })) > 0;
   }
 
-  /** Creates or replaces the stock count, with its `inventory.updated` event. */
+  /** Creates or replaces the stock count. */
   async set(petId: number, quantity: number, at: Date): Promise<StockChange> {
-    const event = recordEvent({ type: 'inventory.updated', timestamp: at, data: { quantity } });
     const before = await this.inventory.findOneAndUpdate(
       { _id: petId },
-      {
-        $set: { quantity, updatedAt: at, ...event.$set },
-        $inc: event.$inc,
-        $setOnInsert: { openOrders: 0 },
-      },
+      { $set: { quantity, updatedAt: at }, $setOnInsert: { openOrders: 0 } },
       { upsert: true, returnDocument: 'before' },
     );
     return {

@@ -1,11 +1,5 @@
 import type { Order } from '@petstore/contract';
-import {
-  recordEvent,
-  SequenceBlocks,
-  withEvent,
-  type Caller,
-  type WithPendingEvents,
-} from '@petstore/service-kit';
+import { SequenceBlocks, type Caller } from '@petstore/service-kit';
 import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
 import type { StockHold } from '../inventory/inventory-repository.js';
 import { toTimestamp } from './timestamps.js';
@@ -17,7 +11,7 @@ export type PlacedOrder = Required<Order>;
  * An order as stored; a cancelled order stays, out of every answer. So does an aborted one: the
  * tombstone that took the id of an order whose placing failed, so that it can never be stored.
  */
-export interface OrderDocument extends WithPendingEvents {
+export interface OrderDocument {
   _id: number;
   /** The account that placed it; every customer query filters on it. */
   ownerId: string;
@@ -85,20 +79,10 @@ export class OrderRepository {
     return this.#ids.next();
   }
 
-  /** Stores the order with its `order.created` event, in one insert. */
   async insert(id: number, order: NewOrderDocument): Promise<PlacedOrder> {
     const document: OrderDocument = { _id: id, ...order, complete: false, cancelled: false };
-    const placed = toOrder(document);
-    await this.orders.insertOne({
-      ...document,
-      ...withEvent({
-        type: 'order.created',
-        timestamp: order.placedAt,
-        accountId: order.ownerId,
-        data: placed,
-      }),
-    });
-    return placed;
+    await this.orders.insertOne(document);
+    return toOrder(document);
   }
 
   /**
@@ -178,10 +162,9 @@ export class OrderRepository {
    * one matches, and only that one gets what to give back to stock.
    */
   async cancelOpen(scope: OrderScope, id: number, at: Date): Promise<CancelledOrder | undefined> {
-    const event = recordEvent({ type: 'order.cancelled', timestamp: at });
     const before = await this.orders.findOneAndUpdate(
       { _id: id, ...ownerFilter(scope), ...open },
-      { $set: { cancelled: true, cancelledAt: at, ...event.$set }, $inc: event.$inc },
+      { $set: { cancelled: true, cancelledAt: at } },
       // No projection: FerretDB does not implement one on findAndModify.
       { returnDocument: 'before' },
     );
@@ -192,10 +175,9 @@ export class OrderRepository {
   async completeOpen(id: number, at: Date, shipDate?: Date): Promise<PlacedOrder | undefined> {
     const set: Partial<OrderDocument> = { complete: true, completedAt: at };
     if (shipDate) set.shipDate = shipDate;
-    const event = recordEvent({ type: 'order.completed', timestamp: at });
     const after = await this.orders.findOneAndUpdate(
       { _id: id, ...open },
-      { $set: { ...set, ...event.$set }, $inc: event.$inc },
+      { $set: set },
       { returnDocument: 'after' },
     );
     return after ? toOrder(after) : undefined;
@@ -216,8 +198,7 @@ function ownerFilter(scope: OrderScope): Filter<OrderDocument> {
   return scope.ownerId === undefined ? {} : { ownerId: scope.ownerId };
 }
 
-/** An order as the API shows it. */
-export function toOrder(document: OrderDocument): PlacedOrder {
+function toOrder(document: OrderDocument): PlacedOrder {
   return {
     id: document._id,
     petId: document.petId,
