@@ -37,6 +37,18 @@ describe('request logging', () => {
     expect(summary).toMatchObject({ level: 50, status: 500, path: '/boom' });
   });
 
+  it('logs a request whose client left (499) once, at info', async () => {
+    await using service = await startTestService([
+      route('GET', '/left', (ctx) => {
+        ctx.status = 499;
+      }),
+    ]);
+    await fetch(`${service.url}/left`);
+    expect(service.logs.lines()).toEqual([
+      expect.objectContaining({ level: 30, msg: 'client closed request', status: 499 }),
+    ]);
+  });
+
   it('never logs the value of an Authorization, X-Internal-Token or X-Api-Key header', async () => {
     await using service = await startTestService([
       route('GET', '/echo', (ctx) => {

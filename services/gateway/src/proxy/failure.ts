@@ -22,6 +22,12 @@ const UNREACHABLE = new Set([
 
 const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
+/**
+ * nginx's status for a client that closed its connection before the answer: nobody reads it, so
+ * it is no fault of the gateway or a service, and is logged as a completed request.
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 export function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
   return typeof error.code === 'string' ? error.code : undefined;

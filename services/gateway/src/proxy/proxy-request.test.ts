@@ -474,7 +474,9 @@ describe('upstream failures', () => {
     expect(await res.json()).toMatchObject({ code: 'bad_gateway' });
   });
 
-  it('stops waiting for the service when the client leaves', async ({ mongo }) => {
+  it('stops waiting for the service when the client leaves, and logs one info line with 499', async ({
+    mongo,
+  }) => {
     let upstreamClosed = false;
     await using pets = await startFakeService(async (_request, _res, req) => {
       await new Promise<void>((resolve) => req.socket.once('close', resolve));
@@ -489,8 +491,22 @@ describe('upstream failures', () => {
     client.abort();
     await expect(leaving).rejects.toThrow();
     await vi.waitUntil(() => upstreamClosed, { timeout: 10_000 });
-    await vi.waitUntil(() => gateway.logs.text().includes('the client left before pets answered'), {
-      timeout: 10_000,
-    });
+    const lines = () =>
+      gateway.logs
+        .text()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const left = await vi.waitUntil(
+      () => {
+        const found = lines().filter((line) => line.path === '/v1/pets');
+        return found.length > 0 && found;
+      },
+      { timeout: 10_000 },
+    );
+    expect(left).toEqual([
+      expect.objectContaining({ level: 30, msg: 'client closed request', status: 499 }),
+    ]);
+    expect(lines().filter((line) => Number(line.level) >= 50)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { AppError, type Caller } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import type { Dispatcher, Pool } from 'undici';
 import { unusableAnswer } from './answer-check.js';
-import { classifyFailure, countFailure, errorCode } from './failure.js';
+import { CLIENT_CLOSED_REQUEST, classifyFailure, countFailure, errorCode } from './failure.js';
 import { forwardedHeaders, headerValue, passAnswerHeaders } from './header-policy.js';
 import { requestBody } from './request-body.js';
 import { exchange, type UpstreamAnswer } from './upstream-exchange.js';
@@ -43,10 +43,8 @@ export async function proxyRequest(
   // Node, which drops the connection, often while the key is still being checked. Its body
   // will never end: forwarding it would hold a connection to the service until the timeout.
   if (ctx.req.destroyed) {
-    throw new AppError(
-      'service_unavailable',
-      `[gateway] the client left before ${upstream.name} was asked`,
-    );
+    ctx.status = CLIENT_CLOSED_REQUEST;
+    return;
   }
   const body = requestBody(ctx, bodyLimitBytes);
   const request: Dispatcher.DispatchOptions = {
@@ -122,11 +120,8 @@ export async function proxyRequest(
     ctx.status = response.statusCode;
   } catch (error) {
     if (!(error instanceof AppError) && stopped instanceof ClientGone) {
-      throw new AppError(
-        'service_unavailable',
-        `[gateway] the client left before ${upstream.name} answered`,
-        { cause: error },
-      );
+      ctx.status = CLIENT_CLOSED_REQUEST;
+      return;
     }
     const failure =
       error instanceof AppError
