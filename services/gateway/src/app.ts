@@ -6,6 +6,7 @@ import type { Db } from 'mongodb';
 import { AccountRepository } from './accounts/account-repository.js';
 import { Authenticator } from './auth/authentication.js';
 import type { Config } from './config.js';
+import { apiIndex, apiIndexRoutes } from './docs/api-index.js';
 import { docsAssets } from './docs/docs-page.js';
 import { routeRequest } from './routing/route-request.js';
 import { createKeyCache } from './auth/key-cache.js';
@@ -109,7 +110,11 @@ export function createApp({
         },
       }),
     ],
-    routers: [docsAssets(), ownRoutes.routes()],
+    routers: [
+      docsAssets(),
+      apiIndexRoutes(apiIndex(openApiDocument, config.publicUrl)),
+      ownRoutes.routes(),
+    ],
   });
   app.proxy = config.trustedProxyHops > 0;
   app.maxIpsCount = config.trustedProxyHops;

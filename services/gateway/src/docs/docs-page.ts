@@ -8,9 +8,13 @@ import type { Middleware } from 'koa';
 export const DOCS_SCRIPT_PATH = '/docs/scalar.js';
 export const DOCS_INIT_PATH = '/docs/init.js';
 
+/** The document's security scheme for API keys, selected when the page opens. */
+export const DOCS_SECURITY_SCHEME = 'bearerAuth';
+
 /**
  * The reference page: Scalar's standalone bundle and a small start-up script, both served by the
- * gateway (no inline script, so the page's content security policy allows only this origin).
+ * gateway (no inline script, so the page's content security policy allows only this origin),
+ * under a line that says which key to paste: Scalar itself shows an empty token field.
  */
 export const DOCS_HTML = `<!doctype html>
 <html lang="en">
@@ -19,8 +23,25 @@ export const DOCS_HTML = `<!doctype html>
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Petstore API reference</title>
     <link rel="icon" href="data:," />
+    <style>
+      .petstore-key-hint {
+        margin: 0;
+        padding: 10px 16px;
+        font: 14px/1.5 system-ui, sans-serif;
+        color: #3d3000;
+        background: #fff6d6;
+        border-bottom: 1px solid #e6cf7a;
+      }
+    </style>
   </head>
   <body>
+    <p class="petstore-key-hint" id="petstore-key-hint">
+      To try an operation, paste an API key as the <strong>Bearer Token</strong> under
+      <strong>Authentication</strong>: the admin key (<code>ADMIN_API_KEY</code>, which
+      <code>pnpm start</code> prints and keeps in <code>.data/admin-api-key</code>) for every
+      operation, or the <code>apiKey</code> that <code>POST /v1/accounts</code> answers for a
+      customer's.
+    </p>
     <div id="petstore-reference"></div>
     <script src="${DOCS_SCRIPT_PATH}"></script>
     <script src="${DOCS_INIT_PATH}"></script>
@@ -41,6 +62,7 @@ const SCALAR_CONFIGURATION = {
   documentDownloadType: 'json',
   hideClientButton: true,
   persistAuth: false,
+  authentication: { preferredSecurityScheme: DOCS_SECURITY_SCHEME },
 };
 
 // Not `#api-reference`: an element with that id makes the bundle mount itself at load, with its

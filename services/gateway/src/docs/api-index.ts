@@ -1,0 +1,83 @@
+import { AppError } from '@petstore/service-kit';
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import type { OpenApiDocument } from './docs-routes.js';
+
+/** Where the API's index answers: the root, and the base address of the versioned operations. */
+const INDEX_PATHS = new Set(['/', '/v1']);
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+const PathItemSchema = z.record(z.string(), z.unknown());
+const OperationSchema = z.object({
+  operationId: z.string(),
+  summary: z.string().optional(),
+  deprecated: z.boolean().optional(),
+  security: z.array(z.record(z.string(), z.array(z.string()))).default([]),
+});
+
+export interface IndexOperation {
+  method: string;
+  path: string;
+  operationId: string;
+  summary?: string;
+  /** Whether the operation needs `Authorization: Bearer <API key>`. */
+  needsApiKey: boolean;
+  deprecated?: true;
+}
+
+export interface ApiIndex {
+  name: string;
+  version: string;
+  docs: string;
+  openapi: string;
+  authentication: string;
+  operations: IndexOperation[];
+}
+
+/**
+ * The API's front page as JSON: where its reference and document are, and every operation of the
+ * document, so the list never differs from what `/openapi.json` says.
+ */
+export function apiIndex(document: OpenApiDocument, publicUrl: string): ApiIndex {
+  const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(PathItemSchema.parse(item))
+      .filter(([method]) => HTTP_METHODS.has(method))
+      .map(([method, operation]): IndexOperation => {
+        const { operationId, summary, deprecated, security } = OperationSchema.parse(operation);
+        return {
+          method: method.toUpperCase(),
+          path,
+          operationId,
+          ...(summary === undefined ? {} : { summary }),
+          needsApiKey: security.some((requirement) => Object.keys(requirement).length > 0),
+          ...(deprecated ? { deprecated: true as const } : {}),
+        };
+      }),
+  );
+  return {
+    name: document.info.title,
+    version: document.info.version,
+    docs: `${publicUrl}/docs`,
+    openapi: `${publicUrl}/openapi.json`,
+    authentication:
+      'Authorization: Bearer <API key>. POST /v1/accounts creates an account and answers its first key, once; the admin key is ADMIN_API_KEY.',
+    operations,
+  };
+}
+
+/** Answers `GET /` and `GET /v1` with the index; other methods there are 405. */
+export function apiIndexRoutes(index: ApiIndex): Middleware {
+  return async (ctx, next) => {
+    if (!INDEX_PATHS.has(ctx.path)) {
+      await next();
+      return;
+    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`, {
+        headers: { Allow: 'GET, HEAD' },
+      });
+    }
+    ctx.body = index;
+  };
+}
