@@ -1,14 +1,16 @@
 import { IdSchema } from './ids.js';
+import { lengthInCodePoints } from './text.js';
 import { z } from './zod.js';
 
 export const NewCategorySchema = z
   .object({
-    name: z.string().trim().min(1).max(100).openapi({
-      description: '1–100 characters, trimmed; unique regardless of case.',
+    name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 }).openapi({
+      description:
+        '1–100 characters (Unicode code points), trimmed; unique regardless of case: two names are the same when they match after NFC normalisation and full Unicode case folding (`straße` and `STRASSE`).',
       example: 'Dogs',
     }),
-    description: z.string().trim().max(1000).optional().openapi({
-      description: 'Up to 1000 characters, trimmed.',
+    description: lengthInCodePoints(z.string().trim(), { max: 1000 }).optional().openapi({
+      description: 'Up to 1000 characters (Unicode code points), trimmed.',
       example: 'Loyal companions of every size.',
     }),
   })

@@ -1,9 +1,10 @@
 import { MessageIdSchema } from './ids.js';
+import { lengthInCodePoints } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 
-const messageText = z.string().min(1).max(10_000).openapi({
-  description: '1–10 000 characters (UTF-16 code units), kept as sent.',
+const messageText = lengthInCodePoints(z.string(), { min: 1, max: 10_000 }).openapi({
+  description: '1–10 000 characters (Unicode code points), kept as sent.',
   example: 'Hello from the Petstore!',
 });
 

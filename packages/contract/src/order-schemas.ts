@@ -3,6 +3,7 @@ import { IdParamSchema, IdSchema } from './ids.js';
 import { PageQuerySchema } from './pagination.js';
 import { QuantitySchema } from './quantity.js';
 import { TimestampInputSchema, TimestampSchema } from './timestamps.js';
+import { lengthInCodePoints } from './text.js';
 import { z } from './zod.js';
 
 const SHIP_DATE_EXAMPLE = '2026-12-01T10:00:00Z';
@@ -62,7 +63,7 @@ export const ListOrdersQuerySchema = PageQuerySchema.extend({
 });
 export type ListOrdersQuery = z.infer<typeof ListOrdersQuerySchema>;
 
-export const IdempotencyKeySchema = z.string().min(1).max(255).openapi({
+export const IdempotencyKeySchema = lengthInCodePoints(z.string(), { min: 1, max: 255 }).openapi({
   description:
     'Retrying with the same key and body returns the first answer again; keys are kept at least 24 hours.',
   example: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',

@@ -1,5 +1,6 @@
 import { IdParamSchema, IdSchema } from './ids.js';
 import { PageQuerySchema } from './pagination.js';
+import { lengthInCodePoints } from './text.js';
 import { z } from './zod.js';
 
 export const PetStatusSchema = z.enum(['available', 'pending', 'sold']).openapi('PetStatus', {
@@ -11,12 +12,10 @@ export type PetStatus = z.infer<typeof PetStatusSchema>;
 
 export const NewPetSchema = z
   .object({
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .openapi({ description: '1–100 characters, trimmed.', example: 'Rex' }),
+    name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 }).openapi({
+      description: '1–100 characters (Unicode code points), trimmed.',
+      example: 'Rex',
+    }),
     categoryId: IdSchema.openapi({ description: 'An existing category.', example: 1 }),
     status: PetStatusSchema.optional(),
   })

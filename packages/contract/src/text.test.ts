@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { codePointLength, lengthInCodePoints } from './text.js';
+import { z } from './zod.js';
+
+describe('lengthInCodePoints', () => {
+  const name = lengthInCodePoints(z.string().trim(), { min: 1, max: 3 });
+
+  it('counts an emoji (two UTF-16 units) once', () => {
+    expect(codePointLength('🐶🐶🐶')).toBe(3);
+    expect(name.parse('🐶🐶🐶')).toBe('🐶🐶🐶');
+    expect(name.safeParse('🐶🐶🐶🐶').error?.issues[0]?.message).toBe(
+      'String must contain at most 3 character(s)',
+    );
+  });
+
+  it('counts after trimming', () => {
+    expect(name.parse('  abc  ')).toBe('abc');
+    expect(name.safeParse('   ').error?.issues[0]?.message).toBe(
+      'String must contain at least 1 character(s)',
+    );
+  });
+});
