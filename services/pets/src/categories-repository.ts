@@ -3,6 +3,7 @@ import { AppError, nextSequenceValue } from '@petstore/service-kit';
 import type { Collection, Db, UpdateFilter } from 'mongodb';
 import { isDuplicateKeyError } from './duplicate-key.js';
 import { categoryNotFound } from './errors.js';
+import { nameKeyOf } from './name-keys.js';
 import {
   categoriesCollection,
   petsCollection,
@@ -19,7 +20,7 @@ export interface CategoryListQuery {
 
 /**
  * Categories in the `categories` collection. Names are unique regardless of case through the
- * unique index on `nameKey` (the lower-cased name): an insert or rename onto a used name fails
+ * unique index on `nameKey` (the case-folded name, see `nameKeyOf`): an insert or rename onto a used name fails
  * with a duplicate key error, answered 409, with no check-then-insert race.
  */
 export class CategoriesRepository {
@@ -118,11 +119,6 @@ export class CategoriesRepository {
   async #inUse(categoryId: number): Promise<boolean> {
     return (await this.#pets.findOne({ categoryId }, { projection: { _id: 1 } })) !== null;
   }
-}
-
-/** What makes two names the same: case, surrounding spaces and Unicode composition do not count. */
-function nameKeyOf(name: string): string {
-  return name.trim().normalize('NFC').toLowerCase();
 }
 
 function nameConflictOr(error: unknown, name: string): unknown {

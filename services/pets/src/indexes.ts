@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { refreshNameKeys } from './name-keys.js';
 import { categoriesCollection, petsCollection } from './storage.js';
 
 /**
@@ -7,8 +8,12 @@ import { categoriesCollection, petsCollection } from './storage.js';
  *
  * One index per command: FerretDB 1.24 drops the connection when one `createIndexes` command
  * names several indexes that all exist already, which is what a restart sends.
+ *
+ * The unique index on `nameKey` compares names as `nameKeyOf` makes them: keys stored under an
+ * older rule are refreshed first.
  */
 export async function ensureIndexes(db: Db): Promise<void> {
+  await refreshNameKeys(db);
   const pets = petsCollection(db);
   await pets.createIndex({ status: 1, _id: 1 }, { name: 'status_id' });
   await pets.createIndex({ categoryId: 1, _id: 1 }, { name: 'categoryId_id' });

@@ -15,7 +15,7 @@ export interface PetDocument {
 export interface CategoryDocument {
   _id: number;
   name: string;
-  /** The name trimmed and lower-cased; unique, so names are unique regardless of case. */
+  /** The name trimmed, NFC and case-folded (`nameKeyOf`); unique, so names are unique regardless of case. */
   nameKey: string;
   description?: string;
   /** Moves whenever a pet starts using the category; deleting it requires it unchanged. */
