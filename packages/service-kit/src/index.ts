@@ -28,16 +28,18 @@ export {
 } from './run-service.js';
 export { nextSequenceValue, SequenceBlocks } from './sequences.js';
 export { callerOf, requireCaller, setCaller } from './caller.js';
-export { serviceConfig, serviceEnv, type ServiceEnv } from './service-env.js';
+export { serviceConfig, serviceEnv, type ServiceConfig, type ServiceEnv } from './service-env.js';
+export {
+  startService,
+  type ServiceParts,
+  type ServiceSetUp,
+  type StartedService,
+  type StartServiceOptions,
+} from './start-service.js';
 export { trustGateway } from './trust-gateway.js';
 export { Worker, type WorkerOptions } from './worker.js';
-export {
-  openServiceDatabase,
-  type OpenServiceDatabaseOptions,
-  type ServiceDatabase,
-} from './service-database.js';
+export type { ServiceDatabase } from './service-database.js';
 export { databaseGauge, rateLimitRejections, upstreamErrors } from './telemetry/metrics.js';
-export { startTelemetry, type Telemetry } from './telemetry/start-telemetry.js';
 export {
   currentTraceparent,
   contextFrom,

@@ -76,7 +76,8 @@ function stopServer(server: Server, gracePeriodMs: number): Promise<void> {
   });
 }
 
-async function runHooks(hooks: ShutdownHook[], logger: Logger): Promise<void> {
+/** Runs `hooks` in order, each even if one before it failed; rejects if any failed. */
+export async function runHooks(hooks: ShutdownHook[], logger: Logger): Promise<void> {
   const failures: unknown[] = [];
   for (const hook of hooks) {
     try {

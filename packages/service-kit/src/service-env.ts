@@ -53,3 +53,6 @@ export function serviceConfig(env: ServiceEnv) {
     metrics: { port: env.METRICS_PORT },
   };
 }
+
+/** The part of every service's config that `startService` reads. */
+export type ServiceConfig = ReturnType<typeof serviceConfig>;

@@ -1,10 +1,4 @@
-import {
-  createLogger,
-  openServiceDatabase,
-  runService,
-  startTelemetry,
-  type Logger,
-} from '@petstore/service-kit';
+import { startService, type Logger, type StartedService } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { PetsConfig } from './config.js';
 import { ensureIndexes } from './indexes.js';
@@ -18,48 +12,20 @@ export interface StartPetsOptions {
   port?: number;
 }
 
-export interface RunningPets {
-  /** e.g. `http://127.0.0.1:3001`. */
-  url: string;
-  /** Stops accepting, finishes in-flight requests, then closes the database connection. */
-  close(): Promise<void>;
-}
+export type RunningPets = StartedService;
 
 /** Connects to the database, ensures its indexes and serves the pets service. */
-export async function startPets(
+export function startPets(
   config: PetsConfig,
   options: StartPetsOptions = {},
 ): Promise<RunningPets> {
-  const logger = options.logger ?? createLogger({ name: 'pets', level: config.logLevel });
-  const telemetry = await startTelemetry({
-    service: 'pets',
-    host: config.http.host,
-    metricsPort: config.metrics.port,
+  return startService({
+    name: 'pets',
+    config,
+    ...options,
+    setUp: async ({ database: { db }, logger }) => {
+      await ensureIndexes(db);
+      return { app: createApp({ db, config, logger }) };
+    },
   });
-  const database = await openServiceDatabase({
-    uri: config.mongo.uri,
-    database: config.mongo.database,
-    service: 'pets',
-    logger,
-  }).catch(async (error: unknown) => {
-    await telemetry.close();
-    throw error;
-  });
-  try {
-    const { db } = database;
-    await ensureIndexes(db);
-    const running = await runService({
-      app: createApp({ db, config, logger }),
-      ...config.http,
-      port: options.port ?? config.http.port,
-      logger,
-      onShutdown: [() => database.close(), () => telemetry.close()],
-      signals: options.signals,
-    });
-    return { url: running.url, close: () => running.close() };
-  } catch (error) {
-    await database.close();
-    await telemetry.close();
-    throw error;
-  }
 }

@@ -1,10 +1,8 @@
 import {
-  createLogger,
   databaseGauge,
-  openServiceDatabase,
-  runService,
-  startTelemetry,
+  startService,
   type Logger,
+  type StartedService,
 } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
@@ -29,129 +27,98 @@ export interface StartStoreOptions {
   sweepIntervalMs?: number;
 }
 
-export interface RunningStore extends AsyncDisposable {
-  /** Where it listens, e.g. `http://127.0.0.1:3002`. */
-  url: string;
-  /** Stops listening, lets requests finish, stops the outbox worker, closes the database. */
-  close(): Promise<void>;
-}
+/** Closing stops the background work before the database closes. */
+export type RunningStore = StartedService;
 
 /**
  * Runs the store: connects to its database, ensures the indexes, starts the outbox worker, the
  * idempotency sweeper and the stock hold sweeper, and listens.
  */
-export async function startStore(
+export function startStore(
   config: StoreConfig,
   { logger, signals, validateResponses, sweepIntervalMs = 60 * 60 * 1000 }: StartStoreOptions = {},
 ): Promise<RunningStore> {
-  const log = logger ?? createLogger({ name: 'store', level: config.logLevel });
-  const telemetry = await startTelemetry({
-    service: 'store',
-    host: config.http.host,
-    metricsPort: config.metrics.port,
-  });
-  const database = await openServiceDatabase({
-    uri: config.mongo.uri,
-    database: config.mongo.database,
-    service: 'store',
-    logger: log,
-  }).catch(async (error: unknown) => {
-    await telemetry.close();
-    throw error;
-  });
-  try {
-    const { db } = database;
-    await ensureIndexes(db);
-    const repository = createRepository(db);
-    const pets = createPetsAdapter({
-      baseUrls: config.pets.urls,
-      internalToken: config.internalToken,
-      timeoutMs: config.pets.timeoutMs,
-    });
-    const outbox = outboxWorker({
-      repository,
-      pets,
-      logger: log.child({ component: 'outbox' }),
-      intervalMs: config.outbox.intervalMs,
-      maxBackoffMs: config.outbox.maxBackoffMs,
-    });
-    const app = createApp({
-      db,
-      config,
-      logger: log,
-      pets,
-      wakeOutbox: () => outbox.kick(),
-      validateResponses,
-    });
-    databaseGauge(
-      'petstore_outbox_backlog',
-      'Pets whose status push is owed.',
-      async () => (await repository.outbox.backlog()).size,
-    );
-    databaseGauge(
-      'petstore_outbox_oldest_age_seconds',
-      'How long the oldest owed status push has waited (0 when none).',
-      async () => {
-        const { oldest } = await repository.outbox.backlog();
-        return oldest ? (Date.now() - oldest.getTime()) / 1000 : 0;
-      },
-    );
-    const statusChanges = createStatusChanges(
-      repository,
-      () => new Date(),
-      () => outbox.kick(),
-    );
-    const background = [
-      outbox,
-      statusReconciliation({
-        inventory: createInventory({
-          repository,
-          petCheck: createPetCheck({
-            pets,
-            inventory: repository.inventory,
-            confirmedForMs: config.pets.confirmedForMs,
+  return startService({
+    name: 'store',
+    config,
+    logger,
+    signals,
+    setUp: async ({ database: { db }, logger: log, onShutdown }) => {
+      await ensureIndexes(db);
+      const repository = createRepository(db);
+      const pets = createPetsAdapter({
+        baseUrls: config.pets.urls,
+        internalToken: config.internalToken,
+        timeoutMs: config.pets.timeoutMs,
+      });
+      const outbox = outboxWorker({
+        repository,
+        pets,
+        logger: log.child({ component: 'outbox' }),
+        intervalMs: config.outbox.intervalMs,
+        maxBackoffMs: config.outbox.maxBackoffMs,
+      });
+      const app = createApp({
+        db,
+        config,
+        logger: log,
+        pets,
+        wakeOutbox: () => outbox.kick(),
+        validateResponses,
+      });
+      databaseGauge(
+        'petstore_outbox_backlog',
+        'Pets whose status push is owed.',
+        async () => (await repository.outbox.backlog()).size,
+      );
+      databaseGauge(
+        'petstore_outbox_oldest_age_seconds',
+        'How long the oldest owed status push has waited (0 when none).',
+        async () => {
+          const { oldest } = await repository.outbox.backlog();
+          return oldest ? (Date.now() - oldest.getTime()) / 1000 : 0;
+        },
+      );
+      const statusChanges = createStatusChanges(
+        repository,
+        () => new Date(),
+        () => outbox.kick(),
+      );
+      const background = [
+        outbox,
+        statusReconciliation({
+          inventory: createInventory({
+            repository,
+            petCheck: createPetCheck({
+              pets,
+              inventory: repository.inventory,
+              confirmedForMs: config.pets.confirmedForMs,
+            }),
+            statusChanges,
+            now: () => new Date(),
           }),
+          pets,
+          statusChanges,
+          logger: log.child({ component: 'status-reconciliation' }),
+          intervalMs: config.outbox.reconcileIntervalMs,
+        }),
+        idempotencySweeper(repository.idempotency, {
+          now: () => new Date(),
+          logger: log,
+          intervalMs: sweepIntervalMs,
+        }),
+        holdSweeper({
+          repository,
           statusChanges,
           now: () => new Date(),
+          logger: log.child({ component: 'stock-holds' }),
+          intervalMs: config.stockHolds.sweepIntervalMs,
+          timeoutMs: config.stockHolds.timeoutMs,
         }),
-        pets,
-        statusChanges,
-        logger: log.child({ component: 'status-reconciliation' }),
-        intervalMs: config.outbox.reconcileIntervalMs,
-      }),
-      idempotencySweeper(repository.idempotency, {
-        now: () => new Date(),
-        logger: log,
-        intervalMs: sweepIntervalMs,
-      }),
-      holdSweeper({
-        repository,
-        statusChanges,
-        now: () => new Date(),
-        logger: log.child({ component: 'stock-holds' }),
-        intervalMs: config.stockHolds.sweepIntervalMs,
-        timeoutMs: config.stockHolds.timeoutMs,
-      }),
-    ];
-    for (const worker of background) worker.start();
-    const stopBackground = () => Promise.all(background.map((worker) => worker.stop()));
-    try {
-      const running = await runService({
-        app,
-        ...config.http,
-        logger: log,
-        signals,
-        onShutdown: [stopBackground, () => database.close(), () => telemetry.close()],
-      });
-      const close = () => running.close();
-      return { url: running.url, close, [Symbol.asyncDispose]: close };
-    } catch (error) {
-      await stopBackground();
-      throw error;
-    }
-  } catch (error) {
-    await database.close();
-    await telemetry.close();
-    throw error;
-  }
+      ];
+      for (const worker of background) worker.start();
+      onShutdown(() => Promise.all(background.map((worker) => worker.stop())));
+      return { app };
+    },
+  });
 }
