@@ -1,3 +1,4 @@
+import { EMAIL_DESCRIPTION, EMAIL_PATTERN, EmailSchema } from './email-address.js';
 import { AccountIdSchema, ApiKeyIdSchema } from './ids.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
@@ -14,10 +15,17 @@ export type Role = z.infer<typeof RoleSchema>;
 
 export const NewAccountSchema = z
   .object({
-    email: z.string().trim().toLowerCase().max(254).email().openapi({
-      description: 'A valid address of up to 254 characters, stored lower-cased; one account each.',
-      example: EMAIL_EXAMPLE,
-    }),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(254)
+      .regex(EMAIL_PATTERN, 'must be an email address')
+      .openapi({
+        format: 'email',
+        description: `${EMAIL_DESCRIPTION} Surrounding spaces are trimmed and the address is stored lower-cased; one account each.`,
+        example: EMAIL_EXAMPLE,
+      }),
     name: z
       .string()
       .trim()
@@ -31,7 +39,7 @@ export type NewAccount = z.infer<typeof NewAccountSchema>;
 
 const accountFields = {
   id: AccountIdSchema,
-  email: z.string().email().openapi({ example: EMAIL_EXAMPLE }),
+  email: EmailSchema.openapi({ format: 'email', example: EMAIL_EXAMPLE }),
   name: z
     .string()
     .nullable()

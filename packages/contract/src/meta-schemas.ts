@@ -15,7 +15,7 @@ export const OpenApiDocumentSchema = z
         version: z.string().openapi({ example: '1.0.0' }),
       })
       .passthrough(),
-    paths: z.record(z.string(), z.unknown()),
+    paths: z.record(z.string(), z.object({}).passthrough()),
   })
   .passthrough()
   .openapi({ description: 'The OpenAPI 3.0.3 document of this API.' });

@@ -3,6 +3,9 @@ import type { InfoObject } from 'openapi3-ts/oas30';
 export const documentInfo: InfoObject = {
   title: 'Petstore API',
   version: '1.0.0',
+  // The repository grants no licence; the document says so rather than leave it unstated.
+  license: { name: 'Proprietary' },
+  contact: { name: 'Petstore API' },
   description: [
     'A pet shop: a catalogue of pets and categories, orders drawing on stock, accounts with API keys, and a message queue.',
     '',
@@ -11,6 +14,12 @@ export const documentInfo: InfoObject = {
     '',
     '**Errors.** Every error is JSON `{code, message, status, requestId?, details?}` (the `Error` schema); ' +
       '`status` equals the HTTP status.',
+    '',
+    '**Paths and methods.** A path the API does not have is 404 `route_not_found`; a method a path does not ' +
+      'have is 405 `method_not_allowed`, with the methods it has in `Allow` (`OPTIONS` answers 204 with `Allow`).',
+    '',
+    '**Bodies.** A key that starts with `$` or contains `.` is refused with 400 `validation_failed` anywhere in a ' +
+      'body, nested objects and arrays included; other properties a schema does not list are dropped, never stored.',
     '',
     '**Pagination.** Lists take `limit` (1–100, default 20) and `cursor`, answer a plain array, ' +
       'and give the next page in a `Link: <…>; rel="next"` header.',

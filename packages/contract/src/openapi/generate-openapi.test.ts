@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { contract, internalContract } from '../contract.js';
 import { documentedOperations } from './documented-operations.js';
 import { generateOpenApi } from './generate-openapi.js';
+import { BODY_KEYS_RULE } from './operation-request.js';
 import { toOpenApiPath } from './openapi-path.js';
 import { documentOperations, objectsIn, operationById } from './test-support/document-walk.js';
 
@@ -112,7 +113,7 @@ describe('generateOpenApi', () => {
     expect(operationById(document, 'listInventory').tags).toEqual(['Store']);
   });
 
-  it('asks for the bearer key exactly on the operations that need one', () => {
+  it('asks for the bearer key exactly on the operations that need one, and says none on the rest', () => {
     expect(document.components?.securitySchemes?.bearerAuth).toMatchObject({
       type: 'http',
       scheme: 'bearer',
@@ -120,10 +121,21 @@ describe('generateOpenApi', () => {
     for (const { operation } of operations) {
       const needsKey = metadataOf.get(operation.operationId ?? '')?.auth === 'key';
       expect(operation.security, operation.operationId).toEqual(
-        needsKey ? [{ bearerAuth: [] }] : undefined,
+        needsKey ? [{ bearerAuth: [] }] : [],
       );
     }
-    expect(operationById(document, 'createAccount').security).toBeUndefined();
+    expect(operationById(document, 'createAccount').security).toEqual([]);
+  });
+
+  it('says on every request body which keys are refused, which OpenAPI 3.0 cannot express', () => {
+    const bodies = operations.flatMap(({ operation }) =>
+      operation.requestBody === undefined ? [] : [operation.requestBody],
+    );
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const body of bodies) {
+      expect(body).toMatchObject({ description: BODY_KEYS_RULE });
+    }
+    expect(document.info.description).toContain('starts with `$` or contains `.`');
   });
 
   it('gives every operation code samples in cURL, JavaScript and Python', () => {

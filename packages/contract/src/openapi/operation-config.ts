@@ -11,7 +11,6 @@ import { tagOf } from './tags.js';
 /** The OpenAPI operation of a contract route, as zod-to-openapi registers it. */
 export function operationConfig(operation: ContractOperation, serverUrl: string): RouteConfig {
   const { route, metadata, name } = operation;
-  const security = operationSecurity(metadata);
   const description = operationDescription(operation);
   return {
     method: route.method.toLowerCase() as RouteConfig['method'],
@@ -21,7 +20,7 @@ export function operationConfig(operation: ContractOperation, serverUrl: string)
     ...(route.summary === undefined ? {} : { summary: route.summary }),
     ...(description === undefined ? {} : { description }),
     ...(route.deprecated === true ? { deprecated: true } : {}),
-    ...(security === undefined ? {} : { security }),
+    security: operationSecurity(metadata),
     request: operationRequest(route),
     responses: operationResponses(operation),
     ...operationExtensions(metadata),

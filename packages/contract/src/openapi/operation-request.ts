@@ -5,6 +5,16 @@ import { headerName } from './header-name.js';
 import { objectShape } from '../zod-unwrap.js';
 
 type Request = NonNullable<RouteConfig['request']>;
+
+/**
+ * What `requestBody()` refuses beyond the schema. OpenAPI 3.0 has no `propertyNames`, and the
+ * schemas cannot say `additionalProperties: false` because other unknown properties are dropped,
+ * not refused; so every request body says it in words.
+ */
+export const BODY_KEYS_RULE =
+  'A key that starts with `$` or contains `.` is refused with 400 `validation_failed` anywhere in ' +
+  'the body, nested objects and arrays included; other properties the schema does not list are ' +
+  'dropped, never stored. A string that is not well-formed Unicode (a lone surrogate) is 400 too.';
 type Parameters = Request['params'];
 
 /** The parameters and body of a route, as zod-to-openapi takes them. */
@@ -18,6 +28,7 @@ export function operationRequest(route: AppRoute): Request {
     ...(isZodType(body)
       ? {
           body: {
+            description: BODY_KEYS_RULE,
             required: !body.isOptional(),
             content: { [jsonContentType(route)]: { schema: body } },
           },

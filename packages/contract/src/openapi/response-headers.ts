@@ -31,7 +31,6 @@ export const headerComponents: Record<string, HeaderObject> = {
     '</v1/pets?limit=20&cursor=eyJpZCI6MjB9>; rel="next"',
   ),
   'WWW-Authenticate': text('How to authenticate.', 'Bearer realm="petstore"'),
-  Allow: text('The methods the path does support.', 'GET, PUT, PATCH, DELETE'),
   'RateLimit-Limit': integer(
     'Requests allowed per window (per API key; per client address without one).',
     100,
@@ -58,7 +57,6 @@ export function responseHeaders(
       ? { Link: ref('Link') }
       : {}),
     ...(status === 401 ? { 'WWW-Authenticate': ref('WWW-Authenticate') } : {}),
-    ...(status === 405 ? { Allow: ref('Allow') } : {}),
     ...(status === 429
       ? {
           'RateLimit-Limit': ref('RateLimit-Limit'),
