@@ -1,4 +1,10 @@
-import { EMAIL_DESCRIPTION, EMAIL_PATTERN, EmailSchema } from './email-address.js';
+import {
+  EMAIL_DESCRIPTION,
+  EMAIL_PATTERN,
+  EmailSchema,
+  hasShortLocalPart,
+  LOCAL_PART_MESSAGE,
+} from './email-address.js';
 import { AccountIdSchema, ApiKeyIdSchema } from './ids.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
@@ -21,6 +27,7 @@ export const NewAccountSchema = z
       .toLowerCase()
       .max(254)
       .regex(EMAIL_PATTERN, 'must be an email address')
+      .refine(hasShortLocalPart, LOCAL_PART_MESSAGE)
       .openapi({
         format: 'email',
         description: `${EMAIL_DESCRIPTION} Surrounding spaces are trimmed and the address is stored lower-cased; one account each.`,

@@ -12,6 +12,7 @@ describe('email addresses', () => {
     'jane@xn--bcher-kva.example',
     'a@b.cd',
     'digits123@123.example.org',
+    `${'a'.repeat(64)}@example.com`,
   ])('accepts %s, as RFC 5322 writes an address', (email) => {
     expect(accepts(email)).toBe(true);
   });
@@ -34,6 +35,8 @@ describe('email addresses', () => {
     'jané@example.com',
     'jane@example.com.',
     `jane@${'a'.repeat(64)}.com`,
+    `${'a'.repeat(65)}@example.com`,
+    `${'a.'.repeat(32)}b@example.com`,
   ])('refuses %s', (email) => {
     expect(accepts(email)).toBe(false);
   });
