@@ -1,10 +1,10 @@
 import { contract, contractOperations, type PetstoreClient } from '@petstore/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, petInStock } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
 import { fillPath } from './support/fill-path.js';
 import { call, send } from './support/http.js';
-import { startTestStack, type TestStack } from './support/test-stack.js';
+import { testStackForFile } from './support/stack-for-file.js';
 
 interface Customer {
   apiKey: string;
@@ -12,18 +12,14 @@ interface Customer {
   api: PetstoreClient;
 }
 
-let api: TestStack;
+// Key uses are written every 200 ms rather than every 5 s, so lastUsedAt shows quickly.
+const api = testStackForFile({ KEY_USAGE_FLUSH_MS: '200' });
 let alice: Customer;
 let bob: Customer;
 
 beforeAll(async () => {
-  // Key uses are written every 200 ms rather than every 5 s, so lastUsedAt shows quickly.
-  api = await startTestStack({ KEY_USAGE_FLUSH_MS: '200' });
   alice = await api.signUp();
   bob = await api.signUp();
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 /** What the admin-only operations act on: fresh for each test. */

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import type { PetstoreClient } from '@petstore/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ok } from './support/catalogue.js';
-import { startTestStack, type TestStack } from './support/test-stack.js';
+import { testStackForFile } from './support/stack-for-file.js';
 
 interface CodeSample {
   lang: string;
@@ -70,7 +70,6 @@ const chosen: {
   { operationId: 'health', key: 'none' },
 ];
 
-let api: TestStack;
 let customerKey: string;
 let customer: PetstoreClient;
 let operations: Map<string, Operation>;
@@ -89,8 +88,9 @@ async function renameCategory(name: string): Promise<void> {
   }
 }
 
+const api = testStackForFile();
+
 beforeAll(async () => {
-  api = await startTestStack();
   const res = await fetch(`${api.url}/openapi.json`);
   document = (await res.json()) as OpenApiDocument;
   operations = new Map(
@@ -114,9 +114,6 @@ beforeAll(async () => {
     { status: 200 },
     { status: 201, body: { id: 1 } },
   ]);
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 function sampleOf(operationId: string, lang: 'cURL' | 'JavaScript') {

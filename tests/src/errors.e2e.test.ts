@@ -1,10 +1,10 @@
 import { ErrorCodeSchema, errorStatus, type ErrorCode } from '@petstore/contract';
 import { serveHttp, type HttpHandler } from '@petstore/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, petInStock } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
 import { answerOf, call, type Answer, type RequestOptions } from './support/http.js';
-import { startTestStack, type TestStack } from './support/test-stack.js';
+import { testStackForFile } from './support/stack-for-file.js';
 
 /** How long the gateway waits for a service here: short, so that a 504 comes quickly. */
 const UPSTREAM_TIMEOUT_MS = 2_000;
@@ -14,7 +14,6 @@ const BODY_LIMIT = 64 * 1024;
 const NEVER_ISSUED = '9223372036854775807';
 const PAST_INT64 = '9223372036854775808';
 
-let api: TestStack;
 let customer: { apiKey: string; email: string };
 /** A category with a pet in it; the pet's stock went to a completed order and is now 0. */
 let categoryId: number;
@@ -23,15 +22,16 @@ let completedOrderId: number;
 /** A pet with stock to order from. */
 let stockedPetId: number;
 
+const api = testStackForFile({
+  UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
+  // GET /v1/pets/{petId} is past its sunset in this stack (410 gone); nothing else here uses it.
+  GET_PET_DEPRECATED_AT: '2019-01-01T00:00:00Z',
+  GET_PET_SUNSET: '2020-01-01T00:00:00Z',
+  // Keys refill one token a second, so a loop of requests empties a bucket for certain.
+  RATE_LIMIT_PER_SECOND: '1',
+});
+
 beforeAll(async () => {
-  api = await startTestStack({
-    UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
-    // GET /v1/pets/{petId} is past its sunset in this stack (410 gone); nothing else here uses it.
-    GET_PET_DEPRECATED_AT: '2019-01-01T00:00:00Z',
-    GET_PET_SUNSET: '2020-01-01T00:00:00Z',
-    // Keys refill one token a second, so a loop of requests empties a bucket for certain.
-    RATE_LIMIT_PER_SECOND: '1',
-  });
   const email = `errors.${Date.now()}@example.com`;
   customer = { apiKey: (await api.signUp(email)).apiKey, email };
   const shopper = api.client(customer.apiKey);
@@ -52,10 +52,6 @@ beforeAll(async () => {
     }),
     200,
   );
-});
-
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 const asCustomer = (method: string, path: string, options: RequestOptions = {}) =>

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from './support/test-stack.js';
+import { expect, it } from 'vitest';
+import { testStackForFile } from './support/stack-for-file.js';
 
 const run = promisify(execFile);
 
@@ -15,13 +15,7 @@ async function walkthrough(): Promise<string> {
   return block;
 }
 
-let api: TestStack;
-beforeAll(async () => {
-  api = await startTestStack();
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
-});
+const api = testStackForFile();
 
 it('runs the README walkthrough verbatim against a running API', async () => {
   const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', await walkthrough()], {

@@ -11,9 +11,10 @@
  * asserts exactly that, and that nothing crashed.
  */
 import { contract } from '@petstore/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 import type { BadInputCase } from './case-types.js';
 import {
   documentCounts,
@@ -29,20 +30,16 @@ import { wireCases } from './wire-cases.js';
 
 const cases: BadInputCase[] = [...generatedCases(), ...fieldCases(), ...wireCases()];
 
-let api: TestStack;
 let databases: DatabaseReader;
 let fixtures: Fixtures;
 let before: { state: DatabaseState; counts: Record<string, number> };
 
+const api = testStackForFile(unthrottled);
+
 beforeAll(async () => {
-  api = await startTestStack(unthrottled);
   databases = await api.databases();
   fixtures = await createFixtures(api);
   before = { state: await readState(databases), counts: await documentCounts(databases) };
-});
-
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 describe('the table of bad input', () => {

@@ -21,10 +21,11 @@ import {
   type ContractOperation,
 } from '@petstore/contract';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { call, type Answer } from '../support/http.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 import { createFixtures, type Fixtures } from './fixtures.js';
 import { VALID_BODIES } from './generated-cases.js';
 import { arbitraryOf, validArbitraryOf, type ArbitraryOptions } from './zod-arbitrary.js';
@@ -71,16 +72,12 @@ interface Request {
   headers?: Record<string, unknown>;
 }
 
-let api: TestStack;
 let fixtures: Fixtures;
 
-beforeAll(async () => {
-  api = await startTestStack(unthrottled);
-  fixtures = await createFixtures(api);
-});
+const api = testStackForFile(unthrottled);
 
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
+beforeAll(async () => {
+  fixtures = await createFixtures(api);
 });
 
 /** Whose key goes with an operation: none for sign-up, the customer's for its own keys and messages. */

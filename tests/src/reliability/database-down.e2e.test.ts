@@ -1,10 +1,11 @@
 import type { PetstoreClient } from '@petstore/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stockedPet } from '../support/catalogue.js';
 import { expectError } from '../support/error-bodies.js';
 import { call } from '../support/http.js';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
 
 /**
@@ -14,17 +15,17 @@ import { prepareWorkload, Workload } from '../support/workload.js';
 const GUARD_MS = 8_000;
 const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(GUARD_MS) } });
 
-let api: TestStack;
 let customer: PetstoreClient;
 let petId: number;
 
+const api = testStackForFile({
+  ...unthrottled,
+  // Stock taken by an order that could not be stored goes back soon after the database does.
+  STOCK_HOLD_TIMEOUT_MS: '2000',
+  STOCK_HOLD_SWEEP_MS: '250',
+});
+
 beforeAll(async () => {
-  api = await startTestStack({
-    ...unthrottled,
-    // Stock taken by an order that could not be stored goes back soon after the database does.
-    STOCK_HOLD_TIMEOUT_MS: '2000',
-    STOCK_HOLD_SWEEP_MS: '250',
-  });
   customer = (await api.signUp()).api;
   ({ petId } = await stockedPet(api.admin, 100));
 });
@@ -32,9 +33,6 @@ afterEach(async () => {
   // Whatever a test did, the next one starts with the database up and every service ready.
   await api.stack.database.start();
   await everythingReady();
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 /** `/ready?deep=true`'s status and body: the gateway's database, and pets and store too. */
@@ -152,14 +150,16 @@ describe('once the database is back', () => {
 describe('under load', () => {
   it('loses nothing when the database stops and starts again', async () => {
     const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: GUARD_MS });
-    await workload.run(20);
-    await workload.across(() => api.stack.database.stop());
-    await workload.run(16);
-    await workload.across(async () => {
-      await api.stack.database.start();
-      await everythingReady();
-    });
-    await workload.run(30);
+    await workload.throughOutage(
+      {
+        stop: () => api.stack.database.stop(),
+        start: async () => {
+          await api.stack.database.start();
+          await everythingReady();
+        },
+      },
+      { during: 16 },
+    );
 
     expectOnlyAnswers(workload, ['service_unavailable']);
     expect(countOf(workload, 'order', 503)).toBeGreaterThan(0);

@@ -1,47 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import type { PetstoreClient } from '@petstore/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../support/catalogue.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
 
-/** A message as the gateway stores it (services/gateway/src/collections.ts). */
-interface MessageDocument {
-  _id: string;
-  accountId: string;
-  message: string;
-  status: 'queued' | 'delivering' | 'delivered';
-  createdAt: Date;
-  leaseUntil: Date | null;
-  attempts: number;
-  deliveredAt: Date | null;
-}
-
-let api: TestStack;
 let db: DatabaseReader;
 let customer: { accountId: string; api: PetstoreClient };
 
+const api = testStackForFile(unthrottled);
+
 beforeAll(async () => {
-  api = await startTestStack(unthrottled);
   db = await api.databases();
   customer = await api.signUp();
 });
 afterEach(async () => {
   if (!api.stack.gateway.running) await api.stack.gateway.start();
 });
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
-});
 
-const messages = () => db.db(databaseNames.gateway).collection<MessageDocument>('messages');
+/** The gateway's messages, written here as the gateway writes them. */
+const messages = () => db.db(databaseNames.gateway).collection<{ _id: string }>('messages');
 
 /** A message id as the gateway makes them: `msg_` and 20 base62 characters. */
 const messageId = () => `msg_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
 
 /** A message the worker has not delivered, exactly as the gateway stores it when it is posted. */
-function queuedMessage(text: string): MessageDocument {
+function queuedMessage(text: string) {
   return {
     _id: messageId(),
     accountId: customer.accountId,
@@ -90,7 +77,7 @@ describe('a gateway restarted with messages it had not delivered', () => {
   it('delivers a message whose delivery stopped halfway, once its lease has run out', async () => {
     await api.stack.gateway.stop();
     // Claimed by a worker that died before marking it delivered.
-    const cutShort: MessageDocument = {
+    const cutShort = {
       ...queuedMessage('Cut short'),
       status: 'delivering',
       leaseUntil: new Date(Date.now() - 1_000),
@@ -130,11 +117,7 @@ describe('a gateway restarted with messages it had not delivered', () => {
 describe('under load', () => {
   it('loses nothing when the gateway stops and starts again', async () => {
     const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: 10_000 });
-    await workload.run(20);
-    await workload.across(() => api.stack.gateway.stop());
-    await workload.run(20);
-    await workload.across(() => api.stack.gateway.start());
-    await workload.run(30);
+    await workload.throughOutage(api.stack.gateway, { during: 20 });
 
     // While it is down, connections are refused; one it closes as it stops may drop a request.
     expectOnlyAnswers(workload, [], { refused: true, dropped: true });

@@ -8,7 +8,8 @@ import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { call, type Answer } from '../support/http.js';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
 
 /**
@@ -27,7 +28,6 @@ interface HangingService extends AsyncDisposable {
   readonly open: number;
 }
 
-let api: TestStack;
 let db: DatabaseReader;
 let customer: PetstoreClient;
 let customerKey: string;
@@ -82,8 +82,9 @@ function asCustomer(method: string, path: string, json?: unknown): Promise<Answe
   });
 }
 
+const api = testStackForFile({ ...unthrottled, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) });
+
 beforeAll(async () => {
-  api = await startTestStack({ ...unthrottled, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) });
   db = await api.databases();
   const signedUp = await api.signUp();
   customer = signedUp.api;
@@ -95,7 +96,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await closeStandIn();
-  await api?.[Symbol.asyncDispose]();
 });
 
 describe('a store that takes requests and never answers', () => {
@@ -184,13 +184,7 @@ describe('a store that takes requests and never answers', () => {
 describe('under load', () => {
   it('loses nothing when the store starts hanging and is then replaced', async () => {
     const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: GUARD_MS });
-    await workload.run(20);
-    await workload.across(async () => {
-      await hangTheStore();
-    });
-    await workload.run(30);
-    await workload.across(() => restoreTheStore());
-    await workload.run(30);
+    await workload.throughOutage({ stop: hangTheStore, start: restoreTheStore });
 
     expectOnlyAnswers(workload, ['service_unavailable', 'upstream_timeout']);
     expect(countOf(workload, 'order', 504)).toBeGreaterThan(0);

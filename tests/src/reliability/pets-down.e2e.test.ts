@@ -1,26 +1,27 @@
 import type { PetStatus, PetstoreClient } from '@petstore/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ok, petInStock } from '../support/catalogue.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
 
 /** A request that answers 503 when a service is down does so at once; past this, it hung. */
 const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(5_000) } });
 
-let api: TestStack;
 let db: DatabaseReader;
 let customer: PetstoreClient;
 let categoryId: number;
 
+const api = testStackForFile({
+  ...unthrottled,
+  // Retries of a status push stay frequent, so convergence is quick once pets is back.
+  OUTBOX_MAX_BACKOFF_MS: '500',
+});
+
 beforeAll(async () => {
-  api = await startTestStack({
-    ...unthrottled,
-    // Retries of a status push stay frequent, so convergence is quick once pets is back.
-    OUTBOX_MAX_BACKOFF_MS: '500',
-  });
   db = await api.databases();
   customer = (await api.signUp()).api;
   categoryId = ok(await api.admin.categories.createCategory({ body: { name: 'Pets down' } }), 201)
@@ -28,9 +29,6 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   if (!api.stack.pets.running) await api.stack.pets.start();
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 /** The pet's status as the pets service stores it, read through the driver. */
@@ -153,11 +151,7 @@ describe('under load', () => {
   it('loses nothing when pets stops and starts again, and every status converges', async () => {
     const setup = await prepareWorkload(api, { stock: 30 });
     const workload = new Workload(api.url, setup, { guardMs: 5_000 });
-    await workload.run(20);
-    await workload.across(() => api.stack.pets.stop());
-    await workload.run(30);
-    await workload.across(() => api.stack.pets.start());
-    await workload.run(30);
+    await workload.throughOutage(api.stack.pets);
 
     expectOnlyAnswers(workload, ['service_unavailable']);
     // Orders went on while pets was down (the store knows its stocked pets); reads of pets did not.

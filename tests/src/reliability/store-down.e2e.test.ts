@@ -1,23 +1,24 @@
 import type { PetstoreClient } from '@petstore/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stockedPet } from '../support/catalogue.js';
 import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
 
 /** API.md: a service that is down is 503 "within 1 s"; past this the request counts as hung. */
 const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(1_000) } });
 
-let api: TestStack;
 let db: DatabaseReader;
 let customer: PetstoreClient;
 let petId: number;
 let orderId: number;
 
+const api = testStackForFile(unthrottled);
+
 beforeAll(async () => {
-  api = await startTestStack(unthrottled);
   db = await api.databases();
   customer = (await api.signUp()).api;
   ({ petId } = await stockedPet(api.admin, 100));
@@ -29,9 +30,6 @@ beforeAll(async () => {
 afterEach(async () => {
   // Whatever a test did, the next one starts with the store up.
   if (!api.stack.store.running) await api.stack.store.start();
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 describe('with the store stopped', () => {
@@ -136,11 +134,7 @@ describe('once the store is started again', () => {
 describe('under load', () => {
   it('loses nothing when the store stops and starts again', async () => {
     const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: 5_000 });
-    await workload.run(20);
-    await workload.across(() => api.stack.store.stop());
-    await workload.run(30);
-    await workload.across(() => api.stack.store.start());
-    await workload.run(30);
+    await workload.throughOutage(api.stack.store);
 
     expectOnlyAnswers(workload, ['service_unavailable']);
     // The fault was felt, and the workload did real work on both sides of it.

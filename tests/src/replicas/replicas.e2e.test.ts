@@ -1,29 +1,26 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { contract, contractOperations, createPetstoreClient } from '@petstore/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { fillPath } from '../support/fill-path.js';
 import { call } from '../support/http.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
+import { startTestStack, unthrottled } from '../support/test-stack.js';
 
 /** API.md, "Replicas": what holds whatever the number of processes of each service. */
 const REVOCATION_BOUND_MS = 1_000;
 
-let api: TestStack;
+// Several processes of a service need a database with MongoDB's per-document atomicity.
+const api = testStackForFile(
+  { ...unthrottled, EMBEDDED_DATABASE: 'mongo-java-server', PETS_TIMEOUT_MS: '500' },
+  { replicas: { gateway: 2, pets: 2, store: 2 } },
+);
 let gateways: [string, string];
 
-beforeAll(async () => {
-  // Several processes of a service need a database with MongoDB's per-document atomicity.
-  api = await startTestStack(
-    { ...unthrottled, EMBEDDED_DATABASE: 'mongo-java-server', PETS_TIMEOUT_MS: '500' },
-    { replicas: { gateway: 2, pets: 2, store: 2 } },
-  );
+beforeAll(() => {
   const [first, second] = api.stack.replicas.gateway.map((gateway) => gateway.url);
   if (!first || !second) throw new Error('two gateways expected');
   gateways = [first, second];
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 /** A typed client of the gateway `index`. */

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { call } from '../support/http.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 
 /** How long a stopping service answers /ready 503 while it still serves. */
 const DRAIN_MS = 1_500;
@@ -11,17 +12,10 @@ const READY_POLL_MS = 100;
 /** The most requests the load sends, whatever happens: a bounded load. */
 const MAX_REQUESTS = 20_000;
 
-let api: TestStack;
-
-beforeAll(async () => {
-  api = await startTestStack(
-    { ...unthrottled, EMBEDDED_DATABASE: 'mongo-java-server', SHUTDOWN_DRAIN_MS: String(DRAIN_MS) },
-    { replicas: { gateway: 2, pets: 2, store: 2 } },
-  );
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
-});
+const api = testStackForFile(
+  { ...unthrottled, EMBEDDED_DATABASE: 'mongo-java-server', SHUTDOWN_DRAIN_MS: String(DRAIN_MS) },
+  { replicas: { gateway: 2, pets: 2, store: 2 } },
+);
 
 /**
  * The gateways a load balancer would send to: those whose `/ready` last answered 200, asked every

@@ -1,5 +1,5 @@
 import { contract, contractOperations } from '@petstore/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
@@ -7,7 +7,8 @@ import { expectError } from '../support/error-bodies.js';
 import { fillPath } from '../support/fill-path.js';
 import { call, send } from '../support/http.js';
 import { rawRequest } from '../support/raw-http.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled, type TestStack } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 
 // Who a request is comes from its API key alone. Whatever identity, trust or address headers a
 // client adds, the gateway replaces them with its own before anything reaches a service.
@@ -20,27 +21,24 @@ interface Customer {
   api: TestStack['admin'];
 }
 
-let api: TestStack;
 let db: DatabaseReader;
 let alice: Customer;
 let bob: Customer;
 let petId: number;
 
+const api = testStackForFile({
+  ...unthrottled,
+  // Practically no refill of an address's sign-ups: the test of forwarded addresses spends
+  // them all, then tries for more.
+  SIGNUP_RATE_LIMIT_BURST: '5',
+  SIGNUP_RATE_LIMIT_PER_MINUTE: '0.001',
+});
+
 beforeAll(async () => {
-  api = await startTestStack({
-    ...unthrottled,
-    // Practically no refill of an address's sign-ups: the test of forwarded addresses spends
-    // them all, then tries for more.
-    SIGNUP_RATE_LIMIT_BURST: '5',
-    SIGNUP_RATE_LIMIT_PER_MINUTE: '0.001',
-  });
   db = await api.databases();
   alice = await api.signUp();
   bob = await api.signUp();
   ({ petId } = await stockedPet(api.admin, 1_000));
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 /** Header sets with which Bob claims to be Alice, the admin, or the gateway itself. */

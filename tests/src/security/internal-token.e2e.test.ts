@@ -1,12 +1,13 @@
 import { networkInterfaces } from 'node:os';
 import { contract, contractOperations, internalContract } from '@petstore/contract';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { errorBody, expectError } from '../support/error-bodies.js';
 import { fillPath } from '../support/fill-path.js';
 import { call, send } from '../support/http.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 
 // Every route a service serves, public and internal, is refused without the gateway's internal
 // token, whatever else the request carries, and nothing reaches a database.
@@ -74,13 +75,13 @@ function requestKey({ name, path }: ServiceRoute): string {
   return path.startsWith('/internal/') && name === 'getPet' ? 'getPet_internal' : name;
 }
 
-let api: TestStack;
 let db: DatabaseReader;
 let customerKey: string;
 let seeded: Seeded;
 
+const api = testStackForFile(unthrottled);
+
 beforeAll(async () => {
-  api = await startTestStack(unthrottled);
   db = await api.databases();
   const customer = await api.signUp();
   customerKey = customer.apiKey;
@@ -102,9 +103,6 @@ beforeAll(async () => {
   };
   // The store pushes pet statuses in the background: let it settle before taking snapshots.
   await settled();
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 async function settled(): Promise<void> {

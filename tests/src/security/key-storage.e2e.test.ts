@@ -1,10 +1,10 @@
 import type { Document } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { PIECE_LENGTH, pieces, sha256 } from '../support/secrets.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 
 // API.md: "Only a SHA-256 hash of a key is stored; the key itself is shown once." Read every
 // document the API stores and look for any piece of any key that was ever issued.
@@ -20,13 +20,13 @@ interface IssuedKey {
   accountId: string;
 }
 
-let api: TestStack;
 let db: DatabaseReader;
 const issued: IssuedKey[] = [];
 let revokedKeyId: string;
 
+const api = testStackForFile({ KEY_USAGE_FLUSH_MS: '100' });
+
 beforeAll(async () => {
-  api = await startTestStack({ KEY_USAGE_FLUSH_MS: '100' });
   db = await api.databases();
   for (let n = 0; n < 3; n++) {
     const res = ok(
@@ -54,9 +54,6 @@ beforeAll(async () => {
   expect((await owner.accounts.revokeKey({ params: { keyId: toRevoke.id } })).status).toBe(204);
   // Messages that mention nothing secret, so the messages collection has documents too.
   await owner.messages.sendMessage({ body: { message: 'hello' } });
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 /** Every document of every database of the stack, with where it was found. */

@@ -1,27 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { call, type Answer } from '../support/http.js';
 import { pieces, sha256 } from '../support/secrets.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 
 // The services log every request, every 5xx with its cause, and their start and stop. Run a
 // workload that goes through sign-up, good, bad and revoked keys, malformed credentials, errors
 // and outages at the most verbose level, then read every line the three processes wrote.
 
-let api: TestStack;
 /** Every API key or key-like credential the workload sent. */
 const keys: string[] = [];
 
-beforeAll(async () => {
-  api = await startTestStack({
-    ...unthrottled,
-    LOG_LEVEL: 'trace',
-    KEY_USAGE_FLUSH_MS: '100',
-    UPSTREAM_TIMEOUT_MS: '2000',
-  });
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
+const api = testStackForFile({
+  ...unthrottled,
+  LOG_LEVEL: 'trace',
+  KEY_USAGE_FLUSH_MS: '100',
+  UPSTREAM_TIMEOUT_MS: '2000',
 });
 
 /** Waits until a line of `service` names the answer's request, so the lines of a step are all in. */

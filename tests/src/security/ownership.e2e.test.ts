@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { PetstoreClient } from '@petstore/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { call, type Answer } from '../support/http.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 
 // API.md: "Another account's order or message is 404 not_found, never 403 (no existence leaks)."
 // Bob walks every id there is; what he gets for Alice's things must be exactly what he gets for
@@ -18,7 +19,6 @@ interface Customer {
   api: PetstoreClient;
 }
 
-let api: TestStack;
 let db: DatabaseReader;
 let alice: Customer;
 let bob: Customer;
@@ -29,8 +29,9 @@ let adminOrders: number[];
 let aliceMessages: string[];
 let aliceKeys: string[];
 
+const api = testStackForFile(unthrottled);
+
 beforeAll(async () => {
-  api = await startTestStack(unthrottled);
   db = await api.databases();
   alice = await api.signUp();
   bob = await api.signUp();
@@ -58,9 +59,6 @@ beforeAll(async () => {
   }
   ok(await alice.api.accounts.createKey(), 201);
   aliceKeys = ok(await alice.api.accounts.listKeys(), 200).body.map(({ id }) => id);
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 /** What a client learns from an answer, with the id it asked for written as `{id}`. */

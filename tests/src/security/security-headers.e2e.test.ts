@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { stockedPet } from '../support/catalogue.js';
 import { send, type RequestOptions } from '../support/http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 
 // The gateway's answers are JSON for programs, a reference page and its scripts. Each carries
 // headers that keep browsers from sniffing, framing, leaking referrers or caching what a key
 // fetched, on success and error alike.
 
-let api: TestStack;
 let customerKey: string;
 let petId: number;
 
+const api = testStackForFile();
+
 beforeAll(async () => {
-  api = await startTestStack();
   const customer = await api.signUp();
   customerKey = customer.apiKey;
   ({ petId } = await stockedPet(api.admin, 100));
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
 });
 
 interface Exchange {

@@ -114,7 +114,7 @@ export class Workload {
    * the change. Resolves when both are done.
    */
   async across(
-    transition: () => Promise<void>,
+    transition: () => Promise<unknown>,
     { requests = 40, maxRequests = 250 }: { requests?: number; maxRequests?: number } = {},
   ): Promise<void> {
     let over = false;
@@ -141,6 +141,21 @@ export class Workload {
   /** Sends `requests` requests with nothing else going on. */
   async run(requests: number): Promise<void> {
     await this.across(() => Promise.resolve(), { requests, maxRequests: requests });
+  }
+
+  /**
+   * The course of every outage test: requests before the fault, across `stop()` (which brings it
+   * on), `during` requests while it lasts, across `start()` (which ends it), and after.
+   */
+  async throughOutage(
+    fault: { stop(): Promise<unknown>; start(): Promise<unknown> },
+    { during = 30 }: { during?: number } = {},
+  ): Promise<void> {
+    await this.run(20);
+    await this.across(() => fault.stop());
+    await this.run(during);
+    await this.across(() => fault.start());
+    await this.run(30);
   }
 
   /** How many outcomes of each kind got each status, for failure messages. */

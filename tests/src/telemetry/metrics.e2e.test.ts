@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { call } from '../support/http.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { testStackForFile } from '../support/stack-for-file.js';
 
-let api: TestStack;
-
-beforeAll(async () => {
-  api = await startTestStack({
-    // A key's burst of 5, refilled once every 1000 s: the sixth request is refused.
-    RATE_LIMIT_PER_SECOND: '0.001',
-    RATE_LIMIT_BURST: '5',
-  });
-});
-afterAll(async () => {
-  await api?.[Symbol.asyncDispose]();
+const api = testStackForFile({
+  // A key's burst of 5, refilled once every 1000 s: the sixth request is refused.
+  RATE_LIMIT_PER_SECOND: '0.001',
+  RATE_LIMIT_BURST: '5',
 });
 
 async function scrape(process: { name: string; metricsUrl?: string }): Promise<string> {
