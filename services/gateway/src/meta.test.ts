@@ -6,8 +6,8 @@ import {
   INTERNAL_TOKEN,
   bearer,
   startTestGateway,
+  it,
 } from './test-support/gateway-harness.js';
-import { it } from '@petstore/testkit/vitest';
 
 /** A stand-in service whose `/ready` answers 200 only with the internal token. */
 function readyService(): Promise<FakeService> {
@@ -65,8 +65,7 @@ describe('headers on every answer', () => {
 });
 
 describe('/health and /ready', () => {
-  it('answers /health with 200 {"status":"ok"} without a key', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('answers /health with 200 {"status":"ok"} without a key', async ({ gateway }) => {
     const res = await fetch(`${gateway.url}/health`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
@@ -156,9 +155,8 @@ describe('/openapi.json and /docs', () => {
   });
 
   it('serves /docs as a page that loads only same-origin assets, and serves the bundle', async ({
-    mongo,
+    gateway,
   }) => {
-    await using gateway = await startTestGateway(mongo);
     const res = await fetch(`${gateway.url}/docs`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -184,8 +182,7 @@ describe('/openapi.json and /docs', () => {
     }
   });
 
-  it('starts Scalar with everything that would reach outside turned off', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('starts Scalar with everything that would reach outside turned off', async ({ gateway }) => {
     const init = await (await fetch(`${gateway.url}/docs/init.js`)).text();
     expect(init).toContain('"url":"/openapi.json"');
     expect(init).toContain('"withDefaultFonts":false');

@@ -8,16 +8,15 @@ import {
   signUp,
   startTestGateway,
   testConfig,
+  it,
 } from '../test-support/gateway-harness.js';
-import { it } from '@petstore/testkit/vitest';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('POST /v1/accounts', () => {
   it('creates a customer and shows its key once, storing only the key’s hash', async ({
-    mongo,
+    gateway,
   }) => {
-    await using gateway = await startTestGateway(mongo);
     const res = await fetch(`${gateway.url}/v1/accounts`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -60,15 +59,13 @@ describe('POST /v1/accounts', () => {
     expect(account).not.toHaveProperty('apiKey');
   });
 
-  it('gives an account created without a name the name null', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('gives an account created without a name the name null', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url, 'noname@example.com');
     const me = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) });
     expect(await me.json()).toMatchObject({ email: 'noname@example.com', name: null });
   });
 
-  it('returns 409 conflict for an email already used, whatever its case', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('returns 409 conflict for an email already used, whatever its case', async ({ gateway }) => {
     await signUp(gateway.url, 'taken@example.com');
     const res = await fetch(`${gateway.url}/v1/accounts`, {
       method: 'POST',
@@ -83,8 +80,7 @@ describe('POST /v1/accounts', () => {
     ).toBe(1);
   });
 
-  it('creates exactly one account when ten sign-ups race for one email', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('creates exactly one account when ten sign-ups race for one email', async ({ gateway }) => {
     const statuses = await Promise.all(
       Array.from({ length: 10 }, () =>
         fetch(`${gateway.url}/v1/accounts`, {
@@ -106,9 +102,8 @@ describe('POST /v1/accounts', () => {
   });
 
   it('keeps the key of a sign-up whose account was never stored from authenticating', async ({
-    mongo,
+    gateway,
   }) => {
-    await using gateway = await startTestGateway(mongo);
     const apiKey = newApiKey();
     await gateway.db.collection('api_keys').insertOne({
       _id: 'key_halfway' as never,
@@ -125,8 +120,7 @@ describe('POST /v1/accounts', () => {
     expect(res.status).toBe(401);
   });
 
-  it('returns 400 validation_failed for an invalid email', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('returns 400 validation_failed for an invalid email', async ({ gateway }) => {
     const res = await fetch(`${gateway.url}/v1/accounts`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -139,9 +133,8 @@ describe('POST /v1/accounts', () => {
 
 describe('API keys', () => {
   it('creates more keys, lists them without key material, and each one works', async ({
-    mongo,
+    gateway,
   }) => {
-    await using gateway = await startTestGateway(mongo);
     const { apiKey } = await signUp(gateway.url);
     const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey, validateResponse: true });
 
@@ -169,9 +162,8 @@ describe('API keys', () => {
   });
 
   it('revokes a key: 204, then 401 for that key at once, the other keys keep working', async ({
-    mongo,
+    gateway,
   }) => {
-    await using gateway = await startTestGateway(mongo);
     const { apiKey } = await signUp(gateway.url);
     const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey });
     const spare = await petstore.accounts.createKey();
@@ -196,9 +188,8 @@ describe('API keys', () => {
   });
 
   it('returns 404 not_found when revoking another account’s key, and leaves it working', async ({
-    mongo,
+    gateway,
   }) => {
-    await using gateway = await startTestGateway(mongo);
     const alice = await signUp(gateway.url);
     const bob = await signUp(gateway.url);
     const bobKeys = (await (

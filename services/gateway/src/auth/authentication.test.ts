@@ -4,9 +4,9 @@ import {
   bearer,
   signUp,
   startTestGateway,
+  it,
 } from '../test-support/gateway-harness.js';
 import { createLogger } from '@petstore/service-kit';
-import { it } from '@petstore/testkit/vitest';
 import type { KeyOwner } from '../accounts/account-repository.js';
 import { hashApiKey, newApiKey } from './api-key-secret.js';
 import { Authenticator } from './authentication.js';
@@ -43,16 +43,14 @@ describe('authentication', () => {
   );
 
   it('returns 401 for a proxied operation without a key, before reaching the service', async ({
-    mongo,
+    gateway,
   }) => {
-    await using gateway = await startTestGateway(mongo);
     const res = await fetch(`${gateway.url}/v1/pets`);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
   });
 
-  it('accepts the scheme name in any case', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('accepts the scheme name in any case', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
     const res = await fetch(`${gateway.url}/v1/accounts/me`, {
       headers: { Authorization: `bearer ${apiKey}` },
@@ -60,8 +58,7 @@ describe('authentication', () => {
     expect(res.status).toBe(200);
   });
 
-  it('returns 401 for a key whose account is gone', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('returns 401 for a key whose account is gone', async ({ gateway }) => {
     const { apiKey, accountId } = await signUp(gateway.url);
     await gateway.db.collection('accounts').deleteOne({ _id: accountId as never });
     const res = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) });
@@ -71,9 +68,8 @@ describe('authentication', () => {
 
 describe('roles', () => {
   it('returns 403 forbidden for a customer on an admin operation, without reaching the service', async ({
-    mongo,
+    gateway,
   }) => {
-    await using gateway = await startTestGateway(mongo);
     const { apiKey } = await signUp(gateway.url);
     const res = await fetch(`${gateway.url}/v1/pets`, {
       method: 'POST',
@@ -84,8 +80,7 @@ describe('roles', () => {
     expect(await res.json()).toMatchObject({ code: 'forbidden', status: 403 });
   });
 
-  it('lets the admin through to the service on an admin operation', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('lets the admin through to the service on an admin operation', async ({ gateway }) => {
     const res = await fetch(`${gateway.url}/v1/pets`, {
       method: 'POST',
       headers: { ...bearer(ADMIN_API_KEY), 'Content-Type': 'application/json' },
@@ -171,9 +166,8 @@ describe('revocation', () => {
   });
 
   it('refuses a key revoked on another gateway at once for keys and messages, though cached here', async ({
-    mongo,
+    gateway,
   }) => {
-    await using gateway = await startTestGateway(mongo);
     const { apiKey } = await signUp(gateway.url);
     const me = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) });
     expect(me.status).toBe(200);

@@ -1,6 +1,5 @@
 import { describe, expect } from 'vitest';
-import { startTestGateway } from '../test-support/gateway-harness.js';
-import { it } from '@petstore/testkit/vitest';
+import { startTestGateway, it } from '../test-support/gateway-harness.js';
 import type { ApiIndex } from './api-index.js';
 
 type Document = { paths: Record<string, Record<string, { operationId?: string }>> };
@@ -38,8 +37,7 @@ describe('the index at / and /v1', () => {
     expect(documented.length).toBeGreaterThan(20);
   });
 
-  it('says which operations need a key and which is deprecated', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('says which operations need a key and which is deprecated', async ({ gateway }) => {
     const { operations } = (await (await fetch(`${gateway.url}/v1`)).json()) as ApiIndex;
     const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
     expect(byId.get('listPets')).toEqual({
@@ -55,8 +53,7 @@ describe('the index at / and /v1', () => {
     expect(operations.filter((operation) => operation.deprecated)).toHaveLength(1);
   });
 
-  it('answers HEAD without a body, and another method with 405 and Allow', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('answers HEAD without a body, and another method with 405 and Allow', async ({ gateway }) => {
     const head = await fetch(`${gateway.url}/v1`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');

@@ -1,10 +1,8 @@
 import { describe, expect } from 'vitest';
-import { startTestGateway } from '../test-support/gateway-harness.js';
-import { it } from '@petstore/testkit/vitest';
+import { it } from '../test-support/gateway-harness.js';
 
 describe('/docs and the API key', () => {
-  it('opens with the bearer scheme of the document selected', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('opens with the bearer scheme of the document selected', async ({ gateway }) => {
     const init = await (await fetch(`${gateway.url}/docs/init.js`)).text();
     const preferred = /"preferredSecurityScheme":"([^"]+)"/.exec(init)?.[1];
     const document = (await (await fetch(`${gateway.url}/openapi.json`)).json()) as {
@@ -16,8 +14,7 @@ describe('/docs and the API key', () => {
     });
   });
 
-  it('tells the reader which key to paste, and where', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('tells the reader which key to paste, and where', async ({ gateway }) => {
     const html = await (await fetch(`${gateway.url}/docs`)).text();
     const hint = /<p class="petstore-key-hint"[^>]*>([\s\S]*?)<\/p>/
       .exec(html)?.[1]

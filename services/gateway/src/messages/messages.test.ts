@@ -5,8 +5,8 @@ import {
   signUp,
   startTestGateway,
   testConfig,
+  it,
 } from '../test-support/gateway-harness.js';
-import { it } from '@petstore/testkit/vitest';
 
 interface MessageBody {
   id: string;
@@ -56,8 +56,7 @@ describe('messages', () => {
     expect(stored?.deliveredAt).toBeInstanceOf(Date);
   });
 
-  it('keeps the message exactly as sent', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('keeps the message exactly as sent', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
     const text = '  spaces, ünïcødé 🐾 and "quotes"  ';
     const sent = (await (await send(gateway.url, apiKey, text)).json()) as MessageBody;
@@ -65,16 +64,16 @@ describe('messages', () => {
     expect(got.message).toBe(text);
   });
 
-  it('returns 400 validation_failed for an empty message', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('returns 400 validation_failed for an empty message', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
     const res = await send(gateway.url, apiKey, '');
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'validation_failed' });
   });
 
-  it('returns 404 not_found for another account’s message; an admin sees it', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo);
+  it('returns 404 not_found for another account’s message; an admin sees it', async ({
+    gateway,
+  }) => {
     const alice = await signUp(gateway.url);
     const bob = await signUp(gateway.url);
     const sent = (await (await send(gateway.url, alice.apiKey, 'for alice')).json()) as MessageBody;

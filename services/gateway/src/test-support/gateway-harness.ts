@@ -1,5 +1,6 @@
 import { createLogger, type Env, type Logger } from '@petstore/service-kit';
 import type { startMongo } from '@petstore/testkit';
+import { test } from '@petstore/testkit/vitest';
 import { MongoClient, type Db } from 'mongodb';
 import { loadGatewayConfig, type Config } from '../config.js';
 import { startGateway } from '../start.js';
@@ -79,6 +80,14 @@ export async function startTestGateway(
     },
   };
 }
+
+/** vitest's `it` with `mongo` and `gateway`: a gateway of the test's own with the default config. */
+export const it = test.extend<{ gateway: TestGateway }>({
+  gateway: async ({ mongo }, use) => {
+    await using gateway = await startTestGateway(mongo);
+    await use(gateway);
+  },
+});
 
 export interface SignedUp {
   accountId: string;
