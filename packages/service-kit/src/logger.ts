@@ -1,6 +1,5 @@
 import { trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -64,7 +63,10 @@ function traceFields(): Record<string, string> {
   return { trace_id: traceId, span_id: spanId };
 }
 
-/** JSON lines on stdout (pretty when stdout is a terminal), with secrets redacted. */
+/**
+ * JSON lines on stdout, with secrets redacted: always JSON, terminal or not, so that whatever
+ * collects them can read them (`pnpm start` makes them readable for a person at a terminal).
+ */
 export function createLogger({ name, level, destination }: LoggerOptions): Logger {
   const options = {
     name,
@@ -74,5 +76,5 @@ export function createLogger({ name, level, destination }: LoggerOptions): Logge
     mixin: traceFields,
   };
   if (destination) return pino(options, destination);
-  return process.stdout.isTTY ? pino(options, pretty()) : pino(options);
+  return pino(options);
 }

@@ -49,6 +49,19 @@ describe('request logging', () => {
     ]);
   });
 
+  it('logs answered /health and /ready probes at debug, a failed one at error', async () => {
+    await using service = await startTestService([], {
+      readiness: { database: () => Promise.reject(new Error('down')) },
+    });
+    await fetch(`${service.url}/health`);
+    await fetch(`${service.url}/ready`);
+    const summaries = service.logs.lines().filter((line) => line.method === 'GET');
+    expect(summaries).toEqual([
+      expect.objectContaining({ level: 20, path: '/health', status: 200 }),
+      expect.objectContaining({ level: 50, path: '/ready', status: 503 }),
+    ]);
+  });
+
   it('never logs the value of an Authorization, X-Internal-Token or X-Api-Key header', async () => {
     await using service = await startTestService([
       route('GET', '/echo', (ctx) => {

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnGuarded, stopGuarded } from '@petstore/testkit';
+import { printPretty } from './pretty-logs.js';
 
 export interface ServiceProcessOptions {
   name: string;
@@ -15,8 +16,11 @@ export interface ServiceProcessOptions {
   url: string;
   /** Where Prometheus scrapes the process, when it serves metrics. */
   metricsUrl?: string;
-  /** `inherit` shows the service's logs; `pipe` hands them to `onOutput`. */
-  stdio: 'inherit' | 'pipe';
+  /**
+   * `inherit` shows the service's logs as it writes them (JSON lines), `pretty` as a person at a
+   * terminal reads them; `pipe` hands them to `onOutput`.
+   */
+  stdio: 'inherit' | 'pretty' | 'pipe';
   onOutput?: (name: string, chunk: string) => void;
 }
 
@@ -50,12 +54,16 @@ export class ServiceProcess {
     // Guarded: the service never outlives this process, even a killed one.
     const child = spawnGuarded(process.execPath, [...nodeArgs, entry], {
       env: { ...process.env, ...env },
-      output: stdio,
+      output: stdio === 'inherit' ? 'inherit' : 'pipe',
     });
     this.child = child;
     if (stdio === 'pipe') {
       child.stdout?.setEncoding('utf8').on('data', (chunk: string) => onOutput?.(name, chunk));
       child.stderr?.setEncoding('utf8').on('data', (chunk: string) => onOutput?.(name, chunk));
+    }
+    if (stdio === 'pretty' && child.stdout && child.stderr) {
+      printPretty(child.stdout, process.stdout, name);
+      printPretty(child.stderr, process.stderr, name);
     }
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
