@@ -20,16 +20,33 @@ const replicas: Record<ServiceName, number> = {
   store: count('STORE_REPLICAS'),
   gateway: count('GATEWAY_REPLICAS'),
 };
-const stack = await startStack({
+const starting = startStack({
   dataDir,
   env,
   replicas,
+  // The services write JSON lines; a person at a terminal gets them readable, one line each.
+  stdio: process.stdout.isTTY ? 'pretty' : 'inherit',
   ports: {
     gateway: Number(env.PORT || 8080),
     pets: Number(env.PETS_PORT || 3001),
     store: Number(env.STORE_PORT || 3002),
   },
-}).catch((error: unknown) => {
+});
+
+let stopping = false;
+/** Stops everything once, in order (after start-up, when asked during it), then exits. */
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  // A start that failed has already stopped what it started.
+  const started = await starting.catch(() => undefined);
+  await started?.stop();
+  process.exit(code);
+}
+// Ctrl-C and SIGTERM are a requested stop: everything stops, and the exit status says success.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(0));
+
+const stack = await starting.catch((error: unknown) => {
   // The message says what to do (a port in use, a data folder in use); a stack trace adds nothing.
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
@@ -41,27 +58,24 @@ const keyNote =
     ? 'from ADMIN_API_KEY'
     : `kept in ${resolve(dataDir, 'admin-api-key')}`;
 const more = stack.replicas.gateway.slice(1).map((gateway) => gateway.url);
-process.stdout.write(
-  [
-    '',
-    `Petstore API  ${stack.url}/v1   (docs: ${stack.url}/docs, ready: ${stack.url}/ready)`,
-    ...(more.length > 0 ? [`More gateways ${more.join(', ')}`] : []),
-    `Admin API key ${stack.adminApiKey}   (${keyNote})`,
-    `Processes     ${everyProcess.map((process) => `${process.name} ${process.url}`).join(', ')}`,
-    `Metrics       ${everyProcess.map((process) => `${process.name} ${process.metricsUrl ?? '–'}`).join(', ')}`,
-    'Ctrl-C stops everything.',
-    '',
-  ].join('\n'),
-);
-
-let stopping = false;
-async function shutdown(code: number) {
-  if (stopping) return;
-  stopping = true;
-  await stack.stop();
-  process.exit(code);
+if (!stopping) {
+  process.stdout.write(
+    [
+      '',
+      `Petstore API  ${stack.url}/v1   (every operation, as JSON)`,
+      `Reference     ${stack.url}/docs   (paste the admin key under Authentication to try operations)`,
+      `OpenAPI       ${stack.url}/openapi.json`,
+      `Ready         ${stack.url}/ready`,
+      ...(more.length > 0 ? [`More gateways ${more.join(', ')}`] : []),
+      `Admin API key ${stack.adminApiKey}   (${keyNote})`,
+      `Processes     ${everyProcess.map((process) => `${process.name} ${process.url}`).join(', ')}`,
+      `Metrics       ${everyProcess.map((process) => `${process.name} ${process.metricsUrl ?? '–'}`).join(', ')}`,
+      'Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(0));
+
 // A process that dies takes the stack down with it, saying which and how: a stack with a part
 // missing would answer some requests and not others.
 for (const service of everyProcess) {

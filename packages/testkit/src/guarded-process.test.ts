@@ -15,6 +15,16 @@ describe('spawnGuarded', () => {
     expect(code).toBe(128 + 9);
   });
 
+  it('leads a process group of its own, which a Ctrl-C meant for its owner does not reach', async () => {
+    const child = spawnGuarded('sleep', ['30']);
+    try {
+      // Signal 0 to a group only checks that the group exists: the guard's pid names one.
+      expect(() => process.kill(-(child.pid ?? 0), 0)).not.toThrow();
+    } finally {
+      await stopGuarded(child);
+    }
+  });
+
   it('ends the command with SIGTERM when stopped', async () => {
     const child = spawnGuarded('sleep', ['30']);
     expect(await stopGuarded(child)).toBe(128 + 15);

@@ -31,6 +31,9 @@ export function spawnGuarded(
   return spawn('sh', ['-c', guard, command, command, ...args], {
     env,
     stdio: ['pipe', output, output],
+    // A process group of its own: a Ctrl-C in the terminal reaches only the owner, which stops
+    // its commands in its own order (the services before their database), not all at once.
+    detached: true,
   });
 }
 
