@@ -138,6 +138,31 @@ describe('generateOpenApi', () => {
     expect(document.info.description).toContain('starts with `$` or contains `.`');
   });
 
+  it('links what a POST creates to the operations on it, by its id', () => {
+    const created = (operationId: string) =>
+      (operationById(document, operationId).responses as Record<string, ResponseObject>)[
+        operationId === 'sendMessage' ? '202' : '201'
+      ]?.links;
+
+    const petLinks = created('createPet') ?? {};
+    expect(Object.keys(petLinks).sort()).toEqual([
+      'deletePet',
+      'getPet',
+      'replacePet',
+      'updatePet',
+    ]);
+    for (const [operationId, link] of Object.entries(petLinks)) {
+      expect(link).toMatchObject({ operationId, parameters: { petId: '$response.body#/id' } });
+    }
+    expect(Object.keys(created('placeOrder') ?? {}).sort()).toEqual([
+      'cancelOrder',
+      'getOrder',
+      'updateOrder',
+    ]);
+    expect(Object.keys(created('sendMessage') ?? {})).toEqual(['getMessage']);
+    expect(created('createAccount')).toBeUndefined();
+  });
+
   it('gives every operation code samples in cURL, JavaScript and Python', () => {
     for (const { operation } of operations) {
       const samples = operation['x-codeSamples'] as {

@@ -5,6 +5,7 @@ import { documentedOperations } from './documented-operations.js';
 import { documentInfo } from './document-info.js';
 import { operationConfig } from './operation-config.js';
 import { liftParameterDescriptions } from './parameter-descriptions.js';
+import { addCreatedResourceLinks } from './response-links.js';
 import { headerComponents } from './response-headers.js';
 import { bearerAuth, bearerAuthName } from './security.js';
 import { tags } from './tags.js';
@@ -35,5 +36,5 @@ export function generateOpenApi(
     servers,
     tags,
   });
-  return liftParameterDescriptions(document);
+  return addCreatedResourceLinks(liftParameterDescriptions(document));
 }
