@@ -34,6 +34,7 @@ export {
   type ServiceParts,
   type ServiceSetUp,
   type StartedService,
+  type StartOptions,
   type StartServiceOptions,
 } from './start-service.js';
 export { trustGateway } from './trust-gateway.js';

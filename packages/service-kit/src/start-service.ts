@@ -35,6 +35,9 @@ export interface StartServiceOptions {
   setUp: (setUp: ServiceSetUp) => Promise<ServiceParts>;
 }
 
+/** What a service's own start function takes from its caller (main.ts, or a test). */
+export type StartOptions = Pick<StartServiceOptions, 'logger' | 'signals' | 'port'>;
+
 export interface StartedService extends AsyncDisposable {
   /** Where it listens, e.g. `http://127.0.0.1:3001`. */
   url: string;

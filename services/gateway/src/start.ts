@@ -1,8 +1,8 @@
 import {
   databaseGauge,
   startService,
-  type Logger,
   type StartedService,
+  type StartOptions,
 } from '@petstore/service-kit';
 import { AccountRepository } from './accounts/account-repository.js';
 import { createApp } from './app.js';
@@ -13,10 +13,7 @@ import { MessageRepository } from './messages/message-repository.js';
 import { logDelivery, messageWorker } from './messages/message-worker.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
 
-export interface StartGatewayOptions {
-  logger?: Logger;
-  /** Signals that shut the gateway down and exit the process; `[]` (tests) for none. */
-  signals?: NodeJS.Signals[];
+export interface StartGatewayOptions extends StartOptions {
   /** Check the gateway's own answers against the contract (tests). */
   validateResponses?: boolean;
 }
@@ -30,13 +27,12 @@ export type RunningGateway = StartedService;
  */
 export function startGateway(
   config: Config,
-  { logger, signals, validateResponses }: StartGatewayOptions = {},
+  { validateResponses, ...options }: StartGatewayOptions = {},
 ): Promise<RunningGateway> {
   return startService({
     name: 'gateway',
     config,
-    logger,
-    signals,
+    ...options,
     setUp: async ({ database, logger: log, onShutdown }) => {
       const upstreams = createUpstreams(config);
       onShutdown(() => closeUpstreams(upstreams));

@@ -1,8 +1,8 @@
 import {
   databaseGauge,
   startService,
-  type Logger,
   type StartedService,
+  type StartOptions,
 } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
@@ -17,10 +17,7 @@ import { createRepository } from './repository.js';
 import { createStatusChanges } from './outbox/status-changes.js';
 import { holdSweeper } from './inventory/stock-holds.js';
 
-export interface StartStoreOptions {
-  logger?: Logger;
-  /** Signals that stop the service and exit the process; `[]` (tests) leaves them alone. */
-  signals?: NodeJS.Signals[];
+export interface StartStoreOptions extends StartOptions {
   /** Checks every response against the contract (on in tests). */
   validateResponses?: boolean;
   /** How often expired idempotency keys are deleted; hourly by default. */
@@ -36,13 +33,12 @@ export type RunningStore = StartedService;
  */
 export function startStore(
   config: StoreConfig,
-  { logger, signals, validateResponses, sweepIntervalMs = 60 * 60 * 1000 }: StartStoreOptions = {},
+  { validateResponses, sweepIntervalMs = 60 * 60 * 1000, ...options }: StartStoreOptions = {},
 ): Promise<RunningStore> {
   return startService({
     name: 'store',
     config,
-    logger,
-    signals,
+    ...options,
     setUp: async ({ database: { db }, logger: log, onShutdown }) => {
       await ensureIndexes(db);
       const repository = createRepository(db);
