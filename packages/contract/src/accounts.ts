@@ -25,7 +25,7 @@ export const accounts = c.router({
     summary: 'Create an account',
     description:
       'Signs up a customer and returns its first API key, shown this once. An email already used is 409 `conflict`. Needs no key; rate limited per client address.',
-    responses: { 201: CreatedAccountSchema, ...v1Errors(400, 409, 413) },
+    responses: { 201: CreatedAccountSchema, ...v1Errors(400, 409, 413, 415) },
     metadata: { service: 'gateway', auth: 'none' },
   },
   getMe: {

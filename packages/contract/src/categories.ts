@@ -33,7 +33,7 @@ export const categories = c.router({
     summary: 'Add a category',
     description:
       'Adds a category; `Location` gives its address. A name already used, in any case, is 409 `conflict`.',
-    responses: { 201: CategorySchema, ...v1Errors(400, 401, 403, 409, 413) },
+    responses: { 201: CategorySchema, ...v1Errors(400, 401, 403, 409, 413, 415) },
     metadata: adminWrite,
   },
   getCategory: {
@@ -53,7 +53,7 @@ export const categories = c.router({
     summary: 'Replace a category',
     description:
       'Replaces the name and description; a description left out is removed. A name another category uses is 409 `conflict`.',
-    responses: { 200: CategorySchema, ...v1Errors(400, 401, 403, 404, 409, 413) },
+    responses: { 200: CategorySchema, ...v1Errors(400, 401, 403, 404, 409, 413, 415) },
     metadata: adminWrite,
   },
   deleteCategory: {

@@ -17,7 +17,7 @@ export const messages = c.router({
     body: requestBody(NewMessageSchema),
     summary: 'Send a message',
     description: 'Queues a message (202); a worker delivers it shortly after.',
-    responses: { 202: MessageSchema, ...v1Errors(400, 401, 413) },
+    responses: { 202: MessageSchema, ...v1Errors(400, 401, 413, 415) },
     metadata,
   },
   getMessage: {

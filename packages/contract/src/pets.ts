@@ -40,7 +40,7 @@ export const pets = c.router({
     summary: 'Add a pet',
     description:
       'Adds a pet to the catalogue; `Location` gives its address. Its category must exist (422 `unknown_category`).',
-    responses: { 201: PetSchema, ...v1Errors(400, 401, 403, 413, 422) },
+    responses: { 201: PetSchema, ...v1Errors(400, 401, 403, 413, 415, 422) },
     metadata: adminWrite,
   },
   getPet: {
@@ -62,7 +62,7 @@ export const pets = c.router({
     summary: 'Replace a pet',
     description:
       'Replaces the name, category and status of a pet (available when left out). Its category must exist (422 `unknown_category`).',
-    responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 422) },
+    responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 415, 422) },
     metadata: adminWrite,
   },
   updatePet: {
@@ -73,7 +73,7 @@ export const pets = c.router({
     summary: 'Update a pet',
     description:
       'Changes the fields given and keeps the others. A new category must exist (422 `unknown_category`).',
-    responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 422) },
+    responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 415, 422) },
     metadata: adminWrite,
   },
   deletePet: {

@@ -48,7 +48,7 @@ export const orders = c.router({
     summary: 'Place an order',
     description:
       'Takes the quantity from stock at once: more than the stock holds is 409 `insufficient_stock`, a pet that does not exist 422 `unknown_pet`. With `Idempotency-Key`, a retry with the same body returns the first order again; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 201: OrderSchema, ...v1Errors(400, 401, 409, 413, 422) },
+    responses: { 201: OrderSchema, ...v1Errors(400, 401, 409, 413, 415, 422) },
     metadata: customer,
   },
   getOrder: {
@@ -68,7 +68,7 @@ export const orders = c.router({
     summary: 'Update an order',
     description:
       'Completes an order or moves its ship date. The ship date of a complete order no longer moves: 409 `order_complete`.',
-    responses: { 200: OrderSchema, ...v1Errors(400, 401, 403, 404, 409, 413) },
+    responses: { 200: OrderSchema, ...v1Errors(400, 401, 403, 404, 409, 413, 415) },
     metadata: admin,
   },
   cancelOrder: {
@@ -111,7 +111,7 @@ export const inventory = c.router({
     summary: 'Set the stock of a pet',
     description:
       'Creates or replaces the stock count of a pet, which sets the pet’s status. A pet that does not exist is 422 `unknown_pet`.',
-    responses: { 200: InventoryItemSchema, ...v1Errors(400, 401, 403, 413, 422) },
+    responses: { 200: InventoryItemSchema, ...v1Errors(400, 401, 403, 413, 415, 422) },
     metadata: admin,
   },
 });

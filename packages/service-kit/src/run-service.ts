@@ -1,6 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
+import { answerClientErrors } from './client-errors.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDraining } from './draining.js';
 import type { Logger } from './logger.js';
@@ -110,6 +111,7 @@ export async function runService({
     { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, headersTimeout: KEEP_ALIVE_TIMEOUT_MS + 1_000 },
     (req, res) => void handle(req, res),
   );
+  answerClientErrors(server, logger);
   const drain = trackResponses(server);
   const address = await listen(server, port, host);
   const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;

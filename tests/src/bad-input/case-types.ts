@@ -11,8 +11,8 @@ export interface Expected {
   status: number;
   /** The Error code of an error answer; absent for a success. */
   code?: ErrorCode;
-  /** Node's HTTP parser answers, before any of the API's code: no body, `Connection: close`. */
-  bare?: boolean;
+  /** Refused by Node's HTTP parser, before routing: the connection is closed after the answer. */
+  closes?: boolean;
 }
 
 /** One request of the table and what it must get. */
@@ -42,7 +42,7 @@ export interface BadInputCase {
 
 export const error = (code: ErrorCode): Expected => ({ status: errorStatus[code], code });
 export const success = (status: number): Expected => ({ status });
-export const bare = (status: number): Expected => ({ status, bare: true });
+export const refused = (code: ErrorCode): Expected => ({ ...error(code), closes: true });
 
 export const INT64_MAX = '9223372036854775807';
 export const PAST_INT64 = '9223372036854775808';

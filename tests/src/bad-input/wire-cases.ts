@@ -1,8 +1,8 @@
 import {
   JSON_TYPE,
   MIB,
-  bare,
   error,
+  refused,
   success,
   withJson,
   type BadInputCase,
@@ -242,34 +242,56 @@ function rawPathCases(): BadInputCase[] {
 }
 
 /**
- * Bytes that break HTTP itself: Node's parser answers them (400, or 431 past its 16 KiB of
- * headers) with no body and closes the connection, before the gateway's code runs.
+ * Bytes that break HTTP itself: Node's parser refuses them before the gateway's code runs, and
+ * service-kit answers them in the Error shape (400 `malformed_request`, or 431
+ * `headers_too_large` past 16 KiB of headers) and closes the connection.
  */
 function parserCases(): BadInputCase[] {
   const big = 'a'.repeat(20 * KIB);
   const json = 'Content-Type: application/json\r\n';
   const chunked = `${json}Transfer-Encoding: chunked\r\n`;
   return [
-    raw('listPets', 'a header of 20 KiB', 'GET', '/v1/pets', bare(431), {
+    raw('listPets', 'a header of 20 KiB', 'GET', '/v1/pets', refused('headers_too_large'), {
       rawHeaders: `X-Big: ${big}\r\n`,
     }),
-    raw('listPets', 'a request line of 20 KiB', 'GET', `/v1/pets?cursor=${big}`, bare(431)),
-    raw('listPets', 'a bare CR in a header value', 'GET', '/v1/pets', bare(400), {
-      rawHeaders: 'X-Note: a\rX-Account-Role: admin\r\n',
-    }),
-    raw('listPets', 'a bare LF in a header value', 'GET', '/v1/pets', bare(400), {
-      rawHeaders: 'X-Note: a\nX-Account-Role: admin\r\n',
-    }),
-    raw('listPets', 'a NUL in a header value', 'GET', '/v1/pets', bare(400), {
+    raw(
+      'listPets',
+      'a request line of 20 KiB',
+      'GET',
+      `/v1/pets?cursor=${big}`,
+      refused('headers_too_large'),
+    ),
+    raw(
+      'listPets',
+      'a bare CR in a header value',
+      'GET',
+      '/v1/pets',
+      refused('malformed_request'),
+      {
+        rawHeaders: 'X-Note: a\rX-Account-Role: admin\r\n',
+      },
+    ),
+    raw(
+      'listPets',
+      'a bare LF in a header value',
+      'GET',
+      '/v1/pets',
+      refused('malformed_request'),
+      {
+        rawHeaders: 'X-Note: a\nX-Account-Role: admin\r\n',
+      },
+    ),
+    raw('listPets', 'a NUL in a header value', 'GET', '/v1/pets', refused('malformed_request'), {
       rawHeaders: 'X-Note: a\u0000b\r\n',
     }),
-    raw('listPets', 'a space in a header name', 'GET', '/v1/pets', bare(400), {
+    raw('listPets', 'a space in a header name', 'GET', '/v1/pets', refused('malformed_request'), {
       rawHeaders: 'X Note: a\r\n',
     }),
-    raw('listPets', 'a folded header line', 'GET', '/v1/pets', bare(400), {
+    raw('listPets', 'a folded header line', 'GET', '/v1/pets', refused('malformed_request'), {
       rawHeaders: 'X-Note: a\r\n b\r\n',
     }),
-    raw('listPets', 'an unknown HTTP version', 'GET', '/v1/pets', bare(400), {
+    raw('listPets', 'a method in lower case', 'get', '/v1/pets', refused('malformed_request')),
+    raw('listPets', 'an unknown HTTP version', 'GET', '/v1/pets', refused('malformed_request'), {
       httpVersion: 'HTTP/9.9',
     }),
     raw(
@@ -277,7 +299,7 @@ function parserCases(): BadInputCase[] {
       'Content-Length and Transfer-Encoding',
       'POST',
       '/v1/categories',
-      bare(400),
+      refused('malformed_request'),
       {
         rawHeaders: `${chunked}Content-Length: 15\r\n`,
         body: '0\r\n\r\n{"name":"Cats"}',
@@ -288,41 +310,69 @@ function parserCases(): BadInputCase[] {
       'a Content-Length that is no number',
       'POST',
       '/v1/categories',
-      bare(400),
+      refused('malformed_request'),
       {
         rawHeaders: `${json}Content-Length: abc\r\n`,
         body: '{"name":"Cats"}',
       },
     ),
-    raw('createCategory', 'two different Content-Lengths', 'POST', '/v1/categories', bare(400), {
-      rawHeaders: `${json}Content-Length: 15\r\nContent-Length: 2\r\n`,
-      body: '{"name":"Cats"}',
-    }),
+    raw(
+      'createCategory',
+      'two different Content-Lengths',
+      'POST',
+      '/v1/categories',
+      refused('malformed_request'),
+      {
+        rawHeaders: `${json}Content-Length: 15\r\nContent-Length: 2\r\n`,
+        body: '{"name":"Cats"}',
+      },
+    ),
     raw(
       'createCategory',
       'a Transfer-Encoding other than chunked',
       'POST',
       '/v1/categories',
-      bare(400),
+      refused('malformed_request'),
       {
         rawHeaders: `${json}Transfer-Encoding: gzip\r\n`,
         body: '{"name":"Cats"}',
       },
     ),
-    raw('createCategory', 'a chunk size that is no number', 'POST', '/v1/categories', bare(400), {
-      rawHeaders: chunked,
-      body: 'zz\r\n{"name":"Cats"}\r\n0\r\n\r\n',
-    }),
-    raw('sendMessage', 'a chunk size that is no number', 'POST', '/v1/messages', bare(400), {
-      rawHeaders: chunked,
-      body: 'zz\r\n{"message":"hi"}\r\n0\r\n\r\n',
-    }),
-    raw('createCategory', 'a body cut short', 'POST', '/v1/categories', bare(400), {
-      rawHeaders: `${json}Content-Length: 100\r\n`,
-      body: '{"name":"Ca',
-      endAfterWriting: true,
-    }),
-    raw('sendMessage', 'a body cut short', 'POST', '/v1/messages', bare(400), {
+    raw(
+      'createCategory',
+      'a chunk size that is no number',
+      'POST',
+      '/v1/categories',
+      refused('malformed_request'),
+      {
+        rawHeaders: chunked,
+        body: 'zz\r\n{"name":"Cats"}\r\n0\r\n\r\n',
+      },
+    ),
+    raw(
+      'sendMessage',
+      'a chunk size that is no number',
+      'POST',
+      '/v1/messages',
+      refused('malformed_request'),
+      {
+        rawHeaders: chunked,
+        body: 'zz\r\n{"message":"hi"}\r\n0\r\n\r\n',
+      },
+    ),
+    raw(
+      'createCategory',
+      'a body cut short',
+      'POST',
+      '/v1/categories',
+      refused('malformed_request'),
+      {
+        rawHeaders: `${json}Content-Length: 100\r\n`,
+        body: '{"name":"Ca',
+        endAfterWriting: true,
+      },
+    ),
+    raw('sendMessage', 'a body cut short', 'POST', '/v1/messages', refused('malformed_request'), {
       rawHeaders: `${json}Content-Length: 100\r\n`,
       body: '{"message":"h',
       endAfterWriting: true,
