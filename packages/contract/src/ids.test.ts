@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ApiKeyIdSchema, IdParamSchema, IdSchema } from './ids.js';
+import { ApiKeyIdSchema, IdParamSchema, IdSchema, storedId } from './ids.js';
 
 describe('IdParamSchema (ids in paths and queries)', () => {
   it.each([
-    ['0', 0],
-    ['1', 1],
-    ['42', 42],
-    ['9223372036854775807', 2 ** 63], // the nearest number: ids that large are never issued
-  ])('accepts %s as the number %d', (value, expected) => {
+    ['0', 0n],
+    ['1', 1n],
+    ['007', 7n],
+    ['9007199254740993', 9007199254740993n],
+    ['9223372036854775806', 9223372036854775806n],
+    ['9223372036854775807', 9223372036854775807n],
+  ])('accepts %s as exactly %s', (value, expected) => {
     expect(IdParamSchema.parse(value)).toBe(expected);
   });
 
@@ -29,6 +31,13 @@ describe('IdParamSchema (ids in paths and queries)', () => {
     expect(result.error?.issues[0]?.message).toBe(
       'must be an integer from 0 to 9223372036854775807',
     );
+  });
+});
+
+describe('storedId', () => {
+  it('is exact up to 2^53 - 1 and past every issued id beyond it', () => {
+    expect(storedId(9007199254740991n)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(storedId(9007199254740993n)).toBeGreaterThan(Number.MAX_SAFE_INTEGER);
   });
 });
 

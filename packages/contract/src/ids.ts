@@ -24,9 +24,10 @@ const int64Parameter: ZodOpenAPIMetadata = {
 };
 
 /**
- * An id in a path or a query: 1–19 decimal digits within the int64 range, read as a number. An
- * id above 2^53 − 1 is never issued, so the precision a large one loses only turns one unknown id
- * into another (404); anything that is not an int64 (sign, fraction, exponent, hex, spaces) is 400.
+ * An id in a path or a query: 1–19 decimal digits within the int64 range, read exactly as a
+ * bigint, so that an id past 2^53 is compared and named as sent (`pet 9007199254740993 not
+ * found`), never rounded; anything that is not an int64 (sign, fraction, exponent, hex, spaces)
+ * is 400. Clients send it as the decimal string it travels as.
  */
 export const IdParamSchema = z
   .string()
@@ -38,9 +39,18 @@ export const IdParamSchema = z
       });
       return z.NEVER;
     }
-    return Number(value);
+    return BigInt(value);
   })
   .openapi(int64Parameter);
+
+/**
+ * The number a path or query id is looked up as, the type ids are stored with. Exact for every id
+ * ever issued (counters stop at 2^53 − 1, see `IdSchema`); a larger id rounds to 2^53 or more,
+ * which matches nothing stored, so it is simply not found.
+ */
+export function storedId(id: bigint): number {
+  return Number(id);
+}
 
 function prefixedId(prefix: string, example: string) {
   return z

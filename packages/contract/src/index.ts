@@ -50,6 +50,7 @@ export {
   IdParamSchema,
   IdSchema,
   MessageIdSchema,
+  storedId,
 } from './ids.js';
 export {
   PetStatusEntrySchema,

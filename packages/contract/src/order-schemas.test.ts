@@ -34,7 +34,7 @@ describe('order schemas', () => {
   it('reads complete=true/false as a boolean and nothing else', () => {
     expect(ListOrdersQuerySchema.parse({ complete: 'false', petId: '2' })).toEqual({
       complete: false,
-      petId: 2,
+      petId: 2n,
       limit: 20,
     });
     expect(ListOrdersQuerySchema.parse({ complete: 'true' }).complete).toBe(true);

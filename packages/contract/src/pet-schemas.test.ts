@@ -30,7 +30,7 @@ describe('pet schemas', () => {
   it('reads a query with one or several statuses, a category and the page defaults', () => {
     expect(
       ListPetsQuerySchema.parse({ status: ['available', 'pending'], categoryId: '3' }),
-    ).toEqual({ status: ['available', 'pending'], categoryId: 3, limit: 20 });
+    ).toEqual({ status: ['available', 'pending'], categoryId: 3n, limit: 20 });
     expect(ListPetsQuerySchema.safeParse({ status: ['lost'] }).success).toBe(false);
     expect(ListPetsQuerySchema.safeParse({ categoryId: '-1' }).success).toBe(false);
   });

@@ -1,4 +1,4 @@
-import type { Category, NewCategory } from '@petstore/contract';
+import { storedId, type Category, type NewCategory } from '@petstore/contract';
 import { AppError, nextSequenceValue } from '@petstore/service-kit';
 import type { Collection, Db, UpdateFilter } from 'mongodb';
 import { isDuplicateKeyError } from './duplicate-key.js';
@@ -44,8 +44,8 @@ export class CategoriesRepository {
     return documents.map(toCategory);
   }
 
-  async get(categoryId: number): Promise<Category> {
-    const document = await this.#categories.findOne({ _id: categoryId });
+  async get(categoryId: bigint): Promise<Category> {
+    const document = await this.#categories.findOne({ _id: storedId(categoryId) });
     if (!document) throw categoryNotFound(categoryId);
     return toCategory(document);
   }
@@ -68,7 +68,7 @@ export class CategoriesRepository {
   }
 
   /** Replaces the name and description (removed when left out); 409 for another's name. */
-  async replace(categoryId: number, newCategory: NewCategory): Promise<Category> {
+  async replace(categoryId: bigint, newCategory: NewCategory): Promise<Category> {
     const update: UpdateFilter<CategoryDocument> = {
       $set: { name: newCategory.name, nameKey: nameKeyOf(newCategory.name) },
     };
@@ -76,7 +76,7 @@ export class CategoriesRepository {
     else update.$set = { ...update.$set, description: newCategory.description };
     let document: CategoryDocument | null;
     try {
-      document = await this.#categories.findOneAndUpdate({ _id: categoryId }, update, {
+      document = await this.#categories.findOneAndUpdate({ _id: storedId(categoryId) }, update, {
         returnDocument: 'after',
       });
     } catch (error) {
@@ -93,20 +93,18 @@ export class CategoriesRepository {
    * a pet arrives between the look and the delete, the delete matches nothing and the category is
    * in use after all.
    */
-  async delete(categoryId: number): Promise<void> {
-    const document = await this.#categories.findOne(
-      { _id: categoryId },
-      { projection: { revision: 1 } },
-    );
+  async delete(categoryId: bigint): Promise<void> {
+    const _id = storedId(categoryId);
+    const document = await this.#categories.findOne({ _id }, { projection: { revision: 1 } });
     if (!document) throw categoryNotFound(categoryId);
-    if (!(await this.#inUse(categoryId))) {
+    if (!(await this.#inUse(_id))) {
       const { deletedCount } = await this.#categories.deleteOne({
-        _id: categoryId,
+        _id,
         revision: document.revision,
       });
       if (deletedCount === 1) return;
       // Matched nothing: another request deleted it first, or a pet was just added to it.
-      if (!(await this.#categories.findOne({ _id: categoryId }, { projection: { _id: 1 } }))) {
+      if (!(await this.#categories.findOne({ _id }, { projection: { _id: 1 } }))) {
         throw categoryNotFound(categoryId);
       }
     }

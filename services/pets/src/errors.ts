@@ -1,10 +1,10 @@
 import { AppError } from '@petstore/service-kit';
 
-export function petNotFound(petId: number): AppError {
+export function petNotFound(petId: bigint): AppError {
   return new AppError('not_found', `[pets] pet ${petId} not found`);
 }
 
-export function categoryNotFound(categoryId: number): AppError {
+export function categoryNotFound(categoryId: bigint): AppError {
   return new AppError('not_found', `[pets] category ${categoryId} not found`);
 }
 

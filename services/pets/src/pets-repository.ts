@@ -1,4 +1,4 @@
-import type { NewPet, Pet, PetPatch, PetStatus } from '@petstore/contract';
+import { storedId, type NewPet, type Pet, type PetPatch, type PetStatus } from '@petstore/contract';
 import { nextSequenceValue } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
 import { petNotFound, unknownCategory } from './errors.js';
@@ -13,7 +13,7 @@ import {
 export interface PetListQuery {
   /** Only pets in one of these statuses. */
   statuses?: PetStatus[];
-  categoryId?: number;
+  categoryId?: bigint;
   /** Only pets with a greater id (the cursor). */
   after: number;
   limit: number;
@@ -43,13 +43,13 @@ export class PetsRepository {
   async list({ statuses, categoryId, after, limit }: PetListQuery): Promise<Pet[]> {
     const filter: Filter<PetDocument> = { _id: { $gt: after } };
     if (statuses !== undefined) filter.status = { $in: statuses };
-    if (categoryId !== undefined) filter.categoryId = categoryId;
+    if (categoryId !== undefined) filter.categoryId = storedId(categoryId);
     const documents = await this.#pets.find(filter).sort({ _id: 1 }).limit(limit).toArray();
     return documents.map(toPet);
   }
 
-  async get(petId: number): Promise<Pet> {
-    const document = await this.#pets.findOne({ _id: petId });
+  async get(petId: bigint): Promise<Pet> {
+    const document = await this.#pets.findOne({ _id: storedId(petId) });
     if (!document) throw petNotFound(petId);
     return toPet(document);
   }
@@ -73,7 +73,7 @@ export class PetsRepository {
   }
 
   /** Replaces every field; a status left out becomes `available`. */
-  replace(petId: number, newPet: NewPet): Promise<Pet> {
+  replace(petId: bigint, newPet: NewPet): Promise<Pet> {
     return this.#write(petId, {
       name: newPet.name,
       categoryId: newPet.categoryId,
@@ -82,7 +82,7 @@ export class PetsRepository {
   }
 
   /** Changes the fields given, keeps the others. */
-  async update(petId: number, patch: PetPatch): Promise<Pet> {
+  async update(petId: bigint, patch: PetPatch): Promise<Pet> {
     const fields: Partial<PetFields> = {};
     if (patch.name !== undefined) fields.name = patch.name;
     if (patch.categoryId !== undefined) fields.categoryId = patch.categoryId;
@@ -95,10 +95,10 @@ export class PetsRepository {
    * The status the store derives from stock, kept only over an older version: a push that was
    * delayed (a stalled process, a retry) never overwrites a newer one. Answers the pet as it is.
    */
-  async setStatus(petId: number, status: PetStatus, version: number): Promise<Pet> {
+  async setStatus(petId: bigint, status: PetStatus, version: number): Promise<Pet> {
     const document = await this.#pets.findOneAndUpdate(
       {
-        _id: petId,
+        _id: storedId(petId),
         $or: [{ statusVersion: { $lt: version } }, { statusVersion: { $exists: false } }],
       },
       { $set: { status, statusVersion: version } },
@@ -108,29 +108,30 @@ export class PetsRepository {
   }
 
   /** The statuses of those of `petIds` that exist. */
-  async statuses(petIds: number[]): Promise<{ petId: number; status: PetStatus }[]> {
+  async statuses(petIds: bigint[]): Promise<{ petId: number; status: PetStatus }[]> {
     const documents = await this.#pets
-      .find({ _id: { $in: petIds } }, { projection: { status: 1 } })
+      .find({ _id: { $in: petIds.map(storedId) } }, { projection: { status: 1 } })
       .toArray();
     return documents.map((document) => ({ petId: document._id, status: document.status }));
   }
 
-  async delete(petId: number): Promise<void> {
-    const { deletedCount } = await this.#pets.deleteOne({ _id: petId });
+  async delete(petId: bigint): Promise<void> {
+    const { deletedCount } = await this.#pets.deleteOne({ _id: storedId(petId) });
     if (deletedCount === 0) throw petNotFound(petId);
   }
 
-  async #write(petId: number, fields: Partial<PetFields>): Promise<Pet> {
+  async #write(petId: bigint, fields: Partial<PetFields>): Promise<Pet> {
+    const _id = storedId(petId);
     const { categoryId } = fields;
     if (categoryId !== undefined && !(await this.#categoryExists(categoryId))) {
       // A missing pet is 404 before its category is 422.
-      if (!(await this.#pets.findOne({ _id: petId }, { projection: { _id: 1 } }))) {
+      if (!(await this.#pets.findOne({ _id }, { projection: { _id: 1 } }))) {
         throw petNotFound(petId);
       }
       throw unknownCategory(categoryId);
     }
     const before = await this.#pets.findOneAndUpdate(
-      { _id: petId },
+      { _id },
       { $set: fields },
       { returnDocument: 'before' },
     );
@@ -142,7 +143,7 @@ export class PetsRepository {
     ) {
       // The new category was deleted after the check: put the pet back as it was.
       await this.#pets.updateOne(
-        { _id: petId, categoryId },
+        { _id, categoryId },
         { $set: { name: before.name, categoryId: before.categoryId, status: before.status } },
       );
       throw unknownCategory(categoryId);

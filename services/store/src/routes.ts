@@ -1,4 +1,4 @@
-import { contract } from '@petstore/contract';
+import { contract, storedId } from '@petstore/contract';
 import { decodeCursor, pageOf, requireCaller } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
@@ -30,7 +30,7 @@ export function createStoreRouter(
         listOrders: async ({ query, ctx }) => {
           const caller = requireCaller(ctx);
           const found = await orders.list(caller, {
-            petId: query.petId,
+            petId: query.petId === undefined ? undefined : storedId(query.petId),
             complete: query.complete,
             after: decodeCursor(query.cursor),
             limit: query.limit + 1,

@@ -1,5 +1,5 @@
 // Inventory: the stock of each pet, the status that stock gives it, and the stock orders hold.
-import type { InventoryItem, PetStatus } from '@petstore/contract';
+import { storedId, type InventoryItem, type PetStatus } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
 import type { StatusChanges } from '../outbox/status-changes.js';
 import type { PetCheck } from '../pets-service/pet-check.js';
@@ -68,8 +68,8 @@ export function createInventory({ repository, petCheck, statusChanges, now }: In
       }
     },
 
-    async get(petId: number): Promise<InventoryItem> {
-      const stock = await inventory.find(petId);
+    async get(petId: bigint): Promise<InventoryItem> {
+      const stock = await inventory.find(storedId(petId));
       if (!stock) throw new AppError('not_found', `pet ${petId} has no stock yet`);
       return toItem(stock);
     },
@@ -77,12 +77,14 @@ export function createInventory({ repository, petCheck, statusChanges, now }: In
     /** Creates or replaces the stock count of an existing pet (admin), which sets its status. */
     async set(
       caller: Caller,
-      petId: number,
+      id: bigint,
       quantity: number,
       request: RequestScope,
     ): Promise<InventoryItem> {
       requireAdmin(caller);
-      await petCheck(petId, request);
+      await petCheck(id, request);
+      // The pet exists, so its id was issued and is exact as a number.
+      const petId = storedId(id);
       const change = await inventory.set(petId, quantity, now());
       if (statusMoved(change)) await statusChanges.changed(petId, request.logger);
       return toItem(change.after);

@@ -1,5 +1,5 @@
 // Orders: placing, listing, completing and cancelling them, and the stock each takes or gives back.
-import type { NewOrder, OrderUpdate } from '@petstore/contract';
+import { storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
 import type { StoredResponse } from '../idempotency/idempotency-repository.js';
 import { idempotencyRecordId, type Idempotency } from '../idempotency/idempotency.js';
@@ -24,7 +24,7 @@ export interface OrdersDeps {
 
 export type Orders = ReturnType<typeof createOrders>;
 
-const notFound = (id: number) => new AppError('not_found', `order ${id} not found`);
+const notFound = (id: bigint) => new AppError('not_found', `order ${id} not found`);
 
 export function createOrders({
   repository,
@@ -124,8 +124,8 @@ export function createOrders({
       );
     },
 
-    async get(caller: Caller, id: number): Promise<PlacedOrder> {
-      const order = await orders.find(scopeOf(caller), id);
+    async get(caller: Caller, id: bigint): Promise<PlacedOrder> {
+      const order = await orders.find(scopeOf(caller), storedId(id));
       if (!order) throw notFound(id);
       return order;
     },
@@ -133,23 +133,24 @@ export function createOrders({
     /** Completes an order and/or moves its ship date (admin); a complete order keeps its date. */
     async update(
       caller: Caller,
-      id: number,
+      id: bigint,
       { complete, shipDate }: OrderUpdate,
       request: RequestScope,
     ): Promise<PlacedOrder> {
       requireAdmin(caller);
+      const orderId = storedId(id);
       const newShipDate = shipDate === undefined ? undefined : new Date(shipDate);
       let updated: PlacedOrder | undefined;
       if (complete) {
-        updated = await orders.completeOpen(id, now(), newShipDate);
+        updated = await orders.completeOpen(orderId, now(), newShipDate);
         if (updated) await closed(await inventory.completeOrder(updated.petId, now()), request);
       } else if (newShipDate) {
-        updated = await orders.moveShipDate(id, newShipDate);
+        updated = await orders.moveShipDate(orderId, newShipDate);
       }
       if (updated) return updated;
 
       // Nothing open matched: the order is missing, already complete, or the body is empty.
-      const existing = await orders.find({}, id);
+      const existing = await orders.find({}, orderId);
       if (!existing) throw notFound(id);
       if (existing.complete && newShipDate && existing.shipDate !== toTimestamp(newShipDate)) {
         throw new AppError('order_complete', `order ${id} is complete; its ship date is final`);
@@ -161,15 +162,16 @@ export function createOrders({
      * Cancels an open order and gives its quantity back, exactly once: of two racing cancels
      * only the one whose conditional update matched gives stock back; the other sees 404.
      */
-    async cancel(caller: Caller, id: number, request: RequestScope): Promise<void> {
+    async cancel(caller: Caller, id: bigint, request: RequestScope): Promise<void> {
       const scope = scopeOf(caller);
-      const cancelled = await orders.cancelOpen(scope, id, now());
+      const orderId = storedId(id);
+      const cancelled = await orders.cancelOpen(scope, orderId, now());
       if (cancelled) {
         const change = await inventory.cancelOrder(cancelled.petId, cancelled.quantity, now());
         await closed(change, request);
         return;
       }
-      const existing = await orders.find(scope, id);
+      const existing = await orders.find(scope, orderId);
       if (existing?.complete) {
         throw new AppError('order_complete', `order ${id} is complete and cannot be cancelled`);
       }

@@ -4,8 +4,11 @@ import type { InventoryRepository } from '../inventory/inventory-repository.js';
 import type { RequestScope } from '../request-scope.js';
 import { PetsUnavailableError, type PetsAdapter } from './pets-adapter.js';
 
-/** Makes sure a pet exists before stock moves; throws 422 `unknown_pet` when it does not. */
-export type PetCheck = (petId: number, request: RequestScope) => Promise<void>;
+/**
+ * Makes sure a pet exists before stock moves; throws 422 `unknown_pet`, naming the id exactly as
+ * given (a path id may be past 2^53), when it does not.
+ */
+export type PetCheck = (petId: number | bigint, request: RequestScope) => Promise<void>;
 
 export interface PetCheckOptions {
   pets: PetsAdapter;
@@ -26,7 +29,9 @@ export function createPetCheck({ pets, inventory, confirmedForMs }: PetCheckOpti
     confirmedForMs > 0
       ? new LRUCache<number, true>({ max: 10_000, ttl: confirmedForMs })
       : undefined;
-  return async (petId, { requestId, logger }) => {
+  return async (id, { requestId, logger }) => {
+    // Exact for every id pets can have issued; a larger one is past them all and not found.
+    const petId = Number(id);
     if (confirmed?.has(petId)) return;
     let exists: boolean;
     try {
@@ -38,7 +43,7 @@ export function createPetCheck({ pets, inventory, confirmedForMs }: PetCheckOpti
       }
       throw error;
     }
-    if (!exists) throw new AppError('unknown_pet', `pet ${petId} does not exist`);
+    if (!exists) throw new AppError('unknown_pet', `pet ${id} does not exist`);
     confirmed?.set(petId, true);
   };
 }
