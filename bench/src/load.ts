@@ -48,9 +48,14 @@ function run(target: Target, connections: number, seconds: number) {
   });
 }
 
+/** Sends the target load for `seconds` and drops the result. */
+export async function warmUp(target: Target, connections: number, seconds: number): Promise<void> {
+  if (seconds > 0) await run(target, connections, seconds);
+}
+
 /** Warms the target up (its result is dropped), then measures it. */
 export async function measure(target: Target, options: LoadOptions): Promise<Measurement> {
-  if (options.warmupSeconds > 0) await run(target, options.connections, options.warmupSeconds);
+  await warmUp(target, options.connections, options.warmupSeconds);
   const cpuBefore = await cpuByRole();
   const result = await run(target, options.connections, options.durationSeconds);
   const cpu = cpuBetween(cpuBefore, await cpuByRole());

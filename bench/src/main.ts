@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startStack, type Stack } from '@petstore/stack';
-import { startBareServer } from './bare-server-process.js';
-import { restock, seed } from './fixtures.js';
-import { measure, type LoadOptions } from './load.js';
+import { startBenchServer, type BenchServer } from './bench-process.js';
+import { commandsPerOperation } from './commands.js';
+import { restock, seed, type Fixtures } from './fixtures.js';
+import { measure, warmUp, type LoadOptions } from './load.js';
 import { cpuBusyPercent, loadAverage, machine } from './machine.js';
 import { formatSummary, summariseProfile, type CpuProfile } from './profile-summary.js';
 import {
@@ -14,27 +15,33 @@ import {
   renderMarkdown,
   spoiled,
   type BenchResults,
+  type Database,
   type ScenarioId,
   type ScenarioResult,
 } from './report.js';
 import {
   bareScenario,
-  rateLimitScenario,
+  localLimitsScenario,
+  referenceScenarios,
   stackScenarios,
   telemetryScenario,
   type Scenario,
 } from './scenarios.js';
 import { startTraceSink } from './trace-sink.js';
 
-// `pnpm bench`: scenarios (a)–(e) one after the other, on this machine, then bench/results.md
-// and bench/results.json. `--only=b,c` runs some scenarios and writes neither. `--profile` runs
-// one scenario (`--only`, default c) with one service (`--service`, default gateway) under
-// `node --cpu-prof` and prints where that service spent its time.
+// `pnpm bench`: every scenario one after the other, on this machine, on each embedded database
+// (FerretDB, then mongo-java-server; only the one `MONGODB_URI` names when it is set), then the
+// database commands per operation, then bench/results.md and bench/results.json. `--only=R1,b`
+// runs some scenarios (`commands` for the command counts) and `--databases=mongo-java-server`
+// some databases, and writes neither file. `--profile` runs one scenario (`--only`, default c)
+// with one service (`--service`, default gateway) under `node --cpu-prof` and prints where that
+// service spent its time.
 const { values: args } = parseArgs({
   options: {
     profile: { type: 'boolean', default: false },
     service: { type: 'string', default: 'gateway' },
     only: { type: 'string' },
+    databases: { type: 'string' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
@@ -46,9 +53,21 @@ const options: LoadOptions = {
   durationSeconds: Number(args.duration),
 };
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
-const selected = new Set<ScenarioId>(
+const selected = new Set<ScenarioId | 'commands'>(
   (args.only?.split(',').map((id) => id.trim()) as ScenarioId[] | undefined) ??
-    (args.profile ? ['c'] : ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']),
+    (args.profile ? ['c'] : ['a', 'R1', 'R2', 'b', 'c', 'd', 'e', 'f', 'h', 'i', 'commands']),
+);
+/** The databases the stack runs on, and what tells the stack to use each. */
+const DATABASES: Partial<Record<Database, Record<string, string>>> = process.env.MONGODB_URI
+  ? { MONGODB_URI: {} }
+  : {
+      FerretDB: { EMBEDDED_DATABASE: 'ferretdb' },
+      'mongo-java-server': { EMBEDDED_DATABASE: 'mongo-java-server' },
+    };
+const databases = (Object.keys(DATABASES) as Database[]).filter(
+  (database) =>
+    args.databases === undefined ||
+    args.databases.toLowerCase().split(',').includes(database.toLowerCase()),
 );
 const SERVICES = ['gateway', 'pets', 'store'] as const;
 type ServiceName = (typeof SERVICES)[number];
@@ -97,15 +116,17 @@ const serviceLog = {
 };
 
 async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
+  const name = `(${scenario.id})${scenario.database ? ` on ${scenario.database}` : ''}`;
   log(
-    `(${scenario.id}) ${scenario.title}: ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured`,
+    `${name} ${scenario.title}: ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured`,
   );
   const loadAverageBefore = loadAverage();
   const measurement = await measure(scenario.target, options);
-  const result = { id: scenario.id, title: scenario.title, measurement, loadAverageBefore };
+  const { id, title, database } = scenario;
+  const result = { id, title, database, measurement, loadAverageBefore };
   const m = measurement;
   log(
-    `(${scenario.id}) ${m.requestsPerSecond} req/s, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms` +
+    `${name} ${m.requestsPerSecond} req/s, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms` +
       `; CPU µs per request: ${Object.entries(m.cpuMicrosPerRequest)
         .map(([role, us]) => `${role} ${us}`)
         .join(', ')}` +
@@ -142,10 +163,62 @@ async function withStack<T>(
   }
 }
 
+/**
+ * The scenarios to run in `stack` on `database`, in order: R1 on the stack's pets database and R2
+ * in front of it when asked for (started here, stopped by `stop`), then (b)–(e).
+ */
+async function scenariosOf(database: Database, stack: Stack, fixtures: Fixtures) {
+  const servers: BenchServer[] = [];
+  const stop = async () => {
+    for (const server of servers.splice(0).reverse()) await server.stop();
+  };
+  cleanups.push(stop);
+  const scenarios = stackScenarios(database, stack, fixtures);
+  if (selected.has('R1') || selected.has('R2')) {
+    const r1 = await startBenchServer('reference-find-one.js', [
+      stack.database.uri,
+      'petstore_pets',
+    ]);
+    servers.push(r1);
+    const { customer } = fixtures;
+    const r2 = await startBenchServer('reference-proxy.js', [
+      r1.url,
+      customer.apiKey,
+      customer.accountId,
+    ]);
+    servers.push(r2);
+    scenarios.unshift(...referenceScenarios(database, { r1: r1.url, r2: r2.url }, fixtures));
+  }
+  return { scenarios: scenarios.filter(({ id }) => selected.has(id)), stop };
+}
+
+/** R1, R2 and (b)–(e) in one stack on `database`: the references and the service side by side. */
+async function runOnDatabase(database: Database): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  await withStack(
+    undefined,
+    async (stack) => {
+      const fixtures = await seed(stack);
+      const { scenarios, stop } = await scenariosOf(database, stack, fixtures);
+      try {
+        await warmDatabase(database, scenarios);
+        for (const scenario of scenarios) {
+          if (scenario.id === 'd') await restock(stack, fixtures.petId);
+          results.push(await runScenario(scenario));
+        }
+      } finally {
+        await stop();
+      }
+    },
+    { env: DATABASES[database] ?? {} },
+  );
+  return results;
+}
+
 async function runAll(): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   if (selected.has('a')) {
-    const bare = await startBareServer();
+    const bare = await startBenchServer('bare-server.js');
     cleanups.push(() => bare.stop());
     try {
       results.push(await runScenario(bareScenario(bare.url)));
@@ -153,39 +226,32 @@ async function runAll(): Promise<ScenarioResult[]> {
       await bare.stop();
     }
   }
-  if ([...selected].some((id) => ['b', 'c', 'd', 'e'].includes(id))) {
-    await withStack(undefined, async (stack) => {
-      const fixtures = await seed(stack);
-      for (const scenario of stackScenarios(stack, fixtures)) {
-        if (!selected.has(scenario.id)) continue;
-        if (scenario.id === 'd') await restock(stack, fixtures.petId);
-        results.push(await runScenario(scenario));
-      }
-    });
+  const onStack: ScenarioId[] = ['R1', 'R2', 'b', 'c', 'd', 'e'];
+  if (onStack.some((id) => selected.has(id))) {
+    for (const database of databases) results.push(...(await runOnDatabase(database)));
   }
-  for (const [id, policy] of [
-    ['f', 'local'],
-    ['g', 'cluster'],
-  ] as const) {
-    if (!selected.has(id)) continue;
+  if (selected.has('f') && databases.includes('mongo-java-server')) {
     await withStack(
       undefined,
       async (stack) => {
-        results.push(await runScenario(rateLimitScenario(id, stack, await seed(stack))));
+        const scenario = localLimitsScenario(stack, await seed(stack));
+        await warmDatabase('mongo-java-server', [scenario]);
+        results.push(await runScenario(scenario));
       },
-      { env: { EMBEDDED_DATABASE: 'mongo-java-server', RATE_LIMIT_POLICY: policy } },
+      { env: { EMBEDDED_DATABASE: 'mongo-java-server', RATE_LIMIT_POLICY: 'local' } },
     );
   }
-  if (selected.has('h')) {
+  const telemetry = { EMBEDDED_DATABASE: 'ferretdb' };
+  if (selected.has('h') && databases.includes('FerretDB')) {
     await withStack(
       undefined,
       async (stack) => {
         results.push(await runScenario(telemetryScenario('h', stack, await seed(stack))));
       },
-      { metrics: true },
+      { env: telemetry, metrics: true },
     );
   }
-  if (selected.has('i')) {
+  if (selected.has('i') && databases.includes('FerretDB')) {
     const collector = await startTraceSink();
     cleanups.push(() => collector.stop());
     await withStack(
@@ -193,7 +259,13 @@ async function runAll(): Promise<ScenarioResult[]> {
       async (stack) => {
         results.push(await runScenario(telemetryScenario('i', stack, await seed(stack))));
       },
-      { env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_TRACES_SAMPLER: 'always_on' } },
+      {
+        env: {
+          ...telemetry,
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          OTEL_TRACES_SAMPLER: 'always_on',
+        },
+      },
     );
     log(`the trace sink received ${collector.received()} export requests`);
     await collector.stop();
@@ -201,8 +273,46 @@ async function runAll(): Promise<ScenarioResult[]> {
   return results;
 }
 
+/** Load sent before a stack's first scenario, so that every scenario meets a warm database. */
+const DATABASE_WARMUP_SECONDS = 10;
+
+/**
+ * mongo-java-server runs on the JVM, which compiles its hot paths over the first seconds of load:
+ * without this the first scenario of a stack would measure a slower database than the others.
+ */
+async function warmDatabase(database: Database, [first]: Scenario[]): Promise<void> {
+  if (database !== 'mongo-java-server' || !first) return;
+  log(`warming ${database} up for ${DATABASE_WARMUP_SECONDS} s`);
+  await warmUp(first.target, options.connections, DATABASE_WARMUP_SECONDS);
+}
+
+/** The background jobs that look for work on a timer, made to look rarely; each is also woken. */
+const QUIET_TIMERS = {
+  MESSAGE_POLL_MS: '600000',
+  STOCK_HOLD_SWEEP_MS: '600000',
+  STATUS_RECONCILE_MS: '3600000',
+};
+
+/** Database commands per request of (b)–(e), on each database, from the services' metrics. */
+async function countCommands(): Promise<BenchResults['commands']> {
+  const commands: BenchResults['commands'] = {};
+  if (!selected.has('commands')) return commands;
+  for (const database of databases) {
+    log(`counting database commands per operation on ${database}`);
+    commands[database] = await withStack(
+      undefined,
+      async (stack) =>
+        commandsPerOperation(stack, stackScenarios(database, stack, await seed(stack))),
+      // Timers that poll whether or not anything happened would count as the requests' work.
+      { env: { ...DATABASES[database], ...QUIET_TIMERS }, metrics: true },
+    );
+  }
+  return commands;
+}
+
 /** Runs the selected stack scenarios with one service under `node --cpu-prof`, then sums it up. */
 async function profileService(service: ServiceName): Promise<void> {
+  const [database = 'FerretDB'] = databases;
   const profileDir = join(benchDir, 'profiles');
   await mkdir(profileDir, { recursive: true });
   const name = `${service}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
@@ -215,11 +325,15 @@ async function profileService(service: ServiceName): Promise<void> {
       ],
     },
     async (stack) => {
-      const fixtures = await seed(stack);
-      for (const scenario of stackScenarios(stack, fixtures)) {
-        if (selected.has(scenario.id)) await runScenario(scenario);
+      const { scenarios, stop } = await scenariosOf(database, stack, await seed(stack));
+      try {
+        await warmDatabase(database, scenarios);
+        for (const scenario of scenarios) await runScenario(scenario);
+      } finally {
+        await stop();
       }
     },
+    { env: DATABASES[database] ?? {} },
   );
   // The service writes its profile as it exits (withStack has stopped it).
   const file = join(profileDir, `${name}.cpuprofile`);
@@ -247,6 +361,7 @@ async function main(): Promise<number> {
     options,
     scenarios,
     ...evaluate(scenarios, options),
+    commands: await countCommands(),
   };
   const markdown = renderMarkdown(results);
   if (args.only === undefined) {

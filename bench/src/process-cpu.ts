@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 
 /** Which part of the run a process is, from its command line; undefined for anything else. */
-export type Role = 'gateway' | 'pets' | 'store' | 'database' | 'bare server';
+export type Role = 'gateway' | 'pets' | 'store' | 'database' | 'bare server' | 'R1' | 'R2';
 
 /** Linux counts CPU time in ticks of 1/100 s (USER_HZ). */
 const TICK_MS = 10;
@@ -13,7 +13,10 @@ export function roleOf(commandLine: string): Role | undefined {
   if (/services\/pets\/dist\/main\.js/.test(commandLine)) return 'pets';
   if (/services\/store\/dist\/main\.js/.test(commandLine)) return 'store';
   if (/bench\/dist\/bare-server\.js/.test(commandLine)) return 'bare server';
+  if (/bench\/dist\/reference-find-one\.js/.test(commandLine)) return 'R1';
+  if (/bench\/dist\/reference-proxy\.js/.test(commandLine)) return 'R2';
   if (/(^|\/)ferretdb(\s|$)/.test(commandLine)) return 'database';
+  if (/^(\S*\/)?java\s.*petstore-testdb\.jar/.test(commandLine)) return 'database';
   return undefined;
 }
 

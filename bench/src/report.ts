@@ -1,11 +1,20 @@
+import type { OperationCommands } from './commands.js';
 import type { LoadOptions, Measurement } from './load.js';
 
-export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i';
+/**
+ * (a) the bare server; R1, R2 the reference scenarios; (b)–(e) the stack; (f) the gateway with
+ * rate limits in memory on a shared database; (h), (i) the gateway with telemetry on.
+ */
+export type ScenarioId = 'a' | 'R1' | 'R2' | 'b' | 'c' | 'd' | 'e' | 'f' | 'h' | 'i';
+
+/** The database under a scenario: an embedded one, or the one `MONGODB_URI` names. */
+export type Database = 'FerretDB' | 'mongo-java-server' | 'MONGODB_URI';
 
 export interface ScenarioResult {
   id: ScenarioId;
   /** What is measured, e.g. `GET /v1/pets/{petId} through the gateway`. */
   title: string;
+  database?: Database;
   measurement: Measurement;
   /** The 1-minute load average just before the scenario: how busy the machine was. */
   loadAverageBefore: number;
@@ -18,6 +27,18 @@ export interface Goal {
   met: boolean;
 }
 
+/** Throughput ratios on one database, all from the same run of the stack. */
+export interface DatabaseRatios {
+  /** (b)/R1: what the pets service keeps of the least a pet read costs. */
+  petsOverR1: number | null;
+  /** (c)/R2: what the gateway path keeps of a minimal proxy in front of R1. */
+  gatewayOverR2: number | null;
+  /** (d)/R1: orders per second against pet reads per second of R1. */
+  ordersOverR1: number | null;
+  /** (c)/(b): what the gateway keeps of the pets service's throughput. */
+  gatewayOverPets: number | null;
+}
+
 export interface BenchResults {
   date: string;
   machine: { cpus: number; cpuModel: string; node: string; platform: string };
@@ -25,10 +46,16 @@ export interface BenchResults {
   busyBeforePercent: number;
   options: LoadOptions;
   scenarios: ScenarioResult[];
-  ratios: { gatewayOverService: number | null; serviceOverBare: number | null };
+  ratios: { byDatabase: Partial<Record<Database, DatabaseRatios>>; serviceOverBare: number | null };
   goals: Goal[];
+  /** Database commands per request of each operation, by database. */
+  commands: Partial<Record<Database, OperationCommands[]>>;
 }
 
+/** The reference ratios to reach on a database with a connection pool (mongo-java-server). */
+export const MIN_REFERENCE_RATIO = 0.85;
+/** Orders per second against R1's pet reads per second. */
+export const MIN_ORDERS_OVER_R1 = 0.2;
 /** The gateway may cost at most this share of the service's throughput: (c)/(b) ≥ 0.6. */
 export const MIN_GATEWAY_RATIO = 0.6;
 /** The gateway's p99 at 32 connections. */
@@ -36,50 +63,108 @@ export const MAX_GATEWAY_P99_MS = 25;
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-function ratio(scenarios: ScenarioResult[], over: ScenarioId, under: ScenarioId): number | null {
-  const top = scenarios.find(({ id }) => id === over)?.measurement.requestsPerSecond;
-  const bottom = scenarios.find(({ id }) => id === under)?.measurement.requestsPerSecond;
-  if (top === undefined || bottom === undefined || bottom === 0) return null;
-  return round2(top / bottom);
-}
+const find = (scenarios: ScenarioResult[], id: ScenarioId, database?: Database) =>
+  scenarios.find((scenario) => scenario.id === id && scenario.database === database);
 
-/** The ratios (c)/(b) and (b)/(a), and whether the goals are met. */
-export function evaluate(
+function ratio(
   scenarios: ScenarioResult[],
-  { connections }: Pick<LoadOptions, 'connections'>,
-): Pick<BenchResults, 'ratios' | 'goals'> {
-  const gatewayOverService = ratio(scenarios, 'c', 'b');
-  const serviceOverBare = ratio(scenarios, 'b', 'a');
-  const gateway = scenarios.find(({ id }) => id === 'c');
-  const service = scenarios.find(({ id }) => id === 'b');
-  const clean = (scenario?: ScenarioResult) => scenario !== undefined && !spoiled(scenario);
-  const goals: Goal[] = [
-    {
-      name: 'gateway throughput / pets service throughput, (c)/(b)',
-      target: `≥ ${MIN_GATEWAY_RATIO}`,
-      actual: gatewayOverService === null ? 'not measured' : String(gatewayOverService),
-      met:
-        gatewayOverService !== null &&
-        gatewayOverService >= MIN_GATEWAY_RATIO &&
-        clean(gateway) &&
-        clean(service),
-    },
-    {
-      name: `p99 latency through the gateway, (c), at ${connections} connections`,
-      target: `≤ ${MAX_GATEWAY_P99_MS} ms`,
-      actual: gateway === undefined ? 'not measured' : `${gateway.measurement.latencyMs.p99} ms`,
-      met:
-        gateway !== undefined &&
-        clean(gateway) &&
-        gateway.measurement.latencyMs.p99 <= MAX_GATEWAY_P99_MS,
-    },
-  ];
-  return { ratios: { gatewayOverService, serviceOverBare }, goals };
+  [over, overDatabase]: [ScenarioId, Database?],
+  [under, underDatabase]: [ScenarioId, Database?],
+): number | null {
+  const top = find(scenarios, over, overDatabase);
+  const bottom = find(scenarios, under, underDatabase);
+  if (!top || !bottom || bottom.measurement.requestsPerSecond === 0) return null;
+  return round2(top.measurement.requestsPerSecond / bottom.measurement.requestsPerSecond);
 }
 
 /** A scenario whose answers were not all 2xx measured something else than it says. */
 export function spoiled({ measurement }: ScenarioResult): boolean {
   return measurement.non2xx > 0 || measurement.errors > 0;
+}
+
+function databaseRatios(scenarios: ScenarioResult[], database: Database): DatabaseRatios {
+  const on = (id: ScenarioId): [ScenarioId, Database] => [id, database];
+  return {
+    petsOverR1: ratio(scenarios, on('b'), on('R1')),
+    gatewayOverR2: ratio(scenarios, on('c'), on('R2')),
+    ordersOverR1: ratio(scenarios, on('d'), on('R1')),
+    gatewayOverPets: ratio(scenarios, on('c'), on('b')),
+  };
+}
+
+/** The ratios, per database and against the bare server, and whether the goals are met. */
+export function evaluate(
+  scenarios: ScenarioResult[],
+  { connections }: Pick<LoadOptions, 'connections'>,
+): Pick<BenchResults, 'ratios' | 'goals'> {
+  const databases = [...new Set(scenarios.flatMap(({ database }) => database ?? []))];
+  const byDatabase = Object.fromEntries(
+    databases.map((database) => [database, databaseRatios(scenarios, database)]),
+  );
+  const clean = (...ids: [ScenarioId, Database?][]) =>
+    ids.every(([id, database]) => {
+      const scenario = find(scenarios, id, database);
+      return scenario !== undefined && !spoiled(scenario);
+    });
+  const atLeast = (
+    name: string,
+    value: number | null,
+    minimum: number,
+    ids: [ScenarioId, Database?][],
+  ): Goal => ({
+    name,
+    target: `≥ ${minimum}`,
+    actual: value === null ? 'not measured' : String(value),
+    met: value !== null && value >= minimum && clean(...ids),
+  });
+  const pooled = byDatabase['mongo-java-server'];
+  const ferret = byDatabase.FerretDB;
+  const gateway = find(scenarios, 'c', 'FerretDB');
+  const mjs = 'mongo-java-server' as const;
+  const goals: Goal[] = [
+    atLeast(
+      'pets / R1 on mongo-java-server, (b)/R1',
+      pooled?.petsOverR1 ?? null,
+      MIN_REFERENCE_RATIO,
+      [
+        ['b', mjs],
+        ['R1', mjs],
+      ],
+    ),
+    atLeast(
+      'gateway / R2 on mongo-java-server, (c)/R2',
+      pooled?.gatewayOverR2 ?? null,
+      MIN_REFERENCE_RATIO,
+      [
+        ['c', mjs],
+        ['R2', mjs],
+      ],
+    ),
+    atLeast('orders / R1 on FerretDB, (d)/R1', ferret?.ordersOverR1 ?? null, MIN_ORDERS_OVER_R1, [
+      ['d', 'FerretDB'],
+      ['R1', 'FerretDB'],
+    ]),
+    atLeast(
+      'gateway throughput / pets service throughput on FerretDB, (c)/(b)',
+      ferret?.gatewayOverPets ?? null,
+      MIN_GATEWAY_RATIO,
+      [
+        ['c', 'FerretDB'],
+        ['b', 'FerretDB'],
+      ],
+    ),
+    {
+      name: `p99 latency through the gateway on FerretDB, (c), at ${connections} connections`,
+      target: `≤ ${MAX_GATEWAY_P99_MS} ms`,
+      actual: gateway === undefined ? 'not measured' : `${gateway.measurement.latencyMs.p99} ms`,
+      met:
+        gateway !== undefined &&
+        !spoiled(gateway) &&
+        gateway.measurement.latencyMs.p99 <= MAX_GATEWAY_P99_MS,
+    },
+  ];
+  const serviceOverBare = ratio(scenarios, ['b', 'FerretDB'], ['a']);
+  return { ratios: { byDatabase, serviceOverBare }, goals };
 }
 
 function statusSummary({ measurement }: ScenarioResult): string {
@@ -91,29 +176,42 @@ function statusSummary({ measurement }: ScenarioResult): string {
   return codes.join(', ');
 }
 
-/** What counting requests in the database, (g), costs next to counting them in memory, (f). */
-function rateLimitCost(scenarios: ScenarioResult[]): string[] {
-  const ratio = (key: 'requestsPerSecond') => {
-    const local = scenarios.find(({ id }) => id === 'f')?.measurement[key];
-    const cluster = scenarios.find(({ id }) => id === 'g')?.measurement[key];
-    return local && cluster !== undefined ? round2(cluster / local) : undefined;
-  };
-  const kept = ratio('requestsPerSecond');
-  if (kept === undefined) return [];
+const show = (value: number | null | undefined) =>
+  value === null || value === undefined ? '–' : `**${value}**`;
+
+function ratioTable({ byDatabase }: BenchResults['ratios']): string[] {
+  const rows = Object.entries(byDatabase).map(
+    ([database, ratios]) =>
+      `| ${database} | ${show(ratios.petsOverR1)} | ${show(ratios.gatewayOverR2)} | ${show(ratios.ordersOverR1)} | ${show(ratios.gatewayOverPets)} |`,
+  );
+  if (rows.length === 0) return [];
   return [
-    `Rate limits shared through the database: (g)/(f) = **${kept}** of the throughput with limits`,
-    'counted in memory, on the same database (one more database command per request).',
+    'Ratios of requests/s, each between scenarios of the same run on the same database:',
+    '',
+    '| Database | pets / R1, (b)/R1 | gateway / R2, (c)/R2 | orders / R1, (d)/R1 | gateway / pets, (c)/(b) |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...rows,
+    '',
+  ];
+}
+
+/** What counting requests in the database, (c), costs next to counting them in memory, (f). */
+function rateLimitCost(scenarios: ScenarioResult[]): string[] {
+  const kept = ratio(scenarios, ['c', 'mongo-java-server'], ['f', 'mongo-java-server']);
+  if (kept === null) return [];
+  return [
+    `Rate limits shared through the database (the default there): (c)/(f) on mongo-java-server =`,
+    `**${kept}** of the throughput with limits counted in memory (each in a stack of its own).`,
     '',
   ];
 }
 
 /** What metrics, (h), and always-on tracing, (i), cost next to neither, (c). */
 function telemetryCost(scenarios: ScenarioResult[]): string[] {
-  const over = (id: ScenarioId) => ratio(scenarios, id, 'c');
+  const over = (id: ScenarioId) => ratio(scenarios, [id, 'FerretDB'], ['c', 'FerretDB']);
   const metrics = over('h');
   const tracing = over('i');
   if (metrics === null && tracing === null) return [];
-  const show = (value: number | null) => (value === null ? 'not measured' : `**${value}**`);
   return [
     `Telemetry: with metrics on, the gateway read keeps ${show(metrics)} of its throughput without`,
     `telemetry, (h)/(c); with every request traced and exported, ${show(tracing)}, (i)/(c).`,
@@ -121,19 +219,50 @@ function telemetryCost(scenarios: ScenarioResult[]): string[] {
   ];
 }
 
-/** `bench/results.md`: the table, the ratios, the goals and how quiet the machine was. */
+function commandTable(commands: BenchResults['commands']): string[] {
+  const rows = Object.entries(commands).flatMap(([database, operations]) =>
+    operations.map(({ operation, perRequest, byCommand }) => {
+      const parts = Object.entries(byCommand).map(([command, count]) => `${command} ${count}`);
+      return `| ${database} | ${operation} | ${perRequest} | ${parts.join('; ')} |`;
+    }),
+  );
+  if (rows.length === 0) return [];
+  return [
+    'Database commands per request, counted by the services’ own command monitoring (their',
+    'metrics), with the after-work a request leaves (deliveries, status pushes) and without the',
+    'single-process lease’s heartbeat:',
+    '',
+    '| Database | Operation | Commands | Which (service: command collection, per request) |',
+    '| --- | --- | ---: | --- |',
+    ...rows,
+    '',
+  ];
+}
+
+/** `bench/results.md`: the tables, the ratios, the goals and how quiet the machine was. */
 export function renderMarkdown(results: BenchResults): string {
   const { machine, options } = results;
+  const label = ({ id }: ScenarioResult) => (id.startsWith('R') ? id : `(${id})`);
   const rows = results.scenarios.map((scenario) => {
     const { measurement: m } = scenario;
-    return `| (${scenario.id}) | ${scenario.title} | ${m.requestsPerSecond} | ${m.latencyMs.p50} | ${m.latencyMs.p99} | ${m.requests} | ${statusSummary(scenario)} | ${scenario.loadAverageBefore.toFixed(2)} |`;
+    return `| ${label(scenario)} | ${scenario.database ?? '–'} | ${scenario.title} | ${m.requestsPerSecond} | ${m.latencyMs.p50} | ${m.latencyMs.p99} | ${m.requests} | ${statusSummary(scenario)} | ${scenario.loadAverageBefore.toFixed(2)} |`;
   });
-  const roles = ['bare server', 'gateway', 'pets', 'store', 'database', 'load generator'];
-  const cpuRows = results.scenarios.map(({ id, measurement }) => {
-    const cells = roles.map((role) => String(measurement.cpuMicrosPerRequest[role] ?? '–'));
-    return `| (${id}) | ${cells.join(' | ')} |`;
+  const roles = [
+    'bare server',
+    'R1',
+    'R2',
+    'gateway',
+    'pets',
+    'store',
+    'database',
+    'load generator',
+  ];
+  const cpuRows = results.scenarios.map((scenario) => {
+    const cells = roles.map((role) =>
+      String(scenario.measurement.cpuMicrosPerRequest[role] ?? '–'),
+    );
+    return `| ${label(scenario)} | ${scenario.database ?? '–'} | ${cells.join(' | ')} |`;
   });
-  const show = (value: number | null) => (value === null ? 'not measured' : String(value));
   const goals = results.goals.map(
     (goal) =>
       `| ${goal.name} | ${goal.target} | ${goal.actual} | ${goal.met ? 'met' : 'NOT met'} |`,
@@ -149,23 +278,24 @@ export function renderMarkdown(results: BenchResults): string {
     '(the load generator, the services and the database share the same cores, so anything else',
     'running at the same time lowers every number).',
     '',
-    '| | Scenario | Requests/s | p50 ms | p99 ms | Requests | Answers | Load avg before |',
-    '| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |',
+    '| | Database | Scenario | Requests/s | p50 ms | p99 ms | Requests | Answers | Load avg before |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |',
     ...rows,
     '',
     'CPU time per request, in µs, of each process while it was measured (from `/proc`; less',
     'sensitive to other load than requests/s, though a busy machine inflates it too):',
     '',
-    `| | ${roles.join(' | ')} |`,
-    `| --- | ${roles.map(() => '---:').join(' | ')} |`,
+    `| | Database | ${roles.join(' | ')} |`,
+    `| --- | --- | ${roles.map(() => '---:').join(' | ')} |`,
     ...cpuRows,
+    '',
+    ...ratioTable(results.ratios),
+    `(b)/(a) = ${show(results.ratios.serviceOverBare)}: what the pets service on FerretDB keeps of`,
+    'bare `node:http`.',
     '',
     ...rateLimitCost(results.scenarios),
     ...telemetryCost(results.scenarios),
-    `Ratios: (c)/(b) = **${show(results.ratios.gatewayOverService)}** (what the gateway keeps of the`,
-    `pets service's throughput), (b)/(a) = **${show(results.ratios.serviceOverBare)}** (what the pets`,
-    'service keeps of bare `node:http`).',
-    '',
+    ...commandTable(results.commands),
     '| Goal | Target | Measured | |',
     '| --- | --- | --- | --- |',
     ...goals,

@@ -2,11 +2,13 @@ import { internalHeaders } from '@petstore/service-kit';
 import type { Stack } from '@petstore/stack';
 import type { Fixtures } from './fixtures.js';
 import type { Target } from './load.js';
-import type { ScenarioId } from './report.js';
+import type { Database, ScenarioId } from './report.js';
 
 export interface Scenario {
   id: ScenarioId;
   title: string;
+  /** The database under the scenario; none for the bare server. */
+  database?: Database;
   target: Target;
 }
 
@@ -19,14 +21,45 @@ export function bareScenario(url: string): Scenario {
   };
 }
 
+/** R1 and R2: the least a pet read costs, directly and through a proxy checking the key. */
+export function referenceScenarios(
+  database: Database,
+  { r1, r2 }: { r1: string; r2: string },
+  { petId, customer }: Fixtures,
+): Scenario[] {
+  return [
+    {
+      id: 'R1',
+      title: '`node:http` + the driver’s `findOne`',
+      database,
+      target: { url: `${r1}/v1/pets/${petId}`, method: 'GET', headers: {} },
+    },
+    {
+      id: 'R2',
+      title: '`node:http` + SHA-256 key lookup + undici `Pool` → R1',
+      database,
+      target: {
+        url: `${r2}/v1/pets/${petId}`,
+        method: 'GET',
+        headers: { authorization: `Bearer ${customer.apiKey}` },
+      },
+    },
+  ];
+}
+
 /** (b)–(e): the pets service directly, then the gateway with a customer's key. */
-export function stackScenarios(stack: Stack, { petId, customer }: Fixtures): Scenario[] {
+export function stackScenarios(
+  database: Database,
+  stack: Stack,
+  { petId, customer }: Fixtures,
+): Scenario[] {
   const bearer = { authorization: `Bearer ${customer.apiKey}` };
   const json = { 'content-type': 'application/json' };
   return [
     {
       id: 'b',
       title: '`GET /v1/pets/{petId}`, pets service directly',
+      database,
       target: {
         url: `${stack.pets.url}/v1/pets/${petId}`,
         method: 'GET',
@@ -42,11 +75,13 @@ export function stackScenarios(stack: Stack, { petId, customer }: Fixtures): Sce
     {
       id: 'c',
       title: '`GET /v1/pets/{petId}` through the gateway',
+      database,
       target: { url: `${stack.url}/v1/pets/${petId}`, method: 'GET', headers: bearer },
     },
     {
       id: 'd',
       title: '`POST /v1/store/orders` through the gateway',
+      database,
       target: {
         url: `${stack.url}/v1/store/orders`,
         method: 'POST',
@@ -57,6 +92,7 @@ export function stackScenarios(stack: Stack, { petId, customer }: Fixtures): Sce
     {
       id: 'e',
       title: '`POST /v1/messages` through the gateway',
+      database,
       target: {
         url: `${stack.url}/v1/messages`,
         method: 'POST',
@@ -68,18 +104,14 @@ export function stackScenarios(stack: Stack, { petId, customer }: Fixtures): Sce
 }
 
 /**
- * (f), (g): `GET /v1/pets/{petId}` through the gateway on a database several gateways can share,
- * with its rate limits counted in memory, then in the database.
+ * (f): `GET /v1/pets/{petId}` through the gateway on a database several gateways can share, with
+ * its rate limits counted in memory (`local`) instead of in the database, as (c) there does.
  */
-export function rateLimitScenario(
-  id: 'f' | 'g',
-  stack: Stack,
-  { petId, customer }: Fixtures,
-): Scenario {
-  const where = id === 'f' ? 'in memory (`local`)' : 'in the database (`cluster`)';
+export function localLimitsScenario(stack: Stack, { petId, customer }: Fixtures): Scenario {
   return {
-    id,
-    title: `\`GET /v1/pets/{petId}\` through the gateway, mongo-java-server, rate limits ${where}`,
+    id: 'f',
+    title: '`GET /v1/pets/{petId}` through the gateway, rate limits in memory (`local`)',
+    database: 'mongo-java-server',
     target: {
       url: `${stack.url}/v1/pets/${petId}`,
       method: 'GET',
@@ -98,6 +130,7 @@ export function telemetryScenario(
   return {
     id,
     title: `\`GET /v1/pets/{petId}\` through the gateway, ${what}`,
+    database: 'FerretDB',
     target: {
       url: `${stack.url}/v1/pets/${petId}`,
       method: 'GET',

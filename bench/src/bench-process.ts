@@ -2,15 +2,25 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
-export interface BareServer {
+export interface BenchServer {
   url: string;
   stop(): Promise<void>;
 }
 
-/** Starts `bare-server.js` as a process of its own and resolves once it listens. */
-export async function startBareServer(timeoutMs = 10_000): Promise<BareServer> {
-  const entry = fileURLToPath(new URL('./bare-server.js', import.meta.url));
-  const child = spawn(process.execPath, [entry], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Starts one of the bench's own servers (`bare-server.js`, `reference-find-one.js`,
+ * `reference-proxy.js`) as a process of its own, so that it shares no thread with the load
+ * generator, and resolves once it listens.
+ */
+export async function startBenchServer(
+  script: string,
+  args: string[] = [],
+  timeoutMs = 10_000,
+): Promise<BenchServer> {
+  const entry = fileURLToPath(new URL(`./${script}`, import.meta.url));
+  const child = spawn(process.execPath, [entry, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, 'exit');
@@ -19,7 +29,7 @@ export async function startBareServer(timeoutMs = 10_000): Promise<BareServer> {
   };
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error('[bench] the bare server did not start in time')),
+      () => reject(new Error(`[bench] ${script} did not start in time`)),
       timeoutMs,
     );
     let output = '';
@@ -33,7 +43,7 @@ export async function startBareServer(timeoutMs = 10_000): Promise<BareServer> {
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`[bench] the bare server exited (${code})`));
+      reject(new Error(`[bench] ${script} exited (${code})`));
     });
   }).catch(async (error: unknown) => {
     await stop();
