@@ -28,6 +28,12 @@ export {
 } from './clients.js';
 export { contractOperations, type ContractOperation } from './contract-operations.js';
 export {
+  deprecationHeaders,
+  getPetDeprecatedAt,
+  getPetDocumentation,
+  type DeprecationPolicy,
+} from './deprecation.js';
+export {
   apiVersion,
   contract,
   internalContract,

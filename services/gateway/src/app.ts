@@ -1,4 +1,10 @@
-import { contract, generateOpenApi, OpenApiDocumentSchema } from '@petstore/contract';
+import {
+  contract,
+  deprecationHeaders,
+  generateOpenApi,
+  getPetDocumentation,
+  OpenApiDocumentSchema,
+} from '@petstore/contract';
 import { createService, type Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
@@ -93,6 +99,10 @@ export function createApp({
       securityHeaders({ https: config.publicUrl.startsWith('https:') }),
       routeRequest({
         routes: new RouteTable(contract),
+        deprecation: deprecationHeaders({
+          ...config.getPetDeprecation,
+          documentation: getPetDocumentation,
+        }),
         authenticator,
         rateLimits: rateLimits(
           {

@@ -1,4 +1,4 @@
-import { contract } from '@petstore/contract';
+import { contract, getPetDocumentation } from '@petstore/contract';
 import { createService, type Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
@@ -18,9 +18,6 @@ export interface AppDeps {
   /** Check every answer against the contract (tests and development). */
   validateResponses?: boolean;
 }
-
-/** Where the gateway's API reference explains the deprecation of `GET /v1/pets/{petId}`. */
-const getPetDocumentation = '/docs#tag/pets/GET/v1/pets/{petId}';
 
 /** The pets service as a Koa app; it never listens. */
 export function createApp({

@@ -1,11 +1,11 @@
-import { getPetSunset } from '@petstore/contract';
+import { getPetDeprecatedAt, getPetSunset } from '@petstore/contract';
 import { envInstant, loadConfig, serviceConfig, serviceEnv, type Env } from '@petstore/service-kit';
 import { z } from 'zod';
 
 const PetsEnvSchema = z
   .object({
     ...serviceEnv({ port: 3001, database: 'petstore_pets' }),
-    GET_PET_DEPRECATED_AT: envInstant('2026-01-01T00:00:00Z'),
+    GET_PET_DEPRECATED_AT: envInstant(getPetDeprecatedAt),
     // The contract's sunset unless told otherwise, so the service and its document agree.
     GET_PET_SUNSET: envInstant(getPetSunset),
   })

@@ -1,27 +1,6 @@
+import { deprecationHeaders, type DeprecationPolicy } from '@petstore/contract';
 import { AppError } from '@petstore/service-kit';
 import type { Middleware } from 'koa';
-
-export interface DeprecationPolicy {
-  /** When the operation was deprecated: `Deprecation: @<unix seconds>` (RFC 9745). */
-  deprecatedAt: Date;
-  /** When it stops working, then answering 410 `gone`: `Sunset: <HTTP-date>` (RFC 8594). */
-  sunsetAt: Date;
-  /** Where the deprecation is explained, relative to the gateway that serves `/docs`. */
-  documentation: string;
-}
-
-/** The headers every answer of a deprecated operation carries, success and error alike. */
-export function deprecationHeaders({
-  deprecatedAt,
-  sunsetAt,
-  documentation,
-}: DeprecationPolicy): Record<string, string> {
-  return {
-    Deprecation: `@${Math.floor(deprecatedAt.getTime() / 1000)}`,
-    Sunset: sunsetAt.toUTCString(),
-    Link: `<${documentation}>; rel="deprecation"; type="text/html"`,
-  };
-}
 
 /**
  * `/v1/pets/:petId` as a pattern matching one path segment per parameter, and, as @koa/router

@@ -3,6 +3,7 @@ import { AppError, inSpan, setCaller, SpanKind, type Caller } from '@petstore/se
 import type { Middleware } from 'koa';
 import type { Authenticator } from '../auth/authentication.js';
 import { proxyRequest, type ProxyOptions } from '../proxy/proxy-request.js';
+import { refuseEncodedBody } from '../proxy/request-body.js';
 import { admit } from '../rate-limits/admit.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
 import type { RouteTable } from './route-table.js';
@@ -10,6 +11,8 @@ import type { Upstreams } from '../proxy/upstreams.js';
 
 export interface RouteRequestOptions {
   routes: RouteTable;
+  /** The headers of every answer to a deprecated operation, the gateway's own errors included. */
+  deprecation: Record<string, string>;
   authenticator: Authenticator;
   rateLimits: RateLimits;
   upstreams: Upstreams;
@@ -19,11 +22,12 @@ export interface RouteRequestOptions {
 /**
  * What every request meets first, in order: the operation it asks for (404 falls through to the
  * app, 405 with `Allow` is answered here), the key (401) and its rate limit (429), the role the
- * operation needs (403); then the pets and store operations are proxied, and the gateway's own
+ * operation needs (403), a body that is encoded (415); then the pets and store operations are proxied, and the gateway's own
  * ones continue to the JSON body parser and their handlers.
  */
 export function routeRequest({
   routes,
+  deprecation,
   authenticator,
   rateLimits,
   upstreams,
@@ -49,6 +53,7 @@ export function routeRequest({
 
     const { metadata, route } = resolution.operation;
     ctx.routeTemplate = route.path;
+    if (route.deprecated) ctx.set(deprecation);
     if (metadata.auth === 'internal') {
       // Service-to-service operations are never routed from outside.
       await next();
@@ -70,6 +75,7 @@ export function routeRequest({
     } else if (ctx.path.startsWith('/v1/')) {
       await admit(ctx, rateLimits.perAddress, { limit: 'address', key: ctx.ip });
     }
+    refuseEncodedBody(ctx);
 
     if (metadata.service === 'gateway') {
       await next();
