@@ -12,7 +12,7 @@ if [ -x "$bin" ] && "$bin" --version 2>/dev/null | grep -q "version: $version"; 
   exit 0
 fi
 if ! command -v go >/dev/null; then
-  echo "install-ferretdb: Go >= 1.24 is needed to build the embedded database (or set MONGODB_URI, or run a Docker daemon)" >&2
+  echo "install-ferretdb: Go >= 1.24 is needed to build the embedded database (pnpm test always needs it; pnpm start too, unless MONGODB_URI names a MongoDB)" >&2
   exit 1
 fi
 
