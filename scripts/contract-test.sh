@@ -16,6 +16,9 @@ if [ "$("$venv/bin/st" --version 2>/dev/null || true)" != "st, version $schemath
   "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
 fi
 
+# Hypothesis's character tables are kept with the venv rather than in a .hypothesis folder here.
+export HYPOTHESIS_STORAGE_DIRECTORY="$PWD/$venv/hypothesis"
+
 work=$(mktemp -d)
 stack_pid=
 stop_stack() {
