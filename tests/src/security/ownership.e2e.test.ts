@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { PetstoreClient } from '@petstore/contract';
+import type { ErrorCode, PetstoreClient } from '@petstore/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
@@ -74,6 +74,24 @@ function whatItSays(answer: Answer, id: number | string) {
     body: { ...rest, message: String(message).replace(asked, '{id}') },
     headerNames,
   };
+}
+
+/**
+ * Sends `send(id)` for each of `ids`: every answer must be `code` and say exactly what the answer
+ * for `neverIssued` says, but for the id.
+ */
+async function expectEachAsNeverIssued<Id extends number | string>(
+  send: (id: Id) => Promise<Answer>,
+  ids: Id[],
+  neverIssued: Id,
+  code: ErrorCode,
+): Promise<void> {
+  const unknown = whatItSays(await send(neverIssued), neverIssued);
+  for (const id of ids) {
+    const answer = await send(id);
+    expectError(answer, code);
+    expect({ id, says: whatItSays(answer, id) }).toEqual({ id, says: unknown });
+  }
 }
 
 async function storeState() {
@@ -151,12 +169,7 @@ describe('another account’s orders', () => {
     const neverIssued = ids.at(-1) ?? -1;
     const cancel = (id: number) =>
       call(api.url, 'DELETE', `/v1/store/orders/${id}`, { apiKey: bob.apiKey });
-    const unknown = whatItSays(await cancel(neverIssued), neverIssued);
-    for (const id of ids) {
-      const answer = await cancel(id);
-      expectError(answer, 'not_found');
-      expect({ id, says: whatItSays(answer, id) }).toEqual({ id, says: unknown });
-    }
+    await expectEachAsNeverIssued(cancel, ids, neverIssued, 'not_found');
     expect(await storeState()).toEqual(before);
     for (const id of [...aliceOrders, ...adminOrders]) {
       expect((await api.admin.orders.getOrder({ params: { orderId: String(id) } })).status).toBe(
@@ -174,12 +187,7 @@ describe('another account’s orders', () => {
         apiKey: bob.apiKey,
         json: { complete: true, shipDate: '2030-01-01T00:00:00Z' },
       });
-    const unknown = whatItSays(await patch(neverIssued), neverIssued);
-    for (const id of ids) {
-      const answer = await patch(id);
-      expectError(answer, 'forbidden');
-      expect({ id, says: whatItSays(answer, id) }).toEqual({ id, says: unknown });
-    }
+    await expectEachAsNeverIssued(patch, ids, neverIssued, 'forbidden');
     expect(await storeState()).toEqual(before);
   });
 
@@ -234,17 +242,13 @@ describe('another account’s messages', () => {
   it('answer 404, exactly as message ids never issued do', async () => {
     const neverIssued = `msg_${randomBytes(15).toString('hex').slice(0, 20)}`;
     const read = (id: string) => call(api.url, 'GET', `/v1/messages/${id}`, { apiKey: bob.apiKey });
-    const unknown = whatItSays(await read(neverIssued), neverIssued);
     expectError(await read(neverIssued), 'not_found');
     const stored = await allDocuments(db, databaseNames.gateway, 'messages');
-    const foreign = stored.filter(({ accountId }) => accountId !== bob.accountId);
-    expect(foreign.map(({ _id }) => String(_id))).toEqual(expect.arrayContaining(aliceMessages));
-    for (const { _id } of foreign) {
-      const id = String(_id);
-      const answer = await read(id);
-      expectError(answer, 'not_found');
-      expect({ id, says: whatItSays(answer, id) }).toEqual({ id, says: unknown });
-    }
+    const foreignIds = stored
+      .filter(({ accountId }) => accountId !== bob.accountId)
+      .map(({ _id }) => String(_id));
+    expect(foreignIds).toEqual(expect.arrayContaining(aliceMessages));
+    await expectEachAsNeverIssued(read, foreignIds, neverIssued, 'not_found');
     for (const id of aliceMessages) {
       expect((await alice.api.messages.getMessage({ params: { messageId: id } })).status).toBe(200);
     }
@@ -256,17 +260,12 @@ describe('another account’s keys', () => {
     const neverIssued = `key_${randomBytes(15).toString('hex').slice(0, 20)}`;
     const revoke = (id: string) =>
       call(api.url, 'DELETE', `/v1/accounts/me/keys/${id}`, { apiKey: bob.apiKey });
-    const unknown = whatItSays(await revoke(neverIssued), neverIssued);
     expectError(await revoke(neverIssued), 'not_found');
     const before = await allDocuments(db, databaseNames.gateway, 'api_keys');
     const foreign = before.filter(({ accountId }) => accountId !== bob.accountId);
     const foreignIds = foreign.map(({ _id }) => String(_id));
     expect(foreignIds).toEqual(expect.arrayContaining([...aliceKeys, 'key_admin']));
-    for (const id of foreignIds) {
-      const answer = await revoke(id);
-      expectError(answer, 'not_found');
-      expect({ id, says: whatItSays(answer, id) }).toEqual({ id, says: unknown });
-    }
+    await expectEachAsNeverIssued(revoke, foreignIds, neverIssued, 'not_found');
     const after = await allDocuments(db, databaseNames.gateway, 'api_keys');
     const revocations = (keys: typeof before) =>
       keys.map((key) => [String(key._id), key.revokedAt as unknown]);

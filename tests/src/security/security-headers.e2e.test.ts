@@ -27,125 +27,54 @@ interface Exchange {
   authenticated: boolean;
 }
 
+/** An exchange sent with an API key or answering one. */
+function withKey(label: string, method: string, path: string, options?: RequestOptions): Exchange {
+  return { label, method, path, options, authenticated: true };
+}
+
+/** An exchange with no key on either side. */
+function keyless(label: string, method: string, path: string): Exchange {
+  return { label, method, path, authenticated: false };
+}
+
 /** Answers of every kind: the gateway's own and proxied, success and error, meta and docs. */
 function exchanges(): Exchange[] {
   const key = customerKey;
   const admin = api.stack.adminApiKey;
   const json = { 'content-type': 'application/json' };
   return [
-    {
-      label: '200 own',
-      method: 'GET',
-      path: '/v1/accounts/me',
-      options: { apiKey: key },
-      authenticated: true,
-    },
-    {
-      label: '200 proxied',
-      method: 'GET',
-      path: '/v1/pets',
-      options: { apiKey: key },
-      authenticated: true,
-    },
-    {
-      label: '201 sign-up (shows a key)',
-      method: 'POST',
-      path: '/v1/accounts',
-      options: { json: { email: `headers.${Date.now()}@example.com` } },
-      authenticated: true,
-    },
-    {
-      label: '201 proxied',
-      method: 'POST',
-      path: '/v1/store/orders',
-      options: { apiKey: key, json: { petId, quantity: 1 } },
-      authenticated: true,
-    },
-    {
-      label: '202 own',
-      method: 'POST',
-      path: '/v1/messages',
-      options: { apiKey: key, json: { message: 'hi' } },
-      authenticated: true,
-    },
-    {
-      label: '201 key',
-      method: 'POST',
-      path: '/v1/accounts/me/keys',
-      options: { apiKey: key },
-      authenticated: true,
-    },
-    {
-      label: 'HEAD',
-      method: 'HEAD',
-      path: '/v1/pets',
-      options: { apiKey: key },
-      authenticated: true,
-    },
-    {
-      label: '400 own',
-      method: 'POST',
-      path: '/v1/messages',
-      options: { apiKey: key, json: { message: '' } },
-      authenticated: true,
-    },
-    {
-      label: '400 invalid JSON',
-      method: 'POST',
-      path: '/v1/store/orders',
-      options: { apiKey: key, body: '{', headers: json },
-      authenticated: true,
-    },
-    { label: '401', method: 'GET', path: '/v1/accounts/me', authenticated: true },
-    {
-      label: '401 bad key',
-      method: 'GET',
-      path: '/v1/store/orders',
-      options: { apiKey: `psk_${'A'.repeat(40)}` },
-      authenticated: true,
-    },
-    {
-      label: '403',
-      method: 'POST',
-      path: '/v1/categories',
-      options: { apiKey: key, json: { name: 'Nope' } },
-      authenticated: true,
-    },
-    {
-      label: '404 proxied',
-      method: 'GET',
-      path: '/v1/store/orders/999999',
-      options: { apiKey: key },
-      authenticated: true,
-    },
-    {
-      label: '404 route',
-      method: 'GET',
-      path: '/v1/nothing',
-      options: { apiKey: key },
-      authenticated: true,
-    },
-    {
-      label: '405',
-      method: 'PATCH',
-      path: '/v1/pets',
-      options: { apiKey: admin },
-      authenticated: true,
-    },
-    { label: 'OPTIONS', method: 'OPTIONS', path: '/v1/pets', authenticated: false },
-    {
-      label: '413',
-      method: 'POST',
-      path: '/v1/messages',
-      options: { apiKey: key, json: { message: 'x'.repeat(70_000) } },
-      authenticated: true,
-    },
-    { label: 'health', method: 'GET', path: '/health', authenticated: false },
-    { label: 'ready', method: 'GET', path: '/ready', authenticated: false },
-    { label: 'openapi', method: 'GET', path: '/openapi.json', authenticated: false },
-    { label: 'docs', method: 'GET', path: '/docs', authenticated: false },
-    { label: 'docs script', method: 'GET', path: '/docs/scalar.js', authenticated: false },
-    { label: 'docs init', method: 'GET', path: '/docs/init.js', authenticated: false },
+    withKey('200 own', 'GET', '/v1/accounts/me', { apiKey: key }),
+    withKey('200 proxied', 'GET', '/v1/pets', { apiKey: key }),
+    withKey('201 sign-up (shows a key)', 'POST', '/v1/accounts', {
+      json: { email: `headers.${Date.now()}@example.com` },
+    }),
+    withKey('201 proxied', 'POST', '/v1/store/orders', {
+      apiKey: key,
+      json: { petId, quantity: 1 },
+    }),
+    withKey('202 own', 'POST', '/v1/messages', { apiKey: key, json: { message: 'hi' } }),
+    withKey('201 key', 'POST', '/v1/accounts/me/keys', { apiKey: key }),
+    withKey('HEAD', 'HEAD', '/v1/pets', { apiKey: key }),
+    withKey('400 own', 'POST', '/v1/messages', { apiKey: key, json: { message: '' } }),
+    withKey('400 invalid JSON', 'POST', '/v1/store/orders', {
+      apiKey: key,
+      body: '{',
+      headers: json,
+    }),
+    withKey('401', 'GET', '/v1/accounts/me'),
+    withKey('401 bad key', 'GET', '/v1/store/orders', { apiKey: `psk_${'A'.repeat(40)}` }),
+    withKey('403', 'POST', '/v1/categories', { apiKey: key, json: { name: 'Nope' } }),
+    withKey('404 proxied', 'GET', '/v1/store/orders/999999', { apiKey: key }),
+    withKey('404 route', 'GET', '/v1/nothing', { apiKey: key }),
+    withKey('405', 'PATCH', '/v1/pets', { apiKey: admin }),
+    keyless('OPTIONS', 'OPTIONS', '/v1/pets'),
+    withKey('413', 'POST', '/v1/messages', { apiKey: key, json: { message: 'x'.repeat(70_000) } }),
+    keyless('health', 'GET', '/health'),
+    keyless('ready', 'GET', '/ready'),
+    keyless('openapi', 'GET', '/openapi.json'),
+    keyless('docs', 'GET', '/docs'),
+    keyless('docs script', 'GET', '/docs/scalar.js'),
+    keyless('docs init', 'GET', '/docs/init.js'),
   ];
 }
 

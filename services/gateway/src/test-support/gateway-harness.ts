@@ -1,3 +1,4 @@
+// Test support: a gateway of the test's own on its own database, and what its tests share.
 import { createLogger, type Env, type Logger } from '@petstore/service-kit';
 import type { startMongo } from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';

@@ -1,3 +1,4 @@
+// Test support: pets and the store in process on a test's database, and clients of both.
 import type { Pet, PetStatus } from '@petstore/contract';
 import { loadPetsConfig, startPets, type PetsConfig, type RunningPets } from '@petstore/pets';
 import {
