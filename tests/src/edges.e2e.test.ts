@@ -83,6 +83,14 @@ describe('string lengths count code points', () => {
     expect(created).toMatchObject({ status: 201, body: { name: dogs(100) } });
   });
 
+  it('takes an account name of 100 emoji', async () => {
+    const email = `emoji.${Date.now()}@example.com`;
+    const created = await call(api.url, 'POST', '/v1/accounts', {
+      json: { email, name: dogs(100) },
+    });
+    expect(created).toMatchObject({ status: 201, body: { name: dogs(100) } });
+  });
+
   it('takes a message of 10 000 emoji and refuses 10 001', async () => {
     const sent = await asCustomer('POST', '/v1/messages', { json: { message: dogs(10_000) } });
     expect(sent.status).toBe(202);

@@ -6,6 +6,7 @@ import {
   LOCAL_PART_MESSAGE,
 } from './email-address.js';
 import { AccountIdSchema, ApiKeyIdSchema } from './ids.js';
+import { lengthInCodePoints } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 
@@ -33,13 +34,12 @@ export const NewAccountSchema = z
         description: `${EMAIL_DESCRIPTION} Surrounding spaces are trimmed and the address is stored lower-cased; one account each.`,
         example: EMAIL_EXAMPLE,
       }),
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
+    name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 })
       .optional()
-      .openapi({ description: '1–100 characters, trimmed.', example: 'Jane Doe' }),
+      .openapi({
+        description: '1–100 characters (Unicode code points), trimmed.',
+        example: 'Jane Doe',
+      }),
   })
   .openapi('NewAccount');
 export type NewAccount = z.infer<typeof NewAccountSchema>;

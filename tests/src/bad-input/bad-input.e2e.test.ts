@@ -6,9 +6,10 @@
  * process must still be up.
  *
  * Requests that break HTTP itself (bare CR/LF or NUL in a header, headers over 16 KiB, conflicting
- * lengths, broken chunks) are answered by Node's HTTP parser before the gateway's code runs: a
- * bare 400 or 431 with `Connection: close` and no body, as the gateway's README says. The suite
- * asserts exactly that, and that nothing crashed.
+ * lengths, broken chunks) are refused by Node's HTTP parser before the gateway's routing runs, and
+ * answered in the Error shape (400 `malformed_request`, 431 `headers_too_large`) with
+ * `Connection: close`, as the gateway's README says. The suite asserts exactly that, and that
+ * nothing crashed.
  */
 import { contract } from '@petstore/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
