@@ -6,19 +6,8 @@ const mongoPort = 27017;
 /** The label on every container started here, so a CI run can remove any a crash left behind. */
 export const containerLabel = 'petstore.testkit';
 
-/** True when a Docker (or compatible) daemon answers. */
-export async function dockerAnswers(): Promise<boolean> {
-  const { getContainerRuntimeClient } = await loadTestcontainers();
-  try {
-    await getContainerRuntimeClient();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * A MongoDB-compatible container: `mongo:7` by default, or any image listening on 27017 that logs
+ * A MongoDB-compatible container of `image`: `mongo:7`, or any image listening on 27017 that logs
  * like mongod ("Waiting for connections") or FerretDB ("Listening on"). No helper image (Ryuk) is
  * needed: stop() removes the container, and CI removes any labelled one a crash left behind.
  */

@@ -1,6 +1,5 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dockerAnswers } from './mongo-container.js';
 import type { MongoServer } from './mongo-server.js';
 import { embeddedDatabase, startMongo } from './start-mongo.js';
 
@@ -20,10 +19,10 @@ describe('startMongo', () => {
     await server?.stop();
   });
 
-  it('takes MONGODB_URI first, then a container when Docker answers, else the embedded database', async () => {
+  it('takes MONGODB_URI first, then the container PETSTORE_TEST_MONGO_IMAGE names, else the embedded database', () => {
     const expected = process.env.MONGODB_URI
       ? 'external'
-      : (await dockerAnswers())
+      : process.env.PETSTORE_TEST_MONGO_IMAGE
         ? 'container'
         : embeddedDatabase();
     expect(server.kind).toBe(expected);

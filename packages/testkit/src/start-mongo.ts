@@ -1,6 +1,6 @@
 import { startEmbeddedFerretdb } from './embedded-ferretdb.js';
 import { useExternalMongo } from './external-mongo.js';
-import { dockerAnswers, startMongoContainer } from './mongo-container.js';
+import { startMongoContainer } from './mongo-container.js';
 import { startMongoJavaServer } from './mongo-java-server.js';
 import type { EmbeddedDatabase, MongoServer } from './mongo-server.js';
 
@@ -27,11 +27,13 @@ export function startEmbedded(
 
 /**
  * A MongoDB of its own for a test file, chosen in this order: `MONGODB_URI` when set; a
- * container (`PETSTORE_TEST_MONGO_IMAGE`, default `mongo:7`) when a Docker daemon answers;
- * otherwise the embedded database `EMBEDDED_DATABASE` names (FerretDB by default).
+ * container of the image `PETSTORE_TEST_MONGO_IMAGE` when set; otherwise the embedded database
+ * `EMBEDDED_DATABASE` names (FerretDB by default). Containers are asked for by name, never
+ * inferred from a Docker daemon that happens to answer, so the same command tests the same way
+ * on every machine.
  */
 export async function startMongo(env: NodeJS.ProcessEnv = process.env): Promise<MongoServer> {
   if (env.MONGODB_URI) return useExternalMongo(env.MONGODB_URI);
-  if (await dockerAnswers()) return startMongoContainer(env.PETSTORE_TEST_MONGO_IMAGE ?? 'mongo:7');
+  if (env.PETSTORE_TEST_MONGO_IMAGE) return startMongoContainer(env.PETSTORE_TEST_MONGO_IMAGE);
   return startEmbedded(embeddedDatabase(env));
 }
