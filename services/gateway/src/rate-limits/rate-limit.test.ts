@@ -52,6 +52,31 @@ describe('rate limits', () => {
     },
   );
 
+  it('counts a key in the shared window by reservations of a tenth of its burst', async ({
+    mongo,
+  }) => {
+    await using pets = await startFakeService((_request, res) => sendJson(res, 200, []));
+    await using gateway = await startTestGateway(mongo, {
+      RATE_LIMIT_POLICY: 'cluster',
+      PETS_URL: pets.url,
+      RATE_LIMIT_PER_SECOND: '0.001',
+      RATE_LIMIT_BURST: '100',
+    });
+    const { apiKey } = await signUp(gateway.url);
+
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        fetch(`${gateway.url}/v1/pets`, { headers: bearer(apiKey) }),
+      ),
+    );
+
+    expect(answers.map((res) => res.status)).toEqual(Array.from({ length: 25 }, () => 200));
+    // Three reservations of 10 for 25 requests, however they arrived: what the window counts.
+    const windows = await gateway.db.collection('rate_limits').find().toArray();
+    const window = windows.find((counted) => String(counted.key).startsWith('key:'));
+    expect(window?.points).toBe(30);
+  });
+
   it('limits sign-ups per client address', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo, {
       SIGNUP_RATE_LIMIT_PER_MINUTE: '0.01',

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from 'mongodb';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Admission, RateLimiter, RatePolicy } from './rate-limiter.js';
@@ -5,16 +6,33 @@ import type { Admission, RateLimiter, RatePolicy } from './rate-limiter.js';
 /** Where the shared counts live (`database/indexes.ts` makes its indexes). */
 export const RATE_LIMITS_COLLECTION = 'rate_limits';
 
+/** The share of a window's burst a gateway reserves at once. */
+const RESERVED_SHARE = 0.1;
+
+/** What this gateway reserved of a key's window and has not admitted yet. */
+interface Reservation {
+  tokens: number;
+  /** What the window had left for every gateway once this reservation was taken. */
+  remainingElsewhere: number;
+  resetsAt: number;
+}
+
 /**
  * One limit per key whatever the number of gateways: every gateway counts in the gateway
- * database, one atomic upsert per request (rate-limiter-flexible). A shared counter cannot refill
- * continuously, so the bucket becomes a fixed window of burst / rate seconds holding `burst`
- * requests: the same average rate and the same burst. A key over its limit is then refused from
- * memory until its window ends, costing no database command; if the database fails, each gateway
- * falls back to counting alone.
+ * database (rate-limiter-flexible). A shared counter cannot refill continuously, so the bucket
+ * becomes a fixed window of burst / rate seconds holding `burst` requests: the same average rate
+ * and the same burst.
+ *
+ * A gateway reserves a tenth of the burst at a time, in one atomic increment, and admits from its
+ * reservation in memory: one database command per reservation instead of per request, and the
+ * requests all gateways admit in a window never exceed the burst. What a gateway reserved and did
+ * not use lapses with the window, so a key spread over N gateways may get up to N × (reservation −
+ * 1) fewer. A key over its limit is refused from memory until its window ends; if the database
+ * fails, each gateway falls back to counting alone.
  */
 export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePolicy): RateLimiter {
   const duration = Math.max(1, Math.ceil(burst / perSecond));
+  const chunk = Math.max(1, Math.floor(burst * RESERVED_SHARE));
   const limiter = new RateLimiterMongo({
     storeClient: db,
     tableName: RATE_LIMITS_COLLECTION,
@@ -25,24 +43,62 @@ export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePo
     inMemoryBlockOnConsumed: burst,
     insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points: burst, duration }),
   });
-  const admission = (res: RateLimiterRes, allowed: boolean): Admission => {
-    const resetSeconds = Math.ceil(res.msBeforeNext / 1000);
+  const reservations = new LRUCache<string, Reservation>({ max: 100_000, ttl: duration * 1000 });
+  const reserving = new Map<string, Promise<Admission>>();
+
+  const admitted = (reservation: Reservation): Admission => {
+    reservation.tokens -= 1;
+    const resetSeconds = Math.max(0, Math.ceil((reservation.resetsAt - Date.now()) / 1000));
     return {
-      allowed,
+      allowed: true,
       limit: burst,
-      remaining: res.remainingPoints,
+      remaining: reservation.remainingElsewhere + reservation.tokens,
       resetSeconds,
       retryAfterSeconds: Math.max(1, resetSeconds),
     };
   };
-  return {
-    async take(key) {
-      try {
-        return admission(await limiter.consume(key), true);
-      } catch (refused) {
-        if (refused instanceof RateLimiterRes) return admission(refused, false);
-        throw refused;
-      }
-    },
+
+  const reserve = async (key: string): Promise<Admission> => {
+    const res = await limiter.consume(key, chunk).catch((refused: unknown) => {
+      if (refused instanceof RateLimiterRes) return refused;
+      throw refused;
+    });
+    // A refusal from the in-memory block counts nothing (consumedPoints 0) and grants nothing.
+    const granted =
+      res.consumedPoints === 0 ? 0 : Math.min(chunk, burst - (res.consumedPoints - chunk));
+    const reservation = {
+      tokens: Math.max(0, granted),
+      remainingElsewhere: res.remainingPoints,
+      resetsAt: Date.now() + res.msBeforeNext,
+    };
+    if (reservation.tokens > 0) {
+      reservations.set(key, reservation, { ttl: res.msBeforeNext });
+      return admitted(reservation);
+    }
+    const resetSeconds = Math.ceil(res.msBeforeNext / 1000);
+    return {
+      allowed: false,
+      limit: burst,
+      remaining: 0,
+      resetSeconds,
+      retryAfterSeconds: Math.max(1, resetSeconds),
+    };
   };
+
+  const take = async (key: string): Promise<Admission> => {
+    // Requests arriving while a reservation is taken wait for it and share it.
+    for (;;) {
+      const held = reservations.get(key);
+      if (held && held.tokens > 0) return admitted(held);
+      const pending = reserving.get(key);
+      if (!pending) break;
+      const outcome = await pending.catch(() => undefined);
+      if (outcome && !outcome.allowed) return outcome;
+    }
+    const next = reserve(key).finally(() => reserving.delete(key));
+    reserving.set(key, next);
+    return next;
+  };
+
+  return { take };
 }
