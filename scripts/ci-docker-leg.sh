@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Runs the packages whose tests take their database from startMongo() again, with the databases
-# in containers (the end-to-end suites run the stack's embedded database either way): starts a
-# Docker daemon when none answers (installing Debian's docker.io if needed), builds the FerretDB
-# image locally, runs the tests, then removes the containers and stops the daemon it started.
+# CI's Docker leg; fails (non-zero) whenever any part of it cannot run:
+#   1. a Docker daemon: the one that answers, or one started here (installing Debian's docker.io
+#      if needed), started again should it go away between the parts;
+#   2. the packages whose tests take their database from startMongo(), again with the databases
+#      in containers (the end-to-end suites run the stack's embedded database either way), on the
+#      FerretDB image built locally;
+#   3. the service images, run and walked through (scripts/test-service-images.sh).
+# Removes the containers it made and stops the daemon it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,29 +26,40 @@ cleanup() {
 }
 trap cleanup EXIT
 
-unavailable() {
-  echo "DOCKER LEG NOT RUN: $1" >&2
+fail() {
+  echo "DOCKER LEG FAILED: $1" >&2
   [ -f "$log_dir/dockerd.log" ] && tail -n 20 "$log_dir/dockerd.log" >&2
-  exit 0
+  exit 1
 }
 
-if ! docker info >/dev/null 2>&1; then
-  if ! command -v dockerd >/dev/null; then
-    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y docker.io; } \
-      >"$log_dir/apt.log" 2>&1 || unavailable "could not install docker.io: $(tail -n 3 "$log_dir/apt.log")"
+ensure_docker() {
+  docker info >/dev/null 2>&1 && return 0
+  if [ -n "$dockerd_pid" ] && kill -0 "$dockerd_pid" 2>/dev/null; then
+    fail "the Docker daemon started here no longer answers"
   fi
-  dockerd >"$log_dir/dockerd.log" 2>&1 &
+  if ! command -v dockerd >/dev/null; then
+    echo "::: installing Debian's docker.io"
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y docker.io; } \
+      >"$log_dir/apt.log" 2>&1 || fail "could not install docker.io: $(tail -n 3 "$log_dir/apt.log")"
+  fi
+  echo "::: starting dockerd"
+  dockerd >>"$log_dir/dockerd.log" 2>&1 &
   dockerd_pid=$!
   for _ in $(seq 1 60); do
-    docker info >/dev/null 2>&1 && break
-    kill -0 "$dockerd_pid" 2>/dev/null || unavailable "dockerd exited during start-up"
+    docker info >/dev/null 2>&1 && return 0
+    kill -0 "$dockerd_pid" 2>/dev/null || fail "dockerd exited during start-up"
     sleep 1
   done
-  docker info >/dev/null 2>&1 || unavailable "dockerd did not answer within 60 s"
-fi
+  fail "dockerd did not answer within 60 s"
+}
 
-image=$(bash scripts/build-ferretdb-image.sh)
+ensure_docker
+image=$(bash scripts/build-ferretdb-image.sh) || fail "could not build the FerretDB image"
 # The daemon runs on this machine: containers' published ports are on its loopback.
 export PETSTORE_TEST_MONGO_IMAGE=$image TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1
 pnpm exec turbo run test --force --filter='...@petstore/testkit' \
-  --filter='!@petstore/stack' --filter='!@petstore/tests' --filter='!@petstore/bench'
+  --filter='!@petstore/stack' --filter='!@petstore/tests' --filter='!@petstore/bench' ||
+  fail "the database tests through testcontainers failed"
+
+ensure_docker
+bash scripts/test-service-images.sh || fail "the service images did not build, run or pass the walkthrough"
