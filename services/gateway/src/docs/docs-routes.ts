@@ -1,4 +1,4 @@
-// Docs: the OpenAPI document and the interactive reference page, served offline.
+// Docs: the API's index at / and /v1, its OpenAPI document and reference page, served offline.
 import { contract, type OpenApiDocumentSchema } from '@petstore/contract';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { z } from 'zod';
