@@ -1,5 +1,6 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnGuarded, stopGuarded } from '@petstore/testkit';
@@ -88,7 +89,14 @@ export class ServiceProcess {
    */
   async signal(signal: NodeJS.Signals): Promise<void> {
     if (!this.child?.pid || !this.running) throw new Error(`[stack] ${this.name} is not running`);
-    const { stdout } = await promisify(execFile)('pgrep', ['-P', String(this.child.pid)]);
+    // The guard has two children, the service and the subshell that watches the guard's input;
+    // only the service is named after node (the subshell goes when the service does).
+    const { stdout } = await promisify(execFile)('pgrep', [
+      '-P',
+      String(this.child.pid),
+      '-x',
+      basename(process.execPath),
+    ]);
     for (const pid of stdout.split('\n').filter(Boolean)) process.kill(Number(pid), signal);
   }
 
