@@ -34,12 +34,10 @@ export const NewAccountSchema = z
         description: `${EMAIL_DESCRIPTION} Surrounding spaces are trimmed and the address is stored lower-cased; one account each.`,
         example: EMAIL_EXAMPLE,
       }),
-    name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 })
-      .optional()
-      .openapi({
-        description: '1–100 characters (Unicode code points), trimmed.',
-        example: 'Jane Doe',
-      }),
+    name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 }).optional().openapi({
+      description: '1–100 characters (Unicode code points), trimmed.',
+      example: 'Jane Doe',
+    }),
   })
   .openapi('NewAccount');
 export type NewAccount = z.infer<typeof NewAccountSchema>;
