@@ -28,6 +28,7 @@ export {
 } from './run-service.js';
 export { nextSequenceValue, SequenceBlocks } from './sequences.js';
 export { callerOf, requireCaller, setCaller } from './caller.js';
+export { getPetDeprecationEnv, getPetDeprecationOf } from './get-pet-deprecation-env.js';
 export { serviceConfig, serviceEnv, type ServiceConfig, type ServiceEnv } from './service-env.js';
 export {
   startService,

@@ -1,7 +1,7 @@
-import { getPetDeprecatedAt, getPetSunset } from '@petstore/contract';
 import {
   envHttpUrls,
-  envInstant,
+  getPetDeprecationEnv,
+  getPetDeprecationOf,
   envInteger,
   envOptionalHttpUrl,
   loadConfig,
@@ -52,9 +52,7 @@ const GatewayEnvSchema = z
     MESSAGE_POLL_MS: envInteger(3_000, { min: 10, max: 600_000 }),
     MESSAGE_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
     TRUSTED_PROXY_HOPS: envInteger(0, { min: 0, max: 10 }),
-    // The same variables as the pets service's: the gateway marks the answers it gives itself.
-    GET_PET_DEPRECATED_AT: envInstant(getPetDeprecatedAt),
-    GET_PET_SUNSET: envInstant(getPetSunset),
+    ...getPetDeprecationEnv,
     RATE_LIMIT_POLICY: unsetWhenEmpty(
       z.enum(['local', 'cluster'], { message: 'Expected local or cluster' }).optional(),
     ),
@@ -91,8 +89,7 @@ const GatewayEnvSchema = z
       usageFlushMs: env.KEY_USAGE_FLUSH_MS,
     },
     messages: { pollMs: env.MESSAGE_POLL_MS, leaseMs: env.MESSAGE_LEASE_MS },
-    /** `GET /v1/pets/{petId}`: when it was deprecated and when it stops answering (410). */
-    getPetDeprecation: { deprecatedAt: env.GET_PET_DEPRECATED_AT, sunsetAt: env.GET_PET_SUNSET },
+    getPetDeprecation: getPetDeprecationOf(env),
   }));
 
 export type Config = z.output<typeof GatewayEnvSchema>;

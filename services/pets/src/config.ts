@@ -1,18 +1,21 @@
-import { getPetDeprecatedAt, getPetSunset } from '@petstore/contract';
-import { envInstant, loadConfig, serviceConfig, serviceEnv, type Env } from '@petstore/service-kit';
+import {
+  getPetDeprecationEnv,
+  getPetDeprecationOf,
+  loadConfig,
+  serviceConfig,
+  serviceEnv,
+  type Env,
+} from '@petstore/service-kit';
 import { z } from 'zod';
 
 const PetsEnvSchema = z
   .object({
     ...serviceEnv({ port: 3001, database: 'petstore_pets' }),
-    GET_PET_DEPRECATED_AT: envInstant(getPetDeprecatedAt),
-    // The contract's sunset unless told otherwise, so the service and its document agree.
-    GET_PET_SUNSET: envInstant(getPetSunset),
+    ...getPetDeprecationEnv,
   })
   .transform((env) => ({
     ...serviceConfig(env),
-    /** `GET /v1/pets/{petId}`: when it was deprecated and when it stops answering (410). */
-    getPetDeprecation: { deprecatedAt: env.GET_PET_DEPRECATED_AT, sunsetAt: env.GET_PET_SUNSET },
+    getPetDeprecation: getPetDeprecationOf(env),
   }));
 
 export type PetsConfig = z.output<typeof PetsEnvSchema>;
