@@ -22,8 +22,8 @@ export interface RouteRequestOptions {
 /**
  * What every request meets first, in order: the operation it asks for (404 falls through to the
  * app, 405 with `Allow` is answered here), the key (401) and its rate limit (429), the role the
- * operation needs (403), a body that is encoded (415); then the pets and store operations are proxied, and the gateway's own
- * ones continue to the JSON body parser and their handlers.
+ * operation needs (403), a body that is encoded (415); then the pets and store operations are
+ * proxied, and the gateway's own ones continue to the JSON body parser and their handlers.
  */
 export function routeRequest({
   routes,
