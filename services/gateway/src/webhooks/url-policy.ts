@@ -1,0 +1,111 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { AppError } from '@petstore/service-kit';
+import ipaddr from 'ipaddr.js';
+
+export interface WebhookUrlPolicy {
+  /** Accept http and private, loopback or link-local addresses (tests, private networks). */
+  allowPrivate: boolean;
+}
+
+const LOOKUP_TIMEOUT_MS = 2_000;
+
+function invalid(message: string): AppError {
+  return new AppError('invalid_webhook_url', message);
+}
+
+/** Why `address` may not be called, or undefined when it may. */
+function refusal(host: string, address: string, { allowPrivate }: WebhookUrlPolicy) {
+  if (allowPrivate) return undefined;
+  // process() turns an IPv4-mapped IPv6 address (::ffff:127.0.0.1) into the IPv4 one it carries.
+  const range = ipaddr.process(address).range();
+  if (range === 'unicast') return undefined;
+  const kind = `${address} (${range.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)})`;
+  return invalid(
+    host === address
+      ? `webhook URL address ${kind} is not a public address`
+      : `webhook URL host ${host} resolves to ${kind}, not a public address`,
+  );
+}
+
+/**
+ * The checks that need no DNS: the scheme, no userinfo, and the address when the host is one
+ * (a connection to an address skips `webhookLookup`).
+ */
+export function parseWebhookUrl(url: string, policy: WebhookUrlPolicy): URL {
+  if (!URL.canParse(url)) throw invalid('webhook URL is not an absolute URL');
+  const parsed = new URL(url);
+  const schemes = policy.allowPrivate ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(parsed.protocol)) {
+    throw invalid(`webhook URL must use ${schemes.map((s) => s.slice(0, -1)).join(' or ')}`);
+  }
+  if (parsed.username || parsed.password) {
+    throw invalid('webhook URL must not contain a username or password');
+  }
+  const host = hostOf(parsed);
+  if (isIP(host)) {
+    const refused = refusal(host, host, policy);
+    if (refused) throw refused;
+  }
+  return parsed;
+}
+
+/** The host as DNS and sockets take it: an IPv6 address without its brackets. */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * A `lookup` for `http.request`/`https.request` that resolves every address of the host (within
+ * 2 s) and refuses the connection unless all of them pass the policy: the address checked is the
+ * one connected to, whatever the DNS answered when the URL was registered.
+ */
+export function webhookLookup(policy: WebhookUrlPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    let settled = false;
+    const settle = (error: Error | null, addresses: LookupAddress[] = []) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const refused = error ?? firstRefusal(hostname, addresses, policy);
+      if (refused) callback(refused, '');
+      else if (options.all) callback(null, addresses);
+      else callback(null, addresses[0]!.address, addresses[0]!.family);
+    };
+    const timer = setTimeout(
+      () => settle(invalid(`webhook URL host ${hostname} did not resolve within 2 s`)),
+      LOOKUP_TIMEOUT_MS,
+    );
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) =>
+      settle(
+        error || addresses.length === 0
+          ? invalid(`webhook URL host ${hostname} could not be resolved`)
+          : null,
+        addresses,
+      ),
+    );
+  };
+}
+
+function firstRefusal(host: string, addresses: LookupAddress[], policy: WebhookUrlPolicy) {
+  for (const { address } of addresses) {
+    const refused = refusal(host, address, policy);
+    if (refused) return refused;
+  }
+  return undefined;
+}
+
+/**
+ * The URL if a webhook may be sent to it; else throws 422 `invalid_webhook_url` saying why.
+ * Delivery checks again, through `webhookLookup`, since DNS answers change.
+ */
+export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Promise<URL> {
+  const parsed = parseWebhookUrl(url, policy);
+  const host = hostOf(parsed);
+  if (isIP(host)) return parsed;
+  const lookup = webhookLookup(policy);
+  await new Promise<void>((resolve, reject) => {
+    lookup(host, { all: true }, (error) => (error ? reject(error) : resolve()));
+  });
+  return parsed;
+}
