@@ -1,11 +1,12 @@
 import { initContract } from '@ts-rest/core';
 import { accounts } from './accounts.js';
 import { categories } from './categories.js';
-import { internalPets } from './internal.js';
+import { internalEvents, internalPets } from './internal.js';
 import { messages } from './messages.js';
 import { meta } from './meta.js';
 import { pets } from './pets.js';
 import { inventory, orders } from './store.js';
+import { webhooks } from './webhooks.js';
 
 const c = initContract();
 
@@ -17,11 +18,14 @@ export const apiVersion = '1.0.0';
  * serves. Strict status codes: a response type is exactly the statuses a route declares.
  */
 export const contract = c.router(
-  { pets, categories, orders, inventory, accounts, messages, meta },
+  { pets, categories, orders, inventory, accounts, messages, webhooks, meta },
   { strictStatusCodes: true },
 );
 export type Contract = typeof contract;
 
 /** Service-to-service operations: never routed by the gateway, never in the document. */
-export const internalContract = c.router({ pets: internalPets }, { strictStatusCodes: true });
+export const internalContract = c.router(
+  { pets: internalPets, events: internalEvents },
+  { strictStatusCodes: true },
+);
 export type InternalContract = typeof internalContract;

@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { errors } from './error-responses.js';
+import { RecordedEventSchema } from './event-schemas.js';
 import { IdParamSchema, IdSchema } from './ids.js';
 import type { RouteMetadata } from './metadata.js';
 import { PetSchema, PetStatusSchema } from './pet-schemas.js';
@@ -55,5 +56,20 @@ export const internalPets = c.router({
     summary: 'The statuses of up to 100 pets, those that exist, for the store to reconcile',
     responses: { 200: z.array(PetStatusEntrySchema), ...errors(400, 401, 500, 503) },
     metadata,
+  },
+});
+
+/** What pets and the store send the gateway: the events that happened there, for webhooks. */
+export const internalEvents = c.router({
+  recordEvents: {
+    method: 'POST',
+    path: '/internal/events',
+    body: requestBody(z.object({ events: z.array(RecordedEventSchema).min(1).max(100) })),
+    summary: 'Record events for the webhooks that want them; recording one twice changes nothing',
+    responses: {
+      202: z.object({ recorded: z.number().int().min(0) }),
+      ...errors(400, 401, 413, 500, 503),
+    },
+    metadata: { service: 'gateway', auth: 'internal' } satisfies RouteMetadata,
   },
 });

@@ -102,7 +102,7 @@ describe('generateOpenApi', () => {
 
   it('declares every tag it uses, with a description', () => {
     const declared = (document.tags ?? []).map(({ name }) => name);
-    expect(declared).toEqual(['Pets', 'Store', 'Accounts', 'Messages', 'Meta']);
+    expect(declared).toEqual(['Pets', 'Store', 'Accounts', 'Messages', 'Webhooks', 'Meta']);
     for (const tag of document.tags ?? []) {
       expect(tag.description).toBeTruthy();
     }

@@ -9,6 +9,7 @@ import { addCreatedResourceLinks } from './response-links.js';
 import { headerComponents } from './response-headers.js';
 import { bearerAuth, bearerAuthName } from './security.js';
 import { tags } from './tags.js';
+import { addWebhookCallbacks, registerEventSchemas } from './webhook-callbacks.js';
 
 export interface GenerateOpenApiOptions {
   /** Where the API is served; the code samples call the first. Default: the local gateway. */
@@ -27,6 +28,7 @@ export function generateOpenApi(
   for (const [name, header] of Object.entries(headerComponents)) {
     registry.registerComponent('headers', name, header);
   }
+  registerEventSchemas(registry);
   for (const operation of documentedOperations(contract)) {
     registry.registerPath(operationConfig(operation, servers[0].url));
   }
@@ -36,5 +38,5 @@ export function generateOpenApi(
     servers,
     tags,
   });
-  return addCreatedResourceLinks(liftParameterDescriptions(document));
+  return addWebhookCallbacks(addCreatedResourceLinks(liftParameterDescriptions(document)));
 }

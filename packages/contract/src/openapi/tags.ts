@@ -9,6 +9,11 @@ export const tags: TagObject[] = [
   },
   { name: 'Accounts', description: 'Sign-up, the current account and its API keys.' },
   { name: 'Messages', description: 'Queue a message and follow its delivery.' },
+  {
+    name: 'Webhooks',
+    description:
+      'Signed event deliveries (Standard Webhooks): subscriptions, their secrets and their delivery log.',
+  },
   { name: 'Meta', description: 'Health, readiness, this document and its reference page.' },
 ];
 
@@ -19,6 +24,7 @@ const tagOfGroup: Record<string, string> = {
   inventory: 'Store',
   accounts: 'Accounts',
   messages: 'Messages',
+  webhooks: 'Webhooks',
   meta: 'Meta',
 };
 

@@ -1,0 +1,89 @@
+import { EventIdSchema } from './ids.js';
+import { InventoryItemSchema } from './inventory-schemas.js';
+import { MessageSchema } from './message-schemas.js';
+import { OrderSchema } from './order-schemas.js';
+import { PetSchema } from './pet-schemas.js';
+import { TimestampSchema } from './timestamps.js';
+import { z } from './zod.js';
+
+const orderEventTypes = ['order.created', 'order.completed', 'order.cancelled'] as const;
+
+/**
+ * What a webhook can be told (API.md, "Webhooks"): an order's owner and admins hear of its
+ * orders, a message's owner of its delivery; admins alone of the catalogue and the inventory.
+ */
+export const WebhookEventTypeSchema = z
+  .enum([...orderEventTypes, 'message.delivered', 'pet.status_changed', 'inventory.updated'])
+  .openapi('WebhookEventType', {
+    description:
+      '`order.*`: an order’s owner and admins; `message.delivered`: the message’s owner; `pet.status_changed`, `inventory.updated`: admins only.',
+    example: 'order.created',
+  });
+export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
+
+/** The event types a customer may subscribe to: those about its own orders and messages. */
+export const customerEventTypes: readonly WebhookEventType[] = [
+  ...orderEventTypes,
+  'message.delivered',
+];
+
+function eventOf<T extends z.ZodTypeAny>(types: z.ZodTypeAny, data: T, name: string, what: string) {
+  return z
+    .object({
+      id: EventIdSchema.openapi({
+        description: 'Also sent as `webhook-id`; drop duplicates by it.',
+      }),
+      type: types,
+      timestamp: TimestampSchema.openapi({ description: 'When the change happened.' }),
+      data: data.openapi({ description: `The ${what} as the API returns it, after the change.` }),
+    })
+    .openapi(name);
+}
+
+export const OrderEventSchema = eventOf(
+  z.enum(orderEventTypes),
+  OrderSchema,
+  'OrderEvent',
+  'order',
+);
+export const MessageEventSchema = eventOf(
+  z.literal('message.delivered'),
+  MessageSchema,
+  'MessageEvent',
+  'message',
+);
+export const PetEventSchema = eventOf(
+  z.literal('pet.status_changed'),
+  PetSchema,
+  'PetEvent',
+  'pet',
+);
+export const InventoryEventSchema = eventOf(
+  z.literal('inventory.updated'),
+  InventoryItemSchema,
+  'InventoryEvent',
+  'stock entry',
+);
+
+/** What a webhook receives: parse a delivery's body with it to get the event, typed by `type`. */
+export const WebhookEventSchema = z.union([
+  OrderEventSchema,
+  MessageEventSchema,
+  PetEventSchema,
+  InventoryEventSchema,
+]);
+export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
+
+/**
+ * An event as the service where it happened hands it to the gateway, which delivers it: with the
+ * account whose resource it is (absent for the catalogue and the inventory, which only admins
+ * hear of).
+ */
+export const RecordedEventSchema = z.object({
+  id: EventIdSchema,
+  type: WebhookEventTypeSchema,
+  timestamp: TimestampSchema,
+  data: z.record(z.unknown()),
+  accountId: z.string().min(1).max(100).optional(),
+});
+export type RecordedEvent = z.infer<typeof RecordedEventSchema>;

@@ -1,0 +1,97 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { CallbacksObject, OpenAPIObject, ParameterObject } from 'openapi3-ts/oas30';
+import {
+  InventoryEventSchema,
+  MessageEventSchema,
+  OrderEventSchema,
+  PetEventSchema,
+  type WebhookEventType,
+} from '../event-schemas.js';
+
+const eventSchemas = {
+  OrderEvent: OrderEventSchema,
+  MessageEvent: MessageEventSchema,
+  PetEvent: PetEventSchema,
+  InventoryEvent: InventoryEventSchema,
+};
+
+/** Each event type, the component its payload is, and what happened. */
+const events: [WebhookEventType, keyof typeof eventSchemas, string][] = [
+  ['order.created', 'OrderEvent', 'An order was placed.'],
+  ['order.completed', 'OrderEvent', 'An order was marked complete.'],
+  [
+    'order.cancelled',
+    'OrderEvent',
+    'An open order was cancelled; its quantity went back to stock.',
+  ],
+  ['message.delivered', 'MessageEvent', 'A message was delivered.'],
+  ['pet.status_changed', 'PetEvent', 'A pet’s status changed (admins only).'],
+  ['inventory.updated', 'InventoryEvent', 'A pet’s stock was set (admins only).'],
+];
+
+const signatureHeaders: ParameterObject[] = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The event’s id, the same on every retry: drop a delivery whose id you have seen.',
+    schema: { type: 'string', example: 'evt_2Zk8qP4mT7xW1nBc' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'When this attempt was signed, in Unix seconds; refuse one far from your clock.',
+    schema: { type: 'integer', format: 'int64', example: 1795600000 },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the secret’s bytes (after `whsec_`); two, space separated, while a rotated secret still signs.',
+    schema: { type: 'string', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' },
+  },
+];
+
+/** The payload schemas of the events, as components the callbacks refer to. */
+export function registerEventSchemas(registry: OpenAPIRegistry): void {
+  for (const [name, schema] of Object.entries(eventSchemas)) registry.register(name, schema);
+}
+
+/**
+ * The deliveries a webhook receives, as callbacks of `createWebhook` (OpenAPI 3.0 has no top-level
+ * `webhooks`): one per event type, POSTed to the webhook's `url`, signed per Standard Webhooks.
+ */
+export function addWebhookCallbacks(document: OpenAPIObject): OpenAPIObject {
+  const create = document.paths['/v1/webhooks']?.post;
+  if (create === undefined) return document;
+  const callbacks: CallbacksObject = {};
+  for (const [type, component, summary] of events) {
+    callbacks[type] = {
+      '{$request.body#/url}': {
+        post: {
+          operationId: `${type.replace(/[._]([a-z])/g, (_, letter: string) => letter.toUpperCase())}Event`,
+          summary: `${type}: ${summary}`,
+          description:
+            'Answer 2xx within 10 s. Anything else, a timeout or a redirect is retried with exponential backoff and jitter for about 24 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then marked `failed`; a webhook failing for 5 days is disabled. Delivery is at least once, per webhook in the order the events happened as far as retries allow.',
+          // The receiver authenticates a delivery by its signature, not by a scheme of this API.
+          security: [],
+          parameters: signatureHeaders,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { $ref: `#/components/schemas/${component}` } },
+            },
+          },
+          responses: {
+            '200': { description: 'Received (any 2xx).' },
+            '410': { description: 'Not received: retried like any answer that is not 2xx.' },
+          },
+        },
+      },
+    };
+  }
+  create.callbacks = callbacks;
+  return document;
+}
