@@ -1,6 +1,5 @@
-import { once } from 'node:events';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
+import { serveHttp } from '@petstore/testkit';
 import { describe, expect, it } from 'vitest';
 import { checkWebhookUrl, parseWebhookUrl, webhookLookup } from './url-policy.js';
 
@@ -116,13 +115,10 @@ describe('webhookLookup', () => {
   });
 
   it('refuses the connection to a private address as it is made', async () => {
-    await using server = createServer((_req, res) => res.end('ok'));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
+    await using server = await serveHttp((_req, res) => res.end('ok'));
     const get = (allowPrivate: boolean) =>
       new Promise<number | undefined>((resolve, reject) => {
-        request(`http://localhost:${port}/`, {
+        request(`http://localhost:${server.port}/`, {
           lookup: webhookLookup({ allowPrivate }),
           family: 4,
           agent: false,
