@@ -18,6 +18,14 @@ describe('loadGatewayConfig', () => {
       keys: { cacheTtlMs: 1000 },
     });
     expect(config.rateLimit.signup.perSecond).toBeCloseTo(20 / 60);
+    expect(config.webhooks).toMatchObject({
+      allowPrivateUrls: false,
+      retryDelaysMs: [5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000],
+      disableAfterMs: 432000000,
+      pollMs: 1000,
+      leaseMs: 30000,
+      timeoutMs: 10000,
+    });
   });
 
   it('derives the public address from PORT unless PUBLIC_URL is set', () => {
@@ -61,6 +69,51 @@ describe('loadGatewayConfig', () => {
     expect(loadGatewayConfig({ ...required, KEY_CACHE_TTL_MS: '250' }).keys.cacheTtlMs).toBe(250);
     expect(() => loadGatewayConfig({ ...required, KEY_CACHE_TTL_MS: '30000' })).toThrow(
       'KEY_CACHE_TTL_MS: Expected a whole number from 0 to 1000',
+    );
+  });
+
+  it('reads the webhook variables', () => {
+    const key = Buffer.alloc(32, 9).toString('base64');
+    const config = loadGatewayConfig({
+      ...required,
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_SECRETS_KEY: key,
+      WEBHOOK_RETRY_DELAYS_MS: '100, 200,300',
+      WEBHOOK_TIMEOUT_MS: '500',
+    });
+    expect(config.webhooks).toMatchObject({
+      allowPrivateUrls: true,
+      secretsKey: Buffer.from(key, 'base64'),
+      retryDelaysMs: [100, 200, 300],
+      timeoutMs: 500,
+    });
+    expect(
+      loadGatewayConfig({ ...required, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }).webhooks,
+    ).toMatchObject({ allowPrivateUrls: false });
+  });
+
+  it('derives the webhook secrets key from INTERNAL_TOKEN when WEBHOOK_SECRETS_KEY is unset', () => {
+    const { secretsKey } = loadGatewayConfig(required).webhooks;
+    expect(secretsKey).toHaveLength(32);
+    expect(loadGatewayConfig(required).webhooks.secretsKey).toEqual(secretsKey);
+    const other = loadGatewayConfig({ INTERNAL_TOKEN: 'y'.repeat(32) }).webhooks.secretsKey;
+    expect(other).not.toEqual(secretsKey);
+  });
+
+  it('refuses bad webhook variables, never repeating a key', () => {
+    const attempt = () =>
+      loadGatewayConfig({
+        ...required,
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'yes',
+        WEBHOOK_SECRETS_KEY: Buffer.alloc(16, 1).toString('base64'),
+        WEBHOOK_RETRY_DELAYS_MS: '5000,0',
+      });
+    expect(attempt).toThrow('WEBHOOK_ALLOW_PRIVATE_URLS: Expected true or false');
+    expect(attempt).toThrow(/WEBHOOK_SECRETS_KEY: Expected the base64 of 32 bytes/);
+    expect(attempt).toThrow(/WEBHOOK_RETRY_DELAYS_MS: Expected comma-separated positive/);
+    expect(attempt).not.toThrow(Buffer.alloc(16, 1).toString('base64'));
+    expect(() => loadGatewayConfig({ ...required, WEBHOOK_RETRY_DELAYS_MS: '5s' })).toThrow(
+      /WEBHOOK_RETRY_DELAYS_MS/,
     );
   });
 

@@ -11,6 +11,7 @@ import {
   type Env,
 } from '@petstore/service-kit';
 import { z } from 'zod';
+import { webhookSecretsKey } from './webhooks/webhook-secret.js';
 
 /** A rate: a positive number, fractions allowed (`0.5` is one request every two seconds). */
 function envRate(defaultValue: number) {
@@ -22,6 +23,28 @@ function envRate(defaultValue: number) {
       .transform(Number)
       .refine((value) => value > 0, message)
       .default(String(defaultValue)),
+  );
+}
+
+function envBoolean(defaultValue: boolean) {
+  return unsetWhenEmpty(
+    z
+      .enum(['true', 'false'], { message: 'Expected true or false' })
+      .default(defaultValue ? 'true' : 'false')
+      .transform((value) => value === 'true'),
+  );
+}
+
+/** Delays in milliseconds, comma-separated: `5000,300000`. */
+function envDelays(defaultValue: string) {
+  const message = 'Expected comma-separated positive whole numbers of milliseconds';
+  return unsetWhenEmpty(
+    z
+      .string()
+      .regex(/^\s*\d{1,15}\s*(,\s*\d{1,15}\s*)*$/, message)
+      .default(defaultValue)
+      .transform((value) => value.split(',').map(Number))
+      .refine((delays) => delays.every((delay) => delay > 0), message),
   );
 }
 
@@ -56,6 +79,18 @@ const GatewayEnvSchema = z
     RATE_LIMIT_POLICY: unsetWhenEmpty(
       z.enum(['local', 'cluster'], { message: 'Expected local or cluster' }).optional(),
     ),
+    WEBHOOK_ALLOW_PRIVATE_URLS: envBoolean(false),
+    WEBHOOK_SECRETS_KEY: unsetWhenEmpty(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9+/]{43}=$/, 'Expected the base64 of 32 bytes (openssl rand -base64 32)')
+        .optional(),
+    ),
+    WEBHOOK_RETRY_DELAYS_MS: envDelays('5000,300000,1800000,7200000,18000000,36000000,36000000'),
+    WEBHOOK_DISABLE_AFTER_MS: envInteger(432_000_000, { min: 1, max: 31_536_000_000 }),
+    WEBHOOK_POLL_MS: envInteger(1_000, { min: 10, max: 600_000 }),
+    WEBHOOK_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
+    WEBHOOK_TIMEOUT_MS: envInteger(10_000, { min: 1, max: 600_000 }),
   })
   .transform((env) => ({
     ...serviceConfig(env),
@@ -90,6 +125,22 @@ const GatewayEnvSchema = z
     },
     messages: { pollMs: env.MESSAGE_POLL_MS, leaseMs: env.MESSAGE_LEASE_MS },
     getPetDeprecation: getPetDeprecationOf(env),
+    webhooks: {
+      /** http and private, loopback or link-local addresses accepted (tests, private networks). */
+      allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
+      /** Seals the signing secrets at rest. */
+      secretsKey: webhookSecretsKey({
+        webhookSecretsKey: env.WEBHOOK_SECRETS_KEY,
+        internalToken: env.INTERNAL_TOKEN,
+      }),
+      /** The waits between attempts; a delivery still failing after the last is `failed`. */
+      retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
+      /** A subscription failing without a success for this long is disabled. */
+      disableAfterMs: env.WEBHOOK_DISABLE_AFTER_MS,
+      pollMs: env.WEBHOOK_POLL_MS,
+      leaseMs: env.WEBHOOK_LEASE_MS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    },
   }));
 
 export type Config = z.output<typeof GatewayEnvSchema>;
