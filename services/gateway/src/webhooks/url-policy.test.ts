@@ -41,8 +41,22 @@ describe('checkWebhookUrl', () => {
     );
   });
 
-  it.each(privateUrls)('accepts %s when private addresses are allowed', async (url) => {
+  const neverCalled = [
+    'https://169.254.169.254/latest/meta-data/',
+    'https://[fe80::1]/',
+    'https://0.0.0.0/',
+    'https://224.0.0.1/',
+  ];
+  const allowedWhenPrivate = privateUrls.filter((url) => !neverCalled.includes(url));
+
+  it.each(allowedWhenPrivate)('accepts %s when private addresses are allowed', async (url) => {
     await expect(checkWebhookUrl(url, lenient)).resolves.toEqual(new URL(url));
+  });
+
+  it.each(neverCalled)('refuses %s even when private addresses are allowed', async (url) => {
+    await expect(checkWebhookUrl(url, lenient)).rejects.toMatchObject(
+      refused(/not a public address/),
+    );
   });
 
   it('accepts a public address without asking DNS', async () => {

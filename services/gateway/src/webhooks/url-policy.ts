@@ -4,7 +4,7 @@ import { AppError } from '@petstore/service-kit';
 import ipaddr from 'ipaddr.js';
 
 export interface WebhookUrlPolicy {
-  /** Accept http and private, loopback or link-local addresses (tests, private networks). */
+  /** Accept http, and loopback and private addresses (tests, private networks). */
   allowPrivate: boolean;
 }
 
@@ -14,12 +14,18 @@ function invalid(message: string): AppError {
   return new AppError('invalid_webhook_url', message);
 }
 
+/**
+ * What `WEBHOOK_ALLOW_PRIVATE_URLS` opens: a machine's own and a private network's addresses.
+ * Link-local ones (the cloud metadata address 169.254.169.254 among them), unspecified, multicast
+ * and reserved ones stay refused: no receiver lives there.
+ */
+const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
+
 /** Why `address` may not be called, or undefined when it may. */
 function refusal(host: string, address: string, { allowPrivate }: WebhookUrlPolicy) {
-  if (allowPrivate) return undefined;
   // process() turns an IPv4-mapped IPv6 address (::ffff:127.0.0.1) into the IPv4 one it carries.
   const range = ipaddr.process(address).range();
-  if (range === 'unicast') return undefined;
+  if (range === 'unicast' || (allowPrivate && PRIVATE_RANGES.has(range))) return undefined;
   const kind = `${address} (${range.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)})`;
   return invalid(
     host === address
