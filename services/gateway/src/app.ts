@@ -23,6 +23,8 @@ import { gatewayContract, gatewayRoutes } from './routes.js';
 import { securityHeaders } from './routing/security-headers.js';
 import { rateLimits } from './rate-limits/rate-limits.js';
 import { createUpstreams, upstreamReady, type Upstreams } from './proxy/upstreams.js';
+import { DeliveryLog } from './webhooks/delivery-log.js';
+import { WebhookRepository } from './webhooks/webhook-repository.js';
 
 /** JSON bodies up to 64 KiB, the gateway's own and those it streams to the services alike. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -42,6 +44,8 @@ export interface AppDeps {
   keyUsage?: KeyUsage;
   /** Called once a message is queued, e.g. to wake the delivery worker. */
   onMessageQueued?: () => void;
+  /** Called once a webhook delivery is due now (a retry), e.g. to wake the delivery worker. */
+  onWebhookDeliveryDue?: () => void;
   /** Check every answer of the gateway's own operations against the contract (tests). */
   validateResponses?: boolean;
 }
@@ -56,10 +60,13 @@ export function createApp({
   upstreams = createUpstreams(config),
   keyUsage,
   onMessageQueued = () => undefined,
+  onWebhookDeliveryDue = () => undefined,
   validateResponses = false,
 }: AppDeps): Koa {
   const accounts = new AccountRepository(db, now);
   const messages = new MessageRepository(db, now);
+  const webhooks = new WebhookRepository(db, config.webhooks, now);
+  const deliveryLog = new DeliveryLog(db, onWebhookDeliveryDue, now);
   const usage = keyUsage ?? new KeyUsage((uses) => accounts.recordKeyUses(uses), logger);
   const authenticator = new Authenticator(
     accounts,
@@ -75,6 +82,8 @@ export function createApp({
     gatewayRoutes({
       accounts,
       messages,
+      webhooks,
+      deliveryLog,
       authenticator,
       openApiDocument,
       publicUrl: config.publicUrl,

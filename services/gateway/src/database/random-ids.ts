@@ -22,3 +22,4 @@ export function randomBase62(length: number): string {
 export const newAccountId = () => `acct_${randomBase62(20)}`;
 export const newKeyId = () => `key_${randomBase62(20)}`;
 export const newMessageId = () => `msg_${randomBase62(20)}`;
+export const newWebhookId = () => `wh_${randomBase62(20)}`;

@@ -1,0 +1,53 @@
+// Test support: calling the gateway's webhook operations as a client would.
+import type { CreatedWebhook, WebhookEventType } from '@petstore/contract';
+import { bearer } from './gateway-harness.js';
+
+/** A public address: accepted without DNS whether or not private URLs are allowed. */
+export const PUBLIC_URL = 'https://93.184.216.34/petstore-hook';
+
+export interface Answer<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** `method path` with the key and a JSON body, if any; the body answered, parsed when JSON. */
+export async function call<T = unknown>(
+  baseUrl: string,
+  apiKey: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer<T>> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      ...bearer(apiKey),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (text ? JSON.parse(text) : undefined) as T,
+  };
+}
+
+/** Creates a webhook (by default for `order.created` at `PUBLIC_URL`); throws unless 201. */
+export async function createWebhook(
+  baseUrl: string,
+  apiKey: string,
+  fields: { url?: string; events?: WebhookEventType[]; description?: string } = {},
+): Promise<CreatedWebhook> {
+  const answer = await call<CreatedWebhook>(baseUrl, apiKey, 'POST', '/v1/webhooks', {
+    url: PUBLIC_URL,
+    events: ['order.created'],
+    ...fields,
+  });
+  if (answer.status !== 201) {
+    throw new Error(`creating a webhook answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  }
+  return answer.body;
+}

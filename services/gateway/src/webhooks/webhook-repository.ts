@@ -1,0 +1,195 @@
+// Webhook subscriptions: made, read, changed and removed on behalf of their accounts.
+import {
+  customerEventTypes,
+  type CreatedWebhook,
+  type NewWebhook,
+  type Role,
+  type Webhook,
+  type WebhookEventType,
+  type WebhookPatch,
+} from '@petstore/contract';
+import { AppError, type Caller } from '@petstore/service-kit';
+import type { Db, Filter, UpdateFilter } from 'mongodb';
+import { newWebhookId } from '../database/random-ids.js';
+import { after, type Position } from './keyset-page.js';
+import { checkWebhookUrl } from './url-policy.js';
+import {
+  webhookCollections,
+  type SealedSecret,
+  type WebhookCollections,
+  type WebhookDocument,
+} from './webhook-collections.js';
+import { newWebhookSecret, sealSecret } from './webhook-secret.js';
+
+/** How long a replaced secret keeps signing, so receivers can switch without missing one. */
+const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
+
+export interface WebhookPolicy {
+  /** Accept http and private, loopback or link-local addresses (tests, private networks). */
+  allowPrivateUrls: boolean;
+  /** Seals the signing secrets at rest. */
+  secretsKey: Buffer;
+}
+
+/** The webhook if `caller` may see it: its own, or any when an admin. */
+export function visibleTo(caller: Caller, webhookId: string): Filter<WebhookDocument> {
+  return caller.role === 'admin'
+    ? { _id: webhookId }
+    : { _id: webhookId, accountId: caller.accountId };
+}
+
+export function webhookNotFound(): AppError {
+  return new AppError('not_found', 'no such webhook');
+}
+
+export class WebhookRepository {
+  readonly #collections: WebhookCollections;
+  readonly #policy: WebhookPolicy;
+  readonly #now: () => Date;
+
+  constructor(db: Db, policy: WebhookPolicy, now: () => Date = () => new Date()) {
+    this.#collections = webhookCollections(db);
+    this.#policy = policy;
+    this.#now = now;
+  }
+
+  /** 403 for an event type the account may not hear of, 422 for a refused URL. */
+  async create(caller: Caller, { url, events, description }: NewWebhook): Promise<CreatedWebhook> {
+    const subscribed = allowedEvents(caller.role, events);
+    await this.#checkUrl(url);
+    const secret = newWebhookSecret();
+    const now = this.#now();
+    const document: WebhookDocument = {
+      _id: newWebhookId(),
+      accountId: caller.accountId,
+      role: caller.role,
+      url,
+      events: subscribed,
+      description: description ?? null,
+      enabled: true,
+      secrets: [
+        { sealed: sealSecret(secret, this.#policy.secretsKey), createdAt: now, expiresAt: null },
+      ],
+      createdAt: now,
+      updatedAt: now,
+      failingSince: null,
+    };
+    await this.#collections.webhooks.insertOne(document);
+    return { ...toWebhook(document), secret };
+  }
+
+  /** The caller's webhooks (an admin's: everyone's), oldest first, from after `position`. */
+  async list(caller: Caller, position: Position | undefined, limit: number): Promise<Webhook[]> {
+    const owned: Filter<WebhookDocument> =
+      caller.role === 'admin' ? {} : { accountId: caller.accountId };
+    const documents = await this.#collections.webhooks
+      .find({ ...owned, ...after<WebhookDocument>(position, 'ascending') })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(limit)
+      .toArray();
+    return documents.map(toWebhook);
+  }
+
+  async get(caller: Caller, webhookId: string): Promise<Webhook | undefined> {
+    const document = await this.#collections.webhooks.findOne(visibleTo(caller, webhookId));
+    return document ? toWebhook(document) : undefined;
+  }
+
+  /**
+   * Applies `patch`; the event types are those the webhook's account may hear of, and turning it
+   * back on forgets how long it had been failing. Undefined when the caller may not see it.
+   */
+  async update(
+    caller: Caller,
+    webhookId: string,
+    patch: WebhookPatch,
+  ): Promise<Webhook | undefined> {
+    const current = await this.#collections.webhooks.findOne(visibleTo(caller, webhookId));
+    if (!current) return undefined;
+    const set: Partial<WebhookDocument> = { updatedAt: this.#now() };
+    if (patch.events !== undefined) set.events = allowedEvents(current.role, patch.events);
+    if (patch.url !== undefined) {
+      await this.#checkUrl(patch.url);
+      set.url = patch.url;
+    }
+    if (patch.description !== undefined) set.description = patch.description;
+    if (patch.enabled !== undefined) set.enabled = patch.enabled;
+    if (patch.enabled === true) set.failingSince = null;
+    const updated = await this.#collections.webhooks.findOneAndUpdate(
+      visibleTo(caller, webhookId),
+      { $set: set },
+      { returnDocument: 'after' },
+    );
+    return updated ? toWebhook(updated) : undefined;
+  }
+
+  /** Removes the webhook and every delivery to it, pending ones included; false when not seen. */
+  async delete(caller: Caller, webhookId: string): Promise<boolean> {
+    const { deletedCount } = await this.#collections.webhooks.deleteOne(
+      visibleTo(caller, webhookId),
+    );
+    if (deletedCount === 0) return false;
+    await this.#collections.deliveries.deleteMany({ webhookId });
+    return true;
+  }
+
+  /**
+   * A new secret, which signs from now on; the one it replaces signs alongside for 24 hours and
+   * those already expired are dropped. Undefined when the caller may not see the webhook.
+   */
+  async rotateSecret(caller: Caller, webhookId: string): Promise<string | undefined> {
+    const secret = newWebhookSecret();
+    // Rotations racing on one webhook each rebuild the list from what they read: the update only
+    // applies if the newest secret is still the one read, else it reads again.
+    for (;;) {
+      const current = await this.#collections.webhooks.findOne(visibleTo(caller, webhookId));
+      if (!current) return undefined;
+      const now = this.#now();
+      const replaced = current.secrets.map((previous): SealedSecret =>
+        previous.expiresAt === null
+          ? { ...previous, expiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS) }
+          : previous,
+      );
+      const secrets: SealedSecret[] = [
+        { sealed: sealSecret(secret, this.#policy.secretsKey), createdAt: now, expiresAt: null },
+        ...replaced.filter(({ expiresAt }) => expiresAt!.getTime() > now.getTime()),
+      ];
+      const update: UpdateFilter<WebhookDocument> = { $set: { secrets, updatedAt: now } };
+      const newest = current.secrets[0]?.sealed ?? null;
+      const { matchedCount } = await this.#collections.webhooks.updateOne(
+        { ...visibleTo(caller, webhookId), 'secrets.0.sealed': newest },
+        update,
+      );
+      if (matchedCount === 1) return secret;
+    }
+  }
+
+  async #checkUrl(url: string): Promise<void> {
+    await checkWebhookUrl(url, { allowPrivate: this.#policy.allowPrivateUrls });
+  }
+}
+
+/** `events`, each once, if `role` may hear of all of them; else 403. */
+function allowedEvents(role: Role, events: WebhookEventType[]): WebhookEventType[] {
+  const unique = [...new Set(events)];
+  if (role === 'admin') return unique;
+  const refused = unique.filter((type) => !customerEventTypes.includes(type));
+  if (refused.length > 0) {
+    throw new AppError(
+      'forbidden',
+      `only admins may receive ${refused.join(', ')}: a customer’s webhooks hear of its own orders and messages`,
+    );
+  }
+  return unique;
+}
+
+export function toWebhook(document: WebhookDocument): Webhook {
+  return {
+    id: document._id,
+    url: document.url,
+    events: document.events,
+    description: document.description,
+    enabled: document.enabled,
+    createdAt: document.createdAt.toISOString(),
+  };
+}
