@@ -21,6 +21,12 @@ function withoutSecret({ secret: _secret, ...webhook }: CreatedWebhook): Webhook
   return webhook;
 }
 
+/** Oldest first; in the same millisecond, by id (the order the lists promise). */
+function inCreationOrder(webhooks: CreatedWebhook[]): Webhook[] {
+  const key = (webhook: Webhook) => `${webhook.createdAt} ${webhook.id}`;
+  return webhooks.map(withoutSecret).sort((a, b) => (key(a) < key(b) ? -1 : 1));
+}
+
 function error(code: string, status: number) {
   return { code, status, message: expect.any(String) as string };
 }
@@ -195,30 +201,31 @@ describe('listing webhooks', () => {
       made.push(await createWebhook(gateway.url, alice.apiKey, { description }));
     }
     await createWebhook(gateway.url, bob.apiKey);
+    const expected = inCreationOrder(made);
 
     const first = await call<Webhook[]>(gateway.url, alice.apiKey, 'GET', '/v1/webhooks?limit=2');
     expect(first.status).toBe(200);
-    expect(first.body.map((webhook) => webhook.description)).toEqual(['one', 'two']);
+    expect(first.body).toEqual(expected.slice(0, 2));
     const link = /^<(\/v1\/webhooks\?limit=2&cursor=[^>]+)>; rel="next"$/.exec(
       first.headers.get('link') ?? '',
     );
     expect(link).not.toBeNull();
 
     const second = await call<Webhook[]>(gateway.url, alice.apiKey, 'GET', link![1]!);
-    expect(second.body).toEqual([withoutSecret(made[2]!)]);
+    expect(second.body).toEqual(expected.slice(2));
     expect(second.headers.get('link')).toBeNull();
   });
 
   it('shows an admin every account’s webhooks', async ({ gateway }) => {
     const alice = await signUp(gateway.url);
     const bob = await signUp(gateway.url);
-    const ids = [
-      (await createWebhook(gateway.url, alice.apiKey)).id,
-      (await createWebhook(gateway.url, bob.apiKey)).id,
-      (await createWebhook(gateway.url, ADMIN_API_KEY)).id,
+    const made = [
+      await createWebhook(gateway.url, alice.apiKey),
+      await createWebhook(gateway.url, bob.apiKey),
+      await createWebhook(gateway.url, ADMIN_API_KEY),
     ];
     const listed = await call<Webhook[]>(gateway.url, ADMIN_API_KEY, 'GET', '/v1/webhooks');
-    expect(listed.body.map((webhook) => webhook.id)).toEqual(ids);
+    expect(listed.body).toEqual(inCreationOrder(made));
   });
 
   it('answers 400 validation_failed to a page size or cursor it did not give', async ({
