@@ -52,6 +52,8 @@ describe('evaluate', () => {
         scenario('R2', pooled, 2_000, 10),
         scenario('b', pooled, 3_400, 10),
         scenario('c', pooled, 1_700, 10),
+        scenario('j0', ferret, 300, 200),
+        scenario('j', ferret, 270, 210),
       ],
       options,
     );
@@ -65,7 +67,8 @@ describe('evaluate', () => {
       },
     });
     expect(ratios.serviceOverBare).toBe(0.2);
-    expect(goals.map((goal) => goal.met)).toEqual([true, true, true, true, true]);
+    expect(ratios.hangingReceiverOverOrders).toBe(0.9);
+    expect(goals.map((goal) => goal.met)).toEqual([true, true, true, true, true, true]);
     expect(goals[4]?.name).toContain('32 connections');
   });
 
@@ -78,6 +81,8 @@ describe('evaluate', () => {
         scenario('c', pooled, 840, 10),
         scenario('b', ferret, 2_000, 20),
         scenario('c', ferret, 1_000, 26),
+        scenario('j0', ferret, 300, 200),
+        scenario('j', ferret, 266, 210),
       ],
       options,
     );
@@ -87,6 +92,7 @@ describe('evaluate', () => {
       ['not measured', false],
       ['0.5', false],
       ['26 ms', false],
+      ['0.89', false],
     ]);
   });
 
@@ -97,10 +103,12 @@ describe('evaluate', () => {
         scenario('b', pooled, 1_000, 5, { non2xx: 3 }),
         scenario('b', ferret, 1_000, 5),
         scenario('c', ferret, 1_000, 5, { errors: 1 }),
+        scenario('j0', ferret, 300, 200),
+        scenario('j', ferret, 300, 200, { non2xx: 1 }),
       ],
       options,
     );
-    expect(goals.map((goal) => goal.met)).toEqual([false, false, false, false, false]);
+    expect(goals.map((goal) => goal.met)).toEqual([false, false, false, false, false, false]);
   });
 });
 
@@ -141,5 +149,34 @@ describe('renderMarkdown', () => {
     );
     expect(markdown).toContain('| ≤ 25 ms | 40 ms | NOT met |');
     expect(markdown).toContain('3% of the CPUs');
+    expect(markdown).not.toContain('Webhooks:');
+  });
+
+  it('says what a hanging webhook receiver cost orders and how many deliveries it was sent', () => {
+    const scenarios = [
+      scenario('j0', ferret, 300, 200),
+      {
+        ...scenario('j', ferret, 285, 210),
+        webhookReceiver: { requests: 3, hangingWhileMeasured: 2 },
+      },
+    ];
+    const markdown = renderMarkdown({
+      date: '2026-01-01T00:00:00.000Z',
+      machine: { cpus: 2, cpuModel: 'CPU', node: '20.19.0', platform: 'linux x64' },
+      busyBeforePercent: 3,
+      options,
+      scenarios,
+      ...evaluate(scenarios, options),
+      commands: {},
+    });
+    expect(markdown).toContain(
+      '| (j0) | FerretDB | scenario j0 | 300 | 1 | 200 | 3000 | all 2xx | 0.50 |',
+    );
+    expect(markdown).toContain('| (j) | FerretDB | scenario j | 285 | 1 | 210 | 2850 | all 2xx |');
+    expect(markdown).toContain('orders\nkeep **0.95** of their throughput without one, (j)/(j0)');
+    expect(markdown).toContain('sent 3 deliveries during (j), 2\nof them hanging');
+    expect(markdown).toContain(
+      '| orders with a hanging webhook receiver / orders on FerretDB, (j)/(j0) | ≥ 0.9 | 0.95 | met |',
+    );
   });
 });

@@ -3,9 +3,10 @@ import type { LoadOptions, Measurement } from './load.js';
 
 /**
  * (a) the bare server; R1, R2 the reference scenarios; (b)–(e) the stack; (f) the gateway with
- * rate limits in memory on a shared database; (h), (i) the gateway with telemetry on.
+ * rate limits in memory on a shared database; (h), (i) the gateway with telemetry on; (j0), (j)
+ * orders before and after a webhook whose receiver hangs.
  */
-export type ScenarioId = 'a' | 'R1' | 'R2' | 'b' | 'c' | 'd' | 'e' | 'f' | 'h' | 'i';
+export type ScenarioId = 'a' | 'R1' | 'R2' | 'b' | 'c' | 'd' | 'e' | 'f' | 'h' | 'i' | 'j0' | 'j';
 
 /** The database under a scenario: an embedded one, or the one `MONGODB_URI` names. */
 export type Database = 'FerretDB' | 'mongo-java-server' | 'MONGODB_URI';
@@ -18,6 +19,13 @@ export interface ScenarioResult {
   measurement: Measurement;
   /** The 1-minute load average just before the scenario: how busy the machine was. */
   loadAverageBefore: number;
+  /** (j): the deliveries its hanging receiver was sent. */
+  webhookReceiver?: {
+    /** Requests received during the scenario, its warm-up included. */
+    requests: number;
+    /** Requests left hanging at some moment of the measured part. */
+    hangingWhileMeasured: number;
+  };
 }
 
 export interface Goal {
@@ -46,7 +54,12 @@ export interface BenchResults {
   busyBeforePercent: number;
   options: LoadOptions;
   scenarios: ScenarioResult[];
-  ratios: { byDatabase: Partial<Record<Database, DatabaseRatios>>; serviceOverBare: number | null };
+  ratios: {
+    byDatabase: Partial<Record<Database, DatabaseRatios>>;
+    serviceOverBare: number | null;
+    /** (j)/(j0): what orders keep of their throughput with a webhook whose receiver hangs. */
+    hangingReceiverOverOrders: number | null;
+  };
   goals: Goal[];
   /** Database commands per request of each operation, by database. */
   commands: Partial<Record<Database, OperationCommands[]>>;
@@ -60,6 +73,8 @@ export const MIN_ORDERS_OVER_R1 = 0.2;
 export const MIN_GATEWAY_RATIO = 0.6;
 /** The gateway's p99 at 32 connections. */
 export const MAX_GATEWAY_P99_MS = 25;
+/** A webhook receiver that hangs should not slow orders: (j)/(j0) ≥ 0.9. */
+export const MIN_HANGING_RECEIVER_RATIO = 0.9;
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
@@ -121,6 +136,7 @@ export function evaluate(
   const ferret = byDatabase.FerretDB;
   const gateway = find(scenarios, 'c', 'FerretDB');
   const mjs = 'mongo-java-server' as const;
+  const hangingReceiverOverOrders = ratio(scenarios, ['j', 'FerretDB'], ['j0', 'FerretDB']);
   const goals: Goal[] = [
     atLeast(
       'pets / R1 on mongo-java-server, (b)/R1',
@@ -162,9 +178,18 @@ export function evaluate(
         !spoiled(gateway) &&
         gateway.measurement.latencyMs.p99 <= MAX_GATEWAY_P99_MS,
     },
+    atLeast(
+      'orders with a hanging webhook receiver / orders on FerretDB, (j)/(j0)',
+      hangingReceiverOverOrders,
+      MIN_HANGING_RECEIVER_RATIO,
+      [
+        ['j', 'FerretDB'],
+        ['j0', 'FerretDB'],
+      ],
+    ),
   ];
   const serviceOverBare = ratio(scenarios, ['b', 'FerretDB'], ['a']);
-  return { ratios: { byDatabase, serviceOverBare }, goals };
+  return { ratios: { byDatabase, serviceOverBare, hangingReceiverOverOrders }, goals };
 }
 
 function statusSummary({ measurement }: ScenarioResult): string {
@@ -215,6 +240,20 @@ function telemetryCost(scenarios: ScenarioResult[]): string[] {
   return [
     `Telemetry: with metrics on, the gateway read keeps ${show(metrics)} of its throughput without`,
     `telemetry, (h)/(c); with every request traced and exported, ${show(tracing)}, (i)/(c).`,
+    '',
+  ];
+}
+
+/** What a webhook whose receiver never answers, (j), costs orders next to none, (j0). */
+function webhookCost(results: BenchResults): string[] {
+  const kept = results.ratios.hangingReceiverOverOrders;
+  const receiver = find(results.scenarios, 'j', 'FerretDB')?.webhookReceiver;
+  if (kept === null || !receiver) return [];
+  return [
+    `Webhooks: with an admin webhook on \`order.created\` whose receiver never answers, orders`,
+    `keep **${kept}** of their throughput without one, (j)/(j0) (both in a stack of its own).`,
+    `The receiver was sent ${receiver.requests} deliveries during (j), ${receiver.hangingWhileMeasured}`,
+    'of them hanging while it was measured.',
     '',
   ];
 }
@@ -295,6 +334,7 @@ export function renderMarkdown(results: BenchResults): string {
     '',
     ...rateLimitCost(results.scenarios),
     ...telemetryCost(results.scenarios),
+    ...webhookCost(results),
     ...commandTable(results.commands),
     '| Goal | Target | Measured | |',
     '| --- | --- | --- | --- |',
