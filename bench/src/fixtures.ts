@@ -61,3 +61,13 @@ export async function restock(stack: Stack, petId: number): Promise<void> {
     'set the stock',
   );
 }
+
+/** An admin webhook on `order.created` delivering to `url`. */
+export async function subscribeToOrders(stack: Stack, url: string): Promise<void> {
+  const admin = createPetstoreClient({ baseUrl: stack.url, apiKey: stack.adminApiKey });
+  expectStatus(
+    await admin.webhooks.createWebhook({ body: { url, events: ['order.created'] } }),
+    201,
+    'create a webhook',
+  );
+}

@@ -53,10 +53,18 @@ export async function warmUp(target: Target, connections: number, seconds: numbe
   if (seconds > 0) await run(target, connections, seconds);
 }
 
-/** Warms the target up (its result is dropped), then measures it. */
-export async function measure(target: Target, options: LoadOptions): Promise<Measurement> {
+/**
+ * Warms the target up (its result is dropped), then measures it; `onMeasuring` is called as the
+ * measured part starts.
+ */
+export async function measure(
+  target: Target,
+  options: LoadOptions,
+  onMeasuring?: () => void,
+): Promise<Measurement> {
   await warmUp(target, options.connections, options.warmupSeconds);
   const cpuBefore = await cpuByRole();
+  onMeasuring?.();
   const result = await run(target, options.connections, options.durationSeconds);
   const cpu = cpuBetween(cpuBefore, await cpuByRole());
   const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, result.requests.total));

@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import { startStack, type Stack } from '@petstore/stack';
 import { startBenchServer, type BenchServer } from './bench-process.js';
 import { commandsPerOperation } from './commands.js';
-import { restock, seed, type Fixtures } from './fixtures.js';
+import { restock, seed, subscribeToOrders, type Fixtures } from './fixtures.js';
+import { startHangingReceiver } from './hanging-receiver.js';
 import { measure, warmUp, type LoadOptions } from './load.js';
 import { cpuBusyPercent, loadAverage, machine } from './machine.js';
 import { formatSummary, summariseProfile, type CpuProfile } from './profile-summary.js';
@@ -25,6 +26,7 @@ import {
   referenceScenarios,
   stackScenarios,
   telemetryScenario,
+  webhookScenarios,
   type Scenario,
 } from './scenarios.js';
 import { startTraceSink } from './trace-sink.js';
@@ -55,7 +57,7 @@ const options: LoadOptions = {
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 const selected = new Set<ScenarioId | 'commands'>(
   (args.only?.split(',').map((id) => id.trim()) as ScenarioId[] | undefined) ??
-    (args.profile ? ['c'] : ['a', 'R1', 'R2', 'b', 'c', 'd', 'e', 'f', 'h', 'i', 'commands']),
+    (args.profile ? ['c'] : ['a', 'R1', 'R2', 'b', 'c', 'd', 'e', 'f', 'h', 'i', 'j', 'commands']),
 );
 /** The databases the stack runs on, and what tells the stack to use each. */
 const DATABASES: Partial<Record<Database, Record<string, string>>> = process.env.MONGODB_URI
@@ -115,13 +117,13 @@ const serviceLog = {
   },
 };
 
-async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
+async function runScenario(scenario: Scenario, onMeasuring?: () => void): Promise<ScenarioResult> {
   const name = `(${scenario.id})${scenario.database ? ` on ${scenario.database}` : ''}`;
   log(
     `${name} ${scenario.title}: ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured`,
   );
   const loadAverageBefore = loadAverage();
-  const measurement = await measure(scenario.target, options);
+  const measurement = await measure(scenario.target, options, onMeasuring);
   const { id, title, database } = scenario;
   const result = { id, title, database, measurement, loadAverageBefore };
   const m = measurement;
@@ -269,6 +271,50 @@ async function runAll(): Promise<ScenarioResult[]> {
     );
     log(`the trace sink received ${collector.received()} export requests`);
     await collector.stop();
+  }
+  if (selected.has('j') && databases.includes('FerretDB')) results.push(...(await runWebhooks()));
+  return results;
+}
+
+/**
+ * (j0) then (j) in a stack of their own: orders, then the same orders once an admin webhook on
+ * `order.created` delivers to a receiver that never answers. Fails unless deliveries to it were
+ * hanging while (j) was measured: otherwise (j) would measure no webhook at all.
+ */
+async function runWebhooks(): Promise<ScenarioResult[]> {
+  const receiver = await startHangingReceiver();
+  cleanups.push(() => receiver.stop());
+  const results = await withStack(
+    undefined,
+    async (stack) => {
+      const fixtures = await seed(stack);
+      const [before, hanging] = webhookScenarios(stack, fixtures);
+      await restock(stack, fixtures.petId);
+      const withoutWebhook = await runScenario(before);
+      await subscribeToOrders(stack, receiver.url);
+      await restock(stack, fixtures.petId);
+      const requestsBefore = receiver.requests();
+      let measuredFrom = Number.NaN;
+      const withWebhook = await runScenario(hanging, () => (measuredFrom = Date.now()));
+      const webhookReceiver = {
+        requests: receiver.requests() - requestsBefore,
+        hangingWhileMeasured: receiver.hangingBetween(measuredFrom, Date.now()),
+      };
+      return [withoutWebhook, { ...withWebhook, webhookReceiver }];
+    },
+    { env: { EMBEDDED_DATABASE: 'ferretdb', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } },
+  );
+  // The stack is stopped first: the gateway leaves the deliveries in flight to their leases.
+  await receiver.stop();
+  const received = results[1]?.webhookReceiver;
+  log(
+    `the hanging receiver took ${receiver.connections()} connections and ${receiver.requests()} requests;` +
+      ` ${received?.hangingWhileMeasured ?? 0} were hanging while (j) was measured`,
+  );
+  if (!received || received.hangingWhileMeasured === 0) {
+    throw new Error(
+      '[bench] (j): no delivery reached the webhook receiver while orders were measured, so (j) measured no webhook',
+    );
   }
   return results;
 }

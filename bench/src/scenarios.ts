@@ -47,6 +47,16 @@ export function referenceScenarios(
   ];
 }
 
+/** (d)'s request: a customer orders one of the pet. */
+function orderTarget(stack: Stack, { petId, customer }: Fixtures): Target {
+  return {
+    url: `${stack.url}/v1/store/orders`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ petId, quantity: 1 }),
+  };
+}
+
 /** (b)–(e): the pets service directly, then the gateway with a customer's key. */
 export function stackScenarios(
   database: Database,
@@ -82,12 +92,7 @@ export function stackScenarios(
       id: 'd',
       title: '`POST /v1/store/orders` through the gateway',
       database,
-      target: {
-        url: `${stack.url}/v1/store/orders`,
-        method: 'POST',
-        headers: { ...bearer, ...json },
-        body: JSON.stringify({ petId, quantity: 1 }),
-      },
+      target: orderTarget(stack, { petId, customer }),
     },
     {
       id: 'e',
@@ -137,4 +142,22 @@ export function telemetryScenario(
       headers: { authorization: `Bearer ${customer.apiKey}` },
     },
   };
+}
+
+/**
+ * (j0), (j): (d) in a stack of its own, before and after an admin webhook on `order.created`
+ * whose receiver never answers.
+ */
+export function webhookScenarios(stack: Stack, fixtures: Fixtures): [Scenario, Scenario] {
+  const target = orderTarget(stack, fixtures);
+  const title = '`POST /v1/store/orders` through the gateway';
+  return [
+    { id: 'j0', title: `${title}, no webhook`, database: 'FerretDB', target },
+    {
+      id: 'j',
+      title: `${title}, a webhook on \`order.created\` whose receiver never answers`,
+      database: 'FerretDB',
+      target,
+    },
+  ];
 }
