@@ -49,3 +49,22 @@ export {
   SpanKind,
   withTraceContext,
 } from './telemetry/tracing.js';
+export { afterWrites } from './events/after-writes.js';
+export { eventRelay, EVENT_BATCH, type EventRelayOptions } from './events/event-relay.js';
+export {
+  eventSource,
+  type EventSource,
+  type EventSourceOptions,
+  type HeldEvent,
+} from './events/event-source.js';
+export { eventsConfigOf, eventsEnv, type EventsEnv } from './events/events-env.js';
+export {
+  newEventId,
+  pendingEventPath,
+  recordEvent,
+  withEvent,
+  type PendingEvent,
+  type RecordedUpdate,
+  type WithPendingEvents,
+} from './events/pending-events.js';
+export { eventSender, type EventSenderOptions } from './events/send-events.js';

@@ -1,0 +1,204 @@
+import { test } from '@petstore/testkit/vitest';
+import type { Collection, Db } from 'mongodb';
+import { describe, expect } from 'vitest';
+import { connectMongo } from '../mongo.js';
+import { captureLogs } from '../test-support/captured-logs.js';
+import type { Worker } from '../worker.js';
+import { eventRelay } from './event-relay.js';
+import { eventSource } from './event-source.js';
+import { recordEvent, withEvent, type WithPendingEvents } from './pending-events.js';
+import { eventSender } from './send-events.js';
+import { EventReceiver } from './test-support/event-receiver.js';
+
+interface ThingDocument extends WithPendingEvents {
+  _id: number;
+  name: string;
+  ownerId: string;
+}
+
+const internalToken = 'relay-tests-internal-token-0123456789';
+
+const it = test.extend<{ things: Collection<ThingDocument>; receiver: EventReceiver }>({
+  things: async ({ mongo }, use) => {
+    const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });
+    const db: Db = client.db(mongo.databaseName('events'));
+    await use(db.collection<ThingDocument>('things'));
+    await client.close();
+  },
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from it
+  receiver: async ({}, use) => {
+    await using receiver = await new EventReceiver().start();
+    await use(receiver);
+  },
+});
+
+/** A relay of `things` to `gatewayUrls`, started; the thing as the event shows it is its name. */
+function startRelay(
+  things: Collection<ThingDocument>,
+  gatewayUrls: string[],
+  logger = captureLogs().logger,
+): Worker {
+  const relay = eventRelay({
+    logger,
+    sources: [
+      eventSource({
+        collection: things,
+        toData: (thing, event) => event.data ?? { id: thing._id, name: thing.name },
+      }),
+    ],
+    send: eventSender({ baseUrls: gatewayUrls, internalToken }),
+    idleMs: 20,
+  });
+  relay.start();
+  return relay;
+}
+
+const at = new Date('2026-05-01T10:00:00.000Z');
+
+async function pendingOf(things: Collection<ThingDocument>, id: number) {
+  const thing = await things.findOne({ _id: id });
+  return { events: Object.keys(thing?.pendingEvents ?? {}), count: thing?.pendingEventCount };
+}
+
+describe('eventRelay', () => {
+  it('hands the events documents carry to the gateway, then takes them off', async ({
+    things,
+    receiver,
+  }) => {
+    await things.insertOne({
+      _id: 1,
+      name: 'Rex',
+      ownerId: 'acct_jane1',
+      ...withEvent({
+        type: 'order.created',
+        timestamp: at,
+        accountId: 'acct_jane1',
+        data: { id: 1, name: 'as created' },
+      }),
+    });
+    const later = recordEvent({ type: 'order.completed', timestamp: new Date(at.getTime() + 1) });
+    await things.updateOne({ _id: 1 }, { $set: { name: 'Max', ...later.$set }, $inc: later.$inc });
+    const [created] = (await pendingOf(things, 1)).events;
+    expect(await pendingOf(things, 1)).toEqual({ events: [created, later.id], count: 2 });
+
+    const relay = startRelay(things, [receiver.url]);
+    await expect.poll(() => pendingOf(things, 1)).toEqual({ events: [], count: 0 });
+    await relay.stop();
+    expect(receiver.batches).toEqual([
+      {
+        token: internalToken,
+        status: 202,
+        events: [
+          {
+            id: created,
+            type: 'order.created',
+            timestamp: '2026-05-01T10:00:00.000Z',
+            data: { id: 1, name: 'as created' },
+            accountId: 'acct_jane1',
+          },
+          {
+            id: later.id,
+            type: 'order.completed',
+            timestamp: '2026-05-01T10:00:00.001Z',
+            data: { id: 1, name: 'Max' },
+          },
+        ],
+      },
+    ]);
+    expect(created).toMatch(/^evt_[0-9a-f]{32}$/);
+  });
+
+  it('keeps the events while the gateway refuses them, and hands them over once it takes them', async ({
+    things,
+    receiver,
+  }) => {
+    receiver.status = 500;
+    await things.insertOne({
+      _id: 1,
+      name: 'Rex',
+      ownerId: 'acct_jane1',
+      ...withEvent({ type: 'inventory.updated', timestamp: at, data: { petId: 1 } }),
+    });
+    const relay = startRelay(things, [receiver.url]);
+    await expect.poll(() => receiver.batches.length).toBeGreaterThanOrEqual(2);
+    expect((await pendingOf(things, 1)).count).toBe(1);
+
+    receiver.status = 202;
+    await expect.poll(() => pendingOf(things, 1)).toEqual({ events: [], count: 0 });
+    await relay.stop();
+    expect(receiver.accepted()).toMatchObject([{ type: 'inventory.updated', data: { petId: 1 } }]);
+  });
+
+  it('keeps the events while no gateway answers, and tries each replica', async ({
+    things,
+    receiver,
+  }) => {
+    const url = receiver.url;
+    await receiver.stop();
+    await things.insertOne({
+      _id: 1,
+      name: 'Rex',
+      ownerId: 'acct_jane1',
+      ...withEvent({ type: 'pet.status_changed', timestamp: at, data: { id: 1 } }),
+    });
+    const down = new EventReceiver();
+    await down.start();
+    const downUrl = down.url;
+    await down.stop();
+    const logs = captureLogs();
+    const relay = startRelay(things, [downUrl, url], logs.logger);
+    const failures = () => logs.text().split('no gateway took 1 events').length - 1;
+    await expect.poll(failures).toBeGreaterThanOrEqual(2);
+    expect((await pendingOf(things, 1)).count).toBe(1);
+
+    await receiver.start();
+    await expect.poll(() => pendingOf(things, 1)).toEqual({ events: [], count: 0 });
+    await relay.stop();
+    expect(receiver.accepted()).toMatchObject([{ type: 'pet.status_changed' }]);
+  });
+
+  it('hands over at most 100 events at once, each once', async ({ things, receiver }) => {
+    await things.insertOne({ _id: 1, name: 'Rex', ownerId: 'acct_jane1' });
+    for (let index = 0; index < 150; index++) {
+      const event = recordEvent({
+        type: 'inventory.updated',
+        timestamp: new Date(at.getTime() + index),
+        data: { quantity: index },
+      });
+      await things.updateOne({ _id: 1 }, { $set: event.$set, $inc: event.$inc });
+    }
+    const relay = startRelay(things, [receiver.url]);
+    await expect.poll(() => pendingOf(things, 1)).toEqual({ events: [], count: 0 });
+    await relay.stop();
+    expect(receiver.batches.map(({ events }) => events.length)).toEqual([100, 50]);
+    // Oldest first.
+    expect(receiver.accepted().map(({ data }) => data.quantity)).toEqual(
+      Array.from({ length: 150 }, (_, index) => index),
+    );
+  });
+});
+
+describe('two relays at once (two replicas)', () => {
+  it('hand every event over at least once, and take each off once', async ({
+    things,
+    receiver,
+  }) => {
+    for (let id = 1; id <= 30; id++) {
+      await things.insertOne({
+        _id: id,
+        name: 'Rex',
+        ownerId: 'acct_jane1',
+        ...withEvent({ type: 'order.created', timestamp: at, data: { id } }),
+      });
+      const completed = recordEvent({ type: 'order.completed', timestamp: at });
+      await things.updateOne({ _id: id }, { $set: completed.$set, $inc: completed.$inc });
+    }
+    const relays = [startRelay(things, [receiver.url]), startRelay(things, [receiver.url])];
+    await expect
+      .poll(() => things.countDocuments({ pendingEventCount: { $ne: 0 } }), { timeout: 10_000 })
+      .toBe(0);
+    await Promise.all(relays.map((relay) => relay.stop()));
+    expect(await things.countDocuments({ pendingEventCount: 0, pendingEvents: {} })).toBe(30);
+    expect(new Set(receiver.accepted().map(({ id }) => id)).size).toBe(60);
+  });
+});

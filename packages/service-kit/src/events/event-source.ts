@@ -1,0 +1,94 @@
+import type { RecordedEvent } from '@petstore/contract';
+import type { Collection, Document } from 'mongodb';
+import { pendingEventPath, type PendingEvent, type WithPendingEvents } from './pending-events.js';
+
+/** An event as the gateway takes it, with the document that keeps it until it is handed over. */
+export interface HeldEvent {
+  event: RecordedEvent;
+  documentId: unknown;
+}
+
+/** The documents of one collection that carry pending events, as the relay hands them over. */
+export interface EventSource {
+  /** Up to `limit` pending events, oldest first. */
+  pending(limit: number): Promise<HeldEvent[]>;
+  /** Takes the events off their documents (each only if it is still there). */
+  handedOver(events: HeldEvent[]): Promise<void>;
+}
+
+export interface EventSourceOptions<Doc extends Document & WithPendingEvents> {
+  collection: Collection<Doc>;
+  /** The resource as the event shows it (as the API shows it), from the document and the event. */
+  toData: (document: Doc, event: PendingEvent) => Record<string, unknown>;
+}
+
+/** The documents of `collection` with pending events, read and acknowledged by the relay. */
+export function eventSource<Doc extends Document & WithPendingEvents>({
+  collection,
+  toData,
+}: EventSourceOptions<Doc>): EventSource {
+  // Untyped here: the filters name fields (`pendingEvents.<id>`) no document type can list.
+  const documents = collection as unknown as Collection<Document>;
+  return {
+    async pending(limit) {
+      const found = (await documents
+        .find({ pendingEventCount: { $gt: 0 } })
+        .limit(limit)
+        .toArray()) as unknown as Doc[];
+      const held = found.flatMap((document) =>
+        Object.entries(document.pendingEvents ?? {}).map(([id, event]): HeldEvent => ({
+          documentId: document._id,
+          event: {
+            id,
+            type: event.type,
+            timestamp: new Date(event.timestamp).toISOString(),
+            data: toData(document, event),
+            ...(event.accountId === undefined ? {} : { accountId: event.accountId }),
+          },
+        })),
+      );
+      return held
+        .sort((a, b) => a.event.timestamp.localeCompare(b.event.timestamp))
+        .slice(0, limit);
+    },
+    async handedOver(events) {
+      if (events.length === 0) return;
+      const byDocument = new Map<unknown, string[]>();
+      for (const { event, documentId } of events) {
+        byDocument.set(documentId, [...(byDocument.get(documentId) ?? []), event.id]);
+      }
+      // One update per document: FerretDB rewrites the whole document for each, and stalls on
+      // many updates of one document in a single command.
+      const { matchedCount } = await documents.bulkWrite(
+        [...byDocument].map(([documentId, ids]) => ({
+          updateOne: { filter: { _id: documentId as never, ...present(ids) }, update: taken(ids) },
+        })),
+        { ordered: false },
+      );
+      if (matchedCount === byDocument.size) return;
+      // Another relay took some first: take each of the rest on its own, if still there.
+      await documents.bulkWrite(
+        events.map(({ event, documentId }) => ({
+          updateOne: {
+            filter: { _id: documentId as never, ...present([event.id]) },
+            update: taken([event.id]),
+          },
+        })),
+        { ordered: false },
+      );
+    },
+  };
+}
+
+/** A filter on a document that still carries each of the events `ids`. */
+function present(ids: string[]): Record<string, { $exists: true }> {
+  return Object.fromEntries(ids.map((id) => [pendingEventPath(id), { $exists: true }]));
+}
+
+/** The update that takes the events `ids` off a document that carries them all. */
+function taken(ids: string[]) {
+  return {
+    $unset: Object.fromEntries(ids.map((id) => [pendingEventPath(id), ''])),
+    $inc: { pendingEventCount: -ids.length },
+  };
+}
