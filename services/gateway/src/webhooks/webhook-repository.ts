@@ -9,7 +9,7 @@ import {
   type WebhookPatch,
 } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
-import type { Db, Filter, UpdateFilter } from 'mongodb';
+import type { Db, Filter } from 'mongodb';
 import { newWebhookId } from '../database/random-ids.js';
 import { after, type Position } from './keyset-page.js';
 import { checkWebhookUrl } from './url-policy.js';
@@ -145,20 +145,19 @@ export class WebhookRepository {
       const current = await this.#collections.webhooks.findOne(visibleTo(caller, webhookId));
       if (!current) return undefined;
       const now = this.#now();
-      const replaced = current.secrets.map((previous): SealedSecret =>
-        previous.expiresAt === null
-          ? { ...previous, expiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS) }
-          : previous,
-      );
+      const replacedUntil = new Date(now.getTime() + PREVIOUS_SECRET_MS);
+      const stillSigning = current.secrets.flatMap((previous): SealedSecret[] => {
+        const expiresAt = previous.expiresAt ?? replacedUntil;
+        return expiresAt > now ? [{ ...previous, expiresAt }] : [];
+      });
       const secrets: SealedSecret[] = [
         { sealed: sealSecret(secret, this.#policy.secretsKey), createdAt: now, expiresAt: null },
-        ...replaced.filter(({ expiresAt }) => expiresAt!.getTime() > now.getTime()),
+        ...stillSigning,
       ];
-      const update: UpdateFilter<WebhookDocument> = { $set: { secrets, updatedAt: now } };
       const newest = current.secrets[0]?.sealed ?? null;
       const { matchedCount } = await this.#collections.webhooks.updateOne(
         { ...visibleTo(caller, webhookId), 'secrets.0.sealed': newest },
-        update,
+        { $set: { secrets, updatedAt: now } },
       );
       if (matchedCount === 1) return secret;
     }
@@ -177,7 +176,7 @@ function allowedEvents(role: Role, events: WebhookEventType[]): WebhookEventType
   if (refused.length > 0) {
     throw new AppError(
       'forbidden',
-      `only admins may receive ${refused.join(', ')}: a customer’s webhooks hear of its own orders and messages`,
+      `only an admin’s webhooks may receive ${refused.join(', ')}; a customer’s hear of its own orders and messages`,
     );
   }
   return unique;

@@ -434,6 +434,24 @@ describe('rotating a webhook’s secret', () => {
   });
 });
 
+describe('rotating a webhook’s secret concurrently', () => {
+  it('loses none of the secrets handed out', async ({ gateway }) => {
+    const { apiKey } = await signUp(gateway.url);
+    const webhook = await createWebhook(gateway.url, apiKey);
+    const path = `/v1/webhooks/${webhook.id}/secret`;
+    const rotations = await Promise.all(
+      [1, 2, 3, 4].map(() => call<{ secret: string }>(gateway.url, apiKey, 'POST', path)),
+    );
+    expect(rotations.map(({ status }) => status)).toEqual([201, 201, 201, 201]);
+
+    const { secrets } = (await stored(gateway, webhook.id))!;
+    const key = gateway.config.webhooks.secretsKey;
+    const handedOut = [webhook.secret, ...rotations.map(({ body }) => body.secret)];
+    expect(secrets.map(({ sealed }) => unsealSecret(sealed, key)).sort()).toEqual(handedOut.sort());
+    expect(secrets.filter(({ expiresAt }) => expiresAt === null)).toHaveLength(1);
+  });
+});
+
 describe('deleting a webhook', () => {
   it('answers 204 and removes it with its deliveries', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
