@@ -44,6 +44,7 @@ function startRelay(
       eventSource({
         collection: things,
         toData: (thing, event) => event.data ?? { id: thing._id, name: thing.name },
+        accountOf: (thing) => thing.ownerId,
       }),
     ],
     send: eventSender({ baseUrls: gatewayUrls, internalToken }),
@@ -72,7 +73,7 @@ describe('eventRelay', () => {
       ...withEvent({
         type: 'order.created',
         timestamp: at,
-        accountId: 'acct_jane1',
+        accountId: 'acct_john1',
         data: { id: 1, name: 'as created' },
       }),
     });
@@ -94,13 +95,14 @@ describe('eventRelay', () => {
             type: 'order.created',
             timestamp: '2026-05-01T10:00:00.000Z',
             data: { id: 1, name: 'as created' },
-            accountId: 'acct_jane1',
+            accountId: 'acct_john1',
           },
           {
             id: later.id,
             type: 'order.completed',
             timestamp: '2026-05-01T10:00:00.001Z',
             data: { id: 1, name: 'Max' },
+            accountId: 'acct_jane1',
           },
         ],
       },

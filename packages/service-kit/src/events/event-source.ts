@@ -20,12 +20,15 @@ export interface EventSourceOptions<Doc extends Document & WithPendingEvents> {
   collection: Collection<Doc>;
   /** The resource as the event shows it (as the API shows it), from the document and the event. */
   toData: (document: Doc, event: PendingEvent) => Record<string, unknown>;
+  /** The account whose resource the document is, for an event recorded without one. */
+  accountOf?: (document: Doc) => string | undefined;
 }
 
 /** The documents of `collection` with pending events, read and acknowledged by the relay. */
 export function eventSource<Doc extends Document & WithPendingEvents>({
   collection,
   toData,
+  accountOf,
 }: EventSourceOptions<Doc>): EventSource {
   // Untyped here: the filters name fields (`pendingEvents.<id>`) no document type can list.
   const documents = collection as unknown as Collection<Document>;
@@ -36,16 +39,19 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
         .limit(limit)
         .toArray()) as unknown as Doc[];
       const held = found.flatMap((document) =>
-        Object.entries(document.pendingEvents ?? {}).map(([id, event]): HeldEvent => ({
-          documentId: document._id,
-          event: {
-            id,
-            type: event.type,
-            timestamp: new Date(event.timestamp).toISOString(),
-            data: toData(document, event),
-            ...(event.accountId === undefined ? {} : { accountId: event.accountId }),
-          },
-        })),
+        Object.entries(document.pendingEvents ?? {}).map(([id, event]): HeldEvent => {
+          const accountId = event.accountId ?? accountOf?.(document);
+          return {
+            documentId: document._id,
+            event: {
+              id,
+              type: event.type,
+              timestamp: new Date(event.timestamp).toISOString(),
+              data: toData(document, event),
+              ...(accountId === undefined ? {} : { accountId }),
+            },
+          };
+        }),
       );
       return held
         .sort((a, b) => a.event.timestamp.localeCompare(b.event.timestamp))
