@@ -340,13 +340,20 @@ describe('changing a webhook', () => {
     expect(await stored(gateway, webhook.id)).toMatchObject({ enabled: true, failingSince: null });
   });
 
-  it('refuses a customer the admins’ event types with 403 forbidden', async ({ gateway }) => {
+  it('refuses a customer’s webhook the admins’ event types with 403 forbidden', async ({
+    gateway,
+  }) => {
     const { apiKey } = await signUp(gateway.url);
     const webhook = await createWebhook(gateway.url, apiKey);
     const answer = await call(gateway.url, apiKey, 'PATCH', `/v1/webhooks/${webhook.id}`, {
       events: ['inventory.updated'],
     });
     expect(answer).toMatchObject({ status: 403, body: error('forbidden', 403) });
+    // A customer's webhook would never be told of them, whoever asks.
+    const asAdmin = await call(gateway.url, ADMIN_API_KEY, 'PATCH', `/v1/webhooks/${webhook.id}`, {
+      events: ['order.created', 'pet.status_changed'],
+    });
+    expect(asAdmin).toMatchObject({ status: 403, body: error('forbidden', 403) });
     expect((await stored(gateway, webhook.id))?.events).toEqual(['order.created']);
   });
 
