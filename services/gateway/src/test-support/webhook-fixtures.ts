@@ -1,0 +1,93 @@
+// Test support: webhooks written straight into a test database, and the worker's settings.
+import { randomBytes } from 'node:crypto';
+import type { RecordedEvent, Role, WebhookEventType } from '@petstore/contract';
+import { connectMongo } from '@petstore/service-kit';
+import { test } from '@petstore/testkit/vitest';
+import type { Db } from 'mongodb';
+import { ensureIndexes } from '../database/indexes.js';
+import type { DeliverySettings } from '../webhooks/delivery-worker.js';
+import { webhookCollections } from '../webhooks/webhook-collections.js';
+import { newWebhookSecret, sealSecret } from '../webhooks/webhook-secret.js';
+
+/** vitest's `it` with `db`: a fresh gateway database, its indexes made. */
+export const it = test.extend<{ db: Db }>({
+  db: async ({ mongo }, use) => {
+    const client = await connectMongo(mongo.uri, { appName: 'gateway-test' });
+    const db = client.db(mongo.databaseName('gateway'));
+    await ensureIndexes(db, { singleProcess: true });
+    await use(db);
+    await client.close();
+  },
+});
+
+export const secretsKey = randomBytes(32);
+
+/** Quick retries and loopback receivers. */
+export function deliverySettings(overrides: Partial<DeliverySettings> = {}): DeliverySettings {
+  return {
+    allowPrivateUrls: true,
+    secretsKey,
+    retryDelaysMs: [50, 50, 50],
+    disableAfterMs: 3_600_000,
+    pollMs: 100,
+    leaseMs: 30_000,
+    timeoutMs: 10_000,
+    ...overrides,
+  };
+}
+
+export interface SeededWebhook {
+  id: string;
+  secret: string;
+}
+
+/** A subscription as the API would have made it. */
+export async function seedWebhook(
+  db: Db,
+  {
+    url = 'http://127.0.0.1:9/hook',
+    events = ['order.created'],
+    accountId = 'acct_admin',
+    role = 'admin',
+    enabled = true,
+  }: {
+    url?: string;
+    events?: WebhookEventType[];
+    accountId?: string;
+    role?: Role;
+    enabled?: boolean;
+  } = {},
+): Promise<SeededWebhook> {
+  const id = `wh_${randomBytes(10).toString('hex')}`;
+  const secret = newWebhookSecret();
+  const now = new Date();
+  await webhookCollections(db).webhooks.insertOne({
+    _id: id,
+    accountId,
+    role,
+    url,
+    events,
+    description: null,
+    enabled,
+    secrets: [{ sealed: sealSecret(secret, secretsKey), createdAt: now, expiresAt: null }],
+    createdAt: now,
+    updatedAt: now,
+    failingSince: null,
+  });
+  return { id, secret };
+}
+
+let events = 0;
+
+/** An event as pets or the store would hand it over. */
+export function anEvent(overrides: Partial<RecordedEvent> = {}): RecordedEvent {
+  events += 1;
+  return {
+    id: `evt_${String(events).padStart(4, '0')}${randomBytes(12).toString('hex')}`,
+    type: 'order.created',
+    timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, events)).toISOString(),
+    data: { id: events, status: 'placed' },
+    accountId: 'acct_a',
+    ...overrides,
+  };
+}

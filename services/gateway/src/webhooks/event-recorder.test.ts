@@ -1,0 +1,85 @@
+import { describe, expect, vi } from 'vitest';
+import { anEvent, it, seedWebhook } from '../test-support/webhook-fixtures.js';
+import { deliveryIdOf, EventRecorder } from './event-recorder.js';
+import { webhookCollections } from './webhook-collections.js';
+
+describe('recording events', () => {
+  it('delivers each event to the enabled webhooks that want it and may see it', async ({ db }) => {
+    const admin = await seedWebhook(db, { events: ['order.created', 'inventory.updated'] });
+    const owner = await seedWebhook(db, {
+      accountId: 'acct_a',
+      role: 'customer',
+      events: ['order.created', 'message.delivered', 'inventory.updated'],
+    });
+    await seedWebhook(db, { accountId: 'acct_b', role: 'customer' });
+    await seedWebhook(db, { enabled: false });
+    const order = anEvent({ type: 'order.created', accountId: 'acct_a' });
+    const stock = anEvent({ type: 'inventory.updated', accountId: undefined });
+    const message = anEvent({ type: 'message.delivered', accountId: 'acct_a' });
+    const kicked = vi.fn();
+
+    expect(await new EventRecorder(db, kicked).recordEvents([order, stock, message])).toBe(3);
+
+    const { deliveries, events } = webhookCollections(db);
+    const made = await deliveries.find().sort({ _id: 1 }).toArray();
+    const expected = [
+      [admin.id, order],
+      [admin.id, stock],
+      [owner.id, order],
+      [owner.id, message],
+    ] as const;
+    expect(made).toEqual(
+      expected
+        .map(([webhookId, event]) => ({
+          _id: deliveryIdOf(webhookId, event.id),
+          webhookId,
+          eventId: event.id,
+          type: event.type,
+          eventAt: new Date(event.timestamp),
+          status: 'pending',
+          attempts: 0,
+          lastStatusCode: null,
+          lastError: null,
+          nextAttemptAt: new Date(event.timestamp),
+          createdAt: expect.any(Date) as Date,
+        }))
+        .sort((a, b) => a._id.localeCompare(b._id)),
+    );
+    expect(await events.findOne({ _id: order.id })).toMatchObject({
+      type: 'order.created',
+      timestamp: new Date(order.timestamp),
+      data: order.data,
+      accountId: 'acct_a',
+    });
+    expect(kicked).toHaveBeenCalledOnce();
+  });
+
+  it('changes nothing when the same events are recorded again', async ({ db }) => {
+    await seedWebhook(db, { events: ['order.created', 'order.cancelled'] });
+    const batch = [anEvent(), anEvent({ type: 'order.cancelled' })];
+    const recorder = new EventRecorder(db);
+    await recorder.recordEvents(batch);
+    const { deliveries, events } = webhookCollections(db);
+    const before = [await events.find().toArray(), await deliveries.find().toArray()];
+
+    expect(await recorder.recordEvents(batch)).toBe(0);
+    expect(await recorder.recordEvents([batch[1]!, anEvent()])).toBe(1);
+    const after = [
+      await events.find({ _id: { $in: batch.map(({ id }) => id) } }).toArray(),
+      await deliveries.find({ eventId: { $in: batch.map(({ id }) => id) } }).toArray(),
+    ];
+    expect(after).toEqual(before);
+  });
+
+  it('makes the deliveries of an event recorded before but not yet fanned out', async ({ db }) => {
+    const event = anEvent();
+    const recorder = new EventRecorder(db);
+    await recorder.recordEvents([event]);
+    const webhook = await seedWebhook(db);
+
+    await recorder.recordEvents([event]);
+    expect(await webhookCollections(db).deliveries.countDocuments({ webhookId: webhook.id })).toBe(
+      1,
+    );
+  });
+});

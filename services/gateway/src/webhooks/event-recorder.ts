@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { customerEventTypes, type RecordedEvent } from '@petstore/contract';
+import {
+  MongoBulkWriteError,
+  type Collection,
+  type Db,
+  type OptionalUnlessRequiredId,
+} from 'mongodb';
+import {
+  webhookCollections,
+  type WebhookCollections,
+  type WebhookDeliveryDocument,
+  type WebhookDocument,
+  type WebhookEventDocument,
+} from './webhook-collections.js';
+
+const DUPLICATE_KEY = 11000;
+
+/** The delivery of `eventId` to `webhookId`: the same id however often the event is recorded. */
+export function deliveryIdOf(webhookId: string, eventId: string): string {
+  const digest = createHash('sha256').update(`${webhookId}:${eventId}`).digest('hex');
+  return `whd_${digest.slice(0, 32)}`;
+}
+
+/** Whether `webhook` may hear of `event`: an admin's of any, a customer's only of its own. */
+function wants(webhook: WebhookDocument, event: WebhookEventDocument): boolean {
+  if (!webhook.events.includes(event.type)) return false;
+  if (webhook.role === 'admin') return true;
+  return event.accountId === webhook.accountId && customerEventTypes.includes(event.type);
+}
+
+/**
+ * Inserts the documents not already there (by `_id`), leaving those that are as they are; how
+ * many were new. Two gateways may record the same event at once: each inserts what it can.
+ */
+async function insertOnce<T extends { _id: string }>(
+  collection: Collection<T>,
+  documents: OptionalUnlessRequiredId<T>[],
+): Promise<number> {
+  if (documents.length === 0) return 0;
+  try {
+    await collection.insertMany(documents, { ordered: false });
+    return documents.length;
+  } catch (error) {
+    const refused = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
+    if (refused.length === 0 || refused.some(({ code }) => code !== DUPLICATE_KEY)) throw error;
+    // Counted from the refusals: not every server reports `insertedCount` after one.
+    return documents.length - refused.length;
+  }
+}
+
+/**
+ * Records the events pets, the store and the gateway itself hand over, each once by its id, and
+ * the delivery of each to every enabled webhook that wants it and may see it.
+ */
+export class EventRecorder {
+  readonly #collections: WebhookCollections;
+  readonly #onRecorded: () => void;
+  readonly #now: () => Date;
+
+  constructor(
+    db: Db,
+    onRecorded: () => void = () => undefined,
+    now: () => Date = () => new Date(),
+  ) {
+    this.#collections = webhookCollections(db);
+    this.#onRecorded = onRecorded;
+    this.#now = now;
+  }
+
+  /**
+   * Idempotent: an event or a delivery already recorded is left as it is. Deliveries are made
+   * again for an event recorded before, in case the first recording stopped half-way. Returns
+   * how many of the events were new.
+   */
+  async recordEvents(events: RecordedEvent[]): Promise<number> {
+    const recordedAt = this.#now();
+    const documents = events.map(
+      ({ id, type, timestamp, data, accountId }): WebhookEventDocument => ({
+        _id: id,
+        type,
+        timestamp: new Date(timestamp),
+        data,
+        ...(accountId === undefined ? {} : { accountId }),
+        recordedAt,
+      }),
+    );
+    const recorded = await insertOnce(this.#collections.events, documents);
+    await insertOnce(this.#collections.deliveries, await this.#deliveriesOf(documents, recordedAt));
+    this.#onRecorded();
+    return recorded;
+  }
+
+  async #deliveriesOf(
+    events: WebhookEventDocument[],
+    createdAt: Date,
+  ): Promise<WebhookDeliveryDocument[]> {
+    const types = [...new Set(events.map(({ type }) => type))];
+    const webhooks = await this.#collections.webhooks
+      .find({ enabled: true, events: { $in: types } })
+      .project<WebhookDocument>({ secrets: 0 })
+      .toArray();
+    return events.flatMap((event) =>
+      webhooks
+        .filter((webhook) => wants(webhook, event))
+        .map((webhook): WebhookDeliveryDocument => ({
+          _id: deliveryIdOf(webhook._id, event._id),
+          webhookId: webhook._id,
+          eventId: event._id,
+          type: event.type,
+          eventAt: event.timestamp,
+          status: 'pending',
+          attempts: 0,
+          lastStatusCode: null,
+          lastError: null,
+          nextAttemptAt: event.timestamp,
+          createdAt,
+        })),
+    );
+  }
+}
