@@ -1,0 +1,222 @@
+import type { ServerResponse } from 'node:http';
+import type { Db } from 'mongodb';
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, onTestFinished, vi } from 'vitest';
+import { startFakeService, type ReceivedRequest } from '../test-support/fake-service.js';
+import { captureLogs } from '../test-support/gateway-harness.js';
+import { anEvent, deliverySettings, it, seedWebhook } from '../test-support/webhook-fixtures.js';
+import { DeliveryWorker, type DeliverySettings } from './delivery-worker.js';
+import { deliveryIdOf, EventRecorder } from './event-recorder.js';
+import { webhookCollections } from './webhook-collections.js';
+
+const WAIT = { timeout: 20_000, interval: 20 };
+
+function answer(res: ServerResponse, status: number): void {
+  res.writeHead(status).end();
+}
+
+/** A delivery worker on `db`, stopped when the test ends. */
+function startWorker(db: Db, settings: Partial<DeliverySettings> = {}, logs = captureLogs()) {
+  const worker = new DeliveryWorker({
+    db,
+    logger: logs.logger,
+    settings: deliverySettings(settings),
+  });
+  worker.start();
+  onTestFinished(() => worker.stop());
+  return worker;
+}
+
+function deliveryOf(db: Db, webhookId: string, eventId: string) {
+  return webhookCollections(db).deliveries.findOne({ _id: deliveryIdOf(webhookId, eventId) });
+}
+
+async function receiver(handler: (request: ReceivedRequest, res: ServerResponse) => void) {
+  const served = await startFakeService(handler);
+  onTestFinished(() => served.close());
+  return served;
+}
+
+describe('the webhook delivery worker', () => {
+  it('delivers an event signed so that Standard Webhooks verifies it', async ({ db }) => {
+    const hook = await receiver((_request, res) => answer(res, 204));
+    const webhook = await seedWebhook(db, { url: `${hook.url}/hook` });
+    const logs = captureLogs();
+    const worker = startWorker(db, {}, logs);
+    const event = anEvent();
+    await new EventRecorder(db, () => worker.kick()).recordEvents([event]);
+
+    await vi.waitFor(() => expect(hook.received).toHaveLength(1), WAIT);
+    const [{ body, headers }] = hook.received as [ReceivedRequest];
+    expect(headers['webhook-id']).toBe(event.id);
+    expect(headers['content-type']).toBe('application/json');
+    const verified = new Webhook(webhook.secret).verify(body, headers as Record<string, string>);
+    expect(verified).toEqual({
+      id: event.id,
+      type: event.type,
+      timestamp: event.timestamp,
+      data: event.data,
+    });
+    await vi.waitFor(async () => {
+      expect(await deliveryOf(db, webhook.id, event.id)).toMatchObject({
+        status: 'delivered',
+        attempts: 1,
+        lastStatusCode: 204,
+        nextAttemptAt: null,
+      });
+    }, WAIT);
+    const signature = String(headers['webhook-signature']);
+    expect(logs.text()).not.toContain(webhook.secret.slice('whsec_'.length));
+    expect(logs.text()).not.toContain(signature.slice('v1,'.length));
+  });
+
+  it('tries again until the receiver takes it, with the same webhook-id', async ({ db }) => {
+    let calls = 0;
+    const hook = await receiver((_request, res) => answer(res, ++calls <= 3 ? 500 : 200));
+    const webhook = await seedWebhook(db, { url: hook.url });
+    const worker = startWorker(db);
+    const event = anEvent();
+    await new EventRecorder(db, () => worker.kick()).recordEvents([event]);
+
+    await vi.waitFor(async () => {
+      expect(await deliveryOf(db, webhook.id, event.id)).toMatchObject({
+        status: 'delivered',
+        attempts: 4,
+        lastStatusCode: 200,
+      });
+    }, WAIT);
+    expect(hook.received.map(({ headers }) => headers['webhook-id'])).toEqual(
+      Array(4).fill(event.id),
+    );
+    expect(await webhookCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
+      failingSince: null,
+      enabled: true,
+    });
+  });
+
+  it('gives a delivery up as failed after the last delay', async ({ db }) => {
+    const hook = await receiver((_request, res) => answer(res, 503));
+    const webhook = await seedWebhook(db, { url: hook.url });
+    const worker = startWorker(db);
+    const event = anEvent();
+    await new EventRecorder(db, () => worker.kick()).recordEvents([event]);
+
+    await vi.waitFor(async () => {
+      expect(await deliveryOf(db, webhook.id, event.id)).toMatchObject({
+        status: 'failed',
+        attempts: 4,
+        lastStatusCode: 503,
+        nextAttemptAt: null,
+      });
+    }, WAIT);
+    expect(hook.received).toHaveLength(4);
+    expect(
+      (await webhookCollections(db).webhooks.findOne({ _id: webhook.id }))?.failingSince,
+    ).toBeInstanceOf(Date);
+  });
+
+  it('delivers each event once when two workers share the database', async ({ db }) => {
+    const hook = await receiver((_request, res) => answer(res, 200));
+    const webhooks = await Promise.all(
+      [1, 2, 3].map((i) => seedWebhook(db, { url: `${hook.url}/${i}` })),
+    );
+    const workers = [startWorker(db), startWorker(db)];
+    const events = Array.from({ length: 20 }, () => anEvent());
+    const recorder = new EventRecorder(db, () => workers.forEach((worker) => worker.kick()));
+    await recorder.recordEvents(events.slice(0, 10));
+    await recorder.recordEvents(events.slice(10));
+
+    const { deliveries } = webhookCollections(db);
+    await vi.waitFor(async () => {
+      expect(await deliveries.countDocuments({ status: 'delivered' })).toBe(60);
+    }, WAIT);
+    const receipts = hook.received.map(
+      ({ url, headers }) => `${url} ${String(headers['webhook-id'])}`,
+    );
+    expect(receipts.sort()).toEqual(
+      webhooks.flatMap((_webhook, i) => events.map(({ id }) => `/${i + 1} ${id}`)).sort(),
+    );
+    for (const [i] of webhooks.entries()) {
+      const ids = hook.received
+        .filter(({ url }) => url === `/${i + 1}`)
+        .map(({ headers }) => headers['webhook-id']);
+      expect(ids).toEqual(events.map(({ id }) => id));
+    }
+  });
+
+  it('lets another worker deliver once a worker died mid-delivery', async ({ db }) => {
+    const hanging: ServerResponse[] = [];
+    const hook = await receiver((_request, res) => {
+      if (hanging.length === 0) hanging.push(res);
+      else answer(res, 200);
+    });
+    const webhook = await seedWebhook(db, { url: hook.url });
+    const first = startWorker(db, { leaseMs: 300 });
+    const event = anEvent();
+    await new EventRecorder(db, () => first.kick()).recordEvents([event]);
+    await vi.waitFor(() => expect(hook.received).toHaveLength(1), WAIT);
+
+    await first.stop();
+    startWorker(db, { leaseMs: 300 });
+    await vi.waitFor(async () => {
+      expect(await deliveryOf(db, webhook.id, event.id)).toMatchObject({
+        status: 'delivered',
+        attempts: 1,
+        lastStatusCode: 200,
+      });
+    }, WAIT);
+    expect(hook.received.map(({ headers }) => headers['webhook-id'])).toEqual([event.id, event.id]);
+  });
+
+  it('keeps delivering to other webhooks while a receiver hangs', async ({ db }) => {
+    const hanging: ServerResponse[] = [];
+    const stuck = await receiver((_request, res) => void hanging.push(res));
+    const fine = await receiver((_request, res) => answer(res, 200));
+    const slow = await seedWebhook(db, { url: stuck.url });
+    const quick = await seedWebhook(db, { url: fine.url });
+    const worker = startWorker(db);
+    const recorder = new EventRecorder(db, () => worker.kick());
+    const events = [anEvent(), anEvent(), anEvent()];
+    for (const event of events) await recorder.recordEvents([event]);
+
+    await vi.waitFor(async () => {
+      expect(
+        await webhookCollections(db).deliveries.countDocuments({
+          webhookId: quick.id,
+          status: 'delivered',
+        }),
+      ).toBe(3);
+    }, WAIT);
+    expect(hanging).toHaveLength(1);
+    expect(await deliveryOf(db, slow.id, events[0]!.id)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+    });
+  });
+
+  it('disables a webhook that fails for longer than allowed', async ({ db }) => {
+    const hook = await receiver((_request, res) => answer(res, 500));
+    const webhook = await seedWebhook(db, { url: hook.url });
+    const logs = captureLogs();
+    const worker = startWorker(
+      db,
+      { retryDelaysMs: [100, 100, 100, 100, 100], disableAfterMs: 150 },
+      logs,
+    );
+    const event = anEvent();
+    await new EventRecorder(db, () => worker.kick()).recordEvents([event]);
+
+    await vi.waitFor(async () => {
+      expect(await webhookCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
+        enabled: false,
+      });
+    }, WAIT);
+    expect(logs.text()).toContain('webhook disabled');
+    await vi.waitFor(async () => {
+      expect(await deliveryOf(db, webhook.id, event.id)).toMatchObject({
+        status: 'failed',
+        lastError: 'the webhook is disabled or deleted',
+      });
+    }, WAIT);
+  });
+});
