@@ -25,6 +25,8 @@ import { rateLimits } from './rate-limits/rate-limits.js';
 import { createUpstreams, upstreamReady, type Upstreams } from './proxy/upstreams.js';
 import { DeliveryLog } from './webhooks/delivery-log.js';
 import { WebhookRepository } from './webhooks/webhook-repository.js';
+import { EventRecorder } from './webhooks/event-recorder.js';
+import { internalEventRoutes, internalOnly } from './webhooks/internal-event-routes.js';
 
 /** JSON bodies up to 64 KiB, the gateway's own and those it streams to the services alike. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -44,7 +46,10 @@ export interface AppDeps {
   keyUsage?: KeyUsage;
   /** Called once a message is queued, e.g. to wake the delivery worker. */
   onMessageQueued?: () => void;
-  /** Called once a webhook delivery is due now (a retry), e.g. to wake the delivery worker. */
+  /**
+   * Called once a webhook delivery is due now (events recorded, a retry), e.g. to wake the
+   * delivery worker.
+   */
   onWebhookDeliveryDue?: () => void;
   /** Check every answer of the gateway's own operations against the contract (tests). */
   validateResponses?: boolean;
@@ -128,11 +133,13 @@ export function createApp({
           bodyLimitBytes: BODY_LIMIT_BYTES,
         },
       }),
+      internalOnly(config.internalToken),
     ],
     routers: [
       docsAssets(),
       apiIndexRoutes(apiIndex(openApiDocument, config.publicUrl)),
       ownRoutes.routes(),
+      internalEventRoutes(new EventRecorder(db, onWebhookDeliveryDue, now)),
     ],
   });
   app.proxy = config.trustedProxyHops > 0;

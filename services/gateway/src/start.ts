@@ -12,18 +12,20 @@ import { KeyUsage } from './auth/key-usage.js';
 import { MessageRepository } from './messages/message-repository.js';
 import { logDelivery, messageWorker } from './messages/message-worker.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
+import { DeliveryWorker } from './webhooks/delivery-worker.js';
 
 export interface StartGatewayOptions extends StartOptions {
   /** Check the gateway's own answers against the contract (tests). */
   validateResponses?: boolean;
 }
 
-/** Closing stops the worker and flushes key uses before the database closes. */
+/** Closing stops the workers and flushes key uses before the database closes. */
 export type RunningGateway = StartedService;
 
 /**
  * Connects to Mongo, ensures indexes and the admin account, then serves the gateway with its
- * background work: the message worker and the batched `lastUsedAt` writes.
+ * background work: the message worker, the webhook delivery worker and the batched `lastUsedAt`
+ * writes.
  */
 export function startGateway(
   config: Config,
@@ -52,6 +54,8 @@ export function startGateway(
       databaseGauge('petstore_message_queue_depth', 'Messages waiting for delivery.', () =>
         messages.countWaiting(),
       );
+      const deliveries = new DeliveryWorker({ db, logger: log, settings: config.webhooks });
+      onShutdown(() => deliveries.stop());
       const worker = messageWorker({
         messages,
         deliver: logDelivery(log),
@@ -68,6 +72,7 @@ export function startGateway(
         upstreams,
         keyUsage,
         onMessageQueued: () => worker.kick(),
+        onWebhookDeliveryDue: () => deliveries.kick(),
         validateResponses,
       });
       return {
@@ -75,6 +80,7 @@ export function startGateway(
         onListening: () => {
           keyUsage.start(config.keys.usageFlushMs);
           worker.start();
+          deliveries.start();
         },
       };
     },
