@@ -10,9 +10,11 @@ import type { Config } from './config.js';
 import { ensureIndexes } from './database/indexes.js';
 import { KeyUsage } from './auth/key-usage.js';
 import { MessageRepository } from './messages/message-repository.js';
+import { messageEventRelay } from './messages/message-event-relay.js';
 import { logDelivery, messageWorker } from './messages/message-worker.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
+import { EventRecorder } from './webhooks/event-recorder.js';
 
 export interface StartGatewayOptions extends StartOptions {
   /** Check the gateway's own answers against the contract (tests). */
@@ -24,8 +26,8 @@ export type RunningGateway = StartedService;
 
 /**
  * Connects to Mongo, ensures indexes and the admin account, then serves the gateway with its
- * background work: the message worker, the webhook delivery worker and the batched `lastUsedAt`
- * writes.
+ * background work: the message worker, the relay of its `message.delivered` events, the webhook
+ * delivery worker and the batched `lastUsedAt` writes.
  */
 export function startGateway(
   config: Config,
@@ -56,12 +58,20 @@ export function startGateway(
       );
       const deliveries = new DeliveryWorker({ db, logger: log, settings: config.webhooks });
       onShutdown(() => deliveries.stop());
+      const messageEvents = messageEventRelay({
+        messages,
+        recorder: new EventRecorder(db, () => deliveries.kick()),
+        logger: log,
+        pollMs: config.messages.pollMs,
+      });
+      onShutdown(() => messageEvents.stop());
       const worker = messageWorker({
         messages,
         deliver: logDelivery(log),
         logger: log,
         pollMs: config.messages.pollMs,
         leaseMs: config.messages.leaseMs,
+        onDelivered: () => messageEvents.kick(),
       });
       onShutdown(() => worker.stop());
       const app = createApp({
@@ -80,6 +90,7 @@ export function startGateway(
         onListening: () => {
           keyUsage.start(config.keys.usageFlushMs);
           worker.start();
+          messageEvents.start();
           deliveries.start();
         },
       };

@@ -1,5 +1,6 @@
 // The gateway's database: its collections, their indexes, and the ids of their documents.
 import type { Role } from '@petstore/contract';
+import type { WithPendingEvents } from '@petstore/service-kit';
 import type { Collection, Db } from 'mongodb';
 
 /** `accounts`: one per customer, plus `acct_admin`. */
@@ -33,7 +34,8 @@ export interface ApiKeyDocument {
  * `messages`: `queued` → `delivering` (claimed by a worker until `leaseUntil`) → `delivered`.
  * Clients see `delivering` as `queued`.
  */
-export interface MessageDocument {
+/** Carries its `message.delivered` event until it is recorded for webhooks. */
+export interface MessageDocument extends WithPendingEvents {
   _id: string;
   accountId: string;
   message: string;

@@ -14,6 +14,7 @@ export async function ensureIndexes(db: Db, { singleProcess }: { singleProcess: 
   await apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' });
   await apiKeys.createIndex({ accountId: 1, createdAt: 1 }, { name: 'account_created' });
   await messages.createIndex({ status: 1, leaseUntil: 1 }, { name: 'status_lease' });
+  await messages.createIndex({ pendingEventCount: 1 }, { name: 'pending_events' });
   await ensureWebhookIndexes(db);
   const windows = db.collection(RATE_LIMITS_COLLECTION);
   await windows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });

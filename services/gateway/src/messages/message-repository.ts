@@ -1,4 +1,10 @@
-import { currentTraceparent, type Caller } from '@petstore/service-kit';
+import {
+  currentTraceparent,
+  eventSource,
+  recordEvent,
+  type Caller,
+  type EventSource,
+} from '@petstore/service-kit';
 import type { Message } from '@petstore/contract';
 import type { Db, Filter } from 'mongodb';
 import {
@@ -86,13 +92,26 @@ export class MessageRepository {
     });
   }
 
-  /** Marks a claimed message delivered, unless its lease was lost to another worker meanwhile. */
-  async markDelivered({ id, leaseUntil }: ClaimedMessage): Promise<boolean> {
+  /**
+   * Marks a claimed message delivered, unless its lease was lost to another worker meanwhile; the
+   * same update records its `message.delivered` event, for webhooks.
+   */
+  async markDelivered({ id, accountId, leaseUntil }: ClaimedMessage): Promise<boolean> {
+    const deliveredAt = this.#now();
+    const event = recordEvent({ type: 'message.delivered', timestamp: deliveredAt, accountId });
     const result = await this.#collections.messages.updateOne(
       { _id: id, status: 'delivering', leaseUntil },
-      { $set: { status: 'delivered', deliveredAt: this.#now(), leaseUntil: null } },
+      {
+        $set: { status: 'delivered', deliveredAt, leaseUntil: null, ...event.$set },
+        $inc: event.$inc,
+      },
     );
     return result.modifiedCount === 1;
+  }
+
+  /** The delivered messages' events waiting to be recorded, each showing the message. */
+  events(): EventSource {
+    return eventSource({ collection: this.#collections.messages, toData: toMessage });
   }
 }
 

@@ -22,6 +22,8 @@ export interface MessageWorkerOptions {
   pollMs: number;
   /** How long a claim lasts; a message whose worker died is taken over after it. */
   leaseMs: number;
+  /** Called once a message is marked delivered, e.g. to wake the relay of its event. */
+  onDelivered?: () => void;
 }
 
 /**
@@ -35,6 +37,7 @@ export function messageWorker({
   logger,
   pollMs,
   leaseMs,
+  onDelivered = () => undefined,
 }: MessageWorkerOptions): Worker {
   return new Worker({
     name: 'messages',
@@ -51,7 +54,7 @@ export function messageWorker({
         },
         async () => {
           await deliver(claimed);
-          await messages.markDelivered(claimed);
+          if (await messages.markDelivered(claimed)) onDelivered();
         },
       );
       return true;
