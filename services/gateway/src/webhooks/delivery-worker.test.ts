@@ -88,10 +88,12 @@ describe('the webhook delivery worker', () => {
     expect(hook.received.map(({ headers }) => headers['webhook-id'])).toEqual(
       Array(4).fill(event.id),
     );
-    expect(await webhookCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
-      failingSince: null,
-      enabled: true,
-    });
+    await vi.waitFor(async () => {
+      expect(await webhookCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
+        failingSince: null,
+        enabled: true,
+      });
+    }, WAIT);
   });
 
   it('gives a delivery up as failed after the last delay', async ({ db }) => {
