@@ -143,7 +143,7 @@ export class DeliveryWorker {
     try {
       while (!this.#stopping) {
         const delivery = await this.#nextDue(webhookId);
-        if (!delivery) return;
+        if (!delivery) break;
         const webhook = await this.#renewLease(webhookId);
         // Lost to another gateway, disabled or deleted meanwhile.
         if (!webhook) return;
@@ -151,10 +151,10 @@ export class DeliveryWorker {
         if (this.#abandoned) return;
         await this.#record(webhook, delivery, result);
       }
+      if (!this.#abandoned) await this.#release(webhookId);
     } catch (error) {
+      // The lease is kept: the webhook is tried again once it runs out, not at once in a loop.
       this.#logger.error({ err: error, webhookId }, 'webhook deliveries: delivering failed');
-    } finally {
-      if (!this.#abandoned) await this.#release(webhookId).catch(() => undefined);
     }
   }
 
