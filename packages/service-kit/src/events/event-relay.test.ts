@@ -110,6 +110,22 @@ describe('eventRelay', () => {
     expect(created).toMatch(/^evt_[0-9a-f]{32}$/);
   });
 
+  it('finds events no write woke it for, on its own', async ({ things, receiver }) => {
+    const relay = startRelay(things, [receiver.url]);
+    await expect.poll(() => receiver.batches.length).toBe(0);
+    await things.insertOne({
+      _id: 1,
+      name: 'Rex',
+      ownerId: 'acct_jane1',
+      ...withEvent({ type: 'order.created', timestamp: at, data: { id: 1 } }),
+    });
+    await expect
+      .poll(() => pendingOf(things, 1), { timeout: 10_000 })
+      .toEqual({ events: [], count: 0 });
+    await relay.stop();
+    expect(receiver.accepted()).toMatchObject([{ type: 'order.created', data: { id: 1 } }]);
+  });
+
   it('keeps the events while the gateway refuses them, and hands them over once it takes them', async ({
     things,
     receiver,
