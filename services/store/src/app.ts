@@ -1,4 +1,4 @@
-import { createService, type Logger } from '@petstore/service-kit';
+import { afterWrites, createService, type Logger } from '@petstore/service-kit';
 import type Koa from 'koa';
 import type { Db } from 'mongodb';
 import type { StoreConfig } from './config.js';
@@ -24,6 +24,8 @@ export interface AppDeps {
   pets?: PetsAdapter;
   /** Called after a trigger recorded a status push, to push it promptly (the outbox worker). */
   wakeOutbox?: () => void;
+  /** Called after every write that succeeded (each may record events), to hand them over promptly. */
+  wakeEventRelay?: () => void;
   idempotency?: Partial<IdempotencyOptions>;
   /** Checks every response against the contract (on in tests). */
   validateResponses?: boolean;
@@ -41,6 +43,7 @@ export function createApp({
     timeoutMs: config.pets.timeoutMs,
   }),
   wakeOutbox = () => {},
+  wakeEventRelay = () => {},
   idempotency = {},
   validateResponses = false,
 }: AppDeps): Koa {
@@ -66,7 +69,10 @@ export function createApp({
     name: 'store',
     logger,
     internalToken: config.internalToken,
-    routers: [createStoreRouter({ orders, inventory }, { validateResponses }).routes()],
+    routers: [
+      afterWrites(wakeEventRelay),
+      createStoreRouter({ orders, inventory }, { validateResponses }).routes(),
+    ],
     readiness: { database: () => db.command({ ping: 1 }) },
   });
 }

@@ -14,6 +14,8 @@ describe('loadStoreConfig', () => {
       pets: { urls: ['http://127.0.0.1:3001'], timeoutMs: 2000, confirmedForMs: 1000 },
       outbox: { intervalMs: 5000, maxBackoffMs: 5000, reconcileIntervalMs: 300000 },
       stockHolds: { timeoutMs: 30000, sweepIntervalMs: 5000 },
+      gateway: { urls: ['http://127.0.0.1:8080'] },
+      events: { relayIntervalMs: 1000 },
     });
   });
 
@@ -29,6 +31,8 @@ describe('loadStoreConfig', () => {
       OUTBOX_MAX_BACKOFF_MS: '10000',
       STOCK_HOLD_TIMEOUT_MS: '2000',
       STOCK_HOLD_SWEEP_MS: '100',
+      GATEWAY_URL: 'http://gateway-1.internal:8080,http://gateway-2.internal:8080/',
+      EVENT_RELAY_INTERVAL_MS: '250',
     });
     expect(config.pets).toEqual({
       urls: ['http://pets-1.internal:3001', 'http://pets-2.internal:3001'],
@@ -41,6 +45,10 @@ describe('loadStoreConfig', () => {
       reconcileIntervalMs: 60000,
     });
     expect(config.stockHolds).toEqual({ timeoutMs: 2000, sweepIntervalMs: 100 });
+    expect(config.gateway).toEqual({
+      urls: ['http://gateway-1.internal:8080', 'http://gateway-2.internal:8080'],
+    });
+    expect(config.events).toEqual({ relayIntervalMs: 250 });
   });
 
   it('treats an empty variable as unset', () => {

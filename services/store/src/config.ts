@@ -1,6 +1,8 @@
 import {
   envHttpUrls,
   envInteger,
+  eventsConfigOf,
+  eventsEnv,
   loadConfig,
   serviceConfig,
   serviceEnv,
@@ -13,6 +15,7 @@ const milliseconds = (defaultMs: number) => envInteger(defaultMs, { min: 1, max:
 const StoreEnvSchema = z
   .object({
     ...serviceEnv({ port: 3002, database: 'petstore_store' }),
+    ...eventsEnv,
     PETS_URL: envHttpUrls('http://127.0.0.1:3001'),
     PETS_TIMEOUT_MS: milliseconds(2_000),
     PET_CONFIRMED_MS: envInteger(1_000, { min: 0, max: 3_600_000 }),
@@ -24,6 +27,7 @@ const StoreEnvSchema = z
   })
   .transform((env) => ({
     ...serviceConfig(env),
+    ...eventsConfigOf(env),
     pets: {
       urls: env.PETS_URL,
       timeoutMs: env.PETS_TIMEOUT_MS,

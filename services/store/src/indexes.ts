@@ -15,6 +15,11 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await orders.createIndex({ idempotencyKey: 1, _id: 1 }, { name: 'idempotency_key' });
   // Open orders of a pet, counted to derive its status.
   await orders.createIndex({ petId: 1, complete: 1, cancelled: 1 }, { name: 'pet_open' });
+  // Orders and stock entries carrying events not yet handed to the gateway, for the relay.
+  await orders.createIndex({ pendingEventCount: 1 }, { name: 'pending_events' });
+  await db
+    .collection('inventory')
+    .createIndex({ pendingEventCount: 1 }, { name: 'pending_events' });
   // Expired keys, for the sweeper.
   await db.collection('idempotency_keys').createIndex({ expiresAt: 1 }, { name: 'expires_at' });
   // Entries with unsettled stock holds, for the hold sweeper.

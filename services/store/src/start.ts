@@ -7,6 +7,7 @@ import {
 import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
 import { idempotencySweeper } from './idempotency/idempotency-sweeper.js';
+import { storeEventRelay } from './events.js';
 import { ensureIndexes } from './indexes.js';
 import { createInventory } from './inventory/inventory.js';
 import { outboxWorker } from './outbox/outbox-worker.js';
@@ -29,7 +30,7 @@ export type RunningStore = StartedService;
 
 /**
  * Runs the store: connects to its database, ensures the indexes, starts the outbox worker, the
- * idempotency sweeper and the stock hold sweeper, and listens.
+ * event relay, the idempotency sweeper and the stock hold sweeper, and listens.
  */
 export function startStore(
   config: StoreConfig,
@@ -54,12 +55,14 @@ export function startStore(
         intervalMs: config.outbox.intervalMs,
         maxBackoffMs: config.outbox.maxBackoffMs,
       });
+      const events = storeEventRelay(db, config, log.child({ component: 'events' }));
       const app = createApp({
         db,
         config,
         logger: log,
         pets,
         wakeOutbox: () => outbox.kick(),
+        wakeEventRelay: () => events.kick(),
         validateResponses,
       });
       databaseGauge(
@@ -82,6 +85,7 @@ export function startStore(
       );
       const background = [
         outbox,
+        events,
         statusReconciliation({
           inventory: createInventory({
             repository,

@@ -1,4 +1,6 @@
-import type { Collection, Db, Filter } from 'mongodb';
+import { recordEvent, type WithPendingEvents } from '@petstore/service-kit';
+import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
+import { derivedStatus } from './pet-status.js';
 
 /** Stock an order took, kept in its pet's entry until the order is known to be stored or not. */
 export interface HoldDocument {
@@ -8,7 +10,7 @@ export interface HoldDocument {
 }
 
 /** The stock of one pet, keyed by its id; created only after pets confirmed the pet. */
-export interface InventoryDocument {
+export interface InventoryDocument extends WithPendingEvents {
   _id: number;
   quantity: number;
   /**
@@ -67,17 +69,35 @@ export class InventoryRepository {
     return (await this.inventory.countDocuments({ _id: petId }, { limit: 1 })) > 0;
   }
 
-  /** Creates or replaces the stock count. */
+  /**
+   * Creates or replaces the stock count, with its `inventory.updated` event: the item as this
+   * change answers it. Its status depends on the pet's open orders, which orders move at any
+   * time, so the update only matches the count it was read with, and is tried again if an order
+   * moved it in between.
+   */
   async set(petId: number, quantity: number, at: Date): Promise<StockChange> {
-    const before = await this.inventory.findOneAndUpdate(
-      { _id: petId },
-      { $set: { quantity, updatedAt: at }, $setOnInsert: { openOrders: 0 } },
-      { upsert: true, returnDocument: 'before' },
-    );
-    return {
-      before: before ? toStock(before) : undefined,
-      after: { petId, quantity, openOrders: before?.openOrders ?? 0 },
-    };
+    for (;;) {
+      const openOrders = (await this.inventory.findOne({ _id: petId }))?.openOrders ?? 0;
+      const event = recordEvent({
+        type: 'inventory.updated',
+        timestamp: at,
+        data: { petId, quantity, status: derivedStatus(quantity, openOrders) },
+      });
+      try {
+        const before = await this.inventory.findOneAndUpdate(
+          { _id: petId, openOrders },
+          { $set: { quantity, updatedAt: at, ...event.$set }, $inc: event.$inc },
+          { upsert: true, returnDocument: 'before' },
+        );
+        return {
+          before: before ? toStock(before) : undefined,
+          after: { petId, quantity, openOrders },
+        };
+      } catch (error) {
+        // The entry is there with another count: the upsert tried to make a second one.
+        if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
+      }
+    }
   }
 
   /**

@@ -1,5 +1,11 @@
 import type { Order } from '@petstore/contract';
-import { SequenceBlocks, type Caller } from '@petstore/service-kit';
+import {
+  recordEvent,
+  SequenceBlocks,
+  withEvent,
+  type Caller,
+  type WithPendingEvents,
+} from '@petstore/service-kit';
 import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
 import type { StockHold } from '../inventory/inventory-repository.js';
 import { toTimestamp } from './timestamps.js';
@@ -11,7 +17,7 @@ export type PlacedOrder = Required<Order>;
  * An order as stored; a cancelled order stays, out of every answer. So does an aborted one: the
  * tombstone that took the id of an order whose placing failed, so that it can never be stored.
  */
-export interface OrderDocument {
+export interface OrderDocument extends WithPendingEvents {
   _id: number;
   /** The account that placed it; every customer query filters on it. */
   ownerId: string;
@@ -79,10 +85,21 @@ export class OrderRepository {
     return this.#ids.next();
   }
 
+  /** Stores the order with its `order.created` event, in one insert. */
   async insert(id: number, order: NewOrderDocument): Promise<PlacedOrder> {
     const document: OrderDocument = { _id: id, ...order, complete: false, cancelled: false };
-    await this.orders.insertOne(document);
-    return toOrder(document);
+    const placed = toOrder(document);
+    await this.orders.insertOne({
+      ...document,
+      // The order as placed: its ship date may still move before the event is handed over.
+      ...withEvent({
+        type: 'order.created',
+        timestamp: order.placedAt,
+        accountId: order.ownerId,
+        data: placed,
+      }),
+    });
+    return placed;
   }
 
   /**
@@ -159,25 +176,31 @@ export class OrderRepository {
 
   /**
    * Cancels the order if it is still open, in one conditional update: of two racing cancels only
-   * one matches, and only that one gets what to give back to stock.
+   * one matches, and only that one gets what to give back to stock; and only that one records
+   * the `order.cancelled` event.
    */
   async cancelOpen(scope: OrderScope, id: number, at: Date): Promise<CancelledOrder | undefined> {
+    const event = recordEvent({ type: 'order.cancelled', timestamp: at });
     const before = await this.orders.findOneAndUpdate(
       { _id: id, ...ownerFilter(scope), ...open },
-      { $set: { cancelled: true, cancelledAt: at } },
+      { $set: { cancelled: true, cancelledAt: at, ...event.$set }, $inc: event.$inc },
       // No projection: FerretDB does not implement one on findAndModify.
       { returnDocument: 'before' },
     );
     return before ? { petId: before.petId, quantity: before.quantity } : undefined;
   }
 
-  /** Completes the order if it is open (and moves its ship date when given). */
+  /**
+   * Completes the order if it is open (and moves its ship date when given), with its
+   * `order.completed` event, in one conditional update.
+   */
   async completeOpen(id: number, at: Date, shipDate?: Date): Promise<PlacedOrder | undefined> {
     const set: Partial<OrderDocument> = { complete: true, completedAt: at };
     if (shipDate) set.shipDate = shipDate;
+    const event = recordEvent({ type: 'order.completed', timestamp: at });
     const after = await this.orders.findOneAndUpdate(
       { _id: id, ...open },
-      { $set: set },
+      { $set: { ...set, ...event.$set }, $inc: event.$inc },
       { returnDocument: 'after' },
     );
     return after ? toOrder(after) : undefined;
@@ -198,7 +221,8 @@ function ownerFilter(scope: OrderScope): Filter<OrderDocument> {
   return scope.ownerId === undefined ? {} : { ownerId: scope.ownerId };
 }
 
-function toOrder(document: OrderDocument): PlacedOrder {
+/** An order as the API shows it. */
+export function toOrder(document: OrderDocument): PlacedOrder {
   return {
     id: document._id,
     petId: document.petId,

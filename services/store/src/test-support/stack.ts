@@ -16,8 +16,12 @@ import { test } from 'vitest';
 import { createApp, type AppDeps } from '../app.js';
 import { loadStoreConfig, type StoreConfig } from '../config.js';
 import { startStore, type RunningStore } from '../start.js';
+import { EventReceiver } from './event-receiver.js';
 
 export const internalToken = 'store-tests-internal-token-0123456789';
+
+/** An address where nothing answers (the discard port): events sent there stay pending. */
+const nowhere = 'http://127.0.0.1:9';
 
 /** The accounts tests act as, as the gateway vouches for them. */
 export const accounts = {
@@ -87,9 +91,18 @@ export class PetsUnderTest {
 
   private readonly config: PetsConfig;
 
-  /** On a database of its own on `mongo`. */
-  constructor(mongo: MongoServer) {
-    this.config = loadPetsConfig(serviceTestEnv(mongo, { database: 'pets', internalToken }));
+  /**
+   * On a database of its own on `mongo`; `env` adds to its environment. Its events go where
+   * nothing answers unless `env` names a `GATEWAY_URL`.
+   */
+  constructor(mongo: MongoServer, env: Record<string, string> = {}) {
+    this.config = loadPetsConfig(
+      serviceTestEnv(
+        mongo,
+        { database: 'pets', internalToken },
+        { GATEWAY_URL: nowhere, EVENT_RELAY_INTERVAL_MS: '100', ...env },
+      ),
+    );
   }
 
   get url(): string {
@@ -165,6 +178,8 @@ export class StoreUnderTest {
 
 export interface Stack extends AsyncDisposable {
   mongo: MongoServer;
+  /** Where pets and the store hand their events, as the gateway's `POST /internal/events`. */
+  gateway: EventReceiver;
   pets: PetsUnderTest;
   store: StoreUnderTest;
   /** The store's database, to look at what it stored. */
@@ -180,17 +195,19 @@ export interface Stack extends AsyncDisposable {
 /** A database server, a real pets service and the store pointing at it, all stopped on dispose. */
 async function startStack(): Promise<Stack> {
   const mongo = await startMongo();
-  const pets = new PetsUnderTest(mongo);
+  const gateway = await new EventReceiver().start();
+  const pets = new PetsUnderTest(mongo, { GATEWAY_URL: gateway.url });
   let client: MongoClient | undefined;
   let store: StoreUnderTest | undefined;
   try {
     await pets.start();
-    store = new StoreUnderTest(storeConfig(mongo, pets.url));
+    store = new StoreUnderTest(storeConfig(mongo, pets.url, { GATEWAY_URL: gateway.url }));
     await store.start();
     client = await connectMongo(mongo.uri, { appName: 'store-tests' });
   } catch (error) {
     await store?.stop();
     await pets.stop();
+    await gateway.stop();
     await mongo.stop();
     throw error;
   }
@@ -199,6 +216,7 @@ async function startStack(): Promise<Stack> {
   const openClient = client;
   return {
     mongo,
+    gateway,
     pets,
     store: started,
     storeDb,
@@ -219,6 +237,7 @@ async function startStack(): Promise<Stack> {
     async [Symbol.asyncDispose]() {
       await started.stop();
       await pets.stop();
+      await gateway.stop();
       await openClient.close();
       await mongo.stop();
     },
@@ -231,7 +250,10 @@ async function startStack(): Promise<Stack> {
  */
 export const it = test.extend<{ stack: Stack }>({ stack: fileFixture(startStack) });
 
-/** The store's config for tests: a fresh database, a free port, quick outbox retries. */
+/**
+ * The store's config for tests: a fresh database, a free port, quick outbox retries and event
+ * relay; its events go where nothing answers unless `env` names a `GATEWAY_URL`.
+ */
 export function storeConfig(
   mongo: MongoServer,
   petsUrl: string,
@@ -241,7 +263,14 @@ export function storeConfig(
     serviceTestEnv(
       mongo,
       { database: 'store', internalToken },
-      { PETS_URL: petsUrl, OUTBOX_INTERVAL_MS: '200', OUTBOX_MAX_BACKOFF_MS: '500', ...env },
+      {
+        PETS_URL: petsUrl,
+        OUTBOX_INTERVAL_MS: '200',
+        OUTBOX_MAX_BACKOFF_MS: '500',
+        GATEWAY_URL: nowhere,
+        EVENT_RELAY_INTERVAL_MS: '100',
+        ...env,
+      },
     ),
   );
 }
