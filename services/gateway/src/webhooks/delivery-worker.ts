@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Worker, type Logger } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import { nextAttemptAt } from './retry-schedule.js';
-import { sendAttempt, type Attempt, type AttemptResult } from './send-attempt.js';
+import { sendAttempt, type AttemptResult } from './send-attempt.js';
 import {
   webhookCollections,
   type WebhookCollections,
@@ -31,8 +31,6 @@ export interface DeliveryWorkerOptions {
   logger: Logger;
   settings: DeliverySettings;
   now?: () => Date;
-  /** Sends one attempt; `sendAttempt` unless a test says otherwise. */
-  send?: (attempt: Attempt) => Promise<AttemptResult>;
 }
 
 /**
@@ -47,7 +45,6 @@ export class DeliveryWorker {
   readonly #logger: Logger;
   readonly #settings: DeliverySettings;
   readonly #now: () => Date;
-  readonly #send: (attempt: Attempt) => Promise<AttemptResult>;
   /** Who holds a lease: this worker, for as long as the process runs. */
   readonly #owner = randomUUID();
   readonly #inFlight = new Map<string, Promise<void>>();
@@ -57,18 +54,11 @@ export class DeliveryWorker {
   /** Set once stopping has waited enough: an attempt that ends after it is not recorded. */
   #abandoned = false;
 
-  constructor({
-    db,
-    logger,
-    settings,
-    now = () => new Date(),
-    send = sendAttempt,
-  }: DeliveryWorkerOptions) {
+  constructor({ db, logger, settings, now = () => new Date() }: DeliveryWorkerOptions) {
     this.#collections = webhookCollections(db);
     this.#logger = logger;
     this.#settings = settings;
     this.#now = now;
-    this.#send = send;
     this.#worker = new Worker({
       name: 'webhook-deliveries',
       logger,
@@ -197,7 +187,7 @@ export class DeliveryWorker {
       return { ok: false, statusCode: null, error: (error as Error).message };
     }
     const { _id: id, type, timestamp, data } = event;
-    return this.#send({
+    return sendAttempt({
       url: webhook.url,
       eventId: id,
       timestamp: Math.floor(now.getTime() / 1000),
