@@ -33,16 +33,19 @@ const QUIET_MAX_MS = 30_000;
 export function eventRelay({ logger, sources, send, idleMs }: EventRelayOptions): Worker {
   const quietMaxMs = Math.max(idleMs, QUIET_MAX_MS);
   let quietLooks = 0;
-  const relayAll = async () => {
+  /** Hands a batch of each source over; whether one was full (more may be waiting). */
+  const relayBatches = async () => {
     let relayed = false;
+    let full = false;
     for (const source of sources) {
       const held = await source.pending(EVENT_BATCH);
       if (held.length === 0) continue;
       await send(held.map(({ event }) => event));
       await source.handedOver(held);
       relayed = true;
+      full ||= held.length === EVENT_BATCH;
     }
-    return relayed;
+    return { relayed, full };
   };
   return new Worker({
     name: 'event-relay',
@@ -51,9 +54,10 @@ export function eventRelay({ logger, sources, send, idleMs }: EventRelayOptions)
     nextDueInMs: () => Promise.resolve(Math.min(idleMs * 2 ** quietLooks, quietMaxMs)),
     step: async () => {
       try {
-        const relayed = await relayAll();
+        const { relayed, full } = await relayBatches();
         quietLooks = relayed ? 0 : Math.min(quietLooks + 1, 16);
-        return relayed;
+        // Looking again at once only when a batch was full: a write since then kicks it anyway.
+        return full;
       } catch (error) {
         quietLooks = 0;
         throw error;
