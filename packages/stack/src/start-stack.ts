@@ -125,9 +125,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     };
     const petsUrls = ports.pets.map(url).join(',');
     const storeUrls = ports.store.map(url).join(',');
+    // Pets and the store hand their events to the gateways, for webhooks.
+    const gatewayUrls = ports.gateway.map(url).join(',');
     const extra: Record<ServiceName, (port: number) => Record<string, string>> = {
-      pets: () => ({}),
-      store: () => ({ PETS_URL: petsUrls }),
+      pets: () => ({ GATEWAY_URL: gatewayUrls }),
+      store: () => ({ PETS_URL: petsUrls, GATEWAY_URL: gatewayUrls }),
       gateway: (port) => ({
         HOST: env.HOST ?? '127.0.0.1',
         PETS_URL: petsUrls,
