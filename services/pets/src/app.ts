@@ -1,5 +1,5 @@
 import { contract, getPetDocumentation } from '@petstore/contract';
-import { createService, type Logger } from '@petstore/service-kit';
+import { afterWrites, createService, type Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
 import type { Db } from 'mongodb';
@@ -17,6 +17,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Check every answer against the contract (tests and development). */
   validateResponses?: boolean;
+  /** Called after every write that succeeded (each may record events), to hand them over promptly. */
+  wakeEventRelay?: () => void;
 }
 
 /** The pets service as a Koa app; it never listens. */
@@ -26,6 +28,7 @@ export function createApp({
   logger,
   now = () => new Date(),
   validateResponses = false,
+  wakeEventRelay = () => {},
 }: AppDeps): Koa {
   const repositories = {
     pets: new PetsRepository(db),
@@ -40,6 +43,7 @@ export function createApp({
     internalToken: config.internalToken,
     readiness: { database: () => db.command({ ping: 1 }) },
     routers: [
+      afterWrites(wakeEventRelay),
       deprecatedRoute(
         contract.pets.getPet,
         { ...config.getPetDeprecation, documentation: getPetDocumentation },

@@ -12,7 +12,19 @@ describe('loadPetsConfig', () => {
         deprecatedAt: new Date('2026-01-01T00:00:00Z'),
         sunsetAt: new Date('2027-06-30T00:00:00Z'),
       },
+      gateway: { urls: ['http://127.0.0.1:8080'] },
+      events: { relayIntervalMs: 1000 },
     });
+  });
+
+  it('reads where its events go, and how often the relay looks', () => {
+    const config = loadPetsConfig({
+      INTERNAL_TOKEN: token,
+      GATEWAY_URL: 'http://gateway-1:8080, http://gateway-2:8080/',
+      EVENT_RELAY_INTERVAL_MS: '250',
+    });
+    expect(config.gateway).toEqual({ urls: ['http://gateway-1:8080', 'http://gateway-2:8080'] });
+    expect(config.events).toEqual({ relayIntervalMs: 250 });
   });
 
   // The variables every service reads are service-kit's, and tested there.

@@ -1,4 +1,6 @@
 import {
+  eventsConfigOf,
+  eventsEnv,
   getPetDeprecationEnv,
   getPetDeprecationOf,
   loadConfig,
@@ -12,9 +14,11 @@ const PetsEnvSchema = z
   .object({
     ...serviceEnv({ port: 3001, database: 'petstore_pets' }),
     ...getPetDeprecationEnv,
+    ...eventsEnv,
   })
   .transform((env) => ({
     ...serviceConfig(env),
+    ...eventsConfigOf(env),
     getPetDeprecation: getPetDeprecationOf(env),
   }));
 

@@ -17,6 +17,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
   const pets = petsCollection(db);
   await pets.createIndex({ status: 1, _id: 1 }, { name: 'status_id' });
   await pets.createIndex({ categoryId: 1, _id: 1 }, { name: 'categoryId_id' });
+  // Pets carrying events not yet handed to the gateway, for the relay.
+  await pets.createIndex({ pendingEventCount: 1 }, { name: 'pending_events' });
   await categoriesCollection(db).createIndex(
     { nameKey: 1 },
     { name: 'nameKey_unique', unique: true },

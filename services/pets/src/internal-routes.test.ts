@@ -48,8 +48,25 @@ describe('the internal routes, as the store calls them', () => {
       body: { status: 'sold', version: 1, name: 'Changed', categoryId: 7, stock: 0 },
     });
     expect(answer.status).toBe(200);
-    expect(await pets.db.collection('pets').find().toArray()).toEqual([
-      { _id: 1, name: 'Rex', categoryId: 1, status: 'sold', statusVersion: 1 },
+    const stored = await pets.db.collection('pets').find().toArray();
+    // The status, its version, and the event the change records for webhooks: nothing else.
+    const eventIds = Object.keys((stored[0]?.pendingEvents ?? {}) as object);
+    expect(stored).toEqual([
+      {
+        _id: 1,
+        name: 'Rex',
+        categoryId: 1,
+        status: 'sold',
+        statusVersion: 1,
+        pendingEventCount: 1,
+        pendingEvents: {
+          [eventIds[0] ?? '']: {
+            type: 'pet.status_changed',
+            timestamp: expect.any(Date) as Date,
+            data: { id: 1, name: 'Rex', categoryId: 1, status: 'sold' },
+          },
+        },
+      },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { storedId, type NewPet, type Pet, type PetPatch, type PetStatus } from '@petstore/contract';
-import { nextSequenceValue } from '@petstore/service-kit';
+import { nextSequenceValue, pendingEventPath, recordEvent } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
 import { petNotFound, unknownCategory } from './errors.js';
 import {
@@ -94,17 +94,30 @@ export class PetsRepository {
   /**
    * The status the store derives from stock, kept only over an older version: a push that was
    * delayed (a stalled process, a retry) never overwrites a newer one. Answers the pet as it is.
+   * A status that changes is recorded with its `pet.status_changed` event in the same update,
+   * which only matches the pet as it was read (so the event shows the pet as the push left it),
+   * and is tried again if another write came in between.
    */
   async setStatus(petId: bigint, status: PetStatus, version: number): Promise<Pet> {
-    const document = await this.#pets.findOneAndUpdate(
-      {
-        _id: storedId(petId),
-        $or: [{ statusVersion: { $lt: version } }, { statusVersion: { $exists: false } }],
-      },
-      { $set: { status, statusVersion: version } },
-      { returnDocument: 'after' },
-    );
-    return document ? toPet(document) : this.get(petId);
+    const _id = storedId(petId);
+    for (;;) {
+      const pet = await this.#pets.findOne({ _id });
+      if (!pet) throw petNotFound(petId);
+      if (pet.statusVersion !== undefined && pet.statusVersion >= version) return toPet(pet);
+      const pushed = { ...pet, status };
+      const sameVersion = {
+        _id,
+        statusVersion: pet.statusVersion ?? { $exists: false as const },
+      };
+      const { matchedCount } =
+        pet.status === status
+          ? await this.#pets.updateOne(sameVersion, { $set: { statusVersion: version } })
+          : await this.#pets.updateOne(
+              { ...sameVersion, ...shown(pet) },
+              withStatusChanged({ status, statusVersion: version }, pushed).update,
+            );
+      if (matchedCount === 1) return toPet(pushed);
+    }
   }
 
   /** The statuses of those of `petIds` that exist. */
@@ -130,11 +143,7 @@ export class PetsRepository {
       }
       throw unknownCategory(categoryId);
     }
-    const before = await this.#pets.findOneAndUpdate(
-      { _id },
-      { $set: fields },
-      { returnDocument: 'before' },
-    );
+    const { before, event } = await this.#update(_id, fields);
     if (!before) throw petNotFound(petId);
     if (
       categoryId !== undefined &&
@@ -142,13 +151,70 @@ export class PetsRepository {
       !(await this.#confirmCategory(categoryId))
     ) {
       // The new category was deleted after the check: put the pet back as it was.
-      await this.#pets.updateOne(
-        { _id, categoryId },
-        { $set: { name: before.name, categoryId: before.categoryId, status: before.status } },
-      );
+      await this.#putBack(before, categoryId, event);
       throw unknownCategory(categoryId);
     }
     return toPet({ ...before, ...fields });
+  }
+
+  /**
+   * Writes the fields and answers the pet as it was, with the id of the `pet.status_changed`
+   * event recorded in the same update when the status changed. That update only matches the pet
+   * as it was read, so the event shows the pet as this write left it, and is tried again if
+   * another write came in between; a write that keeps the status only matches while it is kept.
+   */
+  async #update(
+    _id: number,
+    fields: Partial<PetFields>,
+  ): Promise<{ before: PetDocument | null; event?: string }> {
+    const { status } = fields;
+    if (status === undefined) {
+      const before = await this.#pets.findOneAndUpdate(
+        { _id },
+        { $set: fields },
+        { returnDocument: 'before' },
+      );
+      return { before };
+    }
+    for (;;) {
+      const pet = await this.#pets.findOne({ _id });
+      if (!pet) return { before: null };
+      if (pet.status === status) {
+        const { matchedCount } = await this.#pets.updateOne({ _id, status }, { $set: fields });
+        if (matchedCount === 1) return { before: pet };
+        continue;
+      }
+      const { id, update } = withStatusChanged(fields, { ...pet, ...fields });
+      const { matchedCount } = await this.#pets.updateOne({ _id, ...shown(pet) }, update);
+      if (matchedCount === 1) return { before: pet, event: id };
+    }
+  }
+
+  /**
+   * Undoes a write whose category was deleted under it. Its status change goes with it: the event
+   * is taken off in the same update if still there, else (already handed over) the status going
+   * back is recorded as a change of its own.
+   */
+  async #putBack(before: PetDocument, categoryId: number, event: string | undefined) {
+    const { _id } = before;
+    const restored = { name: before.name, categoryId: before.categoryId, status: before.status };
+    if (event !== undefined) {
+      const { matchedCount } = await this.#pets.updateOne(
+        { _id, categoryId, [pendingEventPath(event)]: { $exists: true } },
+        {
+          $set: restored,
+          $unset: { [pendingEventPath(event)]: '' },
+          $inc: { pendingEventCount: -1 },
+        },
+      );
+      if (matchedCount === 1) return;
+      await this.#pets.updateOne(
+        { _id, categoryId },
+        withStatusChanged(restored, { ...before, ...restored }).update,
+      );
+      return;
+    }
+    await this.#pets.updateOne({ _id, categoryId }, { $set: restored });
   }
 
   async #categoryExists(categoryId: number): Promise<boolean> {
@@ -164,6 +230,24 @@ export class PetsRepository {
     );
     return matchedCount === 1;
   }
+}
+
+/** The fields of a pet the API shows, to match a pet exactly as it was read. */
+function shown({ name, categoryId, status }: PetDocument) {
+  return { name, categoryId, status };
+}
+
+/**
+ * The update that sets `fields` and records the `pet.status_changed` event they make: `pet` as
+ * the API shows it after them.
+ */
+function withStatusChanged(fields: Partial<PetFields>, pet: PetDocument) {
+  const event = recordEvent({
+    type: 'pet.status_changed',
+    timestamp: new Date(),
+    data: toPet(pet),
+  });
+  return { id: event.id, update: { $set: { ...fields, ...event.$set }, $inc: event.$inc } };
 }
 
 function toPet(document: PetDocument): Pet {

@@ -1,13 +1,17 @@
 import { startService, type StartedService, type StartOptions } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { PetsConfig } from './config.js';
+import { petsEventRelay } from './events.js';
 import { ensureIndexes } from './indexes.js';
 
 export type StartPetsOptions = StartOptions;
 
 export type RunningPets = StartedService;
 
-/** Connects to the database, ensures its indexes and serves the pets service. */
+/**
+ * Connects to the database, ensures its indexes, starts the relay of its events to the gateway
+ * and serves the pets service.
+ */
 export function startPets(
   config: PetsConfig,
   options: StartPetsOptions = {},
@@ -16,9 +20,12 @@ export function startPets(
     name: 'pets',
     config,
     ...options,
-    setUp: async ({ database: { db }, logger }) => {
+    setUp: async ({ database: { db }, logger, onShutdown }) => {
       await ensureIndexes(db);
-      return { app: createApp({ db, config, logger }) };
+      const events = petsEventRelay(db, config, logger.child({ component: 'events' }));
+      events.start();
+      onShutdown(() => events.stop());
+      return { app: createApp({ db, config, logger, wakeEventRelay: () => events.kick() }) };
     },
   });
 }

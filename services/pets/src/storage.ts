@@ -1,8 +1,9 @@
 import type { PetStatus } from '@petstore/contract';
+import type { WithPendingEvents } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 
 /** A pet as stored: the contract's Pet with its id as `_id`. */
-export interface PetDocument {
+export interface PetDocument extends WithPendingEvents {
   _id: number;
   name: string;
   categoryId: number;

@@ -6,6 +6,7 @@ import { test } from '@petstore/testkit/vitest';
 import { createApp } from '../app.js';
 import { loadPetsConfig, type PetsConfig } from '../config.js';
 import { ensureIndexes } from '../indexes.js';
+import { startPets } from '../start.js';
 
 export const internalToken = 'test-internal-token-0123456789abcdef';
 
@@ -69,6 +70,32 @@ export async function servePets(
     call: (method, path, options) => call(served.url, method, path, options),
     [Symbol.asyncDispose]: async () => {
       await served.close();
+      await client.close();
+    },
+  };
+}
+
+/**
+ * The pets service started as in production (its event relay included) on a fresh database of
+ * `mongo`, on a free port; `env` adds to its environment (e.g. `GATEWAY_URL`).
+ */
+export async function startTestPets(
+  mongo: MongoServer,
+  env: Record<string, string>,
+): Promise<ServedPets> {
+  const config = testConfig(mongo, env);
+  const running = await startPets(config, {
+    signals: [],
+    port: 0,
+    logger: createLogger({ name: 'pets', level: 'silent' }),
+  });
+  const client = await connectMongo(config.mongo.uri, { appName: 'pets-test' });
+  return {
+    url: running.url,
+    db: client.db(config.mongo.database),
+    call: (method, path, options) => call(running.url, method, path, options),
+    [Symbol.asyncDispose]: async () => {
+      await running.close();
       await client.close();
     },
   };
