@@ -251,7 +251,7 @@ function webhookCost(results: BenchResults): string[] {
   if (kept === null || !receiver) return [];
   return [
     `Webhooks: with an admin webhook on \`order.created\` whose receiver never answers, orders`,
-    `keep **${kept}** of their throughput without one, (j)/(j0) (both in a stack of its own).`,
+    `keep **${kept}** of their throughput without one, (j)/(j0) (each in a fresh stack).`,
     `The receiver was sent ${receiver.requests} deliveries during (j), ${receiver.hangingWhileMeasured}`,
     'of them hanging while it was measured.',
     '',

@@ -145,8 +145,8 @@ export function telemetryScenario(
 }
 
 /**
- * (j0), (j): (d) in a stack of its own, before and after an admin webhook on `order.created`
- * whose receiver never answers.
+ * (j0), (j): (d) in fresh stacks of their own, without a webhook and with an admin webhook on
+ * `order.created` whose receiver never answers.
  */
 export function webhookScenarios(stack: Stack, fixtures: Fixtures): [Scenario, Scenario] {
   const target = orderTarget(stack, fixtures);
