@@ -49,6 +49,7 @@ function startRelay(
     ],
     send: eventSender({ baseUrls: gatewayUrls, internalToken }),
     idleMs: 20,
+    quietMs: 50,
   });
   relay.start();
   return relay;

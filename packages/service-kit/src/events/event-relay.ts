@@ -13,26 +13,31 @@ export interface EventRelayOptions {
    * to (events a dead process or an unreachable gateway left).
    */
   idleMs: number;
+  /** How long to sleep after a look that found nothing, unless kicked; 30 s by default. */
+  quietMs?: number;
 }
 
 /** Events handed over at once: the most `POST /internal/events` takes. */
 export const EVENT_BATCH = 100;
-
-/** The longest the relay sleeps once looking keeps finding nothing. */
-const QUIET_MAX_MS = 30_000;
 
 /**
  * Hands the events that documents carry to the gateway, which delivers them to webhooks: a batch
  * at a time, then takes them off their documents. At least once: a relay that dies between the
  * two hands the batch over again, and the gateway records an event once.
  *
- * Every write kicks it, so looking on a timer only finds what a failure or another process left:
- * each look that finds nothing doubles the sleep, from `idleMs` up to 30 s (or `idleMs` if longer), so an idle service
- * sends next to no commands; finding events or failing brings it back to `idleMs`.
+ * Every write kicks it, so a timer only has to find what a failure or another process left: it
+ * looks again after `idleMs` once it handed events over or failed to (a gateway that was down
+ * gets them within `idleMs` of answering again), and after `quietMs` (or `idleMs`, if longer)
+ * once a look found nothing, so an idle service sends next to no commands.
  */
-export function eventRelay({ logger, sources, send, idleMs }: EventRelayOptions): Worker {
-  const quietMaxMs = Math.max(idleMs, QUIET_MAX_MS);
-  let quietLooks = 0;
+export function eventRelay({
+  logger,
+  sources,
+  send,
+  idleMs,
+  quietMs = 30_000,
+}: EventRelayOptions): Worker {
+  let quiet = false;
   /** Hands a batch of each source over; whether one was full (more may be waiting). */
   const relayBatches = async () => {
     let relayed = false;
@@ -50,18 +55,14 @@ export function eventRelay({ logger, sources, send, idleMs }: EventRelayOptions)
   return new Worker({
     name: 'event-relay',
     logger,
-    idleMs: quietMaxMs,
-    nextDueInMs: () => Promise.resolve(Math.min(idleMs * 2 ** quietLooks, quietMaxMs)),
+    idleMs: Math.max(idleMs, quietMs),
+    nextDueInMs: () => Promise.resolve(quiet ? undefined : idleMs),
     step: async () => {
-      try {
-        const { relayed, full } = await relayBatches();
-        quietLooks = relayed ? 0 : Math.min(quietLooks + 1, 16);
-        // Looking again at once only when a batch was full: a write since then kicks it anyway.
-        return full;
-      } catch (error) {
-        quietLooks = 0;
-        throw error;
-      }
+      quiet = false;
+      const { relayed, full } = await relayBatches();
+      quiet = !relayed;
+      // Looking again at once only when a batch was full: a write since then kicks it anyway.
+      return full;
     },
   });
 }
