@@ -27,7 +27,12 @@ export const customerEventTypes: readonly WebhookEventType[] = [
   'message.delivered',
 ];
 
-function eventOf<T extends z.ZodTypeAny>(types: z.ZodTypeAny, data: T, name: string, what: string) {
+function eventOf<Types extends z.ZodTypeAny, Data extends z.ZodTypeAny>(
+  types: Types,
+  data: Data,
+  name: string,
+  what: string,
+) {
   return z
     .object({
       id: EventIdSchema.openapi({
