@@ -67,6 +67,7 @@ const chosen: {
   { operationId: 'createKey', key: 'customer' },
   { operationId: 'listKeys', key: 'customer' },
   { operationId: 'sendMessage', key: 'customer' },
+  { operationId: 'listWebhooks', key: 'customer' },
   { operationId: 'health', key: 'none' },
 ];
 
