@@ -161,7 +161,9 @@ export class PetsRepository {
    * Writes the fields and answers the pet as it was, with the id of the `pet.status_changed`
    * event recorded in the same update when the status changed. That update only matches the pet
    * as it was read, so the event shows the pet as this write left it, and is tried again if
-   * another write came in between; a write that keeps the status only matches while it is kept.
+   * another write came in between (it matches the fields `before` is read for: the category's
+   * confirmation and the undo go by them); a write that keeps the status only matches while it
+   * is kept.
    */
   async #update(
     _id: number,
@@ -180,8 +182,12 @@ export class PetsRepository {
       const pet = await this.#pets.findOne({ _id });
       if (!pet) return { before: null };
       if (pet.status === status) {
-        const { matchedCount } = await this.#pets.updateOne({ _id, status }, { $set: fields });
-        if (matchedCount === 1) return { before: pet };
+        const before = await this.#pets.findOneAndUpdate(
+          { _id, status },
+          { $set: fields },
+          { returnDocument: 'before' },
+        );
+        if (before) return { before };
         continue;
       }
       const { id, update } = withStatusChanged(fields, { ...pet, ...fields });
