@@ -57,6 +57,7 @@ export {
   type EventSourceOptions,
   type HeldEvent,
 } from './events/event-source.js';
+export { eventWritten } from './events/event-hints.js';
 export { eventsConfigOf, eventsEnv, type EventsEnv } from './events/events-env.js';
 export {
   newEventId,

@@ -4,6 +4,7 @@ import { describe, expect } from 'vitest';
 import { connectMongo } from '../mongo.js';
 import { captureLogs } from '../test-support/captured-logs.js';
 import type { Worker } from '../worker.js';
+import { eventWritten } from './event-hints.js';
 import { eventRelay } from './event-relay.js';
 import { eventSource } from './event-source.js';
 import { recordEvent, withEvent, type WithPendingEvents } from './pending-events.js';
@@ -37,6 +38,7 @@ function startRelay(
   things: Collection<ThingDocument>,
   gatewayUrls: string[],
   logger = captureLogs().logger,
+  quietMs = 50,
 ): Worker {
   const relay = eventRelay({
     logger,
@@ -49,7 +51,7 @@ function startRelay(
     ],
     send: eventSender({ baseUrls: gatewayUrls, internalToken }),
     idleMs: 20,
-    quietMs: 50,
+    quietMs,
   });
   relay.start();
   return relay;
@@ -125,6 +127,30 @@ describe('eventRelay', () => {
       .toEqual({ events: [], count: 0 });
     await relay.stop();
     expect(receiver.accepted()).toMatchObject([{ type: 'order.created', data: { id: 1 } }]);
+  });
+
+  it('reads the documents a write names when kicked, without looking through the rest', async ({
+    things,
+    receiver,
+  }) => {
+    const created = (id: number) => ({
+      _id: id,
+      name: 'Rex',
+      ownerId: 'acct_jane1',
+      ...withEvent({ type: 'order.created', timestamp: at, data: { id } }),
+    });
+    // It looks through the collection at start (finding 3), then not for an hour.
+    await things.insertOne(created(3));
+    const relay = startRelay(things, [receiver.url], captureLogs().logger, 3_600_000);
+    await expect.poll(() => pendingOf(things, 3)).toEqual({ events: [], count: 0 });
+    await things.insertOne(created(1));
+    await things.insertOne(created(2));
+    eventWritten(things, 2);
+    relay.kick();
+    await expect.poll(() => pendingOf(things, 2)).toEqual({ events: [], count: 0 });
+    await relay.stop();
+    expect(receiver.accepted()).toMatchObject([{ data: { id: 3 } }, { data: { id: 2 } }]);
+    expect((await pendingOf(things, 1)).count).toBe(1);
   });
 
   it('keeps the events while the gateway refuses them, and hands them over once it takes them', async ({

@@ -8,12 +8,12 @@ export interface EventRelayOptions {
   sources: EventSource[];
   /** Hands events to the gateway (at least once: handing one twice must be harmless). */
   send: (events: RecordedEvent[]) => Promise<void>;
-  /**
-   * How soon to look again when nothing kicks the relay, after it handed events over or failed
-   * to (events a dead process or an unreachable gateway left).
-   */
+  /** How soon to try again after a failure (an unreachable gateway), unless kicked. */
   idleMs: number;
-  /** How long to sleep after a look that found nothing, unless kicked; 30 s by default. */
+  /**
+   * How often to look through the collections for events no write named (a dead process's, or
+   * another's); 30 s by default.
+   */
   quietMs?: number;
 }
 
@@ -25,10 +25,11 @@ export const EVENT_BATCH = 100;
  * at a time, then takes them off their documents. At least once: a relay that dies between the
  * two hands the batch over again, and the gateway records an event once.
  *
- * Every write kicks it, so a timer only has to find what a failure or another process left: it
- * looks again after `idleMs` once it handed events over or failed to (a gateway that was down
- * gets them within `idleMs` of answering again), and after `quietMs` (or `idleMs`, if longer)
- * once a look found nothing, so an idle service sends next to no commands.
+ * Every write kicks it, and the writes name their documents (`eventWritten`): a kick reads those
+ * by id. Looking through a collection (a query FerretDB answers by reading every document) is
+ * only for what a failure or another process left: at start, every `quietMs`, and after a
+ * failure, which it retries every `idleMs` (a gateway that was down gets the events within
+ * `idleMs` of answering again).
  */
 export function eventRelay({
   logger,
@@ -37,32 +38,28 @@ export function eventRelay({
   idleMs,
   quietMs = 30_000,
 }: EventRelayOptions): Worker {
-  let quiet = false;
-  /** Hands a batch of each source over; whether one was full (more may be waiting). */
-  const relayBatches = async () => {
-    let relayed = false;
-    let full = false;
-    for (const source of sources) {
-      const held = await source.pending(EVENT_BATCH);
-      if (held.length === 0) continue;
-      await send(held.map(({ event }) => event));
-      await source.handedOver(held);
-      relayed = true;
-      full ||= held.length === EVENT_BATCH;
-    }
-    return { relayed, full };
-  };
+  let failed = false;
+  let lookedThroughAt = Number.NEGATIVE_INFINITY;
   return new Worker({
     name: 'event-relay',
     logger,
     idleMs: Math.max(idleMs, quietMs),
-    nextDueInMs: () => Promise.resolve(quiet ? undefined : idleMs),
+    nextDueInMs: () => Promise.resolve(failed ? idleMs : undefined),
     step: async () => {
-      quiet = false;
-      const { relayed, full } = await relayBatches();
-      quiet = !relayed;
-      // Looking again at once only when a batch was full: a write since then kicks it anyway.
-      return full;
+      const lookThrough = failed || Date.now() - lookedThroughAt >= quietMs;
+      if (lookThrough) lookedThroughAt = Date.now();
+      failed = true;
+      let full = false;
+      for (const source of sources) {
+        const held = await source.pending(EVENT_BATCH, lookThrough);
+        if (held.length === 0) continue;
+        await send(held.map(({ event }) => event));
+        await source.handedOver(held);
+        full ||= held.length === EVENT_BATCH;
+      }
+      failed = false;
+      // At once again only when more is waiting: a write since then kicks it anyway.
+      return full || sources.some((source) => source.hinted());
     },
   });
 }

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '@petstore/contract';
 import type { Collection, Document } from 'mongodb';
+import { forgetHints, hintedDocuments } from './event-hints.js';
 import { pendingEventPath, type PendingEvent, type WithPendingEvents } from './pending-events.js';
 
 /** An event as the gateway takes it, with the document that keeps it until it is handed over. */
@@ -10,8 +11,13 @@ export interface HeldEvent {
 
 /** The documents of one collection that carry pending events, as the relay hands them over. */
 export interface EventSource {
-  /** Up to `limit` pending events, oldest first. */
-  pending(limit: number): Promise<HeldEvent[]>;
+  /**
+   * Up to `limit` pending events, oldest first: of the documents written with events
+   * (`eventWritten`) when there are any, else, when `lookThrough`, of any document.
+   */
+  pending(limit: number, lookThrough: boolean): Promise<HeldEvent[]>;
+  /** Whether documents written with events are waiting to be read. */
+  hinted(): boolean;
   /** Takes the events off their documents (each only if it is still there). */
   handedOver(events: HeldEvent[]): Promise<void>;
 }
@@ -33,11 +39,29 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
   // Untyped here: the filters name fields (`pendingEvents.<id>`) no document type can list.
   const documents = collection as unknown as Collection<Document>;
   return {
-    async pending(limit) {
-      const found = (await documents
-        .find({ pendingEventCount: { $gt: 0 } })
-        .limit(limit)
-        .toArray()) as unknown as Doc[];
+    async pending(limit, lookThrough) {
+      const hints = hintedDocuments(documents, limit);
+      let found: Doc[];
+      if (hints.length > 0) {
+        // By id, one query each: FerretDB answers `$in` by reading every document.
+        const read = await Promise.all(
+          hints.map((_id) => documents.findOne({ _id: _id as never })),
+        );
+        found = read.filter(
+          (document) => (document?.pendingEventCount ?? 0) > 0,
+        ) as unknown as Doc[];
+        forgetHints(
+          documents,
+          hints.filter((id) => !found.some((document) => document._id === id)),
+        );
+      } else if (lookThrough) {
+        found = (await documents
+          .find({ pendingEventCount: { $gt: 0 } })
+          .limit(limit)
+          .toArray()) as unknown as Doc[];
+      } else {
+        return [];
+      }
       const held = found.flatMap((document) =>
         Object.entries(document.pendingEvents ?? {}).map(([id, event]): HeldEvent => {
           const accountId = event.accountId ?? accountOf?.(document);
@@ -57,12 +81,14 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
         .sort((a, b) => a.event.timestamp.localeCompare(b.event.timestamp))
         .slice(0, limit);
     },
+    hinted: () => hintedDocuments(documents, 1).length > 0,
     async handedOver(events) {
       if (events.length === 0) return;
       const byDocument = new Map<unknown, string[]>();
       for (const { event, documentId } of events) {
         byDocument.set(documentId, [...(byDocument.get(documentId) ?? []), event.id]);
       }
+      forgetHints(documents, [...byDocument.keys()]);
       // One update per document: FerretDB rewrites the whole document for each, and stalls on
       // many updates of one document in a single command.
       const { matchedCount } = await documents.bulkWrite(

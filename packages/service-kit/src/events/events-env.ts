@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import { envHttpUrls, envInteger } from '../env-variables.js';
 
-/** The variables of a service whose events webhooks hear of: where to hand them, how often to look. */
+/**
+ * The variables of a service whose events webhooks hear of: where to hand them, and how soon to
+ * try again when the gateway did not take them.
+ */
 export const eventsEnv = {
   GATEWAY_URL: envHttpUrls('http://127.0.0.1:8080'),
   EVENT_RELAY_INTERVAL_MS: envInteger(1_000, { min: 10, max: 3_600_000 }),
