@@ -83,11 +83,8 @@ export class ServiceProcess {
     throw new Error(`[stack] ${name} did not answer /health within ${timeoutMs} ms`);
   }
 
-  /**
-   * Sends `signal` to the service's own process (not its guard), e.g. SIGSTOP and SIGCONT to
-   * stall it, or SIGKILL to make it die as a crash would.
-   */
-  async signal(signal: NodeJS.Signals): Promise<void> {
+  /** The pid of the service's own process (not its guard's). */
+  async pid(): Promise<number> {
     if (!this.child?.pid || !this.running) throw new Error(`[stack] ${this.name} is not running`);
     // The guard has two children, the service and the subshell that watches the guard's input;
     // only the service is named after node (the subshell goes when the service does).
@@ -97,7 +94,17 @@ export class ServiceProcess {
       '-x',
       basename(process.execPath),
     ]);
-    for (const pid of stdout.split('\n').filter(Boolean)) process.kill(Number(pid), signal);
+    const [pid] = stdout.split('\n').filter(Boolean).map(Number);
+    if (pid === undefined) throw new Error(`[stack] ${this.name} has no service process`);
+    return pid;
+  }
+
+  /**
+   * Sends `signal` to the service's own process (not its guard), e.g. SIGSTOP and SIGCONT to
+   * stall it, or SIGKILL to make it die as a crash would.
+   */
+  async signal(signal: NodeJS.Signals): Promise<void> {
+    process.kill(await this.pid(), signal);
   }
 
   /** Sends SIGTERM (the service finishes in-flight requests) and waits for the exit. */
