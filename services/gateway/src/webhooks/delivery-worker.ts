@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Worker, type Logger } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -45,8 +46,11 @@ export class DeliveryWorker {
   readonly #logger: Logger;
   readonly #settings: DeliverySettings;
   readonly #now: () => Date;
-  /** Who holds a lease: this worker, for as long as the process runs. */
-  readonly #owner = randomUUID();
+  /**
+   * Who holds a lease: this worker, for as long as the process runs. The host and pid say which
+   * gateway is delivering to a webhook, to whoever reads `leaseOwner`.
+   */
+  readonly #owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #worker: Worker;
   /** Set by `stop()`: no attempt is started. */
