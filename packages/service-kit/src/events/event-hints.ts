@@ -3,12 +3,19 @@ import type { Collection, Document } from 'mongodb';
 /** The most documents remembered per collection; past it the relay's look through it finds the rest. */
 const MOST = 10_000;
 
-/** Documents written with events and not yet handed over, by `<database>.<collection>`. */
-const hinted = new Map<string, Set<unknown>>();
+/**
+ * Documents written with events and not yet handed over, by `<database>.<collection>`, each with
+ * the number of its latest write: a document written again after the relay read it stays named.
+ */
+const hinted = new Map<string, Map<unknown, number>>();
+let writes = 0;
 
 function namespaceOf(collection: Collection<Document>): string {
   return `${collection.dbName}.${collection.collectionName}`;
 }
+
+/** A document written with events, as the relay read it. */
+export type Hint = [documentId: unknown, write: number];
 
 /**
  * Tells the relays of `collection` that the document `documentId` now carries an event: they read
@@ -20,18 +27,18 @@ export function eventWritten<Doc extends Document>(
   documentId: unknown,
 ): void {
   const namespace = namespaceOf(collection as unknown as Collection<Document>);
-  const ids = hinted.get(namespace) ?? new Set();
-  if (ids.size < MOST) ids.add(documentId);
+  const ids = hinted.get(namespace) ?? new Map<unknown, number>();
+  if (ids.size < MOST || ids.has(documentId)) ids.set(documentId, ++writes);
   hinted.set(namespace, ids);
 }
 
 /** Up to `limit` of the documents of `collection` written with events. */
-export function hintedDocuments(collection: Collection<Document>, limit: number): unknown[] {
+export function hintedDocuments(collection: Collection<Document>, limit: number): Hint[] {
   return [...(hinted.get(namespaceOf(collection)) ?? [])].slice(0, limit);
 }
 
-/** Forgets the documents, read (and their events handed over, if they carried any). */
-export function forgetHints(collection: Collection<Document>, documentIds: unknown[]): void {
+/** Forgets the documents as they were read, unless written again since. */
+export function forgetHints(collection: Collection<Document>, hints: Hint[]): void {
   const ids = hinted.get(namespaceOf(collection));
-  for (const id of documentIds) ids?.delete(id);
+  for (const [id, write] of hints) if (ids?.get(id) === write) ids.delete(id);
 }

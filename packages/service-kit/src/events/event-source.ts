@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@petstore/contract';
 import type { Collection, Document } from 'mongodb';
-import { forgetHints, hintedDocuments } from './event-hints.js';
+import { forgetHints, hintedDocuments, type Hint } from './event-hints.js';
 import { pendingEventPath, type PendingEvent, type WithPendingEvents } from './pending-events.js';
 
 /** An event as the gateway takes it, with the document that keeps it until it is handed over. */
@@ -38,21 +38,25 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
 }: EventSourceOptions<Doc>): EventSource {
   // Untyped here: the filters name fields (`pendingEvents.<id>`) no document type can list.
   const documents = collection as unknown as Collection<Document>;
+  // The hints of the documents read last, forgotten once their events are handed over.
+  let read: Hint[] = [];
+  // How many events each document read carried.
+  const carried = new Map<unknown, number>();
   return {
     async pending(limit, lookThrough) {
-      const hints = hintedDocuments(documents, limit);
+      read = hintedDocuments(documents, limit);
       let found: Doc[];
-      if (hints.length > 0) {
+      if (read.length > 0) {
         // By id, one query each: FerretDB answers `$in` by reading every document.
-        const read = await Promise.all(
-          hints.map((_id) => documents.findOne({ _id: _id as never })),
+        const documentsRead = await Promise.all(
+          read.map(([_id]) => documents.findOne({ _id: _id as never })),
         );
-        found = read.filter(
+        found = documentsRead.filter(
           (document) => (document?.pendingEventCount ?? 0) > 0,
         ) as unknown as Doc[];
         forgetHints(
           documents,
-          hints.filter((id) => !found.some((document) => document._id === id)),
+          read.filter(([id]) => !found.some((document) => document._id === id)),
         );
       } else if (lookThrough) {
         found = (await documents
@@ -61,6 +65,10 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
           .toArray()) as unknown as Doc[];
       } else {
         return [];
+      }
+      carried.clear();
+      for (const document of found) {
+        carried.set(document._id, Object.keys(document.pendingEvents ?? {}).length);
       }
       const held = found.flatMap((document) =>
         Object.entries(document.pendingEvents ?? {}).map(([id, event]): HeldEvent => {
@@ -88,7 +96,11 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
       for (const { event, documentId } of events) {
         byDocument.set(documentId, [...(byDocument.get(documentId) ?? []), event.id]);
       }
-      forgetHints(documents, [...byDocument.keys()]);
+      // A document keeps its hint while it has events a full batch left out.
+      forgetHints(
+        documents,
+        read.filter(([id]) => byDocument.get(id)?.length === carried.get(id)),
+      );
       // One update per document: FerretDB rewrites the whole document for each, and stalls on
       // many updates of one document in a single command.
       const { matchedCount } = await documents.bulkWrite(
