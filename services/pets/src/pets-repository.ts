@@ -1,5 +1,10 @@
 import { storedId, type NewPet, type Pet, type PetPatch, type PetStatus } from '@petstore/contract';
-import { nextSequenceValue, pendingEventPath, recordEvent } from '@petstore/service-kit';
+import {
+  eventWritten,
+  nextSequenceValue,
+  pendingEventPath,
+  recordEvent,
+} from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
 import { petNotFound, unknownCategory } from './errors.js';
 import {
@@ -109,14 +114,22 @@ export class PetsRepository {
         _id,
         statusVersion: pet.statusVersion ?? { $exists: false as const },
       };
-      const { matchedCount } =
-        pet.status === status
-          ? await this.#pets.updateOne(sameVersion, { $set: { statusVersion: version } })
-          : await this.#pets.updateOne(
-              { ...sameVersion, ...shown(pet) },
-              withStatusChanged({ status, statusVersion: version }, pushed).update,
-            );
-      if (matchedCount === 1) return toPet(pushed);
+      if (pet.status === status) {
+        const { matchedCount } = await this.#pets.updateOne(sameVersion, {
+          $set: { statusVersion: version },
+        });
+        if (matchedCount === 1) return toPet(pushed);
+        continue;
+      }
+      const { update } = withStatusChanged({ status, statusVersion: version }, pushed);
+      const { matchedCount } = await this.#pets.updateOne(
+        { ...sameVersion, ...shown(pet) },
+        update,
+      );
+      if (matchedCount === 1) {
+        eventWritten(this.#pets, _id);
+        return toPet(pushed);
+      }
     }
   }
 
@@ -192,7 +205,10 @@ export class PetsRepository {
       }
       const { id, update } = withStatusChanged(fields, { ...pet, ...fields });
       const { matchedCount } = await this.#pets.updateOne({ _id, ...shown(pet) }, update);
-      if (matchedCount === 1) return { before: pet, event: id };
+      if (matchedCount === 1) {
+        eventWritten(this.#pets, _id);
+        return { before: pet, event: id };
+      }
     }
   }
 
@@ -218,6 +234,7 @@ export class PetsRepository {
         { _id, categoryId },
         withStatusChanged(restored, { ...before, ...restored }).update,
       );
+      eventWritten(this.#pets, _id);
       return;
     }
     await this.#pets.updateOne({ _id, categoryId }, { $set: restored });

@@ -1,4 +1,4 @@
-import { recordEvent, type WithPendingEvents } from '@petstore/service-kit';
+import { eventWritten, recordEvent, type WithPendingEvents } from '@petstore/service-kit';
 import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
 import { derivedStatus } from './pet-status.js';
 
@@ -89,6 +89,7 @@ export class InventoryRepository {
           { $set: { quantity, updatedAt: at, ...event.$set }, $inc: event.$inc },
           { upsert: true, returnDocument: 'before' },
         );
+        eventWritten(this.inventory, petId);
         return {
           before: before ? toStock(before) : undefined,
           after: { petId, quantity, openOrders },

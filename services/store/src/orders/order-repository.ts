@@ -1,5 +1,6 @@
 import type { Order } from '@petstore/contract';
 import {
+  eventWritten,
   recordEvent,
   SequenceBlocks,
   withEvent,
@@ -99,6 +100,7 @@ export class OrderRepository {
         data: placed,
       }),
     });
+    eventWritten(this.orders, id);
     return placed;
   }
 
@@ -187,7 +189,9 @@ export class OrderRepository {
       // No projection: FerretDB does not implement one on findAndModify.
       { returnDocument: 'before' },
     );
-    return before ? { petId: before.petId, quantity: before.quantity } : undefined;
+    if (!before) return undefined;
+    eventWritten(this.orders, id);
+    return { petId: before.petId, quantity: before.quantity };
   }
 
   /**
@@ -203,7 +207,9 @@ export class OrderRepository {
       { $set: { ...set, ...event.$set }, $inc: event.$inc },
       { returnDocument: 'after' },
     );
-    return after ? toOrder(after) : undefined;
+    if (!after) return undefined;
+    eventWritten(this.orders, id);
+    return toOrder(after);
   }
 
   /** Moves the ship date of an open order. */
