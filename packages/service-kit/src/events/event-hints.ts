@@ -42,3 +42,11 @@ export function forgetHints(collection: Collection<Document>, hints: Hint[]): vo
   const ids = hinted.get(namespaceOf(collection));
   for (const [id, write] of hints) if (ids?.get(id) === write) ids.delete(id);
 }
+
+/**
+ * Whether any write ever named a document of `collection`: the relay of a collection whose writes
+ * never do looks through it at every kick.
+ */
+export function namesDocuments(collection: Collection<Document>): boolean {
+  return hinted.has(namespaceOf(collection));
+}

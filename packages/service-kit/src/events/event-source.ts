@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@petstore/contract';
 import type { Collection, Document } from 'mongodb';
-import { forgetHints, hintedDocuments, type Hint } from './event-hints.js';
+import { forgetHints, hintedDocuments, namesDocuments, type Hint } from './event-hints.js';
 import { pendingEventPath, type PendingEvent, type WithPendingEvents } from './pending-events.js';
 
 /** An event as the gateway takes it, with the document that keeps it until it is handed over. */
@@ -13,7 +13,8 @@ export interface HeldEvent {
 export interface EventSource {
   /**
    * Up to `limit` pending events, oldest first: of the documents written with events
-   * (`eventWritten`) when there are any, else, when `lookThrough`, of any document.
+   * (`eventWritten`) when there are any, else, when `lookThrough` (or when the collection's
+   * writes never name their documents), of any document.
    */
   pending(limit: number, lookThrough: boolean): Promise<HeldEvent[]>;
   /** Whether documents written with events are waiting to be read. */
@@ -58,7 +59,7 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
           documents,
           read.filter(([id]) => !found.some((document) => document._id === id)),
         );
-      } else if (lookThrough) {
+      } else if (lookThrough || !namesDocuments(documents)) {
         found = (await documents
           .find({ pendingEventCount: { $gt: 0 } })
           .limit(limit)
