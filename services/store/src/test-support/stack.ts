@@ -12,7 +12,7 @@ import {
 import { callHttp, fileFixture, serveHttp, serviceTestEnv, startMongo } from '@petstore/testkit';
 import type { HttpAnswer, HttpCallOptions, MongoServer } from '@petstore/testkit';
 import type { Db, MongoClient } from 'mongodb';
-import { test } from 'vitest';
+import { test, vi } from 'vitest';
 import { createApp, type AppDeps } from '../app.js';
 import { loadStoreConfig, type StoreConfig } from '../config.js';
 import { startStore, type RunningStore } from '../start.js';
@@ -226,6 +226,12 @@ async function startStack(): Promise<Stack> {
         body: { quantity },
       });
       if (answer.status !== 200) throw new Error(`stocking pet ${petId}: ${answer.status}`);
+      // The store takes the stock's event off the entry once handed over: a test writing the
+      // entry on a connection of its own could race that update, which FerretDB does not isolate.
+      await vi.waitFor(async () => {
+        const entry = await storeDb.collection('inventory').findOne({ _id: petId as never });
+        if (entry?.pendingEventCount !== 0) throw new Error(`pet ${petId}: its event is pending`);
+      });
       return petId;
     },
     placeOrder(as, body, headers) {
