@@ -22,7 +22,7 @@ describe('loadGatewayConfig', () => {
       allowPrivateUrls: false,
       retryDelaysMs: [5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000],
       disableAfterMs: 432000000,
-      pollMs: 1000,
+      pollMs: 30000,
       leaseMs: 30000,
       timeoutMs: 10000,
     });

@@ -88,7 +88,8 @@ const GatewayEnvSchema = z
     ),
     WEBHOOK_RETRY_DELAYS_MS: envDelays('5000,300000,1800000,7200000,18000000,36000000,36000000'),
     WEBHOOK_DISABLE_AFTER_MS: envInteger(432_000_000, { min: 1, max: 31_536_000_000 }),
-    WEBHOOK_POLL_MS: envInteger(1_000, { min: 10, max: 600_000 }),
+    // A safety net: recorded events, a retry falling due and a lease running out wake the worker.
+    WEBHOOK_POLL_MS: envInteger(30_000, { min: 10, max: 600_000 }),
     WEBHOOK_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
     WEBHOOK_TIMEOUT_MS: envInteger(10_000, { min: 1, max: 600_000 }),
   })

@@ -16,6 +16,8 @@ const api = testStackForFile(
     EMBEDDED_DATABASE: 'mongo-java-server',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     WEBHOOK_LEASE_MS: String(LEASE_MS),
+    // The surviving gateway looks often, whichever gateway recorded the events.
+    WEBHOOK_POLL_MS: '200',
   },
   { replicas: { gateway: 2, store: 2 } },
 );
