@@ -27,6 +27,7 @@ const visibleAscii = fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.f
 function stringArbitrary(schema: z.ZodString, options: ArbitraryOptions): fc.Arbitrary<string> {
   let minLength = 0;
   let maxLength: number | undefined;
+  let url = false;
   for (const check of schema._def.checks) {
     switch (check.kind) {
       case 'min':
@@ -70,12 +71,22 @@ function stringArbitrary(schema: z.ZodString, options: ArbitraryOptions): fc.Arb
             ),
         );
       }
+      case 'url':
+        url = true;
+        break;
       case 'trim':
       case 'toLowerCase':
         break;
       default:
         throw new Error(`no arbitrary for a string with a ${check.kind} check`);
     }
+  }
+  if (url) {
+    const within = (text: string) =>
+      text.length >= minLength && text.length <= (maxLength ?? Infinity);
+    return fc
+      .webUrl({ validSchemes: ['https', 'http'], withQueryParameters: true, withFragments: true })
+      .filter(within);
   }
   const limits = { minLength, ...(maxLength !== undefined && { maxLength }) };
   if (options.text === 'header') return fc.string({ ...limits, unit: visibleAscii });
@@ -116,7 +127,7 @@ function withKnown(
 
 /**
  * An arbitrary of values the schema accepts, derived from the shapes the contract uses: objects,
- * strings (lengths, regex, email, datetime), numbers (int, bounds; coerced ones as strings),
+ * strings (lengths, regex, email, datetime, url), numbers (int, bounds; coerced ones as strings),
  * enums, literals, booleans, arrays, optional, nullable and default fields, and effects (the
  * schema inside; an int64 path id, a string transformed into a number, from its `format`).
  * Anything else throws, so a new shape in the contract is noticed. Some values may still fail
