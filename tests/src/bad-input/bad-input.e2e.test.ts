@@ -12,7 +12,7 @@
  * nothing crashed.
  */
 import { contract } from '@petstore/contract';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
@@ -35,12 +35,17 @@ let databases: DatabaseReader;
 let fixtures: Fixtures;
 let before: { state: DatabaseState; counts: Record<string, number> };
 
-const api = testStackForFile(unthrottled);
+// The fixtures' webhook goes to a loopback receiver.
+const api = testStackForFile({ ...unthrottled, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 
 beforeAll(async () => {
   databases = await api.databases();
   fixtures = await createFixtures(api);
   before = { state: await readState(databases), counts: await documentCounts(databases) };
+});
+
+afterAll(async () => {
+  await fixtures.receiver.down();
 });
 
 describe('the table of bad input', () => {

@@ -21,7 +21,7 @@ export interface BadInputCase {
   /** The contract operation the request is meant for, or what it is about when it matches none. */
   operation: string;
   method: string;
-  /** Sent as it is; `{pet}`, `{category}`, `{order}`, `{message}`, `{key}` name the fixtures. */
+  /** Sent as it is; `{pet}`, `{category}`, `{order}`, `{message}`, `{key}`, `{webhook}`, `{delivery}` name the fixtures. */
   path: string;
   as?: Caller;
   headers?: Record<string, string>;
@@ -56,7 +56,9 @@ export function resolvePath(path: string, fixtures: Fixtures): string {
     .replaceAll('{category}', String(fixtures.categoryId))
     .replaceAll('{order}', String(fixtures.orderId))
     .replaceAll('{message}', fixtures.messageId)
-    .replaceAll('{key}', fixtures.customer.keyId);
+    .replaceAll('{key}', fixtures.customer.keyId)
+    .replaceAll('{webhook}', fixtures.webhookId)
+    .replaceAll('{delivery}', fixtures.deliveryId);
 }
 
 /** A request with a JSON body. */

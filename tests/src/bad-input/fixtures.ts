@@ -1,7 +1,8 @@
 import { expect, vi } from 'vitest';
 import { ok, petInStock } from '../support/catalogue.js';
-import { databaseNames } from '../support/databases.js';
+import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import type { TestStack } from '../support/test-stack.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** One of everything a path can name, so that a request fails for its input, not for a 404. */
 export interface Fixtures {
@@ -13,13 +14,34 @@ export interface Fixtures {
   orderId: number;
   /** A delivered message of the customer's. */
   messageId: string;
+  /** The customer's webhook, to a loopback receiver that answers 200 (private URLs allowed). */
+  webhookId: string;
+  webhookUrl: string;
+  /** A delivered delivery of that webhook (of the customer's order). */
+  deliveryId: string;
+  receiver: WebhookReceiver;
   customer: { apiKey: string; accountId: string; email: string; keyId: string };
   adminApiKey: string;
 }
 
+/** Documents holding events not yet handed to the gateway, in every database. */
+async function pendingEvents(databases: DatabaseReader): Promise<number> {
+  let count = 0;
+  for (const name of Object.values(databaseNames)) {
+    for (const collection of await databases.dataCollections(name)) {
+      count += await databases
+        .db(name)
+        .collection(collection)
+        .countDocuments({ pendingEventCount: { $gt: 0 } });
+    }
+  }
+  return count;
+}
+
 /**
  * Creates the fixtures through the API, then waits until the background work they start (the
- * store's status push, the message worker) is done, so the databases hold still afterwards.
+ * store's status push, the message worker, the webhook deliveries) is done, so the databases hold
+ * still afterwards. The stack must allow private webhook URLs; the caller stops the receiver.
  */
 export async function createFixtures(api: TestStack, name = 'Dogs'): Promise<Fixtures> {
   const { admin } = api;
@@ -33,6 +55,13 @@ export async function createFixtures(api: TestStack, name = 'Dogs'): Promise<Fix
   const shopper = api.client(apiKey);
   const [key] = ok(await shopper.accounts.listKeys(), 200).body;
   if (!key) throw new Error('fixture: the customer has no key');
+  const receiver = await WebhookReceiver.start();
+  const webhookId = ok(
+    await shopper.webhooks.createWebhook({
+      body: { url: receiver.url, events: ['order.created', 'message.delivered'] },
+    }),
+    201,
+  ).body.id;
   const orderId = ok(await shopper.orders.placeOrder({ body: { petId, quantity: 1 } }), 201).body
     .id;
   if (orderId === undefined) throw new Error('fixture: the order has no id');
@@ -47,19 +76,46 @@ export async function createFixtures(api: TestStack, name = 'Dogs'): Promise<Fix
         _id: messageId,
       });
       const outbox = await databases.find(databaseNames.store, 'outbox', { pending: true });
+      const deliveries = await databases.find(databaseNames.gateway, 'webhook_deliveries', {
+        webhookId,
+      });
+      const unrelayed = await pendingEvents(databases);
+      // The worker lets go of the webhook after its last delivery is recorded.
+      const [webhook] = await databases.find(databaseNames.gateway, 'webhooks', { _id: webhookId });
       expect(
-        { message: message?.status as unknown, outbox: outbox.length },
-        'fixture: the message or the status push is still pending',
-      ).toEqual({ message: 'delivered', outbox: 0 });
+        {
+          message: message?.status as unknown,
+          outbox: outbox.length,
+          unrelayed,
+          deliveries: deliveries.map((delivery) => delivery.status as unknown),
+          leased: webhook?.leaseOwner !== undefined,
+        },
+        'fixture: a message, status push, event or webhook delivery is still pending',
+      ).toEqual({
+        message: 'delivered',
+        outbox: 0,
+        unrelayed: 0,
+        deliveries: ['delivered', 'delivered'],
+        leased: false,
+      });
     },
     { timeout: 20_000, interval: 100 },
   );
+  const [delivery] = ok(
+    await shopper.webhooks.listWebhookDeliveries({ params: { webhookId } }),
+    200,
+  ).body;
+  if (!delivery) throw new Error('fixture: the webhook has no delivery');
   return {
     categoryId,
     petId,
     stock,
     orderId,
     messageId,
+    webhookId,
+    webhookUrl: receiver.url,
+    deliveryId: delivery.id,
+    receiver,
     customer: { apiKey, accountId, email, keyId: key.id },
     adminApiKey: api.stack.adminApiKey,
   };

@@ -22,6 +22,16 @@ const PLACEHOLDERS: Record<string, string> = {
   orderId: '{order}',
   messageId: '{message}',
   keyId: '{key}',
+  webhookId: '{webhook}',
+  deliveryId: '{delivery}',
+};
+
+/** The prefix of each path id that is a string; the others are int64. */
+const STRING_ID_PREFIXES: Record<string, string> = {
+  keyId: 'key',
+  messageId: 'msg',
+  webhookId: 'wh',
+  deliveryId: 'whd',
 };
 
 export interface ContractRoute {
@@ -99,6 +109,11 @@ export const VALID_BODIES: Record<
   setInventory: { body: () => ({ quantity: 3 }), field: 'quantity' },
   createAccount: { body: () => ({ email: 'someone.new@example.com' }), field: 'email' },
   sendMessage: { body: () => ({ message: 'Hi' }), field: 'message' },
+  createWebhook: {
+    body: (f) => ({ url: f.webhookUrl, events: ['order.created'] }),
+    field: 'url',
+  },
+  updateWebhook: { body: () => ({ description: 'Orders' }), field: 'description' },
 };
 
 function validBodyOf(route: ContractRoute) {
@@ -268,8 +283,8 @@ function neverIssued(route: ContractRoute): Expected {
 function idCases(route: ContractRoute): BadInputCase[] {
   const [param] = route.pathParams;
   if (param === undefined) return [];
-  const int64 = !['keyId', 'messageId'].includes(param);
-  const values = int64 ? INT64_IDS : stringIds(param === 'keyId' ? 'key' : 'msg');
+  const prefix = STRING_ID_PREFIXES[param];
+  const values = prefix === undefined ? INT64_IDS : stringIds(prefix);
   const valid = route.hasBody ? validBodyOf(route).body : undefined;
   return values.map(({ what, segment, valid: inRange }) => ({
     name: `${route.name}: ${param} is ${what} (${segment.slice(0, 24)})`,
@@ -325,7 +340,7 @@ function queryCases(route: ContractRoute): BadInputCase[] {
     name: `${route.name}: ${what}`,
     operation: route.name,
     method: 'GET',
-    path: `${route.path}?${query}`,
+    path: `${pathOf(route)}?${query}`,
     expected,
   }));
 }
