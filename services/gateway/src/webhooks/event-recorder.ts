@@ -70,8 +70,8 @@ export class EventRecorder {
 
   /**
    * Idempotent: an event or a delivery already recorded is left as it is. Deliveries are made
-   * again for an event recorded before, in case the first recording stopped half-way. Returns
-   * how many of the events were new.
+   * again for an event recorded before, in case the first recording stopped half-way. An event no
+   * webhook wants is not kept, and wakes no worker. Returns how many events were newly kept.
    */
   async recordEvents(events: RecordedEvent[]): Promise<number> {
     const recordedAt = this.#now();
@@ -85,9 +85,13 @@ export class EventRecorder {
         recordedAt,
       }),
     );
-    const recorded = await insertOnce(this.#collections.events, documents);
-    await insertOnce(this.#collections.deliveries, await this.#deliveriesOf(documents, recordedAt));
-    this.#onRecorded();
+    const deliveries = await this.#deliveriesOf(documents, recordedAt);
+    const wanted = new Set(deliveries.map(({ eventId }) => eventId));
+    const recorded = await insertOnce(
+      this.#collections.events,
+      documents.filter(({ _id }) => wanted.has(_id)),
+    );
+    if ((await insertOnce(this.#collections.deliveries, deliveries)) > 0) this.#onRecorded();
     return recorded;
   }
 
