@@ -145,7 +145,7 @@ describe('the code samples of the OpenAPI document, run against the running API'
     const tags = new Set(
       chosen.flatMap(({ operationId }) => operations.get(operationId)?.tags ?? []),
     );
-    expect([...tags].sort()).toEqual(['Accounts', 'Messages', 'Meta', 'Pets', 'Store']);
+    expect([...tags].sort()).toEqual(['Accounts', 'Messages', 'Meta', 'Pets', 'Store', 'Webhooks']);
   });
 
   for (const { operationId, key, prepare } of chosen) {

@@ -303,6 +303,22 @@ const cases: ErrorCase[] = [
       api.admin.inventory.setInventory({ params: { petId: '999999' }, body: { quantity: 1 } }),
   },
   {
+    code: 'invalid_webhook_url',
+    when: 'a webhook URL is the cloud metadata address',
+    request: () =>
+      shop().webhooks.createWebhook({
+        body: { url: 'https://169.254.169.254/latest/meta-data/', events: ['order.created'] },
+      }),
+  },
+  {
+    code: 'forbidden',
+    when: 'a customer asks a webhook for the admins’ events',
+    request: () =>
+      shop().webhooks.createWebhook({
+        body: { url: 'https://93.184.216.34/hooks', events: ['inventory.updated'] },
+      }),
+  },
+  {
     code: 'idempotency_key_reused',
     when: 'an Idempotency-Key comes back with another body',
     request: async () => {

@@ -95,7 +95,15 @@ describe('two gateways, two pets and two stores on one database', () => {
     expect((await onSecond.messages.sendMessage({ body: { message: 'after' } })).status).toBe(401);
 
     await sleep(REVOCATION_BOUND_MS);
-    const params = { petId: 1, categoryId: 1, orderId: 1, keyId: 'key_x', messageId: 'msg_x' };
+    const params = {
+      petId: 1,
+      categoryId: 1,
+      orderId: 1,
+      keyId: 'key_x',
+      messageId: 'msg_x',
+      webhookId: 'wh_x',
+      deliveryId: 'whd_x',
+    };
     for (const { route, metadata } of contractOperations(contract)) {
       if (metadata.auth !== 'key') continue;
       for (const gateway of gateways) {
