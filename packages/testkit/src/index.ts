@@ -5,6 +5,7 @@ export type { EmbeddedDatabase, MongoServer } from './mongo-server.js';
 export { startMongoJavaServer, type MongoJavaServerOptions } from './mongo-java-server.js';
 export { serviceTestEnv } from './service-test-env.js';
 export { serveHttp, type HttpHandler, type ServedHttp } from './serve-http.js';
+export { EventReceiver, type ReceivedBatch } from './event-receiver.js';
 export { callHttp, type HttpAnswer, type HttpCallOptions } from './call-http.js';
 export { fileFixture } from './file-fixture.js';
 export { freePort } from './free-port.js';

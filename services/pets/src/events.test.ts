@@ -1,8 +1,9 @@
+import type { RecordedEvent } from '@petstore/contract';
+import { EventReceiver } from '@petstore/testkit';
 import { createInternalClient, type Pet, type PetStatus } from '@petstore/contract';
 import type { PendingEvent, WithPendingEvents } from '@petstore/service-kit';
 import { test } from '@petstore/testkit/vitest';
 import { describe, expect } from 'vitest';
-import { EventReceiver } from './test-support/event-receiver.js';
 import { internalToken, startTestPets, type ServedPets } from './test-support/pets-service.js';
 import { seedCategory, seedPet } from './test-support/seed.js';
 
@@ -10,10 +11,10 @@ import { seedCategory, seedPet } from './test-support/seed.js';
  * `pets`, started as in production on a fresh database, handing its events to `gateway`, which
  * refuses them (503) until a test lets them through: they stay in the pets, to be read.
  */
-const it = test.extend<{ gateway: EventReceiver; pets: ServedPets }>({
+const it = test.extend<{ gateway: EventReceiver<RecordedEvent>; pets: ServedPets }>({
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from it
   gateway: async ({}, use) => {
-    await using gateway = await new EventReceiver().start();
+    await using gateway = await new EventReceiver<RecordedEvent>().start();
     gateway.status = 503;
     await use(gateway);
   },
@@ -56,7 +57,7 @@ function push(pets: ServedPets, petId: number, status: PetStatus, version: numbe
  */
 async function expectChanges(
   pets: ServedPets,
-  gateway: EventReceiver,
+  gateway: EventReceiver<RecordedEvent>,
   petId: number,
   shown: Pet[],
 ) {

@@ -1,3 +1,5 @@
+import type { RecordedEvent } from '@petstore/contract';
+import { EventReceiver } from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';
 import type { Collection, Db } from 'mongodb';
 import { describe, expect } from 'vitest';
@@ -9,7 +11,6 @@ import { eventRelay } from './event-relay.js';
 import { eventSource } from './event-source.js';
 import { recordEvent, withEvent, type WithPendingEvents } from './pending-events.js';
 import { eventSender } from './send-events.js';
-import { EventReceiver } from './test-support/event-receiver.js';
 
 interface ThingDocument extends WithPendingEvents {
   _id: number;
@@ -19,7 +20,10 @@ interface ThingDocument extends WithPendingEvents {
 
 const internalToken = 'relay-tests-internal-token-0123456789';
 
-const it = test.extend<{ things: Collection<ThingDocument>; receiver: EventReceiver }>({
+const it = test.extend<{
+  things: Collection<ThingDocument>;
+  receiver: EventReceiver<RecordedEvent>;
+}>({
   things: async ({ mongo }, use) => {
     const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });
     const db: Db = client.db(mongo.databaseName('events'));
@@ -28,7 +32,7 @@ const it = test.extend<{ things: Collection<ThingDocument>; receiver: EventRecei
   },
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from it
   receiver: async ({}, use) => {
-    await using receiver = await new EventReceiver().start();
+    await using receiver = await new EventReceiver<RecordedEvent>().start();
     await use(receiver);
   },
 });
@@ -186,7 +190,7 @@ describe('eventRelay', () => {
       ownerId: 'acct_jane1',
       ...withEvent({ type: 'pet.status_changed', timestamp: at, data: { id: 1 } }),
     });
-    const down = new EventReceiver();
+    const down = new EventReceiver<RecordedEvent>();
     await down.start();
     const downUrl = down.url;
     await down.stop();

@@ -1,3 +1,4 @@
+import type { RecordedEvent } from '@petstore/contract';
 // Test support: pets and the store in process on a test's database, and clients of both.
 import type { Pet, PetStatus } from '@petstore/contract';
 import { loadPetsConfig, startPets, type PetsConfig, type RunningPets } from '@petstore/pets';
@@ -9,14 +10,20 @@ import {
   type Logger,
   type LogLevel,
 } from '@petstore/service-kit';
-import { callHttp, fileFixture, serveHttp, serviceTestEnv, startMongo } from '@petstore/testkit';
+import {
+  callHttp,
+  EventReceiver,
+  fileFixture,
+  serveHttp,
+  serviceTestEnv,
+  startMongo,
+} from '@petstore/testkit';
 import type { HttpAnswer, HttpCallOptions, MongoServer } from '@petstore/testkit';
 import type { Db, MongoClient } from 'mongodb';
 import { test, vi } from 'vitest';
 import { createApp, type AppDeps } from '../app.js';
 import { loadStoreConfig, type StoreConfig } from '../config.js';
 import { startStore, type RunningStore } from '../start.js';
-import { EventReceiver } from './event-receiver.js';
 
 export const internalToken = 'store-tests-internal-token-0123456789';
 
@@ -179,7 +186,7 @@ export class StoreUnderTest {
 export interface Stack extends AsyncDisposable {
   mongo: MongoServer;
   /** Where pets and the store hand their events, as the gateway's `POST /internal/events`. */
-  gateway: EventReceiver;
+  gateway: EventReceiver<RecordedEvent>;
   pets: PetsUnderTest;
   store: StoreUnderTest;
   /** The store's database, to look at what it stored. */
@@ -195,7 +202,7 @@ export interface Stack extends AsyncDisposable {
 /** A database server, a real pets service and the store pointing at it, all stopped on dispose. */
 async function startStack(): Promise<Stack> {
   const mongo = await startMongo();
-  const gateway = await new EventReceiver().start();
+  const gateway = await new EventReceiver<RecordedEvent>().start();
   const pets = new PetsUnderTest(mongo, { GATEWAY_URL: gateway.url });
   let client: MongoClient | undefined;
   let store: StoreUnderTest | undefined;

@@ -1,20 +1,19 @@
-import type { RecordedEvent } from '@petstore/contract';
-import { serveHttp, type ServedHttp } from '@petstore/testkit';
+import { serveHttp, type ServedHttp } from './serve-http.js';
 
 /** One `POST /internal/events` the receiver got, and what it answered. */
-export interface ReceivedBatch {
+export interface ReceivedBatch<Event> {
   token: string | undefined;
-  events: RecordedEvent[];
+  events: Event[];
   status: number;
 }
 
 /**
  * The gateway's `POST /internal/events` as a service sees it, over real HTTP: records each batch
  * and answers `status` (202 `{recorded}` unless told otherwise). Can stop and listen again on
- * its port, to play a gateway that is down.
+ * its port, to play a gateway that is down. `Event`: what the contract says an event is.
  */
-export class EventReceiver {
-  readonly batches: ReceivedBatch[] = [];
+export class EventReceiver<Event> {
+  readonly batches: ReceivedBatch<Event>[] = [];
   /** What the next requests are answered. */
   status = 202;
   #served: ServedHttp | undefined;
@@ -25,7 +24,7 @@ export class EventReceiver {
   }
 
   /** The events it answered 202, in the order they came. */
-  accepted(): RecordedEvent[] {
+  accepted(): Event[] {
     return this.batches.filter(({ status }) => status === 202).flatMap(({ events }) => events);
   }
 
@@ -38,7 +37,7 @@ export class EventReceiver {
         return;
       }
       const { events } = JSON.parse(Buffer.concat(chunks).toString()) as {
-        events: RecordedEvent[];
+        events: Event[];
       };
       const token = req.headers['x-internal-token'];
       const status = this.status;
