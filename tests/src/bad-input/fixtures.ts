@@ -1,6 +1,6 @@
 import { expect, vi } from 'vitest';
 import { ok, petInStock } from '../support/catalogue.js';
-import { databaseNames, type DatabaseReader } from '../support/databases.js';
+import { databaseNames } from '../support/databases.js';
 import type { TestStack } from '../support/test-stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -22,20 +22,6 @@ export interface Fixtures {
   receiver: WebhookReceiver;
   customer: { apiKey: string; accountId: string; email: string; keyId: string };
   adminApiKey: string;
-}
-
-/** Documents holding events not yet handed to the gateway, in every database. */
-async function pendingEvents(databases: DatabaseReader): Promise<number> {
-  let count = 0;
-  for (const name of Object.values(databaseNames)) {
-    for (const collection of await databases.dataCollections(name)) {
-      count += await databases
-        .db(name)
-        .collection(collection)
-        .countDocuments({ pendingEventCount: { $gt: 0 } });
-    }
-  }
-  return count;
 }
 
 /**
@@ -79,7 +65,7 @@ export async function createFixtures(api: TestStack, name = 'Dogs'): Promise<Fix
       const deliveries = await databases.find(databaseNames.gateway, 'webhook_deliveries', {
         webhookId,
       });
-      const unrelayed = await pendingEvents(databases);
+      const unrelayed = await databases.pendingEvents();
       // The worker lets go of the webhook after its last delivery is recorded.
       const [webhook] = await databases.find(databaseNames.gateway, 'webhooks', { _id: webhookId });
       expect(

@@ -101,7 +101,8 @@ beforeAll(async () => {
     orderToComplete: await order(),
     orderToCancel: await order(),
   };
-  // The store pushes pet statuses in the background: let it settle before taking snapshots.
+  // The store pushes pet statuses and the services hand events over in the background: let
+  // them settle before taking snapshots.
   await settled();
 });
 
@@ -110,6 +111,7 @@ async function settled(): Promise<void> {
     async () => {
       const outbox = db.db(databaseNames.store).collection('outbox');
       expect(await outbox.countDocuments({ pending: true })).toBe(0);
+      expect(await db.pendingEvents()).toBe(0);
     },
     { timeout: 10_000, interval: 100 },
   );

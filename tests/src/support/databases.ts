@@ -54,6 +54,22 @@ export class DatabaseReader {
     return snapshot;
   }
 
+  /**
+   * How many documents, in every database of the stack, hold events not yet handed to the
+   * gateway: a write's event leaves its document shortly after the write.
+   */
+  async pendingEvents(): Promise<number> {
+    let count = 0;
+    for (const name of Object.values(databaseNames)) {
+      for (const collection of await this.dataCollections(name)) {
+        count += await this.db(name)
+          .collection(collection)
+          .countDocuments({ pendingEventCount: { $gt: 0 } });
+      }
+    }
+    return count;
+  }
+
   close(): Promise<void> {
     return this.#client.close();
   }
