@@ -60,6 +60,12 @@ export type Upstreams = Record<ServiceName, Upstream>;
 const CONNECTIONS_PER_REPLICA = 128;
 /** Longer than a service drains before it stops (SHUTDOWN_DRAIN_MS), and its restart. */
 const AVOID_MS = 10_000;
+/**
+ * The longest a connection stays idle in the pool, whatever the service's keep-alive hint: a
+ * service that drains for longer than this (SHUTDOWN_DRAIN_MS) has no idle connection of the
+ * gateway left when it stops, so no request is sent on one it is closing.
+ */
+const IDLE_CONNECTION_MS = 1_000;
 
 export function createUpstreams({ services, upstream }: Config): Upstreams {
   const options = {
@@ -67,6 +73,8 @@ export function createUpstreams({ services, upstream }: Config): Upstreams {
     headersTimeout: upstream.timeoutMs,
     bodyTimeout: upstream.timeoutMs,
     connectTimeout: Math.min(upstream.timeoutMs, 10_000),
+    keepAliveTimeout: IDLE_CONNECTION_MS,
+    keepAliveMaxTimeout: IDLE_CONNECTION_MS,
   };
   const connect = (name: ServiceName) =>
     new Upstream(
