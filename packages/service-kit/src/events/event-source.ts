@@ -48,12 +48,13 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
       read = hintedDocuments(documents, limit);
       let found: Doc[];
       if (read.length > 0) {
-        // By id, one query each: FerretDB answers `$in` by reading every document.
-        const documentsRead = await Promise.all(
-          read.map(([_id]) => documents.findOne({ _id: _id as never })),
-        );
+        // One query for them all: FerretDB 1.24 reads every document of the collection for any
+        // filter, `_id` included, so one query per document would read it that many times.
+        const documentsRead = await documents
+          .find({ _id: { $in: read.map(([_id]) => _id as never) } })
+          .toArray();
         found = documentsRead.filter(
-          (document) => (document?.pendingEventCount ?? 0) > 0,
+          (document) => ((document.pendingEventCount as number | undefined) ?? 0) > 0,
         ) as unknown as Doc[];
         forgetHints(
           documents,
@@ -102,14 +103,38 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
         documents,
         read.filter(([id]) => byDocument.get(id)?.length === carried.get(id)),
       );
-      // One update per document: FerretDB rewrites the whole document for each, and stalls on
-      // many updates of one document in a single command.
-      const { matchedCount } = await documents.bulkWrite(
-        [...byDocument].map(([documentId, ids]) => ({
-          updateOne: { filter: { _id: documentId as never, ...present(ids) }, update: taken(ids) },
-        })),
-        { ordered: false },
-      );
+      // One update for every document all of whose events were handed over, each matched only
+      // while it still carries just those: FerretDB 1.24 reads the whole collection for any
+      // filter, so one update per document would read it that many times.
+      const emptied = [...byDocument].filter(([id, ids]) => ids.length === carried.get(id));
+      const rest = [...byDocument].filter(([id, ids]) => ids.length !== carried.get(id));
+      let matchedCount = 0;
+      if (emptied.length > 0) {
+        const result = await documents.updateMany(
+          {
+            $or: emptied.map(([documentId, ids]) => ({
+              _id: documentId as never,
+              pendingEventCount: ids.length,
+              ...present(ids),
+            })),
+          },
+          { $set: { pendingEvents: {}, pendingEventCount: 0 } },
+        );
+        matchedCount += result.matchedCount;
+      }
+      // The others one update each: FerretDB stalls on many updates of one document in one command.
+      if (rest.length > 0) {
+        const result = await documents.bulkWrite(
+          rest.map(([documentId, ids]) => ({
+            updateOne: {
+              filter: { _id: documentId as never, ...present(ids) },
+              update: taken(ids),
+            },
+          })),
+          { ordered: false },
+        );
+        matchedCount += result.matchedCount;
+      }
       if (matchedCount === byDocument.size) return;
       // Another relay took some first: take each of the rest on its own, if still there.
       await documents.bulkWrite(
