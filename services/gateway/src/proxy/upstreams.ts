@@ -28,19 +28,23 @@ export class Upstream {
     this.#replicas = pools.map((pool) => ({ pool, avoidUntil: 0 }));
   }
 
-  /** The replica for the next request; `tried` are those it already failed on. */
+  /**
+   * The replica for the next request; `tried` are those it already failed on. When every other
+   * replica is avoided, the one avoided longest ago: in a rolling restart, the one already back,
+   * not the one stopping now.
+   */
   pick(tried: ReadonlySet<Pool> = new Set()): Pool {
     const now = Date.now();
     const count = this.#replicas.length;
     const start = this.#turn++;
-    let fallback: Pool | undefined;
+    let fallback: Replica | undefined;
     for (let index = 0; index < count; index++) {
       const replica = this.#replicas[(start + index) % count]!;
       if (tried.has(replica.pool)) continue;
       if (replica.avoidUntil <= now) return replica.pool;
-      fallback ??= replica.pool;
+      if (fallback === undefined || replica.avoidUntil < fallback.avoidUntil) fallback = replica;
     }
-    return fallback ?? this.#replicas[start % count]!.pool;
+    return (fallback ?? this.#replicas[start % count]!).pool;
   }
 
   /** Sends the next requests elsewhere for `forMs`, when there is anywhere else. */
