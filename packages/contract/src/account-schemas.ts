@@ -6,7 +6,7 @@ import {
   LOCAL_PART_MESSAGE,
 } from './email-address.js';
 import { AccountIdSchema, ApiKeyIdSchema } from './ids.js';
-import { lengthInCodePoints } from './text.js';
+import { lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 
@@ -35,6 +35,7 @@ export const NewAccountSchema = z
         example: EMAIL_EXAMPLE,
       }),
     name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 }).optional().openapi({
+      pattern: NOT_BLANK_PATTERN,
       description: '1–100 characters (Unicode code points), trimmed.',
       example: 'Jane Doe',
     }),

@@ -1,10 +1,11 @@
 import { IdSchema } from './ids.js';
-import { lengthInCodePoints } from './text.js';
+import { lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
 import { z } from './zod.js';
 
 export const NewCategorySchema = z
   .object({
     name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 }).openapi({
+      pattern: NOT_BLANK_PATTERN,
       description:
         '1–100 characters (Unicode code points), trimmed; unique regardless of case: two names are the same when they match after NFC normalisation and full Unicode case folding (`straße` and `STRASSE`).',
       example: 'Dogs',

@@ -1,6 +1,6 @@
 import { IdParamSchema, IdSchema } from './ids.js';
 import { PageQuerySchema } from './pagination.js';
-import { lengthInCodePoints } from './text.js';
+import { lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
 import { z } from './zod.js';
 
 export const PetStatusSchema = z.enum(['available', 'pending', 'sold']).openapi('PetStatus', {
@@ -13,6 +13,7 @@ export type PetStatus = z.infer<typeof PetStatusSchema>;
 export const NewPetSchema = z
   .object({
     name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 }).openapi({
+      pattern: NOT_BLANK_PATTERN,
       description: '1–100 characters (Unicode code points), trimmed.',
       example: 'Rex',
     }),

@@ -1,5 +1,13 @@
 import { z } from './zod.js';
 
+/**
+ * The document's `pattern` of a text that is trimmed and may not be empty: at least one character
+ * `String.prototype.trim` keeps (the whitespace it removes, listed), so that a text of spaces or
+ * tabs alone, refused once trimmed, is outside the documented schema too.
+ */
+export const NOT_BLANK_PATTERN =
+  '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
+
 /** How many Unicode code points `value` has: what JSON Schema's `minLength`/`maxLength` count. */
 export function codePointLength(value: string): number {
   return [...value].length;
