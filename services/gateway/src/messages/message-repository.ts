@@ -1,6 +1,7 @@
 import {
   currentTraceparent,
   eventSource,
+  eventWritten,
   recordEvent,
   type Caller,
   type EventSource,
@@ -106,7 +107,9 @@ export class MessageRepository {
         $inc: event.$inc,
       },
     );
-    return result.modifiedCount === 1;
+    if (result.modifiedCount !== 1) return false;
+    eventWritten(this.#collections.messages, id);
+    return true;
   }
 
   /** The delivered messages' events waiting to be recorded, each showing the message. */
