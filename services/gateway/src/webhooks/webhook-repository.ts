@@ -25,7 +25,7 @@ import { newWebhookSecret, sealSecret } from './webhook-secret.js';
 const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 
 export interface WebhookPolicy {
-  /** Accept http and private, loopback or link-local addresses (tests, private networks). */
+  /** Accept http, and loopback and private addresses (tests, private networks). */
   allowPrivateUrls: boolean;
   /** Seals the signing secrets at rest. */
   secretsKey: Buffer;
