@@ -1,38 +1,20 @@
 // Test support: calling the gateway's webhook operations as a client would.
 import type { CreatedWebhook, WebhookEventType } from '@petstore/contract';
+import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { bearer } from './gateway-harness.js';
 
 /** A public address: accepted without DNS whether or not private URLs are allowed. */
 export const PUBLIC_URL = 'https://93.184.216.34/petstore-hook';
 
-export interface Answer<T = unknown> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
 /** `method path` with the key and a JSON body, if any; the body answered, parsed when JSON. */
-export async function call<T = unknown>(
+export function call<T = unknown>(
   baseUrl: string,
   apiKey: string,
   method: string,
   path: string,
   body?: unknown,
-): Promise<Answer<T>> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      ...bearer(apiKey),
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return {
-    status: res.status,
-    headers: res.headers,
-    body: (text ? JSON.parse(text) : undefined) as T,
-  };
+): Promise<HttpAnswer<T>> {
+  return callHttp<T>(baseUrl, method, path, { body, headers: bearer(apiKey) });
 }
 
 /** Creates a webhook (by default for `order.created` at `PUBLIC_URL`); throws unless 201. */
