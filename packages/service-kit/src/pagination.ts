@@ -24,14 +24,27 @@ export function decodeCursor(cursor: string | undefined): number {
 /**
  * Takes one page from `items` fetched with `limit + 1`: when there is more, sets
  * `Link: <same path and query, with the next cursor>; rel="next"`, relative to the request URL
- * so it holds behind the gateway.
+ * so it holds behind the gateway. The cursor is the last item's id's, or `cursorOf` the last item
+ * for lists ordered otherwise.
  */
-export function pageOf<T extends { id: number }>(ctx: Context, items: T[], limit: number): T[] {
+export function pageOf<T extends { id: number }>(ctx: Context, items: T[], limit: number): T[];
+export function pageOf<T>(
+  ctx: Context,
+  items: T[],
+  limit: number,
+  cursorOf: (last: T) => string,
+): T[];
+export function pageOf<T>(
+  ctx: Context,
+  items: T[],
+  limit: number,
+  cursorOf: (last: T) => string = (last) => encodeCursor((last as { id: number }).id),
+): T[] {
   const page = items.slice(0, limit);
   const last = page.at(-1);
-  if (items.length > limit && last) {
+  if (items.length > limit && last !== undefined) {
     const query = new URLSearchParams(ctx.querystring);
-    query.set('cursor', encodeCursor(last.id));
+    query.set('cursor', cursorOf(last));
     ctx.set('Link', `<${ctx.path}?${query.toString()}>; rel="next"`);
   }
   return page;

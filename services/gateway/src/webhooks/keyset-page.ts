@@ -1,5 +1,5 @@
 // Pages of webhooks and deliveries: string ids, ordered by when they were made, then by id.
-import { AppError } from '@petstore/service-kit';
+import { AppError, pageOf as pageAfter } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import type { Filter } from 'mongodb';
 
@@ -44,22 +44,13 @@ export function after<T extends { _id: string; createdAt: Date }>(
   };
 }
 
-/**
- * Takes one page from `items` fetched with `limit + 1`: when there is more, sets
- * `Link: <same path and query, with the next cursor>; rel="next"`, relative to the request URL
- * as the other lists do.
- */
+/** One page of `items` fetched with `limit + 1`, the next page's cursor after its last item. */
 export function pageOf<T extends { id: string; createdAt: string }>(
   ctx: Context,
   items: T[],
   limit: number,
 ): T[] {
-  const page = items.slice(0, limit);
-  const last = page.at(-1);
-  if (items.length > limit && last) {
-    const query = new URLSearchParams(ctx.querystring);
-    query.set('cursor', encodeCursor({ createdAt: new Date(last.createdAt), id: last.id }));
-    ctx.set('Link', `<${ctx.path}?${query.toString()}>; rel="next"`);
-  }
-  return page;
+  return pageAfter(ctx, items, limit, (last) =>
+    encodeCursor({ createdAt: new Date(last.createdAt), id: last.id }),
+  );
 }
