@@ -6,6 +6,7 @@ import type { Db } from 'mongodb';
 import { CategoriesRepository } from './categories-repository.js';
 import type { PetsConfig } from './config.js';
 import { deprecatedRoute } from './deprecation.js';
+import type { PetEvents } from './events.js';
 import { PetsRepository } from './pets-repository.js';
 import { petsServiceContract, routes } from './routes.js';
 
@@ -13,6 +14,8 @@ export interface AppDeps {
   db: Db;
   config: PetsConfig;
   logger: Logger;
+  /** The events pets carry and how they reach the gateway: a deleted pet hands its own over. */
+  events: PetEvents;
   /** The clock the sunset of the deprecated operation is read against. */
   now?: () => Date;
   /** Check every answer against the contract (tests and development). */
@@ -26,12 +29,13 @@ export function createApp({
   db,
   config,
   logger,
+  events,
   now = () => new Date(),
   validateResponses = false,
   wakeEventRelay = () => {},
 }: AppDeps): Koa {
   const repositories = {
-    pets: new PetsRepository(db),
+    pets: new PetsRepository(db, events),
     categories: new CategoriesRepository(db),
   };
   const router = createKoaRouter(petsServiceContract, routes(repositories), {

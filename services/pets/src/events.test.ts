@@ -165,4 +165,28 @@ describe('pet.status_changed', () => {
     gateway.status = 202;
     await expect.poll(() => pendingIn(pets, rex.id)).toEqual({ count: 0, events: [] });
   });
+  it('goes with a deleted pet to the gateway first, never with it into the void', async ({
+    pets,
+    gateway,
+  }) => {
+    const rex = await aPet(pets);
+    await push(pets, rex.id, 'sold', 1);
+    const path = `/v1/pets/${rex.id}`;
+    const kept = await pets.call('DELETE', path);
+    expect(kept.status).toBe(503);
+    expect(kept.body).toMatchObject({ code: 'service_unavailable' });
+    expect((await pets.call('GET', path)).status).toBe(200);
+    expect((await pendingIn(pets, rex.id)).count).toBe(1);
+
+    gateway.status = 202;
+    expect((await pets.call('DELETE', path)).status).toBe(204);
+    expect((await pets.call('GET', path)).status).toBe(404);
+    // The relay may have handed it over too: once or more, one event.
+    const handed = gateway.accepted().filter(({ data }) => data.id === rex.id);
+    expect(new Set(handed.map(({ id }) => id)).size).toBe(1);
+    expect(handed[0]).toMatchObject({
+      type: 'pet.status_changed',
+      data: { ...rex, status: 'sold' },
+    });
+  });
 });

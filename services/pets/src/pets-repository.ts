@@ -6,7 +6,8 @@ import {
   recordEvent,
 } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
-import { petNotFound, unknownCategory } from './errors.js';
+import { eventsNotHandedOver, petNotFound, unknownCategory } from './errors.js';
+import type { PetEvents } from './events.js';
 import {
   categoriesCollection,
   petsCollection,
@@ -37,9 +38,11 @@ export class PetsRepository {
   readonly #db: Db;
   readonly #pets: Collection<PetDocument>;
   readonly #categories: Collection<CategoryDocument>;
+  readonly #events: PetEvents;
 
-  constructor(db: Db) {
+  constructor(db: Db, events: PetEvents) {
     this.#db = db;
+    this.#events = events;
     this.#pets = petsCollection(db);
     this.#categories = categoriesCollection(db);
   }
@@ -141,9 +144,28 @@ export class PetsRepository {
     return documents.map((document) => ({ petId: document._id, status: document.status }));
   }
 
+  /**
+   * Deletes the pet once the events it still carries are handed to the gateway, so that none goes
+   * with it; only while it carries just those, else reads it again (a status changed meanwhile).
+   */
   async delete(petId: bigint): Promise<void> {
-    const { deletedCount } = await this.#pets.deleteOne({ _id: storedId(petId) });
-    if (deletedCount === 0) throw petNotFound(petId);
+    const _id = storedId(petId);
+    for (;;) {
+      const pet = await this.#pets.findOne({ _id });
+      if (!pet) throw petNotFound(petId);
+      const events = this.#events.source.eventsOf(pet);
+      if (events.length > 0) {
+        await this.#events.send(events).catch((error: unknown) => {
+          throw eventsNotHandedOver(petId, error);
+        });
+      }
+      const { deletedCount } = await this.#pets.deleteOne({
+        _id,
+        pendingEventCount: pet.pendingEventCount ?? { $exists: false },
+        ...Object.fromEntries(events.map(({ id }) => [pendingEventPath(id), { $exists: true }])),
+      });
+      if (deletedCount === 1) return;
+    }
   }
 
   async #write(petId: bigint, fields: Partial<PetFields>): Promise<Pet> {

@@ -1,7 +1,7 @@
 import { startService, type StartedService, type StartOptions } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { PetsConfig } from './config.js';
-import { petsEventRelay } from './events.js';
+import { petEvents, petsEventRelay } from './events.js';
 import { ensureIndexes } from './indexes.js';
 
 export type StartPetsOptions = StartOptions;
@@ -22,10 +22,13 @@ export function startPets(
     ...options,
     setUp: async ({ database: { db }, logger, onShutdown }) => {
       await ensureIndexes(db);
-      const events = petsEventRelay(db, config, logger.child({ component: 'events' }));
-      events.start();
-      onShutdown(() => events.stop());
-      return { app: createApp({ db, config, logger, wakeEventRelay: () => events.kick() }) };
+      const events = petEvents(db, config);
+      const relay = petsEventRelay(events, config, logger.child({ component: 'events' }));
+      relay.start();
+      onShutdown(() => relay.stop());
+      return {
+        app: createApp({ db, config, logger, events, wakeEventRelay: () => relay.kick() }),
+      };
     },
   });
 }

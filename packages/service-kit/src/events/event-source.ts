@@ -10,7 +10,7 @@ export interface HeldEvent {
 }
 
 /** The documents of one collection that carry pending events, as the relay hands them over. */
-export interface EventSource {
+export interface EventSource<Doc extends Document = Document> {
   /**
    * Up to `limit` pending events, oldest first: of the documents written with events
    * (`eventWritten`) when there are any, else, when `lookThrough` (or when the collection's
@@ -21,6 +21,8 @@ export interface EventSource {
   hinted(): boolean;
   /** Takes the events off their documents (each only if it is still there). */
   handedOver(events: HeldEvent[]): Promise<void>;
+  /** The events `document` carries, as the gateway takes them: to hand over before deleting it. */
+  eventsOf(document: Doc): RecordedEvent[];
 }
 
 export interface EventSourceOptions<Doc extends Document & WithPendingEvents> {
@@ -36,14 +38,26 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
   collection,
   toData,
   accountOf,
-}: EventSourceOptions<Doc>): EventSource {
+}: EventSourceOptions<Doc>): EventSource<Doc> {
   // Untyped here: the filters name fields (`pendingEvents.<id>`) no document type can list.
   const documents = collection as unknown as Collection<Document>;
   // The hints of the documents read last, forgotten once their events are handed over.
   let read: Hint[] = [];
   // How many events each document read carried.
   const carried = new Map<unknown, number>();
+  const eventsOf = (document: Doc) =>
+    Object.entries(document.pendingEvents ?? {}).map(([id, event]): RecordedEvent => {
+      const accountId = event.accountId ?? accountOf?.(document);
+      return {
+        id,
+        type: event.type,
+        timestamp: new Date(event.timestamp).toISOString(),
+        data: toData(document, event),
+        ...(accountId === undefined ? {} : { accountId }),
+      };
+    });
   return {
+    eventsOf,
     async pending(limit, lookThrough) {
       read = hintedDocuments(documents, limit);
       let found: Doc[];
@@ -73,19 +87,7 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
         carried.set(document._id, Object.keys(document.pendingEvents ?? {}).length);
       }
       const held = found.flatMap((document) =>
-        Object.entries(document.pendingEvents ?? {}).map(([id, event]): HeldEvent => {
-          const accountId = event.accountId ?? accountOf?.(document);
-          return {
-            documentId: document._id,
-            event: {
-              id,
-              type: event.type,
-              timestamp: new Date(event.timestamp).toISOString(),
-              data: toData(document, event),
-              ...(accountId === undefined ? {} : { accountId }),
-            },
-          };
-        }),
+        eventsOf(document).map((event): HeldEvent => ({ documentId: document._id, event })),
       );
       return held
         .sort((a, b) => a.event.timestamp.localeCompare(b.event.timestamp))

@@ -5,6 +5,7 @@ import type { Db } from 'mongodb';
 import { test } from '@petstore/testkit/vitest';
 import { createApp } from '../app.js';
 import { loadPetsConfig, type PetsConfig } from '../config.js';
+import { petEvents } from '../events.js';
 import { ensureIndexes } from '../indexes.js';
 import { startPets } from '../start.js';
 
@@ -62,7 +63,14 @@ export async function servePets(
   await ensureIndexes(db);
   const logger = createLogger({ name: 'pets', level: 'silent' });
   const served = await serveHttp(
-    createApp({ db, config, logger, now, validateResponses: true }).callback(),
+    createApp({
+      db,
+      config,
+      logger,
+      events: petEvents(db, config),
+      now,
+      validateResponses: true,
+    }).callback(),
   );
   return {
     url: served.url,
