@@ -92,6 +92,7 @@ const GatewayEnvSchema = z
     WEBHOOK_POLL_MS: envInteger(30_000, { min: 10, max: 600_000 }),
     WEBHOOK_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
     WEBHOOK_TIMEOUT_MS: envInteger(10_000, { min: 1, max: 600_000 }),
+    WEBHOOK_RETENTION_MS: envInteger(2_592_000_000, { min: 1, max: 31_536_000_000 }),
   })
   .transform((env) => ({
     ...serviceConfig(env),
@@ -141,6 +142,8 @@ const GatewayEnvSchema = z
       pollMs: env.WEBHOOK_POLL_MS,
       leaseMs: env.WEBHOOK_LEASE_MS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      /** How long events and ended deliveries are kept (by the event's time). */
+      retentionMs: env.WEBHOOK_RETENTION_MS,
     },
   }));
 

@@ -14,6 +14,8 @@ import { messageEventRelay } from './messages/message-event-relay.js';
 import { logDelivery, messageWorker } from './messages/message-worker.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
+import { webhookCollections } from './webhooks/webhook-collections.js';
+import { webhookSweeper } from './webhooks/webhook-sweeper.js';
 import { EventRecorder } from './webhooks/event-recorder.js';
 
 export interface StartGatewayOptions extends StartOptions {
@@ -27,7 +29,7 @@ export type RunningGateway = StartedService;
 /**
  * Connects to Mongo, ensures indexes and the admin account, then serves the gateway with its
  * background work: the message worker, the relay of its `message.delivered` events, the webhook
- * delivery worker and the batched `lastUsedAt` writes.
+ * delivery worker and the sweep of its history, and the batched `lastUsedAt` writes.
  */
 export function startGateway(
   config: Config,
@@ -58,6 +60,12 @@ export function startGateway(
       );
       const deliveries = new DeliveryWorker({ db, logger: log, settings: config.webhooks });
       onShutdown(() => deliveries.stop());
+      const sweeper = webhookSweeper(webhookCollections(db), {
+        now: () => new Date(),
+        logger: log,
+        retentionMs: config.webhooks.retentionMs,
+      });
+      onShutdown(() => sweeper.stop());
       const messageEvents = messageEventRelay({
         messages,
         recorder: new EventRecorder(db, () => deliveries.kick()),
@@ -92,6 +100,7 @@ export function startGateway(
           worker.start();
           messageEvents.start();
           deliveries.start();
+          sweeper.start();
         },
       };
     },
