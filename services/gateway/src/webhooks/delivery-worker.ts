@@ -185,7 +185,6 @@ export class DeliveryWorker {
     try {
       secrets = webhook.secrets
         .filter(({ expiresAt }) => expiresAt === null || expiresAt > now)
-        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
         .map(({ sealed }) => unsealSecret(sealed, this.#settings.secretsKey));
     } catch (error) {
       return { ok: false, statusCode: null, error: (error as Error).message };
