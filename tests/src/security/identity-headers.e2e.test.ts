@@ -157,10 +157,17 @@ describe('identity headers sent by a client', () => {
     const orderId = ok(await bob.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201).body
       .id;
     const ids = { petId, categoryId: 1, orderId: orderId ?? -1 };
-    // The order's stock hold is let go just after the order is answered: wait for it.
+    // The order's stock hold is let go, its status push sent and its events handed over just
+    // after the order is answered: wait for them all.
     await expect
       .poll(async () => (await allDocuments(db, databaseNames.store, 'inventory')).map(held))
       .not.toContain(true);
+    await expect
+      .poll(async () => ({
+        pushes: (await db.find(databaseNames.store, 'outbox', { pending: true })).length,
+        events: await db.pendingEvents(),
+      }))
+      .toEqual({ pushes: 0, events: 0 });
     const before = {
       pets: await db.snapshot(databaseNames.pets),
       orders: await allDocuments(db, databaseNames.store, 'orders'),
