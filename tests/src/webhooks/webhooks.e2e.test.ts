@@ -6,11 +6,14 @@ import { testStackForFile } from '../support/stack-for-file.js';
 import { unthrottled } from '../support/test-stack.js';
 import { WebhookReceiver, type Receipt } from '../support/webhook-receiver.js';
 
-// Loopback receivers need WEBHOOK_ALLOW_PRIVATE_URLS; retries come within seconds, not hours.
+// Loopback receivers need WEBHOOK_ALLOW_PRIVATE_URLS; retries come within seconds, not hours,
+// and so does the worker's recovery from a failed step (its poll and a lease left behind).
 const stack = testStackForFile({
   ...unthrottled,
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   WEBHOOK_RETRY_DELAYS_MS: '300,600,1200,2400,4800,9600',
+  WEBHOOK_POLL_MS: '1000',
+  WEBHOOK_LEASE_MS: '5000',
 });
 
 const everyType: WebhookEventType[] = [
