@@ -60,9 +60,11 @@ export {
 export { eventWritten } from './events/event-hints.js';
 export { eventsConfigOf, eventsEnv, type EventsEnv } from './events/events-env.js';
 export {
+  carrying,
   newEventId,
   pendingEventPath,
   recordEvent,
+  takenOff,
   withEvent,
   type PendingEvent,
   type RecordedUpdate,

@@ -1,9 +1,10 @@
 import { storedId, type NewPet, type Pet, type PetPatch, type PetStatus } from '@petstore/contract';
 import {
+  carrying,
   eventWritten,
   nextSequenceValue,
-  pendingEventPath,
   recordEvent,
+  takenOff,
 } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
 import { eventsNotHandedOver, petNotFound, unknownCategory } from './errors.js';
@@ -162,7 +163,7 @@ export class PetsRepository {
       const { deletedCount } = await this.#pets.deleteOne({
         _id,
         pendingEventCount: pet.pendingEventCount ?? { $exists: false },
-        ...Object.fromEntries(events.map(({ id }) => [pendingEventPath(id), { $exists: true }])),
+        ...carrying(events.map(({ id }) => id)),
       });
       if (deletedCount === 1) return;
     }
@@ -244,12 +245,8 @@ export class PetsRepository {
     const restored = { name: before.name, categoryId: before.categoryId, status: before.status };
     if (event !== undefined) {
       const { matchedCount } = await this.#pets.updateOne(
-        { _id, categoryId, [pendingEventPath(event)]: { $exists: true } },
-        {
-          $set: restored,
-          $unset: { [pendingEventPath(event)]: '' },
-          $inc: { pendingEventCount: -1 },
-        },
+        { _id, categoryId, ...carrying([event]) },
+        { $set: restored, ...takenOff([event]) },
       );
       if (matchedCount === 1) return;
       await this.#pets.updateOne(

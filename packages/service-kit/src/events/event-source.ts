@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@petstore/contract';
 import type { Collection, Document } from 'mongodb';
 import { forgetHints, hintedDocuments, namesDocuments, type Hint } from './event-hints.js';
-import { pendingEventPath, type PendingEvent, type WithPendingEvents } from './pending-events.js';
+import { carrying, takenOff, type PendingEvent, type WithPendingEvents } from './pending-events.js';
 
 /** An event as the gateway takes it, with the document that keeps it until it is handed over. */
 export interface HeldEvent {
@@ -117,7 +117,7 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
             $or: emptied.map(([documentId, ids]) => ({
               _id: documentId as never,
               pendingEventCount: ids.length,
-              ...present(ids),
+              ...carrying(ids),
             })),
           },
           { $set: { pendingEvents: {}, pendingEventCount: 0 } },
@@ -129,8 +129,8 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
         const result = await documents.bulkWrite(
           rest.map(([documentId, ids]) => ({
             updateOne: {
-              filter: { _id: documentId as never, ...present(ids) },
-              update: taken(ids),
+              filter: { _id: documentId as never, ...carrying(ids) },
+              update: takenOff(ids),
             },
           })),
           { ordered: false },
@@ -142,25 +142,12 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
       await documents.bulkWrite(
         events.map(({ event, documentId }) => ({
           updateOne: {
-            filter: { _id: documentId as never, ...present([event.id]) },
-            update: taken([event.id]),
+            filter: { _id: documentId as never, ...carrying([event.id]) },
+            update: takenOff([event.id]),
           },
         })),
         { ordered: false },
       );
     },
-  };
-}
-
-/** A filter on a document that still carries each of the events `ids`. */
-function present(ids: string[]): Record<string, { $exists: true }> {
-  return Object.fromEntries(ids.map((id) => [pendingEventPath(id), { $exists: true }]));
-}
-
-/** The update that takes the events `ids` off a document that carries them all. */
-function taken(ids: string[]) {
-  return {
-    $unset: Object.fromEntries(ids.map((id) => [pendingEventPath(id), ''])),
-    $inc: { pendingEventCount: -ids.length },
   };
 }

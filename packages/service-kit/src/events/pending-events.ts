@@ -34,6 +34,22 @@ export function pendingEventPath(id: string): `pendingEvents.${string}` {
   return `pendingEvents.${id}`;
 }
 
+/** A filter on a document that still carries each of the events `ids`. */
+export function carrying(ids: string[]): Record<`pendingEvents.${string}`, { $exists: true }> {
+  return Object.fromEntries(ids.map((id) => [pendingEventPath(id), { $exists: true }]));
+}
+
+/** The update that takes the events `ids` off a document that carries them all. */
+export function takenOff(ids: string[]): {
+  $unset: Record<`pendingEvents.${string}`, ''>;
+  $inc: { pendingEventCount: number };
+} {
+  return {
+    $unset: Object.fromEntries(ids.map((id) => [pendingEventPath(id), ''])),
+    $inc: { pendingEventCount: -ids.length },
+  };
+}
+
 /** The fields a new document carries to record `event` as it is inserted. */
 export function withEvent(event: PendingEvent): Required<WithPendingEvents> {
   return { pendingEvents: { [newEventId()]: event }, pendingEventCount: 1 };
