@@ -62,7 +62,6 @@ export { eventsConfigOf, eventsEnv, type EventsEnv } from './events/events-env.j
 export {
   carrying,
   newEventId,
-  pendingEventPath,
   recordEvent,
   takenOff,
   withEvent,

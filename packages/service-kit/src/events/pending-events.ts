@@ -30,7 +30,7 @@ export function newEventId(): string {
 }
 
 /** The path of one pending event in its document, e.g. to `$unset` it. */
-export function pendingEventPath(id: string): `pendingEvents.${string}` {
+function pendingEventPath(id: string): `pendingEvents.${string}` {
   return `pendingEvents.${id}`;
 }
 
