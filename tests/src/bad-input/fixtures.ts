@@ -61,26 +61,22 @@ export async function createFixtures(api: TestStack, name = 'Dogs'): Promise<Fix
       const [message] = await databases.find(databaseNames.gateway, 'messages', {
         _id: messageId,
       });
-      const outbox = await databases.find(databaseNames.store, 'outbox', { pending: true });
       const deliveries = await databases.find(databaseNames.gateway, 'webhook_deliveries', {
         webhookId,
       });
-      const unrelayed = await databases.pendingEvents();
       // The worker lets go of the webhook after its last delivery is recorded.
       const [webhook] = await databases.find(databaseNames.gateway, 'webhooks', { _id: webhookId });
       expect(
         {
           message: message?.status as unknown,
-          outbox: outbox.length,
-          unrelayed,
+          work: await databases.pendingWork(),
           deliveries: deliveries.map((delivery) => delivery.status as unknown),
           leased: webhook?.leaseOwner !== undefined,
         },
         'fixture: a message, status push, event or webhook delivery is still pending',
       ).toEqual({
         message: 'delivered',
-        outbox: 0,
-        unrelayed: 0,
+        work: { pushes: 0, events: 0 },
         deliveries: ['delivered', 'delivered'],
         leased: false,
       });

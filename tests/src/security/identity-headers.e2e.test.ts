@@ -162,12 +162,7 @@ describe('identity headers sent by a client', () => {
     await expect
       .poll(async () => (await allDocuments(db, databaseNames.store, 'inventory')).map(held))
       .not.toContain(true);
-    await expect
-      .poll(async () => ({
-        pushes: (await db.find(databaseNames.store, 'outbox', { pending: true })).length,
-        events: await db.pendingEvents(),
-      }))
-      .toEqual({ pushes: 0, events: 0 });
+    await expect.poll(() => db.pendingWork()).toEqual({ pushes: 0, events: 0 });
     const before = {
       pets: await db.snapshot(databaseNames.pets),
       orders: await allDocuments(db, databaseNames.store, 'orders'),

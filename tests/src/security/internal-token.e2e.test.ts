@@ -109,9 +109,7 @@ beforeAll(async () => {
 async function settled(): Promise<void> {
   await vi.waitFor(
     async () => {
-      const outbox = db.db(databaseNames.store).collection('outbox');
-      expect(await outbox.countDocuments({ pending: true })).toBe(0);
-      expect(await db.pendingEvents()).toBe(0);
+      expect(await db.pendingWork()).toEqual({ pushes: 0, events: 0 });
     },
     { timeout: 10_000, interval: 100 },
   );

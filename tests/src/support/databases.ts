@@ -70,6 +70,18 @@ export class DatabaseReader {
     return count;
   }
 
+  /**
+   * The background work writes leave behind them: status pushes the store still owes pets, and
+   * documents whose events are not yet handed to the gateway. Both 0: the databases hold still.
+   */
+  async pendingWork(): Promise<{ pushes: number; events: number }> {
+    const outbox = this.db(databaseNames.store).collection('outbox');
+    return {
+      pushes: await outbox.countDocuments({ pending: true }),
+      events: await this.pendingEvents(),
+    };
+  }
+
   close(): Promise<void> {
     return this.#client.close();
   }
