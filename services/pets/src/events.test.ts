@@ -1,7 +1,11 @@
-import type { RecordedEvent } from '@petstore/contract';
-import { EventReceiver } from '@petstore/testkit';
-import { createInternalClient, type Pet, type PetStatus } from '@petstore/contract';
+import {
+  createInternalClient,
+  type Pet,
+  type PetStatus,
+  type RecordedEvent,
+} from '@petstore/contract';
 import type { PendingEvent, WithPendingEvents } from '@petstore/service-kit';
+import { EventReceiver } from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';
 import { describe, expect } from 'vitest';
 import { internalToken, startTestPets, type ServedPets } from './test-support/pets-service.js';
@@ -165,6 +169,7 @@ describe('pet.status_changed', () => {
     gateway.status = 202;
     await expect.poll(() => pendingIn(pets, rex.id)).toEqual({ count: 0, events: [] });
   });
+
   it('goes with a deleted pet to the gateway first, never with it into the void', async ({
     pets,
     gateway,

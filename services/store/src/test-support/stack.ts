@@ -1,6 +1,5 @@
-import type { RecordedEvent } from '@petstore/contract';
 // Test support: pets and the store in process on a test's database, and clients of both.
-import type { Pet, PetStatus } from '@petstore/contract';
+import type { Pet, PetStatus, RecordedEvent } from '@petstore/contract';
 import { loadPetsConfig, startPets, type PetsConfig, type RunningPets } from '@petstore/pets';
 import {
   connectMongo,
