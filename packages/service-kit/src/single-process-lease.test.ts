@@ -17,14 +17,16 @@ const it = test.extend<{ db: Db }>({
   },
 });
 
-const take = (db: Db, onLost = () => {}) =>
-  takeSingleProcessLease(db, { service: 'pets', logger, onLost, timings });
+const take = (db: Db, onLost = () => {}, leaseTimings = timings) =>
+  takeSingleProcessLease(db, { service: 'pets', logger, onLost, timings: leaseTimings });
 
 describe('the single-process lease', () => {
   it('refuses a second process while the first keeps its lease, naming it', async ({ db }) => {
-    const first = await take(db);
+    // Stale only after seconds: a heartbeat a loaded machine delays is not a holder gone.
+    const patient = { heartbeatMs: 50, staleMs: 3_000 };
+    const first = await take(db, () => {}, patient);
     try {
-      await expect(take(db)).rejects.toThrow(
+      await expect(take(db, () => {}, patient)).rejects.toThrow(
         new RegExp(
           `^\\[pets\\] another process of pets \\(pid ${process.pid} on .+\\) uses database ${db.databaseName}; the embedded FerretDB serves one process per service`,
         ),
