@@ -1,20 +1,20 @@
 package petstore.testdb;
 
-import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.MongoVersion;
-import de.bwaldvogel.mongo.backend.h2.H2Backend;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import org.h2.mvstore.MVStore;
 import sun.misc.Signal;
 
 /**
- * Serves a MongoDB-compatible database on 127.0.0.1 for tests and local runs.
+ * Serves a MongoDB-compatible database on 127.0.0.1 (or {@code LISTEN_HOST}, e.g. 0.0.0.0 in a
+ * container) for tests and local runs.
  *
  * <p>Usage: {@code java -jar petstore-testdb.jar [port] [h2-file]}; port 0 (or none) picks a
- * free one; without a file the data lives in memory, with one it is kept there across restarts.
- * Prints {@code listening on 127.0.0.1:<port>} once connections are accepted, and nothing else
+ * free one; without a file the data lives in memory, with one it is kept there across restarts
+ * and every write is in the file before it is acknowledged.
+ * Prints {@code listening on <host>:<port>} once connections are accepted, and nothing else
  * on stdout. Stops, closing the server, on SIGTERM or SIGINT, and exits 0.
  */
 public final class Main {
@@ -32,6 +32,9 @@ public final class Main {
         }
       };
 
+  /** Pages kept decoded in memory: enough for the data of a local run, so reads seldom decode. */
+  private static final int CACHE_MB = 512;
+
   private Main() {}
 
   public static void main(String[] args) throws InterruptedException {
@@ -44,18 +47,17 @@ public final class Main {
         "org.slf4j.simpleLogger.log.de.bwaldvogel.mongo.wire.MongoExceptionHandler", "off");
 
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
-    MongoBackend backend =
-        args.length > 1
-            ? new H2Backend(args[1]).version(REPORTED_VERSION)
-            : new MemoryBackend().version(REPORTED_VERSION);
-    MongoServer server = new MongoServer(backend);
-    server.bind("127.0.0.1", port);
+    MVStore.Builder store = new MVStore.Builder().cacheSize(CACHE_MB);
+    if (args.length > 1) store.fileName(args[1]);
+    MongoServer server = new MongoServer(new DurableBackend(store.open()).version(REPORTED_VERSION));
+    String host = System.getenv().getOrDefault("LISTEN_HOST", "127.0.0.1");
+    server.bind(host, port);
 
     CountDownLatch stopRequested = new CountDownLatch(1);
     for (String name : List.of("TERM", "INT")) {
       Signal.handle(new Signal(name), signal -> stopRequested.countDown());
     }
-    System.out.println("listening on 127.0.0.1:" + server.getLocalAddress().getPort());
+    System.out.println("listening on " + host + ":" + server.getLocalAddress().getPort());
     System.out.flush();
 
     stopRequested.await();
