@@ -17,7 +17,7 @@ export {
 export { createService, type RouterMiddleware, type ServiceOptions } from './create-service.js';
 export { internalHeaders, type Caller, type Role } from './internal-headers.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
-export { connectMongo, isFerretdb, type ConnectMongoOptions } from './mongo.js';
+export { connectMongo, type ConnectMongoOptions } from './mongo.js';
 export { decodeCursor, encodeCursor, pageOf } from './pagination.js';
 export type { ReadinessCheck } from './readiness.js';
 export {

@@ -21,10 +21,6 @@ export interface ConnectMongoOptions {
 /**
  * A connected client that fails within `timeoutMs` rather than hanging when the database is down,
  * and that reconnects by itself when the driver's server monitor hangs (see `hung-monitor.ts`).
- *
- * FerretDB's SQLite storage does not isolate an update from updates on other connections, so two
- * conditional updates of one document could both apply; against FerretDB the client therefore
- * uses a single connection, which serialises every operation. MongoDB gets a normal pool.
  */
 export async function connectMongo(
   uri: string,
@@ -38,21 +34,11 @@ export async function connectMongo(
     // Only when something listens: each command then costs two events.
     monitorCommands: observed.spans || observed.durations,
   };
-  let client = await new MongoClient(uri, options).connect();
-  if (await isFerretdb(client)) {
-    await client.close();
-    client = await new MongoClient(uri, { ...options, maxPoolSize: 1 }).connect();
-  }
+  const client = await new MongoClient(uri, options).connect();
   if (options.monitorCommands) monitorMongoCommands(client, observed);
   // A heartbeat lasts at most a connect and a `hello`, each bounded by the connect timeout.
   reconnectWhenMonitorHangs(client, { hungAfterMs: 2 * timeoutMs + 1_000, retryMs: timeoutMs });
   return client;
-}
-
-/** FerretDB answers `buildInfo` with its own version beside the MongoDB one it imitates. */
-export async function isFerretdb(client: MongoClient): Promise<boolean> {
-  const buildInfo = await client.db('admin').command({ buildInfo: 1 });
-  return 'ferretdbVersion' in buildInfo;
 }
 
 /** True when the error means the database cannot be reached, as opposed to a failed query. */

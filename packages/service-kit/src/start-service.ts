@@ -65,7 +65,7 @@ export async function startService({
   const hooks: ShutdownHook[] = [() => telemetry.close()];
   const onShutdown = (hook: ShutdownHook) => void hooks.unshift(hook);
   try {
-    const database = await openServiceDatabase({ ...config.mongo, service: name, logger });
+    const database = await openServiceDatabase({ ...config.mongo, service: name });
     onShutdown(() => database.close());
     const { app, onListening } = await setUp({ database, logger, onShutdown });
     const running = await runService({

@@ -4,10 +4,8 @@ import { createServer } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort, startEmbedded } from '@petstore/testkit';
+import { freePort } from '@petstore/testkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ServiceProcess } from './service-process.js';
 import { startStack } from './start-stack.js';
 
 let dataDir: string;
@@ -31,7 +29,7 @@ async function noneAnswers(urls: string[]): Promise<void> {
   });
 }
 
-const quiet = { LOG_LEVEL: 'silent', EMBEDDED_DATABASE: process.env.EMBEDDED_DATABASE };
+const quiet = { LOG_LEVEL: 'silent' };
 
 it('starts the database and every service, ready through the gateway, and stops them all', async () => {
   const stack = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
@@ -99,51 +97,4 @@ describe('refusals, before anything is started', () => {
       taken.close();
     }
   });
-
-  it('refuses replicas on the embedded FerretDB', async () => {
-    await expect(
-      startStack({
-        dataDir,
-        env: { ...quiet, EMBEDDED_DATABASE: 'ferretdb' },
-        stdio: 'pipe',
-        replicas: { pets: 2 },
-      }),
-    ).rejects.toThrow(
-      '[stack] PETS_REPLICAS=2 needs a database several processes can share: set MONGODB_URI, or EMBEDDED_DATABASE=mongo-java-server; the embedded FerretDB serves one process per service',
-    );
-  });
-});
-
-it('refuses a second process of a service on the same FerretDB database, saying why', async () => {
-  await using ferretdb = await startEmbedded('ferretdb');
-  const output: string[] = [];
-  const pets = async () => {
-    const port = await freePort();
-    return new ServiceProcess({
-      name: 'pets',
-      entry: fileURLToPath(new URL('../../../services/pets/dist/main.js', import.meta.url)),
-      env: {
-        PORT: String(port),
-        MONGODB_URI: ferretdb.uri,
-        INTERNAL_TOKEN: 'internal-token-for-tests-0123456789abcdef',
-        LOG_LEVEL: 'silent',
-      },
-      url: `http://127.0.0.1:${port}`,
-      stdio: 'pipe',
-      onOutput: (_name, chunk) => output.push(chunk),
-    });
-  };
-  const first = await pets();
-  await first.start();
-  try {
-    const second = await pets();
-    await expect(second.start()).rejects.toThrow('[stack] pets exited during start-up');
-    expect(output.join('')).toContain('[pets] another process of pets (pid ');
-    expect(output.join('')).toContain(
-      'uses database petstore_pets; the embedded FerretDB serves one process per service, so replicas need MongoDB (MONGODB_URI)',
-    );
-    expect(await answers(first.url)).toBe(true);
-  } finally {
-    await first.stop();
-  }
 });

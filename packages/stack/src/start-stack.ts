@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { embeddedDatabase, freePort } from '@petstore/testkit';
+import { freePort } from '@petstore/testkit';
 import { lockDataDir } from './data-dir-lock.js';
 import { openDatabase, type StackDatabase } from './database.js';
 import { ensurePortFree } from './ports.js';
@@ -13,13 +13,13 @@ export interface StackOptions {
   /** Secrets and the embedded database's files live here; one stack at a time may use it. */
   dataDir: string;
   /**
-   * `MONGODB_URI`, `EMBEDDED_DATABASE`, `INTERNAL_TOKEN`, `ADMIN_API_KEY`, `LOG_LEVEL`, …; handed
+   * `MONGODB_URI`, `INTERNAL_TOKEN`, `ADMIN_API_KEY`, `LOG_LEVEL`, …; handed
    * to every service.
    */
   env?: Record<string, string | undefined>;
   /** Where the first process of each service listens on 127.0.0.1; free ports where absent. */
   ports?: Partial<Record<ServiceName, number>>;
-  /** How many processes of each service (1 by default); more than one needs a shared database. */
+  /** How many processes of each service (1 by default). */
   replicas?: Partial<Record<ServiceName, number>>;
   stdio?: ServiceProcessOptions['stdio'];
   /**
@@ -77,16 +77,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const env = options.env ?? {};
   const replicas = { pets: 1, store: 1, gateway: 1, ...options.replicas };
   await mkdir(options.dataDir, { recursive: true });
-  const embedded = embeddedDatabase(env);
-  const shared = Boolean(env.MONGODB_URI) || embedded !== 'ferretdb';
-  for (const [service, count] of Object.entries(replicas)) {
-    if (count > 1 && !shared) {
-      throw new Error(
-        `[stack] ${service.toUpperCase()}_REPLICAS=${count} needs a database several processes can share: ` +
-          'set MONGODB_URI, or EMBEDDED_DATABASE=mongo-java-server; the embedded FerretDB serves one process per service',
-      );
-    }
-  }
   for (const [service, port] of Object.entries(options.ports ?? {})) {
     if (port) await ensurePortFree(port, PORT_VARIABLES[service as ServiceName]);
   }
@@ -104,7 +94,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     })());
   try {
     const secrets = await loadSecrets(options.dataDir, env);
-    database = await openDatabase(options.dataDir, { mongoUri: env.MONGODB_URI, embedded });
+    database = await openDatabase(options.dataDir, env.MONGODB_URI);
     const portsOf = async (service: ServiceName) =>
       Promise.all(
         Array.from({ length: replicas[service] }, (_, index) => {

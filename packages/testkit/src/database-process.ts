@@ -1,9 +1,8 @@
 import { answeringServer } from './answering-server.js';
 import { spawnGuarded, stopGuarded } from './guarded-process.js';
-import type { EmbeddedDatabase, MongoServer } from './mongo-server.js';
+import type { MongoServer } from './mongo-server.js';
 
 export interface DatabaseProcess {
-  kind: EmbeddedDatabase;
   command: string;
   args: string[];
   env?: NodeJS.ProcessEnv;
@@ -20,7 +19,6 @@ export interface DatabaseProcess {
  * the end of what it wrote to stderr.
  */
 export function startDatabaseProcess({
-  kind,
   command,
   args,
   env,
@@ -37,7 +35,9 @@ export function startDatabaseProcess({
   const startup = new AbortController();
   const exited = new Promise<void>((resolve) =>
     child.once('exit', () => {
-      startup.abort(new Error(`[testkit] ${kind} exited during start-up: ${output.trim()}`));
+      startup.abort(
+        new Error(`[testkit] the embedded database exited during start-up: ${output.trim()}`),
+      );
       resolve();
     }),
   );
@@ -46,5 +46,5 @@ export function startDatabaseProcess({
     await exited;
     await afterStop?.();
   };
-  return answeringServer(uri, kind, stop, { timeoutMs, signal: startup.signal });
+  return answeringServer(uri, 'embedded', stop, { timeoutMs, signal: startup.signal });
 }

@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
-import { MongoClient } from 'mongodb';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EmbeddedDatabase } from './mongo-server.js';
-import { startEmbedded } from './start-mongo.js';
+import { Long, MongoClient } from 'mongodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startMongoJavaServer } from './mongo-java-server.js';
 
 const run = promisify(execFile);
 const folders: string[] = [];
@@ -30,16 +29,11 @@ afterEach(async () => {
 });
 
 /** What names the database's own process on its command line. */
-const PROGRAM: Record<EmbeddedDatabase, string> = {
-  ferretdb: 'ferretdb',
-  'mongo-java-server': 'petstore-testdb.jar',
-};
+const program = 'petstore-testdb.jar';
 
-describe.each(['ferretdb', 'mongo-java-server'] as const)('the embedded %s', (kind) => {
-  const program = PROGRAM[kind];
-
+describe('the embedded database', () => {
   it('leaves no process behind and nothing answering after stop', async () => {
-    const server = await startEmbedded(kind);
+    const server = await startMongoJavaServer();
     const port = new URL(server.uri).port;
     expect(await processesNaming(`${program}.*${port}`)).not.toHaveLength(0);
 
@@ -53,7 +47,7 @@ describe.each(['ferretdb', 'mongo-java-server'] as const)('the embedded %s', (ki
 
   it('keeps the data of a given folder across restarts', async () => {
     const dataDir = await newFolder();
-    const first = await startEmbedded(kind, { dataDir });
+    const first = await startMongoJavaServer({ dataDir });
     const writer = await MongoClient.connect(first.uri);
     await writer
       .db('petstore_pets')
@@ -62,7 +56,7 @@ describe.each(['ferretdb', 'mongo-java-server'] as const)('the embedded %s', (ki
     await writer.close();
     await first.stop();
 
-    await using second = await startEmbedded(kind, { dataDir });
+    await using second = await startMongoJavaServer({ dataDir });
     const reader = await MongoClient.connect(second.uri);
     const pet = await reader
       .db('petstore_pets')
@@ -82,7 +76,6 @@ describe.each(['ferretdb', 'mongo-java-server'] as const)('the embedded %s', (ki
         '--import',
         'tsx',
         join(import.meta.dirname, 'test-support', 'hold-embedded-database.ts'),
-        kind,
         dataDir,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
@@ -99,11 +92,9 @@ describe.each(['ferretdb', 'mongo-java-server'] as const)('the embedded %s', (ki
       interval: 100,
     });
   });
-});
 
-describe('the embedded mongo-java-server', () => {
   it('applies concurrent conditional updates on one document atomically, across connections', async () => {
-    await using server = await startEmbedded('mongo-java-server');
+    await using server = await startMongoJavaServer();
     const clients = await Promise.all(
       Array.from({ length: 40 }, () => MongoClient.connect(server.uri, { maxPoolSize: 1 })),
     );
@@ -125,5 +116,124 @@ describe('the embedded mongo-java-server', () => {
     } finally {
       await Promise.all(clients.map((client) => client.close()));
     }
+  });
+
+  it('keeps every acknowledged write when it is killed', async () => {
+    const dataDir = await newFolder();
+    const first = await startMongoJavaServer({ dataDir });
+    const writer = await MongoClient.connect(first.uri);
+    const orders = writer.db('petstore_store').collection<{ _id: number; open: boolean }>('orders');
+    await orders.insertMany(
+      Array.from({ length: 200 }, (_, index) => ({ _id: index + 1, open: true })),
+    );
+    await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        orders.updateOne({ _id: index + 1, open: true }, { $set: { open: false } }),
+      ),
+    );
+    await orders.deleteOne({ _id: 200 });
+    const [pid] = await processesNaming(`${program}.*${dataDir}`);
+    process.kill(Number(pid), 'SIGKILL');
+    await vi.waitUntil(async () => (await processesNaming(`${program}.*${dataDir}`)).length === 0, {
+      timeout: 10_000,
+      interval: 50,
+    });
+    await writer.close();
+    await first.stop();
+
+    await using second = await startMongoJavaServer({ dataDir });
+    const reader = await MongoClient.connect(second.uri);
+    const kept = reader.db('petstore_store').collection<{ _id: number; open: boolean }>('orders');
+    expect(await kept.countDocuments({})).toBe(199);
+    expect(await kept.countDocuments({ open: false })).toBe(50);
+    await reader.close();
+  });
+
+  describe('answers as MongoDB does', () => {
+    type Doc = { _id: number; owner: string; open: boolean };
+    let server: Awaited<ReturnType<typeof startMongoJavaServer>>;
+    let client: MongoClient;
+    let docs: ReturnType<ReturnType<MongoClient['db']>['collection']>;
+
+    beforeAll(async () => {
+      server = await startMongoJavaServer();
+      client = await MongoClient.connect(server.uri);
+      docs = client.db('petstore_store').collection<Doc>('orders') as never;
+      await docs.insertMany(
+        Array.from({ length: 100 }, (_, index) => ({
+          _id: index + 1,
+          owner: index % 10 === 3 ? 'jane' : 'joe',
+          open: index % 2 === 0,
+        })) as never,
+      );
+    });
+    afterAll(async () => {
+      await client.close();
+      await server.stop();
+    });
+
+    const ids = (found: { _id: unknown }[]) => found.map(({ _id }) => _id);
+
+    it('filters by _id and other conditions together', async () => {
+      expect(await docs.findOne({ _id: 5, open: true } as never)).toEqual({
+        _id: 5,
+        owner: 'joe',
+        open: true,
+      });
+      expect(await docs.findOne({ _id: 6, open: true } as never)).toBeNull();
+      const found = await docs
+        .find({ _id: { $in: [1, 2, 3, 4, 500] }, open: false } as never)
+        .toArray();
+      expect(ids(found).sort()).toEqual([2, 4]);
+      const updated = await docs.updateOne({ _id: 7, open: false } as never, {
+        $set: { owner: 'x' },
+      });
+      expect(updated.matchedCount).toBe(0);
+    });
+
+    it('pages in _id order from a bound, either way, with other conditions', async () => {
+      expect(ids(await docs.find({}).sort({ _id: 1 }).limit(3).toArray())).toEqual([1, 2, 3]);
+      expect(ids(await docs.find({}).sort({ _id: -1 }).limit(3).toArray())).toEqual([100, 99, 98]);
+      const janeAfter = { owner: 'jane', _id: { $gt: 14 } };
+      expect(
+        ids(
+          await docs
+            .find(janeAfter as never)
+            .sort({ _id: 1 })
+            .limit(3)
+            .toArray(),
+        ),
+      ).toEqual([24, 34, 44]);
+      const janeBefore = { owner: 'jane', _id: { $lt: 44 } };
+      expect(
+        ids(
+          await docs
+            .find(janeBefore as never)
+            .sort({ _id: -1 })
+            .limit(2)
+            .toArray(),
+        ),
+      ).toEqual([34, 24]);
+      expect(
+        ids(
+          await docs
+            .find({ _id: { $gte: 99 } } as never)
+            .sort({ _id: 1 })
+            .limit(5)
+            .toArray(),
+        ),
+      ).toEqual([99, 100]);
+      expect(ids(await docs.find({}).sort({ _id: 1 }).skip(98).limit(5).toArray())).toEqual([
+        99, 100,
+      ]);
+    });
+
+    it('orders ids of mixed number types by value', async () => {
+      const mixed = client.db('petstore_store').collection<{ _id: unknown }>('mixed');
+      await mixed.insertMany([{ _id: 5 }, { _id: Long.fromNumber(3) }, { _id: 4 }]);
+      expect(ids(await mixed.find({}).sort({ _id: 1 }).limit(3).toArray()).map(Number)).toEqual([
+        3, 4, 5,
+      ]);
+    });
   });
 });

@@ -1,7 +1,6 @@
-export { embeddedDatabase, startEmbedded, startMongo } from './start-mongo.js';
-export { startEmbeddedFerretdb, type EmbeddedOptions } from './embedded-ferretdb.js';
+export { startMongo } from './start-mongo.js';
 export { containerLabel } from './mongo-container.js';
-export type { EmbeddedDatabase, MongoServer } from './mongo-server.js';
+export type { MongoServer } from './mongo-server.js';
 export { startMongoJavaServer, type MongoJavaServerOptions } from './mongo-java-server.js';
 export { serviceTestEnv } from './service-test-env.js';
 export { serveHttp, type HttpHandler, type ServedHttp } from './serve-http.js';

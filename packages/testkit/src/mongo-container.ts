@@ -8,7 +8,7 @@ export const containerLabel = 'petstore.testkit';
 
 /**
  * A MongoDB-compatible container of `image`: `mongo:7`, or any image listening on 27017 that logs
- * like mongod ("Waiting for connections") or FerretDB ("Listening on"). No helper image (Ryuk) is
+ * like mongod ("Waiting for connections") or the embedded database ("listening on"). No helper image (Ryuk) is
  * needed: stop() removes the container, and CI removes any labelled one a crash left behind.
  */
 export async function startMongoContainer(image: string): Promise<MongoServer> {
@@ -16,7 +16,7 @@ export async function startMongoContainer(image: string): Promise<MongoServer> {
   const container = await new GenericContainer(image)
     .withExposedPorts(mongoPort)
     .withLabels({ [containerLabel]: 'true' })
-    .withWaitStrategy(Wait.forLogMessage(/Waiting for connections|Listening on/))
+    .withWaitStrategy(Wait.forLogMessage(/Waiting for connections|listening on/))
     .withStartupTimeout(60_000)
     .start();
   const uri = `mongodb://${container.getHost()}:${container.getMappedPort(mongoPort)}/`;

@@ -18,9 +18,10 @@ export function mongoJavaServerJar(): string {
 }
 
 /**
- * mongo-java-server, a MongoDB-compatible server that, unlike FerretDB 1.x, applies each update
- * to a document atomically whatever connection it comes on: the database for running several
- * processes of a service. A process of this one's own, never outliving it.
+ * The embedded database: mongo-java-server, a MongoDB-compatible server that applies each update
+ * to a document atomically whatever connection it comes on, so several processes of a service
+ * can share it. With `dataDir` every write is in its file before it is acknowledged. A process of
+ * this one's own, never outliving it.
  */
 export async function startMongoJavaServer(
   options: MongoJavaServerOptions = {},
@@ -38,7 +39,6 @@ export async function startMongoJavaServer(
     args.push(join(options.dataDir, 'petstore.mv'));
   }
   return startDatabaseProcess({
-    kind: 'mongo-java-server',
     command: 'java',
     args,
     uri: `mongodb://127.0.0.1:${port}/`,

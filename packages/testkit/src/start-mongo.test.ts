@@ -1,7 +1,7 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MongoServer } from './mongo-server.js';
-import { embeddedDatabase, startMongo } from './start-mongo.js';
+import { startMongo } from './start-mongo.js';
 
 describe('startMongo', () => {
   let server: MongoServer;
@@ -24,7 +24,7 @@ describe('startMongo', () => {
       ? 'external'
       : process.env.PETSTORE_TEST_MONGO_IMAGE
         ? 'container'
-        : embeddedDatabase();
+        : 'embedded';
     expect(server.kind).toBe(expected);
   });
 
@@ -82,29 +82,6 @@ describe('startMongo', () => {
     expect(await next()).toBe(2);
     expect(await next()).toBe(3);
     expect(await counters.findOne({ _id: 'pets' })).toEqual({ _id: 'pets', value: 3 });
-  });
-
-  it('applies concurrent conditional updates sent through one connection exactly once each', async () => {
-    // FerretDB's SQLite storage does not isolate an update across connections; one connection
-    // serialises them, and services connect that way to it (see service-kit's connectMongo).
-    const single = await MongoClient.connect(server.uri, { maxPoolSize: 1 });
-    try {
-      const stock = single
-        .db(db.databaseName)
-        .collection<{ _id: string; quantity: number }>('stock');
-      await stock.insertOne({ _id: 'pet-1', quantity: 10 });
-
-      const results = await Promise.all(
-        Array.from({ length: 40 }, () =>
-          stock.updateOne({ _id: 'pet-1', quantity: { $gte: 1 } }, { $inc: { quantity: -1 } }),
-        ),
-      );
-
-      expect(results.filter((result) => result.modifiedCount === 1)).toHaveLength(10);
-      expect(await stock.findOne({ _id: 'pet-1' })).toEqual({ _id: 'pet-1', quantity: 0 });
-    } finally {
-      await single.close();
-    }
   });
 
   it('sorts and pages with skip and limit', async () => {

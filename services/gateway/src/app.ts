@@ -35,8 +35,6 @@ const READINESS_TIMEOUT_MS = 1_000;
 
 export interface AppDeps {
   db: Db;
-  /** This gateway holds its database alone (the embedded FerretDB): it limits rates in memory. */
-  singleProcess: boolean;
   config: Config;
   logger: Logger;
   now?: () => Date;
@@ -44,8 +42,8 @@ export interface AppDeps {
   upstreams?: Upstreams;
   /** Where key uses wait for their `lastUsedAt` write; its flushing is the caller's (startGateway's). */
   keyUsage?: KeyUsage;
-  /** Called once a message is queued, e.g. to wake the delivery worker. */
-  onMessageQueued?: () => void;
+  /** Called once a message is queued, e.g. to have the delivery worker deliver it. */
+  onMessageQueued?: (id: string) => void;
   /**
    * Called once a webhook delivery is due now (events recorded, a retry), e.g. to wake the
    * delivery worker.
@@ -58,7 +56,6 @@ export interface AppDeps {
 /** The gateway's Koa app: built here, never listening (see `startGateway`). */
 export function createApp({
   db,
-  singleProcess,
   config,
   logger,
   now = () => new Date(),
@@ -124,7 +121,7 @@ export function createApp({
             perKey: config.rateLimit.perKey,
             perAddress: config.rateLimit.signup,
           },
-          { db, singleProcess },
+          db,
         ),
         upstreams,
         proxy: {

@@ -72,7 +72,7 @@ const GatewayEnvSchema = z
     KEY_CACHE_TTL_MS: envInteger(1_000, { min: 0, max: 1_000 }),
     KEY_CACHE_SIZE: envInteger(10_000, { min: 0, max: 10_000_000 }),
     KEY_USAGE_FLUSH_MS: envInteger(5_000, { min: 10, max: 3_600_000 }),
-    MESSAGE_POLL_MS: envInteger(3_000, { min: 10, max: 600_000 }),
+    MESSAGE_POLL_MS: envInteger(30_000, { min: 10, max: 600_000 }),
     MESSAGE_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
     TRUSTED_PROXY_HOPS: envInteger(0, { min: 0, max: 10 }),
     ...getPetDeprecationEnv,
@@ -110,8 +110,7 @@ const GatewayEnvSchema = z
     rateLimit: {
       /**
        * `local`: token buckets in this gateway's memory; `cluster`: windows counted in the
-       * database, one limit whatever the number of gateways. By default `local` on a database
-       * the gateway holds alone (the embedded FerretDB), else `cluster`.
+       * database, one limit whatever the number of gateways (the default).
        */
       policy: env.RATE_LIMIT_POLICY,
       perKey: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },

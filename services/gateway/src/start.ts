@@ -43,7 +43,7 @@ export function startGateway(
       const upstreams = createUpstreams(config);
       onShutdown(() => closeUpstreams(upstreams));
       const { db } = database;
-      await ensureIndexes(db, database);
+      await ensureIndexes(db);
       const accounts = new AccountRepository(db);
       const admin = await accounts.ensureAdmin(config.adminApiKey);
       if (admin === 'none') log.warn('ADMIN_API_KEY is not set: no key has the admin role');
@@ -84,12 +84,11 @@ export function startGateway(
       onShutdown(() => worker.stop());
       const app = createApp({
         db,
-        singleProcess: database.singleProcess,
         config,
         logger: log,
         upstreams,
         keyUsage,
-        onMessageQueued: () => worker.kick(),
+        onMessageQueued: (id) => worker.queued(id),
         onWebhookDeliveryDue: () => deliveries.kick(),
         validateResponses,
       });

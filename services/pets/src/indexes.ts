@@ -6,9 +6,6 @@ import { categoriesCollection, petsCollection } from './storage.js';
  * Creates the indexes the queries need; idempotent, so it runs at every start-up. Lists page by
  * `_id`, so each filter is followed by `_id`. The `counters` collection is read by `_id` only.
  *
- * One index per command: FerretDB 1.24 drops the connection when one `createIndexes` command
- * names several indexes that all exist already, which is what a restart sends.
- *
  * The unique index on `nameKey` compares names as `nameKeyOf` makes them: keys stored under an
  * older rule are refreshed first.
  */

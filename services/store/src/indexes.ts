@@ -1,11 +1,8 @@
 import type { Db } from 'mongodb';
 
 /**
- * Creates the store's indexes; idempotent, run at every start. Nothing here needs what FerretDB
- * lacks (TTL, partial or collation indexes): expired idempotency keys are swept by the store.
- *
- * One index per command: FerretDB 1.24 drops the connection when one `createIndexes` command
- * names several indexes that all exist already, which is what a restart sends.
+ * Creates the store's indexes; idempotent, run at every start. No TTL index: the embedded
+ * database has none, so expired idempotency keys are swept by the store.
  */
 export async function ensureIndexes(db: Db): Promise<void> {
   const orders = db.collection('orders');

@@ -10,9 +10,8 @@ import { startTestStack, unthrottled } from '../support/test-stack.js';
 /** API.md, "Replicas": what holds whatever the number of processes of each service. */
 const REVOCATION_BOUND_MS = 1_000;
 
-// Several processes of a service need a database with MongoDB's per-document atomicity.
 const api = testStackForFile(
-  { ...unthrottled, EMBEDDED_DATABASE: 'mongo-java-server', PETS_TIMEOUT_MS: '500' },
+  { ...unthrottled, PETS_TIMEOUT_MS: '500' },
   { replicas: { gateway: 2, pets: 2, store: 2 } },
 );
 let gateways: [string, string];
@@ -204,7 +203,6 @@ describe('one key through two gateways', () => {
   it('is held to one rate limit: at most 1.3 times what one gateway accepts', async () => {
     await using limited = await startTestStack(
       {
-        EMBEDDED_DATABASE: 'mongo-java-server',
         // One token every 1000 s: what a gateway accepts is the burst.
         RATE_LIMIT_PER_SECOND: '0.001',
         RATE_LIMIT_BURST: '20',

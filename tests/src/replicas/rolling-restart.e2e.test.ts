@@ -15,7 +15,7 @@ const MAX_REQUESTS = 20_000;
 const ROTATION_WAIT = { timeout: 10_000, interval: 50 };
 
 const api = testStackForFile(
-  { ...unthrottled, EMBEDDED_DATABASE: 'mongo-java-server', SHUTDOWN_DRAIN_MS: String(DRAIN_MS) },
+  { ...unthrottled, SHUTDOWN_DRAIN_MS: String(DRAIN_MS) },
   { replicas: { gateway: 2, pets: 2, store: 2 } },
 );
 

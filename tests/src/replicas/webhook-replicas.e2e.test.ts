@@ -9,11 +9,9 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 /** How long a gateway holds a webhook it delivers to; another takes it over after. */
 const LEASE_MS = 2_000;
 
-// Several gateways need a database with MongoDB's per-document atomicity.
 const api = testStackForFile(
   {
     ...unthrottled,
-    EMBEDDED_DATABASE: 'mongo-java-server',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     WEBHOOK_LEASE_MS: String(LEASE_MS),
     // The surviving gateway looks often, whichever gateway recorded the events.

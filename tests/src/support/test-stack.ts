@@ -33,9 +33,8 @@ export const unthrottled = {
 let accounts = 0;
 
 /**
- * The whole API as separate processes on free ports, with a database and data folder of its own:
- * the embedded database `EMBEDDED_DATABASE` names, unless `env` names one. `env` reaches every
- * service (e.g. `UPSTREAM_TIMEOUT_MS`, `GET_PET_SUNSET`).
+ * The whole API as separate processes on free ports, with the embedded database and a data folder
+ * of its own. `env` reaches every service (e.g. `UPSTREAM_TIMEOUT_MS`, `GET_PET_SUNSET`).
  */
 export async function startTestStack(
   env: Record<string, string> = {},
@@ -46,7 +45,7 @@ export async function startTestStack(
   const byProcess = new Map<string, string[]>();
   const stack = await startStack({
     dataDir,
-    env: { LOG_LEVEL: 'info', EMBEDDED_DATABASE: process.env.EMBEDDED_DATABASE, ...env },
+    env: { LOG_LEVEL: 'info', ...env },
     replicas,
     stdio: 'pipe',
     onOutput: (name, chunk) => {

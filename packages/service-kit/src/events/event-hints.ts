@@ -19,8 +19,8 @@ export type Hint = [documentId: unknown, write: number];
 
 /**
  * Tells the relays of `collection` that the document `documentId` now carries an event: they read
- * it by its id instead of looking through the collection, which FerretDB does by reading every
- * document. Harmless when the write did not happen: the document is read and carries nothing.
+ * it by its id instead of looking through the collection, which reads every document.
+ * Harmless when the write did not happen: the document is read and carries nothing.
  */
 export function eventWritten<Doc extends Document>(
   collection: Collection<Doc>,

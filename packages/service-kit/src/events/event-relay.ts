@@ -26,8 +26,7 @@ export const EVENT_BATCH = 100;
  * two hands the batch over again, and the gateway records an event once.
  *
  * Every write kicks it, and the writes name their documents (`eventWritten`): a kick reads those
- * by id. Looking through a collection (a query FerretDB answers by reading every document) is
- * only for what a failure or another process left: at start, every `quietMs`, and after a
+ * by id. Looking through a collection (a query no unique index serves) is only for what a failure or another process left: at start, every `quietMs`, and after a
  * failure, which it retries every `idleMs` (a gateway that was down gets the events within
  * `idleMs` of answering again).
  */

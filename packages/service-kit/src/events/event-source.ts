@@ -62,8 +62,6 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
       read = hintedDocuments(documents, limit);
       let found: Doc[];
       if (read.length > 0) {
-        // One query for them all: FerretDB 1.24 reads every document of the collection for any
-        // filter, `_id` included, so one query per document would read it that many times.
         const documentsRead = await documents
           .find({ _id: { $in: read.map(([_id]) => _id as never) } })
           .toArray();
@@ -105,38 +103,24 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
         documents,
         read.filter(([id]) => byDocument.get(id)?.length === carried.get(id)),
       );
-      // One update for every document all of whose events were handed over, each matched only
-      // while it still carries just those: FerretDB 1.24 reads the whole collection for any
-      // filter, so one update per document would read it that many times.
-      const emptied = [...byDocument].filter(([id, ids]) => ids.length === carried.get(id));
-      const rest = [...byDocument].filter(([id, ids]) => ids.length !== carried.get(id));
-      let matchedCount = 0;
-      if (emptied.length > 0) {
-        const result = await documents.updateMany(
-          {
-            $or: emptied.map(([documentId, ids]) => ({
-              _id: documentId as never,
-              pendingEventCount: ids.length,
-              ...carrying(ids),
-            })),
-          },
-          { $set: { pendingEvents: {}, pendingEventCount: 0 } },
-        );
-        matchedCount += result.matchedCount;
-      }
-      // The others one update each: FerretDB stalls on many updates of one document in one command.
-      if (rest.length > 0) {
-        const result = await documents.bulkWrite(
-          rest.map(([documentId, ids]) => ({
-            updateOne: {
-              filter: { _id: documentId as never, ...carrying(ids) },
-              update: takenOff(ids),
-            },
-          })),
-          { ordered: false },
-        );
-        matchedCount += result.matchedCount;
-      }
+      // One command, an update by `_id` per document: a document all of whose events went is
+      // emptied, matched only while it still carries just those; the others lose what went.
+      const { matchedCount } = await documents.bulkWrite(
+        [...byDocument].map(([documentId, ids]) => ({
+          updateOne:
+            ids.length === carried.get(documentId)
+              ? {
+                  filter: {
+                    _id: documentId as never,
+                    pendingEventCount: ids.length,
+                    ...carrying(ids),
+                  },
+                  update: { $set: { pendingEvents: {}, pendingEventCount: 0 } },
+                }
+              : { filter: { _id: documentId as never, ...carrying(ids) }, update: takenOff(ids) },
+        })),
+        { ordered: false },
+      );
       if (matchedCount === byDocument.size) return;
       // Another relay took some first: take each of the rest on its own, if still there.
       await documents.bulkWrite(

@@ -1,9 +1,8 @@
-import type { EmbeddedDatabase } from '../mongo-server.js';
-import { startEmbedded } from '../start-mongo.js';
+import { startMongoJavaServer } from '../mongo-java-server.js';
 
-// Starts the embedded database named by the first argument in the folder given as the second,
-// says where it answers, and waits to be killed.
-const [kind, dataDir] = process.argv.slice(2) as [EmbeddedDatabase, string];
-const server = await startEmbedded(kind, { dataDir });
+// Starts the embedded database in the folder given as the first argument, says where it
+// answers, and waits to be killed.
+const [dataDir] = process.argv.slice(2) as [string];
+const server = await startMongoJavaServer({ dataDir });
 process.stdout.write(`${server.uri}\n`);
 setInterval(() => undefined, 60_000);

@@ -4,11 +4,10 @@ import { ensureWebhookIndexes } from '../webhooks/webhook-collections.js';
 import { gatewayCollections } from './collections.js';
 
 /**
- * Creates the gateway's indexes; idempotent, run at start-up. Only unique and compound indexes on
- * a database the gateway holds alone (FerretDB has no TTL, partial or collation indexes); where
- * gateways share the database, the shared rate-limit windows also expire by TTL.
+ * Creates the gateway's indexes; idempotent, run at start-up. The shared rate-limit windows also
+ * expire by TTL where the database has it (MongoDB; the embedded database keeps one per key).
  */
-export async function ensureIndexes(db: Db, { singleProcess }: { singleProcess: boolean }) {
+export async function ensureIndexes(db: Db) {
   const { accounts, apiKeys, messages } = gatewayCollections(db);
   await accounts.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
   await apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' });
@@ -18,7 +17,5 @@ export async function ensureIndexes(db: Db, { singleProcess }: { singleProcess: 
   await ensureWebhookIndexes(db);
   const windows = db.collection(RATE_LIMITS_COLLECTION);
   await windows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
-  if (!singleProcess) {
-    await windows.createIndex({ expire: 1 }, { expireAfterSeconds: 0, name: 'expire_ttl' });
-  }
+  await windows.createIndex({ expire: 1 }, { expireAfterSeconds: 0, name: 'expire_ttl' });
 }

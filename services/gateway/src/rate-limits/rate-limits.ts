@@ -15,9 +15,8 @@ export type RateLimitPolicy = 'local' | 'cluster';
 
 /**
  * The gateway's limits, by `policy` (as Kong names them): token buckets in memory (`local`), or
- * windows counted in the database (`cluster`), so that any number of gateways enforce one limit.
- * By default `local` when this gateway holds its database alone (the embedded FerretDB serves one
- * process), else `cluster`.
+ * windows counted in the database (`cluster`, the default), so that any number of gateways
+ * enforce one limit.
  */
 export function rateLimits(
   {
@@ -25,9 +24,9 @@ export function rateLimits(
     perKey,
     perAddress,
   }: { policy?: RateLimitPolicy; perKey: RatePolicy; perAddress: RatePolicy },
-  { db, singleProcess }: { db: Db; singleProcess: boolean },
+  db: Db,
 ): RateLimits {
-  const shared = (policy ?? (singleProcess ? 'local' : 'cluster')) === 'cluster';
+  const shared = (policy ?? 'cluster') === 'cluster';
   const limiter = (name: string, policy: RatePolicy): RateLimiter => {
     if (shared) return sharedWindows(db, name, policy);
     const buckets = new TokenBuckets(policy);

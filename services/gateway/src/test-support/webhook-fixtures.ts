@@ -14,7 +14,7 @@ export const it = test.extend<{ db: Db }>({
   db: async ({ mongo }, use) => {
     const client = await connectMongo(mongo.uri, { appName: 'gateway-test' });
     const db = client.db(mongo.databaseName('gateway'));
-    await ensureIndexes(db, { singleProcess: true });
+    await ensureIndexes(db);
     await use(db);
     await client.close();
   },

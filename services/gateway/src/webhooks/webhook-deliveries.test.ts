@@ -191,7 +191,6 @@ describe('retrying a delivery', () => {
     const onWebhookDeliveryDue = vi.fn();
     const app = createApp({
       db,
-      singleProcess: true,
       config,
       logger: captureLogs().logger,
       upstreams,

@@ -27,7 +27,7 @@ async function sweepWebhookHistory(
 
 /**
  * Sweeps the webhook history older than `retentionMs` at start and then every `intervalMs`.
- * FerretDB has no TTL indexes, so the gateway sweeps on every database (one code path).
+ * The embedded database has no TTL indexes, so the gateway sweeps on every database (one code path).
  */
 export function webhookSweeper(
   collections: WebhookCollections,

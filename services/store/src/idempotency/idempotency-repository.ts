@@ -22,7 +22,7 @@ export interface IdempotencyRecord {
   leaseExpiresAt: Date;
   response?: StoredResponse;
   createdAt: Date;
-  /** Past this the record counts as absent; the sweeper deletes it (FerretDB has no TTL index). */
+  /** Past this the record counts as absent; the sweeper deletes it. */
   expiresAt: Date;
 }
 

@@ -2,9 +2,9 @@ import { Worker, type Logger } from '@petstore/service-kit';
 import type { IdempotencyRepository } from './idempotency-repository.js';
 
 /**
- * Deletes expired idempotency keys at start and then every `intervalMs`. FerretDB has no TTL
- * indexes, so the store sweeps on both databases (one code path); reads ignore an expired key in
- * between, so sweeping only bounds the collection's size.
+ * Deletes expired idempotency keys at start and then every `intervalMs`. The embedded database
+ * has no TTL indexes, so the store sweeps on every database (one code path); reads ignore an
+ * expired key in between, so sweeping only bounds the collection's size.
  */
 export function idempotencySweeper(
   keys: IdempotencyRepository,

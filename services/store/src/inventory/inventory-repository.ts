@@ -19,7 +19,7 @@ export interface InventoryDocument extends WithPendingEvents {
    */
   openOrders: number;
   updatedAt: Date;
-  /** Unsettled holds by order id (an object, not an array: FerretDB 1.24 ignores `$pull` by condition). */
+  /** Unsettled holds by order id. */
   holds?: Record<string, HoldDocument>;
   /** How many holds are unsettled, so the sweeper finds them by an index. */
   heldCount?: number;

@@ -186,7 +186,6 @@ export class OrderRepository {
     const before = await this.orders.findOneAndUpdate(
       { _id: id, ...ownerFilter(scope), ...open },
       { $set: { cancelled: true, cancelledAt: at, ...event.$set }, $inc: event.$inc },
-      // No projection: FerretDB does not implement one on findAndModify.
       { returnDocument: 'before' },
     );
     if (!before) return undefined;

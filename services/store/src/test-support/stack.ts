@@ -233,7 +233,7 @@ async function startStack(): Promise<Stack> {
       });
       if (answer.status !== 200) throw new Error(`stocking pet ${petId}: ${answer.status}`);
       // The store takes the stock's event off the entry once handed over: a test writing the
-      // entry on a connection of its own could race that update, which FerretDB does not isolate.
+      // entry on a connection of its own could race that update.
       await vi.waitFor(async () => {
         const entry = await storeDb.collection('inventory').findOne({ _id: petId as never });
         if (entry?.pendingEventCount !== 0) throw new Error(`pet ${petId}: its event is pending`);
