@@ -13,7 +13,7 @@ describe('loadStoreConfig', () => {
       metrics: { port: undefined },
       pets: { urls: ['http://127.0.0.1:3001'], timeoutMs: 2000, confirmedForMs: 1000 },
       outbox: { intervalMs: 5000, maxBackoffMs: 5000, reconcileIntervalMs: 300000 },
-      stockHolds: { timeoutMs: 30000, sweepIntervalMs: 5000 },
+      stockHolds: { timeoutMs: 30000, sweepIntervalMs: 30000 },
       gateway: { urls: ['http://127.0.0.1:8080'] },
       events: { relayIntervalMs: 1000 },
     });

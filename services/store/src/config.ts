@@ -22,7 +22,7 @@ const StoreEnvSchema = z
     OUTBOX_INTERVAL_MS: milliseconds(5_000),
     OUTBOX_MAX_BACKOFF_MS: milliseconds(5_000),
     STOCK_HOLD_TIMEOUT_MS: milliseconds(30_000),
-    STOCK_HOLD_SWEEP_MS: milliseconds(5_000),
+    STOCK_HOLD_SWEEP_MS: milliseconds(30_000),
     STATUS_RECONCILE_MS: milliseconds(300_000),
   })
   .transform((env) => ({

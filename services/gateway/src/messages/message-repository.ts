@@ -61,17 +61,30 @@ export class MessageRepository {
     return document ? toMessage(document) : undefined;
   }
 
+  /** Claims the message `id` to deliver, atomically, while it is queued. */
+  claim(id: string, leaseMs: number): Promise<ClaimedMessage | undefined> {
+    return this.#claimOne({ _id: id, status: 'queued' }, leaseMs);
+  }
+
   /**
-   * Claims one message to deliver, atomically (one conditional update): a queued one, or one
-   * whose previous claim expired (its worker died). Undefined when there is none.
+   * Claims any message to deliver: a queued one, or one whose previous claim expired (its worker
+   * died). A query no index serves, for recovery only. Undefined when there is none.
    */
-  async claimNext(leaseMs: number): Promise<ClaimedMessage | undefined> {
+  claimNext(leaseMs: number): Promise<ClaimedMessage | undefined> {
     const now = this.#now();
-    const leaseUntil = new Date(now.getTime() + leaseMs);
+    return this.#claimOne(
+      { $or: [{ status: 'queued' }, { status: 'delivering', leaseUntil: { $lt: now } }] },
+      leaseMs,
+    );
+  }
+
+  async #claimOne(
+    filter: Filter<MessageDocument>,
+    leaseMs: number,
+  ): Promise<ClaimedMessage | undefined> {
+    const leaseUntil = new Date(this.#now().getTime() + leaseMs);
     const claimed = await this.#collections.messages.findOneAndUpdate(
-      {
-        $or: [{ status: 'queued' }, { status: 'delivering', leaseUntil: { $lt: now } }],
-      },
+      filter,
       { $set: { status: 'delivering', leaseUntil }, $inc: { attempts: 1 } },
       { returnDocument: 'after' },
     );

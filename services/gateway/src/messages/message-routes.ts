@@ -6,8 +6,8 @@ import type { MessageRepository } from './message-repository.js';
 
 export interface MessageRoutesDeps {
   messages: MessageRepository;
-  /** Called once a message is queued, e.g. to wake the delivery worker. */
-  onMessageQueued: () => void;
+  /** Called once a message is queued, e.g. to have the delivery worker deliver it. */
+  onMessageQueued: (id: string) => void;
 }
 
 /** Queueing a message and reading it back. */
@@ -18,7 +18,7 @@ export function messageRoutes({
   return {
     sendMessage: async ({ body, ctx }) => {
       const message = await messages.queue(requireCaller(ctx).accountId, body.message);
-      onMessageQueued();
+      onMessageQueued(message.id);
       return { status: 202, body: message };
     },
     getMessage: async ({ params, ctx }) => {

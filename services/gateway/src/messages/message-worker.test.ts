@@ -11,7 +11,7 @@ const it = test.extend<{ db: Db }>({
   db: async ({ mongo }, use) => {
     const client = await connectMongo(mongo.uri, { appName: 'gateway-test' });
     const db = client.db(mongo.databaseName('gateway'));
-    await ensureIndexes(db, { singleProcess: true });
+    await ensureIndexes(db);
     await use(db);
     await client.close();
   },
@@ -46,6 +46,31 @@ describe('the message worker', () => {
       await Promise.all(workers.map((worker) => worker.stop()));
     }
     expect([...delivered].sort()).toEqual(queued.map(({ id }) => id).sort());
+  });
+
+  it('delivers a message it is told of by its id at once, between its looks', async ({ db }) => {
+    const messages = new MessageRepository(db);
+    const delivered: string[] = [];
+    const worker = messageWorker({
+      messages,
+      deliver: (message) => {
+        delivered.push(message.id);
+        return Promise.resolve();
+      },
+      logger,
+      pollMs: 600_000,
+      leaseMs: 60_000,
+    });
+    worker.start();
+    try {
+      // The look at start finds nothing; the next is ten minutes away.
+      const message = await messages.queue('acct_a', 'by id');
+      worker.queued(message.id);
+      await vi.waitUntil(() => delivered.length === 1, { timeout: 10_000 });
+      expect(delivered).toEqual([message.id]);
+    } finally {
+      await worker.stop();
+    }
   });
 
   it('tries a message again when delivering it failed, once its lease is over', async ({ db }) => {

@@ -18,7 +18,7 @@ export interface MessageWorkerOptions {
   messages: MessageRepository;
   deliver: Deliver;
   logger: Logger;
-  /** How often to look for work when nothing wakes the worker. */
+  /** How often to look for messages no `queued(id)` named (another process's, a failed one's). */
   pollMs: number;
   /** How long a claim lasts; a message whose worker died is taken over after it. */
   leaseMs: number;
@@ -26,10 +26,17 @@ export interface MessageWorkerOptions {
   onDelivered?: () => void;
 }
 
+export type MessageWorker = Worker & {
+  /** Delivers the message `id`, just queued by this process, now. */
+  queued(id: string): void;
+};
+
 /**
- * Delivers queued messages: claims one at a time atomically, delivers it and marks it delivered,
- * until none is left; then sleeps until kicked (a message was just queued) or the next poll.
- * Messages queued before a restart are found by the first poll. Delivery is at least once.
+ * Delivers queued messages: claims one at a time atomically, delivers it and marks it delivered.
+ * The messages this process queued are claimed by id. Looking through the collection for any
+ * other (queued before a restart, by a process that died, or whose delivery failed) is a query no
+ * index serves, so it is made at start and then every `pollMs`, and again at once while it finds
+ * one. Delivery is at least once.
  */
 export function messageWorker({
   messages,
@@ -38,14 +45,24 @@ export function messageWorker({
   pollMs,
   leaseMs,
   onDelivered = () => undefined,
-}: MessageWorkerOptions): Worker {
-  return new Worker({
+}: MessageWorkerOptions): MessageWorker {
+  const named: string[] = [];
+  let lookedAt = Number.NEGATIVE_INFINITY;
+  const worker = new Worker({
     name: 'messages',
     logger,
     idleMs: pollMs,
     step: async () => {
-      const claimed = await messages.claimNext(leaseMs);
-      if (!claimed) return false;
+      const id = named.shift();
+      let claimed: ClaimedMessage | undefined;
+      if (id !== undefined) {
+        claimed = await messages.claim(id, leaseMs);
+      } else if (Date.now() - lookedAt >= pollMs) {
+        lookedAt = Date.now();
+        claimed = await messages.claimNext(leaseMs);
+        if (claimed) lookedAt = Number.NEGATIVE_INFINITY;
+      }
+      if (!claimed) return named.length > 0;
       await inSpan(
         'message delivery',
         {
@@ -58,6 +75,12 @@ export function messageWorker({
         },
       );
       return true;
+    },
+  });
+  return Object.assign(worker, {
+    queued(id: string) {
+      named.push(id);
+      worker.kick();
     },
   });
 }
