@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the three service images from deploy/docker/Dockerfile on a Node base built from this
 # machine's own Node (nothing is pulled; the packages come from a pnpm store filled here), runs
-# one container of each with the FerretDB image as their database on a network of their own,
-# waits for their health checks and the gateway's /ready, runs the README walkthrough against the
-# gateway, then stops each service and checks it stopped gracefully (exit 0). Prints the images'
-# sizes. Removes its containers and network on exit; any failure exits non-zero.
+# one container of each on a network of their own with a container of the mongo-java-server image
+# (scripts/build-mongo-java-server-image.sh) as their database, waits for their health checks and
+# the gateway's /ready, runs the README walkthrough against the gateway, then stops each service
+# and checks it stopped gracefully (exit 0). Prints the images' sizes. Removes its containers and
+# network on exit; any failure exits non-zero.
 # Needs a Docker daemon (scripts/ci-docker-leg.sh starts one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,10 +41,10 @@ wait_for() {
   fail "$what: not within $seconds s"
 }
 
-echo "::: images: local Node base and build image"
+echo "::: images: local Node base, build and database images"
 node_image=$(bash scripts/build-node-base-image.sh)
 build_image=$(bash scripts/build-node-build-image.sh "$node_image")
-ferretdb_image=$(bash scripts/build-ferretdb-image.sh)
+database_image=$(bash scripts/build-mongo-java-server-image.sh)
 
 for service in "${services[@]}"; do
   echo "::: images: petstore/$service"
@@ -55,12 +56,12 @@ for service in "${services[@]}"; do
 done
 docker image ls --filter 'reference=petstore/*' --format 'table {{.Repository}}:{{.Tag}}\t{{.Size}}'
 
-echo "::: images: FerretDB, pets, store and the gateway on network $run"
+echo "::: images: mongo-java-server, pets, store and the gateway on network $run"
 internal_token=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 admin_key=psk_$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
 docker network create "$run" >/dev/null
 docker run --detach --name "$run-mongo" --label "petstore.run=$run" --network "$run" \
-  --network-alias mongo "$ferretdb_image" >/dev/null
+  --network-alias mongo "$database_image" >/dev/null
 
 # As the manifests run them: read-only, no capabilities, a writable /tmp.
 start_service() {
