@@ -77,7 +77,7 @@ export const orders = c.router({
     pathParams: OrderPathSchema,
     summary: 'Cancel an order',
     description:
-      'Cancels an open order and puts its quantity back in stock; a complete order is 409 `order_complete`.',
+      'Cancels an open order and puts its quantity back in stock; a complete order is 409 `order_complete`. Idempotent: an order already cancelled answers 204 again.',
     responses: { 204: c.noBody(), ...v1Errors(400, 401, 404, 409) },
     metadata: customer,
   },

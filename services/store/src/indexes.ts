@@ -19,8 +19,11 @@ export async function ensureIndexes(db: Db): Promise<void> {
     .createIndex({ pendingEventCount: 1 }, { name: 'pending_events' });
   // Expired keys, for the sweeper.
   await db.collection('idempotency_keys').createIndex({ expiresAt: 1 }, { name: 'expires_at' });
-  // Entries with unsettled stock holds, for the hold sweeper.
+  // Entries with unsettled stock holds or closing marks, and closed orders whose stock may still
+  // be owed, for the sweeper.
   await db.collection('inventory').createIndex({ heldCount: 1 }, { name: 'held_count' });
+  await db.collection('inventory').createIndex({ closedCount: 1 }, { name: 'closed_count' });
+  await orders.createIndex({ stockOwed: 1 }, { name: 'stock_owed', sparse: true });
   // Due entries, for the worker.
   await db
     .collection('outbox')

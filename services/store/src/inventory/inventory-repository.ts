@@ -23,6 +23,20 @@ export interface InventoryDocument extends WithPendingEvents {
   holds?: Record<string, HoldDocument>;
   /** How many holds are unsettled, so the sweeper finds them by an index. */
   heldCount?: number;
+  /**
+   * The orders whose closing (a cancel or a completion) moved this entry, by order id, each with
+   * when: the mark that makes moving it again a no-op. Forgotten once the order owes nothing.
+   */
+  closed?: Record<string, Date>;
+  /** How many closings are marked, so the sweeper finds them by an index. */
+  closedCount?: number;
+}
+
+/** An order whose closing the stock still owes: a cancel gives `quantity` back, a completion 0. */
+export interface Closing {
+  petId: number;
+  orderId: number;
+  quantity: number;
 }
 
 /** The stock order `orderId` took from pet `petId`, as the hold records it. */
@@ -166,27 +180,43 @@ export class InventoryRepository {
     );
   }
 
-  /** A cancelled order: its quantity goes back to stock, and the pet has one open order fewer. */
-  async cancelOrder(petId: number, quantity: number, at: Date): Promise<StockChange | undefined> {
-    return this.#moveOpenOrder(petId, { quantity, openOrders: -1 }, at);
-  }
-
-  /** A completed order: the pet has one open order fewer, its stock stays taken. */
-  async completeOrder(petId: number, at: Date): Promise<StockChange | undefined> {
-    return this.#moveOpenOrder(petId, { quantity: 0, openOrders: -1 }, at);
-  }
-
-  async #moveOpenOrder(
-    petId: number,
-    delta: { quantity: number; openOrders: number },
-    at: Date,
-  ): Promise<StockChange | undefined> {
+  /**
+   * A closed order (cancelled or completed): its quantity goes back to stock (0 for a completion)
+   * and the pet has one open order fewer, in one update that marks the order, conditional on its
+   * mark, so it happens once however often it runs. Undefined when it had already happened.
+   */
+  async close({ petId, orderId, quantity }: Closing, at: Date): Promise<StockChange | undefined> {
+    const delta = { quantity, openOrders: -1 };
     const before = await this.inventory.findOneAndUpdate(
-      { _id: petId },
-      { $inc: delta, $set: { updatedAt: at } },
+      { _id: petId, [closedPath(orderId)]: { $exists: false } },
+      { $inc: { ...delta, closedCount: 1 }, $set: { updatedAt: at, [closedPath(orderId)]: at } },
       { returnDocument: 'before' },
     );
     return before ? changed(before, delta) : undefined;
+  }
+
+  /** The closing marks made before `before`. */
+  async closedBefore(before: Date): Promise<{ petId: number; orderId: number }[]> {
+    const documents = await this.inventory.find({ closedCount: { $gt: 0 } }).toArray();
+    return documents.flatMap(({ _id: petId, closed = {} }) =>
+      Object.entries(closed)
+        .filter(([, at]) => at < before)
+        .map(([orderId]) => ({ petId, orderId: Number(orderId) })),
+    );
+  }
+
+  /** Forgets closing marks, each only if still there. */
+  async forgetClosed(marks: { petId: number; orderId: number }[]): Promise<void> {
+    if (marks.length === 0) return;
+    await this.inventory.bulkWrite(
+      marks.map(({ petId, orderId }) => ({
+        updateOne: {
+          filter: { _id: petId, [closedPath(orderId)]: { $exists: true } },
+          update: { $unset: { [closedPath(orderId)]: '' }, $inc: { closedCount: -1 } },
+        },
+      })),
+      { ordered: false },
+    );
   }
 
   /** One page of stock entries in pet id order. */
@@ -200,6 +230,10 @@ export class InventoryRepository {
 
 function holdPath(orderId: number): `holds.${number}` {
   return `holds.${orderId}`;
+}
+
+function closedPath(orderId: number): `closed.${number}` {
+  return `closed.${orderId}`;
 }
 
 function toStock(document: InventoryDocument): Stock {

@@ -3,6 +3,7 @@ import type { PlacedOrder } from '../orders/order-repository.js';
 import type { StatusChanges } from '../outbox/status-changes.js';
 import type { Repository } from '../repository.js';
 import type { StockChange, StockHold } from './inventory-repository.js';
+import { sweepClosings } from './closings.js';
 import { statusMoved } from './pet-status.js';
 
 /** How a hold was settled: its order is stored, or its stock went back (`returned`). */
@@ -34,7 +35,7 @@ export interface HoldSweeperOptions {
   logger: Logger;
   /** How often to look for holds left behind. */
   intervalMs: number;
-  /** How old a hold must be before it counts as left behind by its request. */
+  /** How old a hold or a closing must be before it counts as left behind by its request. */
   timeoutMs: number;
 }
 
@@ -42,7 +43,8 @@ export interface HoldSweeperOptions {
  * Settles the holds that requests left behind — the database failed between taking the stock and
  * storing the order, or the process died there — at start and then every `intervalMs`. A hold
  * younger than `timeoutMs` is left to its request. Settling is safe even against a request that is
- * still running: the order id goes to whoever inserts it first.
+ * still running: the order id goes to whoever inserts it first. Then finishes the closings that
+ * requests left half done (`sweepClosings`).
  */
 export function holdSweeper({
   repository,
@@ -73,6 +75,7 @@ export function holdSweeper({
           }
         }
       }
+      await sweepClosings(repository, statusChanges, { now: now(), timeoutMs, logger });
       return false;
     },
   });

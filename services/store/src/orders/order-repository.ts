@@ -8,7 +8,7 @@ import {
   type WithPendingEvents,
 } from '@petstore/service-kit';
 import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
-import type { StockHold } from '../inventory/inventory-repository.js';
+import type { Closing, StockHold } from '../inventory/inventory-repository.js';
 import { toTimestamp } from './timestamps.js';
 
 /** An order as answered: the contract's Order with every field present. */
@@ -34,6 +34,11 @@ export interface OrderDocument extends WithPendingEvents {
   aborted?: true;
   /** The `Idempotency-Key` record it was placed under (`<accountId>:<key>`), if any. */
   idempotencyKey?: string;
+  /**
+   * Set by its closing (a cancel or a completion), with when: the stock is owed the closing until
+   * the store sees to it (`Closing`); cleared once it has.
+   */
+  stockOwed?: Date;
 }
 
 /** Whose orders a query may see: a customer's own, or every order for an admin. */
@@ -58,12 +63,6 @@ export interface OrderFilter {
   /** The id the page continues after. */
   after: number;
   limit: number;
-}
-
-/** What a cancellation gives back to stock. */
-export interface CancelledOrder {
-  petId: number;
-  quantity: number;
 }
 
 /** An order that is neither complete nor cancelled: it still holds its pet (`pending`). */
@@ -177,28 +176,48 @@ export class OrderRepository {
   }
 
   /**
-   * Cancels the order if it is still open, in one conditional update: of two racing cancels only
-   * one matches, and only that one gets what to give back to stock; and only that one records
-   * the `order.cancelled` event.
+   * The order as its closing left it, when the scope may see it: whether it is cancelled, and
+   * what the stock is still owed, if anything. Never a tombstone.
    */
-  async cancelOpen(scope: OrderScope, id: number, at: Date): Promise<CancelledOrder | undefined> {
+  async findClosed(
+    scope: OrderScope,
+    id: number,
+  ): Promise<{ order: PlacedOrder; cancelled: boolean; owed?: Closing } | undefined> {
+    const document = await this.orders.findOne({ _id: id, ...ownerFilter(scope) });
+    if (!document || document.aborted) return undefined;
+    return {
+      order: toOrder(document),
+      cancelled: document.cancelled,
+      ...(document.stockOwed ? { owed: closingOf(document) } : {}),
+    };
+  }
+
+  /**
+   * Cancels the order if it is still open, in one conditional update that also records the
+   * stock it owes back and the `order.cancelled` event: of two racing cancels only one matches,
+   * and only that one gets the closing to see to.
+   */
+  async cancelOpen(scope: OrderScope, id: number, at: Date): Promise<Closing | undefined> {
     const event = recordEvent({ type: 'order.cancelled', timestamp: at });
     const before = await this.orders.findOneAndUpdate(
       { _id: id, ...ownerFilter(scope), ...open },
-      { $set: { cancelled: true, cancelledAt: at, ...event.$set }, $inc: event.$inc },
+      {
+        $set: { cancelled: true, cancelledAt: at, stockOwed: at, ...event.$set },
+        $inc: event.$inc,
+      },
       { returnDocument: 'before' },
     );
     if (!before) return undefined;
     eventWritten(this.orders, id);
-    return { petId: before.petId, quantity: before.quantity };
+    return closingOf({ ...before, cancelled: true });
   }
 
   /**
-   * Completes the order if it is open (and moves its ship date when given), with its
-   * `order.completed` event, in one conditional update.
+   * Completes the order if it is open (and moves its ship date when given), with the closing the
+   * stock is owed and its `order.completed` event, in one conditional update.
    */
   async completeOpen(id: number, at: Date, shipDate?: Date): Promise<PlacedOrder | undefined> {
-    const set: Partial<OrderDocument> = { complete: true, completedAt: at };
+    const set: Partial<OrderDocument> = { complete: true, completedAt: at, stockOwed: at };
     if (shipDate) set.shipDate = shipDate;
     const event = recordEvent({ type: 'order.completed', timestamp: at });
     const after = await this.orders.findOneAndUpdate(
@@ -211,6 +230,26 @@ export class OrderRepository {
     return toOrder(after);
   }
 
+  /** The closings made before `before` that the stock may still be owed. */
+  async owedBefore(before: Date): Promise<Closing[]> {
+    const documents = await this.orders.find({ stockOwed: { $lt: before } }).toArray();
+    return documents.map(closingOf);
+  }
+
+  /** Of these orders, the ids of those whose closing the stock may still be owed. */
+  async stillOwed(ids: number[]): Promise<Set<number>> {
+    const documents = await this.orders
+      .find({ _id: { $in: ids }, stockOwed: { $exists: true } }, { projection: { _id: 1 } })
+      .toArray();
+    return new Set(documents.map(({ _id }) => _id));
+  }
+
+  /** The stock has seen to these orders' closings. */
+  async settled(ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.orders.updateMany({ _id: { $in: ids } }, { $unset: { stockOwed: '' } });
+  }
+
   /** Moves the ship date of an open order. */
   async moveShipDate(id: number, shipDate: Date): Promise<PlacedOrder | undefined> {
     const after = await this.orders.findOneAndUpdate(
@@ -220,6 +259,15 @@ export class OrderRepository {
     );
     return after ? toOrder(after) : undefined;
   }
+}
+
+/** What a closed order owes its pet's stock: its quantity when cancelled, nothing when completed. */
+function closingOf(document: OrderDocument): Closing {
+  return {
+    petId: document.petId,
+    orderId: document._id,
+    quantity: document.cancelled ? document.quantity : 0,
+  };
 }
 
 function ownerFilter(scope: OrderScope): Filter<OrderDocument> {

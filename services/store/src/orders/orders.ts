@@ -3,7 +3,7 @@ import { storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
 import type { StoredResponse } from '../idempotency/idempotency-repository.js';
 import { idempotencyRecordId, type Idempotency } from '../idempotency/idempotency.js';
-import type { StockChange } from '../inventory/inventory-repository.js';
+import { closeStock } from '../inventory/closings.js';
 import { statusMoved } from '../inventory/pet-status.js';
 import { settleHold } from '../inventory/stock-holds.js';
 import type { StatusChanges } from '../outbox/status-changes.js';
@@ -87,13 +87,6 @@ export function createOrders({
     return placed;
   }
 
-  /** After an order closed (completed, cancelled): a status push when the pet's status moved. */
-  async function closed(change: StockChange | undefined, request: RequestScope): Promise<void> {
-    if (change && statusMoved(change)) {
-      await statusChanges.changed(change.after.petId, request.logger);
-    }
-  }
-
   return {
     list(caller: Caller, filter: OrderFilter): Promise<PlacedOrder[]> {
       return orders.list(scopeOf(caller), filter);
@@ -143,39 +136,48 @@ export function createOrders({
       let updated: PlacedOrder | undefined;
       if (complete) {
         updated = await orders.completeOpen(orderId, now(), newShipDate);
-        if (updated) await closed(await inventory.completeOrder(updated.petId, now()), request);
+        if (updated) {
+          const closing = { petId: updated.petId, orderId, quantity: 0 };
+          await closeStock(repository, statusChanges, closing, now(), request.logger);
+        }
       } else if (newShipDate) {
         updated = await orders.moveShipDate(orderId, newShipDate);
       }
       if (updated) return updated;
 
       // Nothing open matched: the order is missing, already complete, or the body is empty.
-      const existing = await orders.find({}, orderId);
-      if (!existing) throw notFound(id);
-      if (existing.complete && newShipDate && existing.shipDate !== toTimestamp(newShipDate)) {
+      const existing = await orders.findClosed({}, orderId);
+      if (!existing || existing.cancelled) throw notFound(id);
+      const { order, owed } = existing;
+      // A completion retried after its first request died between its writes finishes it.
+      if (owed) await closeStock(repository, statusChanges, owed, now(), request.logger);
+      if (order.complete && newShipDate && order.shipDate !== toTimestamp(newShipDate)) {
         throw new AppError('order_complete', `order ${id} is complete; its ship date is final`);
       }
-      return existing;
+      return order;
     },
 
     /**
-     * Cancels an open order and gives its quantity back, exactly once: of two racing cancels
-     * only the one whose conditional update matched gives stock back; the other sees 404.
+     * Cancels an open order and gives its quantity back, exactly once (see `closeStock`). A
+     * DELETE of an order already cancelled answers as the first did, and finishes the stock's
+     * part if the first request died before it.
      */
     async cancel(caller: Caller, id: bigint, request: RequestScope): Promise<void> {
       const scope = scopeOf(caller);
       const orderId = storedId(id);
       const cancelled = await orders.cancelOpen(scope, orderId, now());
       if (cancelled) {
-        const change = await inventory.cancelOrder(cancelled.petId, cancelled.quantity, now());
-        await closed(change, request);
+        await closeStock(repository, statusChanges, cancelled, now(), request.logger);
         return;
       }
-      const existing = await orders.find(scope, orderId);
-      if (existing?.complete) {
+      const existing = await orders.findClosed(scope, orderId);
+      if (!existing) throw notFound(id);
+      if (existing.owed) {
+        await closeStock(repository, statusChanges, existing.owed, now(), request.logger);
+      }
+      if (existing.order.complete) {
         throw new AppError('order_complete', `order ${id} is complete and cannot be cancelled`);
       }
-      throw notFound(id);
     },
   };
 }

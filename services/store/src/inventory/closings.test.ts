@@ -1,0 +1,132 @@
+import { describe, expect } from 'vitest';
+import type { OrderDocument } from '../orders/order-repository.js';
+import { createStatusChanges } from '../outbox/status-changes.js';
+import { createRepository, type Repository } from '../repository.js';
+import { accounts, it as stackIt, testLogger, type Stack } from '../test-support/stack.js';
+import { sweepClosings } from './closings.js';
+import type { InventoryDocument } from './inventory-repository.js';
+
+const it = stackIt.extend<{ repository: Repository }>({
+  repository: [async ({ stack }, use) => use(createRepository(stack.storeDb)), { scope: 'file' }],
+});
+
+const { admin, jane } = accounts;
+
+function entryOf(stack: Stack, petId: number) {
+  return stack.storeDb.collection<InventoryDocument>('inventory').findOne({ _id: petId });
+}
+
+function orderOf(stack: Stack, orderId: number) {
+  return stack.storeDb.collection<OrderDocument>('orders').findOne({ _id: orderId });
+}
+
+/** A pet with `stock` in stock and an open order of `quantity` by jane. */
+async function openOrder(stack: Stack, stock: number, quantity: number) {
+  const petId = await stack.petWithStock(stock);
+  const placed = await stack.placeOrder(jane, { petId, quantity });
+  expect(placed.status).toBe(201);
+  return { petId, orderId: placed.body.id as number };
+}
+
+function sweep(repository: Repository, timeoutMs: number) {
+  const statusChanges = createStatusChanges(
+    repository,
+    () => new Date(),
+    () => {},
+  );
+  return sweepClosings(repository, statusChanges, {
+    now: new Date(),
+    timeoutMs,
+    logger: testLogger('closings'),
+  });
+}
+
+// The first write of a cancel or a completion, alone: what a store killed between its two
+// writes leaves behind.
+describe('a closing whose store died between its two writes', () => {
+  it('is finished by the retried DELETE, which answers 204 as the first would have', async ({
+    stack,
+    repository,
+  }) => {
+    const { petId, orderId } = await openOrder(stack, 5, 3);
+    expect(await repository.orders.cancelOpen({}, orderId, new Date())).toBeDefined();
+    expect((await entryOf(stack, petId))?.quantity).toBe(2);
+
+    const retried = await stack.store.call('DELETE', `/v1/store/orders/${orderId}`, { as: jane });
+
+    expect(retried.status).toBe(204);
+    expect(await entryOf(stack, petId)).toMatchObject({ quantity: 5, openOrders: 0 });
+    // Sent again, it gives nothing back twice.
+    expect(
+      (await stack.store.call('DELETE', `/v1/store/orders/${orderId}`, { as: jane })).status,
+    ).toBe(204);
+    expect(await entryOf(stack, petId)).toMatchObject({ quantity: 5, openOrders: 0 });
+  });
+
+  it('is finished by the retried completion, which answers the complete order', async ({
+    stack,
+    repository,
+  }) => {
+    const { petId, orderId } = await openOrder(stack, 5, 2);
+    expect(await repository.orders.completeOpen(orderId, new Date())).toBeDefined();
+    expect((await entryOf(stack, petId))?.openOrders).toBe(1);
+
+    const path = `/v1/store/orders/${orderId}`;
+    const retried = await stack.store.call('PATCH', path, { as: admin, body: { complete: true } });
+
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ id: orderId, complete: true });
+    expect(await entryOf(stack, petId)).toMatchObject({ quantity: 3, openOrders: 0 });
+    await stack.store.call('PATCH', path, { as: admin, body: { complete: true } });
+    expect(await entryOf(stack, petId)).toMatchObject({ quantity: 3, openOrders: 0 });
+  });
+
+  it('is finished by the sweeper once it is older than the timeout, and only once', async ({
+    stack,
+    repository,
+  }) => {
+    const cancelled = await openOrder(stack, 4, 4);
+    const completed = await openOrder(stack, 1, 1);
+    await repository.orders.cancelOpen({}, cancelled.orderId, new Date());
+    await repository.orders.completeOpen(completed.orderId, new Date());
+
+    await sweep(repository, 60_000);
+    expect((await entryOf(stack, cancelled.petId))?.quantity).toBe(0);
+
+    await sweep(repository, 0);
+    await sweep(repository, 0);
+
+    expect(await entryOf(stack, cancelled.petId)).toMatchObject({ quantity: 4, openOrders: 0 });
+    expect(await entryOf(stack, completed.petId)).toMatchObject({ quantity: 0, openOrders: 0 });
+    const statusOf = async (petId: number) =>
+      (await stack.store.call('GET', `/v1/store/inventory/${petId}`)).body.status;
+    expect(await statusOf(cancelled.petId)).toBe('available');
+    expect(await statusOf(completed.petId)).toBe('sold');
+    for (const { orderId } of [cancelled, completed]) {
+      expect(await orderOf(stack, orderId)).not.toHaveProperty('stockOwed');
+    }
+  });
+});
+
+describe('closing marks', () => {
+  it('stay while their order may be closed again, then are forgotten', async ({
+    stack,
+    repository,
+  }) => {
+    const { petId, orderId } = await openOrder(stack, 3, 1);
+    expect(
+      (await stack.store.call('DELETE', `/v1/store/orders/${orderId}`, { as: jane })).status,
+    ).toBe(204);
+    expect((await entryOf(stack, petId))?.closed).toHaveProperty(String(orderId));
+
+    // Younger than twice the timeout: kept, though the order owes nothing after this sweep.
+    await sweep(repository, 60_000);
+    expect((await entryOf(stack, petId))?.closed).toHaveProperty(String(orderId));
+
+    await sweep(repository, 0);
+    expect(await orderOf(stack, orderId)).not.toHaveProperty('stockOwed');
+    const entry = await entryOf(stack, petId);
+    expect(entry?.closed).toEqual({});
+    expect(entry).toMatchObject({ quantity: 3, openOrders: 0, closedCount: 0 });
+  });
+});
