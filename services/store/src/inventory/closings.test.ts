@@ -25,7 +25,7 @@ async function openOrder(stack: Stack, stock: number, quantity: number) {
   const petId = await stack.petWithStock(stock);
   const placed = await stack.placeOrder(jane, { petId, quantity });
   expect(placed.status).toBe(201);
-  return { petId, orderId: placed.body.id as number };
+  return { petId, orderId: placed.body.id };
 }
 
 function sweep(repository: Repository, timeoutMs: number) {
