@@ -58,6 +58,14 @@ export class IdempotencyRepository {
     );
   }
 
+  /** Extends the pending claim that `claimToken` names, while its request runs. */
+  async renew(id: string, claimToken: string, leaseExpiresAt: Date): Promise<void> {
+    await this.keys.updateOne(
+      { _id: id, claimToken, state: 'pending' },
+      { $set: { leaseExpiresAt } },
+    );
+  }
+
   /** Gives up a pending claim (its request failed, or it was abandoned) so the key is free. */
   async release(id: string, claimToken: string): Promise<void> {
     await this.keys.deleteOne({ _id: id, claimToken, state: 'pending' });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '@petstore/service-kit';
-import { describe, expect } from 'vitest';
-import { accounts, it, serveStoreApp, type Stack } from '../test-support/stack.js';
-import type { IdempotencyRecord } from './idempotency-repository.js';
-import { hashBody } from './idempotency.js';
+import { describe, expect, vi } from 'vitest';
+import { accounts, it, serveStoreApp, testLogger, type Stack } from '../test-support/stack.js';
+import { IdempotencyRepository, type IdempotencyRecord } from './idempotency-repository.js';
+import { createIdempotency, hashBody } from './idempotency.js';
 
 describe('hashBody', () => {
   it('is the same whatever the order of the keys', () => {
@@ -250,5 +250,54 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
       expect(answer.status, `${key.length} characters`).toBe(400);
       expect(answer.body.code).toBe('validation_failed');
     }
+  });
+});
+
+describe('a claim on a key', () => {
+  const keysOf = (stack: Stack) => stack.storeDb.collection<IdempotencyRecord>('idempotency_keys');
+
+  it('is renewed while its request runs, so a request waiting on it is answered, not run again', async ({
+    stack,
+  }) => {
+    const repository = new IdempotencyRepository(stack.storeDb);
+    const idempotency = createIdempotency(repository, () => new Date(), testLogger('keys'), {
+      retentionMs: 3_600_000,
+      pendingLeaseMs: 300,
+      waitMs: 10_000,
+      pollMs: 10,
+    });
+    const request = { accountId: 'acct_renew', key: randomUUID(), body: { petId: 1 } };
+    const response = {
+      status: 201 as const,
+      body: { id: 7, petId: 1, quantity: 1, shipDate: '2026-12-01T10:00:00Z', complete: false },
+    };
+    let acted = 0;
+    let finish = () => {};
+    const first = idempotency.run(request, async () => {
+      acted += 1;
+      await new Promise<void>((resolve) => (finish = resolve));
+      return response;
+    });
+    const id = `${request.accountId}:${request.key}`;
+    // Renewed twice: the request has outlived its first lease by a good margin.
+    const leases = new Set<number>();
+    await vi.waitFor(
+      async () => {
+        const record = await keysOf(stack).findOne({ _id: id });
+        if (record) leases.add(record.leaseExpiresAt.getTime());
+        expect(leases.size).toBeGreaterThanOrEqual(3);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+
+    const second = idempotency.run(request, () => {
+      acted += 1;
+      return Promise.resolve(response);
+    });
+    finish();
+
+    expect(await first).toEqual(response);
+    expect(await second).toEqual(response);
+    expect(acted).toBe(1);
   });
 });
