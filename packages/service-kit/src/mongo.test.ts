@@ -1,5 +1,5 @@
 import { freePort, startMongo } from '@petstore/testkit';
-import { MongoServerSelectionError } from 'mongodb';
+import { MongoBulkWriteError, MongoServerSelectionError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { connectMongo, isDatabaseUnavailable } from './mongo.js';
 
@@ -48,6 +48,39 @@ describe('connectMongo', () => {
     }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(MongoServerSelectionError);
     expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it('takes a bulk write cut by the database stopping for an outage', async () => {
+    const mongo = await startMongo();
+    const client = await connectMongo(mongo.uri, { appName: 'service-kit-test', timeoutMs: 300 });
+    const events = client.db(mongo.databaseName('mongo')).collection<{ _id: string }>('events');
+    await events.insertOne({ _id: 'first' });
+    await mongo.stop();
+    try {
+      const error: unknown = await events
+        .insertMany([{ _id: 'a' }, { _id: 'b' }], { ordered: false })
+        .catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(MongoBulkWriteError);
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('does not take a refused document for an outage', async () => {
+    await using mongo = await startMongo();
+    const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });
+    try {
+      const events = client.db(mongo.databaseName('mongo')).collection<{ _id: string }>('events');
+      await events.insertOne({ _id: 'a' });
+      const error: unknown = await events
+        .insertMany([{ _id: 'a' }, { _id: 'b' }], { ordered: false })
+        .catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(MongoBulkWriteError);
+      expect(isDatabaseUnavailable(error)).toBe(false);
+    } finally {
+      await client.close();
+    }
   });
 
   it('does not take a failed query for an outage', () => {

@@ -1,6 +1,9 @@
 import {
+  MongoBulkWriteError,
   MongoClient,
   MongoClientClosedError,
+  MongoError,
+  MongoErrorLabel,
   MongoNetworkError,
   MongoNotConnectedError,
   MongoServerSelectionError,
@@ -41,13 +44,38 @@ export async function connectMongo(
   return client;
 }
 
+/**
+ * Server answers that mean it cannot serve now (shutting down, not primary, stepping down, a
+ * network failure of its own), as MongoDB's retryable errors list them.
+ */
+const UNAVAILABLE_CODES = new Set([
+  6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436,
+]);
+
 /** True when the error means the database cannot be reached, as opposed to a failed query. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return (
+  if (
     error instanceof MongoServerSelectionError ||
     error instanceof MongoNetworkError ||
     error instanceof MongoTopologyClosedError ||
     error instanceof MongoNotConnectedError ||
     error instanceof MongoClientClosedError
+  ) {
+    return true;
+  }
+  if (!(error instanceof MongoError)) return false;
+  if (
+    error.hasErrorLabel(MongoErrorLabel.RetryableWriteError) ||
+    error.hasErrorLabel(MongoErrorLabel.ResetPool) ||
+    UNAVAILABLE_CODES.has(Number(error.code))
+  ) {
+    return true;
+  }
+  // A bulk write that failed as a whole, no document refused and no code from the server: the
+  // driver wraps a lost or refused connection so, keeping only its message.
+  return (
+    error instanceof MongoBulkWriteError &&
+    error.code === undefined &&
+    [error.writeErrors].flat().length === 0
   );
 }
