@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { startStack, type Stack } from '@petstore/stack';
 import { startBenchServer, type BenchServer } from './bench-process.js';
 import { commandsPerOperation } from './commands.js';
-import { restock, seed, subscribeToOrders, type Fixtures } from './fixtures.js';
+import { DATABASE_NAMES, restock, seed, subscribeToOrders, type Fixtures } from './fixtures.js';
 import { startHangingReceiver } from './hanging-receiver.js';
 import { measure, warmUp, type LoadOptions } from './load.js';
 import { cpuBusyPercent, loadAverage, machine } from './machine.js';
@@ -31,19 +31,17 @@ import {
 } from './scenarios.js';
 import { startTraceSink } from './trace-sink.js';
 
-// `pnpm bench`: every scenario one after the other, on this machine, on each embedded database
-// (FerretDB, then mongo-java-server; only the one `MONGODB_URI` names when it is set), then the
-// database commands per operation, then bench/results.md and bench/results.json. `--only=R1,b`
-// runs some scenarios (`commands` for the command counts) and `--databases=mongo-java-server`
-// some databases, and writes neither file. `--profile` runs one scenario (`--only`, default c)
-// with one service (`--service`, default gateway) under `node --cpu-prof` and prints where that
-// service spent its time.
+// `pnpm bench`: every scenario one after the other, on this machine, on the embedded database
+// (mongo-java-server; the one `MONGODB_URI` names when it is set), then the database commands
+// per operation, then bench/results.md and bench/results.json. `--only=R1,b` runs some scenarios
+// (`commands` for the command counts) and writes neither file. `--profile` runs one scenario
+// (`--only`, default c) with one service (`--service`, default gateway) under `node --cpu-prof`
+// and prints where that service spent its time.
 const { values: args } = parseArgs({
   options: {
     profile: { type: 'boolean', default: false },
     service: { type: 'string', default: 'gateway' },
     only: { type: 'string' },
-    databases: { type: 'string' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
@@ -55,22 +53,13 @@ const options: LoadOptions = {
   durationSeconds: Number(args.duration),
 };
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
-const selected = new Set<ScenarioId | 'commands'>(
-  (args.only?.split(',').map((id) => id.trim()) as ScenarioId[] | undefined) ??
+type Selectable = ScenarioId | 'commands';
+const selected = new Set<Selectable>(
+  (args.only?.split(',').map((id) => id.trim()) as Selectable[] | undefined) ??
     (args.profile ? ['c'] : ['a', 'R1', 'R2', 'b', 'c', 'd', 'e', 'f', 'h', 'i', 'j', 'commands']),
 );
-/** The databases the stack runs on, and what tells the stack to use each. */
-const DATABASES: Partial<Record<Database, Record<string, string>>> = process.env.MONGODB_URI
-  ? { MONGODB_URI: {} }
-  : {
-      FerretDB: { EMBEDDED_DATABASE: 'ferretdb' },
-      'mongo-java-server': { EMBEDDED_DATABASE: 'mongo-java-server' },
-    };
-const databases = (Object.keys(DATABASES) as Database[]).filter(
-  (database) =>
-    args.databases === undefined ||
-    args.databases.toLowerCase().split(',').includes(database.toLowerCase()),
-);
+/** The database every stack runs on. */
+const database: Database = process.env.MONGODB_URI ? 'MONGODB_URI' : 'mongo-java-server';
 const SERVICES = ['gateway', 'pets', 'store'] as const;
 type ServiceName = (typeof SERVICES)[number];
 function profiledService(name: string): ServiceName {
@@ -169,7 +158,7 @@ async function withStack<T>(
  * The scenarios to run in `stack` on `database`, in order: R1 on the stack's pets database and R2
  * in front of it when asked for (started here, stopped by `stop`), then (b)–(e).
  */
-async function scenariosOf(database: Database, stack: Stack, fixtures: Fixtures) {
+async function scenariosOf(stack: Stack, fixtures: Fixtures) {
   const servers: BenchServer[] = [];
   const stop = async () => {
     for (const server of servers.splice(0).reverse()) await server.stop();
@@ -179,7 +168,7 @@ async function scenariosOf(database: Database, stack: Stack, fixtures: Fixtures)
   if (selected.has('R1') || selected.has('R2')) {
     const r1 = await startBenchServer('reference-find-one.js', [
       stack.database.uri,
-      'petstore_pets',
+      DATABASE_NAMES.pets,
     ]);
     servers.push(r1);
     const { customer } = fixtures;
@@ -194,27 +183,39 @@ async function scenariosOf(database: Database, stack: Stack, fixtures: Fixtures)
   return { scenarios: scenarios.filter(({ id }) => selected.has(id)), stop };
 }
 
-/** R1, R2 and (b)–(e) in one stack on `database`: the references and the service side by side. */
-async function runOnDatabase(database: Database): Promise<ScenarioResult[]> {
+/** R1, R2 and (b)–(e) in one stack: the references and the service side by side. */
+async function runOnStack(): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
-  await withStack(
+  await withStack(undefined, async (stack) => {
+    const fixtures = await seed(stack);
+    const { scenarios, stop } = await scenariosOf(stack, fixtures);
+    try {
+      await warmDatabase(scenarios);
+      for (const scenario of scenarios) {
+        if (scenario.id === 'd') await restock(stack, fixtures.petId);
+        results.push(await runScenario(scenario));
+      }
+    } finally {
+      await stop();
+    }
+  });
+  return results;
+}
+
+/** One scenario in a stack of its own, its database warmed up first. */
+async function runAlone(
+  scenarioIn: (stack: Stack, fixtures: Fixtures) => Scenario,
+  stackOptions: Parameters<typeof withStack>[2],
+): Promise<ScenarioResult> {
+  return withStack(
     undefined,
     async (stack) => {
-      const fixtures = await seed(stack);
-      const { scenarios, stop } = await scenariosOf(database, stack, fixtures);
-      try {
-        await warmDatabase(database, scenarios);
-        for (const scenario of scenarios) {
-          if (scenario.id === 'd') await restock(stack, fixtures.petId);
-          results.push(await runScenario(scenario));
-        }
-      } finally {
-        await stop();
-      }
+      const scenario = scenarioIn(stack, await seed(stack));
+      await warmDatabase([scenario]);
+      return runScenario(scenario);
     },
-    { env: DATABASES[database] ?? {} },
+    stackOptions,
   );
-  return results;
 }
 
 async function runAll(): Promise<ScenarioResult[]> {
@@ -229,65 +230,47 @@ async function runAll(): Promise<ScenarioResult[]> {
     }
   }
   const onStack: ScenarioId[] = ['R1', 'R2', 'b', 'c', 'd', 'e'];
-  if (onStack.some((id) => selected.has(id))) {
-    for (const database of databases) results.push(...(await runOnDatabase(database)));
-  }
-  if (selected.has('f') && databases.includes('mongo-java-server')) {
-    await withStack(
-      undefined,
-      async (stack) => {
-        const scenario = localLimitsScenario(stack, await seed(stack));
-        await warmDatabase('mongo-java-server', [scenario]);
-        results.push(await runScenario(scenario));
-      },
-      { env: { EMBEDDED_DATABASE: 'mongo-java-server', RATE_LIMIT_POLICY: 'local' } },
+  if (onStack.some((id) => selected.has(id))) results.push(...(await runOnStack()));
+  if (selected.has('f')) {
+    results.push(
+      await runAlone((stack, fixtures) => localLimitsScenario(database, stack, fixtures), {
+        env: { RATE_LIMIT_POLICY: 'local' },
+      }),
     );
   }
-  const telemetry = { EMBEDDED_DATABASE: 'ferretdb' };
-  if (selected.has('h') && databases.includes('FerretDB')) {
-    await withStack(
-      undefined,
-      async (stack) => {
-        results.push(await runScenario(telemetryScenario('h', stack, await seed(stack))));
-      },
-      { env: telemetry, metrics: true },
+  if (selected.has('h')) {
+    results.push(
+      await runAlone((stack, fixtures) => telemetryScenario('h', database, stack, fixtures), {
+        metrics: true,
+      }),
     );
   }
-  if (selected.has('i') && databases.includes('FerretDB')) {
+  if (selected.has('i')) {
     const collector = await startTraceSink();
     cleanups.push(() => collector.stop());
-    await withStack(
-      undefined,
-      async (stack) => {
-        results.push(await runScenario(telemetryScenario('i', stack, await seed(stack))));
-      },
-      {
-        env: {
-          ...telemetry,
-          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-          OTEL_TRACES_SAMPLER: 'always_on',
-        },
-      },
+    results.push(
+      await runAlone((stack, fixtures) => telemetryScenario('i', database, stack, fixtures), {
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_TRACES_SAMPLER: 'always_on' },
+      }),
     );
     log(`the trace sink received ${collector.received()} export requests`);
     await collector.stop();
   }
-  if (selected.has('j') && databases.includes('FerretDB')) results.push(...(await runWebhooks()));
+  if (selected.has('j')) results.push(...(await runWebhooks()));
   return results;
 }
 
 /**
  * (j0) then (j), each in a fresh stack: orders, then the same orders with an admin webhook on
  * `order.created` delivering to a receiver that never answers. Fresh stacks, because what an order
- * costs grows with the orders already in the database (the store's event relay looks through them
- * on FerretDB), so a second run in the same stack would be slower with or without a webhook. Fails
- * unless deliveries were hanging while (j) was measured: otherwise (j) measured no webhook at all.
+ * costs grows with the orders already in the database, so a second run in the same
+ * stack would be slower with or without a webhook. Fails unless deliveries were hanging while (j)
+ * was measured: otherwise (j) measured no webhook at all.
  */
 async function runWebhooks(): Promise<ScenarioResult[]> {
-  const env = { EMBEDDED_DATABASE: 'ferretdb', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
-  const withoutWebhook = await withStack(
-    undefined,
-    async (stack) => runScenario(webhookScenarios(stack, await seed(stack))[0]),
+  const env = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
+  const withoutWebhook = await runAlone(
+    (stack, fixtures) => webhookScenarios(database, stack, fixtures)[0],
     { env },
   );
   const receiver = await startHangingReceiver();
@@ -295,7 +278,8 @@ async function runWebhooks(): Promise<ScenarioResult[]> {
   const withWebhook = await withStack(
     undefined,
     async (stack) => {
-      const [, hanging] = webhookScenarios(stack, await seed(stack));
+      const [, hanging] = webhookScenarios(database, stack, await seed(stack));
+      await warmDatabase([hanging]);
       await subscribeToOrders(stack, receiver.url);
       let measuredFrom = Number.NaN;
       const result = await runScenario(hanging, () => (measuredFrom = Date.now()));
@@ -329,7 +313,7 @@ const DATABASE_WARMUP_SECONDS = 10;
  * mongo-java-server runs on the JVM, which compiles its hot paths over the first seconds of load:
  * without this the first scenario of a stack would measure a slower database than the others.
  */
-async function warmDatabase(database: Database, [first]: Scenario[]): Promise<void> {
+async function warmDatabase([first]: Scenario[]): Promise<void> {
   if (database !== 'mongo-java-server' || !first) return;
   log(`warming ${database} up for ${DATABASE_WARMUP_SECONDS} s`);
   await warmUp(first.target, options.connections, DATABASE_WARMUP_SECONDS);
@@ -342,26 +326,22 @@ const QUIET_TIMERS = {
   STATUS_RECONCILE_MS: '3600000',
 };
 
-/** Database commands per request of (b)–(e), on each database, from the services' metrics. */
+/** Database commands per request of (b)–(e), from the services' metrics. */
 async function countCommands(): Promise<BenchResults['commands']> {
-  const commands: BenchResults['commands'] = {};
-  if (!selected.has('commands')) return commands;
-  for (const database of databases) {
-    log(`counting database commands per operation on ${database}`);
-    commands[database] = await withStack(
-      undefined,
-      async (stack) =>
-        commandsPerOperation(stack, stackScenarios(database, stack, await seed(stack))),
-      // Timers that poll whether or not anything happened would count as the requests' work.
-      { env: { ...DATABASES[database], ...QUIET_TIMERS }, metrics: true },
-    );
-  }
-  return commands;
+  if (!selected.has('commands')) return {};
+  log(`counting database commands per operation on ${database}`);
+  const counted = await withStack(
+    undefined,
+    async (stack) =>
+      commandsPerOperation(stack, stackScenarios(database, stack, await seed(stack))),
+    // Timers that poll whether or not anything happened would count as the requests' work.
+    { env: QUIET_TIMERS, metrics: true },
+  );
+  return { [database]: counted };
 }
 
 /** Runs the selected stack scenarios with one service under `node --cpu-prof`, then sums it up. */
 async function profileService(service: ServiceName): Promise<void> {
-  const [database = 'FerretDB'] = databases;
   const profileDir = join(benchDir, 'profiles');
   await mkdir(profileDir, { recursive: true });
   const name = `${service}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
@@ -374,15 +354,14 @@ async function profileService(service: ServiceName): Promise<void> {
       ],
     },
     async (stack) => {
-      const { scenarios, stop } = await scenariosOf(database, stack, await seed(stack));
+      const { scenarios, stop } = await scenariosOf(stack, await seed(stack));
       try {
-        await warmDatabase(database, scenarios);
+        await warmDatabase(scenarios);
         for (const scenario of scenarios) await runScenario(scenario);
       } finally {
         await stop();
       }
     },
-    { env: DATABASES[database] ?? {} },
   );
   // The service writes its profile as it exits (withStack has stopped it).
   const file = join(profileDir, `${name}.cpuprofile`);

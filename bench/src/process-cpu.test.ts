@@ -9,18 +9,19 @@ describe('parseStat', () => {
 });
 
 describe('roleOf', () => {
-  it('recognises the services, the databases and the bench’s own servers by their command lines', () => {
+  it('recognises the services, the database and the bench’s own servers by their command lines', () => {
     expect(roleOf('/usr/bin/node --cpu-prof /w/services/gateway/dist/main.js')).toBe('gateway');
     expect(roleOf('/usr/bin/node /w/services/pets/dist/main.js')).toBe('pets');
     expect(roleOf('/usr/bin/node /w/services/store/dist/main.js')).toBe('store');
     expect(roleOf('/usr/bin/node /w/bench/dist/bare-server.js')).toBe('bare server');
     expect(roleOf('/usr/bin/node /w/bench/dist/reference-find-one.js mongodb://x')).toBe('R1');
     expect(roleOf('/usr/bin/node /w/bench/dist/reference-proxy.js http://x')).toBe('R2');
-    expect(roleOf('/w/.tools/bin/ferretdb --listen-addr=127.0.0.1:1')).toBe('database');
     expect(
       roleOf('java -XX:+UseSerialGC -jar /w/.tools/mongo-java-server/petstore-testdb.jar 1'),
     ).toBe('database');
-    expect(roleOf('sh -c … ferretdb /w/.tools/bin/ferretdb')).toBeUndefined();
+    expect(
+      roleOf('sh -c … java -jar /w/.tools/mongo-java-server/petstore-testdb.jar 1'),
+    ).toBeUndefined();
     expect(
       roleOf('/bin/sh -c … guard /usr/bin/node /w/services/pets/dist/main.js'),
     ).toBeUndefined();

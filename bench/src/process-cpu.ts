@@ -15,7 +15,6 @@ export function roleOf(commandLine: string): Role | undefined {
   if (/bench\/dist\/bare-server\.js/.test(commandLine)) return 'bare server';
   if (/bench\/dist\/reference-find-one\.js/.test(commandLine)) return 'R1';
   if (/bench\/dist\/reference-proxy\.js/.test(commandLine)) return 'R2';
-  if (/(^|\/)ferretdb(\s|$)/.test(commandLine)) return 'database';
   if (/^(\S*\/)?java\s.*petstore-testdb\.jar/.test(commandLine)) return 'database';
   return undefined;
 }

@@ -1,17 +1,12 @@
-import { isFerretdb } from '@petstore/service-kit';
 import { MongoClient } from 'mongodb';
 import { serve } from './serve.js';
 
 // R1, the least a pet read can cost: `node:http` and the official driver's `findOne`, on the
-// pets service's database with the pool the pets service has there (one connection on FerretDB,
-// the driver's default elsewhere). `node dist/reference-find-one.js <mongodb uri> <database>`.
+// pets service's database with the driver's default pool, as the pets service has it.
+// `node dist/reference-find-one.js <mongodb uri> <database>`.
 const [uri = '', database = 'petstore_pets'] = process.argv.slice(2);
 
-let client = await new MongoClient(uri).connect();
-if (await isFerretdb(client)) {
-  await client.close();
-  client = await new MongoClient(uri, { maxPoolSize: 1 }).connect();
-}
+const client = await new MongoClient(uri).connect();
 const pets = client
   .db(database)
   .collection<{ _id: number; name: string; categoryId: number; status: string }>('pets');

@@ -3,13 +3,13 @@ import type { LoadOptions, Measurement } from './load.js';
 
 /**
  * (a) the bare server; R1, R2 the reference scenarios; (b)–(e) the stack; (f) the gateway with
- * rate limits in memory on a shared database; (h), (i) the gateway with telemetry on; (j0), (j)
- * orders before and after a webhook whose receiver hangs.
+ * rate limits in memory; (h), (i) the gateway with telemetry on; (j0), (j) orders before and
+ * after a webhook whose receiver hangs.
  */
 export type ScenarioId = 'a' | 'R1' | 'R2' | 'b' | 'c' | 'd' | 'e' | 'f' | 'h' | 'i' | 'j0' | 'j';
 
-/** The database under a scenario: an embedded one, or the one `MONGODB_URI` names. */
-export type Database = 'FerretDB' | 'mongo-java-server' | 'MONGODB_URI';
+/** The database under a scenario: the embedded one, or the one `MONGODB_URI` names. */
+export type Database = 'mongo-java-server' | 'MONGODB_URI';
 
 export interface ScenarioResult {
   id: ScenarioId;
@@ -65,7 +65,7 @@ export interface BenchResults {
   commands: Partial<Record<Database, OperationCommands[]>>;
 }
 
-/** The reference ratios to reach on a database with a connection pool (mongo-java-server). */
+/** The reference ratios to reach: (b)/R1 and (c)/R2. */
 export const MIN_REFERENCE_RATIO = 0.85;
 /** Orders per second against R1's pet reads per second. */
 export const MIN_ORDERS_OVER_R1 = 0.2;
@@ -107,7 +107,12 @@ function databaseRatios(scenarios: ScenarioResult[], database: Database): Databa
   };
 }
 
-/** The ratios, per database and against the bare server, and whether the goals are met. */
+/** The database the scenarios ran on: one per run. */
+function databaseOf(scenarios: ScenarioResult[]): Database {
+  return scenarios.find(({ database }) => database !== undefined)?.database ?? 'mongo-java-server';
+}
+
+/** The ratios, on the run's database and against the bare server, and whether the goals are met. */
 export function evaluate(
   scenarios: ScenarioResult[],
   { connections }: Pick<LoadOptions, 'connections'>,
@@ -132,45 +137,32 @@ export function evaluate(
     actual: value === null ? 'not measured' : String(value),
     met: value !== null && value >= minimum && clean(...ids),
   });
-  const pooled = byDatabase['mongo-java-server'];
-  const ferret = byDatabase.FerretDB;
-  const gateway = find(scenarios, 'c', 'FerretDB');
-  const mjs = 'mongo-java-server' as const;
-  const hangingReceiverOverOrders = ratio(scenarios, ['j', 'FerretDB'], ['j0', 'FerretDB']);
+  const database = databaseOf(scenarios);
+  const on = (id: ScenarioId): [ScenarioId, Database] => [id, database];
+  const ratios = databaseRatios(scenarios, database);
+  const gateway = find(scenarios, 'c', database);
+  const hangingReceiverOverOrders = ratio(scenarios, on('j'), on('j0'));
   const goals: Goal[] = [
-    atLeast(
-      'pets / R1 on mongo-java-server, (b)/R1',
-      pooled?.petsOverR1 ?? null,
-      MIN_REFERENCE_RATIO,
-      [
-        ['b', mjs],
-        ['R1', mjs],
-      ],
-    ),
-    atLeast(
-      'gateway / R2 on mongo-java-server, (c)/R2',
-      pooled?.gatewayOverR2 ?? null,
-      MIN_REFERENCE_RATIO,
-      [
-        ['c', mjs],
-        ['R2', mjs],
-      ],
-    ),
-    atLeast('orders / R1 on FerretDB, (d)/R1', ferret?.ordersOverR1 ?? null, MIN_ORDERS_OVER_R1, [
-      ['d', 'FerretDB'],
-      ['R1', 'FerretDB'],
+    atLeast(`pets / R1 on ${database}, (b)/R1`, ratios.petsOverR1, MIN_REFERENCE_RATIO, [
+      on('b'),
+      on('R1'),
+    ]),
+    atLeast(`gateway / R2 on ${database}, (c)/R2`, ratios.gatewayOverR2, MIN_REFERENCE_RATIO, [
+      on('c'),
+      on('R2'),
+    ]),
+    atLeast(`orders / R1 on ${database}, (d)/R1`, ratios.ordersOverR1, MIN_ORDERS_OVER_R1, [
+      on('d'),
+      on('R1'),
     ]),
     atLeast(
-      'gateway throughput / pets service throughput on FerretDB, (c)/(b)',
-      ferret?.gatewayOverPets ?? null,
+      `gateway throughput / pets service throughput on ${database}, (c)/(b)`,
+      ratios.gatewayOverPets,
       MIN_GATEWAY_RATIO,
-      [
-        ['c', 'FerretDB'],
-        ['b', 'FerretDB'],
-      ],
+      [on('c'), on('b')],
     ),
     {
-      name: `p99 latency through the gateway on FerretDB, (c), at ${connections} connections`,
+      name: `p99 latency through the gateway on ${database}, (c), at ${connections} connections`,
       target: `≤ ${MAX_GATEWAY_P99_MS} ms`,
       actual: gateway === undefined ? 'not measured' : `${gateway.measurement.latencyMs.p99} ms`,
       met:
@@ -179,16 +171,13 @@ export function evaluate(
         gateway.measurement.latencyMs.p99 <= MAX_GATEWAY_P99_MS,
     },
     atLeast(
-      'orders with a hanging webhook receiver / orders on FerretDB, (j)/(j0)',
+      `orders with a hanging webhook receiver / orders on ${database}, (j)/(j0)`,
       hangingReceiverOverOrders,
       MIN_HANGING_RECEIVER_RATIO,
-      [
-        ['j', 'FerretDB'],
-        ['j0', 'FerretDB'],
-      ],
+      [on('j'), on('j0')],
     ),
   ];
-  const serviceOverBare = ratio(scenarios, ['b', 'FerretDB'], ['a']);
+  const serviceOverBare = ratio(scenarios, on('b'), ['a']);
   return { ratios: { byDatabase, serviceOverBare, hangingReceiverOverOrders }, goals };
 }
 
@@ -222,10 +211,11 @@ function ratioTable({ byDatabase }: BenchResults['ratios']): string[] {
 
 /** What counting requests in the database, (c), costs next to counting them in memory, (f). */
 function rateLimitCost(scenarios: ScenarioResult[]): string[] {
-  const kept = ratio(scenarios, ['c', 'mongo-java-server'], ['f', 'mongo-java-server']);
+  const database = databaseOf(scenarios);
+  const kept = ratio(scenarios, ['c', database], ['f', database]);
   if (kept === null) return [];
   return [
-    `Rate limits shared through the database (the default there): (c)/(f) on mongo-java-server =`,
+    `Rate limits shared through the database (the default): (c)/(f) on ${database} =`,
     `**${kept}** of the throughput with limits counted in memory (each in a stack of its own).`,
     '',
   ];
@@ -233,7 +223,8 @@ function rateLimitCost(scenarios: ScenarioResult[]): string[] {
 
 /** What metrics, (h), and always-on tracing, (i), cost next to neither, (c). */
 function telemetryCost(scenarios: ScenarioResult[]): string[] {
-  const over = (id: ScenarioId) => ratio(scenarios, [id, 'FerretDB'], ['c', 'FerretDB']);
+  const database = databaseOf(scenarios);
+  const over = (id: ScenarioId) => ratio(scenarios, [id, database], ['c', database]);
   const metrics = over('h');
   const tracing = over('i');
   if (metrics === null && tracing === null) return [];
@@ -247,7 +238,7 @@ function telemetryCost(scenarios: ScenarioResult[]): string[] {
 /** What a webhook whose receiver never answers, (j), costs orders next to none, (j0). */
 function webhookCost(results: BenchResults): string[] {
   const kept = results.ratios.hangingReceiverOverOrders;
-  const receiver = find(results.scenarios, 'j', 'FerretDB')?.webhookReceiver;
+  const receiver = find(results.scenarios, 'j', databaseOf(results.scenarios))?.webhookReceiver;
   if (kept === null || !receiver) return [];
   return [
     `Webhooks: with an admin webhook on \`order.created\` whose receiver never answers, orders`,
@@ -268,8 +259,7 @@ function commandTable(commands: BenchResults['commands']): string[] {
   if (rows.length === 0) return [];
   return [
     'Database commands per request, counted by the services’ own command monitoring (their',
-    'metrics), with the after-work a request leaves (deliveries, status pushes) and without the',
-    'single-process lease’s heartbeat:',
+    'metrics), with the after-work a request leaves (deliveries, status pushes):',
     '',
     '| Database | Operation | Commands | Which (service: command collection, per request) |',
     '| --- | --- | ---: | --- |',
@@ -302,6 +292,22 @@ export function renderMarkdown(results: BenchResults): string {
     );
     return `| ${label(scenario)} | ${scenario.database ?? '–'} | ${cells.join(' | ')} |`;
   });
+  const scenarioTables =
+    rows.length === 0
+      ? []
+      : [
+          '| | Database | Scenario | Requests/s | p50 ms | p99 ms | Requests | Answers | Load avg before |',
+          '| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |',
+          ...rows,
+          '',
+          'CPU time per request, in µs, of each process while it was measured (from `/proc`; less',
+          'sensitive to other load than requests/s, though a busy machine inflates it too):',
+          '',
+          `| | Database | ${roles.join(' | ')} |`,
+          `| --- | --- | ${roles.map(() => '---:').join(' | ')} |`,
+          ...cpuRows,
+          '',
+        ];
   const goals = results.goals.map(
     (goal) =>
       `| ${goal.name} | ${goal.target} | ${goal.actual} | ${goal.met ? 'met' : 'NOT met'} |`,
@@ -317,21 +323,14 @@ export function renderMarkdown(results: BenchResults): string {
     '(the load generator, the services and the database share the same cores, so anything else',
     'running at the same time lowers every number).',
     '',
-    '| | Database | Scenario | Requests/s | p50 ms | p99 ms | Requests | Answers | Load avg before |',
-    '| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |',
-    ...rows,
-    '',
-    'CPU time per request, in µs, of each process while it was measured (from `/proc`; less',
-    'sensitive to other load than requests/s, though a busy machine inflates it too):',
-    '',
-    `| | Database | ${roles.join(' | ')} |`,
-    `| --- | --- | ${roles.map(() => '---:').join(' | ')} |`,
-    ...cpuRows,
-    '',
+    ...scenarioTables,
     ...ratioTable(results.ratios),
-    `(b)/(a) = ${show(results.ratios.serviceOverBare)}: what the pets service on FerretDB keeps of`,
-    'bare `node:http`.',
-    '',
+    ...(results.ratios.serviceOverBare === null
+      ? []
+      : [
+          `(b)/(a) = ${show(results.ratios.serviceOverBare)}: what the pets service keeps of bare \`node:http\`.`,
+          '',
+        ]),
     ...rateLimitCost(results.scenarios),
     ...telemetryCost(results.scenarios),
     ...webhookCost(results),

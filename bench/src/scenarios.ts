@@ -48,7 +48,10 @@ export function referenceScenarios(
 }
 
 /** (d)'s request: a customer orders one of the pet. */
-function orderTarget(stack: Stack, { petId, customer }: Fixtures): Target {
+function orderTarget(
+  stack: Stack,
+  { petId, customer }: Pick<Fixtures, 'petId' | 'customer'>,
+): Target {
   return {
     url: `${stack.url}/v1/store/orders`,
     method: 'POST',
@@ -109,14 +112,18 @@ export function stackScenarios(
 }
 
 /**
- * (f): `GET /v1/pets/{petId}` through the gateway on a database several gateways can share, with
- * its rate limits counted in memory (`local`) instead of in the database, as (c) there does.
+ * (f): `GET /v1/pets/{petId}` through the gateway with its rate limits counted in memory
+ * (`local`) instead of in the database, as (c) does.
  */
-export function localLimitsScenario(stack: Stack, { petId, customer }: Fixtures): Scenario {
+export function localLimitsScenario(
+  database: Database,
+  stack: Stack,
+  { petId, customer }: Fixtures,
+): Scenario {
   return {
     id: 'f',
     title: '`GET /v1/pets/{petId}` through the gateway, rate limits in memory (`local`)',
-    database: 'mongo-java-server',
+    database,
     target: {
       url: `${stack.url}/v1/pets/${petId}`,
       method: 'GET',
@@ -128,6 +135,7 @@ export function localLimitsScenario(stack: Stack, { petId, customer }: Fixtures)
 /** (h), (i): `GET /v1/pets/{petId}` through the gateway with metrics on, then with tracing on. */
 export function telemetryScenario(
   id: 'h' | 'i',
+  database: Database,
   stack: Stack,
   { petId, customer }: Fixtures,
 ): Scenario {
@@ -135,7 +143,7 @@ export function telemetryScenario(
   return {
     id,
     title: `\`GET /v1/pets/{petId}\` through the gateway, ${what}`,
-    database: 'FerretDB',
+    database,
     target: {
       url: `${stack.url}/v1/pets/${petId}`,
       method: 'GET',
@@ -148,15 +156,19 @@ export function telemetryScenario(
  * (j0), (j): (d) in fresh stacks of their own, without a webhook and with an admin webhook on
  * `order.created` whose receiver never answers.
  */
-export function webhookScenarios(stack: Stack, fixtures: Fixtures): [Scenario, Scenario] {
+export function webhookScenarios(
+  database: Database,
+  stack: Stack,
+  fixtures: Fixtures,
+): [Scenario, Scenario] {
   const target = orderTarget(stack, fixtures);
   const title = '`POST /v1/store/orders` through the gateway';
   return [
-    { id: 'j0', title: `${title}, no webhook`, database: 'FerretDB', target },
+    { id: 'j0', title: `${title}, no webhook`, database, target },
     {
       id: 'j',
       title: `${title}, a webhook on \`order.created\` whose receiver never answers`,
-      database: 'FerretDB',
+      database,
       target,
     },
   ];
