@@ -10,6 +10,7 @@ import { DATABASE_NAMES, restock, seed, subscribeToOrders, type Fixtures } from 
 import { startHangingReceiver } from './hanging-receiver.js';
 import { measure, warmUp, type LoadOptions } from './load.js';
 import { cpuBusyPercent, loadAverage, machine } from './machine.js';
+import { runGrowth, spoiledLevel, type GrowthResult } from './growth.js';
 import { formatSummary, summariseProfile, type CpuProfile } from './profile-summary.js';
 import {
   evaluate,
@@ -32,11 +33,12 @@ import {
 import { startTraceSink } from './trace-sink.js';
 
 // `pnpm bench`: every scenario one after the other, on this machine, on the embedded database
-// (mongo-java-server; the one `MONGODB_URI` names when it is set), then the database commands
-// per operation, then bench/results.md and bench/results.json. `--only=R1,b` runs some scenarios
-// (`commands` for the command counts) and writes neither file. `--profile` runs one scenario
-// (`--only`, default c) with one service (`--service`, default gateway) under `node --cpu-prof`
-// and prints where that service spent its time.
+// (mongo-java-server; the one `MONGODB_URI` names when it is set), then the store as it grows,
+// (g), then the database commands per operation, then bench/results.md and bench/results.json.
+// `--only=R1,b` runs some scenarios (`g` for the growth, `commands` for the command counts) and
+// writes neither file. `--profile` runs one scenario (`--only`, default c) with one service
+// (`--service`, default gateway) under `node --cpu-prof` and prints where that service spent its
+// time.
 const { values: args } = parseArgs({
   options: {
     profile: { type: 'boolean', default: false },
@@ -53,10 +55,12 @@ const options: LoadOptions = {
   durationSeconds: Number(args.duration),
 };
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
-type Selectable = ScenarioId | 'commands';
+type Selectable = ScenarioId | 'g' | 'commands';
 const selected = new Set<Selectable>(
   (args.only?.split(',').map((id) => id.trim()) as Selectable[] | undefined) ??
-    (args.profile ? ['c'] : ['a', 'R1', 'R2', 'b', 'c', 'd', 'e', 'f', 'h', 'i', 'j', 'commands']),
+    (args.profile
+      ? ['c']
+      : ['a', 'R1', 'R2', 'b', 'c', 'd', 'e', 'f', 'h', 'i', 'j', 'g', 'commands']),
 );
 /** The database every stack runs on. */
 const database: Database = process.env.MONGODB_URI ? 'MONGODB_URI' : 'mongo-java-server';
@@ -263,7 +267,7 @@ async function runAll(): Promise<ScenarioResult[]> {
 /**
  * (j0) then (j), each in a fresh stack: orders, then the same orders with an admin webhook on
  * `order.created` delivering to a receiver that never answers. Fresh stacks, because what an order
- * costs grows with the orders already in the database, so a second run in the same
+ * costs grows with the orders already in the database (see (g)), so a second run in the same
  * stack would be slower with or without a webhook. Fails unless deliveries were hanging while (j)
  * was measured: otherwise (j) measured no webhook at all.
  */
@@ -304,6 +308,15 @@ async function runWebhooks(): Promise<ScenarioResult[]> {
     );
   }
   return [withoutWebhook, withWebhook];
+}
+
+/**
+ * (g): the store as it grows, in a stack of its own started as `pnpm start` starts it (its
+ * database keeping its data in a file in the stack's data folder, metrics on).
+ */
+async function runGrowthScenario(): Promise<GrowthResult | undefined> {
+  if (!selected.has('g')) return undefined;
+  return withStack(undefined, (stack) => runGrowth(stack, database, log), { metrics: true });
 }
 
 /** Load sent before a stack's first scenario, so that every scenario meets a warm database. */
@@ -382,14 +395,16 @@ async function main(): Promise<number> {
     return 0;
   }
   const scenarios = await runAll();
+  const growth = await runGrowthScenario();
   const results: BenchResults = {
     date: new Date().toISOString(),
     machine: machine(),
     busyBeforePercent,
     options,
     scenarios,
-    ...evaluate(scenarios, options),
+    ...evaluate(scenarios, options, growth),
     commands: await countCommands(),
+    growth,
   };
   const markdown = renderMarkdown(results);
   if (args.only === undefined) {
@@ -398,7 +413,7 @@ async function main(): Promise<number> {
     log('wrote bench/results.md and bench/results.json');
   }
   process.stdout.write(`\n${markdown}`);
-  return scenarios.some(spoiled) ? 1 : 0;
+  return scenarios.some(spoiled) || growth?.levels.some(spoiledLevel) ? 1 : 0;
 }
 
 try {

@@ -121,6 +121,13 @@ describe('evaluate', () => {
     expect(ratios.byDatabase.MONGODB_URI?.petsOverR1).toBe(0.9);
     expect(goals[0]).toMatchObject({ name: 'pets / R1 on MONGODB_URI, (b)/R1', met: true });
   });
+
+  it('lists the growth goals as not measured when (g) did not run', () => {
+    const { goals } = evaluate([scenario('R1', embedded, 1_000, 5)], options);
+    expect(goals.slice(6).map((goal) => [goal.actual, goal.met])).toEqual(
+      Array.from({ length: 5 }, () => ['not measured', false]),
+    );
+  });
 });
 
 describe('renderMarkdown', () => {

@@ -1,10 +1,12 @@
 import type { OperationCommands } from './commands.js';
+import { growthGoals, growthTable } from './growth-report.js';
+import type { GrowthResult } from './growth.js';
 import type { LoadOptions, Measurement } from './load.js';
 
 /**
  * (a) the bare server; R1, R2 the reference scenarios; (b)–(e) the stack; (f) the gateway with
  * rate limits in memory; (h), (i) the gateway with telemetry on; (j0), (j) orders before and
- * after a webhook whose receiver hangs.
+ * after a webhook whose receiver hangs. (g), the store as it grows, has results of its own.
  */
 export type ScenarioId = 'a' | 'R1' | 'R2' | 'b' | 'c' | 'd' | 'e' | 'f' | 'h' | 'i' | 'j0' | 'j';
 
@@ -63,6 +65,8 @@ export interface BenchResults {
   goals: Goal[];
   /** Database commands per request of each operation, by database. */
   commands: Partial<Record<Database, OperationCommands[]>>;
+  /** (g): the store measured at growing numbers of orders, when it ran. */
+  growth?: GrowthResult;
 }
 
 /** The reference ratios to reach: (b)/R1 and (c)/R2. */
@@ -116,6 +120,7 @@ function databaseOf(scenarios: ScenarioResult[]): Database {
 export function evaluate(
   scenarios: ScenarioResult[],
   { connections }: Pick<LoadOptions, 'connections'>,
+  growth?: GrowthResult,
 ): Pick<BenchResults, 'ratios' | 'goals'> {
   const databases = [...new Set(scenarios.flatMap(({ database }) => database ?? []))];
   const byDatabase = Object.fromEntries(
@@ -176,6 +181,7 @@ export function evaluate(
       MIN_HANGING_RECEIVER_RATIO,
       [on('j'), on('j0')],
     ),
+    ...growthGoals(growth),
   ];
   const serviceOverBare = ratio(scenarios, on('b'), ['a']);
   return { ratios: { byDatabase, serviceOverBare, hangingReceiverOverOrders }, goals };
@@ -334,6 +340,7 @@ export function renderMarkdown(results: BenchResults): string {
     ...rateLimitCost(results.scenarios),
     ...telemetryCost(results.scenarios),
     ...webhookCost(results),
+    ...growthTable(results.growth),
     ...commandTable(results.commands),
     '| Goal | Target | Measured | |',
     '| --- | --- | --- | --- |',
