@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { call } from '../support/http.js';
@@ -25,29 +25,32 @@ const api = testStackForFile(
  */
 function readyGateways(urls: string[]) {
   const ready = new Set(urls);
-  let polling = true;
-  const poll = async (url: string) => {
-    while (polling) {
-      const answered = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(500) }).then(
+  const asking = new Set<Promise<void>>();
+  const ask = (url: string) => {
+    const answer = fetch(`${url}/ready`, { signal: AbortSignal.timeout(500) })
+      .then(
         (res) => res.status === 200,
         () => false,
-      );
-      if (answered) ready.add(url);
-      else ready.delete(url);
-      await sleep(READY_POLL_MS);
-    }
+      )
+      .then((answered) => {
+        if (answered) ready.add(url);
+        else ready.delete(url);
+      })
+      .finally(() => asking.delete(answer));
+    asking.add(answer);
   };
-  const pollers = urls.map(poll);
+  const timer = setInterval(() => urls.forEach(ask), READY_POLL_MS);
   let turn = 0;
   return {
     has: (url: string) => ready.has(url),
+    any: () => ready.size > 0,
     pick: () => {
       const candidates = [...ready];
       return candidates[turn++ % Math.max(candidates.length, 1)];
     },
     async stop() {
-      polling = false;
-      await Promise.all(pollers);
+      clearInterval(timer);
+      await Promise.all(asking);
     },
   };
 }
@@ -64,7 +67,7 @@ describe('a rolling restart of every process, one at a time, under load', () => 
       for (let round = 0; loading && sent < MAX_REQUESTS; round++) {
         const gateway = gateways.pick();
         if (gateway === undefined) {
-          await sleep(READY_POLL_MS);
+          await vi.waitUntil(() => gateways.any(), ROTATION_WAIT);
           continue;
         }
         sent++;
@@ -73,7 +76,11 @@ describe('a rolling restart of every process, one at a time, under load', () => 
           gateway,
           order ? 'POST' : 'GET',
           order ? '/v1/store/orders' : `/v1/pets/${petId}`,
-          order ? { apiKey, json: { petId, quantity: 1 } } : { apiKey },
+          // Orders carry an Idempotency-Key, so the gateway may send one again to another
+          // replica when the one it chose dropped the connection while stopping.
+          order
+            ? { apiKey, json: { petId, quantity: 1 }, headers: { 'Idempotency-Key': randomUUID() } }
+            : { apiKey },
         ).then(
           ({ status, body }) =>
             status < 300 ? String(status) : `${status} ${(body as { message?: string }).message}`,

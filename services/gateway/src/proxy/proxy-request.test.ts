@@ -448,7 +448,50 @@ describe('upstream failures', () => {
     );
   });
 
-  it('never sends a POST twice: a dropped connection is 503', async ({ mongo }) => {
+  it('sends a DELETE, and a POST with an Idempotency-Key, once more when the connection drops', async ({
+    mongo,
+  }) => {
+    const order = {
+      id: 7,
+      petId: 1,
+      quantity: 1,
+      shipDate: '2030-01-01T00:00:00Z',
+      complete: false,
+    };
+    let calls = 0;
+    await using store = await startFakeService((request, res, req) => {
+      // Every first try meets a connection the service drops before answering.
+      if (++calls % 2 === 1) req.socket.destroy();
+      else if (request.method === 'DELETE') res.writeHead(204).end();
+      else sendJson(res, 201, order);
+    });
+    await using gateway = await startTestGateway(mongo, { STORE_URL: store.url });
+    const cancelled = await fetch(`${gateway.url}/v1/store/orders/7`, {
+      method: 'DELETE',
+      headers: admin,
+    });
+    expect(cancelled.status).toBe(204);
+    const placed = await fetch(`${gateway.url}/v1/store/orders`, {
+      method: 'POST',
+      headers: { ...admin, 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1' },
+      body: JSON.stringify({ petId: 1, quantity: 1 }),
+    });
+    expect(placed.status).toBe(201);
+    expect(await placed.json()).toEqual(order);
+    expect(store.received.map((request) => request.method)).toEqual([
+      'DELETE',
+      'DELETE',
+      'POST',
+      'POST',
+    ]);
+    expect(store.received.slice(2).map((request) => request.body)).toEqual(
+      Array(2).fill(JSON.stringify({ petId: 1, quantity: 1 })),
+    );
+  });
+
+  it('never sends a POST without an Idempotency-Key twice: a dropped connection is 503', async ({
+    mongo,
+  }) => {
     await using store = await startFakeService((_request, _res, req) => {
       req.socket.destroy();
     });

@@ -1,11 +1,12 @@
 // The proxy: forwards a contract operation to the service that owns it and checks what comes back.
 import { AppError, type Caller } from '@petstore/service-kit';
+import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { Dispatcher, Pool } from 'undici';
 import { unusableAnswer } from './answer-check.js';
 import { CLIENT_CLOSED_REQUEST, classifyFailure, countFailure, errorCode } from './failure.js';
 import { forwardedHeaders, headerValue, passAnswerHeaders } from './header-policy.js';
-import { requestBody } from './request-body.js';
+import { RequestBodyTooLarge, requestBody, tooLarge } from './request-body.js';
 import { exchange, type UpstreamAnswer } from './upstream-exchange.js';
 import type { Upstream } from './upstreams.js';
 
@@ -22,6 +23,19 @@ export interface ProxyOptions {
 /** A request goes to the service at most this many times (see `worthRetrying`). */
 const MAX_ATTEMPTS = 3;
 
+/** Methods that change nothing when sent twice (DELETE: cancelling twice answers as once). */
+const HARMLESS_TWICE = new Set(['GET', 'HEAD', 'DELETE']);
+
+/** A body read whole, so that it can be sent again; refused past the limit. */
+async function readWhole(ctx: Context, body: Readable, limitBytes: number): Promise<Buffer> {
+  try {
+    return Buffer.concat((await body.toArray()) as Buffer[]);
+  } catch (error) {
+    if (error instanceof RequestBodyTooLarge) throw tooLarge(ctx, limitBytes);
+    throw error;
+  }
+}
+
 class ClientGone extends Error {}
 class UpstreamTimedOut extends Error {}
 
@@ -29,8 +43,11 @@ class UpstreamTimedOut extends Error {}
  * Forwards the request to the service that owns the operation and answers with what it said:
  * status, JSON body and the headers that matter. The request body is streamed through unread. A
  * service that is unreachable is 503, one that is too slow 504, one whose answer is not HTTP/JSON
- * (or breaks off) 502. A request whose connection is refused, or a `GET` whose connection drops
- * before any answer, is tried again on another replica when there is one (three times in all).
+ * (or breaks off) 502. A request whose connection is refused is tried again on another replica
+ * when there is one (three times in all), and so is one whose connection drops before any answer
+ * when doing it twice is harmless: `GET`, `HEAD` and `DELETE`, and a `POST` with an
+ * `Idempotency-Key`, whose body is read first so it can be sent again. A `POST` without one is
+ * 503: it may have reached the service, and the client did not ask for it to be repeated.
  */
 export async function proxyRequest(
   ctx: Context,
@@ -46,7 +63,9 @@ export async function proxyRequest(
     ctx.status = CLIENT_CLOSED_REQUEST;
     return;
   }
-  const body = requestBody(ctx, bodyLimitBytes);
+  const keyed = ctx.method === 'POST' && ctx.get('idempotency-key') !== '';
+  const streamed = requestBody(ctx, bodyLimitBytes);
+  const body = keyed && streamed ? await readWhole(ctx, streamed, bodyLimitBytes) : streamed;
   const request: Dispatcher.DispatchOptions = {
     path: `${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`,
     method: ctx.method,
@@ -74,16 +93,17 @@ export async function proxyRequest(
   ctx.res.once('close', onClientGone);
   /**
    * Whether the request can go again: a connection refused never carried it (a replica stopping
-   * or restarting: the pool tries another), and a `GET` whose keep-alive connection the service
-   * had just closed changed nothing.
+   * or restarting: the pool tries another); one the service dropped (a keep-alive connection it
+   * had just closed, a replica killed) may have, so only a request harmless twice goes again.
    */
   const worthRetrying = (error: unknown) => {
     if (answered || stopped !== undefined) return false;
+    const resendable = body === undefined || Buffer.isBuffer(body) || !body.readableDidRead;
     const code = errorCode(error);
-    if (code === 'ECONNREFUSED') return body === undefined || !body.readableDidRead;
+    if (code === 'ECONNREFUSED') return resendable;
     return (
-      body === undefined &&
-      (ctx.method === 'GET' || ctx.method === 'HEAD') &&
+      resendable &&
+      (HARMLESS_TWICE.has(ctx.method) || keyed) &&
       (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
     );
   };
