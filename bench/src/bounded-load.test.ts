@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { percentile, sendBounded } from './bounded-load.js';
+import { addCounts, percentile, sendBounded } from './bounded-load.js';
 
 let server: Server | undefined;
 
@@ -60,5 +60,13 @@ describe('percentile', () => {
     expect(percentile(latencies, 0.5)).toBe(3);
     expect(percentile(latencies, 0.99)).toBe(5);
     expect(percentile([], 0.5)).toBeNaN();
+  });
+});
+
+describe('addCounts', () => {
+  it('adds the counts by status into the first and returns it', () => {
+    const into = { '503': 1 };
+    expect(addCounts(into, { '503': 2, error: 1 })).toBe(into);
+    expect(into).toEqual({ '503': 3, error: 1 });
   });
 });

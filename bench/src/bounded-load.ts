@@ -74,6 +74,15 @@ export async function sendBounded(
   return run;
 }
 
+/** Adds the counts of `more` (status → times) to those of `into`, and returns `into`. */
+export function addCounts(
+  into: Record<string, number>,
+  more: Record<string, number>,
+): Record<string, number> {
+  for (const [status, times] of Object.entries(more)) into[status] = (into[status] ?? 0) + times;
+  return into;
+}
+
 /** The latency below which `share` (0–1) of the requests were answered, in ms. */
 export function percentile(latenciesMs: number[], share: number): number {
   if (latenciesMs.length === 0) return Number.NaN;

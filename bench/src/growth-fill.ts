@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Stack } from '@petstore/stack';
 import type { Db, Document } from 'mongodb';
-import { sendBounded, type BoundedRequest, type BoundedRun } from './bounded-load.js';
+import { addCounts, sendBounded, type BoundedRequest, type BoundedRun } from './bounded-load.js';
 import { createPet, setStock } from './fixtures.js';
 
 /** Clients placing the orders that fill the store. */
@@ -65,9 +65,7 @@ export async function fillOrders(
     );
     fill.ok += run.ok;
     fill.seconds += run.seconds;
-    for (const [status, times] of Object.entries(run.failed)) {
-      fill.failed[status] = (fill.failed[status] ?? 0) + times;
-    }
+    addCounts(fill.failed, run.failed);
   }
   return fill;
 }

@@ -2,6 +2,7 @@ import {
   GROWTH_LEVELS,
   GROWTH_PETS,
   GROWTH_READS,
+  levelFailures,
   ORDER_CLIENTS,
   ORDER_SAMPLE,
   spoiledLevel,
@@ -60,11 +61,9 @@ export function growthGoals(growth: GrowthResult | undefined): Goal[] {
 }
 
 function failures(level: GrowthLevel): string {
-  const all: Record<string, number> = {};
-  for (const failed of [level.placing.failed, ...Object.values(level.reads).map((r) => r.failed)]) {
-    for (const [status, times] of Object.entries(failed)) all[status] = (all[status] ?? 0) + times;
-  }
-  const parts = Object.entries(all).map(([status, times]) => `${times}× ${status}`);
+  const parts = Object.entries(levelFailures(level)).map(
+    ([status, times]) => `${times}× ${status}`,
+  );
   return parts.length === 0 ? 'all 2xx' : parts.join(', ');
 }
 

@@ -1,10 +1,16 @@
 import type { Stack } from '@petstore/stack';
 import { MongoClient } from 'mongodb';
-import { percentile, sendBounded, type BoundedRequest, type Bounds } from './bounded-load.js';
+import {
+  addCounts,
+  percentile,
+  sendBounded,
+  type BoundedRequest,
+  type Bounds,
+} from './bounded-load.js';
 import { createPet, DATABASE_NAMES, seed, setStock } from './fixtures.js';
 import { copyPets, fillOrders, orderRequest, storedOrders } from './growth-fill.js';
 import { loadAverage } from './machine.js';
-import { cpuBetween, cpuByRole } from './process-cpu.js';
+import { cpuBetween, cpuByRole, cpuMicrosPerRequest } from './process-cpu.js';
 import type { Database } from './report.js';
 
 /** The stored orders (g) measures at; at the last, `GROWTH_PETS` more pets are stored too. */
@@ -83,7 +89,7 @@ export interface GrowthResult {
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
 function get(path: string, apiKey: string): BoundedRequest {
-  return { path, method: 'GET', headers: { authorization: `Bearer ${apiKey}` }, body: undefined };
+  return { path, method: 'GET', headers: { authorization: `Bearer ${apiKey}` } };
 }
 
 /** p50 and p99 of one client sending `request` again and again, after a few dropped. */
@@ -182,12 +188,7 @@ export async function runGrowth(
           ordersPerSecond: Math.round(placing.ok / placing.seconds),
           p50Ms: round1(percentile(placing.latenciesMs, 0.5)),
           failed: placing.failed,
-          cpuMicrosPerOrder: Object.fromEntries(
-            Object.entries(cpu).map(([role, ms]) => [
-              role,
-              Math.round((ms * 1000) / Math.max(1, placing.ok)),
-            ]),
-          ),
+          cpuMicrosPerOrder: cpuMicrosPerRequest(cpu, placing.ok),
         },
         reads: measured,
         loadAverageBefore,
@@ -214,6 +215,11 @@ export async function runGrowth(
 
 /** A level some of whose measured requests were not answered 2xx measured something else. */
 export function spoiledLevel(level: GrowthLevel): boolean {
-  const failures = [level.placing.failed, ...Object.values(level.reads).map((read) => read.failed)];
-  return failures.some((failed) => Object.keys(failed).length > 0);
+  return Object.keys(levelFailures(level)).length > 0;
+}
+
+/** The level's measured requests not answered 2xx, by status (`error`: no answer). */
+export function levelFailures(level: GrowthLevel): Record<string, number> {
+  const reads = Object.values(level.reads).map((read) => read.failed);
+  return [level.placing.failed, ...reads].reduce(addCounts, {});
 }

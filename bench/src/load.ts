@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuBetween, cpuByRole } from './process-cpu.js';
+import { cpuBetween, cpuByRole, cpuMicrosPerRequest } from './process-cpu.js';
 
 /** One kind of request, sent again and again. */
 export interface Target {
@@ -67,7 +67,6 @@ export async function measure(
   onMeasuring?.();
   const result = await run(target, options.connections, options.durationSeconds);
   const cpu = cpuBetween(cpuBefore, await cpuByRole());
-  const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, result.requests.total));
   const statusCodes = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count ?? 0]),
   );
@@ -84,8 +83,6 @@ export async function measure(
     errors: result.errors,
     statusCodes,
     durationSeconds: Math.round(result.duration * 10) / 10,
-    cpuMicrosPerRequest: Object.fromEntries(
-      Object.entries(cpu).map(([role, ms]) => [role, perRequest(ms)]),
-    ),
+    cpuMicrosPerRequest: cpuMicrosPerRequest(cpu, result.requests.total),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuBetween, parseStat, roleOf } from './process-cpu.js';
+import { cpuBetween, cpuMicrosPerRequest, parseStat, roleOf } from './process-cpu.js';
 
 describe('parseStat', () => {
   it('reads the parent and the user + system ticks after a name with spaces and parentheses', () => {
@@ -37,5 +37,15 @@ describe('cpuBetween', () => {
       ['pets', 40],
     ]);
     expect(cpuBetween(before, after)).toEqual({ gateway: 250, pets: 40 });
+  });
+});
+
+describe('cpuMicrosPerRequest', () => {
+  it('divides what each role used by the requests answered, in µs, and never by zero', () => {
+    expect(cpuMicrosPerRequest({ gateway: 250, store: 1 }, 1_000)).toEqual({
+      gateway: 250,
+      store: 1,
+    });
+    expect(cpuMicrosPerRequest({ gateway: 3 }, 0)).toEqual({ gateway: 3000 });
   });
 });

@@ -65,6 +65,19 @@ export async function cpuByRole(): Promise<Map<Role | 'load generator', number>>
   return byRole;
 }
 
+/** Each role's CPU time per request, in µs, from the milliseconds it used for `requests`. */
+export function cpuMicrosPerRequest(
+  cpuMs: Record<string, number>,
+  requests: number,
+): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(cpuMs).map(([role, ms]) => [
+      role,
+      Math.round((ms * 1000) / Math.max(1, requests)),
+    ]),
+  );
+}
+
 /** CPU milliseconds each role used between two samples. */
 export function cpuBetween(
   before: Map<string, number>,
