@@ -49,9 +49,9 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 /**
- * Node keeps idle keep-alive connections open. The drain closes those idle at its start, while
- * the service still serves, and from then on every response closes its own, so that clients open
- * new connections (to another replica) rather than send on one the stop is about to close.
+ * Node keeps idle keep-alive connections open; from the drain on, every response closes its own,
+ * so that clients open new connections (to another replica) rather than reuse one that is about
+ * to be closed.
  */
 function trackResponses(server: Server) {
   const open = new Set<ServerResponse>();
@@ -64,7 +64,6 @@ function trackResponses(server: Server) {
   return function drain() {
     draining = true;
     for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
-    server.closeIdleConnections();
   };
 }
 
