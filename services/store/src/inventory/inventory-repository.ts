@@ -137,17 +137,8 @@ export class InventoryRepository {
    * The orders are stored: their holds go, their stock stays taken. One command for any number
    * of holds, each removed only if still there, so releasing twice is harmless.
    */
-  async releaseHolds(holds: StockHold[]): Promise<void> {
-    if (holds.length === 0) return;
-    await this.inventory.bulkWrite(
-      holds.map(({ petId, orderId }) => ({
-        updateOne: {
-          filter: { _id: petId, [holdPath(orderId)]: { $exists: true } },
-          update: { $unset: { [holdPath(orderId)]: '' }, $inc: { heldCount: -1 } },
-        },
-      })),
-      { ordered: false },
-    );
+  releaseHolds(holds: StockHold[]): Promise<void> {
+    return this.#removeMarks(holds, holdPath, 'heldCount');
   }
 
   /**
@@ -206,13 +197,22 @@ export class InventoryRepository {
   }
 
   /** Forgets closing marks, each only if still there. */
-  async forgetClosed(marks: { petId: number; orderId: number }[]): Promise<void> {
+  forgetClosed(marks: { petId: number; orderId: number }[]): Promise<void> {
+    return this.#removeMarks(marks, closedPath, 'closedCount');
+  }
+
+  /** Removes marks of orders (holds, closings) and counts them off, in one command. */
+  async #removeMarks(
+    marks: { petId: number; orderId: number }[],
+    pathOf: (orderId: number) => string,
+    count: 'heldCount' | 'closedCount',
+  ): Promise<void> {
     if (marks.length === 0) return;
     await this.inventory.bulkWrite(
       marks.map(({ petId, orderId }) => ({
         updateOne: {
-          filter: { _id: petId, [closedPath(orderId)]: { $exists: true } },
-          update: { $unset: { [closedPath(orderId)]: '' }, $inc: { closedCount: -1 } },
+          filter: { _id: petId, [pathOf(orderId)]: { $exists: true } },
+          update: { $unset: { [pathOf(orderId)]: '' }, $inc: { [count]: -1 } },
         },
       })),
       { ordered: false },
