@@ -26,6 +26,9 @@ export interface MessageWorkerOptions {
   onDelivered?: () => void;
 }
 
+/** How soon a claim or a marking that failed is tried again. */
+const RETRY_MS = 1_000;
+
 export type MessageWorker = Worker & {
   /** Delivers the message `id`, just queued by this process, now. */
   queued(id: string): void;
@@ -36,7 +39,8 @@ export type MessageWorker = Worker & {
  * The messages this process queued are claimed by id. Looking through the collection for any
  * other (queued before a restart, by a process that died, or whose delivery failed) is a query no
  * index serves, so it is made at start and then every `pollMs`, and again at once while it finds
- * one. Delivery is at least once.
+ * one. A named message whose claim, or a delivered one whose marking, failed (the database went
+ * away) is tried again every `RETRY_MS` until it goes through. Delivery is at least once.
  */
 export function messageWorker({
   messages,
@@ -47,21 +51,40 @@ export function messageWorker({
   onDelivered = () => undefined,
 }: MessageWorkerOptions): MessageWorker {
   const named: string[] = [];
+  // Delivered, not yet marked so: marked again rather than delivered again.
+  const unmarked: ClaimedMessage[] = [];
   let lookedAt = Number.NEGATIVE_INFINITY;
+  // Each leaves its message at the front of its list until its command went through.
+  const markFirst = async () => {
+    const [message] = unmarked;
+    if (message && (await messages.markDelivered(message))) onDelivered();
+    unmarked.shift();
+  };
+  const claimNext = async () => {
+    const [id] = named;
+    if (id !== undefined) {
+      const claimed = await messages.claim(id, leaseMs);
+      named.shift();
+      return claimed;
+    }
+    if (Date.now() - lookedAt < pollMs) return undefined;
+    lookedAt = Date.now();
+    const claimed = await messages.claimNext(leaseMs);
+    if (claimed) lookedAt = Number.NEGATIVE_INFINITY;
+    return claimed;
+  };
   const worker = new Worker({
     name: 'messages',
     logger,
     idleMs: pollMs,
+    nextDueInMs: () =>
+      Promise.resolve(named.length > 0 || unmarked.length > 0 ? RETRY_MS : undefined),
     step: async () => {
-      const id = named.shift();
-      let claimed: ClaimedMessage | undefined;
-      if (id !== undefined) {
-        claimed = await messages.claim(id, leaseMs);
-      } else if (Date.now() - lookedAt >= pollMs) {
-        lookedAt = Date.now();
-        claimed = await messages.claimNext(leaseMs);
-        if (claimed) lookedAt = Number.NEGATIVE_INFINITY;
+      if (unmarked.length > 0) {
+        await markFirst();
+        return true;
       }
+      const claimed = await claimNext();
       if (!claimed) return named.length > 0;
       await inSpan(
         'message delivery',
@@ -71,7 +94,8 @@ export function messageWorker({
         },
         async () => {
           await deliver(claimed);
-          if (await messages.markDelivered(claimed)) onDelivered();
+          unmarked.push(claimed);
+          await markFirst();
         },
       );
       return true;

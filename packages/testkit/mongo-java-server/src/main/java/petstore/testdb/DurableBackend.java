@@ -3,6 +3,7 @@ package petstore.testdb;
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.exception.MongoServerError;
 import de.bwaldvogel.mongo.wire.message.MongoMessage;
 import org.h2.mvstore.MVStore;
 
@@ -18,12 +19,21 @@ final class DurableBackend extends H2Backend {
 
   @Override
   public Document handleMessage(MongoMessage message) {
+    MVStore store = getMvStore();
     try {
-      return super.handleMessage(message);
-    } finally {
-      // Also after a failed command: an unordered insert may have written part of its batch.
-      MVStore store = getMvStore();
-      if (store.getFileStore() != null && store.hasUnsavedChanges()) store.commit();
+      try {
+        return super.handleMessage(message);
+      } finally {
+        // Also after a failed command: an unordered insert may have written part of its batch.
+        if (store.getFileStore() != null && store.hasUnsavedChanges()) store.commit();
+      }
+    } catch (RuntimeException e) {
+      // A command caught by the stop: what it wrote may not be in the file, so it fails, as
+      // MongoDB fails commands while it shuts down, rather than with an internal error.
+      if (store.isClosed()) {
+        throw new MongoServerError(91, "ShutdownInProgress", "the database is shutting down");
+      }
+      throw e;
     }
   }
 
