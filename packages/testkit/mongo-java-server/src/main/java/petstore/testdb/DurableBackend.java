@@ -13,8 +13,17 @@ import org.h2.mvstore.MVStore;
  * killed. A commit writes every change made so far, so writes that finish together share one.
  */
 final class DurableBackend extends H2Backend {
+  /** Set once the server stops: a command failing from then on failed because of the stop. */
+  private volatile boolean stopping;
+
   DurableBackend(MVStore store) {
     super(store);
+  }
+
+  @Override
+  public void close() {
+    stopping = true;
+    super.close();
   }
 
   @Override
@@ -30,7 +39,7 @@ final class DurableBackend extends H2Backend {
     } catch (RuntimeException e) {
       // A command caught by the stop: what it wrote may not be in the file, so it fails, as
       // MongoDB fails commands while it shuts down, rather than with an internal error.
-      if (store.isClosed()) {
+      if (stopping || store.isClosed()) {
         throw new MongoServerError(91, "ShutdownInProgress", "the database is shutting down");
       }
       throw e;
