@@ -9,7 +9,8 @@ import { statusMoved } from './pet-status.js';
  * recording that its pet's stock is owed the closing (`stockOwed`), then the stock, in an update
  * that marks the order so that it applies once however often it is sent. The request sends both;
  * a retry of the request, or the sweeper, sends the second again when the first process died
- * between them. The marks and `stockOwed` are cleared later by the sweeper.
+ * between them. The marks and `stockOwed` are cleared later by the sweeper. True when this call
+ * moved the stock (false: it had moved already).
  */
 export async function closeStock(
   { inventory }: Repository,
@@ -17,9 +18,10 @@ export async function closeStock(
   closing: Closing,
   at: Date,
   logger: Logger,
-): Promise<void> {
+): Promise<boolean> {
   const change = await inventory.close(closing, at);
   if (change && statusMoved(change)) await statusChanges.changed(closing.petId, logger);
+  return change !== undefined;
 }
 
 /**
@@ -37,10 +39,8 @@ export async function sweepClosings(
   const { orders, inventory } = repository;
   const owed = await orders.owedBefore(new Date(now.getTime() - timeoutMs));
   for (const closing of owed) {
-    const change = await inventory.close(closing, now);
-    if (change) {
+    if (await closeStock(repository, statusChanges, closing, now, logger)) {
       logger.warn({ ...closing }, 'a closed order’s stock change was finished');
-      if (statusMoved(change)) await statusChanges.changed(closing.petId, logger);
     }
   }
   await orders.settled(owed.map(({ orderId }) => orderId));
