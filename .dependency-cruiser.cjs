@@ -18,7 +18,7 @@ const upward = Object.entries(layers).flatMap(([service, order]) =>
             name: `${service}-layers`,
             comment: `${service}: ${lower} imports a layer above it`,
             severity: 'error',
-            from: { path: `^services/${service}/src/${lower}(/|\\.ts$)` },
+            from: { path: `^services/${service}/src/(${lower})(/|\\.ts$)` },
             to: {
               path: `^services/${service}/src/(${order.slice(0, index).join('|')})(/|\\.ts$)`,
             },
