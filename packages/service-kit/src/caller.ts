@@ -20,3 +20,8 @@ export function requireCaller(ctx: Context): Caller {
   if (!caller) throw new AppError('unauthorized', 'this operation needs an account');
   return caller;
 }
+
+/** Refuses a customer: the gateway checks first, and a service checks again. */
+export function requireAdmin(caller: Caller, action: string): void {
+  if (caller.role !== 'admin') throw new AppError('forbidden', `only an admin may ${action}`);
+}

@@ -27,7 +27,7 @@ export {
   type ShutdownHook,
 } from './run-service.js';
 export { nextSequenceValue, SequenceBlocks } from './sequences.js';
-export { callerOf, requireCaller, setCaller } from './caller.js';
+export { callerOf, requireAdmin, requireCaller, setCaller } from './caller.js';
 export { getPetDeprecationEnv, getPetDeprecationOf } from './get-pet-deprecation-env.js';
 export { serviceConfig, serviceEnv, type ServiceConfig, type ServiceEnv } from './service-env.js';
 export {
@@ -49,7 +49,6 @@ export {
   SpanKind,
   withTraceContext,
 } from './telemetry/tracing.js';
-export { afterWrites } from './events/after-writes.js';
 export { eventRelay, EVENT_BATCH, type EventRelayOptions } from './events/event-relay.js';
 export {
   eventSource,
@@ -57,7 +56,6 @@ export {
   type EventSourceOptions,
   type HeldEvent,
 } from './events/event-source.js';
-export { eventWritten } from './events/event-hints.js';
 export { eventsConfigOf, eventsEnv, type EventsEnv } from './events/events-env.js';
 export {
   carrying,

@@ -6,9 +6,8 @@ import { describe, expect } from 'vitest';
 import { connectMongo } from '../mongo.js';
 import { captureLogs } from '../test-support/captured-logs.js';
 import type { Worker } from '../worker.js';
-import { eventWritten } from './event-hints.js';
 import { eventRelay } from './event-relay.js';
-import { eventSource } from './event-source.js';
+import { eventSource, type EventSource } from './event-source.js';
 import { recordEvent, withEvent, type WithPendingEvents } from './pending-events.js';
 import { eventSender } from './send-events.js';
 
@@ -37,22 +36,26 @@ const it = test.extend<{
   },
 });
 
-/** A relay of `things` to `gatewayUrls`, started; the thing as the event shows it is its name. */
+/** The events of `things`; the thing as the event shows it is its name. */
+function thingEvents(things: Collection<ThingDocument>): EventSource<ThingDocument> {
+  return eventSource({
+    collection: things,
+    toData: (thing, event) => event.data ?? { id: thing._id, name: thing.name },
+    accountOf: (thing) => thing.ownerId,
+  });
+}
+
+/** A relay of `things` to `gatewayUrls`, started. */
 function startRelay(
   things: Collection<ThingDocument>,
   gatewayUrls: string[],
   logger = captureLogs().logger,
   quietMs = 50,
+  source = thingEvents(things),
 ): Worker {
   const relay = eventRelay({
     logger,
-    sources: [
-      eventSource({
-        collection: things,
-        toData: (thing, event) => event.data ?? { id: thing._id, name: thing.name },
-        accountOf: (thing) => thing.ownerId,
-      }),
-    ],
+    sources: [source as unknown as EventSource],
     send: eventSender({ baseUrls: gatewayUrls, internalToken }),
     idleMs: 20,
     quietMs,
@@ -145,12 +148,12 @@ describe('eventRelay', () => {
     });
     // It looks through the collection at start (finding 3), then not for an hour.
     await things.insertOne(created(3));
-    const relay = startRelay(things, [receiver.url], captureLogs().logger, 3_600_000);
+    const source = thingEvents(things);
+    const relay = startRelay(things, [receiver.url], captureLogs().logger, 3_600_000, source);
     await expect.poll(() => pendingOf(things, 3)).toEqual({ events: [], count: 0 });
     await things.insertOne(created(1));
     await things.insertOne(created(2));
-    eventWritten(things, 2);
-    relay.kick();
+    source.written(2);
     await expect.poll(() => pendingOf(things, 2)).toEqual({ events: [], count: 0 });
     await relay.stop();
     expect(receiver.accepted()).toMatchObject([{ data: { id: 3 } }, { data: { id: 2 } }]);

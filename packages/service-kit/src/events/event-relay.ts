@@ -25,10 +25,10 @@ export const EVENT_BATCH = 100;
  * at a time, then takes them off their documents. At least once: a relay that dies between the
  * two hands the batch over again, and the gateway records an event once.
  *
- * Every write kicks it, and the writes name their documents (`eventWritten`): a kick reads those
- * by id. Looking through a collection (a query no unique index serves) is only for what a failure or another process left: at start, every `quietMs`, and after a
- * failure, which it retries every `idleMs` (a gateway that was down gets the events within
- * `idleMs` of answering again).
+ * A write names its document through its source's `written`, which kicks the relay: it reads that
+ * document by id. Looking through a collection (a query no unique index serves) is only for what
+ * a failure or another process left: at start, every `quietMs`, and after a failure, which it
+ * retries every `idleMs` (a gateway that was down gets the events within `idleMs` of its return).
  */
 export function eventRelay({
   logger,
@@ -39,7 +39,7 @@ export function eventRelay({
 }: EventRelayOptions): Worker {
   let failed = false;
   let lookedThroughAt = Number.NEGATIVE_INFINITY;
-  return new Worker({
+  const worker = new Worker({
     name: 'event-relay',
     logger,
     idleMs: Math.max(idleMs, quietMs),
@@ -61,4 +61,6 @@ export function eventRelay({
       return full || sources.some((source) => source.hinted());
     },
   });
+  for (const source of sources) source.onWritten(() => worker.kick());
+  return worker;
 }

@@ -1,7 +1,12 @@
 import type { RecordedEvent } from '@petstore/contract';
 import type { Collection, Document } from 'mongodb';
-import { forgetHints, hintedDocuments, namesDocuments, type Hint } from './event-hints.js';
 import { carrying, takenOff, type PendingEvent, type WithPendingEvents } from './pending-events.js';
+
+/** The most documents remembered as written; past it the relay's look through finds the rest. */
+const MOST_HINTS = 10_000;
+
+/** A document written with events, as the relay read it: its id and the number of its write. */
+type Hint = [documentId: unknown, write: number];
 
 /** An event as the gateway takes it, with the document that keeps it until it is handed over. */
 export interface HeldEvent {
@@ -12,12 +17,19 @@ export interface HeldEvent {
 /** The documents of one collection that carry pending events, as the relay hands them over. */
 export interface EventSource<Doc extends Document = Document> {
   /**
-   * Up to `limit` pending events, oldest first: of the documents written with events
-   * (`eventWritten`) when there are any, else, when `lookThrough` (or when the collection's
-   * writes never name their documents), of any document.
+   * Notes that the document `documentId` now carries new events, and wakes the relay: it reads
+   * the document by its id rather than looking through the collection, which reads every one.
+   * Harmless when the write did not happen: the document is read and carries nothing.
+   */
+  written(documentId: unknown): void;
+  /** Calls `wake` on every `written`: the relay's kick. */
+  onWritten(wake: () => void): void;
+  /**
+   * Up to `limit` pending events, oldest first: of the documents `written` named when there are
+   * any, else, when `lookThrough`, of any document.
    */
   pending(limit: number, lookThrough: boolean): Promise<HeldEvent[]>;
-  /** Whether documents written with events are waiting to be read. */
+  /** Whether documents `written` named are waiting to be read. */
   hinted(): boolean;
   /** Takes the events off their documents (each only if it is still there). */
   handedOver(events: HeldEvent[]): Promise<void>;
@@ -41,8 +53,16 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
 }: EventSourceOptions<Doc>): EventSource<Doc> {
   // Untyped here: the filters name fields (`pendingEvents.<id>`) no document type can list.
   const documents = collection as unknown as Collection<Document>;
-  // The hints of the documents read last, forgotten once their events are handed over.
+  // Documents written with events and not yet sent, each with the number of its latest write:
+  // a document written again after the relay read it stays named.
+  const hints = new Map<unknown, number>();
+  let writes = 0;
+  let wake = () => {};
+  // The hints of the documents read last, forgotten once their events are sent.
   let read: Hint[] = [];
+  const forget = (sent: Hint[]) => {
+    for (const [id, write] of sent) if (hints.get(id) === write) hints.delete(id);
+  };
   // How many events each document read carried.
   const carried = new Map<unknown, number>();
   const eventsOf = (document: Doc) =>
@@ -58,8 +78,15 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
     });
   return {
     eventsOf,
+    written(documentId) {
+      if (hints.size < MOST_HINTS || hints.has(documentId)) hints.set(documentId, ++writes);
+      wake();
+    },
+    onWritten(then) {
+      wake = then;
+    },
     async pending(limit, lookThrough) {
-      read = hintedDocuments(documents, limit);
+      read = [...hints].slice(0, limit);
       let found: Doc[];
       if (read.length > 0) {
         const documentsRead = await documents
@@ -68,11 +95,8 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
         found = documentsRead.filter(
           (document) => ((document.pendingEventCount as number | undefined) ?? 0) > 0,
         ) as unknown as Doc[];
-        forgetHints(
-          documents,
-          read.filter(([id]) => !found.some((document) => document._id === id)),
-        );
-      } else if (lookThrough || !namesDocuments(documents)) {
+        forget(read.filter(([id]) => !found.some((document) => document._id === id)));
+      } else if (lookThrough) {
         found = (await documents
           .find({ pendingEventCount: { $gt: 0 } })
           .limit(limit)
@@ -91,7 +115,7 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
         .sort((a, b) => a.event.timestamp.localeCompare(b.event.timestamp))
         .slice(0, limit);
     },
-    hinted: () => hintedDocuments(documents, 1).length > 0,
+    hinted: () => hints.size > 0,
     async handedOver(events) {
       if (events.length === 0) return;
       const byDocument = new Map<unknown, string[]>();
@@ -99,10 +123,7 @@ export function eventSource<Doc extends Document & WithPendingEvents>({
         byDocument.set(documentId, [...(byDocument.get(documentId) ?? []), event.id]);
       }
       // A document keeps its hint while it has events a full batch left out.
-      forgetHints(
-        documents,
-        read.filter(([id]) => byDocument.get(id)?.length === carried.get(id)),
-      );
+      forget(read.filter(([id]) => byDocument.get(id)?.length === carried.get(id)));
       // One command, an update by `_id` per document: a document all of whose events went is
       // emptied, matched only while it still carries just those; the others lose what went.
       const { matchedCount } = await documents.bulkWrite(
