@@ -27,6 +27,7 @@ export {
   type PetstoreClientOptions,
 } from './clients.js';
 export { contractOperations, type ContractOperation } from './contract-operations.js';
+export { RouteTable, type Resolution } from './route-table.js';
 export {
   deprecationHeaders,
   getPetDeprecatedAt,

@@ -4,6 +4,7 @@ import {
   generateOpenApi,
   getPetDocumentation,
   OpenApiDocumentSchema,
+  RouteTable,
 } from '@petstore/contract';
 import { createService, type Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
@@ -18,7 +19,6 @@ import { routeRequest } from './routing/route-request.js';
 import { createKeyCache } from './auth/key-cache.js';
 import { KeyUsage } from './auth/key-usage.js';
 import { MessageRepository } from './messages/message-repository.js';
-import { RouteTable } from './routing/route-table.js';
 import { gatewayContract, gatewayRoutes } from './routes.js';
 import { securityHeaders } from './routing/security-headers.js';
 import { rateLimits } from './rate-limits/rate-limits.js';

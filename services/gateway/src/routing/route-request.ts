@@ -6,7 +6,7 @@ import { proxyRequest, type ProxyOptions } from '../proxy/proxy-request.js';
 import { refuseEncodedBody } from '../proxy/request-body.js';
 import { admit } from '../rate-limits/admit.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
-import type { RouteTable } from './route-table.js';
+import type { RouteTable } from '@petstore/contract';
 import type { Upstreams } from '../proxy/upstreams.js';
 
 export interface RouteRequestOptions {

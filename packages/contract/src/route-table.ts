@@ -1,4 +1,4 @@
-import { contractOperations, type ContractOperation } from '@petstore/contract';
+import { contractOperations, type ContractOperation } from './contract-operations.js';
 import type { AppRouter } from '@ts-rest/core';
 
 export type Resolution =
