@@ -1,33 +1,52 @@
+import { gatewayHeaders, type Who } from './gateway-identity.js';
+
 export interface HttpCallOptions {
-  /** A value sent as JSON, or a string sent as it is. */
+  /**
+   * A value sent as JSON; a string is sent as it is. Either goes as `application/json` unless
+   * `headers` name another content type.
+   */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Sent as `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+  /** Sent with the headers the gateway adds for `as` (with the tests' internal token). */
+  as?: Who;
+  /** Ends the request, e.g. `AbortSignal.timeout(ms)` where a hang must fail the test. */
+  signal?: AbortSignal;
 }
 
 export interface HttpAnswer<Body = unknown> {
   status: number;
   headers: Headers;
-  /** The parsed JSON body; undefined when there is none. */
+  /** The body parsed when it is JSON, else its text; undefined when there is none. */
   body: Body;
 }
 
-/** Sends one request to `url` + `path` and reads the whole answer, its JSON body parsed. */
+/** Sends one request to `url` + `path` and reads the whole answer. */
 export async function callHttp<Body = unknown>(
   url: string,
   method: string,
   path: string,
-  { body, headers = {} }: HttpCallOptions = {},
+  { body, headers = {}, apiKey, as, signal }: HttpCallOptions = {},
 ): Promise<HttpAnswer<Body>> {
-  const init: RequestInit = { method, headers };
-  if (body !== undefined) {
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    init.headers = { 'content-type': 'application/json', ...headers };
-  }
-  const response = await fetch(`${url}${path}`, init);
+  const sent = new Headers(as === undefined ? {} : gatewayHeaders(as));
+  if (apiKey !== undefined) sent.set('authorization', `Bearer ${apiKey}`);
+  if (body !== undefined) sent.set('content-type', 'application/json');
+  for (const [name, value] of Object.entries(headers)) sent.set(name, value);
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: sent,
+    body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+    signal,
+  });
+  return readAnswer<Body>(response);
+}
+
+/** Reads a `fetch` response whole: its body parsed when it is JSON, else as text. */
+export async function readAnswer<Body = unknown>(response: Response): Promise<HttpAnswer<Body>> {
   const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text === '' ? undefined : JSON.parse(text)) as Body,
-  };
+  let body: unknown = text === '' ? undefined : text;
+  if (text !== '' && /^application\/(.+\+)?json\b/.test(response.headers.get('content-type') ?? ''))
+    body = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: body as Body };
 }

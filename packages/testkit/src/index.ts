@@ -5,7 +5,19 @@ export { startMongoJavaServer, type MongoJavaServerOptions } from './mongo-java-
 export { serviceTestEnv } from './service-test-env.js';
 export { serveHttp, type HttpHandler, type ServedHttp } from './serve-http.js';
 export { EventReceiver, type ReceivedBatch } from './event-receiver.js';
-export { callHttp, type HttpAnswer, type HttpCallOptions } from './call-http.js';
+export { callHttp, readAnswer, type HttpAnswer, type HttpCallOptions } from './call-http.js';
+export {
+  accounts,
+  gatewayHeaders,
+  testInternalToken,
+  type Account,
+  type Who,
+} from './gateway-identity.js';
+export {
+  ServiceUnderTest,
+  startServiceUnderTest,
+  type RunningService,
+} from './service-under-test.js';
 export { fileFixture } from './file-fixture.js';
 export { freePort } from './free-port.js';
 export { spawnGuarded, stopGuarded, type GuardedOptions } from './guarded-process.js';
