@@ -72,6 +72,12 @@ it('sends a string as it is, under the content type the caller gives', async () 
   expect(answer.body).toMatchObject({ contentType: 'text/plain', body: '{not json' });
 });
 
+it('sends bytes as they are', async () => {
+  await using echo = await serveEcho();
+  const answer = await callHttp(echo.url, 'POST', '/', { body: Buffer.from('{"a":1}') });
+  expect(answer.body).toMatchObject({ contentType: 'application/json', body: '{"a":1}' });
+});
+
 it('answers an undefined body when there is none', async () => {
   await using empty = await serveHttp((_req, res) => {
     res.statusCode = 204;

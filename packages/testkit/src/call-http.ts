@@ -2,8 +2,8 @@ import { gatewayHeaders, type Who } from './gateway-identity.js';
 
 export interface HttpCallOptions {
   /**
-   * A value sent as JSON; a string is sent as it is. Either goes as `application/json` unless
-   * `headers` name another content type.
+   * A value sent as JSON; a string or bytes are sent as they are. Either goes as
+   * `application/json` unless `headers` name another content type.
    */
   body?: unknown;
   headers?: Record<string, string>;
@@ -36,10 +36,14 @@ export async function callHttp<Body = unknown>(
   const response = await fetch(`${url}${path}`, {
     method,
     headers: sent,
-    body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+    body: sendsAsItIs(body) ? body : JSON.stringify(body),
     signal,
   });
   return readAnswer<Body>(response);
+}
+
+function sendsAsItIs(body: unknown): body is string | Uint8Array | undefined {
+  return body === undefined || typeof body === 'string' || body instanceof Uint8Array;
 }
 
 /** Reads a `fetch` response whole: its body parsed when it is JSON, else as text. */
