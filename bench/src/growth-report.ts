@@ -10,7 +10,7 @@ import {
   type GrowthRead,
   type GrowthResult,
 } from './growth.js';
-import type { Goal } from './report.js';
+import type { Goal } from './goal.js';
 
 /** Orders per second at the last level over those at the first: (g) ≥ 0.8. */
 export const MIN_GROWTH_ORDERS_RATIO = 0.8;

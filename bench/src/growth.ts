@@ -11,7 +11,7 @@ import { createPet, DATABASE_NAMES, seed, setStock } from './fixtures.js';
 import { copyPets, fillOrders, orderRequest, storedOrders } from './growth-fill.js';
 import { loadAverage } from './machine.js';
 import { cpuBetween, cpuByRole, cpuMicrosPerRequest } from './process-cpu.js';
-import type { Database } from './report.js';
+import type { Database } from './scenario-ids.js';
 
 /** The stored orders (g) measures at; at the last, `GROWTH_PETS` more pets are stored too. */
 export const GROWTH_LEVELS = [1_000, 10_000, 50_000] as const;

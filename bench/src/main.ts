@@ -17,10 +17,9 @@ import {
   renderMarkdown,
   spoiled,
   type BenchResults,
-  type Database,
-  type ScenarioId,
   type ScenarioResult,
 } from './report.js';
+import type { Database, ScenarioId } from './scenario-ids.js';
 import {
   bareScenario,
   localLimitsScenario,

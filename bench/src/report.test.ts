@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Measurement } from './load.js';
-import {
-  evaluate,
-  renderMarkdown,
-  type Database,
-  type ScenarioId,
-  type ScenarioResult,
-} from './report.js';
+import { evaluate, renderMarkdown, type ScenarioResult } from './report.js';
+import type { Database, ScenarioId } from './scenario-ids.js';
 
 function scenario(
   id: ScenarioId,

@@ -1,17 +1,9 @@
 import type { OperationCommands } from './commands.js';
 import { growthGoals, growthTable } from './growth-report.js';
 import type { GrowthResult } from './growth.js';
+import type { Goal } from './goal.js';
 import type { LoadOptions, Measurement } from './load.js';
-
-/**
- * (a) the bare server; R1, R2 the reference scenarios; (b)–(e) the stack; (f) the gateway with
- * rate limits in memory; (h), (i) the gateway with telemetry on; (j0), (j) orders before and
- * after a webhook whose receiver hangs. (g), the store as it grows, has results of its own.
- */
-export type ScenarioId = 'a' | 'R1' | 'R2' | 'b' | 'c' | 'd' | 'e' | 'f' | 'h' | 'i' | 'j0' | 'j';
-
-/** The database under a scenario: the embedded one, or the one `MONGODB_URI` names. */
-export type Database = 'mongo-java-server' | 'MONGODB_URI';
+import type { Database, ScenarioId } from './scenario-ids.js';
 
 export interface ScenarioResult {
   id: ScenarioId;
@@ -28,13 +20,6 @@ export interface ScenarioResult {
     /** Requests left hanging at some moment of the measured part. */
     hangingWhileMeasured: number;
   };
-}
-
-export interface Goal {
-  name: string;
-  target: string;
-  actual: string;
-  met: boolean;
 }
 
 /** Throughput ratios on one database, all from the same run of the stack. */

@@ -2,7 +2,7 @@ import { internalHeaders } from '@petstore/service-kit';
 import type { Stack } from '@petstore/stack';
 import type { Fixtures } from './fixtures.js';
 import type { Target } from './load.js';
-import type { Database, ScenarioId } from './report.js';
+import type { Database, ScenarioId } from './scenario-ids.js';
 
 export interface Scenario {
   id: ScenarioId;
