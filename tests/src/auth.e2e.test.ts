@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, petInStock } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
 import { fillPath } from './support/fill-path.js';
-import { call, send } from './support/http.js';
+import { callHttp } from '@petstore/testkit';
 import { testStackForFile } from './support/stack-for-file.js';
 
 interface Customer {
@@ -58,23 +58,23 @@ async function catalogue(): Promise<Catalogue> {
 /** A valid request for each admin-only operation: its path parameters and body. */
 const adminRequests: Record<
   string,
-  (c: Catalogue) => { params?: Record<string, number>; json?: unknown }
+  (c: Catalogue) => { params?: Record<string, number>; body?: unknown }
 > = {
-  createPet: (c) => ({ json: { name: 'Bella', categoryId: c.categoryId } }),
+  createPet: (c) => ({ body: { name: 'Bella', categoryId: c.categoryId } }),
   replacePet: (c) => ({
     params: { petId: c.petId },
-    json: { name: 'Rex II', categoryId: c.categoryId, status: 'pending' },
+    body: { name: 'Rex II', categoryId: c.categoryId, status: 'pending' },
   }),
-  updatePet: (c) => ({ params: { petId: c.petId }, json: { name: 'Rex III' } }),
+  updatePet: (c) => ({ params: { petId: c.petId }, body: { name: 'Rex III' } }),
   deletePet: (c) => ({ params: { petId: c.sparePetId } }),
-  createCategory: (c) => ({ json: { name: `Parrots ${c.categoryId}` } }),
+  createCategory: (c) => ({ body: { name: `Parrots ${c.categoryId}` } }),
   replaceCategory: (c) => ({
     params: { categoryId: c.categoryId },
-    json: { name: `Good dogs ${c.categoryId}` },
+    body: { name: `Good dogs ${c.categoryId}` },
   }),
   deleteCategory: (c) => ({ params: { categoryId: c.spareCategoryId } }),
-  updateOrder: (c) => ({ params: { orderId: c.orderId }, json: { complete: true } }),
-  setInventory: (c) => ({ params: { petId: c.petId }, json: { quantity: 3 } }),
+  updateOrder: (c) => ({ params: { orderId: c.orderId }, body: { complete: true } }),
+  setInventory: (c) => ({ params: { petId: c.petId }, body: { quantity: 3 } }),
 };
 
 const adminRoutes = contractOperations(contract).filter(
@@ -87,10 +87,10 @@ async function callEveryAdminRoute(apiKey: string, c: Catalogue, headers?: Recor
   for (const { name, route } of adminRoutes) {
     const request = adminRequests[name];
     if (!request) throw new Error(`no request in adminRequests for ${name}`);
-    const { params, json } = request(c);
-    const answer = await call(api.url, route.method, fillPath(route.path, params), {
+    const { params, body } = request(c);
+    const answer = await callHttp(api.url, route.method, fillPath(route.path, params), {
       apiKey,
-      json,
+      body,
       headers,
     });
     answers.push({ route: name, answer });
@@ -224,7 +224,7 @@ describe('identity comes from the key only', () => {
     const { petId } = await catalogue();
     const aliceOrder = ok(await alice.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
     for (const headers of spoofed()) {
-      const as = (path: string) => call(api.url, 'GET', path, { apiKey: bob.apiKey, headers });
+      const as = (path: string) => callHttp(api.url, 'GET', path, { apiKey: bob.apiKey, headers });
       const me = await as('/v1/accounts/me');
       expect(me).toMatchObject({ status: 200, body: { id: bob.accountId, role: 'customer' } });
 
@@ -238,7 +238,7 @@ describe('identity comes from the key only', () => {
   });
 
   it('ignores a request without a key that claims to be the admin', async () => {
-    const answer = await call(api.url, 'GET', '/v1/store/orders', {
+    const answer = await callHttp(api.url, 'GET', '/v1/store/orders', {
       headers: { 'x-account-id': alice.accountId, 'x-account-role': 'admin' },
     });
     expectError(answer, 'unauthorized');
@@ -282,12 +282,14 @@ describe('API keys', () => {
     expect(created.body.apiKey.startsWith(created.body.prefix)).toBe(true);
     expect(created.body.prefix.length).toBeLessThan(created.body.apiKey.length / 2);
 
-    const res = await send(api.url, 'GET', '/v1/accounts/me/keys', { apiKey: bob.apiKey });
-    const text = await res.text();
+    const res = await callHttp<Record<string, unknown>[]>(api.url, 'GET', '/v1/accounts/me/keys', {
+      apiKey: bob.apiKey,
+    });
+    const text = JSON.stringify(res.body);
     expect(res.status).toBe(200);
     expect(text).not.toContain(created.body.apiKey);
     expect(text).not.toContain(bob.apiKey);
-    const keys = JSON.parse(text) as Record<string, unknown>[];
+    const keys = res.body;
     expect(keys.length).toBeGreaterThanOrEqual(2);
     for (const key of keys) {
       expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'prefix']);
@@ -317,18 +319,18 @@ describe('API keys', () => {
   });
 
   it('shows the key once, at sign-up: the account never shows it again', async () => {
-    const signUp = await send(api.url, 'POST', '/v1/accounts', {
-      json: { email: `once.${Date.now()}@example.com`, name: 'Once' },
+    const signUp = await callHttp<{ id: string; apiKey: string }>(api.url, 'POST', '/v1/accounts', {
+      body: { email: `once.${Date.now()}@example.com`, name: 'Once' },
     });
     expect(signUp.status).toBe(201);
-    const account = (await signUp.json()) as { id: string; apiKey: string };
+    const account = signUp.body;
     expect(account.apiKey).toMatch(/^psk_[0-9A-Za-z]{32,}$/);
 
-    const me = await send(api.url, 'GET', '/v1/accounts/me', { apiKey: account.apiKey });
-    const text = await me.text();
+    const me = await callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey: account.apiKey });
+    const text = JSON.stringify(me.body);
     expect(me.status).toBe(200);
     expect(text).not.toContain(account.apiKey);
-    expect(Object.keys(JSON.parse(text) as object).sort()).toEqual([
+    expect(Object.keys(me.body as object).sort()).toEqual([
       'createdAt',
       'email',
       'id',

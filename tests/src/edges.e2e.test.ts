@@ -8,7 +8,7 @@ import { apiVersion } from '@petstore/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
-import { call, type Answer, type RequestOptions } from './support/http.js';
+import { callHttp, type HttpAnswer, type HttpCallOptions } from '@petstore/testkit';
 import { rawRequest } from './support/raw-http.js';
 import { testStackForFile } from './support/stack-for-file.js';
 import { unthrottled } from './support/test-stack.js';
@@ -22,12 +22,12 @@ beforeAll(async () => {
   petId = (await stockedPet(api.admin)).petId;
 });
 
-const asAdmin = (method: string, path: string, options: RequestOptions = {}) =>
-  call(api.url, method, path, { apiKey: api.stack.adminApiKey, ...options });
-const asCustomer = (method: string, path: string, options: RequestOptions = {}) =>
-  call(api.url, method, path, { apiKey: customerKey, ...options });
+const asAdmin = (method: string, path: string, options: HttpCallOptions = {}) =>
+  callHttp(api.url, method, path, { apiKey: api.stack.adminApiKey, ...options });
+const asCustomer = (method: string, path: string, options: HttpCallOptions = {}) =>
+  callHttp(api.url, method, path, { apiKey: customerKey, ...options });
 
-function messageOf(answer: Answer): string {
+function messageOf(answer: HttpAnswer): string {
   return (answer.body as { message: string }).message;
 }
 
@@ -48,7 +48,7 @@ describe('int64 path ids past 2^53', () => {
   });
 
   it('refuses stock for a pet id past 2^53 as an unknown pet, named exactly', async () => {
-    const answer = await asAdmin('PUT', `/v1/store/inventory/${past53}`, { json: { quantity: 1 } });
+    const answer = await asAdmin('PUT', `/v1/store/inventory/${past53}`, { body: { quantity: 1 } });
     expectError(answer, 'unknown_pet');
     expect(messageOf(answer)).toContain(`pet ${past53} does not exist`);
   });
@@ -69,39 +69,39 @@ describe('string lengths count code points', () => {
   const dogs = (count: number) => '🐶'.repeat(count);
 
   it('takes a category name of 100 emoji (200 UTF-16 units) and refuses 101', async () => {
-    const created = await asAdmin('POST', '/v1/categories', { json: { name: dogs(100) } });
+    const created = await asAdmin('POST', '/v1/categories', { body: { name: dogs(100) } });
     expect(created).toMatchObject({ status: 201, body: { name: dogs(100) } });
     expectError(
-      await asAdmin('POST', '/v1/categories', { json: { name: `x${dogs(100)}` } }),
+      await asAdmin('POST', '/v1/categories', { body: { name: `x${dogs(100)}` } }),
       'validation_failed',
     );
   });
 
   it('takes a pet name of 100 emoji', async () => {
     const { categoryId } = await stockedPet(api.admin);
-    const created = await asAdmin('POST', '/v1/pets', { json: { name: dogs(100), categoryId } });
+    const created = await asAdmin('POST', '/v1/pets', { body: { name: dogs(100), categoryId } });
     expect(created).toMatchObject({ status: 201, body: { name: dogs(100) } });
   });
 
   it('takes an account name of 100 emoji', async () => {
     const email = `emoji.${Date.now()}@example.com`;
-    const created = await call(api.url, 'POST', '/v1/accounts', {
-      json: { email, name: dogs(100) },
+    const created = await callHttp(api.url, 'POST', '/v1/accounts', {
+      body: { email, name: dogs(100) },
     });
     expect(created).toMatchObject({ status: 201, body: { name: dogs(100) } });
   });
 
   it('takes a message of 10 000 emoji and refuses 10 001', async () => {
-    const sent = await asCustomer('POST', '/v1/messages', { json: { message: dogs(10_000) } });
+    const sent = await asCustomer('POST', '/v1/messages', { body: { message: dogs(10_000) } });
     expect(sent.status).toBe(202);
     expectError(
-      await asCustomer('POST', '/v1/messages', { json: { message: dogs(10_001) } }),
+      await asCustomer('POST', '/v1/messages', { body: { message: dogs(10_001) } }),
       'validation_failed',
     );
   });
 
   it('says maxLength in the document, as JSON Schema counts it', async () => {
-    const document = (await call(api.url, 'GET', '/openapi.json')).body as {
+    const document = (await callHttp(api.url, 'GET', '/openapi.json')).body as {
       components: { schemas: Record<string, { properties: Record<string, object> }> };
     };
     expect(document.components.schemas.NewCategory?.properties.name).toMatchObject({
@@ -120,14 +120,14 @@ describe('category names are unique under Unicode case folding', () => {
     const suffix = ` ${Date.now()}`;
     ok(await api.admin.categories.createCategory({ body: { name: first + suffix } }), 201);
     expectError(
-      await asAdmin('POST', '/v1/categories', { json: { name: second + suffix } }),
+      await asAdmin('POST', '/v1/categories', { body: { name: second + suffix } }),
       'conflict',
     );
   });
 });
 
 describe('the deprecated GET /v1/pets/{petId}', () => {
-  function expectDeprecated(answer: Answer) {
+  function expectDeprecated(answer: HttpAnswer) {
     expect(answer.headers.get('deprecation')).toMatch(/^@\d+$/);
     expect(answer.headers.get('sunset')).toMatch(/GMT$/);
     expect(answer.headers.get('link')).toMatch(/rel="deprecation"/);
@@ -140,7 +140,7 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
   });
 
   it('marks the 401 the gateway answers', async () => {
-    const answer = await call(api.url, 'GET', `/v1/pets/${petId}`);
+    const answer = await callHttp(api.url, 'GET', `/v1/pets/${petId}`);
     expectError(answer, 'unauthorized');
     expectDeprecated(answer);
   });
@@ -163,7 +163,7 @@ describe('Content-Encoding on a request body', () => {
   const json = JSON.stringify({ name: `Gzipped ${Date.now()}` });
 
   it('refuses a gzip body with 415 unsupported_content_encoding and Accept-Encoding', async () => {
-    const answer = await call(api.url, 'POST', '/v1/categories', {
+    const answer = await callHttp(api.url, 'POST', '/v1/categories', {
       apiKey: api.stack.adminApiKey,
       body: gzipSync(json) as unknown as string,
       headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
@@ -190,7 +190,7 @@ describe('Content-Encoding on a request body', () => {
 });
 
 describe('what Node’s HTTP parser refuses', () => {
-  async function rawAnswer(bytes: string): Promise<Answer> {
+  async function rawAnswer(bytes: string): Promise<HttpAnswer> {
     const answer = await rawRequest(api.url, bytes);
     return { ...answer, body: JSON.parse(answer.body) as unknown };
   }

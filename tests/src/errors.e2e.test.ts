@@ -3,7 +3,7 @@ import { serveHttp, type HttpHandler } from '@petstore/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, petInStock } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
-import { answerOf, call, type Answer, type RequestOptions } from './support/http.js';
+import { callHttp, readAnswer, type HttpAnswer, type HttpCallOptions } from '@petstore/testkit';
 import { rawRequest } from './support/raw-http.js';
 import { testStackForFile } from './support/stack-for-file.js';
 
@@ -55,15 +55,15 @@ beforeAll(async () => {
   );
 });
 
-const asCustomer = (method: string, path: string, options: RequestOptions = {}) =>
-  call(api.url, method, path, { apiKey: customer.apiKey, ...options });
-const asAdmin = (method: string, path: string, options: RequestOptions = {}) =>
-  call(api.url, method, path, { apiKey: api.stack.adminApiKey, ...options });
+const asCustomer = (method: string, path: string, options: HttpCallOptions = {}) =>
+  callHttp(api.url, method, path, { apiKey: customer.apiKey, ...options });
+const asAdmin = (method: string, path: string, options: HttpCallOptions = {}) =>
+  callHttp(api.url, method, path, { apiKey: api.stack.adminApiKey, ...options });
 /** The customer's typed client. */
 const shop = () => api.client(customer.apiKey);
 
 /** Raw bytes on a new connection, for what `fetch` cannot send; the answer's body parsed. */
-async function rawJson(bytes: string): Promise<Answer> {
+async function rawJson(bytes: string): Promise<HttpAnswer> {
   const answer = await rawRequest(api.url, bytes);
   return { ...answer, body: JSON.parse(answer.body) as unknown };
 }
@@ -78,16 +78,16 @@ interface ErrorCase {
   code: ErrorCode;
   when: string;
   /** Raw `fetch` where the test is about bytes on the wire, the typed client elsewhere. */
-  request: () => Promise<Answer>;
+  request: () => Promise<HttpAnswer>;
   /** What the answer carries beyond the Error shape and the headers every answer has. */
-  also?: (answer: Answer) => void;
+  also?: (answer: HttpAnswer) => void;
 }
 
 const unauthorized = (when: string, authorization?: string): ErrorCase => ({
   code: 'unauthorized',
   when,
   request: () =>
-    call(api.url, 'GET', '/v1/pets', {
+    callHttp(api.url, 'GET', '/v1/pets', {
       headers: authorization === undefined ? {} : { authorization },
     }),
   also: ({ headers }) => expect(headers.get('www-authenticate')).toBe('Bearer realm="petstore"'),
@@ -121,7 +121,7 @@ const cases: ErrorCase[] = [
   {
     code: 'validation_failed',
     when: 'a body carries a $-prefixed key',
-    request: () => asAdmin('POST', '/v1/categories', { json: { name: { $gt: '' } } }),
+    request: () => asAdmin('POST', '/v1/categories', { body: { name: { $gt: '' } } }),
   },
   {
     code: 'validation_failed',
@@ -197,12 +197,12 @@ const cases: ErrorCase[] = [
   {
     code: 'route_not_found',
     when: 'the path is outside every version',
-    request: () => call(api.url, 'GET', '/v2/pets'),
+    request: () => callHttp(api.url, 'GET', '/v2/pets'),
   },
   {
     code: 'method_not_allowed',
     when: 'a known path is asked with another method',
-    request: () => asCustomer('PUT', '/v1/store/orders', { json: {} }),
+    request: () => asCustomer('PUT', '/v1/store/orders', { body: {} }),
     also: ({ headers }) => expect(headers.get('allow')).toBe('GET, HEAD, OPTIONS, POST'),
   },
   {
@@ -269,7 +269,7 @@ const cases: ErrorCase[] = [
     code: 'payload_too_large',
     when: 'a chunked body without Content-Length grows past 64 KiB',
     request: async () =>
-      answerOf(
+      readAnswer(
         await fetch(`${api.url}/v1/categories`, {
           method: 'POST',
           headers: {
@@ -397,10 +397,10 @@ describe('every error, through the gateway', () => {
 
   it('returns 429 rate_limited with Retry-After and RateLimit-* once a key’s bucket is empty', async () => {
     const { apiKey } = await api.signUp();
-    let answer: Answer | undefined;
+    let answer: HttpAnswer | undefined;
     // The bucket holds 200 (the default burst) and refills one a second: 260 requests are enough.
     for (let attempt = 0; attempt < 260; attempt++) {
-      const res = await call(api.url, 'GET', '/v1/accounts/me', { apiKey });
+      const res = await callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey });
       if (res.status === 429) {
         answer = res;
         break;
@@ -443,14 +443,14 @@ describe('a service that is down, slow or broken', () => {
       expectError(await listInventory(), 'service_unavailable');
       expectError(
         await asCustomer('POST', '/v1/store/orders', {
-          json: { petId: stockedPetId, quantity: 1 },
+          body: { petId: stockedPetId, quantity: 1 },
         }),
         'service_unavailable',
       );
       expect((await listPets()).status).toBe(200);
       expect((await asCustomer('GET', '/v1/accounts/me')).status).toBe(200);
-      expect((await call(api.url, 'GET', '/ready')).status).toBe(200);
-      const ready = await call(api.url, 'GET', '/ready?deep=true');
+      expect((await callHttp(api.url, 'GET', '/ready')).status).toBe(200);
+      const ready = await callHttp(api.url, 'GET', '/ready?deep=true');
       expectError(ready, 'service_unavailable');
       expect(ready.body).toMatchObject({
         details: [{ path: 'store', message: expect.any(String) as string }],
@@ -459,7 +459,7 @@ describe('a service that is down, slow or broken', () => {
       await api.stack.store.start();
     }
     // The same gateway process, never restarted, reaches the new store process.
-    expect((await call(api.url, 'GET', '/ready?deep=true')).status).toBe(200);
+    expect((await callHttp(api.url, 'GET', '/ready?deep=true')).status).toBe(200);
     const back = await api.client(customer.apiKey).inventory.getInventoryItem({
       params: { petId: String(stockedPetId) },
     });
@@ -467,7 +467,7 @@ describe('a service that is down, slow or broken', () => {
     expect(
       (
         await asCustomer('POST', '/v1/store/orders', {
-          json: { petId: stockedPetId, quantity: 1 },
+          body: { petId: stockedPetId, quantity: 1 },
         })
       ).status,
     ).toBe(201);

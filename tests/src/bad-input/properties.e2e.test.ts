@@ -23,7 +23,7 @@ import {
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { call, type Answer } from '../support/http.js';
+import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 import { createFixtures, type Fixtures } from './fixtures.js';
@@ -117,7 +117,7 @@ function send(op: Operation, request: Request, rawBody?: string, rawQuery?: stri
   const body = rawBody ?? (op.body ? JSON.stringify(request.body) : undefined);
   if (body !== undefined) headers['content-type'] = 'application/json';
   const search = rawQuery ?? queryString(request.query);
-  return call(api.url, op.route.method, `${pathOf(op, request.params)}${search}`, {
+  return callHttp(api.url, op.route.method, `${pathOf(op, request.params)}${search}`, {
     apiKey: apiKeyFor(op),
     body,
     headers,
@@ -130,7 +130,7 @@ function declaredStatuses(op: Operation): number[] {
 }
 
 /** What holds for every answer: never a 5xx; a declared status; errors in the Error shape. */
-function expectDocumented(op: Operation, answer: Answer): void {
+function expectDocumented(op: Operation, answer: HttpAnswer): void {
   expect(answer.status, 'never a 5xx').toBeLessThan(500);
   expect(declaredStatuses(op), `${op.name} declares ${answer.status}`).toContain(answer.status);
   if (answer.status >= 400) {
@@ -142,7 +142,7 @@ function expectDocumented(op: Operation, answer: Answer): void {
 }
 
 /** A 400 for input the schemas accept: only a cursor the API never gave out may cause one. */
-function expectNotRefusedAsInvalid(answer: Answer): void {
+function expectNotRefusedAsInvalid(answer: HttpAnswer): void {
   if (answer.status !== 400) return;
   const details = (answer.body as { details?: { path: string }[] }).details ?? [];
   expect(
@@ -151,7 +151,7 @@ function expectNotRefusedAsInvalid(answer: Answer): void {
   ).toBe(true);
 }
 
-function expectValidationFailed(answer: Answer): void {
+function expectValidationFailed(answer: HttpAnswer): void {
   expect({ status: answer.status, code: (answer.body as { code?: unknown }).code }).toEqual({
     status: 400,
     code: 'validation_failed',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { databaseNames, DatabaseReader } from '../support/databases.js';
 import { errorBody } from '../support/error-bodies.js';
-import { call, type Answer } from '../support/http.js';
+import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { MongoWireProxy, type WireCommand } from '../support/mongo-wire-proxy.js';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
@@ -133,7 +133,7 @@ async function killStoreBetweenWrites(
  * Sends the request with the trap armed; returns what the client got once the store died between
  * the writes. Fails if the request is answered without the trap firing.
  */
-async function closeWithCrash(orderId: number, request: () => Promise<Answer>) {
+async function closeWithCrash(orderId: number, request: () => Promise<HttpAnswer>) {
   const { killed } = await killStoreBetweenWrites(orderId);
   const answer = request();
   const commands = await Promise.race([
@@ -160,15 +160,15 @@ async function restartStore(env: Record<string, string> = {}): Promise<void> {
 }
 
 const cancel = (orderId: number) =>
-  call(api.url, 'DELETE', `/v1/store/orders/${orderId}`, { apiKey: customer.apiKey });
+  callHttp(api.url, 'DELETE', `/v1/store/orders/${orderId}`, { apiKey: customer.apiKey });
 const complete = (orderId: number) =>
-  call(api.url, 'PATCH', `/v1/store/orders/${orderId}`, {
+  callHttp(api.url, 'PATCH', `/v1/store/orders/${orderId}`, {
     apiKey: api.stack.adminApiKey,
-    json: { complete: true },
+    body: { complete: true },
   });
 
 /** The client heard that the store went away: the outcome is unknown to it. */
-function expectUnavailable(answer: Answer): void {
+function expectUnavailable(answer: HttpAnswer): void {
   expect({ status: answer.status, body: answer.body }).toEqual({
     status: 503,
     body: errorBody('service_unavailable'),
@@ -201,7 +201,10 @@ describe('the store killed between the two writes of closing an order, then retr
 
     await restartStore();
     const retried = await cancel(orderId);
-    expect({ status: retried.status, body: retried.body }).toEqual({ status: 204, body: '' });
+    expect({ status: retried.status, body: retried.body }).toEqual({
+      status: 204,
+      body: undefined,
+    });
     expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK, openOrders: 0 });
 
     // Again: the same answer, and the stock moves no further.

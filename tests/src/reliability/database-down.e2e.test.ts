@@ -2,7 +2,7 @@ import type { PetstoreClient } from '@petstore/contract';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stockedPet } from '../support/catalogue.js';
 import { expectError } from '../support/error-bodies.js';
-import { call } from '../support/http.js';
+import { callHttp } from '@petstore/testkit';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
@@ -37,7 +37,7 @@ afterEach(async () => {
 
 /** `/ready?deep=true`'s status and body: the gateway's database, and pets and store too. */
 async function ready(): Promise<{ status: number; body: unknown }> {
-  const { status, body } = await call(api.url, 'GET', '/ready?deep=true', {
+  const { status, body } = await callHttp(api.url, 'GET', '/ready?deep=true', {
     signal: AbortSignal.timeout(GUARD_MS),
   });
   return { status, body };
@@ -86,7 +86,7 @@ describe('with the database stopped', () => {
       expectError(answer, 'service_unavailable');
     }
     // A key the gateway has not seen yet cannot be checked either: 503, not 401.
-    const unknownKey = await call(api.url, 'GET', '/v1/pets', {
+    const unknownKey = await callHttp(api.url, 'GET', '/v1/pets', {
       apiKey: `psk_${'x'.repeat(40)}`,
       signal: AbortSignal.timeout(GUARD_MS),
     });
@@ -104,7 +104,7 @@ describe('with the database stopped', () => {
 
   it('says 503 on /ready?deep=true, naming every part that is down', async () => {
     await api.stack.database.stop();
-    const answer = await call(api.url, 'GET', '/ready?deep=true', {
+    const answer = await callHttp(api.url, 'GET', '/ready?deep=true', {
       signal: AbortSignal.timeout(GUARD_MS),
     });
     expectError(answer, 'service_unavailable');

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stockedPet } from '../support/catalogue.js';
 import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { call, type Answer } from '../support/http.js';
+import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
@@ -74,10 +74,10 @@ async function restoreTheStore(): Promise<void> {
   if (!api.stack.store.running) await api.stack.store.start();
 }
 
-function asCustomer(method: string, path: string, json?: unknown): Promise<Answer> {
-  return call(api.url, method, path, {
+function asCustomer(method: string, path: string, body?: unknown): Promise<HttpAnswer> {
+  return callHttp(api.url, method, path, {
     apiKey: customerKey,
-    json,
+    body,
     signal: AbortSignal.timeout(GUARD_MS),
   });
 }
@@ -112,7 +112,7 @@ describe('a store that takes requests and never answers', () => {
   it('does not hold up pets, /health, /ready or accounts while store requests hang', async () => {
     await using store = await hangTheStore();
     // Store requests keep arriving, each hanging until the gateway gives up on it.
-    const hanging: Promise<Answer>[] = [];
+    const hanging: Promise<HttpAnswer>[] = [];
     let feeding = true;
     const feeder = (async () => {
       while (feeding) {
@@ -155,7 +155,7 @@ describe('a store that takes requests and never answers', () => {
       );
       expect(message.status).toBe(202);
       // /ready waits at most 1 s for each part, so it answers too, naming the store.
-      const ready = await call(api.url, 'GET', '/ready?deep=true', { signal: signal() });
+      const ready = await callHttp(api.url, 'GET', '/ready?deep=true', { signal: signal() });
       expectError(ready, 'service_unavailable');
       expect((ready.body as { details: { path: string }[] }).details).toEqual([
         { path: 'store', message: expect.any(String) as string },

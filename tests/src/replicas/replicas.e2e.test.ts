@@ -3,7 +3,7 @@ import { contract, contractOperations, createPetstoreClient } from '@petstore/co
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { fillPath } from '../support/fill-path.js';
-import { call } from '../support/http.js';
+import { callHttp } from '@petstore/testkit';
 import { testStackForFile } from '../support/stack-for-file.js';
 import { startTestStack, unthrottled } from '../support/test-stack.js';
 
@@ -106,7 +106,7 @@ describe('two gateways, two pets and two stores on one database', () => {
     for (const { route, metadata } of contractOperations(contract)) {
       if (metadata.auth !== 'key') continue;
       for (const gateway of gateways) {
-        const answer = await call(gateway, route.method, fillPath(route.path, params), {
+        const answer = await callHttp(gateway, route.method, fillPath(route.path, params), {
           apiKey,
         });
         expect(answer.status, `${route.method} ${route.path} on ${gateway}`).toBe(401);
@@ -214,7 +214,7 @@ describe('one key through two gateways', () => {
     const statuses = [];
     for (let index = 0; index < 60; index++) {
       const gateway = index % 2 === 0 ? first! : second!;
-      statuses.push((await call(gateway, 'GET', '/v1/accounts/me', { apiKey })).status);
+      statuses.push((await callHttp(gateway, 'GET', '/v1/accounts/me', { apiKey })).status);
     }
     const accepted = statuses.filter((status) => status === 200).length;
     expect(accepted).toBeGreaterThanOrEqual(20);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { call } from '../support/http.js';
+import { callHttp } from '@petstore/testkit';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 
@@ -72,14 +72,14 @@ describe('a rolling restart of every process, one at a time, under load', () => 
         }
         sent++;
         const order = (index + round) % 2 === 0;
-        const outcome = await call(
+        const outcome = await callHttp(
           gateway,
           order ? 'POST' : 'GET',
           order ? '/v1/store/orders' : `/v1/pets/${petId}`,
           // Orders carry an Idempotency-Key, so the gateway may send one again to another
           // replica when the one it chose dropped the connection while stopping.
           order
-            ? { apiKey, json: { petId, quantity: 1 }, headers: { 'Idempotency-Key': randomUUID() } }
+            ? { apiKey, body: { petId, quantity: 1 }, headers: { 'Idempotency-Key': randomUUID() } }
             : { apiKey },
         ).then(
           ({ status, body }) =>
@@ -97,7 +97,7 @@ describe('a rolling restart of every process, one at a time, under load', () => 
         await process.start();
         // Back in rotation before the next one goes.
         await expect
-          .poll(async () => (await call(process.url, 'GET', '/ready')).status, ROTATION_WAIT)
+          .poll(async () => (await callHttp(process.url, 'GET', '/ready')).status, ROTATION_WAIT)
           .toBe(200);
         if (gateway.includes(process)) {
           await vi.waitUntil(() => gateways.has(process.url), ROTATION_WAIT);
@@ -116,7 +116,7 @@ describe('a rolling restart of every process, one at a time, under load', () => 
     ).toBe(true);
     // Every process served again once restarted.
     for (const url of api.stack.replicas.gateway.map((process) => process.url)) {
-      expect((await call(url, 'GET', '/ready?deep=true')).status).toBe(200);
+      expect((await callHttp(url, 'GET', '/ready?deep=true')).status).toBe(200);
     }
     ok(await api.admin.pets.getPet({ params: { petId: String(petId) } }), 200);
   });

@@ -6,7 +6,7 @@ import { allDocuments } from '../support/collections.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { fillPath } from '../support/fill-path.js';
-import { call, send } from '../support/http.js';
+import { callHttp } from '@petstore/testkit';
 import { rawRequest } from '../support/raw-http.js';
 import { unthrottled, type TestStack } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
@@ -99,9 +99,9 @@ async function storedOrder(orderId: number) {
 describe('identity headers sent by a client', () => {
   it('place the order as the key’s account, whoever the headers name', async () => {
     for (const headers of spoofedHeaders()) {
-      const answer = await call(api.url, 'POST', '/v1/store/orders', {
+      const answer = await callHttp(api.url, 'POST', '/v1/store/orders', {
         apiKey: bob.apiKey,
-        json: { petId, quantity: 1 },
+        body: { petId, quantity: 1 },
         headers,
       });
       expect(answer.status).toBe(201);
@@ -129,7 +129,7 @@ describe('identity headers sent by a client', () => {
         .toArray()
     ).map(({ _id }) => _id as unknown as number);
     for (const headers of spoofedHeaders()) {
-      const as = (path: string) => call(api.url, 'GET', path, { apiKey: bob.apiKey, headers });
+      const as = (path: string) => callHttp(api.url, 'GET', path, { apiKey: bob.apiKey, headers });
 
       expect(await as('/v1/accounts/me')).toMatchObject({
         status: 200,
@@ -175,9 +175,9 @@ describe('identity headers sent by a client', () => {
     for (const headers of spoofedHeaders()) {
       for (const { name, route } of adminRoutes) {
         const json = route.method === 'DELETE' ? undefined : adminBody(name, ids);
-        const answer = await call(api.url, route.method, fillPath(route.path, ids), {
+        const answer = await callHttp(api.url, route.method, fillPath(route.path, ids), {
           apiKey: bob.apiKey,
-          json,
+          body: json,
           headers,
         });
         expect({ route: name, headers, status: answer.status }).toEqual({
@@ -197,9 +197,9 @@ describe('identity headers sent by a client', () => {
 
   it('send a message as the key’s account', async () => {
     for (const headers of spoofedHeaders()) {
-      const answer = await call(api.url, 'POST', '/v1/messages', {
+      const answer = await callHttp(api.url, 'POST', '/v1/messages', {
         apiKey: bob.apiKey,
-        json: { message: 'who am I?' },
+        body: { message: 'who am I?' },
         headers,
       });
       expect(answer.status).toBe(202);
@@ -216,8 +216,8 @@ describe('identity headers sent by a client', () => {
 
 describe('identity sent in a body', () => {
   it('cannot make an admin, or name the account, at sign-up', async () => {
-    const answer = await call(api.url, 'POST', '/v1/accounts', {
-      json: {
+    const answer = await callHttp(api.url, 'POST', '/v1/accounts', {
+      body: {
         email: `mass.${Date.now()}@example.com`,
         role: 'admin',
         id: 'acct_admin',
@@ -247,9 +247,9 @@ describe('identity sent in a body', () => {
   });
 
   it('cannot place an order for another account, or a complete one', async () => {
-    const answer = await call(api.url, 'POST', '/v1/store/orders', {
+    const answer = await callHttp(api.url, 'POST', '/v1/store/orders', {
       apiKey: bob.apiKey,
-      json: {
+      body: {
         petId,
         quantity: 1,
         ownerId: alice.accountId,
@@ -271,9 +271,9 @@ describe('identity sent in a body', () => {
   });
 
   it('cannot send a message as another account, or one already delivered', async () => {
-    const answer = await call(api.url, 'POST', '/v1/messages', {
+    const answer = await callHttp(api.url, 'POST', '/v1/messages', {
       apiKey: bob.apiKey,
-      json: { message: 'mine', accountId: alice.accountId, status: 'delivered', id: 'msg_chosen' },
+      body: { message: 'mine', accountId: alice.accountId, status: 'delivered', id: 'msg_chosen' },
     });
     expect(answer).toMatchObject({ status: 202, body: { status: 'queued' } });
     const message = answer.body as { id: string };
@@ -351,7 +351,7 @@ describe('the request id a client sends', () => {
 
   it('is replaced by a fresh one when it is not sane, and the services see only the gateway’s', async () => {
     for (const requestId of garbage) {
-      const res = await send(api.url, 'GET', '/v1/store/orders', {
+      const res = await callHttp(api.url, 'GET', '/v1/store/orders', {
         apiKey: bob.apiKey,
         headers: { 'x-request-id': requestId },
       });
@@ -376,7 +376,7 @@ describe('the request id a client sends', () => {
   });
 
   it('carries a sane one through to the error body and the service', async () => {
-    const answer = await call(api.url, 'GET', '/v1/store/orders/999999', {
+    const answer = await callHttp(api.url, 'GET', '/v1/store/orders/999999', {
       apiKey: bob.apiKey,
       headers: { 'x-request-id': 'client-chosen.id:42' },
     });
@@ -435,8 +435,8 @@ describe('a Connection header naming the gateway’s headers', () => {
 describe('forwarded client addresses', () => {
   it('do not earn more sign-ups: the limit stays on the connection’s address', async () => {
     const signUp = (headers: Record<string, string> = {}) =>
-      call(api.url, 'POST', '/v1/accounts', {
-        json: { email: `forwarded.${Math.random()}@example.com` },
+      callHttp(api.url, 'POST', '/v1/accounts', {
+        body: { email: `forwarded.${Math.random()}@example.com` },
         headers,
       });
     // Spend what is left of this address's sign-ups (the bucket barely refills).

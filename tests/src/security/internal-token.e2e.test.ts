@@ -5,7 +5,7 @@ import { ok, stockedPet } from '../support/catalogue.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { errorBody, expectError } from '../support/error-bodies.js';
 import { fillPath } from '../support/fill-path.js';
-import { call, send } from '../support/http.js';
+import { callHttp } from '@petstore/testkit';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 
@@ -41,32 +41,32 @@ interface Seeded {
 /** A valid request for each service route, as the gateway would forward it but for the token. */
 const requests: Record<
   string,
-  (s: Seeded) => { params?: Record<string, number>; query?: string; json?: unknown }
+  (s: Seeded) => { params?: Record<string, number>; query?: string; body?: unknown }
 > = {
   listPets: () => ({}),
-  createPet: (s) => ({ json: { name: 'Intruder', categoryId: s.categoryId } }),
+  createPet: (s) => ({ body: { name: 'Intruder', categoryId: s.categoryId } }),
   getPet: (s) => ({ params: { petId: s.petId } }),
   replacePet: (s) => ({
     params: { petId: s.petId },
-    json: { name: 'Replaced', categoryId: s.categoryId, status: 'sold' },
+    body: { name: 'Replaced', categoryId: s.categoryId, status: 'sold' },
   }),
-  updatePet: (s) => ({ params: { petId: s.petId }, json: { name: 'Renamed' } }),
+  updatePet: (s) => ({ params: { petId: s.petId }, body: { name: 'Renamed' } }),
   deletePet: (s) => ({ params: { petId: s.sparePetId } }),
   listCategories: () => ({}),
-  createCategory: () => ({ json: { name: 'Intruders' } }),
+  createCategory: () => ({ body: { name: 'Intruders' } }),
   getCategory: (s) => ({ params: { categoryId: s.categoryId } }),
-  replaceCategory: (s) => ({ params: { categoryId: s.categoryId }, json: { name: 'Renamed' } }),
+  replaceCategory: (s) => ({ params: { categoryId: s.categoryId }, body: { name: 'Renamed' } }),
   deleteCategory: (s) => ({ params: { categoryId: s.spareCategoryId } }),
   listOrders: () => ({}),
-  placeOrder: (s) => ({ json: { petId: s.petId, quantity: 1 } }),
+  placeOrder: (s) => ({ body: { petId: s.petId, quantity: 1 } }),
   getOrder: (s) => ({ params: { orderId: s.orderToComplete } }),
-  updateOrder: (s) => ({ params: { orderId: s.orderToComplete }, json: { complete: true } }),
+  updateOrder: (s) => ({ params: { orderId: s.orderToComplete }, body: { complete: true } }),
   cancelOrder: (s) => ({ params: { orderId: s.orderToCancel } }),
   listInventory: () => ({}),
   getInventoryItem: (s) => ({ params: { petId: s.petId } }),
-  setInventory: (s) => ({ params: { petId: s.petId }, json: { quantity: 0 } }),
+  setInventory: (s) => ({ params: { petId: s.petId }, body: { quantity: 0 } }),
   getPet_internal: (s) => ({ params: { petId: s.petId } }),
-  setPetStatus: (s) => ({ params: { petId: s.petId }, json: { status: 'sold', version: 1 } }),
+  setPetStatus: (s) => ({ params: { petId: s.petId }, body: { status: 'sold', version: 1 } }),
   listPetStatuses: (s) => ({ query: `?petId=${s.petId}` }),
 };
 
@@ -172,14 +172,14 @@ describe('the services behind the gateway', () => {
     for (const route of serviceRoutes()) {
       const request = requests[requestKey(route)];
       if (!request) throw new Error(`no request for ${route.name}`);
-      const { params, query = '', json } = request(seeded);
+      const { params, query = '', body } = request(seeded);
       for (const { label, headers } of withoutTheToken()) {
-        const answer = await call(
+        const answer = await callHttp(
           serviceUrl(route.service),
           route.method,
           fillPath(route.path, params) + query,
           {
-            json,
+            body,
             headers: { ...asAdmin, ...headers },
           },
         );
@@ -202,7 +202,7 @@ describe('the services behind the gateway', () => {
         ['POST', '/internal/pets/1'],
         ['GET', '/v1/accounts/me'],
       ] as const) {
-        const answer = await call(serviceUrl(service), method, path);
+        const answer = await callHttp(serviceUrl(service), method, path);
         expect({ service, path, status: answer.status }).toEqual({ service, path, status: 401 });
         expect(answer.body).toEqual(errorBody('unauthorized'));
       }
@@ -214,13 +214,13 @@ describe('the services behind the gateway', () => {
     for (const route of serviceRoutes()) {
       const request = requests[requestKey(route)];
       if (!request) throw new Error(`no request for ${route.name}`);
-      const { params, query = '', json } = request(seeded);
-      const res = await send(
+      const { params, query = '', body } = request(seeded);
+      const res = await callHttp(
         serviceUrl(route.service),
         route.method,
         fillPath(route.path, params) + query,
         {
-          json,
+          body,
           headers: { ...asAdmin, 'x-internal-token': api.stack.internalToken },
         },
       );
@@ -262,9 +262,9 @@ describe('the gateway', () => {
   it('never routes the internal operations, even with the admin key and the internal token', async () => {
     const { petId } = await stockedPet(api.admin);
     for (const route of Object.values(internalContract.pets)) {
-      const answer = await call(api.url, route.method, fillPath(route.path, { petId }), {
+      const answer = await callHttp(api.url, route.method, fillPath(route.path, { petId }), {
         apiKey: api.stack.adminApiKey,
-        json: route.method === 'PUT' ? { status: 'sold' } : undefined,
+        body: route.method === 'PUT' ? { status: 'sold' } : undefined,
         headers: { ...asAdmin, 'x-internal-token': api.stack.internalToken },
       });
       expectError(answer, 'route_not_found');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { call, type Answer } from '../support/http.js';
+import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { pieces, sha256 } from '../support/secrets.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
@@ -20,7 +20,7 @@ const api = testStackForFile({
 });
 
 /** Waits until a line of `service` names the answer's request, so the lines of a step are all in. */
-async function logged(answer: Answer, service = 'gateway'): Promise<void> {
+async function logged(answer: HttpAnswer, service = 'gateway'): Promise<void> {
   const requestId = answer.headers.get('x-request-id') ?? '';
   await expect
     .poll(
@@ -40,12 +40,12 @@ describe('the logs of the whole API', () => {
     const extra = ok(await customer.api.accounts.createKey(), 201);
     keys.push(extra.body.apiKey);
     expect(
-      (await call(api.url, 'GET', '/v1/accounts/me', { apiKey: extra.body.apiKey })).status,
+      (await callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey: extra.body.apiKey })).status,
     ).toBe(200);
     ok(await customer.api.accounts.listKeys(), 200);
     ok(await customer.api.accounts.revokeKey({ params: { keyId: extra.body.id } }), 204);
     expect(
-      (await call(api.url, 'GET', '/v1/accounts/me', { apiKey: extra.body.apiKey })).status,
+      (await callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey: extra.body.apiKey })).status,
     ).toBe(401);
 
     // The admin at work, and a customer ordering.
@@ -74,64 +74,74 @@ describe('the logs of the whole API', () => {
     ];
     for (const authorization of authorizations) {
       for (const path of ['/v1/accounts/me', '/v1/store/orders', '/v1/pets']) {
-        const answer = await call(api.url, 'GET', path, { headers: { authorization } });
+        const answer = await callHttp(api.url, 'GET', path, { headers: { authorization } });
         expect({ authorization, status: answer.status }).toEqual({ authorization, status: 401 });
       }
     }
     // Paths and ids written to look like log lines of their own.
-    await call(api.url, 'GET', '/v1/pets/%0A%7B%22level%22%3A60%2C%22msg%22%3A%22forged%22%7D', {
+    await callHttp(
+      api.url,
+      'GET',
+      '/v1/pets/%0A%7B%22level%22%3A60%2C%22msg%22%3A%22forged%22%7D',
+      {
+        apiKey: key,
+      },
+    );
+    await callHttp(api.url, 'GET', '/v1/store/orders/1%22%2C%22msg%22%3A%22forged', {
       apiKey: key,
     });
-    await call(api.url, 'GET', '/v1/store/orders/1%22%2C%22msg%22%3A%22forged', { apiKey: key });
 
     // Keys where no key belongs: other headers, the query string, bodies.
-    await call(api.url, 'GET', '/v1/pets', {
+    await callHttp(api.url, 'GET', '/v1/pets', {
       headers: { 'x-api-key': key, 'x-internal-token': key },
     });
-    await call(api.url, 'GET', `/v1/pets?api_key=${key}&limit=${key}`, { apiKey: key });
-    await call(api.url, 'GET', `/v1/store/orders?api_key=${key}&petId=${key}`, { apiKey: key });
-    await call(api.url, 'GET', `/v1/nothing?api_key=${key}`, { apiKey: key });
-    await call(api.url, 'POST', '/v1/accounts', { json: { email: key, apiKey: key } });
-    await call(api.url, 'POST', '/v1/accounts', {
+    await callHttp(api.url, 'GET', `/v1/pets?api_key=${key}&limit=${key}`, { apiKey: key });
+    await callHttp(api.url, 'GET', `/v1/store/orders?api_key=${key}&petId=${key}`, { apiKey: key });
+    await callHttp(api.url, 'GET', `/v1/nothing?api_key=${key}`, { apiKey: key });
+    await callHttp(api.url, 'POST', '/v1/accounts', { body: { email: key, apiKey: key } });
+    await callHttp(api.url, 'POST', '/v1/accounts', {
       body: `{"email": "${key}`,
       headers: { 'content-type': 'application/json' },
     });
-    await call(api.url, 'POST', '/v1/store/orders', {
+    await callHttp(api.url, 'POST', '/v1/store/orders', {
       apiKey: key,
       body: `{"petId": "${key}`,
       headers: { 'content-type': 'application/json' },
     });
-    await call(api.url, 'POST', '/v1/store/orders', {
+    await callHttp(api.url, 'POST', '/v1/store/orders', {
       apiKey: key,
-      json: { petId: key, token: key },
+      body: { petId: key, token: key },
     });
-    await call(api.url, 'POST', '/v1/messages', {
+    await callHttp(api.url, 'POST', '/v1/messages', {
       apiKey: key,
-      json: { message: `my key is ${key}` },
+      body: { message: `my key is ${key}` },
     });
-    await call(api.url, 'PUT', `/v1/store/inventory/${petId}`, {
+    await callHttp(api.url, 'PUT', `/v1/store/inventory/${petId}`, {
       apiKey: api.stack.adminApiKey,
-      json: { quantity: -1, apiKey: key },
+      body: { quantity: -1, apiKey: key },
     });
 
     // Outages: the store down (503 at the gateway), then pets down (the store's calls to it
     // fail, and its status pushes are retried).
     await api.stack.store.stop();
     for (const path of ['/v1/store/orders', '/v1/store/inventory', '/ready?deep=true']) {
-      expect((await call(api.url, 'GET', path, { apiKey: key })).status).toBe(503);
+      expect((await callHttp(api.url, 'GET', path, { apiKey: key })).status).toBe(503);
     }
     await api.stack.store.start();
     await api.stack.pets.stop();
-    const failed = await call(api.url, 'POST', '/v1/store/orders', {
+    const failed = await callHttp(api.url, 'POST', '/v1/store/orders', {
       apiKey: key,
-      json: { petId: 999_999, quantity: 1 },
+      body: { petId: 999_999, quantity: 1 },
     });
     expect(failed.status).toBe(503);
     await logged(failed, 'store');
-    await call(api.url, 'POST', '/v1/store/orders', { apiKey: key, json: { petId, quantity: 1 } });
-    expect((await call(api.url, 'GET', '/v1/pets', { apiKey: api.stack.adminApiKey })).status).toBe(
-      503,
-    );
+    await callHttp(api.url, 'POST', '/v1/store/orders', {
+      apiKey: key,
+      body: { petId, quantity: 1 },
+    });
+    expect(
+      (await callHttp(api.url, 'GET', '/v1/pets', { apiKey: api.stack.adminApiKey })).status,
+    ).toBe(503);
     await api.stack.pets.start();
 
     // The database down: a key never used before must be looked up, and fails; sign-up fails.
@@ -139,11 +149,11 @@ describe('the logs of the whole API', () => {
     keys.push(unused);
     await api.stack.database.stop();
     const duringOutage = [
-      await call(api.url, 'GET', '/v1/accounts/me', { apiKey: unused }),
-      await call(api.url, 'GET', '/v1/store/orders', { apiKey: key }),
-      await call(api.url, 'GET', '/v1/pets', { apiKey: key }),
-      await call(api.url, 'POST', '/v1/accounts', {
-        json: { email: `down.${Date.now()}@example.com` },
+      await callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey: unused }),
+      await callHttp(api.url, 'GET', '/v1/store/orders', { apiKey: key }),
+      await callHttp(api.url, 'GET', '/v1/pets', { apiKey: key }),
+      await callHttp(api.url, 'POST', '/v1/accounts', {
+        body: { email: `down.${Date.now()}@example.com` },
       }),
     ];
     // 503 from a service that noticed, 504 from one still waiting when the gateway gave up.
@@ -153,7 +163,7 @@ describe('the logs of the whole API', () => {
     await api.stack.database.start();
     await expect
       .poll(
-        async () => (await call(api.url, 'GET', '/v1/accounts/me', { apiKey: unused })).status,
+        async () => (await callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey: unused })).status,
         {
           timeout: 30_000,
         },
@@ -161,7 +171,7 @@ describe('the logs of the whole API', () => {
       .toBe(200);
 
     // Everything said and done: stop the whole API, so shutdown lines are in too.
-    const last = await call(api.url, 'GET', '/v1/accounts/me', { apiKey: key });
+    const last = await callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey: key });
     await logged(last);
     await api.stack.stop();
     expect(api.logs.some((line) => line.includes('"status":503'))).toBe(true);

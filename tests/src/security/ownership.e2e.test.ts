@@ -5,7 +5,7 @@ import { ok, stockedPet } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { call, type Answer } from '../support/http.js';
+import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 
@@ -62,7 +62,7 @@ beforeAll(async () => {
 });
 
 /** What a client learns from an answer, with the id it asked for written as `{id}`. */
-function whatItSays(answer: Answer, id: number | string) {
+function whatItSays(answer: HttpAnswer, id: number | string) {
   const { message, ...rest } = answer.body as Record<string, unknown>;
   delete rest.requestId;
   const asked = new RegExp(`\\b${String(id)}\\b`, 'g');
@@ -81,7 +81,7 @@ function whatItSays(answer: Answer, id: number | string) {
  * for `neverIssued` says, but for the id.
  */
 async function expectEachAsNeverIssued<Id extends number | string>(
-  send: (id: Id) => Promise<Answer>,
+  send: (id: Id) => Promise<HttpAnswer>,
   ids: Id[],
   neverIssued: Id,
   code: ErrorCode,
@@ -115,11 +115,13 @@ describe('another account’s orders', () => {
     const ids = await everyOrderId();
     const neverIssued = ids.at(-1) ?? -1;
     const unknown = whatItSays(
-      await call(api.url, 'GET', `/v1/store/orders/${neverIssued}`, { apiKey: bob.apiKey }),
+      await callHttp(api.url, 'GET', `/v1/store/orders/${neverIssued}`, { apiKey: bob.apiKey }),
       neverIssued,
     );
     for (const id of ids) {
-      const answer = await call(api.url, 'GET', `/v1/store/orders/${id}`, { apiKey: bob.apiKey });
+      const answer = await callHttp(api.url, 'GET', `/v1/store/orders/${id}`, {
+        apiKey: bob.apiKey,
+      });
       if (bobOrders.includes(id)) {
         expect(answer).toMatchObject({ status: 200, body: { id } });
         continue;
@@ -148,7 +150,7 @@ describe('another account’s orders', () => {
       let path: string | undefined = `/v1/store/orders${query}`;
       const seen: number[] = [];
       for (let pages = 0; path !== undefined && pages < 50; pages++) {
-        const answer = await call(api.url, 'GET', path, { apiKey: bob.apiKey });
+        const answer: HttpAnswer = await callHttp(api.url, 'GET', path, { apiKey: bob.apiKey });
         expect({ query, status: answer.status }).toEqual({ query, status: 200 });
         seen.push(...(answer.body as { id: number }[]).map(({ id }) => id));
         const next = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.get('link') ?? '')?.[1];
@@ -168,7 +170,7 @@ describe('another account’s orders', () => {
     const ids = (await everyOrderId()).filter((id) => !bobOrders.includes(id));
     const neverIssued = ids.at(-1) ?? -1;
     const cancel = (id: number) =>
-      call(api.url, 'DELETE', `/v1/store/orders/${id}`, { apiKey: bob.apiKey });
+      callHttp(api.url, 'DELETE', `/v1/store/orders/${id}`, { apiKey: bob.apiKey });
     await expectEachAsNeverIssued(cancel, ids, neverIssued, 'not_found');
     expect(await storeState()).toEqual(before);
     for (const id of [...aliceOrders, ...adminOrders]) {
@@ -183,9 +185,9 @@ describe('another account’s orders', () => {
     const ids = await everyOrderId();
     const neverIssued = ids.at(-1) ?? -1;
     const patch = (id: number) =>
-      call(api.url, 'PATCH', `/v1/store/orders/${id}`, {
+      callHttp(api.url, 'PATCH', `/v1/store/orders/${id}`, {
         apiKey: bob.apiKey,
-        json: { complete: true, shipDate: '2030-01-01T00:00:00Z' },
+        body: { complete: true, shipDate: '2030-01-01T00:00:00Z' },
       });
     await expectEachAsNeverIssued(patch, ids, neverIssued, 'forbidden');
     expect(await storeState()).toEqual(before);
@@ -201,9 +203,9 @@ describe('another account’s orders', () => {
 
 describe('another account’s Idempotency-Key', () => {
   const place = (apiKey: string, key: string, quantity: number) =>
-    call(api.url, 'POST', '/v1/store/orders', {
+    callHttp(api.url, 'POST', '/v1/store/orders', {
       apiKey,
-      json: { petId, quantity },
+      body: { petId, quantity },
       headers: { 'idempotency-key': key },
     });
 
@@ -241,7 +243,8 @@ describe('another account’s Idempotency-Key', () => {
 describe('another account’s messages', () => {
   it('answer 404, exactly as message ids never issued do', async () => {
     const neverIssued = `msg_${randomBytes(15).toString('hex').slice(0, 20)}`;
-    const read = (id: string) => call(api.url, 'GET', `/v1/messages/${id}`, { apiKey: bob.apiKey });
+    const read = (id: string) =>
+      callHttp(api.url, 'GET', `/v1/messages/${id}`, { apiKey: bob.apiKey });
     expectError(await read(neverIssued), 'not_found');
     const stored = await allDocuments(db, databaseNames.gateway, 'messages');
     const foreignIds = stored
@@ -259,7 +262,7 @@ describe('another account’s keys', () => {
   it('cannot be revoked: 404, exactly as key ids never issued, and every key keeps working', async () => {
     const neverIssued = `key_${randomBytes(15).toString('hex').slice(0, 20)}`;
     const revoke = (id: string) =>
-      call(api.url, 'DELETE', `/v1/accounts/me/keys/${id}`, { apiKey: bob.apiKey });
+      callHttp(api.url, 'DELETE', `/v1/accounts/me/keys/${id}`, { apiKey: bob.apiKey });
     expectError(await revoke(neverIssued), 'not_found');
     const before = await allDocuments(db, databaseNames.gateway, 'api_keys');
     const foreign = before.filter(({ accountId }) => accountId !== bob.accountId);
@@ -278,7 +281,7 @@ describe('another account’s keys', () => {
     const created = ok(await alice.api.accounts.createKey(), 201).body;
     ok(await alice.api.accounts.revokeKey({ params: { keyId: created.id } }), 204);
     const neverIssued = `psk_${'N'.repeat(40)}`;
-    const me = (apiKey: string) => call(api.url, 'GET', '/v1/accounts/me', { apiKey });
+    const me = (apiKey: string) => callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey });
     const revoked = await me(created.apiKey);
     expectError(revoked, 'unauthorized');
     expect(whatItSays(revoked, created.id)).toEqual(whatItSays(await me(neverIssued), created.id));

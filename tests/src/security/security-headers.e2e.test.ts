@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stockedPet } from '../support/catalogue.js';
-import { send, type RequestOptions } from '../support/http.js';
+import { callHttp, type HttpCallOptions } from '@petstore/testkit';
 import { testStackForFile } from '../support/stack-for-file.js';
 
 // The gateway's answers are JSON for programs, a reference page and its scripts. Each carries
@@ -22,13 +22,13 @@ interface Exchange {
   label: string;
   method: string;
   path: string;
-  options?: RequestOptions;
+  options?: HttpCallOptions;
   /** Sent with an API key or answering one: must never be stored by a cache. */
   authenticated: boolean;
 }
 
 /** An exchange sent with an API key or answering one. */
-function withKey(label: string, method: string, path: string, options?: RequestOptions): Exchange {
+function withKey(label: string, method: string, path: string, options?: HttpCallOptions): Exchange {
   return { label, method, path, options, authenticated: true };
 }
 
@@ -46,16 +46,16 @@ function exchanges(): Exchange[] {
     withKey('200 own', 'GET', '/v1/accounts/me', { apiKey: key }),
     withKey('200 proxied', 'GET', '/v1/pets', { apiKey: key }),
     withKey('201 sign-up (shows a key)', 'POST', '/v1/accounts', {
-      json: { email: `headers.${Date.now()}@example.com` },
+      body: { email: `headers.${Date.now()}@example.com` },
     }),
     withKey('201 proxied', 'POST', '/v1/store/orders', {
       apiKey: key,
-      json: { petId, quantity: 1 },
+      body: { petId, quantity: 1 },
     }),
-    withKey('202 own', 'POST', '/v1/messages', { apiKey: key, json: { message: 'hi' } }),
+    withKey('202 own', 'POST', '/v1/messages', { apiKey: key, body: { message: 'hi' } }),
     withKey('201 key', 'POST', '/v1/accounts/me/keys', { apiKey: key }),
     withKey('HEAD', 'HEAD', '/v1/pets', { apiKey: key }),
-    withKey('400 own', 'POST', '/v1/messages', { apiKey: key, json: { message: '' } }),
+    withKey('400 own', 'POST', '/v1/messages', { apiKey: key, body: { message: '' } }),
     withKey('400 invalid JSON', 'POST', '/v1/store/orders', {
       apiKey: key,
       body: '{',
@@ -63,12 +63,12 @@ function exchanges(): Exchange[] {
     }),
     withKey('401', 'GET', '/v1/accounts/me'),
     withKey('401 bad key', 'GET', '/v1/store/orders', { apiKey: `psk_${'A'.repeat(40)}` }),
-    withKey('403', 'POST', '/v1/categories', { apiKey: key, json: { name: 'Nope' } }),
+    withKey('403', 'POST', '/v1/categories', { apiKey: key, body: { name: 'Nope' } }),
     withKey('404 proxied', 'GET', '/v1/store/orders/999999', { apiKey: key }),
     withKey('404 route', 'GET', '/v1/nothing', { apiKey: key }),
     withKey('405', 'PATCH', '/v1/pets', { apiKey: admin }),
     keyless('OPTIONS', 'OPTIONS', '/v1/pets'),
-    withKey('413', 'POST', '/v1/messages', { apiKey: key, json: { message: 'x'.repeat(70_000) } }),
+    withKey('413', 'POST', '/v1/messages', { apiKey: key, body: { message: 'x'.repeat(70_000) } }),
     keyless('health', 'GET', '/health'),
     keyless('ready', 'GET', '/ready'),
     keyless('openapi', 'GET', '/openapi.json'),
@@ -103,10 +103,8 @@ function framingRefused(headers: Headers): boolean {
   return ancestors !== undefined && ancestors.every((s) => s === "'none'" || s === "'self'");
 }
 
-async function answered({ method, path, options }: Exchange) {
-  const res = await send(api.url, method, path, options);
-  await res.arrayBuffer();
-  return res;
+function answered({ method, path, options }: Exchange) {
+  return callHttp(api.url, method, path, options);
 }
 
 describe('security headers of the gateway', () => {
@@ -153,8 +151,7 @@ describe('security headers of the gateway', () => {
   it('keep the answers of a stopped service as strict as any other', async () => {
     await api.stack.store.stop();
     try {
-      const res = await send(api.url, 'GET', '/v1/store/orders', { apiKey: customerKey });
-      await res.arrayBuffer();
+      const res = await callHttp(api.url, 'GET', '/v1/store/orders', { apiKey: customerKey });
       expect(res.status).toBe(503);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('cache-control')).toBe('no-store');
@@ -166,8 +163,7 @@ describe('security headers of the gateway', () => {
 
   it('give the JSON answers a policy that lets them load and run nothing', async () => {
     for (const path of ['/v1/pets', '/openapi.json', '/v1/nothing']) {
-      const res = await send(api.url, 'GET', path, { apiKey: customerKey });
-      await res.arrayBuffer();
+      const res = await callHttp(api.url, 'GET', path, { apiKey: customerKey });
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       const policy = directives(res.headers.get('content-security-policy') ?? '');
       expect({ path, defaultSrc: policy.get('default-src') }).toEqual({
@@ -180,7 +176,7 @@ describe('security headers of the gateway', () => {
 
 describe('the reference page', () => {
   it('allows scripts from its own origin only, and nothing inline or evaluated', async () => {
-    const res = await send(api.url, 'GET', '/docs');
+    const res = await callHttp(api.url, 'GET', '/docs');
     expect(res.status).toBe(200);
     const policy = directives(res.headers.get('content-security-policy') ?? '');
     const scriptSources = policy.get('script-src') ?? policy.get('default-src');
@@ -195,15 +191,14 @@ describe('the reference page', () => {
   });
 
   it('loads only scripts of its own origin, by address, with no inline script', async () => {
-    const html = await (await send(api.url, 'GET', '/docs')).text();
+    const html = (await callHttp<string>(api.url, 'GET', '/docs')).body;
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
     expect(scripts.length).toBeGreaterThan(0);
     for (const [, attributes = '', content = ''] of scripts) {
       expect(content.trim()).toBe('');
       const src = /\bsrc="([^"]+)"/.exec(attributes)?.[1] ?? '';
       expect(src).toMatch(/^\/[^/]/);
-      const loaded = await send(api.url, 'GET', src);
-      await loaded.arrayBuffer();
+      const loaded = await callHttp(api.url, 'GET', src);
       expect({ src, status: loaded.status }).toEqual({ src, status: 200 });
       expect(loaded.headers.get('content-type')).toMatch(/^(application|text)\/javascript/);
     }

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@petstore/contract';
 import { apiVersion, errorStatus } from '@petstore/contract';
 import { expect } from 'vitest';
-import type { Answer } from './http.js';
+import type { HttpAnswer } from '@petstore/testkit';
 
 /** The body every error answers with, for `toEqual`/`toMatchObject`: API.md's Error shape. */
 export function errorBody(code: ErrorCode) {
@@ -18,7 +18,7 @@ export function errorBody(code: ErrorCode) {
  * from the catalogue, `Content-Type: application/json`, `API-Version`, and an `X-Request-Id`
  * that the body's `requestId` repeats.
  */
-export function expectError(answer: Answer, code: ErrorCode): void {
+export function expectError(answer: HttpAnswer, code: ErrorCode): void {
   expect({ status: answer.status, body: answer.body }).toEqual({
     status: errorStatus[code],
     body: errorBody(code),

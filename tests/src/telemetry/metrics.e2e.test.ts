@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { call } from '../support/http.js';
+import { callHttp } from '@petstore/testkit';
 import { testStackForFile } from '../support/stack-for-file.js';
 
 const api = testStackForFile({
@@ -29,7 +29,7 @@ function sample(text: string, metric: string, labels: Record<string, string> = {
 
 describe('metrics', () => {
   it('are served on a port of their own, never through the gateway', async () => {
-    expect((await call(api.url, 'GET', '/metrics')).status).toBe(404);
+    expect((await callHttp(api.url, 'GET', '/metrics')).status).toBe(404);
     expect(api.stack.gateway.metricsUrl).not.toContain(new URL(api.url).port);
   });
 
@@ -39,14 +39,14 @@ describe('metrics', () => {
     ok(await api.client(apiKey).pets.getPet({ params: { petId: String(petId) } }), 200);
     ok(await api.client(apiKey).messages.sendMessage({ body: { message: 'hello' } }), 202);
     // Two requests so far; three more spend the burst of five.
-    for (let sent = 0; sent < 3; sent++) await call(api.url, 'GET', '/v1/pets', { apiKey });
-    expect((await call(api.url, 'GET', '/v1/pets', { apiKey })).status).toBe(429);
+    for (let sent = 0; sent < 3; sent++) await callHttp(api.url, 'GET', '/v1/pets', { apiKey });
+    expect((await callHttp(api.url, 'GET', '/v1/pets', { apiKey })).status).toBe(429);
     await api.stack.store.stop();
     try {
       const { apiKey: another } = await api.signUp();
-      expect((await call(api.url, 'GET', '/v1/store/inventory', { apiKey: another })).status).toBe(
-        503,
-      );
+      expect(
+        (await callHttp(api.url, 'GET', '/v1/store/inventory', { apiKey: another })).status,
+      ).toBe(503);
     } finally {
       await api.stack.store.start();
     }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { call } from '../support/http.js';
+import { callHttp } from '@petstore/testkit';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
@@ -47,7 +47,7 @@ describe('traces', () => {
   it('follow GET /v1/pets/{petId} from the gateway to pets and its database, in the client’s trace', async () => {
     const { petId } = await stockedPet(api.admin, 1);
     const { traceId, traceparent } = clientTrace();
-    const answer = await call(api.url, 'GET', `/v1/pets/${petId}`, {
+    const answer = await callHttp(api.url, 'GET', `/v1/pets/${petId}`, {
       apiKey: api.stack.adminApiKey,
       headers: { traceparent },
     });
@@ -69,9 +69,9 @@ describe('traces', () => {
     const { petId } = await stockedPet(api.admin, 1);
     const { apiKey } = await api.signUp();
     const { traceId, traceparent } = clientTrace();
-    const answer = await call(api.url, 'POST', '/v1/store/orders', {
+    const answer = await callHttp(api.url, 'POST', '/v1/store/orders', {
       apiKey,
-      json: { petId, quantity: 1 },
+      body: { petId, quantity: 1 },
       headers: { traceparent },
     });
     expect(answer.status).toBe(201);
