@@ -93,3 +93,11 @@ it('answers a body that is not JSON as its text', async () => {
   });
   expect(await callHttp(plain.url, 'GET', '/')).toMatchObject({ status: 200, body: '{not json' });
 });
+
+it('answers JSON that does not parse as its text, for the test to report', async () => {
+  await using broken = await serveHttp((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end('{"id": 1,');
+  });
+  expect(await callHttp(broken.url, 'GET', '/')).toMatchObject({ body: '{"id": 1,' });
+});

@@ -49,8 +49,20 @@ function sendsAsItIs(body: unknown): body is string | Uint8Array | undefined {
 /** Reads a `fetch` response whole: its body parsed when it is JSON, else as text. */
 export async function readAnswer<Body = unknown>(response: Response): Promise<HttpAnswer<Body>> {
   const text = await response.text();
-  let body: unknown = text === '' ? undefined : text;
-  if (text !== '' && /^application\/(.+\+)?json\b/.test(response.headers.get('content-type') ?? ''))
-    body = JSON.parse(text);
-  return { status: response.status, headers: response.headers, body: body as Body };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: parsed(response, text) as Body,
+  };
+}
+
+/** A JSON body parsed; any other body, or JSON that does not parse, as its text. */
+function parsed(response: Response, text: string): unknown {
+  if (text === '') return undefined;
+  if (!/^application\/(.+\+)?json\b/.test(response.headers.get('content-type') ?? '')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
