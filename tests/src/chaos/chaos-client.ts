@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { callHttp, type HttpCallOptions } from '@petstore/testkit';
 import type { Prng } from '../support/prng.js';
 
 /** What a request of the load is for, to judge its answers. */
@@ -26,12 +27,10 @@ export interface Exchange {
   reply: Reply;
 }
 
-export interface RequestSpec {
+export interface RequestSpec extends Pick<HttpCallOptions, 'body' | 'headers'> {
   method: string;
   path: string;
   apiKey: string;
-  json?: unknown;
-  headers?: Record<string, string>;
 }
 
 export interface RetryPolicy {
@@ -97,32 +96,19 @@ export class ChaosClient {
 
   async #attempt(
     operation: Operation,
-    { method, path, apiKey, json, headers = {} }: RequestSpec,
+    { method, path, ...options }: RequestSpec,
     gateway: string,
     attempt: number,
   ): Promise<Reply> {
     const at = Date.now() - this.startedAt;
     let reply: Reply;
     try {
-      const response = await fetch(`${gateway}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${apiKey}`,
-          ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        body: json === undefined ? undefined : JSON.stringify(json),
+      const answer = await callHttp(gateway, method, path, {
+        ...options,
         signal: AbortSignal.timeout(this.guardMs),
       });
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = text === '' ? '' : (JSON.parse(text) as unknown);
-      } catch {
-        // kept as text: the checks report it
-      }
-      const contentType = response.headers.get('content-type') ?? '';
-      reply = { answered: true, status: response.status, body, contentType };
+      const contentType = answer.headers.get('content-type') ?? '';
+      reply = { answered: true, status: answer.status, body: answer.body, contentType };
     } catch (error) {
       reply = unanswered(error, this.guardMs);
     }

@@ -5,7 +5,9 @@ import {
   notSettled,
   refused,
   type ChaosClient,
+  type Operation,
   type Reply,
+  type RequestSpec,
   type RetryPolicy,
 } from './chaos-client.js';
 
@@ -102,6 +104,14 @@ export async function runCustomer(run: CustomerRun): Promise<void> {
   /** Its orders answered 201 that nobody has closed or tried to. */
   const open: OrderRecord[] = [];
   const takeOpen = () => open.splice(rng.int(0, open.length - 1), 1)[0];
+  /** Sends `method path` with the customer's key, or the key `more` gives. */
+  const send = (
+    operation: Operation,
+    method: string,
+    path: string,
+    more: Partial<RequestSpec> = {},
+    policy?: RetryPolicy,
+  ) => client.send(operation, { method, path, apiKey: customer.apiKey, ...more }, rng, policy);
 
   for (let action = 0; action < run.maxActions && Date.now() < run.deadline; action++) {
     const roll = rng.next();
@@ -114,16 +124,14 @@ export async function runCustomer(run: CustomerRun): Promise<void> {
         ...(rng.chance(0.5) ? { key: `${tag}-c${index}-a${action}` } : {}),
       };
       ledger.orders.push(record);
-      const { reply } = await client.send(
+      const { reply } = await send(
         'order',
+        'POST',
+        '/v1/store/orders',
         {
-          method: 'POST',
-          path: '/v1/store/orders',
-          apiKey: customer.apiKey,
-          json: { petId: record.petId, quantity: record.quantity },
+          body: { petId: record.petId, quantity: record.quantity },
           headers: record.key === undefined ? {} : { 'idempotency-key': record.key },
         },
-        rng,
         record.key === undefined ? UNSAFE : SETTLE_ORDER,
       );
       record.outcome = outcomeOf(reply, 201);
@@ -136,26 +144,17 @@ export async function runCustomer(run: CustomerRun): Promise<void> {
       const order = takeOpen();
       if (!order) continue;
       order.closing = { kind: 'cancel', outcome: 'unknown' };
-      const { reply } = await client.send(
-        'cancel',
-        { method: 'DELETE', path: `/v1/store/orders/${order.id}`, apiKey: customer.apiKey },
-        rng,
-        SETTLE,
-      );
+      const { reply } = await send('cancel', 'DELETE', `/v1/store/orders/${order.id}`, {}, SETTLE);
       order.closing.outcome = outcomeOf(reply, 204);
     } else if (roll < 0.72) {
       const order = takeOpen();
       if (!order) continue;
       order.closing = { kind: 'complete', outcome: 'unknown' };
-      const { reply } = await client.send(
+      const { reply } = await send(
         'complete',
-        {
-          method: 'PATCH',
-          path: `/v1/store/orders/${order.id}`,
-          apiKey: adminApiKey,
-          json: { complete: true },
-        },
-        rng,
+        'PATCH',
+        `/v1/store/orders/${order.id}`,
+        { apiKey: adminApiKey, body: { complete: true } },
         SETTLE,
       );
       const completed =
@@ -168,15 +167,11 @@ export async function runCustomer(run: CustomerRun): Promise<void> {
         outcome: 'unknown',
       };
       ledger.messages.push(record);
-      const { reply } = await client.send(
+      const { reply } = await send(
         'message',
-        {
-          method: 'POST',
-          path: '/v1/messages',
-          apiKey: customer.apiKey,
-          json: { message: record.text },
-        },
-        rng,
+        'POST',
+        '/v1/messages',
+        { body: { message: record.text } },
         UNSAFE,
       );
       record.outcome = outcomeOf(reply, 202);
@@ -184,21 +179,9 @@ export async function runCustomer(run: CustomerRun): Promise<void> {
       if (record.outcome === 'done' && typeof id === 'string') record.id = id;
     } else if (rng.chance(0.5) && open.length > 0) {
       const order = rng.pick(open);
-      await client.send(
-        'readOrder',
-        { method: 'GET', path: `/v1/store/orders/${order.id}`, apiKey: customer.apiKey },
-        rng,
-      );
+      await send('readOrder', 'GET', `/v1/store/orders/${order.id}`);
     } else {
-      await client.send(
-        'readInventory',
-        {
-          method: 'GET',
-          path: `/v1/store/inventory/${rng.pick(petIds)}`,
-          apiKey: customer.apiKey,
-        },
-        rng,
-      );
+      await send('readInventory', 'GET', `/v1/store/inventory/${rng.pick(petIds)}`);
     }
     // A customer's pause between two actions.
     await sleep(rng.int(0, 40));

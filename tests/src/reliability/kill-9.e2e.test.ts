@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStack, type Stack } from '@petstore/stack';
-import { freePort, spawnGuarded } from '@petstore/testkit';
+import {
+  callHttp,
+  freePort,
+  spawnGuarded,
+  type HttpAnswer,
+  type HttpCallOptions,
+} from '@petstore/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { databaseNames, DatabaseReader } from '../support/databases.js';
 import { unthrottled } from '../support/test-stack.js';
@@ -25,38 +31,23 @@ const env = { ...unthrottled, LOG_LEVEL: 'warn' };
 /** Past this, a request has hung (the stack answers in milliseconds while it is up). */
 const GUARD_MS = 10_000;
 
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
 /** One request to the gateway at `baseUrl`; throws when no answer comes (e.g. the stack died). */
-async function request(
+function request(
   baseUrl: string,
   method: string,
   path: string,
-  { key, json, headers = {} }: { key?: string; json?: unknown; headers?: Record<string, string> },
-): Promise<Answer> {
-  const sent: Record<string, string> = { ...headers };
-  if (key !== undefined) sent.authorization = `Bearer ${key}`;
-  if (json !== undefined) sent['content-type'] = 'application/json';
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: sent,
-    body: json === undefined ? undefined : JSON.stringify(json),
-    signal: AbortSignal.timeout(GUARD_MS),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+  options: HttpCallOptions,
+): Promise<HttpAnswer> {
+  return callHttp(baseUrl, method, path, { ...options, signal: AbortSignal.timeout(GUARD_MS) });
 }
 
 /** `answer.body.<field>`, which a 2xx answer of the operation always has. */
-function field<T>(answer: Answer, name: string): T {
+function field<T>(answer: HttpAnswer, name: string): T {
   return (answer.body as Record<string, T>)[name] as T;
 }
 
 /** An answer that must be `status`: anything else throws with the answer. */
-function expectStatus(answer: Answer, status: number, what: string): Answer {
+function expectStatus(answer: HttpAnswer, status: number, what: string): HttpAnswer {
   if (answer.status !== status) {
     throw new Error(
       `${what}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body)}`,
@@ -216,8 +207,8 @@ function startLoad(
       // Every other order with an Idempotency-Key, so that its record must survive too.
       const idempotencyKey = i % 2 === 0 ? `${tag}-${worker_}-${i}` : undefined;
       const placed = await request(url, 'POST', '/v1/store/orders', {
-        key: owner.apiKey,
-        json: { petId, quantity },
+        apiKey: owner.apiKey,
+        body: { petId, quantity },
         headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
       });
       if (placed.status !== 201) return;
@@ -227,14 +218,14 @@ function startLoad(
       if (i % 3 === 1) {
         ledger.cancelling.add(id);
         const cancel = await request(url, 'DELETE', `/v1/store/orders/${id}`, {
-          key: owner.apiKey,
+          apiKey: owner.apiKey,
         });
         if (cancel.status === 204) ledger.cancelled.add(id);
       } else if (i % 3 === 2) {
         ledger.completing.add(id);
         const complete = await request(url, 'PATCH', `/v1/store/orders/${id}`, {
-          key: adminKey,
-          json: { complete: true },
+          apiKey: adminKey,
+          body: { complete: true },
         });
         if (complete.status === 200) ledger.completed.add(id);
       }
@@ -242,7 +233,7 @@ function startLoad(
 
   const signUps = worker(async (i) => {
     const signUp = await request(url, 'POST', '/v1/accounts', {
-      json: { email: `${tag}.signup${i}@example.com` },
+      body: { email: `${tag}.signup${i}@example.com` },
     });
     if (signUp.status === 201) {
       ledger.keys.set(field(signUp, 'apiKey'), { accountId: field(signUp, 'id') });
@@ -251,7 +242,7 @@ function startLoad(
 
   const keys = worker(async (i) => {
     const owner = customer(i);
-    const created = await request(url, 'POST', '/v1/accounts/me/keys', { key: owner.apiKey });
+    const created = await request(url, 'POST', '/v1/accounts/me/keys', { apiKey: owner.apiKey });
     if (created.status !== 201) return;
     const apiKey = field<string>(created, 'apiKey');
     ledger.keys.set(apiKey, { accountId: owner.accountId });
@@ -262,7 +253,7 @@ function startLoad(
         url,
         'DELETE',
         `/v1/accounts/me/keys/${field<string>(created, 'id')}`,
-        { key: owner.apiKey },
+        { apiKey: owner.apiKey },
       );
       if (revoke.status === 204) ledger.revoked.add(apiKey);
     }
@@ -276,8 +267,8 @@ function startLoad(
       const quantity = i + 1;
       entry.inFlight = quantity;
       const put = await request(url, 'PUT', `/v1/store/inventory/${petId}`, {
-        key: adminKey,
-        json: { quantity },
+        apiKey: adminKey,
+        body: { quantity },
       });
       entry.inFlight = undefined;
       if (put.status === 200 && field(put, 'quantity') === quantity) entry.acknowledged = quantity;
@@ -287,8 +278,8 @@ function startLoad(
     const owner = customer(i);
     const text = `${tag} message ${i}`;
     const sent = await request(url, 'POST', '/v1/messages', {
-      key: owner.apiKey,
-      json: { message: text },
+      apiKey: owner.apiKey,
+      body: { message: text },
     });
     if (sent.status === 202) ledger.messages.set(field(sent, 'id'), { text, owner });
   });
@@ -296,16 +287,16 @@ function startLoad(
   const catalogue = worker(async (i) => {
     const name = `${tag} category ${i}`;
     const category = await request(url, 'POST', '/v1/categories', {
-      key: adminKey,
-      json: { name },
+      apiKey: adminKey,
+      body: { name },
     });
     if (category.status !== 201) return;
     const categoryId = field<number>(category, 'id');
     ledger.categories.set(categoryId, name);
     const petName = `${tag} pet ${i}`;
     const pet = await request(url, 'POST', '/v1/pets', {
-      key: adminKey,
-      json: { name: petName, categoryId },
+      apiKey: adminKey,
+      body: { name: petName, categoryId },
     });
     if (pet.status === 201) ledger.pets.set(field(pet, 'id'), petName);
   });
@@ -329,15 +320,18 @@ beforeAll(async () => {
 
   // Pets for orders, with stock no order runs out of; pets for stock only, which get no orders.
   const category = expectStatus(
-    await request(url, 'POST', '/v1/categories', { key: adminKey, json: { name: `${tag} pets` } }),
+    await request(url, 'POST', '/v1/categories', {
+      apiKey: adminKey,
+      body: { name: `${tag} pets` },
+    }),
     201,
     'category',
   );
   ledger.categories.set(field(category, 'id'), `${tag} pets`);
   const pet = async (name: string) => {
     const created = await request(url, 'POST', '/v1/pets', {
-      key: adminKey,
-      json: { name, categoryId: field(category, 'id') },
+      apiKey: adminKey,
+      body: { name, categoryId: field(category, 'id') },
     });
     const id = field<number>(expectStatus(created, 201, 'pet'), 'id');
     ledger.pets.set(id, name);
@@ -348,8 +342,8 @@ beforeAll(async () => {
     const petId = await pet(`${tag} ordered ${i}`);
     expectStatus(
       await request(url, 'PUT', `/v1/store/inventory/${petId}`, {
-        key: adminKey,
-        json: { quantity: 1_000_000 },
+        apiKey: adminKey,
+        body: { quantity: 1_000_000 },
       }),
       200,
       'stock',
@@ -362,7 +356,7 @@ beforeAll(async () => {
   for (let i = 0; i < 4; i++) {
     const signUp = expectStatus(
       await request(url, 'POST', '/v1/accounts', {
-        json: { email: `${tag}.customer${i}@example.com` },
+        body: { email: `${tag}.customer${i}@example.com` },
       }),
       201,
       'sign-up',
@@ -499,8 +493,8 @@ describe('a stack killed with SIGKILL under load, then started again on its data
     const wrong: string[] = [];
     await eachOf(idempotent, async (order) => {
       const retry = await api('POST', '/v1/store/orders', {
-        key: order.owner.apiKey,
-        json: { petId: order.petId, quantity: order.quantity },
+        apiKey: order.owner.apiKey,
+        body: { petId: order.petId, quantity: order.quantity },
         headers: { 'idempotency-key': order.idempotencyKey ?? '' },
       });
       if (retry.status !== 201 || field(retry, 'id') !== order.id) {
@@ -529,7 +523,7 @@ describe('a stack killed with SIGKILL under load, then started again on its data
   it('lets every key handed out in, and refuses every key whose revocation was acknowledged', async () => {
     const wrong: string[] = [];
     await eachOf([...ledger.keys], async ([apiKey, { accountId }]) => {
-      const me = await api('GET', '/v1/accounts/me', { key: apiKey });
+      const me = await api('GET', '/v1/accounts/me', { apiKey });
       const prefix = apiKey.slice(0, 12);
       if (ledger.revoked.has(apiKey)) {
         if (me.status !== 401) wrong.push(`revoked key ${prefix}… answered ${me.status}`);
@@ -548,7 +542,7 @@ describe('a stack killed with SIGKILL under load, then started again on its data
 
   it('holds the last acknowledged stock of every pet', async () => {
     for (const [petId, { acknowledged, inFlight }] of ledger.stock) {
-      const item = await api('GET', `/v1/store/inventory/${petId}`, { key: adminKey });
+      const item = await api('GET', `/v1/store/inventory/${petId}`, { apiKey: adminKey });
       expect(item.status).toBe(200);
       // The PUT in flight at the kill may have been applied as well.
       expect([acknowledged, inFlight]).toContain(field(item, 'quantity'));
@@ -580,13 +574,13 @@ describe('a stack killed with SIGKILL under load, then started again on its data
     const petIds: number[] = [];
     for (let i = 0; i < 5; i++) {
       const order = await api('POST', '/v1/store/orders', {
-        key: customer?.apiKey,
-        json: { petId, quantity: 1 },
+        apiKey: customer?.apiKey,
+        body: { petId, quantity: 1 },
       });
       orderIds.push(field(expectStatus(order, 201, 'order after the restart'), 'id'));
       const category = await api('POST', '/v1/categories', {
-        key: adminKey,
-        json: { name: `${tag} category ${i}` },
+        apiKey: adminKey,
+        body: { name: `${tag} category ${i}` },
       });
       const categoryId = field<number>(
         expectStatus(category, 201, 'category after the restart'),
@@ -594,8 +588,8 @@ describe('a stack killed with SIGKILL under load, then started again on its data
       );
       categoryIds.push(categoryId);
       const pet = await api('POST', '/v1/pets', {
-        key: adminKey,
-        json: { name: `${tag} pet ${i}`, categoryId },
+        apiKey: adminKey,
+        body: { name: `${tag} pet ${i}`, categoryId },
       });
       petIds.push(field(expectStatus(pet, 201, 'pet after the restart'), 'id'));
     }
