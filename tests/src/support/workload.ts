@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { callHttp, type HttpCallOptions } from '@petstore/testkit';
 import { ok, petInStock } from './catalogue.js';
 import type { TestStack } from './test-stack.js';
 
@@ -200,56 +201,41 @@ export class Workload {
 
   async #send(i: number): Promise<void> {
     const request = this.#request(i);
-    const customer = this.#setup.customers[i % this.#setup.customers.length];
-    const auth = { authorization: `Bearer ${customer?.apiKey ?? ''}` };
-    const json = { 'content-type': 'application/json' };
-    let method = 'GET';
-    let path: string;
-    let headers: Record<string, string> = auth;
-    let body: string | undefined;
-    switch (request.kind) {
-      case 'order':
-        method = 'POST';
-        path = '/v1/store/orders';
-        headers = { ...auth, ...json };
-        body = JSON.stringify({ petId: request.petId, quantity: request.quantity });
-        break;
-      case 'message':
-        method = 'POST';
-        path = '/v1/messages';
-        headers = { ...auth, ...json };
-        body = JSON.stringify({ message: request.text });
-        break;
-      case 'signUp':
-        method = 'POST';
-        path = '/v1/accounts';
-        headers = json;
-        body = JSON.stringify({ email: request.email });
-        break;
-      case 'read':
-        path = request.path;
-        break;
-    }
+    const apiKey = this.#setup.customers[i % this.#setup.customers.length]?.apiKey ?? '';
+    const { method, path, ...options } = httpOf(request, apiKey);
     let reply: Reply;
     try {
-      const res = await fetch(`${this.#url}${path}`, {
-        method,
-        headers,
-        body,
+      const answer = await callHttp(this.#url, method, path, {
+        ...options,
         signal: AbortSignal.timeout(this.#guardMs),
       });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text) as unknown;
-      } catch {
-        // kept as text: the checks report it
-      }
-      reply = { answered: true, status: res.status, body: parsed };
+      reply = { answered: true, status: answer.status, body: answer.body };
     } catch (error) {
       reply = unanswered(error, this.#guardMs);
     }
     this.outcomes.push({ request, reply });
+  }
+}
+
+/** The HTTP request that sends `request`, with the customer's `apiKey` where it needs one. */
+function httpOf(
+  request: WorkloadRequest,
+  apiKey: string,
+): HttpCallOptions & { method: string; path: string } {
+  switch (request.kind) {
+    case 'order':
+      return {
+        method: 'POST',
+        path: '/v1/store/orders',
+        apiKey,
+        body: { petId: request.petId, quantity: request.quantity },
+      };
+    case 'message':
+      return { method: 'POST', path: '/v1/messages', apiKey, body: { message: request.text } };
+    case 'signUp':
+      return { method: 'POST', path: '/v1/accounts', body: { email: request.email } };
+    case 'read':
+      return { method: 'GET', path: request.path, apiKey };
   }
 }
 
