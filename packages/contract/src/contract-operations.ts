@@ -18,7 +18,17 @@ export function contractOperations(router: AppRouter): ContractOperation[] {
 
 function collect(group: string, name: string, entry: AppRouter | AppRoute): ContractOperation[] {
   if (isAppRoute(entry)) {
-    return [{ name, group, route: entry, metadata: routeMetadata(entry) }];
+    // Read on use, so a router of routes without metadata can still be matched (ts-rest-koa).
+    return [
+      {
+        name,
+        group,
+        route: entry,
+        get metadata() {
+          return routeMetadata(entry);
+        },
+      },
+    ];
   }
   return Object.entries(entry).flatMap(([key, child]) => collect(group, key, child));
 }

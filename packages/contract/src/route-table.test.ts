@@ -45,6 +45,14 @@ describe('RouteTable', () => {
     }
   });
 
+  it('reads path parameters, decoded', () => {
+    expect(table.resolve('GET', '/v1/pets/4%32')).toMatchObject({
+      kind: 'operation',
+      operation: { name: 'getPet' },
+      params: { petId: '42' },
+    });
+  });
+
   it('tells an unknown path from a known path with another method', () => {
     expect(table.resolve('GET', '/v1/unicorns')).toEqual({ kind: 'not_found' });
     expect(table.resolve('GET', '/v1/pets/')).toEqual({ kind: 'not_found' });

@@ -1,14 +1,15 @@
-import { contractOperations, type ContractOperation } from './contract-operations.js';
 import type { AppRouter } from '@ts-rest/core';
+import { contractOperations, type ContractOperation } from './contract-operations.js';
 
 export type Resolution =
-  | { kind: 'operation'; operation: ContractOperation }
+  | { kind: 'operation'; operation: ContractOperation; params: Record<string, string> }
   | { kind: 'method_not_allowed'; allow: string[] }
   | { kind: 'not_found' };
 
 type Segment = { literal: string } | { parameter: string; optional: boolean };
 
-interface CompiledOperation extends ContractOperation {
+interface CompiledOperation {
+  operation: ContractOperation;
   segments: Segment[];
 }
 
@@ -23,22 +24,36 @@ function compile(path: string): Segment[] {
     });
 }
 
-/**
- * Whether `parts` (a path split on `/`, as long as the route or one shorter where the route ends
- * in an optional parameter) fill the route's segments: literals equal, parameters not empty.
- */
-function matches(segments: Segment[], parts: string[]): boolean {
-  for (let index = 0; index < parts.length; index++) {
-    const segment = segments[index];
-    const part = parts[index];
-    if (segment === undefined || part === undefined) return false;
-    if ('literal' in segment ? part !== segment.literal : part === '') return false;
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
   }
-  return true;
+}
+
+/**
+ * The path parameters when `parts` (a path split on `/`, as long as the route or one shorter where
+ * the route ends in an optional parameter) fill the route's segments: literals equal, parameters
+ * not empty.
+ */
+function match(segments: Segment[], parts: string[]): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (const [index, part] of parts.entries()) {
+    const segment = segments[index];
+    if (segment === undefined) return undefined;
+    if ('literal' in segment) {
+      if (part !== segment.literal) return undefined;
+    } else {
+      if (part === '') return undefined;
+      params[segment.parameter] = decode(part);
+    }
+  }
+  return params;
 }
 
 /** `GET` routes answer `HEAD` too; every known path answers `OPTIONS`. */
-function allowedMethods(operations: CompiledOperation[]): string[] {
+function allowedMethods(operations: ContractOperation[]): string[] {
   const methods = new Set(['OPTIONS']);
   for (const { route } of operations) {
     methods.add(route.method);
@@ -49,46 +64,42 @@ function allowedMethods(operations: CompiledOperation[]): string[] {
 
 /**
  * Resolves a request's method and path to the contract operation that serves it. The table is
- * the contract itself: adding a route to the contract routes it, with no list kept here. Routes
- * match in contract order, as in the services' routers.
+ * the contract itself: adding a route to the contract routes it. Routes match in contract order.
  */
 export class RouteTable {
-  readonly #operations: CompiledOperation[];
   /** Operations by the number of path parts they accept, in contract order. */
   readonly #byLength = new Map<number, CompiledOperation[]>();
 
   constructor(router: AppRouter) {
-    this.#operations = contractOperations(router).map((operation) => ({
-      ...operation,
-      segments: compile(operation.route.path),
-    }));
-    const accept = (length: number, operation: CompiledOperation) => {
-      const list = this.#byLength.get(length) ?? [];
-      list.push(operation);
-      this.#byLength.set(length, list);
+    const accept = (length: number, compiled: CompiledOperation) => {
+      this.#byLength.set(length, [...(this.#byLength.get(length) ?? []), compiled]);
     };
-    for (const operation of this.#operations) {
-      const { segments } = operation;
-      accept(segments.length, operation);
+    for (const operation of contractOperations(router)) {
+      const segments = compile(operation.route.path);
+      accept(segments.length, { operation, segments });
       const last = segments.at(-1);
       // `/a/:b?` answers `/a` too.
-      if (last && 'parameter' in last && last.optional) accept(segments.length - 1, operation);
+      if (last && 'parameter' in last && last.optional) {
+        accept(segments.length - 1, { operation, segments });
+      }
     }
-  }
-
-  get operations(): readonly ContractOperation[] {
-    return this.#operations;
   }
 
   resolve(method: string, path: string): Resolution {
     const parts = path.split('/').slice(1);
-    const candidates = (this.#byLength.get(parts.length) ?? []).filter(({ segments }) =>
-      matches(segments, parts),
+    const candidates = (this.#byLength.get(parts.length) ?? []).flatMap(
+      ({ operation, segments }) => {
+        const params = match(segments, parts);
+        return params ? [{ operation, params }] : [];
+      },
     );
     if (candidates.length === 0) return { kind: 'not_found' };
     const wanted = method === 'HEAD' ? 'GET' : method;
-    const operation = candidates.find(({ route }) => route.method === wanted);
-    if (operation) return { kind: 'operation', operation };
-    return { kind: 'method_not_allowed', allow: allowedMethods(candidates) };
+    const found = candidates.find(({ operation }) => operation.route.method === wanted);
+    if (found) return { kind: 'operation', ...found };
+    return {
+      kind: 'method_not_allowed',
+      allow: allowedMethods(candidates.map(({ operation }) => operation)),
+    };
   }
 }

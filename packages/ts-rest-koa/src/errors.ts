@@ -1,13 +1,20 @@
+import type { ZodError } from 'zod';
+
 /** One failed check of a request or response value: where it is and what is wrong. */
 export interface ValidationIssue {
   path: string;
   message: string;
 }
 
-/**
- * A request whose path, query, headers or body does not match the contract.
- * `status`/`expose` follow Koa's http-errors convention, so a plain Koa app answers 400 too.
- */
+/** Flattens zod issues to `{ path: 'body.quantity', message }`, the path starting at `part`. */
+export function toValidationIssues(part: string, error: ZodError): ValidationIssue[] {
+  return error.issues.map(({ path, message }) => ({ path: [part, ...path].join('.'), message }));
+}
+
+const describe = (issues: ValidationIssue[]) =>
+  issues.map(({ path, message }) => `${path}: ${message}`).join('; ');
+
+/** A request part does not match the contract. `status`/`expose` follow Koa's http-errors. */
 export class RequestValidationError extends Error {
   override readonly name = 'RequestValidationError';
   readonly code = 'validation_failed';
@@ -15,11 +22,11 @@ export class RequestValidationError extends Error {
   readonly expose = true;
 
   constructor(readonly details: ValidationIssue[]) {
-    super(details.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
+    super(describe(details));
   }
 }
 
-/** A handler answered something its contract does not allow: a bug in the service, never exposed. */
+/** A handler sent something its contract does not allow: a bug in the service, never exposed. */
 export class ResponseValidationError extends Error {
   override readonly name = 'ResponseValidationError';
   readonly code = 'internal_error';
@@ -30,18 +37,11 @@ export class ResponseValidationError extends Error {
     readonly route: string,
     readonly details: ValidationIssue[],
   ) {
-    super(
-      `[ts-rest-koa] response of ${route} does not match the contract: ${details
-        .map((issue) => `${issue.path}: ${issue.message}`)
-        .join('; ')}`,
-    );
+    super(`[ts-rest-koa] response of ${route} does not match the contract: ${describe(details)}`);
   }
 }
 
-/**
- * A known path asked with a method the contract does not define for it.
- * `headers` carries `Allow` the http-errors way, so Koa's default error handler sends it too.
- */
+/** A known path asked with another method; `headers` lets Koa's default error handler send Allow. */
 export class MethodNotAllowedError extends Error {
   override readonly name = 'MethodNotAllowedError';
   readonly code = 'method_not_allowed';

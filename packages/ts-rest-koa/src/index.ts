@@ -1,4 +1,4 @@
-export { createKoaRouter, type KoaRouterOptions } from './create-koa-router.js';
+export { createKoaRouter, type KoaRouter, type KoaRouterOptions } from './create-koa-router.js';
 export type {
   RouteHandler,
   RouteHandlerArgs,

@@ -1,12 +1,25 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type {
-  AppRoute,
-  AppRouter,
-  HTTPStatusCode,
-  ServerInferRequest,
-  ServerInferResponses,
+import {
+  isAppRoute,
+  type AppRoute,
+  type AppRouter,
+  type HTTPStatusCode,
+  type ServerInferRequest,
+  type ServerInferResponses,
 } from '@ts-rest/core';
-import type { DefaultState, ParameterizedContext } from 'koa';
+import type { Context, DefaultState, ParameterizedContext } from 'koa';
+import type { ValidatedRequest } from './validate-request.js';
+
+declare module 'koa' {
+  interface Request {
+    /** Set by a body parser mounted before the router; the router validates it, never parses it. */
+    body?: unknown;
+  }
+  interface ExtendableContext {
+    /** The contract route the request matched, e.g. `/v1/pets/:petId`: for metrics and spans. */
+    routeTemplate?: string;
+  }
+}
 
 /** What a handler receives: the validated, coerced request parts plus the Koa context. */
 export type RouteHandlerArgs<TRoute extends AppRoute, TState = DefaultState> = ServerInferRequest<
@@ -33,3 +46,23 @@ export type RouterImplementation<TContract extends AppRouter, TState = DefaultSt
       ? RouterImplementation<TContract[TKey], TState>
       : never;
 };
+
+/** A handler seen loosely: its types were checked where it was written. */
+export type LooseHandler = (args: ValidatedRequest & { ctx: Context }) => unknown;
+
+/** Each route of a (nested) contract with its handler, failing fast on a missing one. */
+export function bindRoutes(
+  contract: AppRouter,
+  implementation: unknown,
+  prefix = '',
+): [AppRoute, LooseHandler][] {
+  return Object.entries(contract).flatMap(([key, entry]) => {
+    const name = prefix === '' ? key : `${prefix}.${key}`;
+    const handler = (implementation as Record<string, unknown> | undefined)?.[key];
+    if (!isAppRoute(entry)) return bindRoutes(entry, handler, name);
+    if (typeof handler !== 'function') {
+      throw new TypeError(`[ts-rest-koa] no handler for route ${name}`);
+    }
+    return [[entry, handler as LooseHandler]];
+  });
+}

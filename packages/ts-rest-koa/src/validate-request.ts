@@ -1,10 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ParsedUrlQuery } from 'node:querystring';
+import { objectShape, unwrapSchema } from '@petstore/contract';
 import { checkZodSchema, isAppRouteMutation, type AppRoute } from '@ts-rest/core';
-import { coerceQuery } from './coerce-query.js';
-import { lowercaseKeys, pickDeclaredHeaders } from './declared-headers.js';
-import { RequestValidationError, type ValidationIssue } from './errors.js';
-import { toValidationIssues } from './zod-issues.js';
+import { z } from 'zod';
+import { RequestValidationError, toValidationIssues, type ValidationIssue } from './errors.js';
 
 export interface RawRequest {
   params: Record<string, string>;
@@ -28,13 +27,10 @@ export function validateRequest(route: AppRoute, raw: RawRequest): ValidatedRequ
   const issues: ValidationIssue[] = [];
   const check = (part: string, data: unknown, schema: unknown, keepExtraKeys = false): unknown => {
     const result = checkZodSchema(data, schema, { passThroughExtraKeys: keepExtraKeys });
-    if (result.success) {
-      return result.data;
-    }
+    if (result.success) return result.data;
     issues.push(...toValidationIssues(part, result.error));
     return undefined;
   };
-
   const validated: ValidatedRequest = {
     // Path parameters the schema does not name stay, as ts-rest types them from the path itself.
     params: check('params', raw.params, route.pathParams, true),
@@ -42,13 +38,42 @@ export function validateRequest(route: AppRoute, raw: RawRequest): ValidatedRequ
     headers: {
       ...raw.headers,
       ...lowercaseKeys(
-        check('headers', pickDeclaredHeaders(raw.headers, route.headers), route.headers),
+        check('headers', declaredHeaders(raw.headers, route.headers), route.headers),
       ),
     },
     body: isAppRouteMutation(route) ? check('body', raw.body, route.body) : undefined,
   };
-  if (issues.length > 0) {
-    throw new RequestValidationError(issues);
-  }
+  if (issues.length > 0) throw new RequestValidationError(issues);
   return validated;
+}
+
+/**
+ * Koa parses `?status=a` as a string and `?status=a&status=b` as an array; for fields the
+ * schema declares as arrays, a single value is wrapped so both spellings validate.
+ */
+export function coerceQuery(query: ParsedUrlQuery, schema: unknown): ParsedUrlQuery {
+  const shape = objectShape(schema);
+  if (shape === undefined) return query;
+  return Object.fromEntries(
+    Object.entries(query).map(([key, value]) => {
+      const field = shape[key];
+      const wrap =
+        typeof value === 'string' &&
+        field !== undefined &&
+        unwrapSchema(field) instanceof z.ZodArray;
+      return [key, wrap ? [value] : value];
+    }),
+  );
+}
+
+/** Only the headers an object schema names, so headers the contract does not mention never fail. */
+function declaredHeaders(headers: IncomingHttpHeaders, schema: unknown): Record<string, unknown> {
+  const shape = objectShape(schema);
+  if (shape === undefined) return { ...headers };
+  return Object.fromEntries(Object.keys(shape).map((name) => [name, headers[name.toLowerCase()]]));
+}
+
+function lowercaseKeys(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return {};
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.toLowerCase(), item]));
 }

@@ -1,5 +1,4 @@
-import type { Router } from '@koa/router';
-import { createKoaRouter, type KoaRouterOptions } from '../create-koa-router.js';
+import { createKoaRouter, type KoaRouter, type KoaRouterOptions } from '../create-koa-router.js';
 import { booksContract, type Book } from './books-contract.js';
 
 /** What the store keeps: a book plus a field the contract never shows. */
@@ -23,7 +22,7 @@ const notFound = (bookId: number) =>
 export function createBooksRouter(
   options: KoaRouterOptions,
   books: Map<number, StoredBook> = seedBooks(),
-): Router {
+): KoaRouter {
   return createKoaRouter(
     booksContract,
     {
