@@ -4,8 +4,26 @@
  * (the composition root) to the bottom (repositories); a file may import its own layer or lower.
  */
 const layers = {
-  gateway: [],
-  store: [],
+  gateway: [
+    'start|main|index',
+    'app|routes|config',
+    'routing|docs',
+    'accounts|messages|webhooks',
+    'auth|rate-limits|proxy',
+    'database',
+  ],
+  store: [
+    'start|main|index',
+    'app|routes',
+    'events',
+    'orders',
+    'idempotency',
+    'inventory',
+    'outbox',
+    'pets-service',
+    'repositories',
+    'pet-status|request-scope',
+  ],
   pets: [],
 };
 

@@ -13,11 +13,11 @@ describe('loadGatewayConfig', () => {
       services: { pets: ['http://127.0.0.1:3001'], store: ['http://127.0.0.1:3002'] },
       upstream: { timeoutMs: 5000 },
       adminApiKey: undefined,
-      rateLimit: { perKey: { perSecond: 100, burst: 200 }, signup: { burst: 5 } },
+      rateLimit: { key: { perSecond: 100, burst: 200 }, address: { burst: 5 } },
       trustedProxyHops: 0,
       keys: { cacheTtlMs: 1000 },
     });
-    expect(config.rateLimit.signup.perSecond).toBeCloseTo(20 / 60);
+    expect(config.rateLimit.address.perSecond).toBeCloseTo(20 / 60);
     expect(config.webhooks).toMatchObject({
       allowPrivateUrls: false,
       retryDelaysMs: [5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000],
@@ -43,8 +43,8 @@ describe('loadGatewayConfig', () => {
       RATE_LIMIT_PER_SECOND: '0.5',
       SIGNUP_RATE_LIMIT_PER_MINUTE: '6',
     });
-    expect(config.rateLimit.perKey.perSecond).toBe(0.5);
-    expect(config.rateLimit.signup.perSecond).toBeCloseTo(0.1);
+    expect(config.rateLimit.key.perSecond).toBe(0.5);
+    expect(config.rateLimit.address.perSecond).toBeCloseTo(0.1);
     expect(() => loadGatewayConfig({ ...required, RATE_LIMIT_PER_SECOND: '0' })).toThrow(
       /RATE_LIMIT_PER_SECOND/,
     );

@@ -11,9 +11,9 @@ import {
   type Env,
 } from '@petstore/service-kit';
 import { z } from 'zod';
+import { API_KEY_PATTERN } from './auth/api-key-secret.js';
 import { webhookSecretsKey } from './webhooks/webhook-secret.js';
 
-/** A rate: a positive number, fractions allowed (`0.5` is one request every two seconds). */
 function envRate(defaultValue: number) {
   const message = 'Expected a positive number';
   return unsetWhenEmpty(
@@ -35,7 +35,6 @@ function envBoolean(defaultValue: boolean) {
   );
 }
 
-/** Delays in milliseconds, comma-separated: `5000,300000`. */
 function envDelays(defaultValue: string) {
   const message = 'Expected comma-separated positive whole numbers of milliseconds';
   return unsetWhenEmpty(
@@ -47,9 +46,6 @@ function envDelays(defaultValue: string) {
       .refine((delays) => delays.every((delay) => delay > 0), message),
   );
 }
-
-/** The shape of every key this gateway issues or accepts: `psk_` and base62. */
-export const API_KEY_PATTERN = /^psk_[A-Za-z0-9]{32,128}$/;
 
 const GatewayEnvSchema = z
   .object({
@@ -88,7 +84,6 @@ const GatewayEnvSchema = z
     ),
     WEBHOOK_RETRY_DELAYS_MS: envDelays('5000,300000,1800000,7200000,18000000,36000000,36000000'),
     WEBHOOK_DISABLE_AFTER_MS: envInteger(432_000_000, { min: 1, max: 31_536_000_000 }),
-    // A safety net: recorded events, a retry falling due and a lease running out wake the worker.
     WEBHOOK_POLL_MS: envInteger(30_000, { min: 10, max: 600_000 }),
     WEBHOOK_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
     WEBHOOK_TIMEOUT_MS: envInteger(10_000, { min: 1, max: 600_000 }),
@@ -96,25 +91,15 @@ const GatewayEnvSchema = z
   })
   .transform((env) => ({
     ...serviceConfig(env),
-    /** Where clients reach the gateway: the document's `servers`. */
     publicUrl: env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`,
-    /**
-     * How many reverse proxies in front of the gateway append to `X-Forwarded-For`: the client's
-     * address is the one the outermost of them added (0: the socket's address; the header, which
-     * a client can write, is ignored).
-     */
     trustedProxyHops: env.TRUSTED_PROXY_HOPS,
     services: { pets: env.PETS_URL, store: env.STORE_URL },
     upstream: { timeoutMs: env.UPSTREAM_TIMEOUT_MS },
     adminApiKey: env.ADMIN_API_KEY,
     rateLimit: {
-      /**
-       * `local`: token buckets in this gateway's memory; `cluster`: windows counted in the
-       * database, one limit whatever the number of gateways (the default).
-       */
       policy: env.RATE_LIMIT_POLICY,
-      perKey: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
-      signup: {
+      key: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
+      address: {
         perSecond: env.SIGNUP_RATE_LIMIT_PER_MINUTE / 60,
         burst: env.SIGNUP_RATE_LIMIT_BURST,
       },
@@ -127,28 +112,22 @@ const GatewayEnvSchema = z
     messages: { pollMs: env.MESSAGE_POLL_MS, leaseMs: env.MESSAGE_LEASE_MS },
     getPetDeprecation: getPetDeprecationOf(env),
     webhooks: {
-      /** http and private, loopback or link-local addresses accepted (tests, private networks). */
       allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
-      /** Seals the signing secrets at rest. */
       secretsKey: webhookSecretsKey({
         webhookSecretsKey: env.WEBHOOK_SECRETS_KEY,
         internalToken: env.INTERNAL_TOKEN,
       }),
-      /** The waits between attempts; a delivery still failing after the last is `failed`. */
       retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
-      /** A subscription failing without a success for this long is disabled. */
       disableAfterMs: env.WEBHOOK_DISABLE_AFTER_MS,
       pollMs: env.WEBHOOK_POLL_MS,
       leaseMs: env.WEBHOOK_LEASE_MS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
-      /** How long events and ended deliveries are kept (by the event's time). */
       retentionMs: env.WEBHOOK_RETENTION_MS,
     },
   }));
 
 export type Config = z.output<typeof GatewayEnvSchema>;
 
-/** Reads the gateway's configuration from the environment; throws naming every bad variable. */
 export function loadGatewayConfig(env: Env = process.env): Config {
   return loadConfig(GatewayEnvSchema, env);
 }

@@ -5,21 +5,22 @@ import { docsContract, docsRoutes, type DocsRoutesDeps } from './docs/docs-route
 import { messageRoutes, type MessageRoutesDeps } from './messages/message-routes.js';
 import { webhookRoutes, type WebhookRoutesDeps } from './webhooks/webhook-routes.js';
 
-/** The operations the gateway answers itself (route metadata `service: 'gateway'`). */
+/** The operations the gateway serves itself (route metadata `service: 'gateway'`). */
 export const gatewayContract = {
   accounts: contract.accounts,
   messages: contract.messages,
   webhooks: contract.webhooks,
   meta: docsContract,
 };
-export type GatewayContract = typeof gatewayContract;
 
 export type GatewayRoutesDeps = AccountRoutesDeps &
   MessageRoutesDeps &
   WebhookRoutesDeps &
   DocsRoutesDeps;
 
-export function gatewayRoutes(deps: GatewayRoutesDeps): RouterImplementation<GatewayContract> {
+export function gatewayRoutes(
+  deps: GatewayRoutesDeps,
+): RouterImplementation<typeof gatewayContract> {
   return {
     accounts: accountRoutes(deps),
     messages: messageRoutes(deps),

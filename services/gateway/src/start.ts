@@ -1,36 +1,89 @@
 import {
   databaseGauge,
+  eventRelay,
   startService,
+  type Logger,
   type StartedService,
   type StartOptions,
 } from '@petstore/service-kit';
+import type { Db } from 'mongodb';
 import { AccountRepository } from './accounts/account-repository.js';
-import { createApp } from './app.js';
+import { createApp, type AppDeps } from './app.js';
+import { Authenticator } from './auth/authentication.js';
+import { createKeyCache } from './auth/key-cache.js';
+import { KeyUsage } from './auth/key-usage.js';
 import type { Config } from './config.js';
 import { ensureIndexes } from './database/indexes.js';
-import { KeyUsage } from './auth/key-usage.js';
-import { MessageRepository } from './messages/message-repository.js';
-import { messageEventRelay } from './messages/message-event-relay.js';
+import { MessageRepository, messageEvents } from './messages/message-repository.js';
 import { logDelivery, messageWorker } from './messages/message-worker.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
-import { DeliveryWorker } from './webhooks/delivery-worker.js';
-import { webhookCollections } from './webhooks/webhook-collections.js';
-import { webhookSweeper } from './webhooks/webhook-sweeper.js';
+import { rateLimits } from './rate-limits/rate-limits.js';
+import { DeliveryRepository } from './webhooks/delivery-repository.js';
+import { deliveryWorker } from './webhooks/delivery-worker.js';
 import { EventRecorder } from './webhooks/event-recorder.js';
+import { WebhookRepository } from './webhooks/webhook-repository.js';
+import { webhookSweeper } from './webhooks/webhook-sweeper.js';
 
 export interface StartGatewayOptions extends StartOptions {
-  /** Check the gateway's own answers against the contract (tests). */
+  /** Check the gateway's own responses against the contract (tests). */
   validateResponses?: boolean;
 }
 
-/** Closing stops the workers and flushes key uses before the database closes. */
 export type RunningGateway = StartedService;
 
-/**
- * Connects to Mongo, ensures indexes and the admin account, then serves the gateway with its
- * background work: the message worker, the relay of its `message.delivered` events, the webhook
- * delivery worker and the sweep of its history, and the batched `lastUsedAt` writes.
- */
+/** Everything the gateway is made of, on its database: the app's parts and its background work. */
+export function buildGateway(db: Db, config: Config, logger: Logger) {
+  const accounts = new AccountRepository(db);
+  const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), logger);
+  const messages = new MessageRepository(db);
+  const events = messageEvents(db);
+  const deliveries = new DeliveryRepository(db);
+  const deliverer = deliveryWorker(deliveries, config.webhooks, logger);
+  const recorder = new EventRecorder(db, () => deliverer.kick());
+  const { pollMs, leaseMs } = config.messages;
+  const messenger = messageWorker({
+    messages,
+    events,
+    deliver: logDelivery(logger),
+    logger,
+    pollMs,
+    leaseMs,
+  });
+  const relay = eventRelay({
+    logger,
+    sources: [events],
+    send: async (recorded) => void (await recorder.recordEvents(recorded)),
+    idleMs: pollMs,
+  });
+  const sweeper = webhookSweeper(deliveries, {
+    logger,
+    retentionMs: config.webhooks.retentionMs,
+  });
+  const deps: AppDeps = {
+    db,
+    config,
+    logger,
+    accounts,
+    messages,
+    deliveries,
+    recorder,
+    webhooks: new WebhookRepository(db, config.webhooks),
+    authenticator: new Authenticator(
+      accounts,
+      createKeyCache({ ttlMs: config.keys.cacheTtlMs, maxEntries: config.keys.cacheSize }),
+      keyUsage,
+      () => new Date(),
+    ),
+    rateLimits: rateLimits(db, config.rateLimit.policy, config.rateLimit),
+    upstreams: createUpstreams(config.services, config.upstream.timeoutMs),
+    onMessageQueued: (id) => messenger.queued(id),
+    onWebhookDeliveryDue: () => deliverer.kick(),
+  };
+  // In the order they stop last: the messages first, then the relay of their events.
+  return { deps, keyUsage, workers: [deliverer, sweeper, relay, messenger] };
+}
+
+/** Connects to Mongo, ensures indexes and the admin account, then serves with its workers. */
 export function startGateway(
   config: Config,
   { validateResponses, ...options }: StartGatewayOptions = {},
@@ -39,67 +92,27 @@ export function startGateway(
     name: 'gateway',
     config,
     ...options,
-    setUp: async ({ database, logger: log, onShutdown }) => {
-      const upstreams = createUpstreams(config);
-      onShutdown(() => closeUpstreams(upstreams));
-      const { db } = database;
+    setUp: async ({ database: { db }, logger, onShutdown }) => {
       await ensureIndexes(db);
-      const accounts = new AccountRepository(db);
-      const admin = await accounts.ensureAdmin(config.adminApiKey);
-      if (admin === 'none') log.warn('ADMIN_API_KEY is not set: no key has the admin role');
+      const admin = await new AccountRepository(db).ensureAdmin(config.adminApiKey);
+      if (admin === 'none') logger.warn('ADMIN_API_KEY is not set: no key has the admin role');
       if (admin === 'revoked') {
-        log.warn(
+        logger.warn(
           'the ADMIN_API_KEY given was revoked through the API and stays revoked: set a new one',
         );
       }
-      const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), log);
+      const { deps, keyUsage, workers } = buildGateway(db, config, logger);
+      onShutdown(() => closeUpstreams(deps.upstreams));
       onShutdown(() => keyUsage.stop());
-      const messages = new MessageRepository(db);
+      for (const worker of workers) onShutdown(() => worker.stop());
       databaseGauge('petstore_message_queue_depth', 'Messages waiting for delivery.', () =>
-        messages.countWaiting(),
+        deps.messages.countWaiting(),
       );
-      const deliveries = new DeliveryWorker({ db, logger: log, settings: config.webhooks });
-      onShutdown(() => deliveries.stop());
-      const sweeper = webhookSweeper(webhookCollections(db), {
-        now: () => new Date(),
-        logger: log,
-        retentionMs: config.webhooks.retentionMs,
-      });
-      onShutdown(() => sweeper.stop());
-      const messageEvents = messageEventRelay({
-        messages,
-        recorder: new EventRecorder(db, () => deliveries.kick()),
-        logger: log,
-        pollMs: config.messages.pollMs,
-      });
-      onShutdown(() => messageEvents.stop());
-      const worker = messageWorker({
-        messages,
-        deliver: logDelivery(log),
-        logger: log,
-        pollMs: config.messages.pollMs,
-        leaseMs: config.messages.leaseMs,
-        onDelivered: () => messageEvents.kick(),
-      });
-      onShutdown(() => worker.stop());
-      const app = createApp({
-        db,
-        config,
-        logger: log,
-        upstreams,
-        keyUsage,
-        onMessageQueued: (id) => worker.queued(id),
-        onWebhookDeliveryDue: () => deliveries.kick(),
-        validateResponses,
-      });
       return {
-        app,
+        app: createApp({ ...deps, validateResponses }),
         onListening: () => {
           keyUsage.start(config.keys.usageFlushMs);
-          worker.start();
-          messageEvents.start();
-          deliveries.start();
-          sweeper.start();
+          for (const worker of workers) worker.start();
         },
       };
     },

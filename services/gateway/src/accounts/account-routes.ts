@@ -1,4 +1,3 @@
-// Accounts: sign-up, the caller's own account, and its API keys.
 import type { contract } from '@petstore/contract';
 import { AppError, requireCaller } from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
@@ -10,25 +9,24 @@ export interface AccountRoutesDeps {
   authenticator: Authenticator;
 }
 
-/** Sign-up, the caller's account, and its keys. */
 export function accountRoutes({
   accounts,
   authenticator,
 }: AccountRoutesDeps): RouterImplementation<typeof contract.accounts> {
   return {
-    createAccount: async ({ body }) => {
-      const created = await accounts.createCustomer(body.email, body.name ?? null);
-      return { status: 201, body: created };
-    },
+    createAccount: async ({ body }) => ({
+      status: 201,
+      body: await accounts.createCustomer(body.email, body.name ?? null),
+    }),
     getMe: async ({ ctx }) => {
       const account = await accounts.getAccount(requireCaller(ctx).accountId);
       if (!account) throw new AppError('unauthorized', 'the API key’s account no longer exists');
       return { status: 200, body: account };
     },
-    createKey: async ({ ctx }) => {
-      const created = await accounts.createKey(requireCaller(ctx));
-      return { status: 201, body: created };
-    },
+    createKey: async ({ ctx }) => ({
+      status: 201,
+      body: await accounts.createKey(requireCaller(ctx)),
+    }),
     listKeys: async ({ ctx }) => ({
       status: 200,
       body: await accounts.listKeys(requireCaller(ctx).accountId),

@@ -1,25 +1,24 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import { API_KEY_PATTERN } from '../config.js';
 import { randomBase62 } from '../database/random-ids.js';
 
-/** How many characters of a key are kept in clear to recognise it by (`psk_AbCdEfGh`). */
-const PREFIX_LENGTH = 12;
+/** The shape of every key this gateway issues or accepts. */
+export const API_KEY_PATTERN = /^psk_[A-Za-z0-9]{32,128}$/;
 
-/** A new key: `psk_` and 40 random base62 characters (about 238 bits). */
+/** `psk_` and 40 random base62 characters (about 238 bits). */
 export function newApiKey(): string {
   return `psk_${randomBase62(40)}`;
 }
 
-/** What is stored instead of the key: its SHA-256, in hex (one call: it runs on every request). */
+/** What is stored instead of the key: its SHA-256, in hex. */
 export function hashApiKey(apiKey: string): string {
   return hash('sha256', apiKey, 'hex');
 }
 
+/** The characters of a key kept in clear to recognise it by (`psk_AbCdEfGh`). */
 export function keyPrefix(apiKey: string): string {
-  return apiKey.slice(0, PREFIX_LENGTH);
+  return apiKey.slice(0, 12);
 }
 
-/** True when the string has the shape of a key, so that no garbage reaches the database. */
 export function looksLikeApiKey(candidate: string): boolean {
   return API_KEY_PATTERN.test(candidate);
 }

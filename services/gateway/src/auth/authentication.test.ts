@@ -7,7 +7,7 @@ import {
   it,
 } from '../test-support/gateway-harness.js';
 import { createLogger } from '@petstore/service-kit';
-import type { KeyOwner } from '../accounts/account-repository.js';
+import type { KeyOwner } from './key-cache.js';
 import { hashApiKey, newApiKey } from './api-key-secret.js';
 import { Authenticator } from './authentication.js';
 import { createKeyCache } from './key-cache.js';

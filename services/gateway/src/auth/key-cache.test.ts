@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KeyOwner } from '../accounts/account-repository.js';
+import type { KeyOwner } from './key-cache.js';
 import { createKeyCache } from './key-cache.js';
 
 const owner = (keyId: string): KeyOwner => ({

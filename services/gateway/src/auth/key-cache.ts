@@ -1,27 +1,32 @@
+import type { Role } from '@petstore/contract';
 import { LRUCache } from 'lru-cache';
-import type { KeyOwner } from '../accounts/account-repository.js';
+
+/** The account a live key belongs to, as authentication needs it. */
+export interface KeyOwner {
+  keyId: string;
+  /** The stored SHA-256 of the key, hex. */
+  hash: string;
+  accountId: string;
+  role: Role;
+}
 
 export interface KeyCacheOptions {
-  /** How long an owner is trusted without asking the database again; 0 turns the cache off. */
+  /** 0 turns the cache off. */
   ttlMs: number;
-  /** The most keys kept; the least recently used goes first. */
   maxEntries: number;
-  /** Milliseconds, monotonic; `performance.now()` by default. */
+  /** Milliseconds, monotonic. */
   now?: () => number;
 }
 
 export interface KeyCache {
   get(hash: string): KeyOwner | undefined;
-  /** Caches an owner read from the database at `readAt` (`now()`); it expires `ttlMs` after that. */
+  /** Caches an owner read at `readAt` (`now()`); it expires `ttlMs` after that. */
   set(hash: string, owner: KeyOwner, readAt: number): void;
   delete(hash: string): void;
   now(): number;
 }
 
-/**
- * Key owners by key hash, so that a busy key costs no database read per request. Bounded in time
- * and size; a key revoked through this gateway is deleted at once.
- */
+/** Key owners by key hash, least recently used first out. */
 export function createKeyCache({
   ttlMs,
   maxEntries,
@@ -30,7 +35,7 @@ export function createKeyCache({
   if (ttlMs === 0 || maxEntries === 0) {
     return { get: () => undefined, set: () => undefined, delete: () => undefined, now };
   }
-  // Expiry is checked against the clock on every lookup (no 1 ms debounce of the clock).
+  // ttlResolution 0: expiry is checked against the clock on every lookup.
   const cache = new LRUCache<string, KeyOwner>({
     max: maxEntries,
     ttl: ttlMs,

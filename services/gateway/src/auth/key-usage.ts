@@ -2,10 +2,7 @@ import type { Logger } from '@petstore/service-kit';
 
 export type KeyUsesWriter = (uses: ReadonlyMap<string, Date>) => Promise<void>;
 
-/**
- * The latest use of each key, kept in memory and written in batches (`lastUsedAt`), so that a
- * request costs no database write. `start` flushes on a timer; `stop` flushes what is left.
- */
+/** The latest use of each key, kept in memory and written (`lastUsedAt`) in batches. */
 export class KeyUsage {
   #pending = new Map<string, Date>();
   #flushing: Promise<void> = Promise.resolve();

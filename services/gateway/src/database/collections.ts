@@ -1,9 +1,7 @@
-// The gateway's database: its collections, their indexes, and the ids of their documents.
-import type { Role } from '@petstore/contract';
+import type { Role, WebhookDeliveryStatus, WebhookEventType } from '@petstore/contract';
 import type { WithPendingEvents } from '@petstore/service-kit';
-import type { Collection, Db } from 'mongodb';
+import type { Db } from 'mongodb';
 
-/** `accounts`: one per customer, plus `acct_admin`. */
 export interface AccountDocument {
   _id: string;
   /** Lower-cased; unique. */
@@ -13,28 +11,22 @@ export interface AccountDocument {
   createdAt: Date;
 }
 
-/** `api_keys`: only the key's SHA-256 is kept, never the key. */
+/** Only the key's SHA-256 is kept, never the key. */
 export interface ApiKeyDocument {
   _id: string;
   accountId: string;
   /** The account's role, kept with the key so that checking a key is one read. */
   role: Role;
-  /** Set on a sign-up's key until its account is stored: such a key authenticates nobody. */
+  /** Set until the sign-up's account is stored: such a key authenticates nobody. */
   pendingSignUp?: true;
-  /** SHA-256 of the key, hex; unique. */
   hash: string;
-  /** The key's first 12 characters, e.g. `psk_AbCdEfGh`. */
   prefix: string;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 }
 
-/**
- * `messages`: `queued` → `delivering` (claimed by a worker until `leaseUntil`) → `delivered`.
- * Clients see `delivering` as `queued`.
- */
-/** Carries its `message.delivered` event until it is recorded for webhooks. */
+/** `queued` → `delivering` (claimed until `leaseUntil`) → `delivered`; clients see `queued`. */
 export interface MessageDocument extends WithPendingEvents {
   _id: string;
   accountId: string;
@@ -44,20 +36,73 @@ export interface MessageDocument extends WithPendingEvents {
   leaseUntil: Date | null;
   attempts: number;
   deliveredAt: Date | null;
-  /** The trace of the request that queued it, continued by its delivery. */
   traceparent?: string;
 }
 
-export interface GatewayCollections {
-  accounts: Collection<AccountDocument>;
-  apiKeys: Collection<ApiKeyDocument>;
-  messages: Collection<MessageDocument>;
+export interface SealedSecret {
+  sealed: string;
+  createdAt: Date;
+  /** Set on a replaced secret: it signs alongside the new one until then. */
+  expiresAt: Date | null;
 }
 
-export function gatewayCollections(db: Db): GatewayCollections {
+export interface WebhookDocument {
+  _id: string;
+  accountId: string;
+  /** The owner's role: an admin's webhook hears of every account's events. */
+  role: Role;
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+  enabled: boolean;
+  /** Newest first. */
+  secrets: SealedSecret[];
+  createdAt: Date;
+  updatedAt: Date;
+  failingSince: Date | null;
+  /** The gateway delivering to it until `leaseUntil`: one at a time, in event order. */
+  leaseOwner?: string;
+  leaseUntil?: Date;
+}
+
+export interface WebhookEventDocument {
+  _id: string;
+  type: WebhookEventType;
+  timestamp: Date;
+  data: Record<string, unknown>;
+  accountId?: string;
+  recordedAt: Date;
+}
+
+/** One event on its way to one webhook; its id is derived from both. */
+export interface WebhookDeliveryDocument {
+  _id: string;
+  webhookId: string;
+  eventId: string;
+  type: WebhookEventType;
+  eventAt: Date;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  /** Null once delivered or failed. */
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  deliveredAt?: Date;
+}
+
+/** The shared rate-limit windows, written by rate-limiter-flexible. */
+export const RATE_LIMITS_COLLECTION = 'rate_limits';
+
+export type GatewayCollections = ReturnType<typeof gatewayCollections>;
+
+export function gatewayCollections(db: Db) {
   return {
     accounts: db.collection<AccountDocument>('accounts'),
     apiKeys: db.collection<ApiKeyDocument>('api_keys'),
     messages: db.collection<MessageDocument>('messages'),
+    webhooks: db.collection<WebhookDocument>('webhooks'),
+    events: db.collection<WebhookEventDocument>('webhook_events'),
+    deliveries: db.collection<WebhookDeliveryDocument>('webhook_deliveries'),
   };
 }

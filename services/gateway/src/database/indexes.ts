@@ -1,21 +1,25 @@
 import type { Db } from 'mongodb';
-import { RATE_LIMITS_COLLECTION } from '../rate-limits/shared-windows.js';
-import { ensureWebhookIndexes } from '../webhooks/webhook-collections.js';
-import { gatewayCollections } from './collections.js';
+import { gatewayCollections, RATE_LIMITS_COLLECTION } from './collections.js';
 
-/**
- * Creates the gateway's indexes; idempotent, run at start-up. The shared rate-limit windows also
- * expire by TTL where the database has it (MongoDB; the embedded database keeps one per key).
- */
-export async function ensureIndexes(db: Db) {
-  const { accounts, apiKeys, messages } = gatewayCollections(db);
+/** Idempotent, run at start-up. */
+export async function ensureIndexes(db: Db): Promise<void> {
+  const { accounts, apiKeys, messages, webhooks, deliveries } = gatewayCollections(db);
   await accounts.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
   await apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' });
   await apiKeys.createIndex({ accountId: 1, createdAt: 1 }, { name: 'account_created' });
   await messages.createIndex({ status: 1, leaseUntil: 1 }, { name: 'status_lease' });
   await messages.createIndex({ pendingEventCount: 1 }, { name: 'pending_events' });
-  await ensureWebhookIndexes(db);
+  await webhooks.createIndex({ accountId: 1, createdAt: 1, _id: 1 }, { name: 'account_created' });
+  await webhooks.createIndex({ createdAt: 1, _id: 1 }, { name: 'created' });
+  await webhooks.createIndex({ enabled: 1, events: 1 }, { name: 'enabled_events' });
+  await deliveries.createIndex({ status: 1, nextAttemptAt: 1 }, { name: 'status_due' });
+  await deliveries.createIndex(
+    { webhookId: 1, status: 1, nextAttemptAt: 1, eventAt: 1 },
+    { name: 'webhook_due' },
+  );
+  await deliveries.createIndex({ webhookId: 1, createdAt: -1, _id: -1 }, { name: 'webhook_log' });
   const windows = db.collection(RATE_LIMITS_COLLECTION);
   await windows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
+  // Where the database has TTL indexes (MongoDB); the embedded one keeps a window per key.
   await windows.createIndex({ expire: 1 }, { expireAfterSeconds: 0, name: 'expire_ttl' });
 }

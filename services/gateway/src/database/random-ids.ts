@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** The largest multiple of 62 that fits in a byte: bytes from here up are thrown away. */
+/** Bytes from the largest multiple of 62 up are drawn again, so no character is likelier. */
 const UNBIASED_LIMIT = 62 * 4;
 
-/**
- * `length` uniformly random base62 characters from the system's CSPRNG. Bytes of 248 and above
- * are rejected rather than reduced modulo 62, so no character is likelier than another.
- */
 export function randomBase62(length: number): string {
   let result = '';
   while (result.length < length) {

@@ -6,7 +6,6 @@ import { gatewayCollections } from '../database/collections.js';
 import { startFakeService } from '../test-support/fake-service.js';
 import { bearer, it, signUp, startTestGateway } from '../test-support/gateway-harness.js';
 import { secretsKey, seedWebhook } from '../test-support/webhook-fixtures.js';
-import { webhookCollections } from '../webhooks/webhook-collections.js';
 
 describe('message.delivered', () => {
   it('is delivered to the owner’s webhooks once its message is delivered', async ({ mongo }) => {
@@ -46,11 +45,11 @@ describe('message.delivered', () => {
       type: 'message.delivered',
       data: { id: message.id, message: 'hello', status: 'delivered', createdAt: message.createdAt },
     });
-    expect(await webhookCollections(gateway.db).events.findOne({ _id: event.id })).toMatchObject({
+    expect(await gatewayCollections(gateway.db).events.findOne({ _id: event.id })).toMatchObject({
       accountId: owner.accountId,
     });
     expect(
-      await webhookCollections(gateway.db).deliveries.countDocuments({
+      await gatewayCollections(gateway.db).deliveries.countDocuments({
         webhookId: othersWebhook.id,
       }),
     ).toBe(0);

@@ -1,7 +1,6 @@
 import {
   currentTraceparent,
   eventSource,
-  eventWritten,
   recordEvent,
   type Caller,
   type EventSource,
@@ -15,7 +14,7 @@ import {
 } from '../database/collections.js';
 import { newMessageId } from '../database/random-ids.js';
 
-/** A message a worker has claimed: delivering it is its job until `leaseUntil`. */
+/** A message a worker has claimed until `leaseUntil`. */
 export interface ClaimedMessage {
   id: string;
   accountId: string;
@@ -25,7 +24,6 @@ export interface ClaimedMessage {
   traceparent?: string;
 }
 
-/** Messages and their delivery state, in the gateway's database. */
 export class MessageRepository {
   readonly #collections: GatewayCollections;
   readonly #now: () => Date;
@@ -51,7 +49,7 @@ export class MessageRepository {
     return toMessage(document);
   }
 
-  /** The caller's message; an admin may read anyone's. Another account's is not found. */
+  /** An admin may read anyone's message; another account's is not found. */
   async getVisibleTo(caller: Caller, messageId: string): Promise<Message | undefined> {
     const filter: Filter<MessageDocument> =
       caller.role === 'admin'
@@ -61,15 +59,12 @@ export class MessageRepository {
     return document ? toMessage(document) : undefined;
   }
 
-  /** Claims the message `id` to deliver, atomically, while it is queued. */
+  /** Claims the message `id` while it is queued. */
   claim(id: string, leaseMs: number): Promise<ClaimedMessage | undefined> {
     return this.#claimOne({ _id: id, status: 'queued' }, leaseMs);
   }
 
-  /**
-   * Claims any message to deliver: a queued one, or one whose previous claim expired (its worker
-   * died). A query no index serves, for recovery only. Undefined when there is none.
-   */
+  /** Claims a queued message, or one whose claim ran out (its worker died). */
   claimNext(leaseMs: number): Promise<ClaimedMessage | undefined> {
     const now = this.#now();
     return this.#claimOne(
@@ -99,7 +94,7 @@ export class MessageRepository {
     };
   }
 
-  /** How many messages wait for delivery (queued, or claimed and not yet delivered). */
+  /** Queued, or claimed and not yet delivered. */
   countWaiting(): Promise<number> {
     return this.#collections.messages.countDocuments({
       status: { $in: ['queued', 'delivering'] },
@@ -107,10 +102,10 @@ export class MessageRepository {
   }
 
   /**
-   * Marks a claimed message delivered, unless its lease was lost to another worker meanwhile; the
-   * same update records its `message.delivered` event, for webhooks.
+   * Marks a claimed message delivered, with its `message.delivered` event in the same update;
+   * false when its lease was lost to another worker meanwhile.
    */
-  async markDelivered({ id, accountId, leaseUntil }: ClaimedMessage): Promise<boolean> {
+  async delivered({ id, accountId, leaseUntil }: ClaimedMessage): Promise<boolean> {
     const deliveredAt = this.#now();
     const event = recordEvent({ type: 'message.delivered', timestamp: deliveredAt, accountId });
     const result = await this.#collections.messages.updateOne(
@@ -120,18 +115,16 @@ export class MessageRepository {
         $inc: event.$inc,
       },
     );
-    if (result.modifiedCount !== 1) return false;
-    eventWritten(this.#collections.messages, id);
-    return true;
-  }
-
-  /** The delivered messages' events waiting to be recorded, each showing the message. */
-  events(): EventSource {
-    return eventSource({ collection: this.#collections.messages, toData: toMessage });
+    return result.modifiedCount === 1;
   }
 }
 
-/** The active trace, when there is one, to be continued by the message's delivery. */
+/** The `message.delivered` events delivered messages carry, each showing the message. */
+export function messageEvents(db: Db): EventSource {
+  return eventSource({ collection: gatewayCollections(db).messages, toData: toMessage });
+}
+
+/** The request's trace, continued by the message's delivery. */
 function traced(): { traceparent?: string } {
   const traceparent = currentTraceparent();
   return traceparent === undefined ? {} : { traceparent };

@@ -1,4 +1,3 @@
-// Messages: queued by clients, delivered by a background worker.
 import type { contract } from '@petstore/contract';
 import { AppError, requireCaller } from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
@@ -6,11 +5,10 @@ import type { MessageRepository } from './message-repository.js';
 
 export interface MessageRoutesDeps {
   messages: MessageRepository;
-  /** Called once a message is queued, e.g. to have the delivery worker deliver it. */
+  /** Called once a message is queued, to have the worker deliver it. */
   onMessageQueued: (id: string) => void;
 }
 
-/** Queueing a message and reading it back. */
 export function messageRoutes({
   messages,
   onMessageQueued,

@@ -3,7 +3,7 @@ import { test } from '@petstore/testkit/vitest';
 import type { Db } from 'mongodb';
 import { describe, expect, vi } from 'vitest';
 import { ensureIndexes } from '../database/indexes.js';
-import { MessageRepository, type ClaimedMessage } from './message-repository.js';
+import { MessageRepository, messageEvents, type ClaimedMessage } from './message-repository.js';
 import { messageWorker } from './message-worker.js';
 
 /** Each test gets a fresh gateway database, through a service-kit client shared by the file. */
@@ -22,6 +22,7 @@ const logger = createLogger({ name: 'gateway', level: 'silent' });
 describe('the message worker', () => {
   it('delivers each queued message once when two workers share the queue', async ({ db }) => {
     const messages = new MessageRepository(db);
+    const events = messageEvents(db);
     const queued = await Promise.all(
       Array.from({ length: 20 }, (_, i) => messages.queue('acct_a', `message ${i}`)),
     );
@@ -31,7 +32,7 @@ describe('the message worker', () => {
       return Promise.resolve();
     };
     const workers = [1, 2].map(() =>
-      messageWorker({ messages, deliver, logger, pollMs: 20, leaseMs: 60_000 }),
+      messageWorker({ messages, events, deliver, logger, pollMs: 20, leaseMs: 60_000 }),
     );
     workers.forEach((worker) => worker.start());
     try {
@@ -50,9 +51,11 @@ describe('the message worker', () => {
 
   it('delivers a message it is told of by its id at once, between its looks', async ({ db }) => {
     const messages = new MessageRepository(db);
+    const events = messageEvents(db);
     const delivered: string[] = [];
     const worker = messageWorker({
       messages,
+      events,
       deliver: (message) => {
         delivered.push(message.id);
         return Promise.resolve();
@@ -75,10 +78,12 @@ describe('the message worker', () => {
 
   it('tries a message again when delivering it failed, once its lease is over', async ({ db }) => {
     const messages = new MessageRepository(db);
+    const events = messageEvents(db);
     const message = await messages.queue('acct_a', 'flaky');
     let attempts = 0;
     const worker = messageWorker({
       messages,
+      events,
       deliver: () => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve()),
       logger,
       pollMs: 20,

@@ -1,32 +1,29 @@
-import { contextFrom, inSpan, Worker, type Logger } from '@petstore/service-kit';
+import { contextFrom, inSpan, Worker, type EventSource, type Logger } from '@petstore/service-kit';
 import type { ClaimedMessage, MessageRepository } from './message-repository.js';
 
-/** Hands a message over to whatever delivers it; for now, a log line. */
 export type Deliver = (message: ClaimedMessage) => Promise<void>;
 
+/** Delivering a message is, for now, a log line (never its text). */
 export function logDelivery(logger: Logger): Deliver {
-  return (message) => {
-    logger.info(
-      { messageId: message.id, accountId: message.accountId, length: message.message.length },
-      'message delivered',
-    );
+  return ({ id, accountId, message }) => {
+    logger.info({ messageId: id, accountId, length: message.length }, 'message delivered');
     return Promise.resolve();
   };
 }
 
 export interface MessageWorkerOptions {
   messages: MessageRepository;
+  /** Where a delivered message's `message.delivered` event is announced. */
+  events: EventSource;
   deliver: Deliver;
   logger: Logger;
-  /** How often to look for messages no `queued(id)` named (another process's, a failed one's). */
+  /** How often to look through the collection for messages no `queued(id)` named. */
   pollMs: number;
   /** How long a claim lasts; a message whose worker died is taken over after it. */
   leaseMs: number;
-  /** Called once a message is marked delivered, e.g. to wake the relay of its event. */
-  onDelivered?: () => void;
 }
 
-/** How soon a claim or a marking that failed is tried again. */
+/** How soon a claim or a marking that failed (the database went away) is tried again. */
 const RETRY_MS = 1_000;
 
 export type MessageWorker = Worker & {
@@ -35,32 +32,24 @@ export type MessageWorker = Worker & {
 };
 
 /**
- * Delivers queued messages: claims one at a time atomically, delivers it and marks it delivered.
- * The messages this process queued are claimed by id. Looking through the collection for any
- * other (queued before a restart, by a process that died, or whose delivery failed) is a query no
- * index serves, so it is made at start and then every `pollMs`, and again at once while it finds
- * one. A named message whose claim, or a delivered one whose marking, failed (the database went
- * away) is tried again every `RETRY_MS` until it goes through. Delivery is at least once.
+ * Claims one message at a time, delivers it and marks it delivered; at least once. Messages this
+ * process queued are claimed by id; looking through the collection (a query the embedded database
+ * answers by reading every message) is for the others, at start, every `pollMs`, and at once
+ * again while it finds one.
  */
 export function messageWorker({
   messages,
+  events,
   deliver,
   logger,
   pollMs,
   leaseMs,
-  onDelivered = () => undefined,
 }: MessageWorkerOptions): MessageWorker {
   const named: string[] = [];
-  // Delivered, not yet marked so: marked again rather than delivered again.
-  const unmarked: ClaimedMessage[] = [];
+  // Delivered but not yet marked so: marked again rather than delivered again.
+  let unmarked: ClaimedMessage | undefined;
   let lookedAt = Number.NEGATIVE_INFINITY;
-  // Each leaves its message at the front of its list until its command went through.
-  const markFirst = async () => {
-    const [message] = unmarked;
-    if (message && (await messages.markDelivered(message))) onDelivered();
-    unmarked.shift();
-  };
-  const claimNext = async () => {
+  const claim = async () => {
     const [id] = named;
     if (id !== undefined) {
       const claimed = await messages.claim(id, leaseMs);
@@ -73,31 +62,31 @@ export function messageWorker({
     if (claimed) lookedAt = Number.NEGATIVE_INFINITY;
     return claimed;
   };
+  const markDelivered = async (message: ClaimedMessage) => {
+    unmarked = message;
+    if (await messages.delivered(message)) events.written(message.id);
+    unmarked = undefined;
+  };
   const worker = new Worker({
     name: 'messages',
     logger,
     idleMs: pollMs,
-    nextDueInMs: () =>
-      Promise.resolve(named.length > 0 || unmarked.length > 0 ? RETRY_MS : undefined),
+    nextDueInMs: () => Promise.resolve(named.length > 0 || unmarked ? RETRY_MS : undefined),
     step: async () => {
-      if (unmarked.length > 0) {
-        await markFirst();
+      if (unmarked) {
+        await markDelivered(unmarked);
         return true;
       }
-      const claimed = await claimNext();
+      const claimed = await claim();
       if (!claimed) return named.length > 0;
-      await inSpan(
-        'message delivery',
-        {
-          parent: contextFrom({ traceparent: claimed.traceparent }),
-          attributes: { 'petstore.message.id': claimed.id },
-        },
-        async () => {
-          await deliver(claimed);
-          unmarked.push(claimed);
-          await markFirst();
-        },
-      );
+      const span = {
+        parent: contextFrom({ traceparent: claimed.traceparent }),
+        attributes: { 'petstore.message.id': claimed.id },
+      };
+      await inSpan('message delivery', span, async () => {
+        await deliver(claimed);
+        await markDelivered(claimed);
+      });
       return true;
     },
   });

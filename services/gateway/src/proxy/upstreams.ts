@@ -1,11 +1,9 @@
 import { internalHeaders } from '@petstore/service-kit';
 import { Pool } from 'undici';
-import type { Config } from '../config.js';
 
-/** The services behind the gateway, by the name the contract's route metadata gives them. */
-export type ServiceName = keyof Config['services'];
+/** The services behind the gateway, as the contract's route metadata names them. */
+export type ServiceName = 'pets' | 'store';
 
-/** One process (or one address in front of several) of a service. */
 interface Replica {
   pool: Pool;
   /** Until when (ms since the epoch) requests go elsewhere: it refused a connection or drains. */
@@ -13,10 +11,8 @@ interface Replica {
 }
 
 /**
- * One service behind the gateway: keep-alive connections to each of its replicas (one address,
- * such as a Kubernetes Service, is one replica). Requests go to each replica in turn; a replica
- * that refused a connection, or that answered `Connection: close` (what a service does while it
- * drains before stopping), gets none for a few seconds while another can take them.
+ * Keep-alive connections to each replica of a service, taken in turn; a replica that refused a
+ * connection or answered `Connection: close` (draining) gets none for a while if another can.
  */
 export class Upstream {
   readonly name: ServiceName;
@@ -29,9 +25,8 @@ export class Upstream {
   }
 
   /**
-   * The replica for the next request; `tried` are those it already failed on. When every other
-   * replica is avoided, the one avoided longest ago: in a rolling restart, the one already back,
-   * not the one stopping now.
+   * The replica for the next request, but not one of `tried`; when all are avoided, the one
+   * avoided longest ago (in a rolling restart, the one already back).
    */
   pick(tried: ReadonlySet<Pool> = new Set()): Pool {
     const now = Date.now();
@@ -47,7 +42,6 @@ export class Upstream {
     return (fallback ?? this.#replicas[start % count]!).pool;
   }
 
-  /** Sends the next requests elsewhere for `forMs`, when there is anywhere else. */
   avoid(pool: Pool, forMs = AVOID_MS): void {
     const replica = this.#replicas.find((candidate) => candidate.pool === pool);
     if (replica && this.#replicas.length > 1) replica.avoidUntil = Date.now() + forMs;
@@ -60,23 +54,21 @@ export class Upstream {
 
 export type Upstreams = Record<ServiceName, Upstream>;
 
-/** Connections kept per replica; a slow answer holds one, the others keep flowing. */
 const CONNECTIONS_PER_REPLICA = 128;
 /** Longer than a service drains before it stops (SHUTDOWN_DRAIN_MS), and its restart. */
 const AVOID_MS = 10_000;
-/**
- * The longest a connection stays idle in the pool, whatever the service's keep-alive hint: a
- * service that drains for longer than this (SHUTDOWN_DRAIN_MS) has no idle connection of the
- * gateway left when it stops, so no request is sent on one it is closing.
- */
+/** Shorter than a service drains (SHUTDOWN_DRAIN_MS): no request goes on a connection it closes. */
 const IDLE_CONNECTION_MS = 1_000;
 
-export function createUpstreams({ services, upstream }: Config): Upstreams {
+export function createUpstreams(
+  services: Record<ServiceName, string[]>,
+  timeoutMs: number,
+): Upstreams {
   const options = {
     connections: CONNECTIONS_PER_REPLICA,
-    headersTimeout: upstream.timeoutMs,
-    bodyTimeout: upstream.timeoutMs,
-    connectTimeout: Math.min(upstream.timeoutMs, 10_000),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connectTimeout: Math.min(timeoutMs, 10_000),
     keepAliveTimeout: IDLE_CONNECTION_MS,
     keepAliveMaxTimeout: IDLE_CONNECTION_MS,
   };

@@ -1,19 +1,15 @@
-// Rate limits: one per API key and one per client address, answered with RateLimit headers.
 import { AppError, rateLimitRejections } from '@petstore/service-kit';
 import type { Context } from 'koa';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateLimits } from './rate-limits.js';
 
-/**
- * Counts the request against `key`'s limit: the answer carries `RateLimit-Limit`,
- * `RateLimit-Remaining` and `RateLimit-Reset`; over the limit it is 429 `rate_limited` with
- * `Retry-After`.
- */
+/** Counts the request against `key`'s limit and sets the `RateLimit-*` headers; 429 over it. */
 export async function admit(
   ctx: Context,
-  limiter: RateLimiter,
-  { limit, key }: { limit: 'key' | 'address'; key: string },
+  limits: RateLimits,
+  limit: keyof RateLimits,
+  key: string,
 ): Promise<void> {
-  const admission = await limiter.take(key);
+  const admission = await limits[limit].take(key);
   ctx.set({
     'RateLimit-Limit': String(admission.limit),
     'RateLimit-Remaining': String(admission.remaining),
@@ -21,10 +17,9 @@ export async function admit(
   });
   if (!admission.allowed) {
     rateLimitRejections.inc({ limit });
-    throw new AppError(
-      'rate_limited',
-      `too many requests; retry in ${admission.retryAfterSeconds} s`,
-      { headers: { 'Retry-After': String(admission.retryAfterSeconds) } },
-    );
+    const retryAfter = String(admission.retryAfterSeconds);
+    throw new AppError('rate_limited', `too many requests; retry in ${retryAfter} s`, {
+      headers: { 'Retry-After': retryAfter },
+    });
   }
 }

@@ -4,33 +4,26 @@ import { sharedWindows } from './shared-windows.js';
 import { TokenBuckets } from './token-buckets.js';
 
 export interface RateLimits {
-  /** Per API key, for every operation that needs one. */
-  perKey: RateLimiter;
-  /** Per client address, for the `/v1` operations that need no key (sign-up). */
-  perAddress: RateLimiter;
+  key: RateLimiter;
+  /** For the `/v1` operations that need no key (sign-up). */
+  address: RateLimiter;
 }
 
-/** Where requests are counted: this gateway's memory, or the database all gateways share. */
+/**
+ * `local`: token buckets in this gateway's memory; `cluster` (the default): windows counted in the
+ * database, one limit whatever the number of gateways.
+ */
 export type RateLimitPolicy = 'local' | 'cluster';
 
-/**
- * The gateway's limits, by `policy` (as Kong names them): token buckets in memory (`local`), or
- * windows counted in the database (`cluster`, the default), so that any number of gateways
- * enforce one limit.
- */
 export function rateLimits(
-  {
-    policy,
-    perKey,
-    perAddress,
-  }: { policy?: RateLimitPolicy; perKey: RatePolicy; perAddress: RatePolicy },
   db: Db,
+  policy: RateLimitPolicy | undefined,
+  limits: Record<keyof RateLimits, RatePolicy>,
 ): RateLimits {
-  const shared = (policy ?? 'cluster') === 'cluster';
-  const limiter = (name: string, policy: RatePolicy): RateLimiter => {
-    if (shared) return sharedWindows(db, name, policy);
-    const buckets = new TokenBuckets(policy);
+  const limiter = (name: keyof RateLimits): RateLimiter => {
+    if (policy !== 'local') return sharedWindows(db, name, limits[name]);
+    const buckets = new TokenBuckets(limits[name]);
     return { take: (key) => Promise.resolve(buckets.take(key)) };
   };
-  return { perKey: limiter('key', perKey), perAddress: limiter('address', perAddress) };
+  return { key: limiter('key'), address: limiter('address') };
 }

@@ -1,10 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Db } from 'mongodb';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
+import { RATE_LIMITS_COLLECTION } from '../database/collections.js';
 import type { Admission, RateLimiter, RatePolicy } from './rate-limiter.js';
-
-/** Where the shared counts live (`database/indexes.ts` makes its indexes). */
-export const RATE_LIMITS_COLLECTION = 'rate_limits';
 
 /** The share of a window's burst a gateway reserves at once. */
 const RESERVED_SHARE = 0.1;
@@ -12,23 +10,15 @@ const RESERVED_SHARE = 0.1;
 /** What this gateway reserved of a key's window and has not admitted yet. */
 interface Reservation {
   tokens: number;
-  /** What the window had left for every gateway once this reservation was taken. */
   remainingElsewhere: number;
   resetsAt: number;
 }
 
 /**
- * One limit per key whatever the number of gateways: every gateway counts in the gateway
- * database (rate-limiter-flexible). A shared counter cannot refill continuously, so the bucket
- * becomes a fixed window of burst / rate seconds holding `burst` requests: the same average rate
- * and the same burst.
- *
- * A gateway reserves a tenth of the burst at a time, in one atomic increment, and admits from its
- * reservation in memory: one database command per reservation instead of per request, and the
- * requests all gateways admit in a window never exceed the burst. What a gateway reserved and did
- * not use lapses with the window, so a key spread over N gateways may get up to N × (reservation −
- * 1) fewer. A key over its limit is refused from memory until its window ends; if the database
- * fails, each gateway falls back to counting alone.
+ * One limit per key for all gateways, counted in the database: a fixed window of burst / rate
+ * seconds holding `burst` requests. A gateway reserves a tenth of the burst in one atomic
+ * increment and admits from it in memory; what it does not use lapses with the window. If the
+ * database fails, each gateway counts alone.
  */
 export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePolicy): RateLimiter {
   const duration = Math.max(1, Math.ceil(burst / perSecond));

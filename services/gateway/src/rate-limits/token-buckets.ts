@@ -8,14 +8,10 @@ interface Bucket {
 export interface TokenBucketsOptions extends RatePolicy {
   /** The most buckets kept; full buckets go first, then the oldest. */
   maxBuckets?: number;
-  /** Milliseconds, monotonic. */
   now?: () => number;
 }
 
-/**
- * One token bucket per key (an API key id, a client address), in this process's memory: the limit
- * of a gateway that holds its database alone.
- */
+/** One token bucket per key, in this process's memory. */
 export class TokenBuckets {
   readonly #buckets = new Map<string, Bucket>();
   readonly #perMs: number;
@@ -35,7 +31,6 @@ export class TokenBuckets {
     this.#now = now;
   }
 
-  /** Takes one token from `key`'s bucket when it has one. */
   take(key: string): Admission {
     const now = this.#now();
     const bucket = this.#buckets.get(key) ?? this.#newBucket(key, now);

@@ -67,13 +67,13 @@ export function routeRequest({
         fresh: metadata.service === 'gateway',
       });
       caller = authenticated.caller;
-      await admit(ctx, rateLimits.perKey, { limit: 'key', key: authenticated.keyId });
+      await admit(ctx, rateLimits, 'key', authenticated.keyId);
       if (metadata.role === 'admin' && caller.role !== 'admin') {
         throw new AppError('forbidden', 'this operation needs the admin role');
       }
       setCaller(ctx, caller);
     } else if (ctx.path.startsWith('/v1/')) {
-      await admit(ctx, rateLimits.perAddress, { limit: 'address', key: ctx.ip });
+      await admit(ctx, rateLimits, 'address', ctx.ip);
     }
     refuseEncodedBody(ctx);
 

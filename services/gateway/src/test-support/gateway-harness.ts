@@ -1,10 +1,13 @@
 // Test support: a gateway of the test's own on its own database, and what its tests share.
 import { createLogger, type Env, type Logger } from '@petstore/service-kit';
-import type { startMongo } from '@petstore/testkit';
+import { serveHttp, type startMongo } from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';
 import { MongoClient, type Db } from 'mongodb';
+import { AccountRepository } from '../accounts/account-repository.js';
+import { createApp, type AppDeps } from '../app.js';
 import { loadGatewayConfig, type Config } from '../config.js';
-import { startGateway } from '../start.js';
+import { closeUpstreams } from '../proxy/upstreams.js';
+import { buildGateway, startGateway } from '../start.js';
 
 export const INTERNAL_TOKEN = 'internal-token-for-tests-0123456789abcdef';
 export const ADMIN_API_KEY = 'psk_AdminKeyForTests0123456789abcdefABCDEF';
@@ -77,6 +80,29 @@ export async function startTestGateway(
     close,
     [Symbol.asyncDispose]: async () => {
       await close();
+      await client.close();
+    },
+  };
+}
+
+/**
+ * The app alone, built as `startGateway` builds it but with `overrides`, served on the test's
+ * database without its background work; `await using` stops it.
+ */
+export async function serveTestApp(mongo: MongoServer, overrides: Partial<AppDeps> = {}) {
+  const config = testConfig(mongo);
+  const client = await new MongoClient(mongo.uri).connect();
+  const db = client.db(config.mongo.database);
+  await new AccountRepository(db).ensureAdmin(config.adminApiKey);
+  const { deps } = buildGateway(db, config, captureLogs().logger);
+  const app = createApp({ ...deps, ...overrides, validateResponses: true });
+  const served = await serveHttp(app.callback());
+  return {
+    url: served.url,
+    db,
+    [Symbol.asyncDispose]: async () => {
+      await served.close();
+      await closeUpstreams(deps.upstreams);
       await client.close();
     },
   };

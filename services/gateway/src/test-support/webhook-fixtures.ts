@@ -6,7 +6,7 @@ import { test } from '@petstore/testkit/vitest';
 import type { Db } from 'mongodb';
 import { ensureIndexes } from '../database/indexes.js';
 import type { DeliverySettings } from '../webhooks/delivery-worker.js';
-import { webhookCollections } from '../webhooks/webhook-collections.js';
+import { gatewayCollections } from '../database/collections.js';
 import { newWebhookSecret, sealSecret } from '../webhooks/webhook-secret.js';
 
 /** vitest's `it` with `db`: a fresh gateway database, its indexes made. */
@@ -61,7 +61,7 @@ export async function seedWebhook(
   const id = `wh_${randomBytes(10).toString('hex')}`;
   const secret = newWebhookSecret();
   const now = new Date();
-  await webhookCollections(db).webhooks.insertOne({
+  await gatewayCollections(db).webhooks.insertOne({
     _id: id,
     accountId,
     role,

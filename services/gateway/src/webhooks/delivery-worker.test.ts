@@ -5,9 +5,10 @@ import { describe, expect, onTestFinished, vi } from 'vitest';
 import { startFakeService, type ReceivedRequest } from '../test-support/fake-service.js';
 import { captureLogs } from '../test-support/gateway-harness.js';
 import { anEvent, deliverySettings, it, seedWebhook } from '../test-support/webhook-fixtures.js';
-import { DeliveryWorker, type DeliverySettings } from './delivery-worker.js';
+import { DeliveryRepository } from './delivery-repository.js';
+import { deliveryWorker, type DeliverySettings } from './delivery-worker.js';
 import { deliveryIdOf, EventRecorder } from './event-recorder.js';
-import { webhookCollections } from './webhook-collections.js';
+import { gatewayCollections } from '../database/collections.js';
 
 const WAIT = { timeout: 20_000, interval: 20 };
 
@@ -17,18 +18,18 @@ function answer(res: ServerResponse, status: number): void {
 
 /** A delivery worker on `db`, stopped when the test ends. */
 function startWorker(db: Db, settings: Partial<DeliverySettings> = {}, logs = captureLogs()) {
-  const worker = new DeliveryWorker({
-    db,
-    logger: logs.logger,
-    settings: deliverySettings(settings),
-  });
+  const worker = deliveryWorker(
+    new DeliveryRepository(db),
+    deliverySettings(settings),
+    logs.logger,
+  );
   worker.start();
   onTestFinished(() => worker.stop());
   return worker;
 }
 
 function deliveryOf(db: Db, webhookId: string, eventId: string) {
-  return webhookCollections(db).deliveries.findOne({ _id: deliveryIdOf(webhookId, eventId) });
+  return gatewayCollections(db).deliveries.findOne({ _id: deliveryIdOf(webhookId, eventId) });
 }
 
 async function receiver(handler: (request: ReceivedRequest, res: ServerResponse) => void) {
@@ -89,7 +90,7 @@ describe('the webhook delivery worker', () => {
       Array(4).fill(event.id),
     );
     await vi.waitFor(async () => {
-      expect(await webhookCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
+      expect(await gatewayCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
         failingSince: null,
         enabled: true,
       });
@@ -113,7 +114,7 @@ describe('the webhook delivery worker', () => {
     }, WAIT);
     expect(hook.received).toHaveLength(4);
     expect(
-      (await webhookCollections(db).webhooks.findOne({ _id: webhook.id }))?.failingSince,
+      (await gatewayCollections(db).webhooks.findOne({ _id: webhook.id }))?.failingSince,
     ).toBeInstanceOf(Date);
   });
 
@@ -128,7 +129,7 @@ describe('the webhook delivery worker', () => {
     await recorder.recordEvents(events.slice(0, 10));
     await recorder.recordEvents(events.slice(10));
 
-    const { deliveries } = webhookCollections(db);
+    const { deliveries } = gatewayCollections(db);
     await vi.waitFor(async () => {
       expect(await deliveries.countDocuments({ status: 'delivered' })).toBe(60);
     }, WAIT);
@@ -183,7 +184,7 @@ describe('the webhook delivery worker', () => {
 
     await vi.waitFor(async () => {
       expect(
-        await webhookCollections(db).deliveries.countDocuments({
+        await gatewayCollections(db).deliveries.countDocuments({
           webhookId: quick.id,
           status: 'delivered',
         }),
@@ -210,7 +211,7 @@ describe('the webhook delivery worker', () => {
 
     // The log follows the update's answer, which can come after another connection sees the update.
     await vi.waitFor(() => expect(logs.text()).toContain('webhook disabled'), WAIT);
-    expect(await webhookCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
+    expect(await gatewayCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
       enabled: false,
     });
     await vi.waitFor(async () => {

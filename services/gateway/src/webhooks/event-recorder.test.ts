@@ -1,7 +1,7 @@
 import { describe, expect, vi } from 'vitest';
 import { anEvent, it, seedWebhook } from '../test-support/webhook-fixtures.js';
 import { deliveryIdOf, EventRecorder } from './event-recorder.js';
-import { webhookCollections } from './webhook-collections.js';
+import { gatewayCollections } from '../database/collections.js';
 
 describe('recording events', () => {
   it('delivers each event to the enabled webhooks that want it and may see it', async ({ db }) => {
@@ -20,7 +20,7 @@ describe('recording events', () => {
 
     expect(await new EventRecorder(db, kicked).recordEvents([order, stock, message])).toBe(3);
 
-    const { deliveries, events } = webhookCollections(db);
+    const { deliveries, events } = gatewayCollections(db);
     const made = await deliveries.find().sort({ _id: 1 }).toArray();
     const expected = [
       [admin.id, order],
@@ -59,7 +59,7 @@ describe('recording events', () => {
     const batch = [anEvent(), anEvent({ type: 'order.cancelled' })];
     const recorder = new EventRecorder(db);
     await recorder.recordEvents(batch);
-    const { deliveries, events } = webhookCollections(db);
+    const { deliveries, events } = gatewayCollections(db);
     const before = [await events.find().toArray(), await deliveries.find().toArray()];
 
     expect(await recorder.recordEvents(batch)).toBe(0);
@@ -78,7 +78,7 @@ describe('recording events', () => {
     const webhook = await seedWebhook(db);
 
     await recorder.recordEvents([event]);
-    expect(await webhookCollections(db).deliveries.countDocuments({ webhookId: webhook.id })).toBe(
+    expect(await gatewayCollections(db).deliveries.countDocuments({ webhookId: webhook.id })).toBe(
       1,
     );
   });

@@ -7,14 +7,12 @@ import {
   type OptionalUnlessRequiredId,
 } from 'mongodb';
 import {
-  webhookCollections,
-  type WebhookCollections,
+  gatewayCollections,
+  type GatewayCollections,
   type WebhookDeliveryDocument,
   type WebhookDocument,
   type WebhookEventDocument,
-} from './webhook-collections.js';
-
-const DUPLICATE_KEY = 11000;
+} from '../database/collections.js';
 
 /** The delivery of `eventId` to `webhookId`: the same id however often the event is recorded. */
 export function deliveryIdOf(webhookId: string, eventId: string): string {
@@ -29,10 +27,7 @@ function wants(webhook: WebhookDocument, event: WebhookEventDocument): boolean {
   return event.accountId === webhook.accountId && customerEventTypes.includes(event.type);
 }
 
-/**
- * Inserts the documents not already there (by `_id`), leaving those that are as they are; how
- * many were new. Two gateways may record the same event at once: each inserts what it can.
- */
+/** Inserts the documents not already there (by `_id`); how many were new. */
 async function insertOnce<T extends { _id: string }>(
   collection: Collection<T>,
   documents: OptionalUnlessRequiredId<T>[],
@@ -43,18 +38,15 @@ async function insertOnce<T extends { _id: string }>(
     return documents.length;
   } catch (error) {
     const refused = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
-    if (refused.length === 0 || refused.some(({ code }) => code !== DUPLICATE_KEY)) throw error;
+    if (refused.length === 0 || refused.some(({ code }) => code !== 11000)) throw error;
     // Counted from the refusals: not every server reports `insertedCount` after one.
     return documents.length - refused.length;
   }
 }
 
-/**
- * Records the events pets, the store and the gateway itself hand over, each once by its id, and
- * the delivery of each to every enabled webhook that wants it and may see it.
- */
+/** Records each event once by its id, and its delivery to every webhook that wants it. */
 export class EventRecorder {
-  readonly #collections: WebhookCollections;
+  readonly #collections: GatewayCollections;
   readonly #onRecorded: () => void;
   readonly #now: () => Date;
 
@@ -63,15 +55,14 @@ export class EventRecorder {
     onRecorded: () => void = () => undefined,
     now: () => Date = () => new Date(),
   ) {
-    this.#collections = webhookCollections(db);
+    this.#collections = gatewayCollections(db);
     this.#onRecorded = onRecorded;
     this.#now = now;
   }
 
   /**
-   * Idempotent: an event or a delivery already recorded is left as it is. Deliveries are made
-   * again for an event recorded before, in case the first recording stopped half-way. An event no
-   * webhook wants is not kept, and wakes no worker. Returns how many events were newly kept.
+   * Idempotent, and makes the deliveries of an event recorded before again, in case that stopped
+   * half-way. An event no webhook wants is not kept. Returns how many events were newly kept.
    */
   async recordEvents(events: RecordedEvent[]): Promise<number> {
     const recordedAt = this.#now();

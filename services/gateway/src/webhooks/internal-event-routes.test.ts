@@ -3,7 +3,7 @@ import { describe, expect, onTestFinished, vi } from 'vitest';
 import { startFakeService } from '../test-support/fake-service.js';
 import { INTERNAL_TOKEN, it, startTestGateway } from '../test-support/gateway-harness.js';
 import { anEvent, secretsKey, seedWebhook } from '../test-support/webhook-fixtures.js';
-import { webhookCollections } from './webhook-collections.js';
+import { gatewayCollections } from '../database/collections.js';
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${url}/internal/events`, {
@@ -23,7 +23,7 @@ describe('POST /internal/events', () => {
       expect(await answer.json()).toMatchObject({ code: 'unauthorized', status: 401 });
     }
     expect((await post(gateway.url, { nonsense: true })).status).toBe(401);
-    expect(await webhookCollections(gateway.db).events.countDocuments()).toBe(0);
+    expect(await gatewayCollections(gateway.db).events.countDocuments()).toBe(0);
   });
 
   it('records events once, and the gateway delivers them', async ({ mongo }) => {

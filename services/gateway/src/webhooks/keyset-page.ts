@@ -1,9 +1,8 @@
-// Pages of webhooks and deliveries: string ids, ordered by when they were made, then by id.
-import { AppError, pageOf as pageAfter } from '@petstore/service-kit';
-import type { Context } from 'koa';
+// Webhooks and deliveries have string ids: their pages follow `(createdAt, _id)`, which
+// service-kit's numeric cursors cannot carry; its `pageOf` takes `cursorOf` for such lists.
+import { AppError } from '@petstore/service-kit';
 import type { Filter } from 'mongodb';
 
-/** Where a page ends: the `createdAt` and `_id` of its last item. */
 export interface Position {
   createdAt: Date;
   id: string;
@@ -11,12 +10,15 @@ export interface Position {
 
 const CURSOR_TEXT = /^(0|[1-9][0-9]{0,15})\.([a-z]+_[A-Za-z0-9]{1,64})$/;
 
-/** Opaque to clients: the base64url of `<createdAt in ms>.<id>`. */
 export function encodeCursor({ createdAt, id }: Position): string {
   return Buffer.from(`${createdAt.getTime()}.${id}`).toString('base64url');
 }
 
-/** The position a cursor continues after; undefined without one; 400 for one not made here. */
+/** The cursor of a page ending with `last`, for service-kit's `pageOf`. */
+export function cursorOf(last: { createdAt: string; id: string }): string {
+  return encodeCursor({ createdAt: new Date(last.createdAt), id: last.id });
+}
+
 export function decodeCursor(cursor: string | undefined): Position | undefined {
   if (cursor === undefined) return undefined;
   const match = CURSOR_TEXT.exec(Buffer.from(cursor, 'base64url').toString());
@@ -29,7 +31,6 @@ export function decodeCursor(cursor: string | undefined): Position | undefined {
   return position;
 }
 
-/** The documents after `position` in `(createdAt, _id)` order, ascending or descending. */
 export function after<T extends { _id: string; createdAt: Date }>(
   position: Position | undefined,
   direction: 'ascending' | 'descending',
@@ -42,15 +43,4 @@ export function after<T extends { _id: string; createdAt: Date }>(
       { createdAt: position.createdAt, _id: { [beyond]: position.id } },
     ],
   };
-}
-
-/** One page of `items` fetched with `limit + 1`, the next page's cursor after its last item. */
-export function pageOf<T extends { id: string; createdAt: string }>(
-  ctx: Context,
-  items: T[],
-  limit: number,
-): T[] {
-  return pageAfter(ctx, items, limit, (last) =>
-    encodeCursor({ createdAt: new Date(last.createdAt), id: last.id }),
-  );
 }

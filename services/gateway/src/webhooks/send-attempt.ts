@@ -5,30 +5,27 @@ import { parseWebhookUrl, webhookLookup } from './url-policy.js';
 
 export interface Attempt {
   url: string;
-  /** The event's id, sent as `webhook-id`: receivers drop duplicates by it. */
   eventId: string;
-  /** Unix seconds, sent as `webhook-timestamp` and signed with the body. */
+  /** Unix seconds. */
   timestamp: number;
   body: string;
-  /** The subscription's live secrets (`whsec_…`), newest first; each signs. */
+  /** The subscription's live secrets, newest first; each signs. */
   secrets: string[];
   allowPrivate: boolean;
-  /** For the whole attempt: resolving, connecting, sending and reading the answer. */
+  /** For the whole attempt: resolving, connecting, sending and reading the response. */
   timeoutMs?: number;
 }
 
+/** `error` says why when the status alone does not; never a secret or a signature. */
 export interface AttemptResult {
-  /** A 2xx answered: delivered. */
   ok: boolean;
-  /** The answer's status; null when none came. */
   statusCode: number | null;
-  /** Why it failed, when the status alone does not say; never a secret or a signature. */
   error?: string;
 }
 
 const USER_AGENT = 'Petstore-Webhooks/1.0';
-/** Receivers answer with little; more is read no further and the connection is closed. */
-const MAX_ANSWER_BYTES = 64 * 1024;
+/** Past this much of a response, the connection is closed. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 function signatures({ eventId, timestamp, body, secrets }: Attempt): string {
   const date = new Date(timestamp * 1000);
@@ -43,10 +40,7 @@ function resultOf(statusCode: number): AttemptResult {
   return { ok: false, statusCode };
 }
 
-/**
- * POSTs one signed delivery (Standard Webhooks headers) and says how it went; never throws.
- * The URL's addresses are checked again as the connection is made.
- */
+/** POSTs one signed delivery and says how it went; never throws. */
 export function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
   const { url, eventId, timestamp, body, allowPrivate, timeoutMs = 10_000 } = attempt;
   const policy = { allowPrivate };
@@ -81,20 +75,20 @@ export function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
     const request = send(target, {
       method: 'POST',
       headers,
-      // A fresh connection each time, so every attempt goes through the lookup's check.
+      // A fresh connection, so that every attempt goes through the lookup's address check.
       agent: false,
       lookup: webhookLookup(policy),
     });
     request.on('error', failed(null));
-    request.on('response', (answer: IncomingMessage) => {
-      const statusCode = answer.statusCode ?? 0;
+    request.on('response', (response: IncomingMessage) => {
+      const statusCode = response.statusCode ?? 0;
       let read = 0;
-      answer.on('data', (chunk: Buffer) => {
+      response.on('data', (chunk: Buffer) => {
         read += chunk.length;
-        if (read >= MAX_ANSWER_BYTES) finish(resultOf(statusCode));
+        if (read >= MAX_RESPONSE_BYTES) finish(resultOf(statusCode));
       });
-      answer.on('end', () => finish(resultOf(statusCode)));
-      answer.on('error', failed(statusCode));
+      response.on('end', () => finish(resultOf(statusCode)));
+      response.on('error', failed(statusCode));
     });
     request.end(body);
   });

@@ -1,20 +1,14 @@
 import type { WebhookDelivery } from '@petstore/contract';
-import { serveHttp } from '@petstore/testkit';
-import { MongoClient } from 'mongodb';
-import { describe, expect, onTestFinished, vi } from 'vitest';
-import { AccountRepository } from '../accounts/account-repository.js';
-import { createApp } from '../app.js';
-import { closeUpstreams, createUpstreams } from '../proxy/upstreams.js';
+import { describe, expect, vi } from 'vitest';
 import {
   ADMIN_API_KEY,
-  captureLogs,
   it,
+  serveTestApp,
   signUp,
-  testConfig,
   type TestGateway,
 } from '../test-support/gateway-harness.js';
 import { call, createWebhook } from '../test-support/webhook-api.js';
-import type { WebhookDeliveryDocument } from './webhook-collections.js';
+import type { WebhookDeliveryDocument } from '../database/collections.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -181,25 +175,10 @@ describe('retrying a delivery', () => {
   });
 
   it('wakes the delivery worker once the delivery is due', async ({ mongo }) => {
-    const config = testConfig(mongo);
-    const client = await MongoClient.connect(mongo.uri);
-    onTestFinished(() => client.close());
-    const upstreams = createUpstreams(config);
-    onTestFinished(() => closeUpstreams(upstreams));
-    const db = client.db(config.mongo.database);
-    await new AccountRepository(db).ensureAdmin(config.adminApiKey);
     const onWebhookDeliveryDue = vi.fn();
-    const app = createApp({
-      db,
-      config,
-      logger: captureLogs().logger,
-      upstreams,
-      onWebhookDeliveryDue,
-      validateResponses: true,
-    });
-    await using served = await serveHttp(app.callback());
+    await using served = await serveTestApp(mongo, { onWebhookDeliveryDue });
     const webhook = await createWebhook(served.url, ADMIN_API_KEY);
-    await db
+    await served.db
       .collection<WebhookDeliveryDocument>('webhook_deliveries')
       .insertOne(delivery(webhook.id, 'whd_again', new Date()));
     expect(onWebhookDeliveryDue).not.toHaveBeenCalled();

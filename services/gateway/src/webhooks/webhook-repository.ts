@@ -1,4 +1,3 @@
-// Webhook subscriptions: made, read, changed and removed on behalf of their accounts.
 import {
   customerEventTypes,
   type CreatedWebhook,
@@ -10,24 +9,22 @@ import {
 } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
 import type { Db, Filter } from 'mongodb';
+import {
+  gatewayCollections,
+  type GatewayCollections,
+  type SealedSecret,
+  type WebhookDocument,
+} from '../database/collections.js';
 import { newWebhookId } from '../database/random-ids.js';
 import { after, type Position } from './keyset-page.js';
 import { checkWebhookUrl } from './url-policy.js';
-import {
-  webhookCollections,
-  type SealedSecret,
-  type WebhookCollections,
-  type WebhookDocument,
-} from './webhook-collections.js';
 import { newWebhookSecret, sealSecret } from './webhook-secret.js';
 
 /** How long a replaced secret keeps signing, so receivers can switch without missing one. */
 const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 
 export interface WebhookPolicy {
-  /** Accept http, and loopback and private addresses (tests, private networks). */
   allowPrivateUrls: boolean;
-  /** Seals the signing secrets at rest. */
   secretsKey: Buffer;
 }
 
@@ -43,17 +40,16 @@ export function webhookNotFound(): AppError {
 }
 
 export class WebhookRepository {
-  readonly #collections: WebhookCollections;
+  readonly #collections: GatewayCollections;
   readonly #policy: WebhookPolicy;
   readonly #now: () => Date;
 
   constructor(db: Db, policy: WebhookPolicy, now: () => Date = () => new Date()) {
-    this.#collections = webhookCollections(db);
+    this.#collections = gatewayCollections(db);
     this.#policy = policy;
     this.#now = now;
   }
 
-  /** 403 for an event type the account may not hear of, 422 for a refused URL. */
   async create(caller: Caller, { url, events, description }: NewWebhook): Promise<CreatedWebhook> {
     const subscribed = allowedEvents(caller.role, events);
     await this.#checkUrl(url);
@@ -78,7 +74,7 @@ export class WebhookRepository {
     return { ...toWebhook(document), secret };
   }
 
-  /** The caller's webhooks (an admin's: everyone's), oldest first, from after `position`. */
+  /** Oldest first; an admin's list holds every account's. */
   async list(caller: Caller, position: Position | undefined, limit: number): Promise<Webhook[]> {
     const owned: Filter<WebhookDocument> =
       caller.role === 'admin' ? {} : { accountId: caller.accountId };
@@ -95,10 +91,7 @@ export class WebhookRepository {
     return document ? toWebhook(document) : undefined;
   }
 
-  /**
-   * Applies `patch`; the event types are those the webhook's account may hear of, and turning it
-   * back on forgets how long it had been failing. Undefined when the caller may not see it.
-   */
+  /** Turning a webhook back on forgets how long it had been failing. */
   async update(
     caller: Caller,
     webhookId: string,
@@ -123,7 +116,6 @@ export class WebhookRepository {
     return updated ? toWebhook(updated) : undefined;
   }
 
-  /** Removes the webhook and every delivery to it, pending ones included; false when not seen. */
   async delete(caller: Caller, webhookId: string): Promise<boolean> {
     const { deletedCount } = await this.#collections.webhooks.deleteOne(
       visibleTo(caller, webhookId),
@@ -133,14 +125,10 @@ export class WebhookRepository {
     return true;
   }
 
-  /**
-   * A new secret, which signs from now on; the one it replaces signs alongside for 24 hours and
-   * those already expired are dropped. Undefined when the caller may not see the webhook.
-   */
+  /** The replaced secret signs alongside the new one for 24 hours; expired ones are dropped. */
   async rotateSecret(caller: Caller, webhookId: string): Promise<string | undefined> {
     const secret = newWebhookSecret();
-    // Rotations racing on one webhook each rebuild the list from what they read: the update only
-    // applies if the newest secret is still the one read, else it reads again.
+    // Applies only if the newest secret is still the one read, else reads again.
     for (;;) {
       const current = await this.#collections.webhooks.findOne(visibleTo(caller, webhookId));
       if (!current) return undefined;
@@ -168,7 +156,6 @@ export class WebhookRepository {
   }
 }
 
-/** `events`, each once, if `role` may hear of all of them; else 403. */
 function allowedEvents(role: Role, events: WebhookEventType[]): WebhookEventType[] {
   const unique = [...new Set(events)];
   if (role === 'admin') return unique;

@@ -1,66 +1,63 @@
-// Webhooks: an account's subscriptions, their secrets and their deliveries.
 import type { contract } from '@petstore/contract';
-import { requireCaller } from '@petstore/service-kit';
+import { pageOf, requireCaller } from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
-import type { DeliveryLog } from './delivery-log.js';
-import { decodeCursor, pageOf } from './keyset-page.js';
+import type { DeliveryRepository } from './delivery-repository.js';
+import { cursorOf, decodeCursor } from './keyset-page.js';
 import { webhookNotFound, type WebhookRepository } from './webhook-repository.js';
 
 export interface WebhookRoutesDeps {
   webhooks: WebhookRepository;
-  deliveryLog: DeliveryLog;
+  deliveries: DeliveryRepository;
+  /** Called once a delivery is due now, to wake the delivery worker. */
+  onWebhookDeliveryDue: () => void;
 }
 
-/** Subscribing, reading and changing subscriptions, rotating secrets, and the delivery log. */
+function found<T>(value: T | undefined): T {
+  if (value === undefined) throw webhookNotFound();
+  return value;
+}
+
 export function webhookRoutes({
   webhooks,
-  deliveryLog,
+  deliveries,
+  onWebhookDeliveryDue,
 }: WebhookRoutesDeps): RouterImplementation<typeof contract.webhooks> {
   return {
-    createWebhook: async ({ body, ctx }) => {
-      const created = await webhooks.create(requireCaller(ctx), body);
-      return { status: 201, body: created };
-    },
+    createWebhook: async ({ body, ctx }) => ({
+      status: 201,
+      body: await webhooks.create(requireCaller(ctx), body),
+    }),
     listWebhooks: async ({ query, ctx }) => {
       const position = decodeCursor(query.cursor);
       const items = await webhooks.list(requireCaller(ctx), position, query.limit + 1);
-      return { status: 200, body: pageOf(ctx, items, query.limit) };
+      return { status: 200, body: pageOf(ctx, items, query.limit, cursorOf) };
     },
-    getWebhook: async ({ params, ctx }) => {
-      const webhook = await webhooks.get(requireCaller(ctx), params.webhookId);
-      if (!webhook) throw webhookNotFound();
-      return { status: 200, body: webhook };
-    },
-    updateWebhook: async ({ params, body, ctx }) => {
-      const webhook = await webhooks.update(requireCaller(ctx), params.webhookId, body);
-      if (!webhook) throw webhookNotFound();
-      return { status: 200, body: webhook };
-    },
+    getWebhook: async ({ params, ctx }) => ({
+      status: 200,
+      body: found(await webhooks.get(requireCaller(ctx), params.webhookId)),
+    }),
+    updateWebhook: async ({ params, body, ctx }) => ({
+      status: 200,
+      body: found(await webhooks.update(requireCaller(ctx), params.webhookId, body)),
+    }),
     deleteWebhook: async ({ params, ctx }) => {
       if (!(await webhooks.delete(requireCaller(ctx), params.webhookId))) throw webhookNotFound();
       return { status: 204, body: undefined };
     },
-    rotateWebhookSecret: async ({ params, ctx }) => {
-      const secret = await webhooks.rotateSecret(requireCaller(ctx), params.webhookId);
-      if (secret === undefined) throw webhookNotFound();
-      return { status: 201, body: { secret } };
-    },
+    rotateWebhookSecret: async ({ params, ctx }) => ({
+      status: 201,
+      body: { secret: found(await webhooks.rotateSecret(requireCaller(ctx), params.webhookId)) },
+    }),
     listWebhookDeliveries: async ({ params, query, ctx }) => {
+      const caller = requireCaller(ctx);
       const position = decodeCursor(query.cursor);
-      const items = await deliveryLog.list(
-        requireCaller(ctx),
-        params.webhookId,
-        position,
-        query.limit + 1,
-      );
-      return { status: 200, body: pageOf(ctx, items, query.limit) };
+      const items = await deliveries.list(caller, params.webhookId, position, query.limit + 1);
+      return { status: 200, body: pageOf(ctx, items, query.limit, cursorOf) };
     },
     retryWebhookDelivery: async ({ params, ctx }) => {
-      const delivery = await deliveryLog.retry(
-        requireCaller(ctx),
-        params.webhookId,
-        params.deliveryId,
-      );
+      const caller = requireCaller(ctx);
+      const delivery = await deliveries.retry(caller, params.webhookId, params.deliveryId);
+      onWebhookDeliveryDue();
       return { status: 202, body: delivery };
     },
   };

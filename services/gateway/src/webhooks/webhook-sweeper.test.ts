@@ -1,8 +1,9 @@
 import { createLogger } from '@petstore/service-kit';
 import { describe, expect } from 'vitest';
 import { anEvent, it, seedWebhook } from '../test-support/webhook-fixtures.js';
+import { DeliveryRepository } from './delivery-repository.js';
 import { deliveryIdOf, EventRecorder } from './event-recorder.js';
-import { webhookCollections } from './webhook-collections.js';
+import { gatewayCollections } from '../database/collections.js';
 import { webhookSweeper } from './webhook-sweeper.js';
 
 const DAY_MS = 86_400_000;
@@ -11,7 +12,7 @@ describe('the webhook history sweeper', () => {
   it('deletes ended deliveries and their events once older than the retention, at start and on every interval', async ({
     db,
   }) => {
-    const { events, deliveries } = webhookCollections(db);
+    const { events, deliveries } = gatewayCollections(db);
     const webhook = await seedWebhook(db);
     const now = Date.now();
     const at = (daysAgo: number) => new Date(now - daysAgo * DAY_MS).toISOString();
@@ -33,8 +34,7 @@ describe('the webhook history sweeper', () => {
       deliveries: (await deliveries.find().toArray()).map(({ eventId }) => eventId).sort(),
     });
 
-    const sweeper = webhookSweeper(webhookCollections(db), {
-      now: () => new Date(),
+    const sweeper = webhookSweeper(new DeliveryRepository(db), {
       logger: createLogger({ name: 'sweeper', level: 'silent' }),
       retentionMs: 30 * DAY_MS,
       intervalMs: 50,

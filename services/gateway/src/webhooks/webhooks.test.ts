@@ -8,7 +8,7 @@ import {
   type TestGateway,
 } from '../test-support/gateway-harness.js';
 import { call, createWebhook, PUBLIC_URL } from '../test-support/webhook-api.js';
-import type { WebhookDocument } from './webhook-collections.js';
+import type { WebhookDocument } from '../database/collections.js';
 import { unsealSecret } from './webhook-secret.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
