@@ -218,57 +218,44 @@ function bodyCases(route: ContractRoute): BadInputCase[] {
   ];
 }
 
-interface IdValue {
-  what: string;
-  segment: string;
-  /** In range and never issued (404), or not an id at all (400). */
-  valid: boolean;
+/** Path ids of an operation: in range but never issued (404), or not ids at all (400). */
+interface IdSegments {
+  neverIssued: string[];
+  notIds: string[];
 }
 
-const INT64_IDS: IdValue[] = [
-  { what: 'the largest int64, never issued', segment: INT64_MAX, valid: true },
-  { what: '0, never issued', segment: '0', valid: true },
-  { what: '2^53 + 1, never issued', segment: '9007199254740993', valid: true },
-  { what: 'one past the largest int64', segment: PAST_INT64, valid: false },
-  { what: 'twenty digits', segment: '99999999999999999999', valid: false },
-  { what: 'a negative', segment: '-1', valid: false },
-  { what: 'minus zero', segment: '-0', valid: false },
-  { what: 'a fraction', segment: '1.5', valid: false },
-  { what: 'an exponent', segment: '1e3', valid: false },
-  { what: 'hex', segment: '0x1F', valid: false },
-  { what: 'a plus sign', segment: '+1', valid: false },
-  { what: 'a leading space', segment: '%201', valid: false },
-  { what: 'a word', segment: 'abc', valid: false },
-  { what: 'null', segment: 'null', valid: false },
-  { what: 'a NUL', segment: '1%00', valid: false },
-  { what: 'an emoji', segment: '%F0%9F%90%B6', valid: false },
-  { what: 'an encoded slash', segment: '1%2F2', valid: false },
-  { what: 'an operator object', segment: encodeURIComponent('{"$gt":""}'), valid: false },
-];
+const INT64_IDS: IdSegments = {
+  neverIssued: [INT64_MAX, '0', '9007199254740993'],
+  // Past int64, twenty digits, signs, a fraction, an exponent, hex, a leading space, words, a NUL,
+  // an emoji, an encoded slash and an operator object.
+  notIds: [
+    PAST_INT64,
+    ...'99999999999999999999 -1 -0 1.5 1e3 0x1F +1 %201 abc null 1%00 %F0%9F%90%B6 1%2F2'.split(
+      ' ',
+    ),
+    encodeURIComponent('{"$gt":""}'),
+  ],
+};
 
-function stringIds(prefix: string): IdValue[] {
+function stringIds(prefix: string): IdSegments {
   const other = prefix === 'key' ? 'msg' : 'key';
-  return [
-    {
-      what: 'an id of the right shape, never issued',
-      segment: `${prefix}_neverIssued0`,
-      valid: true,
-    },
-    { what: 'the prefix alone', segment: `${prefix}_`, valid: false },
-    {
-      what: '65 characters after the prefix',
-      segment: `${prefix}_${'a'.repeat(65)}`,
-      valid: false,
-    },
-    { what: 'another prefix', segment: `${other}_abc`, valid: false },
-    { what: 'an upper-case prefix', segment: `${prefix.toUpperCase()}_abc`, valid: false },
-    { what: 'a hyphen', segment: `${prefix}_a-b`, valid: false },
-    { what: 'a NUL', segment: `${prefix}_a%00`, valid: false },
-    { what: 'an emoji', segment: `${prefix}_%F0%9F%90%B6`, valid: false },
-    { what: 'an int64', segment: INT64_MAX, valid: false },
-    { what: 'an encoded ../', segment: `..%2F${prefix}_abc`, valid: false },
-    { what: 'an operator object', segment: encodeURIComponent('{"$gt":""}'), valid: false },
-  ];
+  return {
+    neverIssued: [`${prefix}_neverIssued0`],
+    // The prefix alone or with 65 characters, another prefix, an upper-case one, a hyphen, a NUL,
+    // an emoji, an int64, an encoded ../ and an operator object.
+    notIds: [
+      `${prefix}_`,
+      `${prefix}_${'a'.repeat(65)}`,
+      `${other}_abc`,
+      `${prefix.toUpperCase()}_abc`,
+      `${prefix}_a-b`,
+      `${prefix}_a%00`,
+      `${prefix}_%F0%9F%90%B6`,
+      INT64_MAX,
+      `..%2F${prefix}_abc`,
+      encodeURIComponent('{"$gt":""}'),
+    ],
+  };
 }
 
 /** What an operation answers for an id that is in range but was never issued. */
@@ -284,17 +271,21 @@ function idCases(route: ContractRoute): BadInputCase[] {
   const [param] = route.pathParams;
   if (param === undefined) return [];
   const prefix = STRING_ID_PREFIXES[param];
-  const values = prefix === undefined ? INT64_IDS : stringIds(prefix);
+  const { neverIssued: inRange, notIds } = prefix === undefined ? INT64_IDS : stringIds(prefix);
   const valid = route.hasBody ? validBodyOf(route).body : undefined;
-  return values.map(({ what, segment, valid: inRange }) => ({
+  const caseOf = (segment: string, what: string, expected: Expected): BadInputCase => ({
     name: `${route.name}: ${param} is ${what} (${segment.slice(0, 24)})`,
     operation: route.name,
     method: route.method,
     path: pathOf(route, { [param]: segment }),
     as: callerOf(route),
     ...(valid && { headers: JSON_TYPE, body: (f: Fixtures) => JSON.stringify(valid(f)) }),
-    expected: inRange ? neverIssued(route) : error('validation_failed'),
-  }));
+    expected,
+  });
+  return [
+    ...inRange.map((segment) => caseOf(segment, 'never issued', neverIssued(route))),
+    ...notIds.map((segment) => caseOf(segment, 'not an id', error('validation_failed'))),
+  ];
 }
 
 /** Every list: page size and cursor go wrong; unknown parameters are ignored. */

@@ -12,37 +12,27 @@ import {
 
 const KIB = 1024;
 
-const raw = (
+/** A case of `operation`, named after it. */
+const caseOf = (
   operation: string,
   name: string,
   method: string,
   path: string,
   expected: Expected,
   more: Partial<BadInputCase> = {},
-): BadInputCase => ({
-  name: `${operation}: ${name}`,
-  operation,
-  method,
-  path,
-  transport: 'raw',
-  expected,
-  ...more,
-});
+): BadInputCase => ({ name: `${operation}: ${name}`, operation, method, path, expected, ...more });
+
+/** A case sent as raw bytes. */
+const raw = (...[operation, name, method, path, expected, more]: Parameters<typeof caseOf>) =>
+  caseOf(operation, name, method, path, expected, { transport: 'raw', ...more });
 
 const get = (
   operation: string,
   name: string,
   path: string,
   expected: Expected,
-  more: Partial<BadInputCase> = {},
-): BadInputCase => ({
-  name: `${operation}: ${name}`,
-  operation,
-  method: 'GET',
-  path,
-  expected,
-  ...more,
-});
+  more?: Partial<BadInputCase>,
+) => caseOf(operation, name, 'GET', path, expected, more);
 
 /** Bodies where none belongs: an operation without a body still refuses a broken one. */
 function unexpectedBodies(): BadInputCase[] {

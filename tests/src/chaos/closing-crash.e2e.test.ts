@@ -129,25 +129,6 @@ async function killStoreBetweenWrites(
   return { killed };
 }
 
-/**
- * Sends the request with the trap armed; returns what the client got once the store died between
- * the writes. Fails if the request is answered without the trap firing.
- */
-async function closeWithCrash(orderId: number, request: () => Promise<HttpAnswer>) {
-  const { killed } = await killStoreBetweenWrites(orderId);
-  const answer = request();
-  const commands = await Promise.race([
-    killed,
-    answer.then((early) => {
-      throw new Error(
-        `answered before the store died: ${early.status} ${JSON.stringify(early.body)}`,
-      );
-    }),
-  ]);
-  await store.exited();
-  return { commands, answer: await answer };
-}
-
 /** Starts the store again on its port, with `env` added (the same database, through the proxy). */
 async function restartStore(env: Record<string, string> = {}): Promise<void> {
   expect(store.running).toBe(false);
@@ -167,44 +148,51 @@ const complete = (orderId: number) =>
     body: { complete: true },
   });
 
-/** The client heard that the store went away: the outcome is unknown to it. */
-function expectUnavailable(answer: HttpAnswer): void {
-  expect({ status: answer.status, body: answer.body }).toEqual({
-    status: 503,
-    body: errorBody('service_unavailable'),
-  });
-}
+/**
+ * Places an order and closes it with `close`, the store killed between the two writes: the
+ * order's (`set`), then the stock's. The client hears that the store went away (the outcome is
+ * unknown to it) and the stock is owed. Then starts the store again, with `env` added. Fails if
+ * `close` is answered before the store dies.
+ */
+async function halfClosedOrder(
+  close: (orderId: number) => Promise<HttpAnswer>,
+  set: { cancelled: true } | { complete: true },
+  env: Record<string, string> = {},
+): Promise<{ petId: number; orderId: number }> {
+  const { petId, orderId } = await placedOrder();
+  const { killed } = await killStoreBetweenWrites(orderId);
+  const answer = close(orderId);
+  const commands = await Promise.race([
+    killed,
+    answer.then((early) => {
+      throw new Error(
+        `answered before the store died: ${early.status} ${JSON.stringify(early.body)}`,
+      );
+    }),
+  ]);
+  await store.exited();
+  expect(commands.order.body.update).toMatchObject({ $set: set });
+  expect(filterId(commands.stock)).toBe(petId);
+  const { status, body } = await answer;
+  expect({ status, body }).toEqual({ status: 503, body: errorBody('service_unavailable') });
 
-/** The store died after the order's write and before the stock's: the stock is owed. */
-async function expectHalfDone(
-  petId: number,
-  orderId: number,
-  closed: { cancelled: boolean; complete: boolean },
-) {
   expect(await orderOf(orderId)).toMatchObject({
-    ...closed,
+    cancelled: false,
+    complete: false,
+    ...set,
     stockOwed: expect.any(Date) as unknown,
   });
   const entry = await inventoryOf(petId);
   expect(entry).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 1 });
   expect(entry?.closed?.[orderId]).toBeUndefined();
+  await restartStore(env);
+  return { petId, orderId };
 }
 
 describe('the store killed between the two writes of closing an order, then retried', () => {
   it('a retried cancel answers 204 and gives the stock back once', async () => {
-    const { petId, orderId } = await placedOrder();
-    const { commands, answer } = await closeWithCrash(orderId, () => cancel(orderId));
-    expect(commands.order.body.update).toMatchObject({ $set: { cancelled: true } });
-    expect(filterId(commands.stock)).toBe(petId);
-    expectUnavailable(answer);
-    await expectHalfDone(petId, orderId, { cancelled: true, complete: false });
-
-    await restartStore();
-    const retried = await cancel(orderId);
-    expect({ status: retried.status, body: retried.body }).toEqual({
-      status: 204,
-      body: undefined,
-    });
+    const { petId, orderId } = await halfClosedOrder(cancel, { cancelled: true });
+    expect(await cancel(orderId)).toMatchObject({ status: 204, body: undefined });
     expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK, openOrders: 0 });
 
     // Again: the same answer, and the stock moves no further.
@@ -218,23 +206,10 @@ describe('the store killed between the two writes of closing an order, then retr
   });
 
   it('a retried completion answers 200 complete and closes the open order once', async () => {
-    const { petId, orderId } = await placedOrder();
-    const { commands, answer } = await closeWithCrash(orderId, () => complete(orderId));
-    expect(commands.order.body.update).toMatchObject({ $set: { complete: true } });
-    expect(filterId(commands.stock)).toBe(petId);
-    expectUnavailable(answer);
-    await expectHalfDone(petId, orderId, { cancelled: false, complete: true });
-
-    await restartStore();
-    const retried = await complete(orderId);
-    expect({ status: retried.status, body: retried.body }).toEqual({
+    const { petId, orderId } = await halfClosedOrder(complete, { complete: true });
+    expect(await complete(orderId)).toMatchObject({
       status: 200,
-      body: expect.objectContaining({
-        id: orderId,
-        petId,
-        quantity: QUANTITY,
-        complete: true,
-      }) as unknown,
+      body: { id: orderId, petId, quantity: QUANTITY, complete: true },
     });
     expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 0 });
 
@@ -259,12 +234,7 @@ describe('the store killed between the two writes of closing an order, and nobod
   }
 
   it('the sweeper gives a cancelled order’s stock back once', async () => {
-    const { petId, orderId } = await placedOrder();
-    const { answer } = await closeWithCrash(orderId, () => cancel(orderId));
-    expectUnavailable(answer);
-    await expectHalfDone(petId, orderId, { cancelled: true, complete: false });
-
-    await restartStore(fastSweeper);
+    const { petId, orderId } = await halfClosedOrder(cancel, { cancelled: true }, fastSweeper);
     await expectSwept(petId, orderId);
     expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK, openOrders: 0 });
     // A late retry answers as the first cancel would have, and changes nothing.
@@ -273,12 +243,7 @@ describe('the store killed between the two writes of closing an order, and nobod
   });
 
   it('the sweeper closes a completed order’s open order once', async () => {
-    const { petId, orderId } = await placedOrder();
-    const { answer } = await closeWithCrash(orderId, () => complete(orderId));
-    expectUnavailable(answer);
-    await expectHalfDone(petId, orderId, { cancelled: false, complete: true });
-
-    await restartStore();
+    const { petId, orderId } = await halfClosedOrder(complete, { complete: true });
     await expectSwept(petId, orderId);
     expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 0 });
     expect((await complete(orderId)).status).toBe(200);
