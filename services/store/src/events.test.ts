@@ -1,7 +1,8 @@
 import type { RecordedEvent } from '@petstore/contract';
 import type { PendingEvent, WithPendingEvents } from '@petstore/service-kit';
 import { describe, expect, onTestFinished } from 'vitest';
-import { accounts, it, type Stack } from './test-support/stack.js';
+import { accounts } from '@petstore/testkit';
+import { it, type Stack } from './test-support/stack.js';
 
 const { admin, jane } = accounts;
 

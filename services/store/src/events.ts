@@ -1,15 +1,14 @@
 import { eventRelay, eventSender, eventSource, type Logger } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import type { StoreConfig } from './config.js';
-import type { InventoryDocument } from './inventory/inventory-repository.js';
-import { toOrder, type OrderDocument } from './orders/order-repository.js';
+import type { InventoryDocument } from './repositories/inventory-repository.js';
+import { toOrder, type OrderDocument } from './repositories/order-repository.js';
 
 /**
- * The store's events — `order.created`, `order.completed`, `order.cancelled` (kept in the order
- * by the write that made it) and `inventory.updated` (in the stock entry) — handed to the gateway,
- * which delivers them to webhooks.
+ * The store's events, kept in the documents written with them until the relay sends them to the
+ * gateway: `order.*` in the order, `inventory.updated` in the stock entry.
  */
-export function storeEventRelay(db: Db, config: StoreConfig, logger: Logger) {
+export function storeEvents(db: Db, config: StoreConfig, logger: Logger) {
   const orders = eventSource({
     collection: db.collection<OrderDocument>('orders'),
     // A completed or cancelled order never changes again: the document shows it as the event does.
@@ -20,10 +19,11 @@ export function storeEventRelay(db: Db, config: StoreConfig, logger: Logger) {
     collection: db.collection<InventoryDocument>('inventory'),
     toData: (_entry, event) => event.data ?? {},
   });
-  return eventRelay({
+  const relay = eventRelay({
     logger,
     sources: [orders, inventory],
     send: eventSender({ baseUrls: config.gateway.urls, internalToken: config.internalToken }),
     idleMs: config.events.relayIntervalMs,
   });
+  return { orders, inventory, relay };
 }

@@ -1,3 +1,3 @@
 export { createApp, type AppDeps } from './app.js';
 export { loadStoreConfig, type StoreConfig } from './config.js';
-export { startStore, type RunningStore, type StartStoreOptions } from './start.js';
+export { startStore, type StartStoreOptions } from './start.js';

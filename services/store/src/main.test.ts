@@ -1,7 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { runMain, serviceTestEnv, startMongo } from '@petstore/testkit';
+import {
+  runMain,
+  serviceTestEnv,
+  startMongo,
+  testInternalToken as internalToken,
+} from '@petstore/testkit';
 import { describe, expect, it } from 'vitest';
-import { internalToken } from './test-support/stack.js';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 describe('main', () => {

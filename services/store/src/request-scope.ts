@@ -1,6 +1,6 @@
 import type { Logger } from '@petstore/service-kit';
 
-/** The request an operation serves: its id goes on to pets, its logger carries the id. */
+/** The request a use case serves: its id goes on to pets, its logger carries the id. */
 export interface RequestScope {
   requestId: string;
   logger: Logger;

@@ -6,8 +6,7 @@ import type { Inventory } from './inventory/inventory.js';
 import type { Orders } from './orders/orders.js';
 import type { RequestScope } from './request-scope.js';
 
-/** The part of the public contract the store serves. */
-export const storeContract = { orders: contract.orders, inventory: contract.inventory };
+const storeContract = { orders: contract.orders, inventory: contract.inventory };
 
 export interface StoreRoutesDeps {
   orders: Orders;
@@ -18,7 +17,6 @@ function requestOf(ctx: Context): RequestScope {
   return { requestId: ctx.requestId, logger: ctx.log };
 }
 
-/** The store's handlers, one per contract route; each checks who asks and calls one operation. */
 export function createStoreRouter(
   { orders, inventory }: StoreRoutesDeps,
   { validateResponses = false } = {},

@@ -1,7 +1,7 @@
-import { startMongo } from '@petstore/testkit';
+import { accounts, callHttp, startMongo } from '@petstore/testkit';
 import { describe, expect, it } from 'vitest';
 import { startStore } from './start.js';
-import { call, storeConfig, testLogger } from './test-support/stack.js';
+import { storeConfig, testLogger } from './test-support/stack.js';
 
 describe('startStore', () => {
   it('serves /health and /ready on 127.0.0.1, and everything else only with the internal token', async () => {
@@ -12,14 +12,16 @@ describe('startStore', () => {
     });
     expect(store.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     for (const path of ['/health', '/ready']) {
-      const answer = await call(store.url, 'GET', path, { as: 'nobody' });
+      const answer = await callHttp(store.url, 'GET', path, { as: 'nobody' });
       expect(answer).toMatchObject({ status: 200, body: { status: 'ok' } });
     }
-    const untrusted = await call(store.url, 'GET', '/v1/store/inventory', { as: 'nobody' });
+    const untrusted = await callHttp(store.url, 'GET', '/v1/store/inventory', { as: 'nobody' });
     expect(untrusted).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
-    const trusted = await call(store.url, 'GET', '/v1/store/inventory', { as: 'service' });
+    const trusted = await callHttp(store.url, 'GET', '/v1/store/inventory', { as: 'service' });
     expect(trusted).toMatchObject({ status: 200, body: [] });
-    const unknown = await call(store.url, 'GET', '/v1/store/nothing-here');
+    const unknown = await callHttp(store.url, 'GET', '/v1/store/nothing-here', {
+      as: accounts.admin,
+    });
     expect(unknown).toMatchObject({ status: 404, body: { code: 'route_not_found' } });
   });
 
@@ -32,12 +34,12 @@ describe('startStore', () => {
       });
       await mongo.stop();
       await expect
-        .poll(async () => (await call(store.url, 'GET', '/ready', { as: 'nobody' })).status, {
+        .poll(async () => (await callHttp(store.url, 'GET', '/ready', { as: 'nobody' })).status, {
           timeout: 15_000,
           interval: 100,
         })
         .toBe(503);
-      expect((await call(store.url, 'GET', '/health', { as: 'nobody' })).status).toBe(200);
+      expect((await callHttp(store.url, 'GET', '/health', { as: 'nobody' })).status).toBe(200);
     } finally {
       await mongo.stop();
     }

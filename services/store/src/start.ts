@@ -6,112 +6,104 @@ import {
 } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
+import { storeEvents } from './events.js';
+import { createIdempotency } from './idempotency/idempotency.js';
 import { idempotencySweeper } from './idempotency/idempotency-sweeper.js';
-import { storeEventRelay } from './events.js';
-import { ensureIndexes } from './indexes.js';
 import { createInventory } from './inventory/inventory.js';
+import { holdSweeper } from './inventory/stock-holds.js';
+import { createOrders } from './orders/orders.js';
 import { outboxWorker } from './outbox/outbox-worker.js';
+import { createStatusChanges } from './outbox/status-changes.js';
 import { statusReconciliation } from './outbox/status-reconciliation.js';
 import { createPetCheck } from './pets-service/pet-check.js';
 import { createPetsAdapter } from './pets-service/pets-adapter.js';
-import { createRepository } from './repository.js';
-import { createStatusChanges } from './outbox/status-changes.js';
-import { holdSweeper } from './inventory/stock-holds.js';
+import { IdempotencyRepository } from './repositories/idempotency-repository.js';
+import { ensureIndexes } from './repositories/indexes.js';
+import { InventoryRepository } from './repositories/inventory-repository.js';
+import { OrderRepository } from './repositories/order-repository.js';
+import { OutboxRepository } from './repositories/outbox-repository.js';
 
 export interface StartStoreOptions extends StartOptions {
   /** Checks every response against the contract (on in tests). */
   validateResponses?: boolean;
-  /** How often expired idempotency keys are deleted; hourly by default. */
-  sweepIntervalMs?: number;
 }
 
-/** Closing stops the background work before the database closes. */
-export type RunningStore = StartedService;
+const HOUR_MS = 60 * 60 * 1000;
 
-/**
- * Runs the store: connects to its database, ensures the indexes, starts the outbox worker, the
- * event relay, the idempotency sweeper and the stock hold sweeper, and listens.
- */
+/** The store's composition root: builds every part once, starts the background work, listens. */
 export function startStore(
   config: StoreConfig,
-  { validateResponses, sweepIntervalMs = 60 * 60 * 1000, ...options }: StartStoreOptions = {},
-): Promise<RunningStore> {
+  { validateResponses, ...options }: StartStoreOptions = {},
+): Promise<StartedService> {
   return startService({
     name: 'store',
     config,
     ...options,
-    setUp: async ({ database: { db }, logger: log, onShutdown }) => {
+    setUp: async ({ database: { db }, logger, onShutdown }) => {
       await ensureIndexes(db);
-      const repository = createRepository(db);
-      const pets = createPetsAdapter({
-        baseUrls: config.pets.urls,
-        internalToken: config.internalToken,
-        timeoutMs: config.pets.timeoutMs,
-      });
-      const outbox = outboxWorker({
-        repository,
+      const log = (component: string) => logger.child({ component });
+      const orders = new OrderRepository(db);
+      const inventory = new InventoryRepository(db);
+      const outbox = new OutboxRepository(db);
+      const keys = new IdempotencyRepository(db);
+      const { internalToken } = config;
+      const { urls: baseUrls, timeoutMs, confirmedForMs } = config.pets;
+      const pets = createPetsAdapter({ baseUrls, internalToken, timeoutMs });
+      const events = storeEvents(db, config, log('events'));
+      const pusher = outboxWorker({
+        outbox,
+        inventory,
         pets,
-        logger: log.child({ component: 'outbox' }),
-        intervalMs: config.outbox.intervalMs,
-        maxBackoffMs: config.outbox.maxBackoffMs,
+        logger: log('outbox'),
+        ...config.outbox,
       });
-      const events = storeEventRelay(db, config, log.child({ component: 'events' }));
+      const statusChanges = createStatusChanges(outbox, () => pusher.kick());
+      const stock = { orders, inventory, statusChanges };
+      const petCheck = createPetCheck({ pets, inventory, confirmedForMs });
       const app = createApp({
         db,
-        config,
-        logger: log,
-        pets,
-        wakeOutbox: () => outbox.kick(),
-        wakeEventRelay: () => events.kick(),
+        logger,
+        internalToken,
         validateResponses,
+        orders: createOrders({
+          ...stock,
+          petCheck,
+          idempotency: createIdempotency(keys, logger),
+          events: events.orders,
+        }),
+        inventory: createInventory({
+          inventory,
+          petCheck,
+          statusChanges,
+          events: events.inventory,
+        }),
       });
       databaseGauge(
         'petstore_outbox_backlog',
         'Pets whose status push is owed.',
-        async () => (await repository.outbox.backlog()).size,
+        async () => (await outbox.backlog()).size,
       );
       databaseGauge(
         'petstore_outbox_oldest_age_seconds',
         'How long the oldest owed status push has waited (0 when none).',
         async () => {
-          const { oldest } = await repository.outbox.backlog();
+          const { oldest } = await outbox.backlog();
           return oldest ? (Date.now() - oldest.getTime()) / 1000 : 0;
         },
       );
-      const statusChanges = createStatusChanges(
-        repository,
-        () => new Date(),
-        () => outbox.kick(),
-      );
       const background = [
-        outbox,
-        events,
+        pusher,
+        events.relay,
         statusReconciliation({
-          inventory: createInventory({
-            repository,
-            petCheck: createPetCheck({
-              pets,
-              inventory: repository.inventory,
-              confirmedForMs: config.pets.confirmedForMs,
-            }),
-            statusChanges,
-            now: () => new Date(),
-          }),
+          inventory,
           pets,
           statusChanges,
-          logger: log.child({ component: 'status-reconciliation' }),
+          logger: log('status-reconciliation'),
           intervalMs: config.outbox.reconcileIntervalMs,
         }),
-        idempotencySweeper(repository.idempotency, {
-          now: () => new Date(),
-          logger: log,
-          intervalMs: sweepIntervalMs,
-        }),
-        holdSweeper({
-          repository,
-          statusChanges,
-          now: () => new Date(),
-          logger: log.child({ component: 'stock-holds' }),
+        idempotencySweeper(keys, logger, HOUR_MS),
+        holdSweeper(stock, {
+          logger: log('stock-holds'),
           intervalMs: config.stockHolds.sweepIntervalMs,
           timeoutMs: config.stockHolds.timeoutMs,
         }),

@@ -1,7 +1,10 @@
 import { createLogger } from '@petstore/service-kit';
 import { describe, expect } from 'vitest';
 import { it } from '../test-support/database.js';
-import { IdempotencyRepository, type IdempotencyRecord } from './idempotency-repository.js';
+import {
+  IdempotencyRepository,
+  type IdempotencyRecord,
+} from '../repositories/idempotency-repository.js';
 import { idempotencySweeper } from './idempotency-sweeper.js';
 
 function record(id: string, expiresAt: Date): IdempotencyRecord {
@@ -26,11 +29,8 @@ describe('the idempotency sweeper', () => {
       record('acct_a:expired', new Date(now - 1000)),
       record('acct_a:fresh', new Date(now + 3_600_000)),
     ]);
-    const sweeper = idempotencySweeper(new IdempotencyRepository(db), {
-      now: () => new Date(),
-      logger: createLogger({ name: 'sweeper', level: 'silent' }),
-      intervalMs: 50,
-    });
+    const logger = createLogger({ name: 'sweeper', level: 'silent' });
+    const sweeper = idempotencySweeper(new IdempotencyRepository(db), logger, 50);
     sweeper.start();
     try {
       await expect.poll(() => collection.countDocuments({ _id: 'acct_a:expired' })).toBe(0);

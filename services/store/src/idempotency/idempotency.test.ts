@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '@petstore/service-kit';
+import { accounts, type Account } from '@petstore/testkit';
 import { describe, expect, vi } from 'vitest';
-import { accounts, it, serveStoreApp, testLogger, type Stack } from '../test-support/stack.js';
-import { IdempotencyRepository, type IdempotencyRecord } from './idempotency-repository.js';
-import { createIdempotency, hashBody } from './idempotency.js';
+import {
+  IdempotencyRepository,
+  type IdempotencyRecord,
+} from '../repositories/idempotency-repository.js';
+import { it, testLogger, type Stack } from '../test-support/stack.js';
+import { createIdempotency, defaultIdempotencyOptions, hashBody } from './idempotency.js';
 
 describe('hashBody', () => {
   it('is the same whatever the order of the keys', () => {
@@ -28,7 +31,7 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
   const { jane, john } = accounts;
   const keys = (stack: Stack) => stack.storeDb.collection<IdempotencyRecord>('idempotency_keys');
 
-  function place(stack: Stack, key: string, body: unknown, as: Caller = jane) {
+  function place(stack: Stack, key: string, body: unknown, as: Account = jane) {
     return stack.placeOrder(as, body, { 'idempotency-key': key });
   }
 
@@ -218,7 +221,7 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     });
   });
 
-  it('returns 409 conflict when the holder of the key does not answer in time', async ({
+  it('throws 409 conflict when the holder of the key does not respond in time', async ({
     stack,
   }) => {
     const petId = await stack.petWithStock(1);
@@ -229,15 +232,18 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
       leaseExpiresAt: new Date(now + 60_000),
       createdAt: new Date(now),
     });
-    await using store = await serveStoreApp(stack, { idempotency: { waitMs: 200 } });
-    const answer = await store.call('POST', '/v1/store/orders', {
-      as: jane,
-      body: { petId, quantity: 1 },
-      headers: { 'idempotency-key': key },
+    const idempotency = createIdempotency(
+      new IdempotencyRepository(stack.storeDb),
+      testLogger('keys'),
+      { ...defaultIdempotencyOptions, waitMs: 200 },
+    );
+    const act = vi.fn();
+    const request = { accountId: jane.accountId, key, body: { petId, quantity: 1 } };
+    await expect(idempotency.run(request, act)).rejects.toMatchObject({
+      code: 'conflict',
+      status: 409,
     });
-    expect(answer.status).toBe(409);
-    expect(answer.body.code).toBe('conflict');
-    expect(await stack.stockOf(petId)).toBe(1);
+    expect(act).not.toHaveBeenCalled();
   });
 
   it('accepts a key of 255 characters and returns 400 for a longer or empty one', async ({
@@ -260,7 +266,7 @@ describe('a claim on a key', () => {
     stack,
   }) => {
     const repository = new IdempotencyRepository(stack.storeDb);
-    const idempotency = createIdempotency(repository, () => new Date(), testLogger('keys'), {
+    const idempotency = createIdempotency(repository, testLogger('keys'), {
       retentionMs: 3_600_000,
       pendingLeaseMs: 300,
       waitMs: 10_000,

@@ -1,14 +1,9 @@
 import { describe, expect } from 'vitest';
-import type { OrderDocument } from '../orders/order-repository.js';
-import { createStatusChanges } from '../outbox/status-changes.js';
-import { createRepository, type Repository } from '../repository.js';
-import { accounts, it as stackIt, testLogger, type Stack } from '../test-support/stack.js';
-import { sweepClosings } from './closings.js';
-import type { InventoryDocument } from './inventory-repository.js';
-
-const it = stackIt.extend<{ repository: Repository }>({
-  repository: [async ({ stack }, use) => use(createRepository(stack.storeDb)), { scope: 'file' }],
-});
+import type { OrderDocument } from '../repositories/order-repository.js';
+import { accounts } from '@petstore/testkit';
+import { it, testLogger, type Stack } from '../test-support/stack.js';
+import { sweepClosings, type StockDeps } from './closings.js';
+import type { InventoryDocument } from '../repositories/inventory-repository.js';
 
 const { admin, jane } = accounts;
 
@@ -28,17 +23,8 @@ async function openOrder(stack: Stack, stock: number, quantity: number) {
   return { petId, orderId: placed.body.id };
 }
 
-function sweep(repository: Repository, timeoutMs: number) {
-  const statusChanges = createStatusChanges(
-    repository,
-    () => new Date(),
-    () => {},
-  );
-  return sweepClosings(repository, statusChanges, {
-    now: new Date(),
-    timeoutMs,
-    logger: testLogger('closings'),
-  });
+function sweep(stock: StockDeps, timeoutMs: number) {
+  return sweepClosings(stock, timeoutMs, testLogger('closings'));
 }
 
 // The first write of a cancel or a completion, alone: what a store killed between its two
@@ -46,10 +32,9 @@ function sweep(repository: Repository, timeoutMs: number) {
 describe('a closing whose store died between its two writes', () => {
   it('is finished by the retried DELETE, which answers 204 as the first would have', async ({
     stack,
-    repository,
   }) => {
     const { petId, orderId } = await openOrder(stack, 5, 3);
-    expect(await repository.orders.cancelOpen({}, orderId, new Date())).toBeDefined();
+    expect(await stack.stock.orders.cancelOpen({}, orderId, new Date())).toBeDefined();
     expect((await entryOf(stack, petId))?.quantity).toBe(2);
 
     const retried = await stack.store.call('DELETE', `/v1/store/orders/${orderId}`, { as: jane });
@@ -65,10 +50,9 @@ describe('a closing whose store died between its two writes', () => {
 
   it('is finished by the retried completion, which answers the complete order', async ({
     stack,
-    repository,
   }) => {
     const { petId, orderId } = await openOrder(stack, 5, 2);
-    expect(await repository.orders.completeOpen(orderId, new Date())).toBeDefined();
+    expect(await stack.stock.orders.completeOpen(orderId, new Date())).toBeDefined();
     expect((await entryOf(stack, petId))?.openOrders).toBe(1);
 
     const path = `/v1/store/orders/${orderId}`;
@@ -83,18 +67,17 @@ describe('a closing whose store died between its two writes', () => {
 
   it('is finished by the sweeper once it is older than the timeout, and only once', async ({
     stack,
-    repository,
   }) => {
     const cancelled = await openOrder(stack, 4, 4);
     const completed = await openOrder(stack, 1, 1);
-    await repository.orders.cancelOpen({}, cancelled.orderId, new Date());
-    await repository.orders.completeOpen(completed.orderId, new Date());
+    await stack.stock.orders.cancelOpen({}, cancelled.orderId, new Date());
+    await stack.stock.orders.completeOpen(completed.orderId, new Date());
 
-    await sweep(repository, 60_000);
+    await sweep(stack.stock, 60_000);
     expect((await entryOf(stack, cancelled.petId))?.quantity).toBe(0);
 
-    await sweep(repository, 0);
-    await sweep(repository, 0);
+    await sweep(stack.stock, 0);
+    await sweep(stack.stock, 0);
 
     expect(await entryOf(stack, cancelled.petId)).toMatchObject({ quantity: 4, openOrders: 0 });
     expect(await entryOf(stack, completed.petId)).toMatchObject({ quantity: 0, openOrders: 0 });
@@ -109,10 +92,7 @@ describe('a closing whose store died between its two writes', () => {
 });
 
 describe('closing marks', () => {
-  it('stay while their order may be closed again, then are forgotten', async ({
-    stack,
-    repository,
-  }) => {
+  it('stay while their order may be closed again, then are forgotten', async ({ stack }) => {
     const { petId, orderId } = await openOrder(stack, 3, 1);
     expect(
       (await stack.store.call('DELETE', `/v1/store/orders/${orderId}`, { as: jane })).status,
@@ -120,10 +100,10 @@ describe('closing marks', () => {
     expect((await entryOf(stack, petId))?.closed).toHaveProperty(String(orderId));
 
     // Younger than twice the timeout: kept, though the order owes nothing after this sweep.
-    await sweep(repository, 60_000);
+    await sweep(stack.stock, 60_000);
     expect((await entryOf(stack, petId))?.closed).toHaveProperty(String(orderId));
 
-    await sweep(repository, 0);
+    await sweep(stack.stock, 0);
     expect(await orderOf(stack, orderId)).not.toHaveProperty('stockOwed');
     const entry = await entryOf(stack, petId);
     expect(entry?.closed).toEqual({});

@@ -1,6 +1,7 @@
 import type { Caller } from '@petstore/service-kit';
 import { describe, expect } from 'vitest';
-import { accounts, it, type Stack } from '../test-support/stack.js';
+import { accounts } from '@petstore/testkit';
+import { it, pagesOf, type Stack } from '../test-support/stack.js';
 
 const { admin, jane } = accounts;
 
@@ -155,18 +156,11 @@ describe('GET /v1/store/inventory', () => {
   }
 
   async function walk(stack: Stack, path: string): Promise<{ ids: number[]; pages: number }> {
-    const ids: number[] = [];
-    let pages = 0;
-    let next: string | undefined = path;
-    while (next) {
-      const page = await stack.store.call('GET', next, { as: jane });
-      expect(page.status).toBe(200);
-      ids.push(...page.body.map((item: { petId: number }) => item.petId));
-      pages += 1;
-      const link = page.headers.get('link');
-      next = link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined;
-    }
-    return { ids, pages };
+    const pages = await pagesOf(stack.store, path, jane);
+    return {
+      ids: pages.flatMap((page) => page.body.map((item) => item.petId)),
+      pages: pages.length,
+    };
   }
 
   it('lists items in pet id order with their derived status, filtered by one or more statuses', async ({

@@ -1,62 +1,45 @@
-// Inventory: the stock of each pet, the status that stock gives it, and the stock orders hold.
 import { storedId, type InventoryItem, type PetStatus } from '@petstore/contract';
-import { AppError, type Caller } from '@petstore/service-kit';
+import { AppError, requireAdmin, type Caller, type EventSource } from '@petstore/service-kit';
 import type { StatusChanges } from '../outbox/status-changes.js';
+import { derivedStatus, statusMoved, type Stock } from '../pet-status.js';
 import type { PetCheck } from '../pets-service/pet-check.js';
-import type { Repository } from '../repository.js';
+import type { InventoryRepository } from '../repositories/inventory-repository.js';
 import type { RequestScope } from '../request-scope.js';
-import { requireAdmin } from '../require-admin.js';
-import type { Stock } from './inventory-repository.js';
-import { derivedStatus, statusMoved } from './pet-status.js';
 
 export interface InventoryDeps {
-  repository: Repository;
+  inventory: InventoryRepository;
   petCheck: PetCheck;
   statusChanges: StatusChanges;
-  now: () => Date;
+  events: Pick<EventSource, 'written'>;
 }
 
 export interface InventoryFilter {
-  /** Only items in one of these statuses; every item without it. */
   statuses?: PetStatus[];
-  /** The pet id the page continues after. */
   after: number;
-  /** How many items to return at most. */
   limit: number;
 }
 
 export type Inventory = ReturnType<typeof createInventory>;
 
-/** How many stock entries one look at the collection takes while filtering by status. */
+/** How many entries one read takes while filtering by status. */
 const SCAN_BATCH = 100;
 
-export function createInventory({ repository, petCheck, statusChanges, now }: InventoryDeps) {
-  const { inventory } = repository;
+function toItem({ petId, quantity, openOrders }: Stock): InventoryItem {
+  return { petId, quantity, status: derivedStatus(quantity, openOrders) };
+}
 
-  /** An entry as the API shows it, its status derived from its own stock and open orders. */
-  function toItem({ petId, quantity, openOrders }: Stock): InventoryItem {
-    return { petId, quantity, status: derivedStatus(quantity, openOrders) };
-  }
-
+export function createInventory({ inventory, petCheck, statusChanges, events }: InventoryDeps) {
   return {
     /**
-     * Up to `limit` items after `after`, in pet id order. The status is derived, not stored, so a
-     * status filter reads the collection in batches until the page is full; a filter of only
-     * `available` (or none of it) narrows the query by quantity first.
+     * The status is derived, not stored: a status filter reads batches until the page is full,
+     * narrowed by quantity first when `available` is the only status wanted, or not wanted.
      */
     async list({ statuses, after, limit }: InventoryFilter): Promise<InventoryItem[]> {
       const wanted = new Set<PetStatus>(statuses ?? ['available', 'pending', 'sold']);
-      const inStock =
-        wanted.has('available') && wanted.size === 1
-          ? true
-          : wanted.has('available')
-            ? undefined
-            : false;
-      const everything = wanted.size === 3;
+      const inStock = wanted.has('available') ? (wanted.size === 1 ? true : undefined) : false;
+      const batchSize = wanted.size === 3 ? limit : Math.max(limit, SCAN_BATCH);
       const page: InventoryItem[] = [];
-      let cursor = after;
-      for (;;) {
-        const batchSize = everything ? limit : Math.max(limit, SCAN_BATCH);
+      for (let cursor = after; ;) {
         const stocks = await inventory.list({ inStock, after: cursor, limit: batchSize });
         for (const item of stocks.map(toItem)) {
           if (wanted.has(item.status)) page.push(item);
@@ -74,18 +57,13 @@ export function createInventory({ repository, petCheck, statusChanges, now }: In
       return toItem(stock);
     },
 
-    /** Creates or replaces the stock count of an existing pet (admin), which sets its status. */
-    async set(
-      caller: Caller,
-      id: bigint,
-      quantity: number,
-      request: RequestScope,
-    ): Promise<InventoryItem> {
-      requireAdmin(caller);
+    async set(caller: Caller, id: bigint, quantity: number, request: RequestScope) {
+      requireAdmin(caller, 'set the stock');
       await petCheck(id, request);
       // The pet exists, so its id was issued and is exact as a number.
       const petId = storedId(id);
-      const change = await inventory.set(petId, quantity, now());
+      const change = await inventory.set(petId, quantity, new Date());
+      events.written(petId);
       if (statusMoved(change)) await statusChanges.changed(petId, request.logger);
       return toItem(change.after);
     },

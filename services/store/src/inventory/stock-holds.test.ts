@@ -1,14 +1,10 @@
 import { describe, expect } from 'vitest';
-import type { OrderDocument } from '../orders/order-repository.js';
-import { createStatusChanges } from '../outbox/status-changes.js';
-import { createRepository, type Repository } from '../repository.js';
-import { accounts, it as stackIt, testLogger, type Stack } from '../test-support/stack.js';
-import type { InventoryDocument, StockHold } from './inventory-repository.js';
+import type { OrderDocument } from '../repositories/order-repository.js';
+import { accounts } from '@petstore/testkit';
+import { it, testLogger, type Stack } from '../test-support/stack.js';
+import type { InventoryDocument, StockHold } from '../repositories/inventory-repository.js';
+import type { StockDeps } from './closings.js';
 import { holdSweeper, settleHold } from './stock-holds.js';
-
-const it = stackIt.extend<{ repository: Repository }>({
-  repository: [async ({ stack }, use) => use(createRepository(stack.storeDb)), { scope: 'file' }],
-});
 
 const { jane } = accounts;
 
@@ -18,20 +14,20 @@ function entryOf(stack: Stack, petId: number) {
 
 /** A hold as a request leaves it when it dies right after taking the stock. */
 async function holdLeftBehind(
-  repository: Repository,
+  stock: StockDeps,
   petId: number,
   quantity: number,
   at: Date,
 ): Promise<StockHold> {
-  const hold = { petId, orderId: await repository.orders.nextId(), quantity, at };
-  expect(await repository.inventory.take(hold)).toBeDefined();
+  const hold = { petId, orderId: await stock.orders.nextId(), quantity, at };
+  expect(await stock.inventory.take(hold)).toBeDefined();
   return hold;
 }
 
 /** Stores the order a hold was taken for, as its request does before it releases the hold. */
-async function storeOrderOf(repository: Repository, hold: StockHold): Promise<void> {
+async function storeOrderOf(stock: StockDeps, hold: StockHold): Promise<void> {
   const { petId, quantity, at } = hold;
-  await repository.orders.insert(hold.orderId, {
+  await stock.orders.insert(hold.orderId, {
     ownerId: jane.accountId,
     petId,
     quantity,
@@ -41,19 +37,9 @@ async function storeOrderOf(repository: Repository, hold: StockHold): Promise<vo
 }
 
 /** Runs the sweeper's first sweep (it sweeps at start) and stops it. */
-async function sweepOnce(repository: Repository, timeoutMs: number): Promise<void> {
-  const sweeper = holdSweeper({
-    repository,
-    statusChanges: createStatusChanges(
-      repository,
-      () => new Date(),
-      () => {},
-    ),
-    now: () => new Date(),
-    logger: testLogger('stock-holds'),
-    intervalMs: 60_000,
-    timeoutMs,
-  });
+async function sweepOnce(stock: StockDeps, timeoutMs: number): Promise<void> {
+  const logger = testLogger('stock-holds');
+  const sweeper = holdSweeper(stock, { logger, intervalMs: 60_000, timeoutMs });
   sweeper.start();
   await sweeper.stop();
 }
@@ -75,13 +61,12 @@ describe('placing an order', () => {
 describe('the hold sweeper', () => {
   it('gives back, once, the stock of an order that was never stored, and retires its id', async ({
     stack,
-    repository,
   }) => {
     const petId = await stack.petWithStock(5);
-    const hold = await holdLeftBehind(repository, petId, 2, anHourAgo());
+    const hold = await holdLeftBehind(stack.stock, petId, 2, anHourAgo());
     expect(await stack.stockOf(petId)).toBe(3);
 
-    await sweepOnce(repository, 30_000);
+    await sweepOnce(stack.stock, 30_000);
     expect(await stack.stockOf(petId)).toBe(5);
     expect(await entryOf(stack, petId)).toMatchObject({ heldCount: 0, holds: {} });
     // The id is taken by a tombstone, so a late insert of that order can never succeed.
@@ -93,54 +78,45 @@ describe('the hold sweeper', () => {
     const order = await stack.store.call('GET', `/v1/store/orders/${hold.orderId}`);
     expect(order.status).toBe(404);
 
-    await sweepOnce(repository, 30_000);
-    await settleHold(repository, hold, new Date());
+    await sweepOnce(stack.stock, 30_000);
+    await settleHold(stack.stock, hold);
     expect(await stack.stockOf(petId)).toBe(5);
   });
 
-  it('keeps the stock of an order that was stored, and only drops its hold', async ({
-    stack,
-    repository,
-  }) => {
+  it('keeps the stock of an order that was stored, and only drops its hold', async ({ stack }) => {
     const petId = await stack.petWithStock(5);
-    const hold = await holdLeftBehind(repository, petId, 2, anHourAgo());
-    await storeOrderOf(repository, hold);
+    const hold = await holdLeftBehind(stack.stock, petId, 2, anHourAgo());
+    await storeOrderOf(stack.stock, hold);
 
-    await sweepOnce(repository, 30_000);
+    await sweepOnce(stack.stock, 30_000);
     expect(await stack.stockOf(petId)).toBe(3);
     expect(await entryOf(stack, petId)).toMatchObject({ heldCount: 0, holds: {} });
     const order = await stack.store.call('GET', `/v1/store/orders/${hold.orderId}`, { as: jane });
     expect(order).toMatchObject({ status: 200, body: { id: hold.orderId, quantity: 2 } });
   });
 
-  it('leaves a hold younger than its timeout to the request that took it', async ({
-    stack,
-    repository,
-  }) => {
+  it('leaves a hold younger than its timeout to the request that took it', async ({ stack }) => {
     const petId = await stack.petWithStock(5);
-    const hold = await holdLeftBehind(repository, petId, 1, new Date());
+    const hold = await holdLeftBehind(stack.stock, petId, 1, new Date());
 
-    await sweepOnce(repository, 60_000);
+    await sweepOnce(stack.stock, 60_000);
     expect(await stack.stockOf(petId)).toBe(4);
     expect(await entryOf(stack, petId)).toMatchObject({
       heldCount: 1,
       holds: { [String(hold.orderId)]: { quantity: 1 } },
     });
-    await settleHold(repository, hold, new Date());
+    await settleHold(stack.stock, hold);
   });
 
-  it('settles every hold left behind on a pet, each exactly once', async ({
-    stack,
-    repository,
-  }) => {
+  it('settles every hold left behind on a pet, each exactly once', async ({ stack }) => {
     const petId = await stack.petWithStock(10);
-    const stored = await holdLeftBehind(repository, petId, 1, anHourAgo());
-    await storeOrderOf(repository, stored);
-    await holdLeftBehind(repository, petId, 2, anHourAgo());
-    await holdLeftBehind(repository, petId, 3, anHourAgo());
+    const stored = await holdLeftBehind(stack.stock, petId, 1, anHourAgo());
+    await storeOrderOf(stack.stock, stored);
+    await holdLeftBehind(stack.stock, petId, 2, anHourAgo());
+    await holdLeftBehind(stack.stock, petId, 3, anHourAgo());
     expect(await stack.stockOf(petId)).toBe(4);
 
-    await Promise.all([sweepOnce(repository, 30_000), sweepOnce(repository, 30_000)]);
+    await Promise.all([sweepOnce(stack.stock, 30_000), sweepOnce(stack.stock, 30_000)]);
     expect(await stack.stockOf(petId)).toBe(9);
     expect(await entryOf(stack, petId)).toMatchObject({ heldCount: 0, holds: {} });
   });

@@ -1,81 +1,57 @@
 import { Worker, type Logger } from '@petstore/service-kit';
-import type { PlacedOrder } from '../orders/order-repository.js';
-import type { StatusChanges } from '../outbox/status-changes.js';
-import type { Repository } from '../repository.js';
-import type { StockChange, StockHold } from './inventory-repository.js';
-import { sweepClosings } from './closings.js';
-import { statusMoved } from './pet-status.js';
+import { statusMoved, type StockChange } from '../pet-status.js';
+import type { StockHold } from '../repositories/inventory-repository.js';
+import type { PlacedOrder } from '../repositories/order-repository.js';
+import { sweepClosings, type StockDeps } from './closings.js';
 
-/** How a hold was settled: its order is stored, or its stock went back (`returned`). */
-export type Settled =
-  { stored: PlacedOrder } | { stored?: undefined; returned: StockChange | undefined };
+export type Settled = { stored: PlacedOrder } | { stored?: undefined; returned?: StockChange };
 
 /**
  * Settles a hold whose order may or may not be stored (its insert failed, or its request died):
- * the order id goes to a tombstone unless the order is there, and then the hold is released (the
- * order keeps its stock) or returned (the stock goes back), exactly once.
+ * the hold is released if the order is there, else its stock goes back, exactly once.
  */
 export async function settleHold(
-  { orders, inventory }: Repository,
+  { orders, inventory }: Pick<StockDeps, 'orders' | 'inventory'>,
   hold: StockHold,
-  now: Date,
 ): Promise<Settled> {
   const stored = await orders.abortUnlessStored(hold);
-  if (stored) {
-    await inventory.releaseHolds([hold]);
-    return { stored };
-  }
-  return { returned: await inventory.returnHold(hold, now) };
+  if (!stored) return { returned: await inventory.returnHold(hold, new Date()) };
+  await inventory.releaseHolds([hold]);
+  return { stored };
 }
 
 export interface HoldSweeperOptions {
-  repository: Repository;
-  statusChanges: StatusChanges;
-  now: () => Date;
   logger: Logger;
-  /** How often to look for holds left behind. */
   intervalMs: number;
-  /** How old a hold or a closing must be before it counts as left behind by its request. */
+  /** How old a hold or a closing must be to count as left behind by its request. */
   timeoutMs: number;
 }
 
 /**
- * Settles the holds that requests left behind — the database failed between taking the stock and
- * storing the order, or the process died there — at start and then every `intervalMs`. A hold
- * younger than `timeoutMs` is left to its request. Settling is safe even against a request that is
- * still running: the order id goes to whoever inserts it first. Then finishes the closings that
- * requests left half done (`sweepClosings`).
+ * Settles the holds requests left behind (the database failed or the process died between taking
+ * the stock and storing the order), safe even against a request still running: the order id goes
+ * to whoever inserts it first. Then finishes the closings requests left half done.
  */
-export function holdSweeper({
-  repository,
-  statusChanges,
-  now,
-  logger,
-  intervalMs,
-  timeoutMs,
-}: HoldSweeperOptions): Worker {
+export function holdSweeper(deps: StockDeps, options: HoldSweeperOptions): Worker {
+  const { logger, intervalMs, timeoutMs } = options;
   return new Worker({
     name: 'hold-sweeper',
     logger,
     idleMs: intervalMs,
     step: async () => {
-      const holds = await repository.inventory.holdsTakenBefore(
-        new Date(now().getTime() - timeoutMs),
-      );
-      for (const hold of holds) {
-        const settled = await settleHold(repository, hold, now());
+      for (const hold of await deps.inventory.holdsTakenBefore(new Date(Date.now() - timeoutMs))) {
         const { petId, orderId, quantity } = hold;
+        const settled = await settleHold(deps, hold);
         if (settled.stored) {
-          // The usual case: the hold's release, sent after the order was stored, did not happen.
           logger.info({ petId, orderId }, 'a left-over stock hold was released');
-        } else {
-          logger.warn({ petId, orderId, quantity }, 'a left-over stock hold was returned');
-          if (settled.returned && statusMoved(settled.returned)) {
-            await statusChanges.changed(petId, logger);
-          }
+          continue;
+        }
+        logger.warn({ petId, orderId, quantity }, 'a left-over stock hold was returned');
+        if (settled.returned && statusMoved(settled.returned)) {
+          await deps.statusChanges.changed(petId, logger);
         }
       }
-      await sweepClosings(repository, statusChanges, { now: now(), timeoutMs, logger });
+      await sweepClosings(deps, timeoutMs, logger);
       return false;
     },
   });

@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
-import { accounts, it } from '../test-support/stack.js';
+import { accounts } from '@petstore/testkit';
+import { it } from '../test-support/stack.js';
 
 const { jane, john } = accounts;
 

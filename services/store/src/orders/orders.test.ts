@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
-import { accounts, it } from '../test-support/stack.js';
+import { accounts } from '@petstore/testkit';
+import { it, pagesOf } from '../test-support/stack.js';
 
 const { admin, jane, john } = accounts;
 
@@ -430,21 +431,13 @@ describe('GET /v1/store/orders', () => {
       placed.push((await stack.placeOrder(jane, { petId, quantity: 1 })).body.id);
     }
 
-    const seen: number[] = [];
-    let next: string | undefined = `/v1/store/orders?petId=${petId}&limit=3`;
-    let pages = 0;
-    while (next) {
-      const page = await stack.store.call('GET', next, { as: jane });
-      expect(page.status).toBe(200);
-      expect(page.body.length).toBeLessThanOrEqual(3);
-      seen.push(...page.body.map((order: { id: number }) => order.id));
-      pages += 1;
-      const link = page.headers.get('link');
-      next = link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined;
-      if (next) expect(next).toContain(`petId=${petId}`);
+    const pages = await pagesOf(stack.store, `/v1/store/orders?petId=${petId}&limit=3`, jane);
+    expect(pages).toHaveLength(3);
+    for (const page of pages) expect(page.body.length).toBeLessThanOrEqual(3);
+    for (const page of pages.slice(0, -1)) {
+      expect(page.headers.get('link')).toContain(`petId=${petId}`);
     }
-    expect(seen).toEqual(placed);
-    expect(pages).toBe(3);
+    expect(pages.flatMap((page) => page.body.map((order) => order.id))).toEqual(placed);
   });
 
   it('returns 400 for a limit out of range or a cursor it did not give out', async ({ stack }) => {

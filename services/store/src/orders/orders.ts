@@ -1,56 +1,45 @@
-// Orders: placing, listing, completing and cancelling them, and the stock each takes or gives back.
 import { storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
-import { AppError, type Caller } from '@petstore/service-kit';
-import type { StoredResponse } from '../idempotency/idempotency-repository.js';
+import { AppError, requireAdmin, type Caller, type EventSource } from '@petstore/service-kit';
 import { idempotencyRecordId, type Idempotency } from '../idempotency/idempotency.js';
-import { closeStock } from '../inventory/closings.js';
-import { statusMoved } from '../inventory/pet-status.js';
+import { closeStock, type StockDeps } from '../inventory/closings.js';
 import { settleHold } from '../inventory/stock-holds.js';
-import type { StatusChanges } from '../outbox/status-changes.js';
+import { statusMoved } from '../pet-status.js';
 import type { PetCheck } from '../pets-service/pet-check.js';
-import type { Repository } from '../repository.js';
+import type { StoredResponse } from '../repositories/idempotency-repository.js';
+import type { OrderFilter, OrderScope, PlacedOrder } from '../repositories/order-repository.js';
 import type { RequestScope } from '../request-scope.js';
-import { requireAdmin } from '../require-admin.js';
-import { scopeOf, type OrderFilter, type PlacedOrder } from './order-repository.js';
-import { toTimestamp } from './timestamps.js';
 
-export interface OrdersDeps {
-  repository: Repository;
+export interface OrdersDeps extends StockDeps {
   petCheck: PetCheck;
-  statusChanges: StatusChanges;
   idempotency: Idempotency;
-  now: () => Date;
+  events: Pick<EventSource, 'written'>;
 }
 
 export type Orders = ReturnType<typeof createOrders>;
 
 const notFound = (id: bigint) => new AppError('not_found', `order ${id} not found`);
 
-export function createOrders({
-  repository,
-  petCheck,
-  statusChanges,
-  idempotency,
-  now,
-}: OrdersDeps) {
-  const { orders, inventory } = repository;
+function scopeOf(caller: Caller): OrderScope {
+  return caller.role === 'admin' ? {} : { ownerId: caller.accountId };
+}
 
-  /**
-   * Pet check, stock, order, status push: the steps of placing an order, in that order. The order
-   * records `idempotencyKey`, the record of the key it is placed under, when there is one. Three
-   * database commands in the store when nothing is cold (take, insert, release), a fourth only
-   * when the pet's status moves (the stock reaching zero).
-   */
+/** The order as hashed for `Idempotency-Key`: the same instant written another way is the same. */
+function canonicalNewOrder({ petId, quantity, shipDate }: NewOrder) {
+  return { petId, quantity, shipDate: shipDate && new Date(shipDate).toISOString() };
+}
+
+export function createOrders(deps: OrdersDeps) {
+  const { orders, inventory, statusChanges, petCheck, idempotency, events } = deps;
+
+  /** The stock taken names the order it was taken for, so the order's id comes first. */
   async function takeStockAndStore(
     caller: Caller,
-    order: NewOrder,
+    { petId, quantity, shipDate }: NewOrder,
     idempotencyKey: string | undefined,
     request: RequestScope,
   ): Promise<PlacedOrder> {
-    const { petId, quantity } = order;
     await petCheck(petId, request);
-    // The id comes first, so that the stock taken can name the order it was taken for.
-    const hold = { petId, orderId: await orders.nextId(), quantity, at: now() };
+    const hold = { petId, orderId: await orders.nextId(), quantity, at: new Date() };
     const taken = await inventory.take(hold);
     if (!taken) {
       throw new AppError('insufficient_stock', `pet ${petId} has fewer than ${quantity} in stock`);
@@ -61,25 +50,22 @@ export function createOrders({
         ownerId: caller.accountId,
         petId,
         quantity,
-        shipDate: order.shipDate === undefined ? hold.at : new Date(order.shipDate),
+        shipDate: shipDate === undefined ? hold.at : new Date(shipDate),
         placedAt: hold.at,
-        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+        ...(idempotencyKey && { idempotencyKey }),
       });
     } catch (error) {
-      // Whether the order was stored is unknown (e.g. the database went away with the answer):
-      // settle it now if the database lets us, else the hold sweeper will.
-      const settled = await settleHold(repository, hold, now()).catch((settleError: unknown) => {
-        request.logger.error(
-          { err: settleError, ...hold },
-          'could not settle the stock of a failed order; the hold sweeper will',
-        );
+      // Whether the order was stored is unknown: settle it now, or leave it to the hold sweeper.
+      const settled = await settleHold(deps, hold).catch((settleError: unknown) => {
+        request.logger.error({ err: settleError, ...hold }, 'could not settle a failed order');
         return undefined;
       });
       if (!settled?.stored) throw error;
       placed = settled.stored;
     }
-    // The answer does not wait for the hold's release: until it is done (or, if it fails, until
-    // the hold sweeper does it) the hold only says the order may not be stored, and it is.
+    events.written(placed.id);
+    // The response does not wait: until the hold is released, it only says the order may not be
+    // stored, and the hold sweeper releases it if this fails.
     inventory.releaseHolds([hold]).catch((error: unknown) => {
       request.logger.warn({ err: error, ...hold }, 'could not release the stock hold of an order');
     });
@@ -92,7 +78,6 @@ export function createOrders({
       return orders.list(scopeOf(caller), filter);
     },
 
-    /** Places the order, once per `Idempotency-Key` when one is given. */
     async place(
       caller: Caller,
       order: NewOrder,
@@ -123,70 +108,53 @@ export function createOrders({
       return order;
     },
 
-    /** Completes an order and/or moves its ship date (admin); a complete order keeps its date. */
+    /** Completes an order and/or moves its ship date; a complete order keeps its date. */
     async update(
       caller: Caller,
       id: bigint,
       { complete, shipDate }: OrderUpdate,
       request: RequestScope,
     ): Promise<PlacedOrder> {
-      requireAdmin(caller);
+      requireAdmin(caller, 'update an order');
       const orderId = storedId(id);
       const newShipDate = shipDate === undefined ? undefined : new Date(shipDate);
-      let updated: PlacedOrder | undefined;
-      if (complete) {
-        updated = await orders.completeOpen(orderId, now(), newShipDate);
-        if (updated) {
-          const closing = { petId: updated.petId, orderId, quantity: 0 };
-          await closeStock(repository, statusChanges, closing, now(), request.logger);
-        }
-      } else if (newShipDate) {
-        updated = await orders.moveShipDate(orderId, newShipDate);
+      const updated = complete
+        ? await orders.completeOpen(orderId, new Date(), newShipDate)
+        : newShipDate && (await orders.moveShipDate(orderId, newShipDate));
+      if (updated && complete) {
+        events.written(orderId);
+        await closeStock(deps, { petId: updated.petId, orderId, quantity: 0 }, request.logger);
       }
       if (updated) return updated;
 
-      // Nothing open matched: the order is missing, already complete, or the body is empty.
+      // Nothing open matched: the order is missing, complete already, or the body is empty.
       const existing = await orders.findClosed({}, orderId);
       if (!existing || existing.cancelled) throw notFound(id);
       const { order, owed } = existing;
-      // A completion retried after its first request died between its writes finishes it.
-      if (owed) await closeStock(repository, statusChanges, owed, now(), request.logger);
-      if (order.complete && newShipDate && order.shipDate !== toTimestamp(newShipDate)) {
+      // A completion retried after its request died between its two writes finishes it.
+      if (owed) await closeStock(deps, owed, request.logger);
+      if (order.complete && newShipDate && Date.parse(order.shipDate) !== newShipDate.getTime()) {
         throw new AppError('order_complete', `order ${id} is complete; its ship date is final`);
       }
       return order;
     },
 
-    /**
-     * Cancels an open order and gives its quantity back, exactly once (see `closeStock`). A
-     * DELETE of an order already cancelled answers as the first did, and finishes the stock's
-     * part if the first request died before it.
-     */
+    /** Cancels an open order once; a repeat responds as the first did, finishing its stock. */
     async cancel(caller: Caller, id: bigint, request: RequestScope): Promise<void> {
       const scope = scopeOf(caller);
       const orderId = storedId(id);
-      const cancelled = await orders.cancelOpen(scope, orderId, now());
+      const cancelled = await orders.cancelOpen(scope, orderId, new Date());
       if (cancelled) {
-        await closeStock(repository, statusChanges, cancelled, now(), request.logger);
+        events.written(orderId);
+        await closeStock(deps, cancelled, request.logger);
         return;
       }
       const existing = await orders.findClosed(scope, orderId);
       if (!existing) throw notFound(id);
-      if (existing.owed) {
-        await closeStock(repository, statusChanges, existing.owed, now(), request.logger);
-      }
+      if (existing.owed) await closeStock(deps, existing.owed, request.logger);
       if (existing.order.complete) {
         throw new AppError('order_complete', `order ${id} is complete and cannot be cancelled`);
       }
     },
-  };
-}
-
-/** The order as hashed for `Idempotency-Key`: the same instant written another way is the same. */
-function canonicalNewOrder({ petId, quantity, shipDate }: NewOrder) {
-  return {
-    petId,
-    quantity,
-    shipDate: shipDate === undefined ? undefined : new Date(shipDate).toISOString(),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
-import { accounts, it, type Stack } from '../test-support/stack.js';
-import type { OutboxEntry } from './outbox-repository.js';
+import { accounts } from '@petstore/testkit';
+import { it, type Stack } from '../test-support/stack.js';
+import type { OutboxEntry } from '../repositories/outbox-repository.js';
 import { backoffMs } from './outbox-worker.js';
 
 describe('backoffMs', () => {

@@ -1,107 +1,85 @@
-// Outbox: pet statuses to push, recorded with the write that changed them, pushed until delivered.
 import { randomUUID } from 'node:crypto';
 import { contextFrom, inSpan, Worker, type Logger } from '@petstore/service-kit';
+import { derivedStatus } from '../pet-status.js';
 import { PetsUnavailableError, type PetsAdapter } from '../pets-service/pets-adapter.js';
-import type { Repository } from '../repository.js';
-import type { ClaimedEntry } from './outbox-repository.js';
-import { currentStatus } from './status-changes.js';
+import type { InventoryRepository } from '../repositories/inventory-repository.js';
+import type { ClaimedEntry, OutboxRepository } from '../repositories/outbox-repository.js';
 
 export interface OutboxWorkerOptions {
-  repository: Repository;
+  outbox: OutboxRepository;
+  inventory: InventoryRepository;
   pets: PetsAdapter;
   logger: Logger;
-  now?: () => Date;
-  /** The longest the worker sleeps between looks at the outbox when nothing wakes it. */
+  /** The longest sleep between looks at the outbox when nothing wakes the worker. */
   intervalMs: number;
-  /** The first retry comes after `baseBackoffMs`, doubling per failure up to `maxBackoffMs`. */
-  baseBackoffMs?: number;
   maxBackoffMs: number;
-  /** How long a claimed entry is held; a worker that dies frees it after this. */
-  leaseMs?: number;
 }
 
-/** How long to wait before the next push of an entry that failed `attempts` times so far. */
+const BASE_BACKOFF_MS = 100;
+/** How long a claimed entry is held; a worker that dies frees it after this. */
+const LEASE_MS = 30_000;
+
 export function backoffMs(attempts: number, baseMs: number, maxMs: number): number {
   return Math.min(maxMs, baseMs * 2 ** Math.min(attempts, 30));
 }
 
 /**
- * Pushes derived pet statuses to the pets service from the durable outbox, until stopped. One
- * entry at a time: claim it (a lease, so two store instances never push one pet at once),
- * compute the pet's status as it is now, push it; delivered → clear the entry unless a trigger
- * came meanwhile; pet gone → drop it; pets unreachable → retry with exponential backoff.
+ * Pushes pet statuses to pets, one outbox entry at a time: claims it (a lease, so that two stores
+ * never push one pet at once), pushes the status as the stock gives it now, and marks it
+ * delivered, drops it (the pet is gone) or retries it with backoff (pets is unreachable).
  */
-export function outboxWorker({
-  repository,
-  pets,
-  logger,
-  now = () => new Date(),
-  intervalMs,
-  baseBackoffMs = 100,
-  maxBackoffMs,
-  leaseMs = 30_000,
-}: OutboxWorkerOptions): Worker {
-  /** The earliest retry this worker put off, so it looks again then rather than at its next poll. */
+export function outboxWorker(options: OutboxWorkerOptions): Worker {
+  const { outbox, inventory, pets, logger, intervalMs, maxBackoffMs } = options;
+  // The earliest retry this worker put off, to look again then rather than at its next poll.
   let nextRetryAt: number | undefined;
 
-  async function retryLater(entry: ClaimedEntry, error: PetsUnavailableError): Promise<void> {
-    const delayMs = backoffMs(entry.attempts, baseBackoffMs, maxBackoffMs);
-    const at = now().getTime() + delayMs;
-    await repository.outbox.retryAt(entry, new Date(at));
-    nextRetryAt = Math.min(nextRetryAt ?? at, at);
-    logger.warn(
-      { err: error, petId: entry.petId, attempts: entry.attempts + 1, retryInMs: delayMs },
-      'outbox: status push failed; will retry',
-    );
-  }
-
-  /** Pushes the most overdue entry; false when none was due. */
-  async function pushNext(): Promise<boolean> {
-    const entry = await repository.outbox.claimDue(now(), leaseMs, randomUUID());
-    if (!entry) return false;
-    // The push continues the trace of the change that asked for it.
-    await inSpan(
-      'outbox push',
-      {
-        parent: contextFrom({ traceparent: entry.traceparent }),
-        attributes: { 'petstore.pet.id': entry.petId, 'petstore.outbox.version': entry.version },
-      },
-      () => push(entry),
-    );
-    return true;
-  }
-
   async function push(entry: ClaimedEntry): Promise<void> {
-    const status = await currentStatus(repository, entry.petId);
-    if (status === undefined) {
-      await repository.outbox.drop(entry.petId);
-      return;
-    }
+    const { petId, version, attempts } = entry;
+    const stock = await inventory.find(petId);
+    if (!stock) return outbox.drop(petId);
+    const status = derivedStatus(stock.quantity, stock.openOrders);
     try {
-      const result = await pets.pushStatus(entry.petId, status, entry.version);
-      if (result === 'delivered') {
-        await repository.outbox.delivered(entry);
-        logger.debug({ petId: entry.petId, status }, 'outbox: status pushed');
+      if ((await pets.pushStatus(petId, status, version)) === 'delivered') {
+        await outbox.delivered(entry);
+        logger.debug({ petId, status }, 'outbox: status pushed');
       } else {
-        await repository.outbox.drop(entry.petId);
-        logger.warn({ petId: entry.petId }, 'outbox: the pet no longer exists; push dropped');
+        await outbox.drop(petId);
+        logger.warn({ petId }, 'outbox: the pet no longer exists; push dropped');
       }
     } catch (error) {
       if (!(error instanceof PetsUnavailableError)) throw error;
-      await retryLater(entry, error);
+      const retryInMs = backoffMs(attempts, BASE_BACKOFF_MS, maxBackoffMs);
+      const at = Date.now() + retryInMs;
+      await outbox.retryAt(entry, new Date(at));
+      nextRetryAt = Math.min(nextRetryAt ?? at, at);
+      logger.warn(
+        { err: error, petId, attempts: attempts + 1, retryInMs },
+        'outbox: status push failed; will retry',
+      );
     }
   }
 
   return new Worker({
     name: 'outbox',
     logger,
-    step: pushNext,
     idleMs: intervalMs,
-    // No database query while idle: a retry this worker scheduled wakes it; one another
-    // process scheduled, or a claim whose worker died, is found by the next poll.
+    step: async () => {
+      const entry = await outbox.claimDue(new Date(), LEASE_MS, randomUUID());
+      if (!entry) return false;
+      const attributes = {
+        'petstore.pet.id': entry.petId,
+        'petstore.outbox.version': entry.version,
+      };
+      // The push continues the trace of the change that asked for it.
+      const parent = contextFrom({ traceparent: entry.traceparent });
+      await inSpan('outbox push', { parent, attributes }, () => push(entry));
+      return true;
+    },
+    // No query while idle: a retry another process put off, or a dead worker's claim, waits for
+    // the next poll.
     nextDueInMs: () => {
       if (nextRetryAt === undefined) return Promise.resolve(undefined);
-      const dueInMs = nextRetryAt - now().getTime();
+      const dueInMs = nextRetryAt - Date.now();
       if (dueInMs <= 0) nextRetryAt = undefined;
       return Promise.resolve(Math.max(dueInMs, 20));
     },

@@ -1,6 +1,7 @@
 import type { PetStatus } from '@petstore/contract';
 import { describe, expect } from 'vitest';
-import { accounts, it, type Stack } from '../test-support/stack.js';
+import { accounts } from '@petstore/testkit';
+import { it, type Stack } from '../test-support/stack.js';
 
 const { jane } = accounts;
 

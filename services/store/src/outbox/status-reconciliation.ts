@@ -1,59 +1,45 @@
 import { Worker, type Logger } from '@petstore/service-kit';
-import type { Inventory } from '../inventory/inventory.js';
+import { derivedStatus } from '../pet-status.js';
 import type { PetsAdapter } from '../pets-service/pets-adapter.js';
+import type { InventoryRepository } from '../repositories/inventory-repository.js';
 import type { StatusChanges } from './status-changes.js';
 
-/** Pets asked about at once: the most `GET /internal/pet-statuses` takes. */
+/** The most `GET /internal/pet-statuses` takes. */
 const PAGE = 100;
 
 export interface StatusReconciliationOptions {
-  inventory: Inventory;
+  inventory: InventoryRepository;
   pets: PetsAdapter;
   statusChanges: StatusChanges;
   logger: Logger;
-  /** How often every pet with stock is compared. */
   intervalMs: number;
 }
 
 /**
- * Repairs drift between the status the store derives and the one pets holds (an admin's edit of
- * a pet whose status the store owns, a push lost with a database restored from a backup): at
- * start and every `intervalMs`, walks the inventory a page at a time, asks pets for the page's
- * statuses, and records a push for every pet that differs. A pet pets no longer has is skipped.
+ * Repairs drift between the status the store derives and the one pets holds (an admin's edit, a
+ * push lost with a database restored from a backup): every `intervalMs`, compares each stocked
+ * pet a page at a time, and records a push for every pet that differs.
  */
-export function statusReconciliation({
-  inventory,
-  pets,
-  statusChanges,
-  logger,
-  intervalMs,
-}: StatusReconciliationOptions): Worker {
+export function statusReconciliation(options: StatusReconciliationOptions): Worker {
+  const { inventory, pets, statusChanges, logger, intervalMs } = options;
   return new Worker({
     name: 'status-reconciliation',
     logger,
     idleMs: intervalMs,
     step: async () => {
       for (let after = 0; ;) {
-        const items = await inventory.list({ after, limit: PAGE });
-        const held = new Map(
-          items.length === 0
-            ? []
-            : (await pets.statuses(items.map((item) => item.petId))).map((entry) => [
-                entry.petId,
-                entry.status,
-              ]),
-        );
-        for (const { petId, status } of items) {
+        const stocks = await inventory.list({ after, limit: PAGE });
+        const entries = stocks.length === 0 ? [] : await pets.statuses(stocks.map((s) => s.petId));
+        const held = new Map(entries.map((entry) => [entry.petId, entry.status]));
+        for (const { petId, quantity, openOrders } of stocks) {
           const holds = held.get(petId);
-          if (holds === undefined || holds === status) continue;
-          logger.warn(
-            { petId, holds, derived: status },
-            'pets holds another status; pushing again',
-          );
+          const derived = derivedStatus(quantity, openOrders);
+          if (holds === undefined || holds === derived) continue;
+          logger.warn({ petId, holds, derived }, 'pets holds another status; pushing again');
           await statusChanges.changed(petId, logger);
         }
-        const last = items.at(-1);
-        if (!last || items.length < PAGE) return false;
+        const last = stocks.at(-1);
+        if (!last || stocks.length < PAGE) return false;
         after = last.petId;
       }
     },

@@ -1,13 +1,10 @@
 import { AppError } from '@petstore/service-kit';
 import { LRUCache } from 'lru-cache';
-import type { InventoryRepository } from '../inventory/inventory-repository.js';
+import type { InventoryRepository } from '../repositories/inventory-repository.js';
 import type { RequestScope } from '../request-scope.js';
 import { PetsUnavailableError, type PetsAdapter } from './pets-adapter.js';
 
-/**
- * Makes sure a pet exists before stock moves; throws 422 `unknown_pet`, naming the id exactly as
- * given (a path id may be past 2^53), when it does not.
- */
+/** Throws 422 `unknown_pet` (naming the id as given: a path id may be past 2^53) unless it exists. */
 export type PetCheck = (petId: number | bigint, request: RequestScope) => Promise<void>;
 
 export interface PetCheckOptions {
@@ -18,11 +15,9 @@ export interface PetCheckOptions {
 }
 
 /**
- * Asks pets whether the pet exists: 404 → 422 `unknown_pet`. A confirmed pet is remembered for
- * `confirmedForMs`, so a pet ordered often costs pets one read in that time, not one per order
- * (a pet deleted meanwhile can still be ordered for that long). When pets cannot be reached, a pet
- * the store has an inventory entry for is accepted (an entry is only ever made after pets
- * confirmed the pet); any other is 503 `service_unavailable`.
+ * Asks pets, and remembers a confirmed pet for `confirmedForMs` (a pet deleted meanwhile can still
+ * be ordered for that long). When pets cannot be reached, a pet with a stock entry is accepted:
+ * an entry is only made after pets confirmed the pet.
  */
 export function createPetCheck({ pets, inventory, confirmedForMs }: PetCheckOptions): PetCheck {
   const confirmed =
@@ -30,7 +25,7 @@ export function createPetCheck({ pets, inventory, confirmedForMs }: PetCheckOpti
       ? new LRUCache<number, true>({ max: 10_000, ttl: confirmedForMs })
       : undefined;
   return async (id, { requestId, logger }) => {
-    // Exact for every id pets can have issued; a larger one is past them all and not found.
+    // Exact for every id pets can have issued; a larger one is past them all.
     const petId = Number(id);
     if (confirmed?.has(petId)) return;
     let exists: boolean;

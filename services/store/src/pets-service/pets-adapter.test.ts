@@ -1,8 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { freePort, startMongo, type MongoServer } from '@petstore/testkit';
+import {
+  freePort,
+  startMongo,
+  testInternalToken as internalToken,
+  type MongoServer,
+} from '@petstore/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { internalToken, PetsUnderTest } from '../test-support/stack.js';
+import { PetsUnderTest } from '../test-support/stack.js';
 import { createPetsAdapter, PetsUnavailableError } from './pets-adapter.js';
 
 let mongo: MongoServer;

@@ -1,4 +1,3 @@
-// The pets service as the store sees it: whether a pet exists, and setting its status.
 import {
   createInternalClient,
   type InternalClient,
@@ -8,38 +7,25 @@ import {
 import { AppError, inSpan, SpanKind, withTraceContext } from '@petstore/service-kit';
 
 export interface PetsAdapterOptions {
-  /** Where the pets service listens, e.g. `http://127.0.0.1:3001`, or each of its replicas. */
+  /** The pets service, or each of its replicas. */
   baseUrls: string[];
   internalToken: string;
   /** How long one call may take before pets counts as unreachable. */
   timeoutMs: number;
 }
 
-/** What the pets service answered when a status was pushed. */
 export type PushResult = 'delivered' | 'pet_not_found';
 
-/** The store's only view of the pets service. */
+/** The store's only view of the pets service; each call throws PetsUnavailableError. */
 export interface PetsAdapter {
-  /** True when pets knows the pet, false when it answers 404; throws PetsUnavailableError else. */
   petExists(petId: number, requestId?: string): Promise<boolean>;
-  /**
-   * Sets the pet's status in pets unless pets holds a newer `version` already; throws
-   * PetsUnavailableError when pets cannot take it now.
-   */
-  pushStatus(
-    petId: number,
-    status: PetStatus,
-    version: number,
-    requestId?: string,
-  ): Promise<PushResult>;
-  /** The statuses pets holds for those of `petIds` (at most 100) that exist. */
+  /** Pets keeps the status only over an older `version`. */
+  pushStatus(petId: number, status: PetStatus, version: number): Promise<PushResult>;
+  /** The statuses of those of `petIds` (at most 100) that exist. */
   statuses(petIds: number[]): Promise<PetStatusEntry[]>;
 }
 
-/**
- * The pets service could not be asked: unreachable, too slow, or an answer other than the
- * contract's 200/404. Answers 503 `service_unavailable`; what happened is kept as `cause`.
- */
+/** Pets is unreachable, too slow, or responds outside the contract: 503, the reason as `cause`. */
 export class PetsUnavailableError extends AppError {
   constructor(what: string, cause?: unknown) {
     super('service_unavailable', 'the pets service is unavailable', {
@@ -48,10 +34,11 @@ export class PetsUnavailableError extends AppError {
   }
 }
 
+type Response = { status: number; body: unknown };
+
 /**
- * The pets service through its typed internal client. With several replicas, calls go to each in
- * turn, and one that does not answer is passed over for the next: every call here is safe to
- * repeat (reads, and a status push that pets keeps only over an older version).
+ * Calls go to each replica in turn, and one that does not respond is passed over for the next:
+ * every call here is safe to repeat.
  */
 export function createPetsAdapter({
   baseUrls,
@@ -59,15 +46,15 @@ export function createPetsAdapter({
   timeoutMs,
 }: PetsAdapterOptions): PetsAdapter {
   let turn = 0;
-  const fetchOptions = () => ({ signal: AbortSignal.timeout(timeoutMs) });
 
-  async function ask<T>(
+  /** The response when its status is one of the contract's successes (200, or 404 for a pet). */
+  async function send<R extends Response>(
     what: string,
-    call: (client: InternalClient) => Promise<T>,
+    call: (client: InternalClient, fetchOptions: { signal: AbortSignal }) => Promise<R>,
     requestId?: string,
-  ): Promise<T> {
+  ): Promise<Extract<R, { status: 200 | 404 }>> {
     const first = turn++;
-    return inSpan(
+    const response = await inSpan(
       what,
       { kind: SpanKind.CLIENT, attributes: { 'peer.service': 'pets' } },
       async () => {
@@ -75,62 +62,52 @@ export function createPetsAdapter({
         for (let attempt = 0; attempt < baseUrls.length; attempt++) {
           const baseUrl = baseUrls[(first + attempt) % baseUrls.length] ?? '';
           const headers = withTraceContext<Record<string, string>>({});
+          const client = createInternalClient({ baseUrl, internalToken, requestId, headers });
           try {
-            return await call(createInternalClient({ baseUrl, internalToken, requestId, headers }));
+            return await call(client, { signal: AbortSignal.timeout(timeoutMs) });
           } catch (error) {
             failure = error;
           }
         }
-        throw new PetsUnavailableError(`${what}: no answer`, failure);
+        throw new PetsUnavailableError(`${what}: no response`, failure);
       },
     );
+    if (response.status === 200 || response.status === 404) {
+      return response as Extract<R, { status: 200 | 404 }>;
+    }
+    throw new PetsUnavailableError(`${what}: responded ${response.status}`, response.body);
   }
 
   return {
     async petExists(petId, requestId) {
-      // Pets issues ids from a counter, never above 2^53 − 1. A larger path id (up to int64's
-      // maximum) reaches here rounded, and its decimal form may be past int64, which pets would
-      // refuse with 400: such a pet simply does not exist.
+      // Pets issues ids below 2^53; a larger one (its decimal form maybe past int64, which pets
+      // would refuse with 400) does not exist.
       if (!Number.isSafeInteger(petId)) return false;
-      const what = `GET /internal/pets/${petId}`;
-      const response = await ask(
-        what,
-        (client) =>
-          client.pets.getPet({ params: { petId: String(petId) }, fetchOptions: fetchOptions() }),
+      const response = await send(
+        `GET /internal/pets/${petId}`,
+        (client, fetchOptions) =>
+          client.pets.getPet({ params: { petId: String(petId) }, fetchOptions }),
         requestId,
       );
-      if (response.status === 200) return true;
-      if (response.status === 404) return false;
-      throw new PetsUnavailableError(`${what}: answered ${response.status}`, response.body);
+      return response.status === 200;
     },
 
-    async pushStatus(petId, status, version, requestId) {
-      const what = `PUT /internal/pets/${petId}/status`;
-      const response = await ask(
-        what,
-        (client) =>
-          client.pets.setPetStatus({
-            params: { petId: String(petId) },
-            body: { status, version },
-            fetchOptions: fetchOptions(),
-          }),
-        requestId,
+    async pushStatus(petId, status, version) {
+      const response = await send(`PUT /internal/pets/${petId}/status`, (client, fetchOptions) =>
+        client.pets.setPetStatus({
+          params: { petId: String(petId) },
+          body: { status, version },
+          fetchOptions,
+        }),
       );
-      if (response.status === 200) return 'delivered';
-      if (response.status === 404) return 'pet_not_found';
-      throw new PetsUnavailableError(`${what}: answered ${response.status}`, response.body);
+      return response.status === 200 ? 'delivered' : 'pet_not_found';
     },
 
     async statuses(petIds) {
-      const what = 'GET /internal/pet-statuses';
-      const response = await ask(what, (client) =>
-        client.pets.listPetStatuses({
-          query: { petId: petIds.map(String) },
-          fetchOptions: fetchOptions(),
-        }),
+      const response = await send('GET /internal/pet-statuses', (client, fetchOptions) =>
+        client.pets.listPetStatuses({ query: { petId: petIds.map(String) }, fetchOptions }),
       );
-      if (response.status === 200) return response.body;
-      throw new PetsUnavailableError(`${what}: answered ${response.status}`, response.body);
+      return response.body;
     },
   };
 }

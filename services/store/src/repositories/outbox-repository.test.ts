@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { describe, expect } from 'vitest';
-import { ensureIndexes } from '../indexes.js';
+import { ensureIndexes } from './indexes.js';
 import { it } from '../test-support/database.js';
 import { OutboxRepository } from './outbox-repository.js';
 

@@ -1,16 +1,24 @@
 import type { PetStatus } from '@petstore/contract';
-import type { StockChange } from './inventory-repository.js';
 
-/**
- * The status stock gives a pet (API.md, "Pet status"): available while any is in stock; at zero,
- * pending while an order is still open (incomplete, not cancelled), else sold.
- */
+export interface Stock {
+  petId: number;
+  quantity: number;
+  openOrders: number;
+}
+
+/** A stock change: the entry before (none when it was just made) and after it. */
+export interface StockChange {
+  before?: Stock;
+  after: Stock;
+}
+
+/** API.md, "Pet status": available while in stock; at zero, pending while an order is open. */
 export function derivedStatus(quantity: number, openOrders: number): PetStatus {
   if (quantity > 0) return 'available';
   return openOrders > 0 ? 'pending' : 'sold';
 }
 
-/** Whether a stock change moved the pet's status (a new entry always does: the store takes over). */
+/** A new entry always moves the status: the store takes it over from the pet's admin. */
 export function statusMoved({ before, after }: StockChange): boolean {
   return (
     before === undefined ||

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { ensureIndexes } from './indexes.js';
-import { it } from './test-support/database.js';
+import { it } from '../test-support/database.js';
 
 describe('ensureIndexes', () => {
   it('creates the indexes the queries need, and can run again at every start', async ({ db }) => {

@@ -1,0 +1,74 @@
+import type { Collection, Db } from 'mongodb';
+import { isDuplicateKey } from './duplicate-key.js';
+import type { PlacedOrder } from './order-repository.js';
+
+/** The response a key replays: the order it placed. */
+export interface StoredResponse {
+  status: 201;
+  body: PlacedOrder;
+}
+
+/** A key an account used, `_id: "<accountId>:<key>"`: the first request to insert it acts. */
+export interface IdempotencyRecord {
+  _id: string;
+  /** SHA-256 of the canonical request body: the same key with another body is refused. */
+  requestHash: string;
+  state: 'pending' | 'done';
+  /** Names the request that claimed the key: only it completes or releases the claim. */
+  claimToken: string;
+  /** Past this a pending claim's request counts as dead, and the key may be taken over. */
+  leaseExpiresAt: Date;
+  response?: StoredResponse;
+  createdAt: Date;
+  /** Past this the record counts as absent; the sweeper deletes it. */
+  expiresAt: Date;
+}
+
+export class IdempotencyRepository {
+  readonly #keys: Collection<IdempotencyRecord>;
+
+  constructor(db: Db) {
+    this.#keys = db.collection<IdempotencyRecord>('idempotency_keys');
+  }
+
+  /** Inserts the pending record; false when the key is already someone's. */
+  async claim(record: Omit<IdempotencyRecord, 'state' | 'response'>): Promise<boolean> {
+    try {
+      await this.#keys.insertOne({ ...record, state: 'pending' });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async find(id: string): Promise<IdempotencyRecord | undefined> {
+    return (await this.#keys.findOne({ _id: id })) ?? undefined;
+  }
+
+  async done(id: string, claimToken: string, response: StoredResponse): Promise<void> {
+    await this.#keys.updateOne(
+      { _id: id, claimToken, state: 'pending' },
+      { $set: { state: 'done', response } },
+    );
+  }
+
+  async renew(id: string, claimToken: string, leaseExpiresAt: Date): Promise<void> {
+    await this.#keys.updateOne(
+      { _id: id, claimToken, state: 'pending' },
+      { $set: { leaseExpiresAt } },
+    );
+  }
+
+  async release(id: string, claimToken: string): Promise<void> {
+    await this.#keys.deleteOne({ _id: id, claimToken, state: 'pending' });
+  }
+
+  async deleteIfExpired(id: string, now: Date): Promise<void> {
+    await this.#keys.deleteOne({ _id: id, expiresAt: { $lte: now } });
+  }
+
+  async deleteExpired(now: Date): Promise<number> {
+    return (await this.#keys.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+  }
+}

@@ -1,0 +1,202 @@
+import { recordEvent, type WithPendingEvents } from '@petstore/service-kit';
+import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
+import { derivedStatus, type Stock, type StockChange } from '../pet-status.js';
+import { isDuplicateKey } from './duplicate-key.js';
+
+/** The stock of one pet, keyed by its id; made only after pets confirmed the pet. */
+export interface InventoryDocument extends WithPendingEvents {
+  _id: number;
+  quantity: number;
+  /** Orders neither complete nor cancelled, moved in the same update as `quantity`. */
+  openOrders: number;
+  updatedAt: Date;
+  /** Stock taken by orders not yet known to be stored, by order id. */
+  holds?: Record<string, { quantity: number; at: Date }>;
+  heldCount?: number;
+  /** The orders whose closing moved this entry, by order id: moving it again is a no-op. */
+  closed?: Record<string, Date>;
+  closedCount?: number;
+}
+
+/** What a closed order owes its pet's stock: a cancel gives `quantity` back, a completion 0. */
+export interface Closing {
+  petId: number;
+  orderId: number;
+  quantity: number;
+}
+
+/** Stock taken for order `orderId`, kept in the entry until the order is known to be stored. */
+export interface StockHold extends Closing {
+  at: Date;
+}
+
+export type OrderMark = Pick<Closing, 'petId' | 'orderId'>;
+
+export interface StockFilter {
+  /** Only pets with stock (`true`) or without (`false`). */
+  inStock?: boolean;
+  after: number;
+  limit: number;
+}
+
+export class InventoryRepository {
+  readonly #inventory: Collection<InventoryDocument>;
+
+  constructor(db: Db) {
+    this.#inventory = db.collection<InventoryDocument>('inventory');
+  }
+
+  async find(petId: number): Promise<Stock | undefined> {
+    const document = await this.#inventory.findOne({ _id: petId });
+    return document ? toStock(document) : undefined;
+  }
+
+  async exists(petId: number): Promise<boolean> {
+    return (await this.#inventory.countDocuments({ _id: petId }, { limit: 1 })) > 0;
+  }
+
+  async list({ inStock, after, limit }: StockFilter): Promise<Stock[]> {
+    const filter: Filter<InventoryDocument> = { _id: { $gt: after } };
+    if (inStock !== undefined) filter.quantity = inStock ? { $gt: 0 } : 0;
+    const documents = await this.#inventory.find(filter).sort({ _id: 1 }).limit(limit).toArray();
+    return documents.map(toStock);
+  }
+
+  /**
+   * Sets the count with its `inventory.updated` event. The event's status depends on the open
+   * orders, which orders move at any time: the update only matches the count it was read with.
+   */
+  async set(petId: number, quantity: number, at: Date): Promise<StockChange> {
+    for (;;) {
+      const openOrders = (await this.#inventory.findOne({ _id: petId }))?.openOrders ?? 0;
+      const data = { petId, quantity, status: derivedStatus(quantity, openOrders) };
+      const event = recordEvent({ type: 'inventory.updated', timestamp: at, data });
+      try {
+        const before = await this.#inventory.findOneAndUpdate(
+          { _id: petId, openOrders },
+          { $set: { quantity, updatedAt: at, ...event.$set }, $inc: event.$inc },
+          { upsert: true, returnDocument: 'before' },
+        );
+        const after = { petId, quantity, openOrders };
+        return { before: before ? toStock(before) : undefined, after };
+      } catch (error) {
+        // The entry is there with another count: the upsert tried to insert a second one.
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
+  }
+
+  /** Takes the stock in one conditional update, with the hold and an open order. */
+  take({ petId, orderId, quantity, at }: StockHold): Promise<StockChange | undefined> {
+    return this.#change(
+      { _id: petId, quantity: { $gte: quantity } },
+      {
+        $inc: { quantity: -quantity, heldCount: 1, openOrders: 1 },
+        $set: { updatedAt: at, [`holds.${orderId}`]: { quantity, at } },
+      },
+      -quantity,
+      1,
+    );
+  }
+
+  /** The orders are stored: their holds go, their stock stays taken. */
+  releaseHolds(holds: OrderMark[]): Promise<void> {
+    return this.#removeMarks(holds, 'holds', 'heldCount');
+  }
+
+  /** The order will never be stored: its stock goes back, once. */
+  returnHold({ petId, orderId, quantity }: StockHold, at: Date): Promise<StockChange | undefined> {
+    return this.#change(
+      { _id: petId, [`holds.${orderId}`]: { $exists: true } },
+      {
+        $unset: { [`holds.${orderId}`]: '' },
+        $inc: { quantity, heldCount: -1, openOrders: -1 },
+        $set: { updatedAt: at },
+      },
+      quantity,
+      -1,
+    );
+  }
+
+  async holdsTakenBefore(before: Date): Promise<StockHold[]> {
+    const documents = await this.#inventory.find({ heldCount: { $gt: 0 } }).toArray();
+    return documents.flatMap(({ _id: petId, holds = {} }) =>
+      Object.entries(holds)
+        .filter(([, hold]) => hold.at < before)
+        .map(([orderId, { quantity, at }]) => ({ petId, orderId: Number(orderId), quantity, at })),
+    );
+  }
+
+  /** Gives a closed order's quantity back and drops its open order, once: it marks the order. */
+  close({ petId, orderId, quantity }: Closing, at: Date): Promise<StockChange | undefined> {
+    return this.#change(
+      { _id: petId, [`closed.${orderId}`]: { $exists: false } },
+      {
+        $inc: { quantity, openOrders: -1, closedCount: 1 },
+        $set: { updatedAt: at, [`closed.${orderId}`]: at },
+      },
+      quantity,
+      -1,
+    );
+  }
+
+  async closedBefore(before: Date): Promise<OrderMark[]> {
+    const documents = await this.#inventory.find({ closedCount: { $gt: 0 } }).toArray();
+    return documents.flatMap(({ _id: petId, closed = {} }) =>
+      Object.entries(closed)
+        .filter(([, at]) => at < before)
+        .map(([orderId]) => ({ petId, orderId: Number(orderId) })),
+    );
+  }
+
+  forgetClosed(marks: OrderMark[]): Promise<void> {
+    return this.#removeMarks(marks, 'closed', 'closedCount');
+  }
+
+  /**
+   * The entry before the update, and after as the update's own change makes it: some servers
+   * (mongo-java-server) read the document again to return it, which a concurrent update changes.
+   */
+  async #change(
+    filter: Filter<InventoryDocument>,
+    update: UpdateFilter<InventoryDocument>,
+    quantity: number,
+    openOrders: number,
+  ): Promise<StockChange | undefined> {
+    const before = await this.#inventory.findOneAndUpdate(filter, update, {
+      returnDocument: 'before',
+    });
+    if (!before) return undefined;
+    const stock = toStock(before);
+    return {
+      before: stock,
+      after: {
+        petId: stock.petId,
+        quantity: stock.quantity + quantity,
+        openOrders: stock.openOrders + openOrders,
+      },
+    };
+  }
+
+  /** Removes marks (holds, closings), each only if still there, in one command. */
+  async #removeMarks(
+    marks: OrderMark[],
+    field: 'holds' | 'closed',
+    count: 'heldCount' | 'closedCount',
+  ): Promise<void> {
+    if (marks.length === 0) return;
+    await this.#inventory.bulkWrite(
+      marks.map(({ petId, orderId }) => ({
+        updateOne: {
+          filter: { _id: petId, [`${field}.${orderId}`]: { $exists: true } },
+          update: { $unset: { [`${field}.${orderId}`]: '' }, $inc: { [count]: -1 } },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+}
+
+function toStock({ _id, quantity, openOrders }: InventoryDocument): Stock {
+  return { petId: _id, quantity, openOrders: openOrders ?? 0 };
+}

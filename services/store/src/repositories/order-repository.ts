@@ -1,0 +1,202 @@
+import type { Order, WebhookEventType } from '@petstore/contract';
+import {
+  recordEvent,
+  SequenceBlocks,
+  withEvent,
+  type WithPendingEvents,
+} from '@petstore/service-kit';
+import type { Collection, Db, Filter } from 'mongodb';
+import { isDuplicateKey } from './duplicate-key.js';
+import type { Closing, StockHold } from './inventory-repository.js';
+import { toTimestamp } from './timestamps.js';
+
+export type PlacedOrder = Required<Order>;
+
+/**
+ * Cancelled orders stay, out of every response; so do tombstones (`aborted`), which take the id
+ * of an order whose placing failed so that it can never be stored.
+ */
+export interface OrderDocument extends WithPendingEvents {
+  _id: number;
+  ownerId: string;
+  petId: number;
+  quantity: number;
+  shipDate: Date;
+  complete: boolean;
+  cancelled: boolean;
+  placedAt: Date;
+  completedAt?: Date;
+  cancelledAt?: Date;
+  aborted?: true;
+  /** The `Idempotency-Key` record it was placed under. */
+  idempotencyKey?: string;
+  /** Set by its closing: the stock is owed the closing until this is cleared. */
+  stockOwed?: Date;
+}
+
+export type NewOrderDocument = Pick<
+  OrderDocument,
+  'ownerId' | 'petId' | 'quantity' | 'shipDate' | 'placedAt' | 'idempotencyKey'
+>;
+
+/** Whose orders a query sees: a customer's own, or every order (`{}`) for an admin. */
+export type OrderScope = { ownerId: string } | Record<string, never>;
+
+export interface OrderFilter {
+  petId?: number;
+  complete?: boolean;
+  after: number;
+  limit: number;
+}
+
+const open = { complete: false, cancelled: false } as const;
+
+export class OrderRepository {
+  readonly #orders: Collection<OrderDocument>;
+  // Ids come in blocks: the rest of a block is skipped when a store stops.
+  readonly #ids: SequenceBlocks;
+
+  constructor(db: Db) {
+    this.#orders = db.collection<OrderDocument>('orders');
+    this.#ids = new SequenceBlocks(db, 'orders', 100);
+  }
+
+  nextId(): Promise<number> {
+    return this.#ids.next();
+  }
+
+  /** Stores the order with its `order.created` event. */
+  async insert(id: number, order: NewOrderDocument): Promise<PlacedOrder> {
+    const document: OrderDocument = { _id: id, ...order, ...open };
+    const placed = toOrder(document);
+    const { placedAt: timestamp, ownerId: accountId } = order;
+    const event = withEvent({ type: 'order.created', timestamp, accountId, data: placed });
+    await this.#orders.insertOne({ ...document, ...event });
+    return placed;
+  }
+
+  /**
+   * For a hold whose order may or may not be stored, the first insert of its id wins: inserts a
+   * tombstone unless the order is there. The order, when it is stored.
+   */
+  async abortUnlessStored(hold: StockHold): Promise<PlacedOrder | undefined> {
+    const { orderId, petId, quantity, at } = hold;
+    try {
+      const tombstone = { _id: orderId, ownerId: '', petId, quantity, shipDate: at, placedAt: at };
+      await this.#orders.insertOne({
+        ...tombstone,
+        complete: false,
+        cancelled: true,
+        aborted: true,
+      });
+      return undefined;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    return this.#findOne({ _id: orderId, aborted: { $ne: true } });
+  }
+
+  /** The latest order placed under an `Idempotency-Key` record since `since`. */
+  findByIdempotencyKey(idempotencyKey: string, since: Date): Promise<PlacedOrder | undefined> {
+    const filter = { idempotencyKey, aborted: { $ne: true as const }, placedAt: { $gte: since } };
+    return this.#findOne(filter, { _id: -1 });
+  }
+
+  async list(
+    scope: OrderScope,
+    { petId, complete, after, limit }: OrderFilter,
+  ): Promise<PlacedOrder[]> {
+    const filter: Filter<OrderDocument> = { ...scope, _id: { $gt: after }, cancelled: false };
+    if (petId !== undefined) filter.petId = petId;
+    if (complete !== undefined) filter.complete = complete;
+    const documents = await this.#orders.find(filter).sort({ _id: 1 }).limit(limit).toArray();
+    return documents.map(toOrder);
+  }
+
+  find(scope: OrderScope, id: number): Promise<PlacedOrder | undefined> {
+    return this.#findOne({ _id: id, ...scope, cancelled: false });
+  }
+
+  /** Any order but a tombstone, with what the stock is still owed of its closing. */
+  async findClosed(
+    scope: OrderScope,
+    id: number,
+  ): Promise<{ order: PlacedOrder; cancelled: boolean; owed?: Closing } | undefined> {
+    const document = await this.#orders.findOne({ _id: id, ...scope, aborted: { $ne: true } });
+    if (!document) return undefined;
+    const owed = document.stockOwed ? closingOf(document) : undefined;
+    return { order: toOrder(document), cancelled: document.cancelled, owed };
+  }
+
+  /** Of racing cancels, only the one that matches the open order gets the closing. */
+  async cancelOpen(scope: OrderScope, id: number, at: Date): Promise<Closing | undefined> {
+    const set = { cancelled: true, cancelledAt: at };
+    const before = await this.#closeOpen({ _id: id, ...scope }, set, 'order.cancelled', at);
+    return before && closingOf({ ...before, cancelled: true });
+  }
+
+  async completeOpen(id: number, at: Date, shipDate?: Date): Promise<PlacedOrder | undefined> {
+    const set = { complete: true, completedAt: at, ...(shipDate && { shipDate }) };
+    const before = await this.#closeOpen({ _id: id }, set, 'order.completed', at);
+    return before && toOrder({ ...before, ...set });
+  }
+
+  async moveShipDate(id: number, shipDate: Date): Promise<PlacedOrder | undefined> {
+    const after = await this.#orders.findOneAndUpdate(
+      { _id: id, ...open },
+      { $set: { shipDate } },
+      { returnDocument: 'after' },
+    );
+    return after ? toOrder(after) : undefined;
+  }
+
+  async owedBefore(before: Date): Promise<Closing[]> {
+    return (await this.#orders.find({ stockOwed: { $lt: before } }).toArray()).map(closingOf);
+  }
+
+  async stillOwed(ids: number[]): Promise<Set<number>> {
+    const documents = await this.#orders
+      .find({ _id: { $in: ids }, stockOwed: { $exists: true } }, { projection: { _id: 1 } })
+      .toArray();
+    return new Set(documents.map(({ _id }) => _id));
+  }
+
+  /** The stock has seen to these orders' closings. */
+  async settled(ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#orders.updateMany({ _id: { $in: ids } }, { $unset: { stockOwed: '' } });
+  }
+
+  /** Closes the order if it is open, with the closing the stock is owed and the event. */
+  async #closeOpen(
+    filter: Filter<OrderDocument>,
+    set: Partial<OrderDocument>,
+    type: WebhookEventType,
+    at: Date,
+  ): Promise<OrderDocument | undefined> {
+    const event = recordEvent({ type, timestamp: at });
+    const before = await this.#orders.findOneAndUpdate(
+      { ...filter, ...open },
+      { $set: { ...set, stockOwed: at, ...event.$set }, $inc: event.$inc },
+      { returnDocument: 'before' },
+    );
+    return before ?? undefined;
+  }
+
+  async #findOne(
+    filter: Filter<OrderDocument>,
+    sort?: Record<string, 1 | -1>,
+  ): Promise<PlacedOrder | undefined> {
+    const document = await this.#orders.findOne(filter, { sort });
+    return document ? toOrder(document) : undefined;
+  }
+}
+
+function closingOf({ petId, _id, cancelled, quantity }: OrderDocument): Closing {
+  return { petId, orderId: _id, quantity: cancelled ? quantity : 0 };
+}
+
+export function toOrder(document: OrderDocument): PlacedOrder {
+  const { _id: id, petId, quantity, shipDate, complete } = document;
+  return { id, petId, quantity, shipDate: toTimestamp(shipDate), complete };
+}

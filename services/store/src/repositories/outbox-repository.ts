@@ -1,0 +1,115 @@
+import type { Collection, Db } from 'mongodb';
+import { isDuplicateKey } from './duplicate-key.js';
+
+/**
+ * A pet whose status is pushed to pets, one entry per pet, kept for good. The status is computed
+ * at push time, so the entry only says "push again" (`pending`) and counts triggers (`version`).
+ */
+export interface OutboxEntry {
+  _id: number;
+  /** Bumped by every trigger, never reset: pets keeps a status only over an older version. */
+  version: number;
+  pending: boolean;
+  pendingSince?: Date;
+  /** The trace of the last trigger, continued by the push. */
+  traceparent?: string;
+  /** Failed pushes in a row; sets the backoff. */
+  attempts: number;
+  nextAttemptAt: Date;
+  /** Until when a worker holds the entry, so that no two pushes of a pet overlap. */
+  leaseUntil: Date;
+  leaseId?: string;
+}
+
+export interface ClaimedEntry {
+  petId: number;
+  version: number;
+  attempts: number;
+  leaseId: string;
+  traceparent?: string;
+}
+
+const UNLEASED = new Date(0);
+
+export class OutboxRepository {
+  readonly #outbox: Collection<OutboxEntry>;
+
+  constructor(db: Db) {
+    this.#outbox = db.collection<OutboxEntry>('outbox');
+  }
+
+  /** Notes that the pet's status must be pushed, due at once. */
+  async record(petId: number, now: Date, traceparent?: string): Promise<void> {
+    const upsert = () =>
+      this.#outbox.updateOne(
+        { _id: petId },
+        {
+          $inc: { version: 1 },
+          $set: { pending: true, nextAttemptAt: now, ...(traceparent && { traceparent }) },
+          $min: { pendingSince: now },
+          $setOnInsert: { attempts: 0, leaseUntil: UNLEASED },
+        },
+        { upsert: true },
+      );
+    try {
+      await upsert();
+    } catch (error) {
+      // Two first triggers of a pet raced to insert: the loser updates the winner's entry.
+      if (!isDuplicateKey(error)) throw error;
+      await upsert();
+    }
+  }
+
+  /** Takes the most overdue entry no one holds (or whose lease ran out) for `leaseMs`. */
+  async claimDue(now: Date, leaseMs: number, leaseId: string): Promise<ClaimedEntry | undefined> {
+    const entry = await this.#outbox.findOneAndUpdate(
+      { pending: true, nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
+      { $set: { leaseUntil: new Date(now.getTime() + leaseMs), leaseId } },
+      { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
+    );
+    if (!entry) return undefined;
+    const { _id: petId, version, attempts, traceparent } = entry;
+    return { petId, version, attempts, leaseId, traceparent };
+  }
+
+  /** Nothing is owed any more, unless a trigger came since the claim: then it is due again. */
+  async delivered({ petId, version, leaseId }: ClaimedEntry): Promise<void> {
+    const { matchedCount } = await this.#outbox.updateOne(
+      { _id: petId, version },
+      {
+        $set: { pending: false, attempts: 0, leaseUntil: UNLEASED },
+        $unset: { pendingSince: '', traceparent: '' },
+      },
+    );
+    if (matchedCount > 0) return;
+    await this.#outbox.updateOne(
+      { _id: petId, leaseId },
+      { $set: { attempts: 0, leaseUntil: UNLEASED } },
+    );
+  }
+
+  /** The pet no longer exists: nothing is to push. */
+  async drop(petId: number): Promise<void> {
+    await this.#outbox.deleteOne({ _id: petId });
+  }
+
+  async retryAt({ petId, leaseId }: ClaimedEntry, at: Date): Promise<void> {
+    await this.#outbox.updateOne(
+      { _id: petId, leaseId },
+      { $set: { nextAttemptAt: at, leaseUntil: UNLEASED }, $inc: { attempts: 1 } },
+    );
+  }
+
+  /** How many pushes are owed, and since when the oldest has been. */
+  async backlog(): Promise<{ size: number; oldest?: Date }> {
+    const [size, oldest] = await Promise.all([
+      this.#outbox.countDocuments({ pending: true }),
+      this.#outbox.findOne({ pending: true }, { sort: { pendingSince: 1 } }),
+    ]);
+    return { size, oldest: oldest?.pendingSince };
+  }
+
+  async find(petId: number): Promise<OutboxEntry | undefined> {
+    return (await this.#outbox.findOne({ _id: petId })) ?? undefined;
+  }
+}
