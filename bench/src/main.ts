@@ -22,10 +22,9 @@ import {
 import type { Database, ScenarioId } from './scenario-ids.js';
 import {
   bareScenario,
-  localLimitsScenario,
+  gatewayReadScenario,
   referenceScenarios,
   stackScenarios,
-  telemetryScenario,
   webhookScenarios,
   type Scenario,
 } from './scenarios.js';
@@ -236,14 +235,14 @@ async function runAll(): Promise<ScenarioResult[]> {
   if (onStack.some((id) => selected.has(id))) results.push(...(await runOnStack()));
   if (selected.has('f')) {
     results.push(
-      await runAlone((stack, fixtures) => localLimitsScenario(database, stack, fixtures), {
+      await runAlone((stack, fixtures) => gatewayReadScenario('f', database, stack, fixtures), {
         env: { RATE_LIMIT_POLICY: 'local' },
       }),
     );
   }
   if (selected.has('h')) {
     results.push(
-      await runAlone((stack, fixtures) => telemetryScenario('h', database, stack, fixtures), {
+      await runAlone((stack, fixtures) => gatewayReadScenario('h', database, stack, fixtures), {
         metrics: true,
       }),
     );
@@ -252,7 +251,7 @@ async function runAll(): Promise<ScenarioResult[]> {
     const collector = await startTraceSink();
     cleanups.push(() => collector.stop());
     results.push(
-      await runAlone((stack, fixtures) => telemetryScenario('i', database, stack, fixtures), {
+      await runAlone((stack, fixtures) => gatewayReadScenario('i', database, stack, fixtures), {
         env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_TRACES_SAMPLER: 'always_on' },
       }),
     );

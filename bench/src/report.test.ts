@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Measurement } from './load.js';
-import { evaluate, renderMarkdown, type ScenarioResult } from './report.js';
+import { evaluate, renderMarkdown, type BenchResults, type ScenarioResult } from './report.js';
 import type { Database, ScenarioId } from './scenario-ids.js';
 
 function scenario(
@@ -32,18 +32,29 @@ function scenario(
 const options = { connections: 32, warmupSeconds: 2, durationSeconds: 10 };
 const embedded = 'mongo-java-server' as const;
 
+/** Scenarios on the embedded database, by id: requests per second, p99 and what else differs. */
+function onEmbedded(
+  runs: Partial<Record<ScenarioId, [number, number, Partial<Measurement>?]>>,
+): ScenarioResult[] {
+  return Object.entries(runs).map(([id, [perSecond, p99, more]]) =>
+    scenario(id as ScenarioId, embedded, perSecond, p99, more),
+  );
+}
+
 describe('evaluate', () => {
   it('gives the run’s ratios against R1 and R2 and meets the goals at their bounds', () => {
     const { ratios, goals } = evaluate(
       [
         scenario('a', undefined, 10_000, 3),
-        scenario('R1', embedded, 2_000, 20),
-        scenario('R2', embedded, 2_000, 20),
-        scenario('b', embedded, 1_700, 20),
-        scenario('c', embedded, 1_700, 25),
-        scenario('d', embedded, 400, 90),
-        scenario('j0', embedded, 300, 200),
-        scenario('j', embedded, 270, 210),
+        ...onEmbedded({
+          R1: [2_000, 20],
+          R2: [2_000, 20],
+          b: [1_700, 20],
+          c: [1_700, 25],
+          d: [400, 90],
+          j0: [300, 200],
+          j: [270, 210],
+        }),
       ],
       options,
     );
@@ -64,15 +75,15 @@ describe('evaluate', () => {
 
   it('misses the goals below their bounds', () => {
     const { goals } = evaluate(
-      [
-        scenario('R1', embedded, 1_000, 10),
-        scenario('R2', embedded, 1_000, 10),
-        scenario('b', embedded, 840, 10),
-        scenario('c', embedded, 420, 26),
-        scenario('d', embedded, 190, 90),
-        scenario('j0', embedded, 300, 200),
-        scenario('j', embedded, 266, 210),
-      ],
+      onEmbedded({
+        R1: [1_000, 10],
+        R2: [1_000, 10],
+        b: [840, 10],
+        c: [420, 26],
+        d: [190, 90],
+        j0: [300, 200],
+        j: [266, 210],
+      }),
       options,
     );
     expect(goals.slice(0, 6).map((goal) => [goal.actual, goal.met])).toEqual([
@@ -87,25 +98,18 @@ describe('evaluate', () => {
 
   it('meets no goal with answers that were not all 2xx', () => {
     const { goals } = evaluate(
-      [
-        scenario('R1', embedded, 1_000, 5),
-        scenario('R2', embedded, 1_000, 5),
-        scenario('b', embedded, 1_000, 5, { non2xx: 3 }),
-        scenario('c', embedded, 1_000, 5, { errors: 1 }),
-        scenario('d', embedded, 1_000, 5, { non2xx: 1 }),
-        scenario('j0', embedded, 300, 200),
-        scenario('j', embedded, 300, 200, { non2xx: 1 }),
-      ],
+      onEmbedded({
+        R1: [1_000, 5],
+        R2: [1_000, 5],
+        b: [1_000, 5, { non2xx: 3 }],
+        c: [1_000, 5, { errors: 1 }],
+        d: [1_000, 5, { non2xx: 1 }],
+        j0: [300, 200],
+        j: [300, 200, { non2xx: 1 }],
+      }),
       options,
     );
-    expect(goals.slice(0, 6).map((goal) => goal.met)).toEqual([
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-    ]);
+    expect(goals.slice(0, 6).map((goal) => goal.met)).toEqual(Array(6).fill(false));
   });
 
   it('names the database the scenarios ran on when it is the one MONGODB_URI names', () => {
@@ -125,43 +129,49 @@ describe('evaluate', () => {
   });
 });
 
+/** The report of `scenarios` as a run on a small machine would render it. */
+function markdownOf(scenarios: ScenarioResult[], commands: BenchResults['commands'] = {}): string {
+  return renderMarkdown({
+    date: '2026-01-01T00:00:00.000Z',
+    machine: { cpus: 2, cpuModel: 'CPU', node: '20.19.0', platform: 'linux x64' },
+    busyBeforePercent: 3,
+    options,
+    scenarios,
+    ...evaluate(scenarios, options),
+    commands,
+  });
+}
+
+/** Fails unless `markdown` has every one of `lines`. */
+function expectLines(markdown: string, lines: string[]): void {
+  for (const line of lines) expect(markdown).toContain(line);
+}
+
 describe('renderMarkdown', () => {
   it('tables every scenario with its database, answers, CPU per request, ratios, commands and goals', () => {
-    const scenarios = [
-      scenario('R1', embedded, 2_000, 20),
-      scenario('b', embedded, 1_800, 20),
-      scenario('c', embedded, 900, 40, { non2xx: 2, statusCodes: { '200': 8998, '503': 2 } }),
-    ];
-    const markdown = renderMarkdown({
-      date: '2026-01-01T00:00:00.000Z',
-      machine: { cpus: 2, cpuModel: 'CPU', node: '20.19.0', platform: 'linux x64' },
-      busyBeforePercent: 3,
-      options,
-      scenarios,
-      ...evaluate(scenarios, options),
-      commands: {
-        'mongo-java-server': [
-          {
-            operation: 'an order',
-            perRequest: 3.5,
-            byCommand: { 'store: insert orders': 1, 'store: findAndModify inventory': 2.5 },
-          },
-        ],
-      },
+    const scenarios = onEmbedded({
+      R1: [2_000, 20],
+      b: [1_800, 20],
+      c: [900, 40, { non2xx: 2, statusCodes: { '200': 8998, '503': 2 } }],
     });
-    expect(markdown).toContain(
+    const markdown = markdownOf(scenarios, {
+      'mongo-java-server': [
+        {
+          operation: 'an order',
+          perRequest: 3.5,
+          byCommand: { 'store: insert orders': 1, 'store: findAndModify inventory': 2.5 },
+        },
+      ],
+    });
+    expectLines(markdown, [
       '| R1 | mongo-java-server | scenario R1 | 2000 | 1 | 20 | 20000 | all 2xx | 0.50 |',
-    );
-    expect(markdown).toContain(
       '| (c) | mongo-java-server | scenario c | 900 | 1 | 40 | 9000 | 2× 503 | 0.50 |',
-    );
-    expect(markdown).toContain('| (c) | mongo-java-server | – | – | – | 120 | – | – | – | – |');
-    expect(markdown).toContain('| mongo-java-server | **0.9** | – | – | **0.5** |');
-    expect(markdown).toContain(
+      '| (c) | mongo-java-server | – | – | – | 120 | – | – | – | – |',
+      '| mongo-java-server | **0.9** | – | – | **0.5** |',
       '| mongo-java-server | an order | 3.5 | store: insert orders 1; store: findAndModify inventory 2.5 |',
-    );
-    expect(markdown).toContain('| ≤ 25 ms | 40 ms | NOT met |');
-    expect(markdown).toContain('3% of the CPUs');
+      '| ≤ 25 ms | 40 ms | NOT met |',
+      '3% of the CPUs',
+    ]);
     expect(markdown).not.toContain('Webhooks:');
   });
 
@@ -173,25 +183,12 @@ describe('renderMarkdown', () => {
         webhookReceiver: { requests: 3, hangingWhileMeasured: 2 },
       },
     ];
-    const markdown = renderMarkdown({
-      date: '2026-01-01T00:00:00.000Z',
-      machine: { cpus: 2, cpuModel: 'CPU', node: '20.19.0', platform: 'linux x64' },
-      busyBeforePercent: 3,
-      options,
-      scenarios,
-      ...evaluate(scenarios, options),
-      commands: {},
-    });
-    expect(markdown).toContain(
+    expectLines(markdownOf(scenarios), [
       '| (j0) | mongo-java-server | scenario j0 | 300 | 1 | 200 | 3000 | all 2xx | 0.50 |',
-    );
-    expect(markdown).toContain(
       '| (j) | mongo-java-server | scenario j | 285 | 1 | 210 | 2850 | all 2xx |',
-    );
-    expect(markdown).toContain('orders\nkeep **0.95** of their throughput without one, (j)/(j0)');
-    expect(markdown).toContain('sent 3 deliveries during (j), 2\nof them hanging');
-    expect(markdown).toContain(
+      'orders\nkeep **0.95** of their throughput without one, (j)/(j0)',
+      'sent 3 deliveries during (j), 2\nof them hanging',
       '| orders with a hanging webhook receiver / orders on mongo-java-server, (j)/(j0) | ≥ 0.9 | 0.95 | met |',
-    );
+    ]);
   });
 });

@@ -184,20 +184,22 @@ function statusSummary({ measurement }: ScenarioResult): string {
 const show = (value: number | null | undefined) =>
   value === null || value === undefined ? '–' : `**${value}**`;
 
+/** `text`, then a table of `rows` under `header` and `divider`; nothing when there are no rows. */
+function section(text: string[], header: string, divider: string, rows: string[]): string[] {
+  return rows.length === 0 ? [] : [...text, '', header, divider, ...rows, ''];
+}
+
 function ratioTable({ byDatabase }: BenchResults['ratios']): string[] {
   const rows = Object.entries(byDatabase).map(
     ([database, ratios]) =>
       `| ${database} | ${show(ratios.petsOverR1)} | ${show(ratios.gatewayOverR2)} | ${show(ratios.ordersOverR1)} | ${show(ratios.gatewayOverPets)} |`,
   );
-  if (rows.length === 0) return [];
-  return [
-    'Ratios of requests/s, each between scenarios of the same run on the same database:',
-    '',
+  return section(
+    ['Ratios of requests/s, each between scenarios of the same run on the same database:'],
     '| Database | pets / R1, (b)/R1 | gateway / R2, (c)/R2 | orders / R1, (d)/R1 | gateway / pets, (c)/(b) |',
     '| --- | ---: | ---: | ---: | ---: |',
-    ...rows,
-    '',
-  ];
+    rows,
+  );
 }
 
 /** What counting requests in the database, (c), costs next to counting them in memory, (f). */
@@ -247,16 +249,15 @@ function commandTable(commands: BenchResults['commands']): string[] {
       return `| ${database} | ${operation} | ${perRequest} | ${parts.join('; ')} |`;
     }),
   );
-  if (rows.length === 0) return [];
-  return [
-    'Database commands per request, counted by the services’ own command monitoring (their',
-    'metrics), with the after-work a request leaves (deliveries, status pushes):',
-    '',
+  return section(
+    [
+      'Database commands per request, counted by the services’ own command monitoring (their',
+      'metrics), with the after-work a request leaves (deliveries, status pushes):',
+    ],
     '| Database | Operation | Commands | Which (service: command collection, per request) |',
     '| --- | --- | ---: | --- |',
-    ...rows,
-    '',
-  ];
+    rows,
+  );
 }
 
 /** `bench/results.md`: the tables, the ratios, the goals and how quiet the machine was. */

@@ -38,20 +38,24 @@ export function referenceScenarios(
       id: 'R2',
       title: '`node:http` + SHA-256 key lookup + undici `Pool` → R1',
       database,
-      target: {
-        url: `${r2}/v1/pets/${petId}`,
-        method: 'GET',
-        headers: { authorization: `Bearer ${customer.apiKey}` },
-      },
+      target: petRead(r2, { petId, customer }),
     },
   ];
 }
 
+type Customer = Pick<Fixtures, 'petId' | 'customer'>;
+
+/** A customer reads the pet with their key, at `url`: the gateway or what stands for it. */
+function petRead(url: string, { petId, customer }: Customer): Target {
+  return {
+    url: `${url}/v1/pets/${petId}`,
+    method: 'GET',
+    headers: { authorization: `Bearer ${customer.apiKey}` },
+  };
+}
+
 /** (d)'s request: a customer orders one of the pet. */
-function orderTarget(
-  stack: Stack,
-  { petId, customer }: Pick<Fixtures, 'petId' | 'customer'>,
-): Target {
+function orderTarget(stack: Stack, { petId, customer }: Customer): Target {
   return {
     url: `${stack.url}/v1/store/orders`,
     method: 'POST',
@@ -66,8 +70,6 @@ export function stackScenarios(
   stack: Stack,
   { petId, customer }: Fixtures,
 ): Scenario[] {
-  const bearer = { authorization: `Bearer ${customer.apiKey}` };
-  const json = { 'content-type': 'application/json' };
   return [
     {
       id: 'b',
@@ -89,7 +91,7 @@ export function stackScenarios(
       id: 'c',
       title: '`GET /v1/pets/{petId}` through the gateway',
       database,
-      target: { url: `${stack.url}/v1/pets/${petId}`, method: 'GET', headers: bearer },
+      target: petRead(stack.url, { petId, customer }),
     },
     {
       id: 'd',
@@ -104,51 +106,38 @@ export function stackScenarios(
       target: {
         url: `${stack.url}/v1/messages`,
         method: 'POST',
-        headers: { ...bearer, ...json },
+        headers: {
+          authorization: `Bearer ${customer.apiKey}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ message: 'Hello, Petstore!' }),
       },
     },
   ];
 }
 
-/**
- * (f): `GET /v1/pets/{petId}` through the gateway with its rate limits counted in memory
- * (`local`) instead of in the database, as (c) does.
- */
-export function localLimitsScenario(
-  database: Database,
-  stack: Stack,
-  { petId, customer }: Fixtures,
-): Scenario {
-  return {
-    id: 'f',
-    title: '`GET /v1/pets/{petId}` through the gateway, rate limits in memory (`local`)',
-    database,
-    target: {
-      url: `${stack.url}/v1/pets/${petId}`,
-      method: 'GET',
-      headers: { authorization: `Bearer ${customer.apiKey}` },
-    },
-  };
-}
+/** How (f), (h) and (i), each in a stack of its own, differ from (c). */
+const gatewayReadVariants = {
+  f: 'rate limits in memory (`local`)',
+  h: 'metrics on',
+  i: 'every request traced (`always_on`), exported over OTLP',
+};
 
-/** (h), (i): `GET /v1/pets/{petId}` through the gateway with metrics on, then with tracing on. */
-export function telemetryScenario(
-  id: 'h' | 'i',
+/**
+ * (f), (h), (i): `GET /v1/pets/{petId}` through the gateway with its rate limits counted in
+ * memory instead of in the database, as (c) does; with metrics on; with tracing on.
+ */
+export function gatewayReadScenario(
+  id: keyof typeof gatewayReadVariants,
   database: Database,
   stack: Stack,
-  { petId, customer }: Fixtures,
+  fixtures: Fixtures,
 ): Scenario {
-  const what = id === 'h' ? 'metrics on' : 'every request traced (`always_on`), exported over OTLP';
   return {
     id,
-    title: `\`GET /v1/pets/{petId}\` through the gateway, ${what}`,
+    title: `\`GET /v1/pets/{petId}\` through the gateway, ${gatewayReadVariants[id]}`,
     database,
-    target: {
-      url: `${stack.url}/v1/pets/${petId}`,
-      method: 'GET',
-      headers: { authorization: `Bearer ${customer.apiKey}` },
-    },
+    target: petRead(stack.url, fixtures),
   };
 }
 
