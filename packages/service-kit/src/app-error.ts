@@ -1,13 +1,14 @@
-import { errorStatus, type ErrorCode, type ErrorDetail } from '@petstore/contract';
+import { errorStatus, type ErrorBody, type ErrorCode, type ErrorDetail } from '@petstore/contract';
+import { MethodNotAllowedError, RequestValidationError } from '@petstore/ts-rest-koa';
+import type { Middleware } from 'koa';
+import { isDatabaseUnavailable } from './mongo.js';
 
 export interface AppErrorOptions {
   details?: ErrorDetail[];
-  /** Response headers the error needs, e.g. `Allow`, `Retry-After` or `WWW-Authenticate`. */
   headers?: Record<string, string>;
   cause?: unknown;
 }
 
-/** An error a service answers on purpose; its status follows from its code. */
 export class AppError extends Error {
   override readonly name = 'AppError';
   readonly status: number;
@@ -24,4 +25,64 @@ export class AppError extends Error {
     this.details = options.details;
     this.headers = options.headers ?? {};
   }
+}
+
+// An exposed http-errors 4xx (`ctx.throw(404)`) not listed here becomes 400 `validation_failed`.
+const CODE_FOR_CLIENT_STATUS: Partial<Record<number, ErrorCode>> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  410: 'gone',
+  413: 'payload_too_large',
+  429: 'rate_limited',
+};
+
+type HttpError = Error & { status: number; headers?: Record<string, string> };
+
+function isExposedClientError(error: unknown): error is HttpError {
+  if (!(error instanceof Error) || !('status' in error) || !('expose' in error)) return false;
+  const { status, expose } = error;
+  return typeof status === 'number' && status >= 400 && status < 500 && expose === true;
+}
+
+/** Anything not known to be safe becomes `internal_error`, the original kept as `cause`. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof RequestValidationError) {
+    return new AppError('validation_failed', error.message, {
+      details: error.details,
+      cause: error,
+    });
+  }
+  if (error instanceof MethodNotAllowedError) {
+    const headers = { Allow: error.allow.join(', ') };
+    return new AppError('method_not_allowed', error.message, { headers, cause: error });
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new AppError('service_unavailable', 'database unavailable', { cause: error });
+  }
+  if (isExposedClientError(error)) {
+    const code = CODE_FOR_CLIENT_STATUS[error.status] ?? 'validation_failed';
+    return new AppError(code, error.message, { headers: error.headers, cause: error });
+  }
+  return new AppError('internal_error', 'internal server error', { cause: error });
+}
+
+export function errorMiddleware(): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (thrown) {
+      const error = toAppError(thrown);
+      if (error.status >= 500) ctx.log.error({ err: thrown }, error.message);
+      const { code, message, status, details } = error;
+      const body: ErrorBody = { code, message, status, requestId: ctx.requestId };
+      if (details) body.details = details;
+      ctx.status = status;
+      ctx.set(error.headers);
+      ctx.body = body;
+    }
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { loadConfig, loadOrExit } from './config.js';
-import { envHost, envLogLevel, envMongoUri, envPort } from './env-variables.js';
+import { envHost, envLogLevel, envMongoUri, envPort } from './config.js';
 
 const schema = z
   .object({

@@ -1,67 +1,36 @@
 import Koa, { type DefaultState, type Middleware } from 'koa';
-import { errorMiddleware } from './error-middleware.js';
-import { health } from './health.js';
+import { AppError, errorMiddleware } from './app-error.js';
+import { health, type ReadinessCheck } from './health.js';
 import { jsonBody } from './json-body.js';
 import type { Logger } from './logger.js';
-import type { ReadinessCheck } from './readiness.js';
-import { requestId } from './request-id.js';
-import { requestLogging } from './request-logging.js';
-import { routeNotFound } from './route-not-found.js';
-import { serverTelemetry } from './telemetry/server-telemetry.js';
+import { requestId, requestLogging } from './request-id.js';
+import { serverTelemetry } from './telemetry/telemetry.js';
 import { trustGateway } from './trust-gateway.js';
 
-/**
- * Any Koa middleware, whatever it expects of the context. @koa/router types `router.routes()` as
- * needing `ctx.params` and `ctx.router`, which it sets itself, so plain `Middleware` rejects it.
- */
+// @koa/router types `router.routes()` as needing `ctx.params` and `ctx.router`.
 export type RouterMiddleware = Middleware<DefaultState, never>;
 
 export interface ServiceOptions {
-  /** The service's name, e.g. `pets`; shows in readiness failures. */
   name: string;
   logger: Logger;
-  /** Mounted in order after `/health` and `/ready`, e.g. each router's middleware. */
   routers: RouterMiddleware[];
-  /**
-   * Mounted in order right after the error middleware, before `/health`, `/ready` and the JSON
-   * body parser: what every request passes through (headers every answer carries) and what may
-   * answer with the request body unread (a proxy that streams it). Errors it throws get the
-   * Error shape. Default: none.
-   */
+  /** Before `/health`, `/ready` and the body parser, e.g. a proxy that streams the body unread. */
   beforeBody?: Middleware[];
-  /** What `/ready` asks, by name, e.g. `{ database: () => db.command({ ping: 1 }) }`. */
   readiness?: Record<string, ReadinessCheck>;
-  /** What only `/ready?deep=true` asks as well: the services this one calls. */
   dependencies?: Record<string, ReadinessCheck>;
   readinessTimeoutMs?: number;
   bodyLimitBytes?: number;
-  /** When set, every route but `/health` and `/ready` answers only requests carrying it. */
   internalToken?: string;
 }
 
-/**
- * Builds the service's Koa app (it never listens). Middleware, outermost first:
- * telemetry (a server span, the request's duration), request id, request logging, errors, beforeBody, /health and /ready, gateway trust, JSON body, routers,
- * 404.
- */
-export function createService({
-  name,
-  logger,
-  routers,
-  beforeBody = [],
-  readiness = {},
-  dependencies,
-  readinessTimeoutMs = 1_000,
-  bodyLimitBytes,
-  internalToken,
-}: ServiceOptions): Koa {
+export function createService(options: ServiceOptions): Koa {
+  const { name, logger, routers, beforeBody = [], readiness = {}, dependencies } = options;
+  const { readinessTimeoutMs = 1_000, bodyLimitBytes, internalToken } = options;
   const app = new Koa();
-  // Errors are answered by errorMiddleware; what still reaches Koa (e.g. a broken response
-  // stream) is logged instead of printed to stderr.
+  // What the error middleware cannot catch (a broken response stream) is logged, not printed.
   app.on('error', (error: unknown, ctx?: Koa.Context) => {
     (ctx?.log ?? logger).error({ err: error }, 'error outside the error middleware');
   });
-
   app.use(serverTelemetry());
   app.use(requestId(app, logger));
   app.use(requestLogging(logger));
@@ -71,6 +40,8 @@ export function createService({
   if (internalToken !== undefined) app.use(trustGateway(internalToken));
   app.use(jsonBody({ limitBytes: bodyLimitBytes }));
   for (const router of routers) app.use(router);
-  app.use(routeNotFound());
+  app.use((ctx) => {
+    throw new AppError('route_not_found', `no operation for ${ctx.method} ${ctx.path}`);
+  });
   return app;
 }

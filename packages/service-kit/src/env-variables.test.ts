@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from './config.js';
-import {
-  envHttpUrl,
-  envHttpUrls,
-  envInstant,
-  envInteger,
-  envOptionalHttpUrl,
-} from './env-variables.js';
+import { envHttpUrl, envHttpUrls, envInstant, envInteger, envOptionalHttpUrl } from './config.js';
 
 describe('envInteger', () => {
   const schema = z.object({ N: envInteger(5, { min: 1, max: 10 }) });

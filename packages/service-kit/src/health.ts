@@ -1,30 +1,43 @@
+import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import { AppError } from './app-error.js';
-import { isDraining } from './draining.js';
-import { runReadinessChecks, type ReadinessCheck } from './readiness.js';
+
+export type ReadinessCheck = () => Promise<unknown>;
+
+// The reason is safe to show a client; the error is only logged.
+type ReadinessFailure = { name: string; reason: string; error?: unknown };
+
+const draining = new WeakSet<Koa>();
+
+export function startDraining(app: Koa): void {
+  draining.add(app);
+}
+
+function probe(name: string, check: ReadinessCheck, timeoutMs: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<ReadinessFailure>((resolve) => {
+    const reason = `no answer within ${timeoutMs} ms`;
+    timer = setTimeout(() => resolve({ name, reason }), timeoutMs);
+  });
+  const checked = Promise.resolve()
+    .then(check)
+    .then(
+      () => undefined,
+      (error: unknown): ReadinessFailure => ({ name, reason: 'unavailable', error }),
+    );
+  return Promise.race([checked, timedOut]).finally(() => clearTimeout(timer));
+}
 
 export interface HealthOptions {
-  /** Names the service in the message of a 503 from `/ready`. */
   name: string;
   readiness: Record<string, ReadinessCheck>;
-  /**
-   * What the service calls but can serve without for a while (another service): asked only by
-   * `/ready?deep=true`, so that one dependency's blip does not take every replica out of rotation.
-   */
+  // Only with ?deep=true: one dependency's blip must not take every replica out of rotation.
   dependencies?: Record<string, ReadinessCheck>;
   readinessTimeoutMs: number;
 }
 
-/**
- * `GET /health`: the process is up. `GET /ready`: every readiness check answered in time (with
- * `?deep=true` every dependency too), else 503 `service_unavailable` naming each part that did not.
- */
-export function health({
-  name,
-  readiness,
-  dependencies = {},
-  readinessTimeoutMs,
-}: HealthOptions): Middleware {
+export function health(options: HealthOptions): Middleware {
+  const { name, readiness, dependencies = {}, readinessTimeoutMs } = options;
   return async (ctx, next) => {
     if (ctx.path !== '/health' && ctx.path !== '/ready') {
       await next();
@@ -38,11 +51,13 @@ export function health({
     ctx.routeTemplate = ctx.path;
     ctx.set('Cache-Control', 'no-store');
     if (ctx.path === '/ready') {
-      if (isDraining(ctx.app)) {
+      if (draining.has(ctx.app))
         throw new AppError('service_unavailable', `${name} is shutting down`);
-      }
       const checks = ctx.query.deep === 'true' ? { ...readiness, ...dependencies } : readiness;
-      const failures = await runReadinessChecks(checks, readinessTimeoutMs);
+      const outcomes = await Promise.all(
+        Object.entries(checks).map(([part, check]) => probe(part, check, readinessTimeoutMs)),
+      );
+      const failures = outcomes.filter((outcome) => outcome !== undefined);
       if (failures.length > 0) {
         for (const { name: part, reason, error } of failures) {
           ctx.log.warn({ err: error, part, reason }, `${part} is not ready`);

@@ -3,23 +3,6 @@ import getRawBody from 'raw-body';
 import { AppError } from './app-error.js';
 import './koa-context.js';
 
-export interface JsonBodyOptions {
-  /** The largest body accepted, in bytes; 64 KiB unless told otherwise. */
-  limitBytes?: number;
-}
-
-function hasBody(ctx: Context): boolean {
-  return ctx.get('Transfer-Encoding') !== '' || (ctx.request.length ?? 0) > 0;
-}
-
-function isJson(ctx: Context): boolean {
-  const charset = ctx.request.charset.toLowerCase();
-  return (
-    Boolean(ctx.is('application/json', 'application/*+json')) &&
-    ['', 'utf-8', 'utf8'].includes(charset)
-  );
-}
-
 function tooLarge(ctx: Context, limitBytes: number): AppError {
   // Whatever the client is still sending is not worth reading.
   ctx.set('Connection', 'close');
@@ -27,13 +10,10 @@ function tooLarge(ctx: Context, limitBytes: number): AppError {
 }
 
 async function readText(ctx: Context, limitBytes: number): Promise<string> {
-  if ((ctx.request.length ?? 0) > limitBytes) throw tooLarge(ctx, limitBytes);
+  const length = ctx.request.length ?? null;
+  if ((length ?? 0) > limitBytes) throw tooLarge(ctx, limitBytes);
   try {
-    return await getRawBody(ctx.req, {
-      length: ctx.request.length ?? null,
-      limit: limitBytes,
-      encoding: 'utf-8',
-    });
+    return await getRawBody(ctx.req, { length, limit: limitBytes, encoding: 'utf-8' });
   } catch (error) {
     if (error instanceof Error && 'type' in error && error.type === 'entity.too.large') {
       throw tooLarge(ctx, limitBytes);
@@ -45,7 +25,11 @@ async function readText(ctx: Context, limitBytes: number): Promise<string> {
 }
 
 async function readJson(ctx: Context, limitBytes: number): Promise<unknown> {
-  if (!isJson(ctx)) {
+  const charset = ctx.request.charset.toLowerCase();
+  if (
+    !ctx.is('application/json', 'application/*+json') ||
+    !['', 'utf-8', 'utf8'].includes(charset)
+  ) {
     throw new AppError(
       'unsupported_content_type',
       'a request body must be sent with Content-Type: application/json',
@@ -60,13 +44,10 @@ async function readJson(ctx: Context, limitBytes: number): Promise<unknown> {
   }
 }
 
-/**
- * Parses a JSON request body into `ctx.request.body`. A body must be declared
- * `application/json` (or `application/*+json`), UTF-8, and fit in `limitBytes`.
- */
-export function jsonBody({ limitBytes = 64 * 1024 }: JsonBodyOptions = {}): Middleware {
+export function jsonBody({ limitBytes = 64 * 1024 }: { limitBytes?: number } = {}): Middleware {
   return async (ctx, next) => {
-    if (hasBody(ctx)) ctx.request.body = await readJson(ctx, limitBytes);
+    const hasBody = ctx.get('Transfer-Encoding') !== '' || (ctx.request.length ?? 0) > 0;
+    if (hasBody) ctx.request.body = await readJson(ctx, limitBytes);
     await next();
   };
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MongoBulkWriteError,
   MongoClient,
@@ -8,23 +9,17 @@ import {
   MongoNotConnectedError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
+  type ServerHeartbeatStartedEvent,
 } from 'mongodb';
-import { reconnectWhenMonitorHangs } from './hung-monitor.js';
 import { metricsEnabled } from './telemetry/metrics.js';
-import { monitorMongoCommands } from './telemetry/mongo-telemetry.js';
+import { monitorMongoCommands } from './telemetry/telemetry.js';
 import { tracingEnabled } from './telemetry/tracing.js';
 
 export interface ConnectMongoOptions {
-  /** Shows in the server's logs and `currentOp`, e.g. the service name. */
   appName: string;
-  /** How long to look for a server or open a socket before failing; keeps an outage fast. */
   timeoutMs?: number;
 }
 
-/**
- * A connected client that fails within `timeoutMs` rather than hanging when the database is down,
- * and that reconnects by itself when the driver's server monitor hangs (see `hung-monitor.ts`).
- */
 export async function connectMongo(
   uri: string,
   { appName, timeoutMs = 2_000 }: ConnectMongoOptions,
@@ -34,7 +29,7 @@ export async function connectMongo(
     appName,
     serverSelectionTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
-    // Only when something listens: each command then costs two events.
+    // Each monitored command costs two events: only when something listens.
     monitorCommands: observed.spans || observed.durations,
   };
   const client = await new MongoClient(uri, options).connect();
@@ -45,24 +40,72 @@ export async function connectMongo(
 }
 
 /**
- * Server answers that mean it cannot serve now (shutting down, not primary, stepping down, a
- * network failure of its own), as MongoDB's retryable errors list them.
+ * The driver (mongodb 6.22 and 7.9) can start a heartbeat on its monitoring connection just as a
+ * restarting server closes it; that heartbeat never ends, the server is never checked again, and
+ * every operation fails server selection until the process restarts. A polling heartbeat still
+ * running after `hungAfterMs` is that case: the client is closed and connected again. Awaited
+ * (streaming) heartbeats last as long as the server wants and are left alone.
  */
+function reconnectWhenMonitorHangs(
+  client: MongoClient,
+  { hungAfterMs, retryMs }: { hungAfterMs: number; retryMs: number },
+): void {
+  let checkStartedAt: number | undefined;
+  let reconnecting: Promise<void> | undefined;
+  let stopped = false;
+  client.on('serverHeartbeatStarted', (event: ServerHeartbeatStartedEvent) => {
+    checkStartedAt = event.awaited ? undefined : Date.now();
+  });
+  const checkEnded = () => (checkStartedAt = undefined);
+  client.on('serverHeartbeatSucceeded', checkEnded);
+  client.on('serverHeartbeatFailed', checkEnded);
+
+  const close = client.close.bind(client);
+  const reconnect = async () => {
+    while (!stopped) {
+      try {
+        await close();
+        if (!stopped) await client.connect();
+        return;
+      } catch {
+        await sleep(retryMs);
+      }
+    }
+  };
+  const timer = setInterval(
+    () => {
+      if (reconnecting || checkStartedAt === undefined) return;
+      if (Date.now() - checkStartedAt < hungAfterMs) return;
+      checkStartedAt = undefined;
+      reconnecting = reconnect().finally(() => (reconnecting = undefined));
+    },
+    Math.min(hungAfterMs, retryMs),
+  );
+  timer.unref();
+  // The owner's close ends the watch, and no reconnect undoes it.
+  client.close = async (...args: Parameters<MongoClient['close']>) => {
+    stopped = true;
+    clearInterval(timer);
+    await reconnecting;
+    await close(...args);
+  };
+}
+
+/** MongoDB's retryable codes: the server cannot serve now (shutting down, not primary, …). */
 const UNAVAILABLE_CODES = new Set([
   6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436,
 ]);
 
-/** True when the error means the database cannot be reached, as opposed to a failed query. */
+const UNREACHABLE = [
+  MongoServerSelectionError,
+  MongoNetworkError,
+  MongoTopologyClosedError,
+  MongoNotConnectedError,
+  MongoClientClosedError,
+];
+
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (
-    error instanceof MongoServerSelectionError ||
-    error instanceof MongoNetworkError ||
-    error instanceof MongoTopologyClosedError ||
-    error instanceof MongoNotConnectedError ||
-    error instanceof MongoClientClosedError
-  ) {
-    return true;
-  }
+  if (UNREACHABLE.some((type) => error instanceof type)) return true;
   if (!(error instanceof MongoError)) return false;
   if (
     error.hasErrorLabel(MongoErrorLabel.RetryableWriteError) ||
@@ -71,8 +114,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   ) {
     return true;
   }
-  // A bulk write that failed as a whole, no document refused and no code from the server: the
-  // driver wraps a lost or refused connection so, keeping only its message.
+  // The driver wraps a lost connection during a bulk write so: no code, no document refused.
   return (
     error instanceof MongoBulkWriteError &&
     error.code === undefined &&

@@ -1,15 +1,11 @@
 import type { Context } from 'koa';
 import { AppError } from './app-error.js';
 
-/**
- * Cursors are opaque to clients: the base64url of the last id of the page they follow. Lists are
- * ordered by id, so a page is `_id > after`, and stays stable while documents are added.
- */
+/** Opaque to clients: the base64url of the last id of the page before. Lists are ordered by id. */
 export function encodeCursor(lastId: number): string {
   return Buffer.from(String(lastId)).toString('base64url');
 }
 
-/** The id a cursor continues after; 0 (from the start) without one; 400 for one not made here. */
 export function decodeCursor(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
   const text = Buffer.from(cursor, 'base64url').toString();
@@ -22,10 +18,8 @@ export function decodeCursor(cursor: string | undefined): number {
 }
 
 /**
- * Takes one page from `items` fetched with `limit + 1`: when there is more, sets
- * `Link: <same path and query, with the next cursor>; rel="next"`, relative to the request URL
- * so it holds behind the gateway. The cursor is the last item's id's, or `cursorOf` the last item
- * for lists ordered otherwise.
+ * One page of `items` fetched with `limit + 1`; the `Link` to the next page is relative to the
+ * request URL, so that it holds behind the gateway.
  */
 export function pageOf<T extends { id: number }>(ctx: Context, items: T[], limit: number): T[];
 export function pageOf<T>(

@@ -5,17 +5,11 @@ import './koa-context.js';
 import type { Logger } from './logger.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 const requestLogger = Symbol('requestLogger');
-
 type WithRequestLogger = Koa.Context & { [requestLogger]?: Logger };
 
-/**
- * Gives the request an id, echoes it as `X-Request-Id`, and makes `ctx.log` the app's logger
- * bound to it. The bound (child) logger is made on first use: making one serialises its bindings
- * through the redaction, and a request that logs nothing (a success below the log level) should
- * not pay for it.
- */
+// `ctx.log` is made on first use: a child logger serialises its bindings through the redaction,
+// which a request that logs nothing should not pay for.
 export function requestId(app: Koa, logger: Logger): Middleware {
   Object.defineProperty(app.context, 'log', {
     configurable: true,
@@ -32,5 +26,29 @@ export function requestId(app: Koa, logger: Logger): Middleware {
     ctx.requestId = SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.set('X-Request-Id', ctx.requestId);
     await next();
+  };
+}
+
+/** nginx's status for a client that closed its connection before the response. */
+const CLIENT_CLOSED_REQUEST = 499;
+const PROBE_PATHS = new Set(['/health', '/ready']);
+
+// A client that left (499) is no fault: info, so that an error rate counts real faults.
+export function requestLogging(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    const started = performance.now();
+    await next();
+    const failed = ctx.status >= 500;
+    const level = failed ? 'error' : PROBE_PATHS.has(ctx.path) ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const fields = {
+      method: ctx.method,
+      path: ctx.path,
+      status: ctx.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    };
+    if (failed) ctx.log.error(fields, 'request failed');
+    else if (ctx.status === CLIENT_CLOSED_REQUEST) ctx.log.info(fields, 'client closed request');
+    else ctx.log[level](fields, 'request completed');
   };
 }

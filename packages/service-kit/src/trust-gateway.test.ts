@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { route, startTestService } from './test-support/test-service.js';
-import { callerOf } from './caller.js';
+import { callerOf } from './trust-gateway.js';
 
 const token = 'internal-token-for-tests-0123456789';
 

@@ -1,33 +1,57 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { AppError } from './app-error.js';
-import { setCaller } from './caller.js';
-import { internalHeaders, type Caller } from './internal-headers.js';
 
-function sameSecret(given: string, expected: Buffer): boolean {
-  const candidate = Buffer.from(given);
-  return candidate.length === expected.length && timingSafeEqual(candidate, expected);
+/** Set by the gateway on every request it forwards; clients' copies are removed. */
+export const internalHeaders = {
+  token: 'x-internal-token',
+  accountId: 'x-account-id',
+  role: 'x-account-role',
+  requestId: 'x-request-id',
+} as const;
+
+export type Role = 'customer' | 'admin';
+
+export interface Caller {
+  accountId: string;
+  role: Role;
 }
 
-function callerFrom(accountId: string, role: string): Caller | undefined {
-  if (accountId === '' || (role !== 'customer' && role !== 'admin')) return undefined;
-  return { accountId, role };
+const callers = new WeakMap<Context, Caller>();
+
+export function setCaller(ctx: Context, caller: Caller): void {
+  callers.set(ctx, caller);
 }
 
-/**
- * Accepts a request only with the configured internal token (compared in constant time), and
- * takes the caller's identity only from the headers the gateway sets next to it.
- */
+export function callerOf(ctx: Context): Caller | undefined {
+  return callers.get(ctx);
+}
+
+export function requireCaller(ctx: Context): Caller {
+  const caller = callers.get(ctx);
+  if (!caller) throw new AppError('unauthorized', 'this operation needs an account');
+  return caller;
+}
+
+/** The gateway checks first, and a service checks again. */
+export function requireAdmin(caller: Caller, action: string): void {
+  if (caller.role !== 'admin') throw new AppError('forbidden', `only an admin may ${action}`);
+}
+
 export function trustGateway(internalToken: string): Middleware {
   const expected = Buffer.from(internalToken);
   return async (ctx, next) => {
-    if (!sameSecret(ctx.get(internalHeaders.token), expected)) {
+    const given = Buffer.from(ctx.get(internalHeaders.token));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       throw new AppError('unauthorized', 'this service only answers the gateway', {
         headers: { 'WWW-Authenticate': 'Bearer realm="petstore"' },
       });
     }
-    const caller = callerFrom(ctx.get(internalHeaders.accountId), ctx.get(internalHeaders.role));
-    if (caller) setCaller(ctx, caller);
+    const accountId = ctx.get(internalHeaders.accountId);
+    const role = ctx.get(internalHeaders.role);
+    if (accountId !== '' && (role === 'customer' || role === 'admin')) {
+      setCaller(ctx, { accountId, role });
+    }
     await next();
   };
 }

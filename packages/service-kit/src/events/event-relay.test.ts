@@ -6,10 +6,9 @@ import { describe, expect } from 'vitest';
 import { connectMongo } from '../mongo.js';
 import { captureLogs } from '../test-support/captured-logs.js';
 import type { Worker } from '../worker.js';
-import { eventRelay } from './event-relay.js';
+import { eventRelay, eventSender } from './event-relay.js';
 import { eventSource, type EventSource } from './event-source.js';
 import { recordEvent, withEvent, type WithPendingEvents } from './pending-events.js';
-import { eventSender } from './send-events.js';
 
 interface ThingDocument extends WithPendingEvents {
   _id: number;
@@ -55,7 +54,7 @@ function startRelay(
 ): Worker {
   const relay = eventRelay({
     logger,
-    sources: [source as unknown as EventSource],
+    sources: [source],
     send: eventSender({ baseUrls: gatewayUrls, internalToken }),
     idleMs: 20,
     quietMs,

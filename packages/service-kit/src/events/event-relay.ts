@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@petstore/contract';
+import { createInternalClient, type RecordedEvent } from '@petstore/contract';
 import type { Logger } from '../logger.js';
 import { Worker } from '../worker.js';
 import type { EventSource } from './event-source.js';
@@ -6,37 +6,21 @@ import type { EventSource } from './event-source.js';
 export interface EventRelayOptions {
   logger: Logger;
   sources: EventSource[];
-  /** Hands events to the gateway (at least once: handing one twice must be harmless). */
+  /** At least once: sending an event twice must be harmless. */
   send: (events: RecordedEvent[]) => Promise<void>;
-  /** How soon to try again after a failure (an unreachable gateway), unless kicked. */
   idleMs: number;
-  /**
-   * How often to look through the collections for events no write named (a dead process's, or
-   * another's); 30 s by default.
-   */
   quietMs?: number;
 }
 
-/** Events handed over at once: the most `POST /internal/events` takes. */
 export const EVENT_BATCH = 100;
 
 /**
- * Hands the events that documents carry to the gateway, which delivers them to webhooks: a batch
- * at a time, then takes them off their documents. At least once: a relay that dies between the
- * two hands the batch over again, and the gateway records an event once.
- *
- * A write names its document through its source's `written`, which kicks the relay: it reads that
- * document by id. Looking through a collection (a query no unique index serves) is only for what
- * a failure or another process left: at start, every `quietMs`, and after a failure, which it
- * retries every `idleMs` (a gateway that was down gets the events within `idleMs` of its return).
+ * At least once: a relay that dies between send and take-off sends the batch again. A write's
+ * `written` kicks it to read that document by id; looking through a collection (no unique index
+ * serves it) is for what others left: at start, every `quietMs`, and after a failure.
  */
-export function eventRelay({
-  logger,
-  sources,
-  send,
-  idleMs,
-  quietMs = 30_000,
-}: EventRelayOptions): Worker {
+export function eventRelay(options: EventRelayOptions): Worker {
+  const { logger, sources, send, idleMs, quietMs = 30_000 } = options;
   let failed = false;
   let lookedThroughAt = Number.NEGATIVE_INFINITY;
   const worker = new Worker({
@@ -57,10 +41,42 @@ export function eventRelay({
         full ||= held.length === EVENT_BATCH;
       }
       failed = false;
-      // At once again only when more is waiting: a write since then kicks it anyway.
+      // Again at once only when more is waiting: a later write kicks it anyway.
       return full || sources.some((source) => source.hinted());
     },
   });
   for (const source of sources) source.onWritten(() => worker.kick());
   return worker;
+}
+
+export interface EventSenderOptions {
+  baseUrls: string[];
+  internalToken: string;
+  timeoutMs?: number;
+}
+
+export function eventSender(
+  options: EventSenderOptions,
+): (events: RecordedEvent[]) => Promise<void> {
+  const { baseUrls, internalToken, timeoutMs = 10_000 } = options;
+  const clients = baseUrls.map((baseUrl) => createInternalClient({ baseUrl, internalToken }));
+  let turn = 0;
+  return async (events) => {
+    const first = turn++;
+    let failure: unknown;
+    for (let attempt = 0; attempt < clients.length; attempt++) {
+      const client = clients[(first + attempt) % clients.length];
+      try {
+        const response = await client!.events.recordEvents({
+          body: { events },
+          fetchOptions: { signal: AbortSignal.timeout(timeoutMs) },
+        });
+        if (response.status === 202) return;
+        failure = new Error(`the gateway answered ${response.status}`);
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw new Error(`no gateway took ${events.length} events`, { cause: failure });
+  };
 }

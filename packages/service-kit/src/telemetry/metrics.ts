@@ -2,13 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** This process's metrics, in Prometheus text on its own port (never the public one). */
 export const registry = new Registry();
 
-/** Seconds, for request and database durations: 1 ms to 10 s. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** OpenTelemetry's `http.server.request.duration`, by route template, method and status. */
 export const httpServerDuration = new Histogram({
   name: 'http_server_request_duration_seconds',
   help: 'Duration of HTTP server requests.',
@@ -17,7 +14,6 @@ export const httpServerDuration = new Histogram({
   registers: [registry],
 });
 
-/** OpenTelemetry's `db.client.operation.duration`, by command and collection. */
 export const dbOperationDuration = new Histogram({
   name: 'db_client_operation_duration_seconds',
   help: 'Duration of database commands.',
@@ -26,7 +22,6 @@ export const dbOperationDuration = new Histogram({
   registers: [registry],
 });
 
-/** Exchanges with a service behind the gateway that failed, by kind. */
 export const upstreamErrors = new Counter({
   name: 'petstore_upstream_errors_total',
   help: 'Calls to another service that failed: timeout, refused (unreachable) or bad_answer.',
@@ -34,7 +29,6 @@ export const upstreamErrors = new Counter({
   registers: [registry],
 });
 
-/** Requests refused with 429, by limit. */
 export const rateLimitRejections = new Counter({
   name: 'petstore_rate_limit_rejections_total',
   help: 'Requests refused with 429 rate_limited, by limit (key or address).',
@@ -45,7 +39,6 @@ export const rateLimitRejections = new Counter({
 /** Set while a gauge reads the database for a scrape: those commands are not the service's work. */
 export const scrapeReads = new AsyncLocalStorage<true>();
 
-/** A gauge read from the database when scraped (a backlog, a queue's depth); the last one wins. */
 export function databaseGauge(name: string, help: string, read: () => Promise<number>): void {
   registry.removeSingleMetric(name);
   new Gauge({
@@ -60,12 +53,10 @@ export function databaseGauge(name: string, help: string, read: () => Promise<nu
 
 let enabled = false;
 
-/** Whether requests and database commands are being measured. */
 export function metricsEnabled(): boolean {
   return enabled;
 }
 
-/** Serves `/metrics` on `port` (0.0.0.0 or the host given) and starts measuring. */
 export async function startMetricsServer(host: string, port: number): Promise<Server> {
   enabled = true;
   collectDefaultMetrics({ register: registry });
