@@ -1,9 +1,9 @@
 import { contract, contractOperations, type PetstoreClient } from '@petstore/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { callHttp } from '@petstore/testkit';
 import { ok, petInStock } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
 import { fillPath } from './support/fill-path.js';
-import { callHttp } from '@petstore/testkit';
 import { testStackForFile } from './support/stack-for-file.js';
 
 interface Customer {

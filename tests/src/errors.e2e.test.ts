@@ -1,9 +1,9 @@
 import { ErrorCodeSchema, errorStatus, type ErrorCode } from '@petstore/contract';
 import { serveHttp, type HttpHandler } from '@petstore/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { callHttp, readAnswer, type HttpAnswer, type HttpCallOptions } from '@petstore/testkit';
 import { ok, petInStock } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
-import { callHttp, readAnswer, type HttpAnswer, type HttpCallOptions } from '@petstore/testkit';
 import { rawRequest } from './support/raw-http.js';
 import { testStackForFile } from './support/stack-for-file.js';
 

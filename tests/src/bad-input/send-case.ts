@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { expect } from 'vitest';
-import { expectError } from '../support/error-bodies.js';
 import { readAnswer, type HttpAnswer } from '@petstore/testkit';
+import { expectError } from '../support/error-bodies.js';
 import { rawRequest } from '../support/raw-http.js';
 import { resolvePath, type BadInputCase, type Caller } from './case-types.js';
 import type { Fixtures } from './fixtures.js';

@@ -2,10 +2,10 @@ import { ServiceProcess } from '@petstore/stack';
 import { startMongoJavaServer, type MongoServer } from '@petstore/testkit';
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { databaseNames, DatabaseReader } from '../support/databases.js';
 import { errorBody } from '../support/error-bodies.js';
-import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { MongoWireProxy, type WireCommand } from '../support/mongo-wire-proxy.js';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 

@@ -1,8 +1,8 @@
 import type { PetstoreClient } from '@petstore/contract';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { callHttp } from '@petstore/testkit';
 import { stockedPet } from '../support/catalogue.js';
 import { expectError } from '../support/error-bodies.js';
-import { callHttp } from '@petstore/testkit';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { contract, contractOperations, createPetstoreClient } from '@petstore/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { callHttp } from '@petstore/testkit';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { fillPath } from '../support/fill-path.js';
-import { callHttp } from '@petstore/testkit';
 import { testStackForFile } from '../support/stack-for-file.js';
 import { startTestStack, unthrottled } from '../support/test-stack.js';
 

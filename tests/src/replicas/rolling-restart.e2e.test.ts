@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { ok, stockedPet } from '../support/catalogue.js';
 import { callHttp } from '@petstore/testkit';
+import { ok, stockedPet } from '../support/catalogue.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 

@@ -1,12 +1,12 @@
 import { contract, contractOperations } from '@petstore/contract';
 import type { Document } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { callHttp } from '@petstore/testkit';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { fillPath } from '../support/fill-path.js';
-import { callHttp } from '@petstore/testkit';
 import { rawRequest } from '../support/raw-http.js';
 import { unthrottled, type TestStack } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';

@@ -1,11 +1,11 @@
 import { networkInterfaces } from 'node:os';
 import { contract, contractOperations, internalContract } from '@petstore/contract';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { callHttp } from '@petstore/testkit';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { errorBody, expectError } from '../support/error-bodies.js';
 import { fillPath } from '../support/fill-path.js';
-import { callHttp } from '@petstore/testkit';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ok, stockedPet } from '../support/catalogue.js';
 import { callHttp, type HttpAnswer } from '@petstore/testkit';
+import { ok, stockedPet } from '../support/catalogue.js';
 import { pieces, sha256 } from '../support/secrets.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';

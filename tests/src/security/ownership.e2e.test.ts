@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { ErrorCode, PetstoreClient } from '@petstore/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 

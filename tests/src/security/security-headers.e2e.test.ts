@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { stockedPet } from '../support/catalogue.js';
 import { callHttp, type HttpCallOptions } from '@petstore/testkit';
+import { stockedPet } from '../support/catalogue.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 
 // The gateway's answers are JSON for programs, a reference page and its scripts. Each carries

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ok, stockedPet } from '../support/catalogue.js';
 import { callHttp } from '@petstore/testkit';
+import { ok, stockedPet } from '../support/catalogue.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 
 const api = testStackForFile({

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, stockedPet } from '../support/catalogue.js';
 import { callHttp } from '@petstore/testkit';
+import { ok, stockedPet } from '../support/catalogue.js';
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
