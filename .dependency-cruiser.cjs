@@ -24,7 +24,13 @@ const layers = {
     'repositories',
     'pet-status|request-scope',
   ],
-  pets: [],
+  pets: [
+    'main|start|index',
+    'app',
+    'deprecation|routes',
+    'events',
+    'pets-repository|categories-repository|indexes|name-keys|storage|errors|config',
+  ],
 };
 
 const upward = Object.entries(layers).flatMap(([service, order]) =>

@@ -1,27 +1,23 @@
 import { storedId, type Category, type NewCategory } from '@petstore/contract';
 import { AppError, nextSequenceValue } from '@petstore/service-kit';
 import type { Collection, Db, UpdateFilter } from 'mongodb';
-import { isDuplicateKeyError } from './duplicate-key.js';
 import { categoryNotFound } from './errors.js';
 import { nameKeyOf } from './name-keys.js';
 import {
   categoriesCollection,
+  exists,
+  findPage,
+  isDuplicateKeyError,
   petsCollection,
   sequences,
   type CategoryDocument,
+  type PageQuery,
   type PetDocument,
 } from './storage.js';
 
-export interface CategoryListQuery {
-  /** Only categories with a greater id (the cursor). */
-  after: number;
-  limit: number;
-}
-
 /**
- * Categories in the `categories` collection. Names are unique regardless of case through the
- * unique index on `nameKey` (the case-folded name, see `nameKeyOf`): an insert or rename onto a used name fails
- * with a duplicate key error, answered 409, with no check-then-insert race.
+ * Categories, unique by name regardless of case through the unique index on `nameKey`: a write
+ * onto a used name fails with a duplicate key error (409), with no check-then-insert race.
  */
 export class CategoriesRepository {
   readonly #db: Db;
@@ -34,14 +30,8 @@ export class CategoriesRepository {
     this.#pets = petsCollection(db);
   }
 
-  /** A page of categories in id order. */
-  async list({ after, limit }: CategoryListQuery): Promise<Category[]> {
-    const documents = await this.#categories
-      .find({ _id: { $gt: after } })
-      .sort({ _id: 1 })
-      .limit(limit)
-      .toArray();
-    return documents.map(toCategory);
+  async list(page: PageQuery): Promise<Category[]> {
+    return (await findPage(this.#categories, {}, page)).map(toCategory);
   }
 
   async get(categoryId: bigint): Promise<Category> {
@@ -50,7 +40,6 @@ export class CategoriesRepository {
     return toCategory(document);
   }
 
-  /** Adds a category with the next id; 409 when its name is used, in any case. */
   async create(newCategory: NewCategory): Promise<Category> {
     const document: CategoryDocument = {
       _id: await nextSequenceValue(this.#db, sequences.categories),
@@ -67,7 +56,7 @@ export class CategoriesRepository {
     return toCategory(document);
   }
 
-  /** Replaces the name and description (removed when left out); 409 for another's name. */
+  /** Replaces the name and description (removed when left out). */
   async replace(categoryId: bigint, newCategory: NewCategory): Promise<Category> {
     const update: UpdateFilter<CategoryDocument> = {
       $set: { name: newCategory.name, nameKey: nameKeyOf(newCategory.name) },
@@ -87,49 +76,38 @@ export class CategoriesRepository {
   }
 
   /**
-   * Deletes a category no pet uses (409 `category_in_use` otherwise). Without transactions the
-   * look for its pets and the delete are two operations, so the delete is conditional on the
-   * category's `revision`, which every pet write pointing at it moves after writing the pet: when
-   * a pet arrives between the look and the delete, the delete matches nothing and the category is
-   * in use after all.
+   * Deletes a category no pet uses. Without transactions the look for its pets and the delete are
+   * two operations, so the delete is conditional on the category's `revision`, which every pet
+   * write pointing at it moves after writing the pet: a pet that arrives in between makes the
+   * delete match nothing.
    */
   async delete(categoryId: bigint): Promise<void> {
     const _id = storedId(categoryId);
     const document = await this.#categories.findOne({ _id }, { projection: { revision: 1 } });
     if (!document) throw categoryNotFound(categoryId);
-    if (!(await this.#inUse(_id))) {
+    if (!(await exists(this.#pets, { categoryId: _id }))) {
       const { deletedCount } = await this.#categories.deleteOne({
         _id,
         revision: document.revision,
       });
       if (deletedCount === 1) return;
       // Matched nothing: another request deleted it first, or a pet was just added to it.
-      if (!(await this.#categories.findOne({ _id }, { projection: { _id: 1 } }))) {
-        throw categoryNotFound(categoryId);
-      }
+      if (!(await exists(this.#categories, { _id }))) throw categoryNotFound(categoryId);
     }
     throw new AppError(
       'category_in_use',
       `[pets] category ${categoryId} is used by pets; delete them or move them to another category first`,
     );
   }
-
-  async #inUse(categoryId: number): Promise<boolean> {
-    return (await this.#pets.findOne({ categoryId }, { projection: { _id: 1 } })) !== null;
-  }
 }
 
 function nameConflictOr(error: unknown, name: string): unknown {
-  if (isDuplicateKeyError(error)) {
-    return new AppError('conflict', `[pets] a category named "${name}" already exists`, {
-      cause: error,
-    });
-  }
-  return error;
+  if (!isDuplicateKeyError(error)) return error;
+  return new AppError('conflict', `[pets] a category named "${name}" already exists`, {
+    cause: error,
+  });
 }
 
-function toCategory(document: CategoryDocument): Category {
-  const category: Category = { id: document._id, name: document.name };
-  if (document.description !== undefined) category.description = document.description;
-  return category;
+function toCategory({ _id, name, description }: CategoryDocument): Category {
+  return description === undefined ? { id: _id, name } : { id: _id, name, description };
 }

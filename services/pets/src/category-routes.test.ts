@@ -1,3 +1,4 @@
+import { accounts } from '@petstore/testkit';
 import type { Category } from '@petstore/contract';
 import { describe, expect } from 'vitest';
 import { it } from './test-support/pets-service.js';
@@ -7,7 +8,7 @@ describe('GET /v1/categories', () => {
   it('lists categories in id order, to customers too', async ({ pets }) => {
     await seedCategory(pets, { name: 'Dogs', description: 'Loyal' });
     await seedCategory(pets, 'Cats');
-    const answer = await pets.call('GET', '/v1/categories', { as: 'customer' });
+    const answer = await pets.call('GET', '/v1/categories', { as: accounts.jane });
     expect(answer).toMatchObject({
       status: 200,
       body: [
@@ -25,7 +26,7 @@ describe('GET /v1/categories', () => {
     let pages = 0;
     while (link !== undefined) {
       const url = new URL(link, pets.url);
-      const answer = await pets.call('GET', url.pathname + url.search, { as: 'customer' });
+      const answer = await pets.call('GET', url.pathname + url.search, { as: accounts.jane });
       seen.push(...(answer.body as Category[]).map((category) => category.id));
       link = nextLink(answer.headers);
       pages++;
@@ -136,7 +137,7 @@ describe('POST /v1/categories', () => {
 
   it('answers 403 forbidden to a customer', async ({ pets }) => {
     const answer = await pets.call('POST', '/v1/categories', {
-      as: 'customer',
+      as: accounts.jane,
       body: { name: 'Dogs' },
     });
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
@@ -147,7 +148,7 @@ describe('POST /v1/categories', () => {
 describe('GET /v1/categories/{categoryId}', () => {
   it('answers the category', async ({ pets }) => {
     await seedCategory(pets, { name: 'Dogs', description: 'Loyal' });
-    const answer = await pets.call('GET', '/v1/categories/1', { as: 'customer' });
+    const answer = await pets.call('GET', '/v1/categories/1', { as: accounts.jane });
     expect(answer).toMatchObject({
       status: 200,
       body: { id: 1, name: 'Dogs', description: 'Loyal' },
@@ -224,7 +225,7 @@ describe('PUT /v1/categories/{categoryId}', () => {
   it('answers 403 forbidden to a customer', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     const answer = await pets.call('PUT', '/v1/categories/1', {
-      as: 'customer',
+      as: accounts.jane,
       body: { name: 'Mine' },
     });
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
@@ -279,7 +280,7 @@ describe('DELETE /v1/categories/{categoryId}', () => {
 
   it('answers 403 forbidden to a customer, and keeps the category', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
-    const answer = await pets.call('DELETE', '/v1/categories/1', { as: 'customer' });
+    const answer = await pets.call('DELETE', '/v1/categories/1', { as: accounts.jane });
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
     expect((await pets.call('GET', '/v1/categories/1')).status).toBe(200);
   });

@@ -14,8 +14,8 @@ export function unknownCategory(categoryId: number): AppError {
   });
 }
 
-/** A pet kept because the events it carries could not be handed over (it would take them along). */
-export function eventsNotHandedOver(petId: bigint, cause: unknown): AppError {
+/** A pet kept because the events it carries could not be sent (they would be deleted with it). */
+export function eventsNotSent(petId: bigint, cause: unknown): AppError {
   return new AppError(
     'service_unavailable',
     `[pets] pet ${petId} was not deleted: its events could not be handed to the gateway; try again`,

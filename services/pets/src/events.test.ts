@@ -5,10 +5,10 @@ import {
   type RecordedEvent,
 } from '@petstore/contract';
 import type { PendingEvent, WithPendingEvents } from '@petstore/service-kit';
-import { EventReceiver } from '@petstore/testkit';
+import { EventReceiver, testInternalToken } from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';
 import { describe, expect } from 'vitest';
-import { internalToken, startTestPets, type ServedPets } from './test-support/pets-service.js';
+import { startTestPets, type ServedPets } from './test-support/pets-service.js';
 import { seedCategory, seedPet } from './test-support/seed.js';
 
 /**
@@ -49,7 +49,10 @@ async function aPet(pets: ServedPets, status: PetStatus = 'available'): Promise<
 }
 
 function push(pets: ServedPets, petId: number, status: PetStatus, version: number) {
-  return createInternalClient({ baseUrl: pets.url, internalToken }).pets.setPetStatus({
+  return createInternalClient({
+    baseUrl: pets.url,
+    internalToken: testInternalToken,
+  }).pets.setPetStatus({
     params: { petId: String(petId) },
     body: { status, version },
   });

@@ -1,4 +1,4 @@
 export { createApp, type AppDeps } from './app.js';
 export { loadPetsConfig, type PetsConfig } from './config.js';
 export { ensureIndexes } from './indexes.js';
-export { startPets, type RunningPets, type StartPetsOptions } from './start.js';
+export { petsDeps, startPets } from './start.js';

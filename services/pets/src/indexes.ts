@@ -4,10 +4,8 @@ import { categoriesCollection, petsCollection } from './storage.js';
 
 /**
  * Creates the indexes the queries need; idempotent, so it runs at every start-up. Lists page by
- * `_id`, so each filter is followed by `_id`. The `counters` collection is read by `_id` only.
- *
- * The unique index on `nameKey` compares names as `nameKeyOf` makes them: keys stored under an
- * older rule are refreshed first.
+ * `_id`, so each filter is followed by `_id`. Name keys stored under an older rule are refreshed
+ * before the unique index on them is made.
  */
 export async function ensureIndexes(db: Db): Promise<void> {
   await refreshNameKeys(db);

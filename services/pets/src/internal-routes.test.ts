@@ -1,13 +1,18 @@
+import { testInternalToken } from '@petstore/testkit';
 import { createInternalClient } from '@petstore/contract';
 import { describe, expect } from 'vitest';
-import { internalToken, it } from './test-support/pets-service.js';
+import { it } from './test-support/pets-service.js';
 import { seedCategory, seedPet } from './test-support/seed.js';
 
 describe('the internal routes, as the store calls them', () => {
   it('answer a pet by id to the internal token alone, with no account', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
-    const client = createInternalClient({ baseUrl: pets.url, internalToken, requestId: 'req-1' });
+    const client = createInternalClient({
+      baseUrl: pets.url,
+      internalToken: testInternalToken,
+      requestId: 'req-1',
+    });
     const answer = await client.pets.getPet({ params: { petId: '1' } });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(rex);
@@ -15,7 +20,7 @@ describe('the internal routes, as the store calls them', () => {
   });
 
   it('answer 404 not_found for a pet that does not exist', async ({ pets }) => {
-    const client = createInternalClient({ baseUrl: pets.url, internalToken });
+    const client = createInternalClient({ baseUrl: pets.url, internalToken: testInternalToken });
     const answer = await client.pets.getPet({ params: { petId: '42' } });
     expect(answer).toMatchObject({
       status: 404,
@@ -26,7 +31,7 @@ describe('the internal routes, as the store calls them', () => {
   it('take the status the store pushes, which the public API then shows', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
-    const client = createInternalClient({ baseUrl: pets.url, internalToken });
+    const client = createInternalClient({ baseUrl: pets.url, internalToken: testInternalToken });
     for (const [index, status] of (['pending', 'sold', 'available'] as const).entries()) {
       const answer = await client.pets.setPetStatus({
         params: { petId: '1' },
@@ -75,7 +80,7 @@ describe('the internal routes, as the store calls them', () => {
   }) => {
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
-    const client = createInternalClient({ baseUrl: pets.url, internalToken });
+    const client = createInternalClient({ baseUrl: pets.url, internalToken: testInternalToken });
     const push = (status: 'available' | 'sold', version: number) =>
       client.pets.setPetStatus({ params: { petId: '1' }, body: { status, version } });
     expect(await push('sold', 5)).toMatchObject({ status: 200, body: { status: 'sold' } });
@@ -93,7 +98,7 @@ describe('the internal routes, as the store calls them', () => {
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     await seedPet(pets, { name: 'Tom', categoryId: 1, status: 'sold' });
-    const client = createInternalClient({ baseUrl: pets.url, internalToken });
+    const client = createInternalClient({ baseUrl: pets.url, internalToken: testInternalToken });
     const answer = await client.pets.listPetStatuses({ query: { petId: ['2', '1', '99'] } });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(
@@ -108,7 +113,7 @@ describe('the internal routes, as the store calls them', () => {
   it('answer a status push for a pet that does not exist with 404, creating nothing', async ({
     pets,
   }) => {
-    const client = createInternalClient({ baseUrl: pets.url, internalToken });
+    const client = createInternalClient({ baseUrl: pets.url, internalToken: testInternalToken });
     const answer = await client.pets.setPetStatus({
       params: { petId: '42' },
       body: { status: 'sold', version: 1 },

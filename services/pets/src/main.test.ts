@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { runMain, serviceTestEnv } from '@petstore/testkit';
+import { runMain, serviceTestEnv, testInternalToken } from '@petstore/testkit';
 import { describe, expect } from 'vitest';
-import { internalToken, it } from './test-support/pets-service.js';
+import { it } from './test-support/pets-service.js';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 
@@ -10,12 +10,16 @@ describe('main', () => {
     // At info, it writes the line that says where it listens.
     await using pets = runMain(
       main,
-      serviceTestEnv(mongo, { database: 'pets', internalToken }, { LOG_LEVEL: 'info' }),
+      serviceTestEnv(
+        mongo,
+        { database: 'pets', internalToken: testInternalToken },
+        { LOG_LEVEL: 'info' },
+      ),
     );
     const url = await pets.url();
     expect((await fetch(`${url}/ready`)).status).toBe(200);
     const list = await fetch(`${url}/v1/pets`, {
-      headers: { 'x-internal-token': internalToken },
+      headers: { 'x-internal-token': testInternalToken },
     });
     expect(list.status).toBe(200);
     pets.child.kill('SIGTERM');

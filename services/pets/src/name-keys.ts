@@ -1,23 +1,19 @@
 import type { Db } from 'mongodb';
 import { caseFold } from 'unicode-case-folding';
-import { isDuplicateKeyError } from './duplicate-key.js';
-import { categoriesCollection } from './storage.js';
+import { categoriesCollection, isDuplicateKeyError } from './storage.js';
 
 /**
  * What makes two category names the same: surrounding spaces, Unicode composition and case do not
- * count. Full Unicode case folding (CaseFolding.txt, C + F), not `toLowerCase`: `straße` and
- * `STRASSE` fold alike, as do `ﬁsh` and `FISH`. Normalised again after folding, which can
- * decompose (`İ` folds to `i` + a combining dot).
+ * count. Full case folding, not `toLowerCase`: `straße` and `STRASSE` fold alike. Normalised again
+ * after folding, which can decompose (`İ` folds to `i` + a combining dot).
  */
 export function nameKeyOf(name: string): string {
   return caseFold(name.trim().normalize('NFC')).normalize('NFC');
 }
 
 /**
- * Brings every stored `nameKey` to what `nameKeyOf` makes of its name today, so that names kept
- * under an older rule (lower-casing) are compared under the current one. Two names that were
- * distinct before and are the same now cannot both have the new key: the later one keeps its old
- * key, and both stay as they are.
+ * Brings every stored `nameKey` to what `nameKeyOf` makes of its name today. Of two names that
+ * were distinct under the older rule and are the same now, the later one keeps its old key.
  */
 export async function refreshNameKeys(db: Db): Promise<void> {
   const categories = categoriesCollection(db);

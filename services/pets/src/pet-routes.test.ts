@@ -1,3 +1,4 @@
+import { accounts } from '@petstore/testkit';
 import type { Pet } from '@petstore/contract';
 import type { MongoServer } from '@petstore/testkit';
 import { describe, expect } from 'vitest';
@@ -56,7 +57,7 @@ function names(body: unknown): string[] {
 
 describe('GET /v1/pets', () => {
   it('answers an empty list without a Link when there are no pets', async ({ pets }) => {
-    const answer = await pets.call('GET', '/v1/pets', { as: 'customer' });
+    const answer = await pets.call('GET', '/v1/pets', { as: accounts.jane });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual([]);
     expect(answer.headers.get('link')).toBeNull();
@@ -65,7 +66,7 @@ describe('GET /v1/pets', () => {
   it('lists pets in id order, to customers too', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     await seedPet(pets, { name: 'Tom', categoryId: 2, status: 'sold' });
-    const answer = await pets.call('GET', '/v1/pets', { as: 'customer' });
+    const answer = await pets.call('GET', '/v1/pets', { as: accounts.jane });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual([
       { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
@@ -310,7 +311,7 @@ describe('POST /v1/pets', () => {
     petsWithCategories: pets,
   }) => {
     const answer = await pets.call('POST', '/v1/pets', {
-      as: 'customer',
+      as: accounts.jane,
       body: { name: 'Rex', categoryId: 1 },
     });
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden', status: 403 } });
@@ -331,7 +332,7 @@ describe('POST /v1/pets', () => {
 describe('GET /v1/pets/{petId}', () => {
   it('answers the pet', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
-    const answer = await pets.call('GET', '/v1/pets/1', { as: 'customer' });
+    const answer = await pets.call('GET', '/v1/pets/1', { as: accounts.jane });
     expect(answer).toMatchObject({
       status: 200,
       body: { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
@@ -437,7 +438,7 @@ describe('PUT /v1/pets/{petId}', () => {
   }) => {
     const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PUT', '/v1/pets/1', {
-      as: 'customer',
+      as: accounts.jane,
       body: { name: 'Mine', categoryId: 1 },
     });
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
@@ -503,7 +504,7 @@ describe('PATCH /v1/pets/{petId}', () => {
   it('answers 403 forbidden to a customer', async ({ petsWithCategories: pets }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PATCH', '/v1/pets/1', {
-      as: 'customer',
+      as: accounts.jane,
       body: { name: 'Mine' },
     });
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
@@ -543,7 +544,7 @@ describe('DELETE /v1/pets/{petId}', () => {
     petsWithCategories: pets,
   }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
-    const answer = await pets.call('DELETE', '/v1/pets/1', { as: 'customer' });
+    const answer = await pets.call('DELETE', '/v1/pets/1', { as: accounts.jane });
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
     expect((await pets.call('GET', '/v1/pets/1')).status).toBe(200);
   });

@@ -1,267 +1,172 @@
 import { storedId, type NewPet, type Pet, type PetPatch, type PetStatus } from '@petstore/contract';
-import {
-  carrying,
-  eventWritten,
-  nextSequenceValue,
-  recordEvent,
-  takenOff,
-} from '@petstore/service-kit';
+import { carrying, nextSequenceValue, recordEvent, takenOff } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
-import { eventsNotHandedOver, petNotFound, unknownCategory } from './errors.js';
-import type { PetEvents } from './events.js';
+import { petNotFound, unknownCategory } from './errors.js';
 import {
   categoriesCollection,
+  exists,
+  findPage,
   petsCollection,
   sequences,
   type CategoryDocument,
+  type PageQuery,
   type PetDocument,
 } from './storage.js';
 
-export interface PetListQuery {
-  /** Only pets in one of these statuses. */
+export interface PetListQuery extends PageQuery {
   statuses?: PetStatus[];
   categoryId?: bigint;
-  /** Only pets with a greater id (the cursor). */
-  after: number;
-  limit: number;
 }
 
-type PetFields = Omit<PetDocument, '_id'>;
+type PetFields = Partial<Pick<PetDocument, 'name' | 'categoryId' | 'status' | 'statusVersion'>>;
 
 /**
- * Pets in the `pets` collection. A pet's category lives in another collection, and a category may
- * be deleted while a pet is written, so every write that points a pet at a category ends by
- * confirming the category: an atomic `$inc` of its `revision`, which only matches while it exists
- * and which makes a concurrent delete of the category (conditional on that revision) fail. When
+ * Pets. A category may be deleted while a pet is written, so every write that points a pet at a
+ * category ends by confirming the category: an atomic `$inc` of its `revision`, which only matches
+ * while it exists and makes a concurrent delete of it (conditional on that revision) fail. When
  * the confirmation finds no category, the write is undone and answered 422.
  */
 export class PetsRepository {
   readonly #db: Db;
   readonly #pets: Collection<PetDocument>;
   readonly #categories: Collection<CategoryDocument>;
-  readonly #events: PetEvents;
 
-  constructor(db: Db, events: PetEvents) {
+  constructor(db: Db) {
     this.#db = db;
-    this.#events = events;
     this.#pets = petsCollection(db);
     this.#categories = categoriesCollection(db);
   }
 
-  /** A page of pets in id order. */
-  async list({ statuses, categoryId, after, limit }: PetListQuery): Promise<Pet[]> {
-    const filter: Filter<PetDocument> = { _id: { $gt: after } };
+  async list({ statuses, categoryId, ...page }: PetListQuery): Promise<Pet[]> {
+    const filter: Filter<PetDocument> = {};
     if (statuses !== undefined) filter.status = { $in: statuses };
     if (categoryId !== undefined) filter.categoryId = storedId(categoryId);
-    const documents = await this.#pets.find(filter).sort({ _id: 1 }).limit(limit).toArray();
-    return documents.map(toPet);
+    return (await findPage(this.#pets, filter, page)).map(toPet);
+  }
+
+  /** The pet as stored, with the events it carries. */
+  async document(petId: bigint): Promise<PetDocument> {
+    const document = await this.#pets.findOne({ _id: storedId(petId) });
+    if (!document) throw petNotFound(petId);
+    return document;
   }
 
   async get(petId: bigint): Promise<Pet> {
-    const document = await this.#pets.findOne({ _id: storedId(petId) });
-    if (!document) throw petNotFound(petId);
-    return toPet(document);
+    return toPet(await this.document(petId));
   }
 
-  /** Adds a pet with the next id; 422 when its category does not exist. */
-  async create(newPet: NewPet): Promise<Pet> {
-    if (!(await this.#categoryExists(newPet.categoryId))) throw unknownCategory(newPet.categoryId);
-    const document: PetDocument = {
-      _id: await nextSequenceValue(this.#db, sequences.pets),
-      name: newPet.name,
-      categoryId: newPet.categoryId,
-      status: newPet.status ?? 'available',
-    };
+  async create({ name, categoryId, status = 'available' }: NewPet): Promise<Pet> {
+    if (!(await exists(this.#categories, { _id: categoryId }))) throw unknownCategory(categoryId);
+    const _id = await nextSequenceValue(this.#db, sequences.pets);
+    const document: PetDocument = { _id, name, categoryId, status };
     await this.#pets.insertOne(document);
-    if (!(await this.#confirmCategory(document.categoryId))) {
-      // The category was deleted after the check: take the pet back rather than orphan it.
-      await this.#pets.deleteOne({ _id: document._id });
-      throw unknownCategory(document.categoryId);
+    if (!(await this.#confirmCategory(categoryId))) {
+      await this.#pets.deleteOne({ _id });
+      throw unknownCategory(categoryId);
     }
     return toPet(document);
   }
 
-  /** Replaces every field; a status left out becomes `available`. */
-  replace(petId: bigint, newPet: NewPet): Promise<Pet> {
-    return this.#write(petId, {
-      name: newPet.name,
-      categoryId: newPet.categoryId,
-      status: newPet.status ?? 'available',
-    });
+  replace(petId: bigint, { name, categoryId, status = 'available' }: NewPet): Promise<Pet> {
+    return this.#write(petId, { name, categoryId, status });
   }
 
-  /** Changes the fields given, keeps the others. */
-  async update(petId: bigint, patch: PetPatch): Promise<Pet> {
-    const fields: Partial<PetFields> = {};
-    if (patch.name !== undefined) fields.name = patch.name;
-    if (patch.categoryId !== undefined) fields.categoryId = patch.categoryId;
-    if (patch.status !== undefined) fields.status = patch.status;
+  update(petId: bigint, patch: PetPatch): Promise<Pet> {
+    const fields = Object.fromEntries(
+      Object.entries(patch).filter(([, value]) => value !== undefined),
+    );
     if (Object.keys(fields).length === 0) return this.get(petId);
     return this.#write(petId, fields);
   }
 
-  /**
-   * The status the store derives from stock, kept only over an older version: a push that was
-   * delayed (a stalled process, a retry) never overwrites a newer one. Answers the pet as it is.
-   * A status that changes is recorded with its `pet.status_changed` event in the same update,
-   * which only matches the pet as it was read (so the event shows the pet as the push left it),
-   * and is tried again if another write came in between.
-   */
+  /** The status the store derives from stock, kept only over an older version. */
   async setStatus(petId: bigint, status: PetStatus, version: number): Promise<Pet> {
-    const _id = storedId(petId);
     for (;;) {
-      const pet = await this.#pets.findOne({ _id });
-      if (!pet) throw petNotFound(petId);
+      const pet = await this.document(petId);
       if (pet.statusVersion !== undefined && pet.statusVersion >= version) return toPet(pet);
-      const pushed = { ...pet, status };
-      const sameVersion = {
-        _id,
-        statusVersion: pet.statusVersion ?? { $exists: false as const },
-      };
-      if (pet.status === status) {
-        const { matchedCount } = await this.#pets.updateOne(sameVersion, {
-          $set: { statusVersion: version },
-        });
-        if (matchedCount === 1) return toPet(pushed);
-        continue;
-      }
-      const { update } = withStatusChanged({ status, statusVersion: version }, pushed);
-      const { matchedCount } = await this.#pets.updateOne(
-        { ...sameVersion, ...shown(pet) },
-        update,
+      const { matched } = await this.#change(
+        pet,
+        { status, statusVersion: version },
+        {
+          statusVersion: pet.statusVersion ?? { $exists: false },
+        },
       );
-      if (matchedCount === 1) {
-        eventWritten(this.#pets, _id);
-        return toPet(pushed);
-      }
+      if (matched) return toPet({ ...pet, status });
     }
   }
 
-  /** The statuses of those of `petIds` that exist. */
   async statuses(petIds: bigint[]): Promise<{ petId: number; status: PetStatus }[]> {
     const documents = await this.#pets
       .find({ _id: { $in: petIds.map(storedId) } }, { projection: { status: 1 } })
       .toArray();
-    return documents.map((document) => ({ petId: document._id, status: document.status }));
+    return documents.map(({ _id, status }) => ({ petId: _id, status }));
   }
 
-  /**
-   * Deletes the pet once the events it still carries are handed to the gateway, so that none goes
-   * with it; only while it carries just those, else reads it again (a status changed meanwhile).
-   */
-  async delete(petId: bigint): Promise<void> {
-    const _id = storedId(petId);
-    for (;;) {
-      const pet = await this.#pets.findOne({ _id });
-      if (!pet) throw petNotFound(petId);
-      const events = this.#events.source.eventsOf(pet);
-      if (events.length > 0) {
-        await this.#events.send(events).catch((error: unknown) => {
-          throw eventsNotHandedOver(petId, error);
-        });
-      }
-      const { deletedCount } = await this.#pets.deleteOne({
-        _id,
-        pendingEventCount: pet.pendingEventCount ?? { $exists: false },
-        ...carrying(events.map(({ id }) => id)),
-      });
-      if (deletedCount === 1) return;
-    }
+  /** Deletes the pet only while it carries just the events it carried when read. */
+  async deleteAsRead(pet: PetDocument): Promise<boolean> {
+    const { deletedCount } = await this.#pets.deleteOne({
+      _id: pet._id,
+      pendingEventCount: pet.pendingEventCount ?? { $exists: false },
+      ...carrying(Object.keys(pet.pendingEvents ?? {})),
+    });
+    return deletedCount === 1;
   }
 
-  async #write(petId: bigint, fields: Partial<PetFields>): Promise<Pet> {
-    const _id = storedId(petId);
+  async #write(petId: bigint, fields: PetFields): Promise<Pet> {
     const { categoryId } = fields;
-    if (categoryId !== undefined && !(await this.#categoryExists(categoryId))) {
-      // A missing pet is 404 before its category is 422.
-      if (!(await this.#pets.findOne({ _id }, { projection: { _id: 1 } }))) {
-        throw petNotFound(petId);
-      }
+    if (categoryId !== undefined && !(await exists(this.#categories, { _id: categoryId }))) {
+      await this.document(petId); // A missing pet is 404 before its category is 422.
       throw unknownCategory(categoryId);
-    }
-    const { before, event } = await this.#update(_id, fields);
-    if (!before) throw petNotFound(petId);
-    if (
-      categoryId !== undefined &&
-      categoryId !== before.categoryId &&
-      !(await this.#confirmCategory(categoryId))
-    ) {
-      // The new category was deleted after the check: put the pet back as it was.
-      await this.#putBack(before, categoryId, event);
-      throw unknownCategory(categoryId);
-    }
-    return toPet({ ...before, ...fields });
-  }
-
-  /**
-   * Writes the fields and answers the pet as it was, with the id of the `pet.status_changed`
-   * event recorded in the same update when the status changed. That update only matches the pet
-   * as it was read, so the event shows the pet as this write left it, and is tried again if
-   * another write came in between (it matches the fields `before` is read for: the category's
-   * confirmation and the undo go by them); a write that keeps the status only matches while it
-   * is kept.
-   */
-  async #update(
-    _id: number,
-    fields: Partial<PetFields>,
-  ): Promise<{ before: PetDocument | null; event?: string }> {
-    const { status } = fields;
-    if (status === undefined) {
-      const before = await this.#pets.findOneAndUpdate(
-        { _id },
-        { $set: fields },
-        { returnDocument: 'before' },
-      );
-      return { before };
     }
     for (;;) {
-      const pet = await this.#pets.findOne({ _id });
-      if (!pet) return { before: null };
-      if (pet.status === status) {
-        const before = await this.#pets.findOneAndUpdate(
-          { _id, status },
-          { $set: fields },
-          { returnDocument: 'before' },
-        );
-        if (before) return { before };
-        continue;
+      const before = await this.document(petId);
+      const { matched, event } = await this.#change(before, fields);
+      if (!matched) continue;
+      if (
+        categoryId !== undefined &&
+        categoryId !== before.categoryId &&
+        !(await this.#confirmCategory(categoryId))
+      ) {
+        await this.#putBack(before, categoryId, event);
+        throw unknownCategory(categoryId);
       }
-      const { id, update } = withStatusChanged(fields, { ...pet, ...fields });
-      const { matchedCount } = await this.#pets.updateOne({ _id, ...shown(pet) }, update);
-      if (matchedCount === 1) {
-        eventWritten(this.#pets, _id);
-        return { before: pet, event: id };
-      }
+      return toPet({ ...before, ...fields });
     }
   }
 
   /**
-   * Undoes a write whose category was deleted under it. Its status change goes with it: the event
-   * is taken off in the same update if still there, else (already handed over) the status going
-   * back is recorded as a change of its own.
+   * Writes `fields` over `pet` only while it is as it was read, recording `pet.status_changed` in
+   * the same update when the status changes, so the event shows the pet as this write left it.
+   */
+  async #change(pet: PetDocument, fields: PetFields, guard: Filter<PetDocument> = {}) {
+    const filter = { ...guard, _id: pet._id, ...shown(pet) };
+    if (fields.status === undefined || fields.status === pet.status) {
+      const { matchedCount } = await this.#pets.updateOne(filter, { $set: fields });
+      return { matched: matchedCount === 1 };
+    }
+    const { id, update } = withStatusChanged(fields, { ...pet, ...fields });
+    const { matchedCount } = await this.#pets.updateOne(filter, update);
+    return { matched: matchedCount === 1, event: id };
+  }
+
+  /**
+   * Undoes a write whose category was deleted under it. Its event is taken off in the same update
+   * if still there, else (already sent) the status going back is recorded as a change of its own.
    */
   async #putBack(before: PetDocument, categoryId: number, event: string | undefined) {
     const { _id } = before;
-    const restored = { name: before.name, categoryId: before.categoryId, status: before.status };
+    const restored = shown(before);
     if (event !== undefined) {
       const { matchedCount } = await this.#pets.updateOne(
         { _id, categoryId, ...carrying([event]) },
         { $set: restored, ...takenOff([event]) },
       );
       if (matchedCount === 1) return;
-      await this.#pets.updateOne(
-        { _id, categoryId },
-        withStatusChanged(restored, { ...before, ...restored }).update,
-      );
-      eventWritten(this.#pets, _id);
-      return;
     }
-    await this.#pets.updateOne({ _id, categoryId }, { $set: restored });
-  }
-
-  async #categoryExists(categoryId: number): Promise<boolean> {
-    const found = await this.#categories.findOne({ _id: categoryId }, { projection: { _id: 1 } });
-    return found !== null;
+    await this.#pets.updateOne(
+      { _id, categoryId },
+      event === undefined ? { $set: restored } : withStatusChanged(restored, before).update,
+    );
   }
 
   /** True when the category still exists; moves its revision so a pending delete of it fails. */
@@ -274,16 +179,13 @@ export class PetsRepository {
   }
 }
 
-/** The fields of a pet the API shows, to match a pet exactly as it was read. */
+/** The fields the API shows, to match a pet exactly as it was read. */
 function shown({ name, categoryId, status }: PetDocument) {
   return { name, categoryId, status };
 }
 
-/**
- * The update that sets `fields` and records the `pet.status_changed` event they make: `pet` as
- * the API shows it after them.
- */
-function withStatusChanged(fields: Partial<PetFields>, pet: PetDocument) {
+/** The update that sets `fields` and records the `pet.status_changed` of `pet` (after them). */
+function withStatusChanged(fields: PetFields, pet: PetDocument) {
   const event = recordEvent({
     type: 'pet.status_changed',
     timestamp: new Date(),
@@ -293,10 +195,5 @@ function withStatusChanged(fields: Partial<PetFields>, pet: PetDocument) {
 }
 
 function toPet(document: PetDocument): Pet {
-  return {
-    id: document._id,
-    name: document.name,
-    categoryId: document.categoryId,
-    status: document.status,
-  };
+  return { id: document._id, ...shown(document) };
 }

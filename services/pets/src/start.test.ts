@@ -1,8 +1,8 @@
-import { startMongo } from '@petstore/testkit';
+import { callHttp, startMongo } from '@petstore/testkit';
 import { MongoClient } from 'mongodb';
 import { describe, expect, it, vi } from 'vitest';
 import { startPets } from './start.js';
-import { call, testConfig } from './test-support/pets-service.js';
+import { testConfig } from './test-support/pets-service.js';
 
 describe('startPets', () => {
   it('serves /health and /ready, and /ready answers 503 once the database stops', async () => {
@@ -12,7 +12,7 @@ describe('startPets', () => {
       try {
         expect(pets.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
         for (const path of ['/health', '/ready']) {
-          const answer = await call(pets.url, 'GET', path, { as: 'nobody' });
+          const answer = await callHttp(pets.url, 'GET', path, { as: 'nobody' });
           expect(answer).toMatchObject({ status: 200, body: { status: 'ok' } });
         }
 
@@ -20,7 +20,7 @@ describe('startPets', () => {
 
         const ready = await vi.waitFor(
           async () => {
-            const answer = await call(pets.url, 'GET', '/ready', { as: 'nobody' });
+            const answer = await callHttp(pets.url, 'GET', '/ready', { as: 'nobody' });
             expect(answer.status).toBe(503);
             return answer;
           },
@@ -30,7 +30,7 @@ describe('startPets', () => {
           status: 503,
           body: { code: 'service_unavailable', message: 'pets is not ready: database unavailable' },
         });
-        expect(await call(pets.url, 'GET', '/health', { as: 'nobody' })).toMatchObject({
+        expect(await callHttp(pets.url, 'GET', '/health', { as: 'nobody' })).toMatchObject({
           status: 200,
         });
       } finally {
@@ -75,7 +75,7 @@ describe('startPets', () => {
     const pets = await startPets(testConfig(mongo, { PORT: '1' }), { signals: [], port: 0 });
     try {
       expect(pets.url).not.toMatch(/:1$/);
-      expect((await call(pets.url, 'GET', '/health', { as: 'nobody' })).status).toBe(200);
+      expect((await callHttp(pets.url, 'GET', '/health', { as: 'nobody' })).status).toBe(200);
     } finally {
       await pets.close();
     }

@@ -1,34 +1,48 @@
-import { startService, type StartedService, type StartOptions } from '@petstore/service-kit';
-import { createApp } from './app.js';
+import {
+  eventRelay,
+  startService,
+  type Logger,
+  type StartedService,
+  type StartOptions,
+} from '@petstore/service-kit';
+import type { Db } from 'mongodb';
+import { createApp, type AppDeps } from './app.js';
+import { CategoriesRepository } from './categories-repository.js';
 import type { PetsConfig } from './config.js';
-import { petEvents, petsEventRelay } from './events.js';
+import { petEvents } from './events.js';
 import { ensureIndexes } from './indexes.js';
+import { PetsRepository } from './pets-repository.js';
 
-export type StartPetsOptions = StartOptions;
+/** Everything `createApp` is given, on `db`: the one place the service's parts are built. */
+export function petsDeps(db: Db, config: PetsConfig, logger: Logger): AppDeps {
+  return {
+    db,
+    config,
+    logger,
+    pets: new PetsRepository(db),
+    categories: new CategoriesRepository(db),
+    events: petEvents(db, config),
+  };
+}
 
-export type RunningPets = StartedService;
-
-/**
- * Connects to the database, ensures its indexes, starts the relay of its events to the gateway
- * and serves the pets service.
- */
-export function startPets(
-  config: PetsConfig,
-  options: StartPetsOptions = {},
-): Promise<RunningPets> {
+/** Ensures the indexes, starts the relay of the pets' events to the gateway and serves. */
+export function startPets(config: PetsConfig, options: StartOptions = {}): Promise<StartedService> {
   return startService({
     name: 'pets',
     config,
     ...options,
     setUp: async ({ database: { db }, logger, onShutdown }) => {
       await ensureIndexes(db);
-      const events = petEvents(db, config);
-      const relay = petsEventRelay(events, config, logger.child({ component: 'events' }));
+      const deps = petsDeps(db, config, logger);
+      const relay = eventRelay({
+        logger: logger.child({ component: 'events' }),
+        sources: [deps.events.source],
+        send: deps.events.send,
+        idleMs: config.events.relayIntervalMs,
+      });
       relay.start();
       onShutdown(() => relay.stop());
-      return {
-        app: createApp({ db, config, logger, events, wakeEventRelay: () => relay.kick() }),
-      };
+      return { app: createApp(deps) };
     },
   });
 }

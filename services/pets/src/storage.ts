@@ -1,8 +1,7 @@
 import type { PetStatus } from '@petstore/contract';
 import type { WithPendingEvents } from '@petstore/service-kit';
-import type { Db } from 'mongodb';
+import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
 
-/** A pet as stored: the contract's Pet with its id as `_id`. */
 export interface PetDocument extends WithPendingEvents {
   _id: number;
   name: string;
@@ -12,11 +11,10 @@ export interface PetDocument extends WithPendingEvents {
   statusVersion?: number;
 }
 
-/** A category as stored. */
 export interface CategoryDocument {
   _id: number;
   name: string;
-  /** The name trimmed, NFC and case-folded (`nameKeyOf`); unique, so names are unique regardless of case. */
+  /** `nameKeyOf(name)`, unique: names are unique regardless of case. */
   nameKey: string;
   description?: string;
   /** Moves whenever a pet starts using the category; deleting it requires it unchanged. */
@@ -33,3 +31,30 @@ export function categoriesCollection(db: Db) {
 
 /** The id sequences of `nextSequenceValue`, kept in the `counters` collection. */
 export const sequences = { pets: 'pets', categories: 'categories' } as const;
+
+/** A page in id order: ids after the cursor `after`. */
+export interface PageQuery {
+  after: number;
+  limit: number;
+}
+
+export function findPage<T extends { _id: number }>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+  { after, limit }: PageQuery,
+): Promise<T[]> {
+  const page = { ...filter, _id: { $gt: after } } as Filter<T>;
+  return collection.find(page).sort({ _id: 1 }).limit(limit).toArray() as Promise<T[]>;
+}
+
+export async function exists<T extends { _id: number }>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+): Promise<boolean> {
+  return (await collection.findOne(filter, { projection: { _id: 1 } })) !== null;
+}
+
+/** True when a write failed on a unique index. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === 11000;
+}

@@ -1,6 +1,6 @@
 import { MongoServerError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { isDuplicateKeyError } from './duplicate-key.js';
+import { isDuplicateKeyError } from './storage.js';
 
 describe('isDuplicateKeyError', () => {
   it('recognises MongoDB’s duplicate key error', () => {
