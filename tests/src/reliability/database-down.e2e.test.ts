@@ -1,11 +1,10 @@
-import type { PetstoreClient } from '@petstore/contract';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callHttp } from '@petstore/testkit';
-import { stockedPet } from '../support/catalogue.js';
 import { expectError } from '../support/error-bodies.js';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
+import { shopForFile } from '../support/shop-for-file.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
 
 /**
@@ -15,20 +14,13 @@ import { prepareWorkload, Workload } from '../support/workload.js';
 const GUARD_MS = 8_000;
 const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(GUARD_MS) } });
 
-let customer: PetstoreClient;
-let petId: number;
-
 const api = testStackForFile({
   ...unthrottled,
   // Stock taken by an order that could not be stored goes back soon after the database does.
   STOCK_HOLD_TIMEOUT_MS: '2000',
   STOCK_HOLD_SWEEP_MS: '250',
 });
-
-beforeAll(async () => {
-  customer = (await api.signUp()).api;
-  ({ petId } = await stockedPet(api.admin, 100));
-});
+const shop = shopForFile(api);
 afterEach(async () => {
   // Whatever a test did, the next one starts with the database up and every service ready.
   await api.stack.database.start();
@@ -51,29 +43,32 @@ async function everythingReady(): Promise<void> {
 describe('with the database stopped', () => {
   it('answers 503 service_unavailable from every service, without hanging', async () => {
     // Keys are cached by the gateway, so the customer's requests reach the services.
-    expect((await customer.accounts.getMe()).status).toBe(200);
+    expect((await shop.customer.api.accounts.getMe()).status).toBe(200);
     await api.stack.database.stop();
 
     // All at once: each waits for its database up to the driver's server selection timeout.
     const calls = {
-      listPets: customer.pets.listPets({ query: {}, ...inTime() }),
-      listCategories: customer.categories.listCategories({ query: {}, ...inTime() }),
+      listPets: shop.customer.api.pets.listPets({ query: {}, ...inTime() }),
+      listCategories: shop.customer.api.categories.listCategories({ query: {}, ...inTime() }),
       createPet: api.admin.pets.createPet({
         body: { name: 'Spot', categoryId: 1 },
         ...inTime(),
       }),
-      listOrders: customer.orders.listOrders({ query: {}, ...inTime() }),
-      placeOrder: customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() }),
-      getInventoryItem: customer.inventory.getInventoryItem({
-        params: { petId: String(petId) },
+      listOrders: shop.customer.api.orders.listOrders({ query: {}, ...inTime() }),
+      placeOrder: shop.customer.api.orders.placeOrder({
+        body: { petId: shop.petId, quantity: 1 },
         ...inTime(),
       }),
-      getMe: customer.accounts.getMe(inTime()),
+      getInventoryItem: shop.customer.api.inventory.getInventoryItem({
+        params: { petId: String(shop.petId) },
+        ...inTime(),
+      }),
+      getMe: shop.customer.api.accounts.getMe(inTime()),
       createAccount: api.client().accounts.createAccount({
         body: { email: `database-down.${Date.now()}@example.com` },
         ...inTime(),
       }),
-      sendMessage: customer.messages.sendMessage({
+      sendMessage: shop.customer.api.messages.sendMessage({
         body: { message: 'The database is down' },
         ...inTime(),
       }),
@@ -116,22 +111,28 @@ describe('with the database stopped', () => {
 describe('once the database is back', () => {
   it('serves every service again without restarting anything', async () => {
     await api.stack.database.stop();
-    expect((await customer.pets.listPets({ query: {}, ...inTime() })).status).toBe(503);
+    expect((await shop.customer.api.pets.listPets({ query: {}, ...inTime() })).status).toBe(503);
     await api.stack.database.start();
 
     await everythingReady();
     await expect
-      .poll(async () => (await customer.pets.listPets({ query: {}, ...inTime() })).status, {
-        timeout: 30_000,
-      })
+      .poll(
+        async () => (await shop.customer.api.pets.listPets({ query: {}, ...inTime() })).status,
+        {
+          timeout: 30_000,
+        },
+      )
       .toBe(200);
     const untilBack = { timeout: 30_000, interval: 100 };
     const order = await vi.waitFor(async () => {
-      const res = await customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() });
+      const res = await shop.customer.api.orders.placeOrder({
+        body: { petId: shop.petId, quantity: 1 },
+        ...inTime(),
+      });
       expect(res.status).toBe(201);
       return res;
     }, untilBack);
-    expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1 } });
+    expect(order).toMatchObject({ status: 201, body: { petId: shop.petId, quantity: 1 } });
     await vi.waitFor(async () => {
       const res = await api.client().accounts.createAccount({
         body: { email: `database-back.${Date.now()}@example.com` },
@@ -139,7 +140,7 @@ describe('once the database is back', () => {
       });
       expect(res.status).toBe(201);
     }, untilBack);
-    const message = await customer.messages.sendMessage({
+    const message = await shop.customer.api.messages.sendMessage({
       body: { message: 'The database is back' },
       ...inTime(),
     });

@@ -1,28 +1,22 @@
-import type { PetstoreClient } from '@petstore/contract';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { stockedPet } from '../support/catalogue.js';
-import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
+import { shopForFile } from '../support/shop-for-file.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
 
 /** API.md: a service that is down is 503 "within 1 s"; past this the request counts as hung. */
 const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(1_000) } });
 
-let db: DatabaseReader;
-let customer: PetstoreClient;
-let petId: number;
+const api = testStackForFile(unthrottled);
+const shop = shopForFile(api);
 let orderId: number;
 
-const api = testStackForFile(unthrottled);
-
 beforeAll(async () => {
-  db = await api.databases();
-  customer = (await api.signUp()).api;
-  ({ petId } = await stockedPet(api.admin, 100));
-  const order = await customer.orders.placeOrder({ body: { petId, quantity: 1 } });
+  const order = await shop.customer.api.orders.placeOrder({
+    body: { petId: shop.petId, quantity: 1 },
+  });
   if (order.status !== 201 || order.body.id === undefined)
     throw new Error(`order: ${order.status}`);
   orderId = order.body.id;
@@ -36,19 +30,25 @@ describe('with the store stopped', () => {
   it('answers every store operation 503 service_unavailable at once', async () => {
     await api.stack.store.stop();
     const id = String(orderId);
-    const pet = String(petId);
+    const pet = String(shop.petId);
     const answers = {
-      listOrders: await customer.orders.listOrders({ query: {}, ...inTime() }),
-      placeOrder: await customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() }),
-      getOrder: await customer.orders.getOrder({ params: { orderId: id }, ...inTime() }),
-      cancelOrder: await customer.orders.cancelOrder({ params: { orderId: id }, ...inTime() }),
+      listOrders: await shop.customer.api.orders.listOrders({ query: {}, ...inTime() }),
+      placeOrder: await shop.customer.api.orders.placeOrder({
+        body: { petId: shop.petId, quantity: 1 },
+        ...inTime(),
+      }),
+      getOrder: await shop.customer.api.orders.getOrder({ params: { orderId: id }, ...inTime() }),
+      cancelOrder: await shop.customer.api.orders.cancelOrder({
+        params: { orderId: id },
+        ...inTime(),
+      }),
       updateOrder: await api.admin.orders.updateOrder({
         params: { orderId: id },
         body: { complete: true },
         ...inTime(),
       }),
-      listInventory: await customer.inventory.listInventory({ query: {}, ...inTime() }),
-      getInventoryItem: await customer.inventory.getInventoryItem({
+      listInventory: await shop.customer.api.inventory.listInventory({ query: {}, ...inTime() }),
+      getInventoryItem: await shop.customer.api.inventory.getInventoryItem({
         params: { petId: pet },
         ...inTime(),
       }),
@@ -67,10 +67,13 @@ describe('with the store stopped', () => {
 
   it('keeps serving pets, categories, accounts and messages', async () => {
     await api.stack.store.stop();
-    const listed = await customer.pets.listPets({ query: {}, ...inTime() });
+    const listed = await shop.customer.api.pets.listPets({ query: {}, ...inTime() });
     expect(listed.status).toBe(200);
-    expect(listed.body).toContainEqual(expect.objectContaining({ id: petId }));
-    const categories = await customer.categories.listCategories({ query: {}, ...inTime() });
+    expect(listed.body).toContainEqual(expect.objectContaining({ id: shop.petId }));
+    const categories = await shop.customer.api.categories.listCategories({
+      query: {},
+      ...inTime(),
+    });
     expect(categories.status).toBe(200);
     const category = await api.admin.categories.createCategory({
       body: { name: 'Made while the store is down' },
@@ -83,13 +86,13 @@ describe('with the store stopped', () => {
       ...inTime(),
     });
     expect(created).toMatchObject({ status: 201, body: { name: 'Spot', status: 'available' } });
-    expect(await customer.accounts.getMe(inTime())).toMatchObject({ status: 200 });
+    expect(await shop.customer.api.accounts.getMe(inTime())).toMatchObject({ status: 200 });
     const signUp = await api.client().accounts.createAccount({
       body: { email: `store-down.${Date.now()}@example.com` },
       ...inTime(),
     });
     expect(signUp.status).toBe(201);
-    const message = await customer.messages.sendMessage({
+    const message = await shop.customer.api.messages.sendMessage({
       body: { message: 'The store is down' },
       ...inTime(),
     });
@@ -111,21 +114,27 @@ describe('with the store stopped', () => {
 describe('once the store is started again', () => {
   it('serves store requests without restarting the gateway', async () => {
     await api.stack.store.stop();
-    const down = await customer.inventory.getInventoryItem({
-      params: { petId: String(petId) },
+    const down = await shop.customer.api.inventory.getInventoryItem({
+      params: { petId: String(shop.petId) },
       ...inTime(),
     });
     expect(down.status).toBe(503);
     await api.stack.store.start();
 
     expect(api.stack.gateway.running).toBe(true);
-    const item = await customer.inventory.getInventoryItem({
-      params: { petId: String(petId) },
+    const item = await shop.customer.api.inventory.getInventoryItem({
+      params: { petId: String(shop.petId) },
       ...inTime(),
     });
-    expect(item).toMatchObject({ status: 200, body: { petId } });
-    const order = await customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() });
-    expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1, complete: false } });
+    expect(item).toMatchObject({ status: 200, body: { petId: shop.petId } });
+    const order = await shop.customer.api.orders.placeOrder({
+      body: { petId: shop.petId, quantity: 1 },
+      ...inTime(),
+    });
+    expect(order).toMatchObject({
+      status: 201,
+      body: { petId: shop.petId, quantity: 1, complete: false },
+    });
     const ready = await fetch(`${api.url}/ready?deep=true`, { signal: AbortSignal.timeout(3_000) });
     expect(ready.status).toBe(200);
   });
@@ -140,6 +149,6 @@ describe('under load', () => {
     // The fault was felt, and the workload did real work on both sides of it.
     expect(countOf(workload, 'order', 503)).toBeGreaterThan(0);
     expect(countOf(workload, 'order', 201)).toBeGreaterThan(0);
-    await expectNothingLost(workload, db);
+    await expectNothingLost(workload, await api.databases());
   });
 });

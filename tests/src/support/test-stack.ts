@@ -5,6 +5,13 @@ import { createPetstoreClient, type PetstoreClient } from '@petstore/contract';
 import { startStack, type ServiceName, type Stack } from '@petstore/stack';
 import { DatabaseReader } from './databases.js';
 
+/** A customer signed up through the API: their key, their account and a client using the key. */
+export interface SignedUp {
+  apiKey: string;
+  accountId: string;
+  api: PetstoreClient;
+}
+
 export interface TestStack extends AsyncDisposable {
   stack: Stack;
   url: string;
@@ -17,7 +24,7 @@ export interface TestStack extends AsyncDisposable {
   /** A typed client of the gateway with the given key (none: the operations without a key). */
   client(apiKey?: string): PetstoreClient;
   /** Signs a new customer up and returns their key and a client using it. */
-  signUp(email?: string): Promise<{ apiKey: string; accountId: string; api: PetstoreClient }>;
+  signUp(email?: string): Promise<SignedUp>;
   /** A reader of the stack's databases, connected on first use and closed with the stack. */
   databases(): Promise<DatabaseReader>;
 }
