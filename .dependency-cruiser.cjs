@@ -22,14 +22,14 @@ const layers = {
     'outbox',
     'pets-service',
     'repositories',
-    'pet-status|request-scope',
+    'pet-status',
   ],
   pets: [
     'main|start|index',
     'app',
     'deprecation|routes',
-    'events',
-    'pets-repository|categories-repository|indexes|name-keys|storage|errors|config',
+    'pets-repository|categories-repository|indexes',
+    'storage|errors|config',
   ],
 };
 

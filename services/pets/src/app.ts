@@ -17,7 +17,6 @@ export interface AppDeps extends RoutesDeps {
   validateResponses?: boolean;
 }
 
-/** The pets service as a Koa app; it never listens. */
 export function createApp({
   db,
   config,
@@ -26,14 +25,14 @@ export function createApp({
   validateResponses = false,
   ...deps
 }: AppDeps): Koa {
-  const documentation = getPetDocumentation;
+  const deprecation = { ...config.getPetDeprecation, documentation: getPetDocumentation };
   return createService({
     name: 'pets',
     logger,
     internalToken: config.internalToken,
     readiness: { database: () => db.command({ ping: 1 }) },
     routers: [
-      deprecatedRoute(contract.pets.getPet, { ...config.getPetDeprecation, documentation }, now),
+      deprecatedRoute(contract.pets.getPet, deprecation, now),
       createKoaRouter(petsServiceContract, routes(deps), { validateResponses }).routes(),
     ],
   });

@@ -1,13 +1,13 @@
 import { storedId, type Category, type NewCategory } from '@petstore/contract';
 import { AppError, nextSequenceValue } from '@petstore/service-kit';
-import type { Collection, Db, UpdateFilter } from 'mongodb';
-import { categoryNotFound } from './errors.js';
-import { nameKeyOf } from './name-keys.js';
+import type { Collection, Db } from 'mongodb';
+import { notFound } from './errors.js';
 import {
   categoriesCollection,
   exists,
   findPage,
   isDuplicateKeyError,
+  nameKeyOf,
   petsCollection,
   sequences,
   type CategoryDocument,
@@ -15,10 +15,7 @@ import {
   type PetDocument,
 } from './storage.js';
 
-/**
- * Categories, unique by name regardless of case through the unique index on `nameKey`: a write
- * onto a used name fails with a duplicate key error (409), with no check-then-insert race.
- */
+/** Categories, unique by name regardless of case through the unique index on `nameKey`. */
 export class CategoriesRepository {
   readonly #db: Db;
   readonly #categories: Collection<CategoryDocument>;
@@ -36,63 +33,53 @@ export class CategoriesRepository {
 
   async get(categoryId: bigint): Promise<Category> {
     const document = await this.#categories.findOne({ _id: storedId(categoryId) });
-    if (!document) throw categoryNotFound(categoryId);
+    if (!document) throw notFound('category', categoryId);
     return toCategory(document);
   }
 
-  async create(newCategory: NewCategory): Promise<Category> {
-    const document: CategoryDocument = {
-      _id: await nextSequenceValue(this.#db, sequences.categories),
-      name: newCategory.name,
-      nameKey: nameKeyOf(newCategory.name),
+  async create({ name, description }: NewCategory): Promise<Category> {
+    const _id = await nextSequenceValue(this.#db, sequences.categories);
+    const document = {
+      _id,
+      name,
+      nameKey: nameKeyOf(name),
       revision: 0,
+      ...(description === undefined ? {} : { description }),
     };
-    if (newCategory.description !== undefined) document.description = newCategory.description;
-    try {
-      await this.#categories.insertOne(document);
-    } catch (error) {
-      throw nameConflictOr(error, newCategory.name);
-    }
+    await named(name, () => this.#categories.insertOne(document));
     return toCategory(document);
   }
 
   /** Replaces the name and description (removed when left out). */
-  async replace(categoryId: bigint, newCategory: NewCategory): Promise<Category> {
-    const update: UpdateFilter<CategoryDocument> = {
-      $set: { name: newCategory.name, nameKey: nameKeyOf(newCategory.name) },
-    };
-    if (newCategory.description === undefined) update.$unset = { description: '' };
-    else update.$set = { ...update.$set, description: newCategory.description };
-    let document: CategoryDocument | null;
-    try {
-      document = await this.#categories.findOneAndUpdate({ _id: storedId(categoryId) }, update, {
+  async replace(categoryId: bigint, { name, description }: NewCategory): Promise<Category> {
+    const $set = { name, nameKey: nameKeyOf(name) };
+    const update =
+      description === undefined
+        ? { $set, $unset: { description: '' as const } }
+        : { $set: { ...$set, description } };
+    const document = await named(name, () =>
+      this.#categories.findOneAndUpdate({ _id: storedId(categoryId) }, update, {
         returnDocument: 'after',
-      });
-    } catch (error) {
-      throw nameConflictOr(error, newCategory.name);
-    }
-    if (!document) throw categoryNotFound(categoryId);
+      }),
+    );
+    if (!document) throw notFound('category', categoryId);
     return toCategory(document);
   }
 
   /**
-   * Deletes a category no pet uses. Without transactions the look for its pets and the delete are
-   * two operations, so the delete is conditional on the category's `revision`, which every pet
-   * write pointing at it moves after writing the pet: a pet that arrives in between makes the
-   * delete match nothing.
+   * Deletes a category no pet uses. The look for its pets and the delete are two operations, so
+   * the delete is conditional on the category's `revision`, which every pet write pointing at it
+   * moves after writing the pet: a pet that arrives in between makes the delete match nothing.
    */
   async delete(categoryId: bigint): Promise<void> {
     const _id = storedId(categoryId);
     const document = await this.#categories.findOne({ _id }, { projection: { revision: 1 } });
-    if (!document) throw categoryNotFound(categoryId);
+    if (!document) throw notFound('category', categoryId);
     if (!(await exists(this.#pets, { categoryId: _id }))) {
-      const { deletedCount } = await this.#categories.deleteOne({
-        _id,
-        revision: document.revision,
-      });
-      if (deletedCount === 1) return;
-      // Matched nothing: another request deleted it first, or a pet was just added to it.
-      if (!(await exists(this.#categories, { _id }))) throw categoryNotFound(categoryId);
+      const { revision } = document;
+      if ((await this.#categories.deleteOne({ _id, revision })).deletedCount === 1) return;
+      // Another request deleted it first, or a pet was just added to it.
+      if (!(await exists(this.#categories, { _id }))) throw notFound('category', categoryId);
     }
     throw new AppError(
       'category_in_use',
@@ -101,11 +88,16 @@ export class CategoriesRepository {
   }
 }
 
-function nameConflictOr(error: unknown, name: string): unknown {
-  if (!isDuplicateKeyError(error)) return error;
-  return new AppError('conflict', `[pets] a category named "${name}" already exists`, {
-    cause: error,
-  });
+/** A write of `name`: 409 when another category has it, with no check-then-insert race. */
+async function named<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    throw new AppError('conflict', `[pets] a category named "${name}" already exists`, {
+      cause: error,
+    });
+  }
 }
 
 function toCategory({ _id, name, description }: CategoryDocument): Category {

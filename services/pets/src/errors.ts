@@ -1,11 +1,7 @@
 import { AppError } from '@petstore/service-kit';
 
-export function petNotFound(petId: bigint): AppError {
-  return new AppError('not_found', `[pets] pet ${petId} not found`);
-}
-
-export function categoryNotFound(categoryId: bigint): AppError {
-  return new AppError('not_found', `[pets] category ${categoryId} not found`);
+export function notFound(what: 'pet' | 'category', id: bigint): AppError {
+  return new AppError('not_found', `[pets] ${what} ${id} not found`);
 }
 
 export function unknownCategory(categoryId: number): AppError {

@@ -1,21 +1,36 @@
 import type { Db } from 'mongodb';
-import { refreshNameKeys } from './name-keys.js';
-import { categoriesCollection, petsCollection } from './storage.js';
+import { categoriesCollection, isDuplicateKeyError, nameKeyOf, petsCollection } from './storage.js';
 
-/**
- * Creates the indexes the queries need; idempotent, so it runs at every start-up. Lists page by
- * `_id`, so each filter is followed by `_id`. Name keys stored under an older rule are refreshed
- * before the unique index on them is made.
- */
+/** Idempotent, so it runs at every start-up. Lists page by `_id`, so filters end with `_id`. */
 export async function ensureIndexes(db: Db): Promise<void> {
   await refreshNameKeys(db);
   const pets = petsCollection(db);
   await pets.createIndex({ status: 1, _id: 1 }, { name: 'status_id' });
   await pets.createIndex({ categoryId: 1, _id: 1 }, { name: 'categoryId_id' });
-  // Pets carrying events not yet handed to the gateway, for the relay.
   await pets.createIndex({ pendingEventCount: 1 }, { name: 'pending_events' });
   await categoriesCollection(db).createIndex(
     { nameKey: 1 },
     { name: 'nameKey_unique', unique: true },
   );
+}
+
+/**
+ * Brings every stored `nameKey` to what `nameKeyOf` makes of its name today. Of two names that
+ * were distinct under the older rule and are the same now, the later one keeps its old key.
+ */
+export async function refreshNameKeys(db: Db): Promise<void> {
+  const categories = categoriesCollection(db);
+  const stored = await categories
+    .find({}, { projection: { name: 1, nameKey: 1 } })
+    .sort({ _id: 1 })
+    .toArray();
+  for (const { _id, name, nameKey } of stored) {
+    const current = nameKeyOf(name);
+    if (current === nameKey) continue;
+    try {
+      await categories.updateOne({ _id, name }, { $set: { nameKey: current } });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { storedId, type NewPet, type Pet, type PetPatch, type PetStatus } from '@petstore/contract';
 import { carrying, nextSequenceValue, recordEvent, takenOff } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
-import { petNotFound, unknownCategory } from './errors.js';
+import { notFound, unknownCategory } from './errors.js';
 import {
   categoriesCollection,
   exists,
@@ -21,10 +21,8 @@ export interface PetListQuery extends PageQuery {
 type PetFields = Partial<Pick<PetDocument, 'name' | 'categoryId' | 'status' | 'statusVersion'>>;
 
 /**
- * Pets. A category may be deleted while a pet is written, so every write that points a pet at a
- * category ends by confirming the category: an atomic `$inc` of its `revision`, which only matches
- * while it exists and makes a concurrent delete of it (conditional on that revision) fail. When
- * the confirmation finds no category, the write is undone and answered 422.
+ * A write that points a pet at a category ends by confirming it (`#confirmCategory`), which makes
+ * a concurrent delete of the category fail; when the category is gone, the write is undone (422).
  */
 export class PetsRepository {
   readonly #db: Db;
@@ -47,7 +45,7 @@ export class PetsRepository {
   /** The pet as stored, with the events it carries. */
   async document(petId: bigint): Promise<PetDocument> {
     const document = await this.#pets.findOne({ _id: storedId(petId) });
-    if (!document) throw petNotFound(petId);
+    if (!document) throw notFound('pet', petId);
     return document;
   }
 

@@ -1,11 +1,17 @@
-import { contract, internalContract } from '@petstore/contract';
-import { decodeCursor, pageOf, requireAdmin, requireCaller } from '@petstore/service-kit';
+import { contract, internalContract, type RecordedEvent } from '@petstore/contract';
+import {
+  decodeCursor,
+  pageOf,
+  requireAdmin,
+  requireCaller,
+  type EventSource,
+} from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
 import type { CategoriesRepository } from './categories-repository.js';
 import { eventsNotSent } from './errors.js';
-import type { PetEvents } from './events.js';
 import type { PetsRepository } from './pets-repository.js';
+import type { PetDocument } from './storage.js';
 
 /** Every route the pets service serves: its part of the public contract and the internal one. */
 export const petsServiceContract = {
@@ -13,6 +19,12 @@ export const petsServiceContract = {
   categories: contract.categories,
   internal: internalContract.pets,
 };
+
+/** `pet.status_changed`, kept in the pet by the update that changed its status, and its sending. */
+export interface PetEvents {
+  source: EventSource<PetDocument>;
+  send: (events: RecordedEvent[]) => Promise<void>;
+}
 
 export interface RoutesDeps {
   pets: PetsRepository;

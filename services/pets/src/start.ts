@@ -1,5 +1,7 @@
 import {
   eventRelay,
+  eventSender,
+  eventSource,
   startService,
   type Logger,
   type StartedService,
@@ -9,9 +11,9 @@ import type { Db } from 'mongodb';
 import { createApp, type AppDeps } from './app.js';
 import { CategoriesRepository } from './categories-repository.js';
 import type { PetsConfig } from './config.js';
-import { petEvents } from './events.js';
 import { ensureIndexes } from './indexes.js';
 import { PetsRepository } from './pets-repository.js';
+import { petsCollection } from './storage.js';
 
 /** Everything `createApp` is given, on `db`: the one place the service's parts are built. */
 export function petsDeps(db: Db, config: PetsConfig, logger: Logger): AppDeps {
@@ -21,7 +23,13 @@ export function petsDeps(db: Db, config: PetsConfig, logger: Logger): AppDeps {
     logger,
     pets: new PetsRepository(db),
     categories: new CategoriesRepository(db),
-    events: petEvents(db, config),
+    events: {
+      source: eventSource({
+        collection: petsCollection(db),
+        toData: (_pet, event) => event.data ?? {},
+      }),
+      send: eventSender({ baseUrls: config.gateway.urls, internalToken: config.internalToken }),
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { PetStatus } from '@petstore/contract';
 import type { WithPendingEvents } from '@petstore/service-kit';
 import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
+import { caseFold } from 'unicode-case-folding';
 
 export interface PetDocument extends WithPendingEvents {
   _id: number;
@@ -14,11 +15,16 @@ export interface PetDocument extends WithPendingEvents {
 export interface CategoryDocument {
   _id: number;
   name: string;
-  /** `nameKeyOf(name)`, unique: names are unique regardless of case. */
+  /** `nameKeyOf(name)`, unique. */
   nameKey: string;
   description?: string;
   /** Moves whenever a pet starts using the category; deleting it requires it unchanged. */
   revision: number;
+}
+
+/** Full case folding (`straße` = `STRASSE`), normalised again: folding can decompose (`İ`). */
+export function nameKeyOf(name: string): string {
+  return caseFold(name.trim().normalize('NFC')).normalize('NFC');
 }
 
 export function petsCollection(db: Db) {
@@ -29,10 +35,8 @@ export function categoriesCollection(db: Db) {
   return db.collection<CategoryDocument>('categories');
 }
 
-/** The id sequences of `nextSequenceValue`, kept in the `counters` collection. */
 export const sequences = { pets: 'pets', categories: 'categories' } as const;
 
-/** A page in id order: ids after the cursor `after`. */
 export interface PageQuery {
   after: number;
   limit: number;
@@ -54,7 +58,6 @@ export async function exists<T extends { _id: number }>(
   return (await collection.findOne(filter, { projection: { _id: 1 } })) !== null;
 }
 
-/** True when a write failed on a unique index. */
 export function isDuplicateKeyError(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === 11000;
 }

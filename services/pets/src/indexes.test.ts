@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { ensureIndexes } from './indexes.js';
-import { nameKeyOf } from './name-keys.js';
+import { nameKeyOf } from './storage.js';
 import { it } from './test-support/pets-service.js';
 
 describe('nameKeyOf', () => {
