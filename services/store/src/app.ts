@@ -1,21 +1,15 @@
 import { createService, type Logger } from '@petstore/service-kit';
 import type Koa from 'koa';
 import type { Db } from 'mongodb';
-import type { Inventory } from './inventory/inventory.js';
-import type { Orders } from './orders/orders.js';
-import { createStoreRouter } from './routes.js';
+import { createStoreRouter, type UseCases } from './routes.js';
 
-export interface AppDeps {
+export interface AppDeps extends UseCases {
   db: Db;
   logger: Logger;
   internalToken: string;
-  orders: Orders;
-  inventory: Inventory;
-  /** Checks every response against the contract (on in tests). */
   validateResponses?: boolean;
 }
 
-/** The store's Koa app behind the gateway's token. Builds; never listens. */
 export function createApp({
   db,
   logger,
@@ -27,7 +21,7 @@ export function createApp({
     name: 'store',
     logger,
     internalToken,
-    routers: [createStoreRouter(useCases, { validateResponses }).routes()],
+    routers: [createStoreRouter(useCases, validateResponses).routes()],
     readiness: { database: () => db.command({ ping: 1 }) },
   });
 }

@@ -31,7 +31,6 @@ const StoreEnvSchema = z
     pets: {
       urls: env.PETS_URL,
       timeoutMs: env.PETS_TIMEOUT_MS,
-      /** How long a pet pets confirmed is taken to exist before it is asked again. */
       confirmedForMs: env.PET_CONFIRMED_MS,
     },
     outbox: {
@@ -42,10 +41,8 @@ const StoreEnvSchema = z
     stockHolds: { timeoutMs: env.STOCK_HOLD_TIMEOUT_MS, sweepIntervalMs: env.STOCK_HOLD_SWEEP_MS },
   }));
 
-/** The store's settings, nested by concern; see the README for each variable. */
 export type StoreConfig = z.output<typeof StoreEnvSchema>;
 
-/** Parses the environment once; throws naming every missing or invalid variable. */
 export function loadStoreConfig(env: Env = process.env): StoreConfig {
   return loadConfig(StoreEnvSchema, env);
 }

@@ -4,10 +4,7 @@ import type { StoreConfig } from './config.js';
 import type { InventoryDocument } from './repositories/inventory-repository.js';
 import { toOrder, type OrderDocument } from './repositories/order-repository.js';
 
-/**
- * The store's events, kept in the documents written with them until the relay sends them to the
- * gateway: `order.*` in the order, `inventory.updated` in the stock entry.
- */
+/** Events stay in the order or stock entry written with them until the relay sends them. */
 export function storeEvents(db: Db, config: StoreConfig, logger: Logger) {
   const orders = eventSource({
     collection: db.collection<OrderDocument>('orders'),

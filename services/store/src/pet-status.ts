@@ -6,7 +6,6 @@ export interface Stock {
   openOrders: number;
 }
 
-/** A stock change: the entry before (none when it was just made) and after it. */
 export interface StockChange {
   before?: Stock;
   after: Stock;
@@ -20,9 +19,6 @@ export function derivedStatus(quantity: number, openOrders: number): PetStatus {
 
 /** A new entry always moves the status: the store takes it over from the pet's admin. */
 export function statusMoved({ before, after }: StockChange): boolean {
-  return (
-    before === undefined ||
-    derivedStatus(before.quantity, before.openOrders) !==
-      derivedStatus(after.quantity, after.openOrders)
-  );
+  const statusOf = (stock: Stock) => derivedStatus(stock.quantity, stock.openOrders);
+  return before === undefined || statusOf(before) !== statusOf(after);
 }

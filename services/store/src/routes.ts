@@ -1,33 +1,22 @@
 import { contract, storedId } from '@petstore/contract';
-import { decodeCursor, pageOf, requireCaller } from '@petstore/service-kit';
+import { decodeCursor, encodeCursor, pageOf, requireCaller } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
-import type { Context } from 'koa';
 import type { Inventory } from './inventory/inventory.js';
 import type { Orders } from './orders/orders.js';
-import type { RequestScope } from './request-scope.js';
 
-const storeContract = { orders: contract.orders, inventory: contract.inventory };
-
-export interface StoreRoutesDeps {
+export interface UseCases {
   orders: Orders;
   inventory: Inventory;
 }
 
-function requestOf(ctx: Context): RequestScope {
-  return { requestId: ctx.requestId, logger: ctx.log };
-}
-
-export function createStoreRouter(
-  { orders, inventory }: StoreRoutesDeps,
-  { validateResponses = false } = {},
-) {
+export function createStoreRouter({ orders, inventory }: UseCases, validateResponses = false) {
+  const routes = { orders: contract.orders, inventory: contract.inventory };
   return createKoaRouter(
-    storeContract,
+    routes,
     {
       orders: {
         listOrders: async ({ query, ctx }) => {
-          const caller = requireCaller(ctx);
-          const found = await orders.list(caller, {
+          const found = await orders.list(requireCaller(ctx), {
             petId: query.petId === undefined ? undefined : storedId(query.petId),
             complete: query.complete,
             after: decodeCursor(query.cursor),
@@ -36,24 +25,20 @@ export function createStoreRouter(
           return { status: 200, body: pageOf(ctx, found, query.limit) };
         },
         placeOrder: async ({ headers, body, ctx }) => {
-          const caller = requireCaller(ctx);
           const key = headers['idempotency-key'];
-          const response = await orders.place(caller, body, key, requestOf(ctx));
+          const response = await orders.place(requireCaller(ctx), body, ctx, key);
           ctx.set('Location', `/v1/store/orders/${response.body.id}`);
           return response;
         },
         getOrder: async ({ params, ctx }) => {
-          const caller = requireCaller(ctx);
-          return { status: 200, body: await orders.get(caller, params.orderId) };
+          return { status: 200, body: await orders.get(requireCaller(ctx), params.orderId) };
         },
         updateOrder: async ({ params, body, ctx }) => {
-          const caller = requireCaller(ctx);
-          const order = await orders.update(caller, params.orderId, body, requestOf(ctx));
+          const order = await orders.update(requireCaller(ctx), params.orderId, body, ctx);
           return { status: 200, body: order };
         },
         cancelOrder: async ({ params, ctx }) => {
-          const caller = requireCaller(ctx);
-          await orders.cancel(caller, params.orderId, requestOf(ctx));
+          await orders.cancel(requireCaller(ctx), params.orderId, ctx);
           return { status: 204, body: undefined };
         },
       },
@@ -64,15 +49,14 @@ export function createStoreRouter(
             after: decodeCursor(query.cursor),
             limit: query.limit + 1,
           });
-          const keyed = items.map((item) => ({ id: item.petId, item }));
-          return { status: 200, body: pageOf(ctx, keyed, query.limit).map(({ item }) => item) };
+          const body = pageOf(ctx, items, query.limit, (last) => encodeCursor(last.petId));
+          return { status: 200, body };
         },
         getInventoryItem: async ({ params }) => {
           return { status: 200, body: await inventory.get(params.petId) };
         },
         setInventory: async ({ params, body, ctx }) => {
-          const caller = requireCaller(ctx);
-          const item = await inventory.set(caller, params.petId, body.quantity, requestOf(ctx));
+          const item = await inventory.set(requireCaller(ctx), params.petId, body.quantity, ctx);
           return { status: 200, body: item };
         },
       },

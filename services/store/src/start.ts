@@ -24,7 +24,6 @@ import { OrderRepository } from './repositories/order-repository.js';
 import { OutboxRepository } from './repositories/outbox-repository.js';
 
 export interface StartStoreOptions extends StartOptions {
-  /** Checks every response against the contract (on in tests). */
   validateResponses?: boolean;
 }
 
@@ -50,16 +49,10 @@ export function startStore(
       const { urls: baseUrls, timeoutMs, confirmedForMs } = config.pets;
       const pets = createPetsAdapter({ baseUrls, internalToken, timeoutMs });
       const events = storeEvents(db, config, log('events'));
-      const pusher = outboxWorker({
-        outbox,
-        inventory,
-        pets,
-        logger: log('outbox'),
-        ...config.outbox,
-      });
+      const pusher = outboxWorker(outbox, inventory, pets, log('outbox'), config.outbox);
       const statusChanges = createStatusChanges(outbox, () => pusher.kick());
       const stock = { orders, inventory, statusChanges };
-      const petCheck = createPetCheck({ pets, inventory, confirmedForMs });
+      const petCheck = createPetCheck(pets, inventory, confirmedForMs);
       const app = createApp({
         db,
         logger,
@@ -94,19 +87,15 @@ export function startStore(
       const background = [
         pusher,
         events.relay,
-        statusReconciliation({
+        statusReconciliation(
           inventory,
           pets,
           statusChanges,
-          logger: log('status-reconciliation'),
-          intervalMs: config.outbox.reconcileIntervalMs,
-        }),
+          log('status-reconciliation'),
+          config.outbox.reconcileIntervalMs,
+        ),
         idempotencySweeper(keys, logger, HOUR_MS),
-        holdSweeper(stock, {
-          logger: log('stock-holds'),
-          intervalMs: config.stockHolds.sweepIntervalMs,
-          timeoutMs: config.stockHolds.timeoutMs,
-        }),
+        holdSweeper(stock, log('stock-holds'), config.stockHolds),
       ];
       for (const worker of background) worker.start();
       onShutdown(() => Promise.all(background.map((worker) => worker.stop())));

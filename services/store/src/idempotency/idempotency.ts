@@ -9,9 +9,8 @@ import type {
 export interface IdempotencyOptions {
   /** How long a key is remembered; API.md asks for at least 24 h. */
   retentionMs: number;
-  /** How long a claim lasts unless its request, while it runs, renews it (every third of that). */
+  /** How long a claim lasts unless its request renews it (every third of that) while it runs. */
   pendingLeaseMs: number;
-  /** How long a request waits for the holder of its key to respond or to die. */
   waitMs: number;
   pollMs: number;
 }
@@ -24,36 +23,18 @@ export const defaultIdempotencyOptions: IdempotencyOptions = {
   pollMs: 25,
 };
 
-export interface IdempotentRequest {
-  accountId: string;
-  key: string;
-  body: unknown;
-}
-
 /** The `_id` of the record of an account's key, also written on the order placed under it. */
 export function idempotencyRecordId({ accountId, key }: { accountId: string; key: string }) {
   return `${accountId}:${key}`;
 }
 
-export interface Idempotency {
-  /**
-   * Runs `act` once per account and key: a repeat with the same body gets the stored response,
-   * with another body 422 `idempotency_key_reused`; a repeat while the first runs waits for it.
-   * A failure is not remembered. A request that takes the key over from a holder that died asks
-   * `recover` first for what was done under the key since `since`, rather than acting twice.
-   */
-  run(
-    request: IdempotentRequest,
-    act: () => Promise<StoredResponse>,
-    recover?: (since: Date) => Promise<StoredResponse | undefined>,
-  ): Promise<StoredResponse>;
-}
+export type Idempotency = ReturnType<typeof createIdempotency>;
 
 export function createIdempotency(
   keys: IdempotencyRepository,
   logger: Logger,
   options: IdempotencyOptions = defaultIdempotencyOptions,
-): Idempotency {
+) {
   const later = (ms: number) => new Date(Date.now() + ms);
 
   async function actAndStore(id: string, claimToken: string, act: () => Promise<StoredResponse>) {
@@ -81,7 +62,17 @@ export function createIdempotency(
   }
 
   return {
-    async run({ accountId, key, body }, act, recover) {
+    /**
+     * Runs `act` once per account and key: a repeat with the same body gets the stored response,
+     * with another body 422 `idempotency_key_reused`; a repeat while the first runs waits for it.
+     * A failure is not remembered. A request that takes the key over from a holder that died
+     * asks `recover` for what was done under the key since `since` rather than acting twice.
+     */
+    async run(
+      { accountId, key, body }: { accountId: string; key: string; body: unknown },
+      act: () => Promise<StoredResponse>,
+      recover?: (since: Date) => Promise<StoredResponse | undefined>,
+    ): Promise<StoredResponse> {
       const id = idempotencyRecordId({ accountId, key });
       const requestHash = hashBody(body);
       const waitUntil = performance.now() + options.waitMs;

@@ -2,9 +2,8 @@ import { storedId, type InventoryItem, type PetStatus } from '@petstore/contract
 import { AppError, requireAdmin, type Caller, type EventSource } from '@petstore/service-kit';
 import type { StatusChanges } from '../outbox/status-changes.js';
 import { derivedStatus, statusMoved, type Stock } from '../pet-status.js';
-import type { PetCheck } from '../pets-service/pet-check.js';
+import type { PetCheck, RequestScope } from '../pets-service/pet-check.js';
 import type { InventoryRepository } from '../repositories/inventory-repository.js';
-import type { RequestScope } from '../request-scope.js';
 
 export interface InventoryDeps {
   inventory: InventoryRepository;
@@ -13,15 +12,8 @@ export interface InventoryDeps {
   events: Pick<EventSource, 'written'>;
 }
 
-export interface InventoryFilter {
-  statuses?: PetStatus[];
-  after: number;
-  limit: number;
-}
-
 export type Inventory = ReturnType<typeof createInventory>;
 
-/** How many entries one read takes while filtering by status. */
 const SCAN_BATCH = 100;
 
 function toItem({ petId, quantity, openOrders }: Stock): InventoryItem {
@@ -32,22 +24,23 @@ export function createInventory({ inventory, petCheck, statusChanges, events }: 
   return {
     /**
      * The status is derived, not stored: a status filter reads batches until the page is full,
-     * narrowed by quantity first when `available` is the only status wanted, or not wanted.
+     * narrowed by quantity when `available` is the only status wanted, or is not wanted.
      */
-    async list({ statuses, after, limit }: InventoryFilter): Promise<InventoryItem[]> {
-      const wanted = new Set<PetStatus>(statuses ?? ['available', 'pending', 'sold']);
+    async list(filter: { statuses?: PetStatus[]; after: number; limit: number }) {
+      const { statuses = ['available', 'pending', 'sold'], limit } = filter;
+      const wanted = new Set(statuses);
       const inStock = wanted.has('available') ? (wanted.size === 1 ? true : undefined) : false;
       const batchSize = wanted.size === 3 ? limit : Math.max(limit, SCAN_BATCH);
       const page: InventoryItem[] = [];
-      for (let cursor = after; ;) {
-        const stocks = await inventory.list({ inStock, after: cursor, limit: batchSize });
+      for (let after = filter.after; ;) {
+        const stocks = await inventory.list(after, batchSize, inStock);
         for (const item of stocks.map(toItem)) {
           if (wanted.has(item.status)) page.push(item);
           if (page.length === limit) return page;
         }
         const last = stocks.at(-1);
         if (!last || stocks.length < batchSize) return page;
-        cursor = last.petId;
+        after = last.petId;
       }
     },
 
@@ -64,7 +57,7 @@ export function createInventory({ inventory, petCheck, statusChanges, events }: 
       const petId = storedId(id);
       const change = await inventory.set(petId, quantity, new Date());
       events.written(petId);
-      if (statusMoved(change)) await statusChanges.changed(petId, request.logger);
+      if (statusMoved(change)) await statusChanges.changed(petId, request.log);
       return toItem(change.after);
     },
   };

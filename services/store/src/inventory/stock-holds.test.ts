@@ -39,7 +39,7 @@ async function storeOrderOf(stock: StockDeps, hold: StockHold): Promise<void> {
 /** Runs the sweeper's first sweep (it sweeps at start) and stops it. */
 async function sweepOnce(stock: StockDeps, timeoutMs: number): Promise<void> {
   const logger = testLogger('stock-holds');
-  const sweeper = holdSweeper(stock, { logger, intervalMs: 60_000, timeoutMs });
+  const sweeper = holdSweeper(stock, logger, { timeoutMs, sweepIntervalMs: 60_000 });
   sweeper.start();
   await sweeper.stop();
 }

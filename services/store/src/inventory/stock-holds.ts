@@ -6,10 +6,7 @@ import { sweepClosings, type StockDeps } from './closings.js';
 
 export type Settled = { stored: PlacedOrder } | { stored?: undefined; returned?: StockChange };
 
-/**
- * Settles a hold whose order may or may not be stored (its insert failed, or its request died):
- * the hold is released if the order is there, else its stock goes back, exactly once.
- */
+/** For a hold whose order may be stored or not: releases it if it is, else returns its stock. */
 export async function settleHold(
   { orders, inventory }: Pick<StockDeps, 'orders' | 'inventory'>,
   hold: StockHold,
@@ -20,24 +17,20 @@ export async function settleHold(
   return { stored };
 }
 
-export interface HoldSweeperOptions {
-  logger: Logger;
-  intervalMs: number;
-  /** How old a hold or a closing must be to count as left behind by its request. */
-  timeoutMs: number;
-}
-
 /**
- * Settles the holds requests left behind (the database failed or the process died between taking
- * the stock and storing the order), safe even against a request still running: the order id goes
- * to whoever inserts it first. Then finishes the closings requests left half done.
+ * Settles the holds left behind by requests that failed or died between taking the stock and
+ * storing the order, and finishes the closings they left half done.
  */
-export function holdSweeper(deps: StockDeps, options: HoldSweeperOptions): Worker {
-  const { logger, intervalMs, timeoutMs } = options;
+export function holdSweeper(
+  deps: StockDeps,
+  logger: Logger,
+  /** `timeoutMs`: how old a hold or a closing must be to count as left behind by its request. */
+  { timeoutMs, sweepIntervalMs }: { timeoutMs: number; sweepIntervalMs: number },
+): Worker {
   return new Worker({
     name: 'hold-sweeper',
     logger,
-    idleMs: intervalMs,
+    idleMs: sweepIntervalMs,
     step: async () => {
       for (const hold of await deps.inventory.holdsTakenBefore(new Date(Date.now() - timeoutMs))) {
         const { petId, orderId, quantity } = hold;

@@ -4,10 +4,9 @@ import { idempotencyRecordId, type Idempotency } from '../idempotency/idempotenc
 import { closeStock, type StockDeps } from '../inventory/closings.js';
 import { settleHold } from '../inventory/stock-holds.js';
 import { statusMoved } from '../pet-status.js';
-import type { PetCheck } from '../pets-service/pet-check.js';
+import type { PetCheck, RequestScope } from '../pets-service/pet-check.js';
 import type { StoredResponse } from '../repositories/idempotency-repository.js';
 import type { OrderFilter, OrderScope, PlacedOrder } from '../repositories/order-repository.js';
-import type { RequestScope } from '../request-scope.js';
 
 export interface OrdersDeps extends StockDeps {
   petCheck: PetCheck;
@@ -23,54 +22,49 @@ function scopeOf(caller: Caller): OrderScope {
   return caller.role === 'admin' ? {} : { ownerId: caller.accountId };
 }
 
-/** The order as hashed for `Idempotency-Key`: the same instant written another way is the same. */
-function canonicalNewOrder({ petId, quantity, shipDate }: NewOrder) {
-  return { petId, quantity, shipDate: shipDate && new Date(shipDate).toISOString() };
-}
-
 export function createOrders(deps: OrdersDeps) {
   const { orders, inventory, statusChanges, petCheck, idempotency, events } = deps;
 
-  /** The stock taken names the order it was taken for, so the order's id comes first. */
-  async function takeStockAndStore(
-    caller: Caller,
-    { petId, quantity, shipDate }: NewOrder,
-    idempotencyKey: string | undefined,
-    request: RequestScope,
-  ): Promise<PlacedOrder> {
+  async function place(caller: Caller, order: NewOrder, request: RequestScope, key?: string) {
+    const { petId, quantity, shipDate } = order;
     await petCheck(petId, request);
+    // The stock taken names the order it was taken for, so the id comes first.
     const hold = { petId, orderId: await orders.nextId(), quantity, at: new Date() };
     const taken = await inventory.take(hold);
     if (!taken) {
       throw new AppError('insufficient_stock', `pet ${petId} has fewer than ${quantity} in stock`);
     }
+    const document = { ownerId: caller.accountId, petId, quantity, placedAt: hold.at };
     let placed: PlacedOrder;
     try {
       placed = await orders.insert(hold.orderId, {
-        ownerId: caller.accountId,
-        petId,
-        quantity,
+        ...document,
         shipDate: shipDate === undefined ? hold.at : new Date(shipDate),
-        placedAt: hold.at,
-        ...(idempotencyKey && { idempotencyKey }),
+        ...(key && { idempotencyKey: key }),
       });
     } catch (error) {
       // Whether the order was stored is unknown: settle it now, or leave it to the hold sweeper.
       const settled = await settleHold(deps, hold).catch((settleError: unknown) => {
-        request.logger.error({ err: settleError, ...hold }, 'could not settle a failed order');
-        return undefined;
+        request.log.error({ err: settleError, ...hold }, 'could not settle a failed order');
       });
       if (!settled?.stored) throw error;
       placed = settled.stored;
     }
     events.written(placed.id);
-    // The response does not wait: until the hold is released, it only says the order may not be
-    // stored, and the hold sweeper releases it if this fails.
+    // Not awaited: a hold left behind only says the order may not be stored; the sweeper ends it.
     inventory.releaseHolds([hold]).catch((error: unknown) => {
-      request.logger.warn({ err: error, ...hold }, 'could not release the stock hold of an order');
+      request.log.warn({ err: error, ...hold }, 'could not release the stock hold of an order');
     });
-    if (statusMoved(taken)) await statusChanges.changed(petId, request.logger);
-    return placed;
+    if (statusMoved(taken)) await statusChanges.changed(petId, request.log);
+    return { status: 201 as const, body: placed };
+  }
+
+  /** The order that matched no open one, after finishing what a dead request left of its closing. */
+  async function closed(scope: OrderScope, id: bigint, request: RequestScope) {
+    const found = await orders.find(scope, storedId(id));
+    if (!found) throw notFound(id);
+    if (found.owed) await closeStock(deps, found.owed, request.log);
+    return found;
   }
 
   return {
@@ -78,24 +72,16 @@ export function createOrders(deps: OrdersDeps) {
       return orders.list(scopeOf(caller), filter);
     },
 
-    async place(
-      caller: Caller,
-      order: NewOrder,
-      idempotencyKey: string | undefined,
-      request: RequestScope,
-    ): Promise<StoredResponse> {
-      if (idempotencyKey === undefined) {
-        return { status: 201, body: await takeStockAndStore(caller, order, undefined, request) };
-      }
-      const key = { accountId: caller.accountId, key: idempotencyKey };
-      const recordId = idempotencyRecordId(key);
+    async place(caller: Caller, order: NewOrder, request: RequestScope, key?: string) {
+      if (key === undefined) return place(caller, order, request);
+      const keyOf = { accountId: caller.accountId, key };
+      const recordId = idempotencyRecordId(keyOf);
+      // The same instant written another way is the same request.
+      const shipDate = order.shipDate && new Date(order.shipDate).toISOString();
       return idempotency.run(
-        { ...key, body: canonicalNewOrder(order) },
-        async () => ({
-          status: 201,
-          body: await takeStockAndStore(caller, order, recordId, request),
-        }),
-        async (since) => {
+        { ...keyOf, body: { ...order, shipDate } },
+        () => place(caller, order, request, recordId),
+        async (since): Promise<StoredResponse | undefined> => {
           const placed = await orders.findByIdempotencyKey(recordId, since);
           return placed && { status: 201, body: placed };
         },
@@ -103,56 +89,43 @@ export function createOrders(deps: OrdersDeps) {
     },
 
     async get(caller: Caller, id: bigint): Promise<PlacedOrder> {
-      const order = await orders.find(scopeOf(caller), storedId(id));
-      if (!order) throw notFound(id);
-      return order;
+      const found = await orders.find(scopeOf(caller), storedId(id));
+      if (!found || found.cancelled) throw notFound(id);
+      return found.order;
     },
 
-    /** Completes an order and/or moves its ship date; a complete order keeps its date. */
-    async update(
-      caller: Caller,
-      id: bigint,
-      { complete, shipDate }: OrderUpdate,
-      request: RequestScope,
-    ): Promise<PlacedOrder> {
+    async update(caller: Caller, id: bigint, body: OrderUpdate, request: RequestScope) {
       requireAdmin(caller, 'update an order');
       const orderId = storedId(id);
-      const newShipDate = shipDate === undefined ? undefined : new Date(shipDate);
-      const updated = complete
-        ? await orders.completeOpen(orderId, new Date(), newShipDate)
-        : newShipDate && (await orders.moveShipDate(orderId, newShipDate));
-      if (updated && complete) {
-        events.written(orderId);
-        await closeStock(deps, { petId: updated.petId, orderId, quantity: 0 }, request.logger);
+      const shipDate = body.shipDate === undefined ? undefined : new Date(body.shipDate);
+      if (body.complete) {
+        const completed = await orders.completeOpen(orderId, new Date(), shipDate);
+        if (completed) {
+          events.written(orderId);
+          await closeStock(deps, { petId: completed.petId, orderId, quantity: 0 }, request.log);
+          return completed;
+        }
+      } else if (shipDate) {
+        const moved = await orders.moveShipDate(orderId, shipDate);
+        if (moved) return moved;
       }
-      if (updated) return updated;
-
-      // Nothing open matched: the order is missing, complete already, or the body is empty.
-      const existing = await orders.findClosed({}, orderId);
-      if (!existing || existing.cancelled) throw notFound(id);
-      const { order, owed } = existing;
-      // A completion retried after its request died between its two writes finishes it.
-      if (owed) await closeStock(deps, owed, request.logger);
-      if (order.complete && newShipDate && Date.parse(order.shipDate) !== newShipDate.getTime()) {
+      // It is missing, complete already, or the body is empty.
+      const { order, cancelled } = await closed({}, id, request);
+      if (cancelled) throw notFound(id);
+      if (order.complete && shipDate && Date.parse(order.shipDate) !== shipDate.getTime()) {
         throw new AppError('order_complete', `order ${id} is complete; its ship date is final`);
       }
       return order;
     },
 
-    /** Cancels an open order once; a repeat responds as the first did, finishing its stock. */
+    /** Cancels an open order once; a repeat responds as the first did. */
     async cancel(caller: Caller, id: bigint, request: RequestScope): Promise<void> {
       const scope = scopeOf(caller);
-      const orderId = storedId(id);
-      const cancelled = await orders.cancelOpen(scope, orderId, new Date());
+      const cancelled = await orders.cancelOpen(scope, storedId(id), new Date());
       if (cancelled) {
-        events.written(orderId);
-        await closeStock(deps, cancelled, request.logger);
-        return;
-      }
-      const existing = await orders.findClosed(scope, orderId);
-      if (!existing) throw notFound(id);
-      if (existing.owed) await closeStock(deps, existing.owed, request.logger);
-      if (existing.order.complete) {
+        events.written(cancelled.orderId);
+        await closeStock(deps, cancelled, request.log);
+      } else if ((await closed(scope, id, request)).order.complete) {
         throw new AppError('order_complete', `order ${id} is complete and cannot be cancelled`);
       }
     },

@@ -5,17 +5,6 @@ import { PetsUnavailableError, type PetsAdapter } from '../pets-service/pets-ada
 import type { InventoryRepository } from '../repositories/inventory-repository.js';
 import type { ClaimedEntry, OutboxRepository } from '../repositories/outbox-repository.js';
 
-export interface OutboxWorkerOptions {
-  outbox: OutboxRepository;
-  inventory: InventoryRepository;
-  pets: PetsAdapter;
-  logger: Logger;
-  /** The longest sleep between looks at the outbox when nothing wakes the worker. */
-  intervalMs: number;
-  maxBackoffMs: number;
-}
-
-const BASE_BACKOFF_MS = 100;
 /** How long a claimed entry is held; a worker that dies frees it after this. */
 const LEASE_MS = 30_000;
 
@@ -24,12 +13,17 @@ export function backoffMs(attempts: number, baseMs: number, maxMs: number): numb
 }
 
 /**
- * Pushes pet statuses to pets, one outbox entry at a time: claims it (a lease, so that two stores
- * never push one pet at once), pushes the status as the stock gives it now, and marks it
- * delivered, drops it (the pet is gone) or retries it with backoff (pets is unreachable).
+ * Pushes pet statuses to pets: claims an outbox entry (a lease, so that two stores never push one
+ * pet at once), pushes the status as the stock gives it now, and marks the entry delivered, drops
+ * it (the pet is gone) or retries it with backoff (pets is unreachable).
  */
-export function outboxWorker(options: OutboxWorkerOptions): Worker {
-  const { outbox, inventory, pets, logger, intervalMs, maxBackoffMs } = options;
+export function outboxWorker(
+  outbox: OutboxRepository,
+  inventory: InventoryRepository,
+  pets: PetsAdapter,
+  logger: Logger,
+  { intervalMs, maxBackoffMs }: { intervalMs: number; maxBackoffMs: number },
+): Worker {
   // The earliest retry this worker put off, to look again then rather than at its next poll.
   let nextRetryAt: number | undefined;
 
@@ -41,21 +35,18 @@ export function outboxWorker(options: OutboxWorkerOptions): Worker {
     try {
       if ((await pets.pushStatus(petId, status, version)) === 'delivered') {
         await outbox.delivered(entry);
-        logger.debug({ petId, status }, 'outbox: status pushed');
       } else {
         await outbox.drop(petId);
         logger.warn({ petId }, 'outbox: the pet no longer exists; push dropped');
       }
     } catch (error) {
       if (!(error instanceof PetsUnavailableError)) throw error;
-      const retryInMs = backoffMs(attempts, BASE_BACKOFF_MS, maxBackoffMs);
+      const retryInMs = backoffMs(attempts, 100, maxBackoffMs);
       const at = Date.now() + retryInMs;
       await outbox.retryAt(entry, new Date(at));
       nextRetryAt = Math.min(nextRetryAt ?? at, at);
-      logger.warn(
-        { err: error, petId, attempts: attempts + 1, retryInMs },
-        'outbox: status push failed; will retry',
-      );
+      const failed = { err: error, petId, attempts: attempts + 1, retryInMs };
+      logger.warn(failed, 'outbox: status push failed; will retry');
     }
   }
 
@@ -66,12 +57,9 @@ export function outboxWorker(options: OutboxWorkerOptions): Worker {
     step: async () => {
       const entry = await outbox.claimDue(new Date(), LEASE_MS, randomUUID());
       if (!entry) return false;
-      const attributes = {
-        'petstore.pet.id': entry.petId,
-        'petstore.outbox.version': entry.version,
-      };
-      // The push continues the trace of the change that asked for it.
-      const parent = contextFrom({ traceparent: entry.traceparent });
+      const { petId, version, traceparent } = entry;
+      const attributes = { 'petstore.pet.id': petId, 'petstore.outbox.version': version };
+      const parent = contextFrom({ traceparent });
       await inSpan('outbox push', { parent, attributes }, () => push(entry));
       return true;
     },

@@ -1,20 +1,15 @@
 import { currentTraceparent, type Logger } from '@petstore/service-kit';
 import type { OutboxRepository } from '../repositories/outbox-repository.js';
 
-export interface StatusChanges {
-  /**
-   * Records that the pet's status must be pushed to pets, and wakes the outbox worker. Never
-   * throws: the caller's write stands, and the status reconciliation repairs a lost push.
-   */
-  changed(petId: number, logger: Logger): Promise<void>;
-}
+export type StatusChanges = ReturnType<typeof createStatusChanges>;
 
-export function createStatusChanges(
-  outbox: OutboxRepository,
-  wakeWorker: () => void,
-): StatusChanges {
+export function createStatusChanges(outbox: OutboxRepository, wakeWorker: () => void) {
   return {
-    async changed(petId, logger) {
+    /**
+     * Records that the pet's status must be pushed to pets, and wakes the outbox worker. Never
+     * throws: the caller's write stands, and the status reconciliation repairs a lost push.
+     */
+    async changed(petId: number, logger: Logger): Promise<void> {
       try {
         await outbox.record(petId, new Date(), currentTraceparent());
         wakeWorker();

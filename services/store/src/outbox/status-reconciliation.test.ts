@@ -15,14 +15,14 @@ describe('the status reconciliation', () => {
     });
     expect(edit.status).toBe(200);
 
-    const reconciliation = statusReconciliation({
-      inventory: new InventoryRepository(stack.storeDb),
-      pets: createPetsAdapter({ baseUrls: [stack.pets.url], internalToken, timeoutMs: 2_000 }),
+    const reconciliation = statusReconciliation(
+      new InventoryRepository(stack.storeDb),
+      createPetsAdapter({ baseUrls: [stack.pets.url], internalToken, timeoutMs: 2_000 }),
       // The running store's outbox worker pushes what the pass records.
-      statusChanges: stack.stock.statusChanges,
-      logger: testLogger('status-reconciliation'),
-      intervalMs: 3_600_000,
-    });
+      stack.stock.statusChanges,
+      testLogger('status-reconciliation'),
+      3_600_000,
+    );
     reconciliation.start();
     await reconciliation.stop();
 

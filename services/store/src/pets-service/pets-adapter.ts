@@ -7,23 +7,12 @@ import {
 import { AppError, inSpan, SpanKind, withTraceContext } from '@petstore/service-kit';
 
 export interface PetsAdapterOptions {
-  /** The pets service, or each of its replicas. */
   baseUrls: string[];
   internalToken: string;
-  /** How long one call may take before pets counts as unreachable. */
   timeoutMs: number;
 }
 
-export type PushResult = 'delivered' | 'pet_not_found';
-
-/** The store's only view of the pets service; each call throws PetsUnavailableError. */
-export interface PetsAdapter {
-  petExists(petId: number, requestId?: string): Promise<boolean>;
-  /** Pets keeps the status only over an older `version`. */
-  pushStatus(petId: number, status: PetStatus, version: number): Promise<PushResult>;
-  /** The statuses of those of `petIds` (at most 100) that exist. */
-  statuses(petIds: number[]): Promise<PetStatusEntry[]>;
-}
+export type PetsAdapter = ReturnType<typeof createPetsAdapter>;
 
 /** Pets is unreachable, too slow, or responds outside the contract: 503, the reason as `cause`. */
 export class PetsUnavailableError extends AppError {
@@ -37,17 +26,12 @@ export class PetsUnavailableError extends AppError {
 type Response = { status: number; body: unknown };
 
 /**
- * Calls go to each replica in turn, and one that does not respond is passed over for the next:
- * every call here is safe to repeat.
+ * The store's only view of the pets service. Calls go to each replica in turn, and one that does
+ * not respond is passed over for the next: every call here is safe to repeat.
  */
-export function createPetsAdapter({
-  baseUrls,
-  internalToken,
-  timeoutMs,
-}: PetsAdapterOptions): PetsAdapter {
+export function createPetsAdapter({ baseUrls, internalToken, timeoutMs }: PetsAdapterOptions) {
   let turn = 0;
 
-  /** The response when its status is one of the contract's successes (200, or 404 for a pet). */
   async function send<R extends Response>(
     what: string,
     call: (client: InternalClient, fetchOptions: { signal: AbortSignal }) => Promise<R>,
@@ -79,7 +63,7 @@ export function createPetsAdapter({
   }
 
   return {
-    async petExists(petId, requestId) {
+    async petExists(petId: number, requestId?: string): Promise<boolean> {
       // Pets issues ids below 2^53; a larger one (its decimal form maybe past int64, which pets
       // would refuse with 400) does not exist.
       if (!Number.isSafeInteger(petId)) return false;
@@ -92,7 +76,8 @@ export function createPetsAdapter({
       return response.status === 200;
     },
 
-    async pushStatus(petId, status, version) {
+    /** Pets keeps the status only over an older `version`. */
+    async pushStatus(petId: number, status: PetStatus, version: number) {
       const response = await send(`PUT /internal/pets/${petId}/status`, (client, fetchOptions) =>
         client.pets.setPetStatus({
           params: { petId: String(petId) },
@@ -100,10 +85,10 @@ export function createPetsAdapter({
           fetchOptions,
         }),
       );
-      return response.status === 200 ? 'delivered' : 'pet_not_found';
+      return response.status === 200 ? ('delivered' as const) : ('pet_not_found' as const);
     },
 
-    async statuses(petIds) {
+    async statuses(petIds: number[]): Promise<PetStatusEntry[]> {
       const response = await send('GET /internal/pet-statuses', (client, fetchOptions) =>
         client.pets.listPetStatuses({ query: { petId: petIds.map(String) }, fetchOptions }),
       );

@@ -2,7 +2,6 @@ import type { Collection, Db } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.js';
 import type { PlacedOrder } from './order-repository.js';
 
-/** The response a key replays: the order it placed. */
 export interface StoredResponse {
   status: 201;
   body: PlacedOrder;
@@ -20,7 +19,6 @@ export interface IdempotencyRecord {
   leaseExpiresAt: Date;
   response?: StoredResponse;
   createdAt: Date;
-  /** Past this the record counts as absent; the sweeper deletes it. */
   expiresAt: Date;
 }
 
@@ -31,7 +29,6 @@ export class IdempotencyRepository {
     this.#keys = db.collection<IdempotencyRecord>('idempotency_keys');
   }
 
-  /** Inserts the pending record; false when the key is already someone's. */
   async claim(record: Omit<IdempotencyRecord, 'state' | 'response'>): Promise<boolean> {
     try {
       await this.#keys.insertOne({ ...record, state: 'pending' });

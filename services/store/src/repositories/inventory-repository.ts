@@ -1,16 +1,15 @@
 import { recordEvent, type WithPendingEvents } from '@petstore/service-kit';
-import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import { derivedStatus, type Stock, type StockChange } from '../pet-status.js';
 import { isDuplicateKey } from './duplicate-key.js';
 
-/** The stock of one pet, keyed by its id; made only after pets confirmed the pet. */
 export interface InventoryDocument extends WithPendingEvents {
   _id: number;
   quantity: number;
   /** Orders neither complete nor cancelled, moved in the same update as `quantity`. */
   openOrders: number;
   updatedAt: Date;
-  /** Stock taken by orders not yet known to be stored, by order id. */
+  /** Stock taken for orders not yet known to be stored, by order id. */
   holds?: Record<string, { quantity: number; at: Date }>;
   heldCount?: number;
   /** The orders whose closing moved this entry, by order id: moving it again is a no-op. */
@@ -25,19 +24,11 @@ export interface Closing {
   quantity: number;
 }
 
-/** Stock taken for order `orderId`, kept in the entry until the order is known to be stored. */
 export interface StockHold extends Closing {
   at: Date;
 }
 
 export type OrderMark = Pick<Closing, 'petId' | 'orderId'>;
-
-export interface StockFilter {
-  /** Only pets with stock (`true`) or without (`false`). */
-  inStock?: boolean;
-  after: number;
-  limit: number;
-}
 
 export class InventoryRepository {
   readonly #inventory: Collection<InventoryDocument>;
@@ -51,11 +42,8 @@ export class InventoryRepository {
     return document ? toStock(document) : undefined;
   }
 
-  async exists(petId: number): Promise<boolean> {
-    return (await this.#inventory.countDocuments({ _id: petId }, { limit: 1 })) > 0;
-  }
-
-  async list({ inStock, after, limit }: StockFilter): Promise<Stock[]> {
+  /** A page in pet id order; only pets with stock (`inStock`) or without (`false`). */
+  async list(after: number, limit: number, inStock?: boolean): Promise<Stock[]> {
     const filter: Filter<InventoryDocument> = { _id: { $gt: after } };
     if (inStock !== undefined) filter.quantity = inStock ? { $gt: 0 } : 0;
     const documents = await this.#inventory.find(filter).sort({ _id: 1 }).limit(limit).toArray();
@@ -86,17 +74,10 @@ export class InventoryRepository {
     }
   }
 
-  /** Takes the stock in one conditional update, with the hold and an open order. */
   take({ petId, orderId, quantity, at }: StockHold): Promise<StockChange | undefined> {
-    return this.#change(
-      { _id: petId, quantity: { $gte: quantity } },
-      {
-        $inc: { quantity: -quantity, heldCount: 1, openOrders: 1 },
-        $set: { updatedAt: at, [`holds.${orderId}`]: { quantity, at } },
-      },
-      -quantity,
-      1,
-    );
+    const filter = { _id: petId, quantity: { $gte: quantity } };
+    const hold = { [`holds.${orderId}`]: { quantity, at } };
+    return this.#move(filter, at, { quantity: -quantity, openOrders: 1, heldCount: 1 }, hold);
   }
 
   /** The orders are stored: their holds go, their stock stays taken. */
@@ -106,16 +87,9 @@ export class InventoryRepository {
 
   /** The order will never be stored: its stock goes back, once. */
   returnHold({ petId, orderId, quantity }: StockHold, at: Date): Promise<StockChange | undefined> {
-    return this.#change(
-      { _id: petId, [`holds.${orderId}`]: { $exists: true } },
-      {
-        $unset: { [`holds.${orderId}`]: '' },
-        $inc: { quantity, heldCount: -1, openOrders: -1 },
-        $set: { updatedAt: at },
-      },
-      quantity,
-      -1,
-    );
+    const path = `holds.${orderId}`;
+    const inc = { quantity, openOrders: -1, heldCount: -1 };
+    return this.#move({ _id: petId, [path]: { $exists: true } }, at, inc, {}, { [path]: '' });
   }
 
   async holdsTakenBefore(before: Date): Promise<StockHold[]> {
@@ -129,15 +103,9 @@ export class InventoryRepository {
 
   /** Gives a closed order's quantity back and drops its open order, once: it marks the order. */
   close({ petId, orderId, quantity }: Closing, at: Date): Promise<StockChange | undefined> {
-    return this.#change(
-      { _id: petId, [`closed.${orderId}`]: { $exists: false } },
-      {
-        $inc: { quantity, openOrders: -1, closedCount: 1 },
-        $set: { updatedAt: at, [`closed.${orderId}`]: at },
-      },
-      quantity,
-      -1,
-    );
+    const path = `closed.${orderId}`;
+    const inc = { quantity, openOrders: -1, closedCount: 1 };
+    return this.#move({ _id: petId, [path]: { $exists: false } }, at, inc, { [path]: at });
   }
 
   async closedBefore(before: Date): Promise<OrderMark[]> {
@@ -154,28 +122,25 @@ export class InventoryRepository {
   }
 
   /**
-   * The entry before the update, and after as the update's own change makes it: some servers
-   * (mongo-java-server) read the document again to return it, which a concurrent update changes.
+   * The entry before the update, and after as the update's own change makes it: mongo-java-server
+   * reads the document again to return it, which a concurrent update may have changed.
    */
-  async #change(
+  async #move(
     filter: Filter<InventoryDocument>,
-    update: UpdateFilter<InventoryDocument>,
-    quantity: number,
-    openOrders: number,
+    at: Date,
+    $inc: Pick<Stock, 'quantity' | 'openOrders'> & Record<string, number>,
+    $set: Record<string, unknown>,
+    $unset?: Record<string, ''>,
   ): Promise<StockChange | undefined> {
+    const update = { $inc, $set: { updatedAt: at, ...$set }, ...($unset && { $unset }) };
     const before = await this.#inventory.findOneAndUpdate(filter, update, {
       returnDocument: 'before',
     });
     if (!before) return undefined;
     const stock = toStock(before);
-    return {
-      before: stock,
-      after: {
-        petId: stock.petId,
-        quantity: stock.quantity + quantity,
-        openOrders: stock.openOrders + openOrders,
-      },
-    };
+    const { quantity, openOrders } = $inc;
+    const after = { ...stock, quantity: stock.quantity + quantity };
+    return { before: stock, after: { ...after, openOrders: stock.openOrders + openOrders } };
   }
 
   /** Removes marks (holds, closings), each only if still there, in one command. */

@@ -28,7 +28,6 @@ export interface OrderDocument extends WithPendingEvents {
   completedAt?: Date;
   cancelledAt?: Date;
   aborted?: true;
-  /** The `Idempotency-Key` record it was placed under. */
   idempotencyKey?: string;
   /** Set by its closing: the stock is owed the closing until this is cleared. */
   stockOwed?: Date;
@@ -65,7 +64,6 @@ export class OrderRepository {
     return this.#ids.next();
   }
 
-  /** Stores the order with its `order.created` event. */
   async insert(id: number, order: NewOrderDocument): Promise<PlacedOrder> {
     const document: OrderDocument = { _id: id, ...order, ...open };
     const placed = toOrder(document);
@@ -79,27 +77,23 @@ export class OrderRepository {
    * For a hold whose order may or may not be stored, the first insert of its id wins: inserts a
    * tombstone unless the order is there. The order, when it is stored.
    */
-  async abortUnlessStored(hold: StockHold): Promise<PlacedOrder | undefined> {
-    const { orderId, petId, quantity, at } = hold;
+  async abortUnlessStored({ orderId, petId, quantity, at }: StockHold) {
+    const tombstone = { _id: orderId, ownerId: '', petId, quantity, shipDate: at, placedAt: at };
     try {
-      const tombstone = { _id: orderId, ownerId: '', petId, quantity, shipDate: at, placedAt: at };
-      await this.#orders.insertOne({
-        ...tombstone,
-        complete: false,
-        cancelled: true,
-        aborted: true,
-      });
+      await this.#orders.insertOne({ ...tombstone, ...open, cancelled: true, aborted: true });
       return undefined;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
-    return this.#findOne({ _id: orderId, aborted: { $ne: true } });
+    return (await this.find({}, orderId))?.order;
   }
 
-  /** The latest order placed under an `Idempotency-Key` record since `since`. */
-  findByIdempotencyKey(idempotencyKey: string, since: Date): Promise<PlacedOrder | undefined> {
-    const filter = { idempotencyKey, aborted: { $ne: true as const }, placedAt: { $gte: since } };
-    return this.#findOne(filter, { _id: -1 });
+  async findByIdempotencyKey(idempotencyKey: string, since: Date) {
+    const document = await this.#orders.findOne(
+      { idempotencyKey, aborted: { $ne: true }, placedAt: { $gte: since } },
+      { sort: { _id: -1 } },
+    );
+    return document ? toOrder(document) : undefined;
   }
 
   async list(
@@ -113,12 +107,8 @@ export class OrderRepository {
     return documents.map(toOrder);
   }
 
-  find(scope: OrderScope, id: number): Promise<PlacedOrder | undefined> {
-    return this.#findOne({ _id: id, ...scope, cancelled: false });
-  }
-
   /** Any order but a tombstone, with what the stock is still owed of its closing. */
-  async findClosed(
+  async find(
     scope: OrderScope,
     id: number,
   ): Promise<{ order: PlacedOrder; cancelled: boolean; owed?: Closing } | undefined> {
@@ -161,13 +151,11 @@ export class OrderRepository {
     return new Set(documents.map(({ _id }) => _id));
   }
 
-  /** The stock has seen to these orders' closings. */
   async settled(ids: number[]): Promise<void> {
     if (ids.length === 0) return;
     await this.#orders.updateMany({ _id: { $in: ids } }, { $unset: { stockOwed: '' } });
   }
 
-  /** Closes the order if it is open, with the closing the stock is owed and the event. */
   async #closeOpen(
     filter: Filter<OrderDocument>,
     set: Partial<OrderDocument>,
@@ -181,14 +169,6 @@ export class OrderRepository {
       { returnDocument: 'before' },
     );
     return before ?? undefined;
-  }
-
-  async #findOne(
-    filter: Filter<OrderDocument>,
-    sort?: Record<string, 1 | -1>,
-  ): Promise<PlacedOrder | undefined> {
-    const document = await this.#orders.findOne(filter, { sort });
-    return document ? toOrder(document) : undefined;
   }
 }
 

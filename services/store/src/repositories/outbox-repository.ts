@@ -11,9 +11,7 @@ export interface OutboxEntry {
   version: number;
   pending: boolean;
   pendingSince?: Date;
-  /** The trace of the last trigger, continued by the push. */
   traceparent?: string;
-  /** Failed pushes in a row; sets the backoff. */
   attempts: number;
   nextAttemptAt: Date;
   /** Until when a worker holds the entry, so that no two pushes of a pet overlap. */
@@ -21,13 +19,10 @@ export interface OutboxEntry {
   leaseId?: string;
 }
 
-export interface ClaimedEntry {
+export type ClaimedEntry = Pick<OutboxEntry, 'version' | 'attempts' | 'traceparent'> & {
   petId: number;
-  version: number;
-  attempts: number;
   leaseId: string;
-  traceparent?: string;
-}
+};
 
 const UNLEASED = new Date(0);
 
@@ -38,7 +33,6 @@ export class OutboxRepository {
     this.#outbox = db.collection<OutboxEntry>('outbox');
   }
 
-  /** Notes that the pet's status must be pushed, due at once. */
   async record(petId: number, now: Date, traceparent?: string): Promise<void> {
     const upsert = () =>
       this.#outbox.updateOne(
@@ -88,7 +82,6 @@ export class OutboxRepository {
     );
   }
 
-  /** The pet no longer exists: nothing is to push. */
   async drop(petId: number): Promise<void> {
     await this.#outbox.deleteOne({ _id: petId });
   }
@@ -100,7 +93,6 @@ export class OutboxRepository {
     );
   }
 
-  /** How many pushes are owed, and since when the oldest has been. */
   async backlog(): Promise<{ size: number; oldest?: Date }> {
     const [size, oldest] = await Promise.all([
       this.#outbox.countDocuments({ pending: true }),
