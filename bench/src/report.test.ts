@@ -32,10 +32,21 @@ function scenario(
 const options = { connections: 32, warmupSeconds: 2, durationSeconds: 10 };
 const embedded = 'mongo-java-server' as const;
 
-/** Scenarios on the embedded database, by id: requests per second, p99 and what else differs. */
-function onEmbedded(
-  runs: Partial<Record<ScenarioId, [number, number, Partial<Measurement>?]>>,
-): ScenarioResult[] {
+/** Scenarios by id: requests per second, p99 and what else differs. */
+type Runs = Partial<Record<ScenarioId, [number, number, Partial<Measurement>?]>>;
+
+/** A run on the embedded database that meets the first six goals at their bounds. */
+const atBounds: Runs = {
+  R1: [2_000, 20],
+  R2: [2_000, 20],
+  b: [1_700, 20],
+  c: [1_700, 25],
+  d: [400, 90],
+  j0: [300, 200],
+  j: [270, 210],
+};
+
+function onEmbedded(runs: Runs): ScenarioResult[] {
   return Object.entries(runs).map(([id, [perSecond, p99, more]]) =>
     scenario(id as ScenarioId, embedded, perSecond, p99, more),
   );
@@ -44,18 +55,7 @@ function onEmbedded(
 describe('evaluate', () => {
   it('gives the run’s ratios against R1 and R2 and meets the goals at their bounds', () => {
     const { ratios, goals } = evaluate(
-      [
-        scenario('a', undefined, 10_000, 3),
-        ...onEmbedded({
-          R1: [2_000, 20],
-          R2: [2_000, 20],
-          b: [1_700, 20],
-          c: [1_700, 25],
-          d: [400, 90],
-          j0: [300, 200],
-          j: [270, 210],
-        }),
-      ],
+      [scenario('a', undefined, 10_000, 3), ...onEmbedded(atBounds)],
       options,
     );
     expect(ratios.byDatabase).toEqual({
@@ -75,15 +75,7 @@ describe('evaluate', () => {
 
   it('misses the goals below their bounds', () => {
     const { goals } = evaluate(
-      onEmbedded({
-        R1: [1_000, 10],
-        R2: [1_000, 10],
-        b: [840, 10],
-        c: [420, 26],
-        d: [190, 90],
-        j0: [300, 200],
-        j: [266, 210],
-      }),
+      onEmbedded({ ...atBounds, b: [1_680, 20], c: [840, 26], d: [380, 90], j: [267, 210] }),
       options,
     );
     expect(goals.slice(0, 6).map((goal) => [goal.actual, goal.met])).toEqual([
@@ -96,16 +88,14 @@ describe('evaluate', () => {
     ]);
   });
 
-  it('meets no goal with answers that were not all 2xx', () => {
+  it('meets no goal, even at its bound, with answers that were not all 2xx', () => {
     const { goals } = evaluate(
       onEmbedded({
-        R1: [1_000, 5],
-        R2: [1_000, 5],
-        b: [1_000, 5, { non2xx: 3 }],
-        c: [1_000, 5, { errors: 1 }],
-        d: [1_000, 5, { non2xx: 1 }],
-        j0: [300, 200],
-        j: [300, 200, { non2xx: 1 }],
+        ...atBounds,
+        b: [1_700, 20, { non2xx: 3 }],
+        c: [1_700, 25, { errors: 1 }],
+        d: [400, 90, { non2xx: 1 }],
+        j: [270, 210, { non2xx: 1 }],
       }),
       options,
     );
