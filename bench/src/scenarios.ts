@@ -25,20 +25,20 @@ export function bareScenario(url: string): Scenario {
 export function referenceScenarios(
   database: Database,
   { r1, r2 }: { r1: string; r2: string },
-  { petId, customer }: Fixtures,
+  fixtures: Fixtures,
 ): Scenario[] {
   return [
     {
       id: 'R1',
       title: '`node:http` + the driver’s `findOne`',
       database,
-      target: { url: `${r1}/v1/pets/${petId}`, method: 'GET', headers: {} },
+      target: { url: `${r1}/v1/pets/${fixtures.petId}`, method: 'GET', headers: {} },
     },
     {
       id: 'R2',
       title: '`node:http` + SHA-256 key lookup + undici `Pool` → R1',
       database,
-      target: petRead(r2, { petId, customer }),
+      target: petRead(r2, fixtures),
     },
   ];
 }
