@@ -7,18 +7,11 @@ export interface PetstoreClientOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer <apiKey>`; leave out for the operations that need none. */
   apiKey?: string;
-  /**
-   * Parse every response with its schema and throw when one does not match. Off by default, so a
-   * client keeps working when the API adds a field or an error code.
-   */
+  /** Throw on a response its schema rejects; off, so a client survives a new field or code. */
   validateResponse?: boolean;
 }
 
-/**
- * A typed client of the public API. Each call answers `{ status, body, headers }` with `status`
- * narrowed to what the operation declares; a status it does not declare throws
- * `UnknownStatusError`. Path and query ids are decimal strings, as they travel in the URL.
- */
+/** A typed client of the public API; an undeclared status throws `UnknownStatusError`. */
 export function createPetstoreClient({
   baseUrl,
   apiKey,
@@ -47,10 +40,7 @@ export interface InternalClientOptions {
   headers?: Record<string, string>;
 }
 
-/**
- * A typed client of the service-to-service routes. Responses are checked against the contract,
- * so a service never acts on an answer it misread.
- */
+/** A typed client of the service-to-service routes, checking every response. */
 export function createInternalClient({
   baseUrl,
   internalToken,

@@ -13,10 +13,7 @@ const c = initContract();
 /** The version of the public API: `info.version` of the document and the `API-Version` header. */
 export const apiVersion = '1.0.0';
 
-/**
- * The public API: every operation a client reaches through the gateway, at the paths the gateway
- * serves. Strict status codes: a response type is exactly the statuses a route declares.
- */
+/** The public API, as the gateway serves it; a response type is exactly the declared statuses. */
 export const contract = c.router(
   { pets, categories, orders, inventory, accounts, messages, webhooks, meta },
   { strictStatusCodes: true },

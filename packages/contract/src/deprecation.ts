@@ -13,10 +13,7 @@ export interface DeprecationPolicy {
   documentation: string;
 }
 
-/**
- * The headers every answer of a deprecated operation carries, success and error alike, whoever
- * gives it: the service that owns it, or the gateway (401, 429, a service down).
- */
+/** The headers of every response of a deprecated operation, errors and the gateway's included. */
 export function deprecationHeaders({
   deprecatedAt,
   sunsetAt,

@@ -8,10 +8,7 @@ import { z } from './zod.js';
 
 const orderEventTypes = ['order.created', 'order.completed', 'order.cancelled'] as const;
 
-/**
- * What a webhook can be told (API.md, "Webhooks"): an order's owner and admins hear of its
- * orders, a message's owner of its delivery; admins alone of the catalogue and the inventory.
- */
+/** What a webhook can be told (API.md, "Webhooks"). */
 export const WebhookEventTypeSchema = z
   .enum([...orderEventTypes, 'message.delivered', 'pet.status_changed', 'inventory.updated'])
   .openapi('WebhookEventType', {
@@ -79,11 +76,7 @@ export const WebhookEventSchema = z.union([
 ]);
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
 
-/**
- * An event as the service where it happened hands it to the gateway, which delivers it: with the
- * account whose resource it is (absent for the catalogue and the inventory, which only admins
- * hear of).
- */
+/** An event as a service sends it to the gateway, with the account whose resource it is. */
 export const RecordedEventSchema = z.object({
   id: EventIdSchema,
   type: WebhookEventTypeSchema,

@@ -4,10 +4,7 @@ import { z } from './zod.js';
 const INT64_MAX = 9_223_372_036_854_775_807n;
 const DECIMAL_ID = /^[0-9]{1,19}$/;
 
-/**
- * An id in a body or a response: an int64 assigned by a counter. JSON numbers carry integers
- * exactly only up to 2^53 − 1, so a larger one is rejected (400) rather than silently rounded.
- */
+/** An id in a body or a response; past 2^53 − 1 JSON would round it, so it is refused. */
 export const IdSchema = z
   .number()
   .int()
@@ -23,12 +20,7 @@ const int64Parameter: ZodOpenAPIMetadata = {
   example: 1,
 };
 
-/**
- * An id in a path or a query: 1–19 decimal digits within the int64 range, read exactly as a
- * bigint, so that an id past 2^53 is compared and named as sent (`pet 9007199254740993 not
- * found`), never rounded; anything that is not an int64 (sign, fraction, exponent, hex, spaces)
- * is 400. Clients send it as the decimal string it travels as.
- */
+/** An id in a path or a query: an int64 read exactly as a bigint, so it is named as sent. */
 export const IdParamSchema = z
   .string()
   .transform((value, ctx) => {
@@ -43,11 +35,7 @@ export const IdParamSchema = z
   })
   .openapi(int64Parameter);
 
-/**
- * The number a path or query id is looked up as, the type ids are stored with. Exact for every id
- * ever issued (counters stop at 2^53 − 1, see `IdSchema`); a larger id rounds to 2^53 or more,
- * which matches nothing stored, so it is simply not found.
- */
+/** The stored number of an id; one past 2^53 − 1 was never issued, so it is not found. */
 export function storedId(id: bigint): number {
   return Number(id);
 }

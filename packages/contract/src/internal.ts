@@ -13,10 +13,7 @@ const metadata = { service: 'pets', auth: 'internal' } satisfies RouteMetadata;
 
 const PetPathSchema = z.object({ petId: IdParamSchema });
 
-/**
- * A status the store derived, with the version of the stock it was derived from: pets keeps a
- * status only over an older one, so a push that was delayed never overwrites a newer one.
- */
+/** A status the store derived, with its stock version: pets keeps it only over an older one. */
 export const PetStatusUpdateSchema = z.object({
   status: PetStatusSchema,
   version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),

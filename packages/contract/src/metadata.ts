@@ -3,10 +3,7 @@ import type { AppRoute } from '@ts-rest/core';
 /** The process that answers an operation; the gateway routes by it. */
 export type OwningService = 'gateway' | 'pets' | 'store';
 
-/**
- * What the gateway and the document generator need to know about an operation, beyond its
- * request and response shapes. Every route of the contract carries one as `metadata`.
- */
+/** What the gateway and the document need of a route beyond its shapes: its `metadata`. */
 export interface RouteMetadata {
   service: OwningService;
   /** `key`: needs `Authorization: Bearer <API key>`; `internal`: service-to-service only. */

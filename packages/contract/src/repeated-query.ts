@@ -1,9 +1,6 @@
 import { tsRestFetchApi, type ApiFetcher } from '@ts-rest/core';
 
-/**
- * The query string the API reads: an array as a repeated parameter (`status=a&status=b`), where
- * ts-rest would write `status[0]=a&status[1]=b`.
- */
+/** Arrays as repeated parameters (`status=a&status=b`), not ts-rest's `status[0]=a`. */
 export function toQueryString(query: unknown): string {
   const params = new URLSearchParams();
   if (typeof query === 'object' && query !== null) {

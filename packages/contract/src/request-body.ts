@@ -14,16 +14,9 @@ interface Visit {
 }
 
 /**
- * A request body schema that also rejects keys starting with `$` or containing `.` at any depth,
- * arrays included, so no operator or field path (`$where`, `a.b`) can reach a Mongo query or
- * document, not even in a property the schema would drop. Unknown keys are dropped as usual.
- *
- * It rejects as well any string that is not well-formed Unicode: JSON may escape a lone surrogate
- * (`"\ud800"`), but the database stores UTF-8, which cannot hold one, so the text would be stored
- * changed (as U+FFFD) while the answer showed it as sent.
- *
- * A preprocess effect keeps the input type of the schema for typed clients and lets the document
- * generator show the schema inside.
+ * A body schema that also refuses keys starting with `$` or holding `.` at any depth (no operator
+ * or field path reaches MongoDB) and strings that are not well-formed Unicode (UTF-8 storage would
+ * change a lone surrogate). A preprocess keeps the input type and the documented schema.
  */
 export function requestBody<T extends z.ZodTypeAny>(schema: T): z.ZodEffects<T> {
   return new z.ZodEffects({

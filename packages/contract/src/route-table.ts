@@ -32,11 +32,7 @@ function decode(part: string): string {
   }
 }
 
-/**
- * The path parameters when `parts` (a path split on `/`, as long as the route or one shorter where
- * the route ends in an optional parameter) fill the route's segments: literals equal, parameters
- * not empty.
- */
+/** The path parameters when `parts` fill the segments: literals equal, parameters not empty. */
 function match(segments: Segment[], parts: string[]): Record<string, string> | undefined {
   const params: Record<string, string> = {};
   for (const [index, part] of parts.entries()) {
@@ -62,10 +58,7 @@ function allowedMethods(operations: ContractOperation[]): string[] {
   return [...methods].sort();
 }
 
-/**
- * Resolves a request's method and path to the contract operation that serves it. The table is
- * the contract itself: adding a route to the contract routes it. Routes match in contract order.
- */
+/** Resolves method and path to the contract operation serving it, in contract order. */
 export class RouteTable {
   /** Operations by the number of path parts they accept, in contract order. */
   readonly #byLength = new Map<number, CompiledOperation[]>();

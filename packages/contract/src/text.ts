@@ -1,10 +1,6 @@
 import { z } from './zod.js';
 
-/**
- * The document's `pattern` of a text that is trimmed and may not be empty: at least one character
- * `String.prototype.trim` keeps (the whitespace it removes, listed), so that a text of spaces or
- * tabs alone, refused once trimmed, is outside the documented schema too.
- */
+/** The documented `pattern` of a trimmed, non-empty text: one character `trim` keeps. */
 export const NOT_BLANK_PATTERN =
   '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
 
@@ -13,11 +9,7 @@ export function codePointLength(value: string): number {
   return [...value].length;
 }
 
-/**
- * `schema` held to `min`–`max` code points, as API.md and the document's `minLength`/`maxLength`
- * say: zod's own `min`/`max` count UTF-16 units, so one emoji would count twice. Checked after
- * what `schema` does itself (e.g. `trim()`).
- */
+/** `schema` held to `min`–`max` code points (zod counts UTF-16 units), after its own checks. */
 export function lengthInCodePoints(
   schema: z.ZodString,
   { min, max }: { min?: number; max: number },

@@ -1,10 +1,7 @@
 import type { AppRouter } from '@ts-rest/core';
 import { contractOperations, type ContractOperation } from '../contract-operations.js';
 
-/**
- * The routes the document shows: all but the internal ones. Route keys become operationIds,
- * which must be unique, so two routes sharing a key fail here.
- */
+/** The routes the document shows (not the internal ones); keys are operationIds, so unique. */
 export function documentedOperations(router: AppRouter): ContractOperation[] {
   const operations = contractOperations(router);
   const seen = new Set<string>();

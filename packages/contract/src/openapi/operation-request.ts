@@ -6,11 +6,7 @@ import { objectShape } from '../zod-unwrap.js';
 
 type Request = NonNullable<RouteConfig['request']>;
 
-/**
- * What `requestBody()` refuses beyond the schema. OpenAPI 3.0 has no `propertyNames`, and the
- * schemas cannot say `additionalProperties: false` because other unknown properties are dropped,
- * not refused; so every request body says it in words.
- */
+/** What `requestBody()` refuses beyond the schema, in words: OpenAPI 3.0 has no `propertyNames`. */
 export const BODY_KEYS_RULE =
   'A key that starts with `$` or contains `.` is refused with 400 `validation_failed` anywhere in ' +
   'the body, nested objects and arrays included; other properties the schema does not list are ' +

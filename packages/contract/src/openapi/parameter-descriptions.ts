@@ -1,9 +1,6 @@
 import type { OpenAPIObject, ParameterObject, PathItemObject } from 'openapi3-ts/oas30';
 
-/**
- * zod-to-openapi leaves a field's `.openapi({ description })` on the parameter's schema, where
- * reference pages do not show it; moves it to the parameter itself.
- */
+/** Moves a parameter's description from its schema, where pages do not show it, to itself. */
 export function liftParameterDescriptions(document: OpenAPIObject): OpenAPIObject {
   for (const item of Object.values<PathItemObject>(document.paths)) {
     for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {

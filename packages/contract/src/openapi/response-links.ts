@@ -2,11 +2,7 @@ import type { LinksObject, OpenAPIObject, PathItemObject, ResponseObject } from 
 
 const methods = ['get', 'put', 'patch', 'delete'] as const;
 
-/**
- * Links from what a `POST` creates to the operations on it, by the `id` of its 201 (or 202) body:
- * `POST /v1/pets` → `getPet`, `updatePet`, … with `petId` = `$response.body#/id`. Clients and
- * stateful testers follow them from a new resource to the operations that read or change it.
- */
+/** Links from what a `POST` creates to the operations on it, by the `id` of its 201/202 body. */
 export function addCreatedResourceLinks(document: OpenAPIObject): OpenAPIObject {
   const paths = Object.entries<PathItemObject>(document.paths);
   for (const [path, item] of paths) {

@@ -12,10 +12,7 @@ export const bearerAuth: SecuritySchemeObject = {
     '`Authorization: Bearer <API key>`.',
 };
 
-/**
- * The security requirement of an operation: the bearer key where it needs one, else an explicit
- * `[]`, so that a reader (or a linter) knows the operation is public rather than forgotten.
- */
+/** The bearer key where an operation needs one, else `[]`: public, not forgotten. */
 export function operationSecurity(metadata: RouteMetadata): SecurityRequirementObject[] {
   return metadata.auth === 'key' ? [{ [bearerAuthName]: [] }] : [];
 }

@@ -59,10 +59,7 @@ export function registerEventSchemas(registry: OpenAPIRegistry): void {
   for (const [name, schema] of Object.entries(eventSchemas)) registry.register(name, schema);
 }
 
-/**
- * The deliveries a webhook receives, as callbacks of `createWebhook` (OpenAPI 3.0 has no top-level
- * `webhooks`): one per event type, POSTed to the webhook's `url`, signed per Standard Webhooks.
- */
+/** Webhook deliveries as callbacks of `createWebhook`: OpenAPI 3.0 has no `webhooks`. */
 export function addWebhookCallbacks(document: OpenAPIObject): OpenAPIObject {
   const create = document.paths['/v1/webhooks']?.post;
   if (create === undefined) return document;

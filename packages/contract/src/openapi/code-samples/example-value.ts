@@ -13,11 +13,7 @@ export function declaredExample(schema: ZodTypeAny): unknown {
   return undefined;
 }
 
-/**
- * A value the schema accepts, built from the contract's examples: a declared example wins, then a
- * default, then the first enum value; objects keep their required fields and the optional ones
- * that have an example. Undefined when nothing sensible can be built.
- */
+/** A value the schema accepts: its example, else its default, else one built from its shape. */
 export function exampleValue(schema: ZodTypeAny): unknown {
   const declared = declaredExample(schema);
   if (declared !== undefined) {

@@ -1,6 +1,6 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { jsKey, jsString } from './js-literal.js';
+import { jsKey, jsString } from './code-samples.js';
 
 describe('JavaScript literals', () => {
   it('single-quotes strings and escapes what would end or break them', () => {

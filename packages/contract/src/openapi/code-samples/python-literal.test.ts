@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pythonLiteral } from './python-literal.js';
+import { pythonLiteral } from './code-samples.js';
 
 describe('pythonLiteral', () => {
   it('writes JSON values as Python, one item a line', () => {

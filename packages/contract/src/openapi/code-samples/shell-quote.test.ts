@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from './code-samples.js';
 
 describe('shellQuote', () => {
   it('makes any text one word the shell passes through unchanged', () => {
