@@ -2,43 +2,31 @@ import { readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import lockfile from 'proper-lockfile';
 
-/**
- * Holds the data folder for this stack, so that a second stack on it fails before starting
- * anything (a second embedded database on the same files). The lock is refreshed while held and
- * taken over once stale, so a stack that was killed leaves nothing that needs removing by hand;
- * when the process that held it is gone (killed with everything it started), it is taken over at
- * once, with `log` saying so.
- */
+// A second stack on the folder (a second embedded database on the same files) fails before
+// starting anything; the lock of a stack that is gone is taken over.
 export async function lockDataDir(
   dataDir: string,
   log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<() => Promise<void>> {
   const lockDir = `${dataDir}/stack.lock`;
   const holderFile = `${dataDir}/stack.lock.holder`;
+  const inUse = new Error(
+    `[stack] another stack is running on ${dataDir} (DATA_DIR): stop it, or set DATA_DIR to another folder`,
+  );
+  // A refresh that failed (the machine stalled) is not worth stopping the stack for.
+  const lockOptions = { lockfilePath: lockDir, stale: 10_000, update: 2_000, onCompromised() {} };
   const take = () =>
-    lockfile.lock(dataDir, {
-      lockfilePath: lockDir,
-      stale: 10_000,
-      update: 2_000,
-      // A lock whose refresh failed (the machine stalled) is not worth stopping the stack for.
-      onCompromised: () => undefined,
+    lockfile.lock(dataDir, lockOptions).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ELOCKED' ? inUse : error;
     });
-  let release: () => Promise<void>;
-  try {
-    release = await take();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+  const release = await take().catch(async (error: unknown) => {
+    if (error !== inUse) throw error;
     const gone = await holderGone(holderFile);
-    if (gone === undefined || !(await claim(holderFile, gone))) throw inUse(dataDir);
+    if (gone === undefined || !(await claim(holderFile, gone))) throw inUse;
     log(`[stack] the stack that held ${dataDir} (pid ${gone}) is gone: taking its lock over`);
     await rmdir(lockDir).catch(() => undefined);
-    try {
-      release = await take();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw inUse(dataDir);
-      throw error;
-    }
-  }
+    return take();
+  });
   await writeFile(holderFile, JSON.stringify({ pid: process.pid, host: hostname() }));
   return async () => {
     await rm(holderFile, { force: true });
@@ -46,45 +34,34 @@ export async function lockDataDir(
   };
 }
 
-function inUse(dataDir: string): Error {
-  return new Error(
-    `[stack] another stack is running on ${dataDir} (DATA_DIR): stop it, or set DATA_DIR to another folder`,
-  );
-}
+const readHolder = (file: string) =>
+  readFile(file, 'utf8').then((text) => JSON.parse(text) as { pid?: unknown; host?: unknown });
 
-/** The pid of the lock's holder when it ran on this machine and no longer runs; else undefined. */
 async function holderGone(holderFile: string): Promise<number | undefined> {
-  let holder: { pid?: unknown; host?: unknown };
-  try {
-    holder = JSON.parse(await readFile(holderFile, 'utf8')) as typeof holder;
-  } catch {
-    return undefined; // no holder written (yet): the lock's age decides
-  }
-  if (typeof holder.pid !== 'number' || holder.host !== hostname()) return undefined;
+  // No holder written (yet): the lock's age decides.
+  const holder = await readHolder(holderFile).catch(() => undefined);
+  if (typeof holder?.pid !== 'number' || holder.host !== hostname()) return undefined;
   try {
     process.kill(holder.pid, 0);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH' ? holder.pid : undefined;
   }
-  // Killed, but its parent (init, once its own parent was killed too) has not reaped it yet.
+  // Killed, but not reaped yet by its parent (init, once its own parent was killed too).
   const stat = await readFile(`/proc/${holder.pid}/stat`, 'utf8').catch(() => '');
-  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z'
-    ? holder.pid
-    : undefined;
+  return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z' ? holder.pid : undefined;
 }
 
-/**
- * Whether this process is the one that takes the lock of the gone `pid` over: of several stacks
- * starting at once, only the one whose rename moves the holder's file away does.
- */
+/** Of several stacks starting at once, only the one whose rename moves the file away claims it. */
 async function claim(holderFile: string, pid: number): Promise<boolean> {
   const claimed = `${holderFile}.${process.pid}`;
-  try {
-    await rename(holderFile, claimed);
-  } catch {
+  if (
+    !(await rename(holderFile, claimed).then(
+      () => true,
+      () => false,
+    ))
+  )
     return false;
-  }
-  const holder = JSON.parse(await readFile(claimed, 'utf8')) as { pid?: unknown };
+  const holder = await readHolder(claimed);
   // Another stack took the lock over between the reading and the renaming: it is its own now.
   if (holder.pid !== pid) {
     await rename(claimed, holderFile);

@@ -1,11 +1,12 @@
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
-import { startStack, type ServiceName } from './start-stack.js';
-import { exitDescription } from './exit-description.js';
+import { startStack } from './start-stack.js';
 
 // `pnpm start`: the whole API with its data in DATA_DIR, until Ctrl-C or SIGTERM.
 const env = process.env;
 
-function count(variable: string): number {
+function replicasOf(service: string): number {
+  const variable = `${service.toUpperCase()}_REPLICAS`;
   const value = env[variable] || '1';
   if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > 16) {
     process.stderr.write(`[stack] ${variable} must be a whole number from 1 to 16\n`);
@@ -14,17 +15,18 @@ function count(variable: string): number {
   return Number(value);
 }
 
+function exitDescription(code: number | null): string {
+  if (code === null) return 'exited';
+  const signal = Object.entries(constants.signals).find(([, number]) => number === code - 128);
+  return signal ? `was killed by ${signal[0]} (status ${code})` : `exited with status ${code}`;
+}
+
 const dataDir = resolve(env.DATA_DIR ?? '.data');
-const replicas: Record<ServiceName, number> = {
-  pets: count('PETS_REPLICAS'),
-  store: count('STORE_REPLICAS'),
-  gateway: count('GATEWAY_REPLICAS'),
-};
+const replicas = Object.fromEntries(['pets', 'store', 'gateway'].map((s) => [s, replicasOf(s)]));
 const starting = startStack({
   dataDir,
   env,
   replicas,
-  // The services write JSON lines; a person at a terminal gets them readable, one line each.
   stdio: process.stdout.isTTY ? 'pretty' : 'inherit',
   ports: {
     gateway: Number(env.PORT || 8080),
@@ -34,7 +36,6 @@ const starting = startStack({
 });
 
 let stopping = false;
-/** Stops everything once, in order (after start-up, when asked during it), then exits. */
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
@@ -43,7 +44,7 @@ async function shutdown(code: number) {
   await started?.stop();
   process.exit(code);
 }
-// Ctrl-C and SIGTERM are a requested stop: everything stops, and the exit status says success.
+// A requested stop: the exit status says success.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(0));
 
 const stack = await starting.catch((error: unknown) => {
@@ -51,7 +52,6 @@ const stack = await starting.catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
-
 const everyProcess = [...stack.replicas.pets, ...stack.replicas.store, ...stack.replicas.gateway];
 const keyNote =
   stack.adminApiKeySource === 'environment'
@@ -76,8 +76,7 @@ if (!stopping) {
   );
 }
 
-// A process that dies takes the stack down with it, saying which and how: a stack with a part
-// missing would answer some requests and not others.
+// A stack with a part missing would serve some requests and not others.
 for (const service of everyProcess) {
   void service.exited().then((code) => {
     if (stopping) return;
