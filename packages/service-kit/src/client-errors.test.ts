@@ -2,7 +2,7 @@ import { createServer, type ServerOptions } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { apiVersion } from '@petstore/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerClientErrors } from './client-errors.js';
+import { answerClientErrors } from './run-service.js';
 import { captureLogs, type CapturedLogs } from './test-support/captured-logs.js';
 
 let logs: CapturedLogs;

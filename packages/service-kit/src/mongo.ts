@@ -11,8 +11,7 @@ import {
   MongoTopologyClosedError,
   type ServerHeartbeatStartedEvent,
 } from 'mongodb';
-import { metricsEnabled } from './telemetry/metrics.js';
-import { monitorMongoCommands } from './telemetry/telemetry.js';
+import { metricsEnabled, monitorMongoCommands } from './telemetry/telemetry.js';
 import { tracingEnabled } from './telemetry/tracing.js';
 
 export interface ConnectMongoOptions {
@@ -25,27 +24,19 @@ export async function connectMongo(
   { appName, timeoutMs = 2_000 }: ConnectMongoOptions,
 ): Promise<MongoClient> {
   const observed = { spans: tracingEnabled(), durations: metricsEnabled() };
-  const options = {
-    appName,
-    serverSelectionTimeoutMS: timeoutMs,
-    connectTimeoutMS: timeoutMs,
-    // Each monitored command costs two events: only when something listens.
-    monitorCommands: observed.spans || observed.durations,
-  };
-  const client = await new MongoClient(uri, options).connect();
-  if (options.monitorCommands) monitorMongoCommands(client, observed);
+  // Each monitored command costs two events: only when something listens.
+  const monitorCommands = observed.spans || observed.durations;
+  const timeouts = { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs };
+  const client = await new MongoClient(uri, { appName, ...timeouts, monitorCommands }).connect();
+  if (monitorCommands) monitorMongoCommands(client, observed);
   // A heartbeat lasts at most a connect and a `hello`, each bounded by the connect timeout.
   reconnectWhenMonitorHangs(client, { hungAfterMs: 2 * timeoutMs + 1_000, retryMs: timeoutMs });
   return client;
 }
 
-/**
- * The driver (mongodb 6.22 and 7.9) can start a heartbeat on its monitoring connection just as a
- * restarting server closes it; that heartbeat never ends, the server is never checked again, and
- * every operation fails server selection until the process restarts. A polling heartbeat still
- * running after `hungAfterMs` is that case: the client is closed and connected again. Awaited
- * (streaming) heartbeats last as long as the server wants and are left alone.
- */
+// The driver (mongodb 6.22, 7.9) can start a heartbeat just as a restarting server closes its
+// connection; that heartbeat never ends and every operation then fails server selection until the
+// process restarts. A polling heartbeat past `hungAfterMs` is that case: the client reconnects.
 function reconnectWhenMonitorHangs(
   client: MongoClient,
   { hungAfterMs, retryMs }: { hungAfterMs: number; retryMs: number },
@@ -72,16 +63,13 @@ function reconnectWhenMonitorHangs(
       }
     }
   };
-  const timer = setInterval(
-    () => {
-      if (reconnecting || checkStartedAt === undefined) return;
-      if (Date.now() - checkStartedAt < hungAfterMs) return;
-      checkStartedAt = undefined;
-      reconnecting = reconnect().finally(() => (reconnecting = undefined));
-    },
-    Math.min(hungAfterMs, retryMs),
-  );
-  timer.unref();
+  const check = () => {
+    if (reconnecting || checkStartedAt === undefined) return;
+    if (Date.now() - checkStartedAt < hungAfterMs) return;
+    checkStartedAt = undefined;
+    reconnecting = reconnect().finally(() => (reconnecting = undefined));
+  };
+  const timer = setInterval(check, Math.min(hungAfterMs, retryMs)).unref();
   // The owner's close ends the watch, and no reconnect undoes it.
   client.close = async (...args: Parameters<MongoClient['close']>) => {
     stopped = true;

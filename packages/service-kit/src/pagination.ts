@@ -17,10 +17,7 @@ export function decodeCursor(cursor: string | undefined): number {
   return Number(text);
 }
 
-/**
- * One page of `items` fetched with `limit + 1`; the `Link` to the next page is relative to the
- * request URL, so that it holds behind the gateway.
- */
+/** Of `items` fetched with `limit + 1`; the `Link` is relative, so that it holds behind the gateway. */
 export function pageOf<T extends { id: number }>(ctx: Context, items: T[], limit: number): T[];
 export function pageOf<T>(
   ctx: Context,

@@ -1,8 +1,10 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { apiVersion, errorStatus, type ErrorBody, type ErrorCode } from '@petstore/contract';
 import type Koa from 'koa';
-import { answerClientErrors } from './client-errors.js';
 import { startDraining } from './health.js';
 import type { Logger } from './logger.js';
 
@@ -52,8 +54,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     (req, res) => void handle(req, res),
   );
   answerClientErrors(server, logger);
-  // From the drain on, every response closes its connection, so that clients open a new one
-  // (to another replica) rather than reuse one about to be closed.
+  // From the drain on, responses close their connection: clients reconnect to another replica.
   const open = new Set<ServerResponse>();
   let draining = false;
   server.on('request', (_req, res: ServerResponse) => {
@@ -105,4 +106,47 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   }
   for (const signal of signals) process.on(signal, onSignal);
   return { server, url, close };
+}
+
+type ParserError = Error & { code?: string; reason?: string };
+
+function refusalOf(error: ParserError): { code: ErrorCode; message: string } {
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return {
+      code: 'headers_too_large',
+      message: 'the request line and headers are larger than 16 KiB',
+    };
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { code: 'request_timeout', message: 'the request did not arrive in time' };
+  }
+  const reason = error.reason ?? error.code ?? 'unreadable';
+  return { code: 'malformed_request', message: `the request is not valid HTTP/1.1: ${reason}` };
+}
+
+// Node would send a bare 400, 408 or 431; the raw bytes, which may hold a key, are not logged.
+export function answerClientErrors(server: Server, logger: Logger): void {
+  server.on('clientError', (error: ParserError, socket: Duplex & { bytesWritten?: number }) => {
+    // A client gone, or a response already started: nothing more can be sent.
+    if (error.code === 'ECONNRESET' || !socket.writable || (socket.bytesWritten ?? 0) > 0) {
+      socket.destroy();
+      return;
+    }
+    const { code, message } = refusalOf(error);
+    const status = errorStatus[code];
+    const requestId = randomUUID();
+    logger.warn({ requestId, parserError: error.code, reason: error.reason }, message);
+    const json = JSON.stringify({ code, message, status, requestId } satisfies ErrorBody);
+    const head = [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(json)}`,
+      `API-Version: ${apiVersion}`,
+      `X-Request-Id: ${requestId}`,
+      'Cache-Control: no-store',
+      'X-Content-Type-Options: nosniff',
+      'Connection: close',
+    ];
+    socket.end([...head, '', json].join('\r\n'));
+  });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from './config.js';
-import { serviceConfig, serviceEnv } from './service-env.js';
+import { serviceConfig, serviceEnv } from './config.js';
 
 describe('serviceEnv and serviceConfig', () => {
   const schema = z

@@ -1,7 +1,7 @@
 import { test } from '@petstore/testkit/vitest';
 import Koa from 'koa';
 import { describe, expect } from 'vitest';
-import type { ServiceConfig } from './service-env.js';
+import type { ServiceConfig } from './config.js';
 import { startService, type ServiceSetUp } from './start-service.js';
 import { captureLogs } from './test-support/captured-logs.js';
 

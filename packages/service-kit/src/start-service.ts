@@ -3,7 +3,7 @@ import type { Db, MongoClient } from 'mongodb';
 import { createLogger, type Logger } from './logger.js';
 import { connectMongo } from './mongo.js';
 import { runHooks, runService, type ShutdownHook } from './run-service.js';
-import type { ServiceConfig } from './service-env.js';
+import type { ServiceConfig } from './config.js';
 import { startTelemetry } from './telemetry/telemetry.js';
 
 export interface ServiceDatabase {

@@ -11,7 +11,6 @@ export const internalHeaders = {
 } as const;
 
 export type Role = 'customer' | 'admin';
-
 export interface Caller {
   accountId: string;
   role: Role;
@@ -23,9 +22,7 @@ export function setCaller(ctx: Context, caller: Caller): void {
   callers.set(ctx, caller);
 }
 
-export function callerOf(ctx: Context): Caller | undefined {
-  return callers.get(ctx);
-}
+export const callerOf = (ctx: Context): Caller | undefined => callers.get(ctx);
 
 export function requireCaller(ctx: Context): Caller {
   const caller = callers.get(ctx);

@@ -14,11 +14,8 @@ export interface EventRelayOptions {
 
 export const EVENT_BATCH = 100;
 
-/**
- * At least once: a relay that dies between send and take-off sends the batch again. A write's
- * `written` kicks it to read that document by id; looking through a collection (no unique index
- * serves it) is for what others left: at start, every `quietMs`, and after a failure.
- */
+// A write's `written` kicks the relay to read that document by id; looking through a collection
+// (no unique index serves it) is for what others left: at start, every `quietMs`, after a failure.
 export function eventRelay(options: EventRelayOptions): Worker {
   const { logger, sources, send, idleMs, quietMs = 30_000 } = options;
   let failed = false;

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEventType } from '@petstore/contract';
 
-/**
- * Kept in the document it is about until the gateway has it: written by the same single-document
- * update as the change, so it exists exactly when the change does.
- */
+// Written by the same single-document update as the change, so it exists exactly when it does.
 export interface PendingEvent {
   type: WebhookEventType;
   timestamp: Date;

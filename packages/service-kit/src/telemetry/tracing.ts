@@ -18,9 +18,7 @@ export const tracer = trace.getTracer('petstore');
 const UNRECORDED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 let enabled = false;
 
-export function tracingEnabled(): boolean {
-  return enabled;
-}
+export const tracingEnabled = (): boolean => enabled;
 
 /** On only when an `OTEL_EXPORTER_OTLP_*ENDPOINT` is set; returns how to flush and stop. */
 export function startTracing(
