@@ -1,15 +1,8 @@
 import type { PetStatus } from '@petstore/contract';
 
-export interface Stock {
-  petId: number;
-  quantity: number;
-  openOrders: number;
-}
+export type Stock = { petId: number; quantity: number; openOrders: number };
 
-export interface StockChange {
-  before?: Stock;
-  after: Stock;
-}
+export type StockChange = { before?: Stock; after: Stock };
 
 /** API.md, "Pet status": available while in stock; at zero, pending while an order is open. */
 export function derivedStatus(quantity: number, openOrders: number): PetStatus {

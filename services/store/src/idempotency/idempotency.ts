@@ -6,34 +6,22 @@ import type {
   StoredResponse,
 } from '../repositories/idempotency-repository.js';
 
-export interface IdempotencyOptions {
-  /** How long a key is remembered; API.md asks for at least 24 h. */
-  retentionMs: number;
-  /** How long a claim lasts unless its request renews it (every third of that) while it runs. */
-  pendingLeaseMs: number;
-  waitMs: number;
-  pollMs: number;
-}
-
-/** A retry takes over a dead holder's key within 3 s and waits at most 4 s: within the gateway's 5 s. */
-export const defaultIdempotencyOptions: IdempotencyOptions = {
+// A retry takes over a dead holder's key within 3 s and waits at most 4 s: within the gateway's 5 s.
+export const defaultIdempotencyOptions = {
+  /** API.md asks for at least 24 h. */
   retentionMs: 48 * 60 * 60 * 1000,
+  /** How long a claim lasts unless its request renews it (every third of that) while it runs. */
   pendingLeaseMs: 3_000,
   waitMs: 4_000,
   pollMs: 25,
 };
-
-/** The `_id` of the record of an account's key, also written on the order placed under it. */
-export function idempotencyRecordId({ accountId, key }: { accountId: string; key: string }) {
-  return `${accountId}:${key}`;
-}
 
 export type Idempotency = ReturnType<typeof createIdempotency>;
 
 export function createIdempotency(
   keys: IdempotencyRepository,
   logger: Logger,
-  options: IdempotencyOptions = defaultIdempotencyOptions,
+  options = defaultIdempotencyOptions,
 ) {
   const later = (ms: number) => new Date(Date.now() + ms);
 
@@ -62,18 +50,14 @@ export function createIdempotency(
   }
 
   return {
-    /**
-     * Runs `act` once per account and key: a repeat with the same body gets the stored response,
-     * with another body 422 `idempotency_key_reused`; a repeat while the first runs waits for it.
-     * A failure is not remembered. A request that takes the key over from a holder that died
-     * asks `recover` for what was done under the key since `since` rather than acting twice.
-     */
+    // Once per account and key (docs/store-orders.md): `act` gets the key's record id, written on
+    // the order; `recover` finds what a holder that died did under it since `since`.
     async run(
       { accountId, key, body }: { accountId: string; key: string; body: unknown },
-      act: () => Promise<StoredResponse>,
-      recover?: (since: Date) => Promise<StoredResponse | undefined>,
+      act: (id: string) => Promise<StoredResponse>,
+      recover?: (id: string, since: Date) => Promise<StoredResponse | undefined>,
     ): Promise<StoredResponse> {
-      const id = idempotencyRecordId({ accountId, key });
+      const id = `${accountId}:${key}`;
       const requestHash = hashBody(body);
       const waitUntil = performance.now() + options.waitMs;
       // When this use of the key began, once taken over from a dead holder.
@@ -98,8 +82,8 @@ export function createIdempotency(
         });
         if (claimed) {
           return actAndStore(id, claimToken, async () => {
-            const recovered = since && (await recover?.(since));
-            return recovered ?? act();
+            const recovered = since && (await recover?.(id, since));
+            return recovered ?? act(id);
           });
         }
 

@@ -10,12 +10,7 @@ export interface StockDeps {
   statusChanges: StatusChanges;
 }
 
-/**
- * Closing an order (a cancel, a completion) is two writes without a transaction: the order, which
- * records that the stock is owed the closing (`stockOwed`), then the stock, in an update that
- * marks the order so that it applies once. A retried request, or the sweeper, sends the second
- * again when a process died between them. True when this call moved the stock.
- */
+/** The second write of a closing (docs/store-orders.md); true when this call moved the stock. */
 export async function closeStock(
   { inventory, statusChanges }: StockDeps,
   closing: Closing,
@@ -26,11 +21,8 @@ export async function closeStock(
   return change !== undefined;
 }
 
-/**
- * Finishes the closings owed for longer than `timeoutMs`, then clears `stockOwed`; forgets marks
- * older than twice that whose orders owe nothing. A request that read an order as owing would have
- * to stall for longer than `timeoutMs` to find its mark forgotten.
- */
+// Finishes closings owed for longer than `timeoutMs`; forgets marks older than twice that whose
+// orders owe nothing, so a request must stall longer than `timeoutMs` to find its mark gone.
 export async function sweepClosings(deps: StockDeps, timeoutMs: number, logger: Logger) {
   const { orders, inventory } = deps;
   const now = Date.now();

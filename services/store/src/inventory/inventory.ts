@@ -22,10 +22,7 @@ function toItem({ petId, quantity, openOrders }: Stock): InventoryItem {
 
 export function createInventory({ inventory, petCheck, statusChanges, events }: InventoryDeps) {
   return {
-    /**
-     * The status is derived, not stored: a status filter reads batches until the page is full,
-     * narrowed by quantity when `available` is the only status wanted, or is not wanted.
-     */
+    // The status is derived, not stored: a status filter reads batches until the page is full.
     async list(filter: { statuses?: PetStatus[]; after: number; limit: number }) {
       const { statuses = ['available', 'pending', 'sold'], limit } = filter;
       const wanted = new Set(statuses);

@@ -79,7 +79,7 @@ describe('the hold sweeper', () => {
     expect(order.status).toBe(404);
 
     await sweepOnce(stack.stock, 30_000);
-    await settleHold(stack.stock, hold);
+    await settleHold(stack.stock, hold, testLogger('stock-holds'));
     expect(await stack.stockOf(petId)).toBe(5);
   });
 
@@ -105,7 +105,7 @@ describe('the hold sweeper', () => {
       heldCount: 1,
       holds: { [String(hold.orderId)]: { quantity: 1 } },
     });
-    await settleHold(stack.stock, hold);
+    await settleHold(stack.stock, hold, testLogger('stock-holds'));
   });
 
   it('settles every hold left behind on a pet, each exactly once', async ({ stack }) => {

@@ -1,51 +1,41 @@
 import { Worker, type Logger } from '@petstore/service-kit';
-import { statusMoved, type StockChange } from '../pet-status.js';
+import { statusMoved } from '../pet-status.js';
 import type { StockHold } from '../repositories/inventory-repository.js';
 import type { PlacedOrder } from '../repositories/order-repository.js';
 import { sweepClosings, type StockDeps } from './closings.js';
 
-export type Settled = { stored: PlacedOrder } | { stored?: undefined; returned?: StockChange };
-
 /** For a hold whose order may be stored or not: releases it if it is, else returns its stock. */
 export async function settleHold(
-  { orders, inventory }: Pick<StockDeps, 'orders' | 'inventory'>,
+  { orders, inventory, statusChanges }: StockDeps,
   hold: StockHold,
-): Promise<Settled> {
+  logger: Logger,
+): Promise<PlacedOrder | undefined> {
   const stored = await orders.abortUnlessStored(hold);
-  if (!stored) return { returned: await inventory.returnHold(hold, new Date()) };
-  await inventory.releaseHolds([hold]);
-  return { stored };
+  if (stored) {
+    await inventory.releaseHolds([hold]);
+    return stored;
+  }
+  const returned = await inventory.returnHold(hold, new Date());
+  if (returned && statusMoved(returned)) await statusChanges.changed(hold.petId, logger);
 }
 
-/**
- * Settles the holds left behind by requests that failed or died between taking the stock and
- * storing the order, and finishes the closings they left half done.
- */
+/** Settles the holds and finishes the closings that failed or dead requests left behind. */
 export function holdSweeper(
   deps: StockDeps,
   logger: Logger,
-  /** `timeoutMs`: how old a hold or a closing must be to count as left behind by its request. */
   { timeoutMs, sweepIntervalMs }: { timeoutMs: number; sweepIntervalMs: number },
 ): Worker {
-  return new Worker({
-    name: 'hold-sweeper',
-    logger,
-    idleMs: sweepIntervalMs,
-    step: async () => {
-      for (const hold of await deps.inventory.holdsTakenBefore(new Date(Date.now() - timeoutMs))) {
-        const { petId, orderId, quantity } = hold;
-        const settled = await settleHold(deps, hold);
-        if (settled.stored) {
-          logger.info({ petId, orderId }, 'a left-over stock hold was released');
-          continue;
-        }
+  const step = async () => {
+    for (const hold of await deps.inventory.holdsTakenBefore(new Date(Date.now() - timeoutMs))) {
+      const { petId, orderId, quantity } = hold;
+      if (await settleHold(deps, hold, logger)) {
+        logger.info({ petId, orderId }, 'a left-over stock hold was released');
+      } else {
         logger.warn({ petId, orderId, quantity }, 'a left-over stock hold was returned');
-        if (settled.returned && statusMoved(settled.returned)) {
-          await deps.statusChanges.changed(petId, logger);
-        }
       }
-      await sweepClosings(deps, timeoutMs, logger);
-      return false;
-    },
-  });
+    }
+    await sweepClosings(deps, timeoutMs, logger);
+    return false;
+  };
+  return new Worker({ name: 'hold-sweeper', logger, idleMs: sweepIntervalMs, step });
 }

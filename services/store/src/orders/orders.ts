@@ -1,6 +1,6 @@
 import { storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
 import { AppError, requireAdmin, type Caller, type EventSource } from '@petstore/service-kit';
-import { idempotencyRecordId, type Idempotency } from '../idempotency/idempotency.js';
+import type { Idempotency } from '../idempotency/idempotency.js';
 import { closeStock, type StockDeps } from '../inventory/closings.js';
 import { settleHold } from '../inventory/stock-holds.js';
 import { statusMoved } from '../pet-status.js';
@@ -44,11 +44,11 @@ export function createOrders(deps: OrdersDeps) {
       });
     } catch (error) {
       // Whether the order was stored is unknown: settle it now, or leave it to the hold sweeper.
-      const settled = await settleHold(deps, hold).catch((settleError: unknown) => {
+      const stored = await settleHold(deps, hold, request.log).catch((settleError: unknown) => {
         request.log.error({ err: settleError, ...hold }, 'could not settle a failed order');
       });
-      if (!settled?.stored) throw error;
-      placed = settled.stored;
+      if (!stored) throw error;
+      placed = stored;
     }
     events.written(placed.id);
     // Not awaited: a hold left behind only says the order may not be stored; the sweeper ends it.
@@ -59,7 +59,7 @@ export function createOrders(deps: OrdersDeps) {
     return { status: 201 as const, body: placed };
   }
 
-  /** The order that matched no open one, after finishing what a dead request left of its closing. */
+  /** The order no open one matched, after finishing what a dead request left of its closing. */
   async function closed(scope: OrderScope, id: bigint, request: RequestScope) {
     const found = await orders.find(scope, storedId(id));
     if (!found) throw notFound(id);
@@ -74,14 +74,12 @@ export function createOrders(deps: OrdersDeps) {
 
     async place(caller: Caller, order: NewOrder, request: RequestScope, key?: string) {
       if (key === undefined) return place(caller, order, request);
-      const keyOf = { accountId: caller.accountId, key };
-      const recordId = idempotencyRecordId(keyOf);
       // The same instant written another way is the same request.
       const shipDate = order.shipDate && new Date(order.shipDate).toISOString();
       return idempotency.run(
-        { ...keyOf, body: { ...order, shipDate } },
-        () => place(caller, order, request, recordId),
-        async (since): Promise<StoredResponse | undefined> => {
+        { accountId: caller.accountId, key, body: { ...order, shipDate } },
+        (recordId) => place(caller, order, request, recordId),
+        async (recordId, since): Promise<StoredResponse | undefined> => {
           const placed = await orders.findByIdempotencyKey(recordId, since);
           return placed && { status: 201, body: placed };
         },

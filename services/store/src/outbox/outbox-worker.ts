@@ -12,11 +12,8 @@ export function backoffMs(attempts: number, baseMs: number, maxMs: number): numb
   return Math.min(maxMs, baseMs * 2 ** Math.min(attempts, 30));
 }
 
-/**
- * Pushes pet statuses to pets: claims an outbox entry (a lease, so that two stores never push one
- * pet at once), pushes the status as the stock gives it now, and marks the entry delivered, drops
- * it (the pet is gone) or retries it with backoff (pets is unreachable).
- */
+// Claims an outbox entry (a lease: no two stores push one pet at once), pushes the status as the
+// stock gives it now, and marks it delivered, drops it (no such pet) or retries it with backoff.
 export function outboxWorker(
   outbox: OutboxRepository,
   inventory: InventoryRepository,

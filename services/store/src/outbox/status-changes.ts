@@ -5,10 +5,7 @@ export type StatusChanges = ReturnType<typeof createStatusChanges>;
 
 export function createStatusChanges(outbox: OutboxRepository, wakeWorker: () => void) {
   return {
-    /**
-     * Records that the pet's status must be pushed to pets, and wakes the outbox worker. Never
-     * throws: the caller's write stands, and the status reconciliation repairs a lost push.
-     */
+    // Never throws: the caller's write stands, and the status reconciliation repairs a lost push.
     async changed(petId: number, logger: Logger): Promise<void> {
       try {
         await outbox.record(petId, new Date(), currentTraceparent());

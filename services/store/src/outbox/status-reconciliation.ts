@@ -7,10 +7,8 @@ import type { StatusChanges } from './status-changes.js';
 /** The most `GET /internal/pet-statuses` takes. */
 const PAGE = 100;
 
-/**
- * Repairs drift between the status the store derives and the one pets holds (an admin's edit, a
- * push lost with a database restored from a backup) by recording a push for each pet that differs.
- */
+// Repairs drift between the status the store derives and the one pets holds (an admin's edit, a
+// push lost with a database restored from a backup).
 export function statusReconciliation(
   inventory: InventoryRepository,
   pets: PetsAdapter,

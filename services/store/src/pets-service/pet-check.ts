@@ -11,11 +11,8 @@ export interface RequestScope {
   log: Logger;
 }
 
-/**
- * Throws 422 `unknown_pet` unless pets knows the pet, and remembers a known one for
- * `confirmedForMs` (0: never). When pets is unreachable, a pet with a stock entry is accepted: an
- * entry is only made after pets confirmed the pet.
- */
+// Remembers a known pet for `confirmedForMs`. When pets is unreachable, a pet with a stock entry
+// is accepted: an entry is only made after pets confirmed the pet.
 export function createPetCheck(
   pets: PetsAdapter,
   inventory: InventoryRepository,

@@ -25,10 +25,8 @@ export class PetsUnavailableError extends AppError {
 
 type Response = { status: number; body: unknown };
 
-/**
- * The store's only view of the pets service. Calls go to each replica in turn, and one that does
- * not respond is passed over for the next: every call here is safe to repeat.
- */
+// Calls go to each replica in turn, and one that does not respond is passed over for the next:
+// every call here is safe to repeat.
 export function createPetsAdapter({ baseUrls, internalToken, timeoutMs }: PetsAdapterOptions) {
   let turn = 0;
 
@@ -38,24 +36,21 @@ export function createPetsAdapter({ baseUrls, internalToken, timeoutMs }: PetsAd
     requestId?: string,
   ): Promise<Extract<R, { status: 200 | 404 }>> {
     const first = turn++;
-    const response = await inSpan(
-      what,
-      { kind: SpanKind.CLIENT, attributes: { 'peer.service': 'pets' } },
-      async () => {
-        let failure: unknown;
-        for (let attempt = 0; attempt < baseUrls.length; attempt++) {
-          const baseUrl = baseUrls[(first + attempt) % baseUrls.length] ?? '';
-          const headers = withTraceContext<Record<string, string>>({});
-          const client = createInternalClient({ baseUrl, internalToken, requestId, headers });
-          try {
-            return await call(client, { signal: AbortSignal.timeout(timeoutMs) });
-          } catch (error) {
-            failure = error;
-          }
+    const span = { kind: SpanKind.CLIENT, attributes: { 'peer.service': 'pets' } };
+    const response = await inSpan(what, span, async () => {
+      let failure: unknown;
+      for (let attempt = 0; attempt < baseUrls.length; attempt++) {
+        const baseUrl = baseUrls[(first + attempt) % baseUrls.length] ?? '';
+        const headers = withTraceContext<Record<string, string>>({});
+        const client = createInternalClient({ baseUrl, internalToken, requestId, headers });
+        try {
+          return await call(client, { signal: AbortSignal.timeout(timeoutMs) });
+        } catch (error) {
+          failure = error;
         }
-        throw new PetsUnavailableError(`${what}: no response`, failure);
-      },
-    );
+      }
+      throw new PetsUnavailableError(`${what}: no response`, failure);
+    });
     if (response.status === 200 || response.status === 404) {
       return response as Extract<R, { status: 200 | 404 }>;
     }
@@ -64,8 +59,7 @@ export function createPetsAdapter({ baseUrls, internalToken, timeoutMs }: PetsAd
 
   return {
     async petExists(petId: number, requestId?: string): Promise<boolean> {
-      // Pets issues ids below 2^53; a larger one (its decimal form maybe past int64, which pets
-      // would refuse with 400) does not exist.
+      // Pets issues ids below 2^53; a larger one (maybe past int64: 400 from pets) does not exist.
       if (!Number.isSafeInteger(petId)) return false;
       const response = await send(
         `GET /internal/pets/${petId}`,
@@ -78,12 +72,9 @@ export function createPetsAdapter({ baseUrls, internalToken, timeoutMs }: PetsAd
 
     /** Pets keeps the status only over an older `version`. */
     async pushStatus(petId: number, status: PetStatus, version: number) {
+      const params = { petId: String(petId) };
       const response = await send(`PUT /internal/pets/${petId}/status`, (client, fetchOptions) =>
-        client.pets.setPetStatus({
-          params: { petId: String(petId) },
-          body: { status, version },
-          fetchOptions,
-        }),
+        client.pets.setPetStatus({ params, body: { status, version }, fetchOptions }),
       );
       return response.status === 200 ? ('delivered' as const) : ('pet_not_found' as const);
     },

@@ -2,10 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.js';
 import type { PlacedOrder } from './order-repository.js';
 
-export interface StoredResponse {
-  status: 201;
-  body: PlacedOrder;
-}
+export type StoredResponse = { status: 201; body: PlacedOrder };
 
 /** A key an account used, `_id: "<accountId>:<key>"`: the first request to insert it acts. */
 export interface IdempotencyRecord {
@@ -13,7 +10,6 @@ export interface IdempotencyRecord {
   /** SHA-256 of the canonical request body: the same key with another body is refused. */
   requestHash: string;
   state: 'pending' | 'done';
-  /** Names the request that claimed the key: only it completes or releases the claim. */
   claimToken: string;
   /** Past this a pending claim's request counts as dead, and the key may be taken over. */
   leaseExpiresAt: Date;
@@ -43,18 +39,12 @@ export class IdempotencyRepository {
     return (await this.#keys.findOne({ _id: id })) ?? undefined;
   }
 
-  async done(id: string, claimToken: string, response: StoredResponse): Promise<void> {
-    await this.#keys.updateOne(
-      { _id: id, claimToken, state: 'pending' },
-      { $set: { state: 'done', response } },
-    );
+  done(id: string, claimToken: string, response: StoredResponse): Promise<void> {
+    return this.#setPending(id, claimToken, { state: 'done', response });
   }
 
-  async renew(id: string, claimToken: string, leaseExpiresAt: Date): Promise<void> {
-    await this.#keys.updateOne(
-      { _id: id, claimToken, state: 'pending' },
-      { $set: { leaseExpiresAt } },
-    );
+  renew(id: string, claimToken: string, leaseExpiresAt: Date): Promise<void> {
+    return this.#setPending(id, claimToken, { leaseExpiresAt });
   }
 
   async release(id: string, claimToken: string): Promise<void> {
@@ -67,5 +57,9 @@ export class IdempotencyRepository {
 
   async deleteExpired(now: Date): Promise<number> {
     return (await this.#keys.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+  }
+
+  async #setPending(id: string, claimToken: string, $set: Partial<IdempotencyRecord>) {
+    await this.#keys.updateOne({ _id: id, claimToken, state: 'pending' }, { $set });
   }
 }

@@ -18,15 +18,9 @@ export interface InventoryDocument extends WithPendingEvents {
 }
 
 /** What a closed order owes its pet's stock: a cancel gives `quantity` back, a completion 0. */
-export interface Closing {
-  petId: number;
-  orderId: number;
-  quantity: number;
-}
+export type Closing = { petId: number; orderId: number; quantity: number };
 
-export interface StockHold extends Closing {
-  at: Date;
-}
+export type StockHold = Closing & { at: Date };
 
 export type OrderMark = Pick<Closing, 'petId' | 'orderId'>;
 
@@ -50,10 +44,8 @@ export class InventoryRepository {
     return documents.map(toStock);
   }
 
-  /**
-   * Sets the count with its `inventory.updated` event. The event's status depends on the open
-   * orders, which orders move at any time: the update only matches the count it was read with.
-   */
+  // The event's status depends on the open orders, which orders move at any time: the update only
+  // matches the count it was read with.
   async set(petId: number, quantity: number, at: Date): Promise<StockChange> {
     for (;;) {
       const openOrders = (await this.#inventory.findOne({ _id: petId }))?.openOrders ?? 0;
@@ -101,7 +93,7 @@ export class InventoryRepository {
     );
   }
 
-  /** Gives a closed order's quantity back and drops its open order, once: it marks the order. */
+  /** Applies a closing once: it marks the order. */
   close({ petId, orderId, quantity }: Closing, at: Date): Promise<StockChange | undefined> {
     const path = `closed.${orderId}`;
     const inc = { quantity, openOrders: -1, closedCount: 1 };
@@ -121,10 +113,8 @@ export class InventoryRepository {
     return this.#removeMarks(marks, 'closed', 'closedCount');
   }
 
-  /**
-   * The entry before the update, and after as the update's own change makes it: mongo-java-server
-   * reads the document again to return it, which a concurrent update may have changed.
-   */
+  // The entry after is computed: mongo-java-server reads the document again to return it, which a
+  // concurrent update may have changed.
   async #move(
     filter: Filter<InventoryDocument>,
     at: Date,
@@ -143,7 +133,6 @@ export class InventoryRepository {
     return { before: stock, after: { ...after, openOrders: stock.openOrders + openOrders } };
   }
 
-  /** Removes marks (holds, closings), each only if still there, in one command. */
   async #removeMarks(
     marks: OrderMark[],
     field: 'holds' | 'closed',

@@ -8,14 +8,11 @@ import {
 import type { Collection, Db, Filter } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.js';
 import type { Closing, StockHold } from './inventory-repository.js';
-import { toTimestamp } from './timestamps.js';
 
 export type PlacedOrder = Required<Order>;
 
-/**
- * Cancelled orders stay, out of every response; so do tombstones (`aborted`), which take the id
- * of an order whose placing failed so that it can never be stored.
- */
+// Cancelled orders stay, out of every response; so do tombstones (`aborted`), which take the id
+// of an order whose placing failed so that it can never be stored.
 export interface OrderDocument extends WithPendingEvents {
   _id: number;
   ownerId: string;
@@ -73,10 +70,7 @@ export class OrderRepository {
     return placed;
   }
 
-  /**
-   * For a hold whose order may or may not be stored, the first insert of its id wins: inserts a
-   * tombstone unless the order is there. The order, when it is stored.
-   */
+  /** The first insert of the id wins: a tombstone, unless the order is there (returned). */
   async abortUnlessStored({ orderId, petId, quantity, at }: StockHold) {
     const tombstone = { _id: orderId, ownerId: '', petId, quantity, shipDate: at, placedAt: at };
     try {
@@ -174,6 +168,11 @@ export class OrderRepository {
 
 function closingOf({ petId, _id, cancelled, quantity }: OrderDocument): Closing {
   return { petId, orderId: _id, quantity: cancelled ? quantity : 0 };
+}
+
+/** An instant as the API writes it: ISO 8601 in UTC, without milliseconds when there are none. */
+export function toTimestamp(date: Date): string {
+  return date.toISOString().replace(/\.000Z$/, 'Z');
 }
 
 export function toOrder(document: OrderDocument): PlacedOrder {

@@ -1,10 +1,8 @@
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.js';
 
-/**
- * A pet whose status is pushed to pets, one entry per pet, kept for good. The status is computed
- * at push time, so the entry only says "push again" (`pending`) and counts triggers (`version`).
- */
+// One entry per pet, kept for good. The status is computed at push time, so the entry only says
+// "push again" (`pending`) and counts triggers (`version`).
 export interface OutboxEntry {
   _id: number;
   /** Bumped by every trigger, never reset: pets keeps a status only over an older version. */
@@ -99,9 +97,5 @@ export class OutboxRepository {
       this.#outbox.findOne({ pending: true }, { sort: { pendingSince: 1 } }),
     ]);
     return { size, oldest: oldest?.pendingSince };
-  }
-
-  async find(petId: number): Promise<OutboxEntry | undefined> {
-    return (await this.#outbox.findOne({ _id: petId })) ?? undefined;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toTimestamp } from './timestamps.js';
+import { toTimestamp } from './order-repository.js';
 
 describe('toTimestamp', () => {
   it('writes UTC without milliseconds when there are none', () => {
