@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
-import { documentedOperations } from './documented-operations.js';
+import { documentedOperations } from './generate-openapi.js';
 
 const c = initContract();
 const responses = { 200: c.type<null>() };

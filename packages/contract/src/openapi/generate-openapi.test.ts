@@ -1,10 +1,10 @@
 import type { OpenAPIObject, ParameterObject, ResponseObject } from 'openapi3-ts/oas30';
 import { describe, expect, it } from 'vitest';
 import { contract, internalContract } from '../contract.js';
-import { documentedOperations } from './documented-operations.js';
+import { documentedOperations } from './generate-openapi.js';
 import { generateOpenApi } from './generate-openapi.js';
 import { BODY_KEYS_RULE } from './operation-request.js';
-import { toOpenApiPath } from './openapi-path.js';
+import { toOpenApiPath } from './operation.js';
 import { documentOperations, objectsIn, operationById } from './test-support/document-walk.js';
 
 const document: OpenAPIObject = generateOpenApi(contract);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { contract } from '../contract.js';
 import { generateOpenApi } from './generate-openapi.js';
-import { openApiJson, openApiJsonUrl } from './openapi-json.js';
+import { openApiJson, openApiJsonUrl } from './generate-openapi.js';
 
 describe('openapi.json', () => {
   it('is what the contract generates now', () => {

@@ -1,7 +1,6 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { isZodType, type AppRoute } from '@ts-rest/core';
+import { type AppRoute, isZodType } from '@ts-rest/core';
 import { z } from 'zod';
-import { headerName } from './header-name.js';
 import { objectShape } from '../zod-unwrap.js';
 
 type Request = NonNullable<RouteConfig['request']>;
@@ -51,4 +50,12 @@ function declaredHeaders(headers: unknown): z.AnyZodObject | undefined {
 
 function jsonContentType(route: AppRoute): string {
   return ('contentType' in route ? route.contentType : undefined) ?? 'application/json';
+}
+
+/** `idempotency-key` → `Idempotency-Key`: how a declared header is shown to readers. */
+export function headerName(name: string): string {
+  return name.replace(
+    /(^|-)([a-z])/g,
+    (_match, dash: string, letter: string) => dash + letter.toUpperCase(),
+  );
 }

@@ -2,7 +2,7 @@ import { isZodType } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
 import { z } from '../../zod.js';
 import { contract } from '../../contract.js';
-import { documentedOperations } from '../documented-operations.js';
+import { documentedOperations } from '../generate-openapi.js';
 import { routeBody } from '../operation-request.js';
 import { objectShape, unwrapSchema } from '../../zod-unwrap.js';
 import { sampleRequest } from './sample-request.js';

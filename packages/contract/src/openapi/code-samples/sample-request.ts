@@ -1,9 +1,9 @@
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
 import type { ContractOperation } from '../../contract-operations.js';
-import { headerName } from '../header-name.js';
+import { headerName } from '../operation-request.js';
 import { routeBody } from '../operation-request.js';
-import { successContent } from '../response-content.js';
+import { successContent } from '../responses.js';
 import { objectShape } from '../../zod-unwrap.js';
 import { declaredExample, exampleFields, exampleValue } from './example-value.js';
 

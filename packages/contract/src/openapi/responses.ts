@@ -1,10 +1,99 @@
-import type { HeaderObject, HeadersObject } from 'openapi3-ts/oas30';
-import { z } from 'zod';
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { ContractOperation } from '../contract-operations.js';
+import {
+  type AppRoute,
+  type AppRouteResponse,
+  isAppRouteNoBody,
+  isAppRouteOtherResponse,
+  isZodType,
+} from '@ts-rest/core';
+import { z, type ZodTypeAny } from 'zod';
+import type { HeaderObject, HeadersObject } from 'openapi3-ts/oas30';
 import { documentInfo } from './document-info.js';
-import { isSuccess } from './http-status.js';
-import type { ResponseContent } from './response-content.js';
 import { unwrapSchema } from '../zod-unwrap.js';
+
+/** Every status the contract lists for a route, with its content and headers. */
+export function operationResponses(operation: ContractOperation): RouteConfig['responses'] {
+  return Object.fromEntries(
+    routeResponses(operation.route).map(([status, response]) => {
+      const content = responseContent(response);
+      return [
+        String(status),
+        {
+          description: reasonPhrase(status),
+          headers: responseHeaders(operation, status, content),
+          ...(content === undefined
+            ? {}
+            : { content: { [content.contentType]: { schema: content.schema ?? {} } } }),
+        },
+      ];
+    }),
+  );
+}
+
+/** What a response carries: a content type and, when the contract gives one, its schema. */
+export interface ResponseContent {
+  contentType: string;
+  schema?: ZodTypeAny;
+}
+
+/** The content of a contract response; undefined for `c.noBody()` and bodiless responses. */
+export function responseContent(response: AppRouteResponse): ResponseContent | undefined {
+  if (isAppRouteNoBody(response) || response === null) {
+    return undefined;
+  }
+  if (isAppRouteOtherResponse(response)) {
+    return {
+      contentType: response.contentType,
+      ...(isZodType(response.body) ? { schema: response.body } : {}),
+    };
+  }
+  return { contentType: 'application/json', ...(isZodType(response) ? { schema: response } : {}) };
+}
+
+/** The contract's responses as [status, response] pairs, in status order. */
+export function routeResponses(route: AppRoute): [number, AppRouteResponse][] {
+  return Object.entries(route.responses)
+    .map(([status, response]): [number, AppRouteResponse] => [Number(status), response])
+    .sort(([a], [b]) => a - b);
+}
+
+/** The first success response of a route: what a caller normally gets back. */
+export function successContent(route: AppRoute): ResponseContent | undefined {
+  const success = routeResponses(route).find(([status]) => isSuccess(status));
+  return success === undefined ? undefined : responseContent(success[1]);
+}
+
+const reasons: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** The reason phrase of a status, used as its response description. */
+export function reasonPhrase(status: number): string {
+  return reasons[status] ?? `HTTP ${status}`;
+}
+
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
 
 const text = (description: string, example: string): HeaderObject => ({
   description,

@@ -1,0 +1,107 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { codeSamples } from './code-samples/code-samples.js';
+import type { ContractOperation } from '../contract-operations.js';
+import { operationRequest } from './operation-request.js';
+import { operationResponses } from './responses.js';
+import type { RouteMetadata } from '../metadata.js';
+import type { SecurityRequirementObject, SecuritySchemeObject, TagObject } from 'openapi3-ts/oas30';
+
+/** The OpenAPI operation of a contract route, as zod-to-openapi registers it. */
+export function operationConfig(operation: ContractOperation, serverUrl: string): RouteConfig {
+  const { route, metadata, name } = operation;
+  const description = operationDescription(operation);
+  return {
+    method: route.method.toLowerCase() as RouteConfig['method'],
+    path: toOpenApiPath(route.path),
+    operationId: name,
+    tags: [tagOf(operation.group)],
+    ...(route.summary === undefined ? {} : { summary: route.summary }),
+    ...(description === undefined ? {} : { description }),
+    ...(route.deprecated === true ? { deprecated: true } : {}),
+    security: operationSecurity(metadata),
+    request: operationRequest(route),
+    responses: operationResponses(operation),
+    ...operationExtensions(metadata),
+    'x-codeSamples': codeSamples(operation, serverUrl),
+  };
+}
+
+function operationDescription({ route, metadata }: ContractOperation): string | undefined {
+  const parts = [
+    route.description,
+    metadata.role === 'admin'
+      ? 'Needs an admin key; a customer key gets 403 `forbidden`.'
+      : undefined,
+    metadata.sunset === undefined
+      ? undefined
+      : `Deprecated: answers 410 \`gone\` from ${metadata.sunset} on.`,
+  ].filter((part) => part !== undefined);
+  return parts.length === 0 ? undefined : parts.join('\n\n');
+}
+
+/** The `x-` extensions an operation's metadata asks for. */
+export function operationExtensions(metadata: RouteMetadata): Record<`x-${string}`, unknown> {
+  return {
+    ...(metadata.stability === undefined ? {} : { 'x-stability': metadata.stability }),
+    ...(metadata.sunset === undefined ? {} : { 'x-sunset': metadata.sunset }),
+    ...(metadata.hideTryItPanel === true ? { 'x-hideTryItPanel': true } : {}),
+  };
+}
+
+/** `/v1/pets/:petId` → `/v1/pets/{petId}`. */
+export function toOpenApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+}
+
+export const bearerAuthName = 'bearerAuth';
+
+export const bearerAuth: SecuritySchemeObject = {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'API key',
+  description:
+    'An API key (`psk_…`), shown once when an account or a key is created: ' +
+    '`Authorization: Bearer <API key>`.',
+};
+
+/** The bearer key where an operation needs one, else `[]`: public, not forgotten. */
+export function operationSecurity(metadata: RouteMetadata): SecurityRequirementObject[] {
+  return metadata.auth === 'key' ? [{ [bearerAuthName]: [] }] : [];
+}
+
+/** The document's tags, in navigation order. */
+export const tags: TagObject[] = [
+  { name: 'Pets', description: 'The catalogue: pets and the categories they belong to.' },
+  {
+    name: 'Store',
+    description: 'Orders for pets and the stock they draw on; stock drives a pet’s status.',
+  },
+  { name: 'Accounts', description: 'Sign-up, the current account and its API keys.' },
+  { name: 'Messages', description: 'Queue a message and follow its delivery.' },
+  {
+    name: 'Webhooks',
+    description:
+      'Signed event deliveries (Standard Webhooks): subscriptions, their secrets and their delivery log.',
+  },
+  { name: 'Meta', description: 'Health, readiness, this document and its reference page.' },
+];
+
+const tagOfGroup: Record<string, string> = {
+  pets: 'Pets',
+  categories: 'Pets',
+  orders: 'Store',
+  inventory: 'Store',
+  accounts: 'Accounts',
+  messages: 'Messages',
+  webhooks: 'Webhooks',
+  meta: 'Meta',
+};
+
+/** The tag of a top-level router key of the contract. */
+export function tagOf(group: string): string {
+  const tag = tagOfGroup[group];
+  if (tag === undefined) {
+    throw new Error(`[openapi] no tag for the contract's "${group}" routes`);
+  }
+  return tag;
+}
