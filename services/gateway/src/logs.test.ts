@@ -1,13 +1,8 @@
+import { testInternalToken } from '@petstore/testkit';
 import { createHash } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { startFakeService } from './test-support/fake-service.js';
-import {
-  ADMIN_API_KEY,
-  INTERNAL_TOKEN,
-  bearer,
-  signUp,
-  startTestGateway,
-} from './test-support/gateway-harness.js';
+import { ADMIN_API_KEY, bearer, signUp, startTestGateway } from './test-support/gateway-harness.js';
 import { it } from '@petstore/testkit/vitest';
 
 describe('logs', () => {
@@ -36,7 +31,7 @@ describe('logs', () => {
     const logs = gateway.logs.text();
     expect(logs).toContain('request completed');
     expect(logs).toContain('bad_gateway');
-    for (const secret of [apiKey, unknownKey, ADMIN_API_KEY, INTERNAL_TOKEN]) {
+    for (const secret of [apiKey, unknownKey, ADMIN_API_KEY, testInternalToken]) {
       expect(logs).not.toContain(secret);
       expect(logs).not.toContain(secret.slice(4));
       expect(logs).not.toContain(createHash('sha256').update(secret).digest('hex'));

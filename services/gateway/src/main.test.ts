@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { runMain } from '@petstore/testkit';
+import { runMain, testInternalToken } from '@petstore/testkit';
 import { MongoClient } from 'mongodb';
 import { describe, expect } from 'vitest';
-import { ADMIN_API_KEY, INTERNAL_TOKEN, bearer, signUp } from './test-support/gateway-harness.js';
+import { ADMIN_API_KEY, bearer, signUp } from './test-support/gateway-harness.js';
 import { it } from '@petstore/testkit/vitest';
 
 const mainPath = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -16,7 +16,7 @@ describe('main', () => {
       PORT: '0',
       MONGODB_URI: mongo.uri,
       MONGODB_DB: database,
-      INTERNAL_TOKEN,
+      INTERNAL_TOKEN: testInternalToken,
       ADMIN_API_KEY,
       KEY_USAGE_FLUSH_MS: '3600000',
       LOG_LEVEL: 'info',

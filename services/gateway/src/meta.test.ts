@@ -1,18 +1,12 @@
-import { freePort } from '@petstore/testkit';
+import { freePort, testInternalToken } from '@petstore/testkit';
 import { describe, expect } from 'vitest';
 import { sendJson, startFakeService, type FakeService } from './test-support/fake-service.js';
-import {
-  ADMIN_API_KEY,
-  INTERNAL_TOKEN,
-  bearer,
-  startTestGateway,
-  it,
-} from './test-support/gateway-harness.js';
+import { ADMIN_API_KEY, bearer, startTestGateway, it } from './test-support/gateway-harness.js';
 
 /** A stand-in service whose `/ready` answers 200 only with the internal token. */
 function readyService(): Promise<FakeService> {
   return startFakeService((request, res) => {
-    if (request.url === '/ready' && request.headers['x-internal-token'] === INTERNAL_TOKEN) {
+    if (request.url === '/ready' && request.headers['x-internal-token'] === testInternalToken) {
       sendJson(res, 200, { status: 'ok' });
     } else {
       sendJson(res, 401, { code: 'unauthorized', message: 'no', status: 401 });

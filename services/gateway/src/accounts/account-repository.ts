@@ -19,11 +19,9 @@ const isDuplicateKey = (error: unknown) =>
 
 export class AccountRepository {
   readonly #collections: GatewayCollections;
-  readonly #now: () => Date;
 
-  constructor(db: Db, now: () => Date = () => new Date()) {
+  constructor(db: Db) {
     this.#collections = gatewayCollections(db);
-    this.#now = now;
   }
 
   /**
@@ -31,7 +29,7 @@ export class AccountRepository {
    * without a key, only a key that authenticates nobody. A duplicate email is 409.
    */
   async createCustomer(email: string, name: string | null): Promise<CreatedAccount> {
-    const now = this.#now();
+    const now = new Date();
     const account = { _id: newAccountId(), email, name, role: 'customer' as const, createdAt: now };
     const { apiKey, document: key } = this.#newKey(account._id, 'customer', now);
     const { apiKeys, accounts } = this.#collections;
@@ -55,7 +53,7 @@ export class AccountRepository {
   }
 
   async createKey({ accountId, role }: Caller): Promise<CreatedApiKey> {
-    const { apiKey, document } = this.#newKey(accountId, role, this.#now());
+    const { apiKey, document } = this.#newKey(accountId, role, new Date());
     await this.#collections.apiKeys.insertOne(document);
     const { _id: id, prefix, createdAt } = document;
     return { id, apiKey, prefix, createdAt: createdAt.toISOString() };
@@ -74,7 +72,7 @@ export class AccountRepository {
   async revokeKey(accountId: string, keyId: string): Promise<string | undefined> {
     const revoked = await this.#collections.apiKeys.findOneAndUpdate(
       { _id: keyId, accountId, revokedAt: null },
-      { $set: { revokedAt: this.#now() } },
+      { $set: { revokedAt: new Date() } },
       { returnDocument: 'after' },
     );
     return revoked?.hash;
@@ -111,7 +109,7 @@ export class AccountRepository {
    * none revokes it. Idempotent, and safe for gateways starting together.
    */
   async ensureAdmin(adminApiKey: string | undefined): Promise<'active' | 'revoked' | 'none'> {
-    const now = this.#now();
+    const now = new Date();
     const { accounts, apiKeys } = this.#collections;
     await accounts.updateOne(
       { _id: ADMIN_ACCOUNT_ID },

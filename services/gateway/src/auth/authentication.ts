@@ -3,22 +3,15 @@ import { hashApiKey, looksLikeApiKey, sameHash } from './api-key-secret.js';
 import type { KeyCache, KeyOwner } from './key-cache.js';
 import type { KeyUsage } from './key-usage.js';
 
-/** What a 401 says about how to authenticate (RFC 6750). */
-export const WWW_AUTHENTICATE = 'Bearer realm="petstore"';
-
 export interface KeyOwners {
   /** The owner of the live key with this hash, if there is one. */
   findKeyOwner(hash: string): Promise<KeyOwner | undefined>;
 }
 
-export interface Authenticated {
-  caller: Caller;
-  keyId: string;
-}
-
+/** With how to authenticate (RFC 6750). */
 function unauthorized(message: string): AppError {
   return new AppError('unauthorized', message, {
-    headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
+    headers: { 'WWW-Authenticate': 'Bearer realm="petstore"' },
   });
 }
 
@@ -56,7 +49,10 @@ export class Authenticator {
   }
 
   /** `fresh` skips the cache: for what a key revoked on another gateway must not do at once. */
-  async authenticate(authorization: string, { fresh = false } = {}): Promise<Authenticated> {
+  async authenticate(
+    authorization: string,
+    { fresh = false } = {},
+  ): Promise<{ caller: Caller; keyId: string }> {
     const token = bearerToken(authorization);
     if (!looksLikeApiKey(token)) throw unauthorized('the API key is malformed');
     const hash = hashApiKey(token);

@@ -1,5 +1,5 @@
 import type { Role, WebhookDeliveryStatus, WebhookEventType } from '@petstore/contract';
-import type { WithPendingEvents } from '@petstore/service-kit';
+import type { Caller, WithPendingEvents } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 
 export interface AccountDocument {
@@ -105,4 +105,9 @@ export function gatewayCollections(db: Db) {
     events: db.collection<WebhookEventDocument>('webhook_events'),
     deliveries: db.collection<WebhookDeliveryDocument>('webhook_deliveries'),
   };
+}
+
+/** The document `id` if `caller` may see it: its own, or any when an admin. */
+export function visibleTo(caller: Caller, id: string) {
+  return caller.role === 'admin' ? { _id: id } : { _id: id, accountId: caller.accountId };
 }

@@ -3,7 +3,6 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { OpenApiDocument } from './docs-routes.js';
 
-/** Where the API's index answers: the root, and the base address of the versioned operations. */
 const INDEX_PATHS = new Set(['/', '/v1']);
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -21,7 +20,6 @@ export interface IndexOperation {
   path: string;
   operationId: string;
   summary?: string;
-  /** Whether the operation needs `Authorization: Bearer <API key>`. */
   needsApiKey: boolean;
   deprecated?: true;
 }
@@ -35,10 +33,7 @@ export interface ApiIndex {
   operations: IndexOperation[];
 }
 
-/**
- * The API's front page as JSON: where its reference and document are, and every operation of the
- * document, so the list never differs from what `/openapi.json` says.
- */
+/** The API's front page: where its reference is, and every operation of the document. */
 export function apiIndex(document: OpenApiDocument, publicUrl: string): ApiIndex {
   const operations = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(PathItemSchema.parse(item))
@@ -66,7 +61,6 @@ export function apiIndex(document: OpenApiDocument, publicUrl: string): ApiIndex
   };
 }
 
-/** Answers `GET /` and `GET /v1` with the index; other methods there are 405. */
 export function apiIndexRoutes(index: ApiIndex): Middleware {
   return async (ctx, next) => {
     if (!INDEX_PATHS.has(ctx.path)) {

@@ -5,16 +5,12 @@ import { promisify } from 'node:util';
 import { AppError } from '@petstore/service-kit';
 import type { Middleware } from 'koa';
 
-export const DOCS_SCRIPT_PATH = '/docs/scalar.js';
-export const DOCS_INIT_PATH = '/docs/init.js';
-
-/** The document's security scheme for API keys, selected when the page opens. */
-export const DOCS_SECURITY_SCHEME = 'bearerAuth';
+const DOCS_SCRIPT_PATH = '/docs/scalar.js';
+const DOCS_INIT_PATH = '/docs/init.js';
 
 /**
- * The reference page: Scalar's standalone bundle and a small start-up script, both served by the
- * gateway (no inline script, so the page's content security policy allows only this origin),
- * under a line that says which key to paste: Scalar itself shows an empty token field.
+ * Scalar's bundle and a start-up script, both served here (no inline script), under a line that
+ * says which key to paste: Scalar itself shows an empty token field.
  */
 export const DOCS_HTML = `<!doctype html>
 <html lang="en">
@@ -24,14 +20,8 @@ export const DOCS_HTML = `<!doctype html>
     <title>Petstore API reference</title>
     <link rel="icon" href="data:," />
     <style>
-      .petstore-key-hint {
-        margin: 0;
-        padding: 10px 16px;
-        font: 14px/1.5 system-ui, sans-serif;
-        color: #3d3000;
-        background: #fff6d6;
-        border-bottom: 1px solid #e6cf7a;
-      }
+      .petstore-key-hint { margin: 0; padding: 10px 16px; font: 14px/1.5 system-ui, sans-serif; }
+      .petstore-key-hint { color: #3d3000; background: #fff6d6; border-bottom: 1px solid #e6cf7a; }
     </style>
   </head>
   <body>
@@ -49,10 +39,7 @@ export const DOCS_HTML = `<!doctype html>
 </html>
 `;
 
-/**
- * Everything Scalar could fetch from elsewhere is turned off: no default fonts (a font CDN), no
- * telemetry, no AI agent, no request proxy (the "try it" requests go straight to the gateway).
- */
+/** Scalar fetches nothing from elsewhere: no font CDN, telemetry, AI agent or request proxy. */
 const SCALAR_CONFIGURATION = {
   url: '/openapi.json',
   withDefaultFonts: false,
@@ -62,14 +49,13 @@ const SCALAR_CONFIGURATION = {
   documentDownloadType: 'json',
   hideClientButton: true,
   persistAuth: false,
-  authentication: { preferredSecurityScheme: DOCS_SECURITY_SCHEME },
+  authentication: { preferredSecurityScheme: 'bearerAuth' },
 };
 
-// Not `#api-reference`: an element with that id makes the bundle mount itself at load, with its
-// default configuration (remote fonts and all).
+// Not `#api-reference`: that id makes the bundle mount itself with its default configuration.
 const DOCS_INIT = `Scalar.createApiReference('#petstore-reference', ${JSON.stringify(SCALAR_CONFIGURATION)});\n`;
 
-/** What `/docs` may load: scripts and data from this origin only, the styles Scalar injects. */
+/** `/docs` loads from this origin only, plus the styles Scalar injects. */
 export function docsContentSecurityPolicy(publicUrl: string): string {
   const apiOrigin = new URL(publicUrl).origin;
   return [
@@ -89,7 +75,6 @@ export function docsContentSecurityPolicy(publicUrl: string): string {
 const require = createRequire(import.meta.url);
 const gzipAsync = promisify(gzip);
 
-/** Serves Scalar's browser bundle from node_modules, and the page's start-up script. */
 export function docsAssets(): Middleware {
   const bundlePath = require.resolve('@scalar/api-reference/browser/standalone.js');
   let bundle: Promise<{ plain: Buffer; gzipped: Buffer }> | undefined;

@@ -1,3 +1,4 @@
+import type { Message } from '@petstore/contract';
 import {
   currentTraceparent,
   eventSource,
@@ -5,57 +6,47 @@ import {
   type Caller,
   type EventSource,
 } from '@petstore/service-kit';
-import type { Message } from '@petstore/contract';
 import type { Db, Filter } from 'mongodb';
 import {
   gatewayCollections,
+  visibleTo,
   type GatewayCollections,
   type MessageDocument,
 } from '../database/collections.js';
 import { newMessageId } from '../database/random-ids.js';
 
-/** A message a worker has claimed until `leaseUntil`. */
-export interface ClaimedMessage {
+export type ClaimedMessage = Pick<MessageDocument, 'accountId' | 'message' | 'traceparent'> & {
   id: string;
-  accountId: string;
-  message: string;
   leaseUntil: Date;
-  attempts: number;
-  traceparent?: string;
-}
+};
 
 export class MessageRepository {
-  readonly #collections: GatewayCollections;
-  readonly #now: () => Date;
+  readonly #messages: GatewayCollections['messages'];
 
-  constructor(db: Db, now: () => Date = () => new Date()) {
-    this.#collections = gatewayCollections(db);
-    this.#now = now;
+  constructor(db: Db) {
+    this.#messages = gatewayCollections(db).messages;
   }
 
   async queue(accountId: string, message: string): Promise<Message> {
+    const traceparent = currentTraceparent();
     const document: MessageDocument = {
       _id: newMessageId(),
       accountId,
       message,
       status: 'queued',
-      createdAt: this.#now(),
+      createdAt: new Date(),
       leaseUntil: null,
       attempts: 0,
       deliveredAt: null,
-      ...traced(),
+      // Continued by the message's delivery.
+      ...(traceparent === undefined ? {} : { traceparent }),
     };
-    await this.#collections.messages.insertOne(document);
+    await this.#messages.insertOne(document);
     return toMessage(document);
   }
 
-  /** An admin may read anyone's message; another account's is not found. */
   async getVisibleTo(caller: Caller, messageId: string): Promise<Message | undefined> {
-    const filter: Filter<MessageDocument> =
-      caller.role === 'admin'
-        ? { _id: messageId }
-        : { _id: messageId, accountId: caller.accountId };
-    const document = await this.#collections.messages.findOne(filter);
+    const document = await this.#messages.findOne(visibleTo(caller, messageId));
     return document ? toMessage(document) : undefined;
   }
 
@@ -66,39 +57,25 @@ export class MessageRepository {
 
   /** Claims a queued message, or one whose claim ran out (its worker died). */
   claimNext(leaseMs: number): Promise<ClaimedMessage | undefined> {
-    const now = this.#now();
-    return this.#claimOne(
-      { $or: [{ status: 'queued' }, { status: 'delivering', leaseUntil: { $lt: now } }] },
-      leaseMs,
-    );
+    const expired = { status: 'delivering' as const, leaseUntil: { $lt: new Date() } };
+    return this.#claimOne({ $or: [{ status: 'queued' }, expired] }, leaseMs);
   }
 
-  async #claimOne(
-    filter: Filter<MessageDocument>,
-    leaseMs: number,
-  ): Promise<ClaimedMessage | undefined> {
-    const leaseUntil = new Date(this.#now().getTime() + leaseMs);
-    const claimed = await this.#collections.messages.findOneAndUpdate(
+  async #claimOne(filter: Filter<MessageDocument>, leaseMs: number) {
+    const leaseUntil = new Date(Date.now() + leaseMs);
+    const claimed = await this.#messages.findOneAndUpdate(
       filter,
       { $set: { status: 'delivering', leaseUntil }, $inc: { attempts: 1 } },
       { returnDocument: 'after' },
     );
     if (!claimed) return undefined;
-    return {
-      id: claimed._id,
-      accountId: claimed.accountId,
-      message: claimed.message,
-      leaseUntil,
-      attempts: claimed.attempts,
-      traceparent: claimed.traceparent,
-    };
+    const { _id: id, accountId, message, traceparent } = claimed;
+    return { id, accountId, message, traceparent, leaseUntil };
   }
 
   /** Queued, or claimed and not yet delivered. */
   countWaiting(): Promise<number> {
-    return this.#collections.messages.countDocuments({
-      status: { $in: ['queued', 'delivering'] },
-    });
+    return this.#messages.countDocuments({ status: { $in: ['queued', 'delivering'] } });
   }
 
   /**
@@ -106,16 +83,16 @@ export class MessageRepository {
    * false when its lease was lost to another worker meanwhile.
    */
   async delivered({ id, accountId, leaseUntil }: ClaimedMessage): Promise<boolean> {
-    const deliveredAt = this.#now();
+    const deliveredAt = new Date();
     const event = recordEvent({ type: 'message.delivered', timestamp: deliveredAt, accountId });
-    const result = await this.#collections.messages.updateOne(
+    const { modifiedCount } = await this.#messages.updateOne(
       { _id: id, status: 'delivering', leaseUntil },
       {
         $set: { status: 'delivered', deliveredAt, leaseUntil: null, ...event.$set },
         $inc: event.$inc,
       },
     );
-    return result.modifiedCount === 1;
+    return modifiedCount === 1;
   }
 }
 
@@ -124,17 +101,7 @@ export function messageEvents(db: Db): EventSource {
   return eventSource({ collection: gatewayCollections(db).messages, toData: toMessage });
 }
 
-/** The request's trace, continued by the message's delivery. */
-function traced(): { traceparent?: string } {
-  const traceparent = currentTraceparent();
-  return traceparent === undefined ? {} : { traceparent };
-}
-
-function toMessage(document: MessageDocument): Message {
-  return {
-    id: document._id,
-    message: document.message,
-    status: document.status === 'delivered' ? 'delivered' : 'queued',
-    createdAt: document.createdAt.toISOString(),
-  };
+function toMessage({ _id: id, message, status, createdAt }: MessageDocument): Message {
+  const shown = status === 'delivered' ? 'delivered' : 'queued';
+  return { id, message, status: shown, createdAt: createdAt.toISOString() };
 }

@@ -1,21 +1,8 @@
-import { connectMongo, createLogger } from '@petstore/service-kit';
-import { test } from '@petstore/testkit/vitest';
-import type { Db } from 'mongodb';
+import { createLogger } from '@petstore/service-kit';
 import { describe, expect, vi } from 'vitest';
-import { ensureIndexes } from '../database/indexes.js';
+import { it } from '../test-support/gateway-harness.js';
 import { MessageRepository, messageEvents, type ClaimedMessage } from './message-repository.js';
 import { messageWorker } from './message-worker.js';
-
-/** Each test gets a fresh gateway database, through a service-kit client shared by the file. */
-const it = test.extend<{ db: Db }>({
-  db: async ({ mongo }, use) => {
-    const client = await connectMongo(mongo.uri, { appName: 'gateway-test' });
-    const db = client.db(mongo.databaseName('gateway'));
-    await ensureIndexes(db);
-    await use(db);
-    await client.close();
-  },
-});
 
 const logger = createLogger({ name: 'gateway', level: 'silent' });
 

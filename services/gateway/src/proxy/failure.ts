@@ -3,29 +3,17 @@ import type { Context } from 'koa';
 import { errors } from 'undici';
 import { RequestBodyTooLarge, tooLarge } from './request-body.js';
 
-/** Network failures that mean the service could not be reached or dropped the connection. */
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_CLOSED',
-  'UND_ERR_DESTROYED',
-]);
+/** The service could not be reached, or dropped the connection. */
+const UNREACHABLE = new Set(
+  (
+    'ECONNREFUSED ECONNRESET ECONNABORTED EPIPE ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH ' +
+    'ETIMEDOUT UND_ERR_SOCKET UND_ERR_CONNECT_TIMEOUT UND_ERR_CLOSED UND_ERR_DESTROYED'
+  ).split(' '),
+);
 
 const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-/**
- * nginx's status for a client that closed its connection before the answer: nobody reads it, so
- * it is no fault of the gateway or a service, and is logged as a completed request.
- */
+/** nginx's status for a client gone before the response: no fault, logged as completed. */
 export const CLIENT_CLOSED_REQUEST = 499;
 
 export function errorCode(error: unknown): string | undefined {
@@ -34,21 +22,15 @@ export function errorCode(error: unknown): string | undefined {
 }
 
 export interface FailedExchange {
-  /** The service's name, for the message. */
   service: string;
   /** The status and headers had come before the failure. */
-  answered: boolean;
-  /** The gateway gave up waiting. */
+  responded: boolean;
   timedOut: boolean;
   timeoutMs: number;
   bodyLimitBytes: number;
 }
 
-/**
- * What a failed exchange with a service means for the client: 413 for a chunked body past the
- * limit, 504 when the service was too slow, 502 when its answer broke, 503 when it could not be
- * reached; anything else is a bug (500).
- */
+/** 413, 504, 502 or 503 for the client; anything else is a bug (500). */
 export function classifyFailure(ctx: Context, error: unknown, failed: FailedExchange): Error {
   const { service } = failed;
   const code = errorCode(error);
@@ -66,7 +48,7 @@ export function classifyFailure(ctx: Context, error: unknown, failed: FailedExch
     );
   }
   if (
-    failed.answered ||
+    failed.responded ||
     error instanceof errors.HTTPParserError ||
     error instanceof errors.HeadersOverflowError ||
     error instanceof errors.ResponseContentLengthMismatchError
@@ -83,14 +65,12 @@ export function classifyFailure(ctx: Context, error: unknown, failed: FailedExch
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** The kind of upstream error an answer to the client stands for, in the gateway's metrics. */
 const KINDS: Partial<Record<string, 'timeout' | 'refused' | 'bad_answer'>> = {
   upstream_timeout: 'timeout',
   service_unavailable: 'refused',
   bad_gateway: 'bad_answer',
 };
 
-/** Counts a failed exchange in `petstore_upstream_errors_total`, by kind. */
 export function countFailure(service: string, failure: Error): void {
   const kind = failure instanceof AppError ? KINDS[failure.code] : undefined;
   if (kind) upstreamErrors.inc({ service, kind });

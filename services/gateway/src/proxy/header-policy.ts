@@ -2,46 +2,20 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { internalHeaders, withTraceContext, type Caller } from '@petstore/service-kit';
 import type { Context } from 'koa';
 
-/** Headers that describe one connection, not the request; never forwarded. */
-const HOP_BY_HOP = [
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'expect',
-  'host',
-  // The gateway checks every answer's JSON framing (and parses error answers), which it cannot do
-  // on compressed bytes, so it asks for answers as they are. No service compresses, so this costs
-  // nothing today; one that did would need the gateway to decompress before checking.
-  'accept-encoding',
-];
-
 /**
- * Identity and internal headers only the gateway may set, the client's credentials, and its trace
- * context (the gateway's own span is the services' parent).
+ * Never forwarded: hop-by-hop headers; `accept-encoding`, since the gateway checks every
+ * response's bytes; the client's credentials and trace context; what only the gateway may set.
  */
-const GATEWAY_OWNED = [
-  internalHeaders.token,
-  internalHeaders.accountId,
-  internalHeaders.role,
-  internalHeaders.requestId,
-  'authorization',
-  'traceparent',
-  'tracestate',
-];
+const DROPPED = new Set([
+  ...'connection keep-alive proxy-authenticate proxy-authorization proxy-connection te'.split(' '),
+  ...'trailer transfer-encoding upgrade expect host accept-encoding'.split(' '),
+  ...['authorization', 'traceparent', 'tracestate'],
+  ...Object.values(internalHeaders),
+]);
 
-/** Never forwarded, whatever the request. */
-const DROPPED = new Set([...HOP_BY_HOP, ...GATEWAY_OWNED]);
-
-/** Upstream answer headers a client needs; everything else the gateway decides itself. */
+/** Service response headers a client needs; the gateway decides every other one. */
 const PASSED_THROUGH = ['Location', 'Link', 'Deprecation', 'Sunset', 'Allow', 'Retry-After'];
 
-/** The client's headers minus hop-by-hop and gateway-owned ones, plus the gateway's own. */
 export function forwardedHeaders(ctx: Context, caller: Caller | undefined, internalToken: string) {
   const connection = ctx.get('Connection');
   // The headers a client's `Connection` names are hop-by-hop for this request too.
@@ -69,8 +43,7 @@ export function headerValue(headers: IncomingHttpHeaders, name: string) {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** Sets on the client's answer the service's headers that a client needs. */
-export function passAnswerHeaders(ctx: Context, headers: IncomingHttpHeaders): void {
+export function passResponseHeaders(ctx: Context, headers: IncomingHttpHeaders): void {
   for (const name of PASSED_THROUGH) {
     const value = headerValue(headers, name);
     if (value !== undefined) ctx.set(name, value);

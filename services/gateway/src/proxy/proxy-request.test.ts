@@ -1,11 +1,10 @@
-import { freePort } from '@petstore/testkit';
+import { freePort, testInternalToken } from '@petstore/testkit';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, vi } from 'vitest';
 import { sendJson, startFakeService } from '../test-support/fake-service.js';
 import {
   ADMIN_API_KEY,
-  INTERNAL_TOKEN,
   bearer,
   signUp,
   startTestGateway,
@@ -13,6 +12,7 @@ import {
 import { it } from '@petstore/testkit/vitest';
 
 const admin = bearer(ADMIN_API_KEY);
+const anOrder = { id: 7, petId: 1, quantity: 1, shipDate: '2030-01-01T00:00:00Z', complete: false };
 
 describe('routing', () => {
   it('returns 404 route_not_found for a path no operation has', async ({ mongo }) => {
@@ -140,7 +140,7 @@ describe('routing', () => {
     const headers: IncomingHttpHeaders = pets.received[0]?.headers ?? {};
     expect(headers['x-account-id']).toBe(customer.accountId);
     expect(headers['x-account-role']).toBe('customer');
-    expect(headers['x-internal-token']).toBe(INTERNAL_TOKEN);
+    expect(headers['x-internal-token']).toBe(testInternalToken);
     expect(headers['x-request-id']).toBe('req-identity');
     expect(headers.authorization).toBeUndefined();
     expect(headers['proxy-authorization']).toBeUndefined();
@@ -424,14 +424,7 @@ describe('upstream failures', () => {
   it('sends a POST, body and all, to another replica when one refuses the connection', async ({
     mongo,
   }) => {
-    const order = {
-      id: 7,
-      petId: 1,
-      quantity: 1,
-      shipDate: '2030-01-01T00:00:00.000Z',
-      complete: false,
-    };
-    await using store = await startFakeService((_request, res) => sendJson(res, 201, order));
+    await using store = await startFakeService((_request, res) => sendJson(res, 201, anOrder));
     const refusing = `http://127.0.0.1:${await freePort()}`;
     await using gateway = await startTestGateway(mongo, { STORE_URL: `${refusing},${store.url}` });
     for (let order = 0; order < 4; order++) {
@@ -451,19 +444,12 @@ describe('upstream failures', () => {
   it('sends a DELETE, and a POST with an Idempotency-Key, once more when the connection drops', async ({
     mongo,
   }) => {
-    const order = {
-      id: 7,
-      petId: 1,
-      quantity: 1,
-      shipDate: '2030-01-01T00:00:00Z',
-      complete: false,
-    };
     let calls = 0;
     await using store = await startFakeService((request, res, req) => {
       // Every first try meets a connection the service drops before answering.
       if (++calls % 2 === 1) req.socket.destroy();
       else if (request.method === 'DELETE') res.writeHead(204).end();
-      else sendJson(res, 201, order);
+      else sendJson(res, 201, anOrder);
     });
     await using gateway = await startTestGateway(mongo, { STORE_URL: store.url });
     const cancelled = await fetch(`${gateway.url}/v1/store/orders/7`, {
@@ -477,7 +463,7 @@ describe('upstream failures', () => {
       body: JSON.stringify({ petId: 1, quantity: 1 }),
     });
     expect(placed.status).toBe(201);
-    expect(await placed.json()).toEqual(order);
+    expect(await placed.json()).toEqual(anOrder);
     expect(store.received.map((request) => request.method)).toEqual([
       'DELETE',
       'DELETE',

@@ -2,7 +2,6 @@ import { Transform, type Readable } from 'node:stream';
 import { AppError } from '@petstore/service-kit';
 import type { Context } from 'koa';
 
-/** A chunked request body grew past the limit while it was being forwarded. */
 export class RequestBodyTooLarge extends Error {}
 
 export function tooLarge(ctx: Context, limitBytes: number): AppError {
@@ -10,16 +9,13 @@ export function tooLarge(ctx: Context, limitBytes: number): AppError {
   return new AppError('payload_too_large', `request body is larger than ${limitBytes} bytes`);
 }
 
-/** Whether the request comes with a body: a length above 0, or chunks. */
 function hasBody(ctx: Context): boolean {
   return ctx.get('Transfer-Encoding') !== '' || Boolean(ctx.request.length);
 }
 
 /**
- * Bodies are taken as sent, never decoded: a body with a `Content-Encoding` other than
- * `identity` is refused (415, `Accept-Encoding: identity`, RFC 9110 §15.5.16) rather than read as
- * JSON or forwarded. JSON bodies are small (64 KiB), and not decoding them leaves no way to send
- * a small body that decompresses into a large one.
+ * An encoded body is refused (415, RFC 9110 §15.5.16), never decoded: bodies are small, and no
+ * small body can then decompress into a large one.
  */
 export function refuseEncodedBody(ctx: Context): void {
   const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
@@ -31,7 +27,6 @@ export function refuseEncodedBody(ctx: Context): void {
   );
 }
 
-/** The request body as a stream, unread and unchanged, refused past `limitBytes`. */
 export function requestBody(ctx: Context, limitBytes: number): Readable | undefined {
   if (!hasBody(ctx)) return undefined;
   const length = ctx.request.length;

@@ -2,38 +2,34 @@ import { IncomingMessage, type IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
-/** A service's answer, read whole. */
-export interface UpstreamAnswer {
+/** A service's response, read whole; header names lower-case. */
+export interface UpstreamResponse {
   statusCode: number;
-  /** Lower-case names, as undici parses them. */
   headers: IncomingHttpHeaders;
   body: Buffer;
 }
 
 export interface ExchangeOptions {
-  /** A larger answer fails the exchange (and drops its connection). */
   maxBytes: number;
-  /** Called once the status and headers have come: a later failure is a broken answer. */
-  onAnswerStarted?: () => void;
+  /** Called once the status and headers have come: a later failure is a broken response. */
+  onResponseStarted?: () => void;
 }
 
 export interface Exchange {
-  answer: Promise<UpstreamAnswer>;
-  /** Gives up: the answer rejects with `reason` (once the request has a connection to cancel). */
+  response: Promise<UpstreamResponse>;
+  /** Gives up: the response rejects with `reason`. */
   abort(reason: Error): void;
 }
 
 /**
- * Sends one request on `dispatcher` and collects its answer in memory, straight from undici's
- * dispatch callbacks: no response stream, async iterator or AbortSignal per request, which is
- * what `dispatcher.request()` costs on top. On failure a request body stream of our own (the
- * size limiter) is destroyed; the client's request itself is left to Node, which discards what is
- * left of it once the error is answered.
+ * Sends one request and collects its response straight from undici's dispatch callbacks, without
+ * the stream, iterator and AbortSignal `dispatcher.request()` adds per request. On failure, a body
+ * stream of our own (the size limiter) is destroyed; the client's request is left to Node.
  */
 export function exchange(
   dispatcher: Dispatcher,
   request: Dispatcher.DispatchOptions,
-  { maxBytes, onAnswerStarted }: ExchangeOptions,
+  { maxBytes, onResponseStarted }: ExchangeOptions,
 ): Exchange {
   let controller: Dispatcher.DispatchController | undefined;
   let reason: Error | undefined;
@@ -43,9 +39,9 @@ export function exchange(
   const chunks: Buffer[] = [];
   let size = 0;
 
-  let resolve!: (answer: UpstreamAnswer) => void;
+  let resolve!: (response: UpstreamResponse) => void;
   let reject!: (error: Error) => void;
-  const answer = new Promise<UpstreamAnswer>((onResolve, onReject) => {
+  const response = new Promise<UpstreamResponse>((onResolve, onReject) => {
     resolve = onResolve;
     reject = onReject;
   });
@@ -55,16 +51,16 @@ export function exchange(
       controller = started;
       if (reason) started.abort(reason);
     },
-    onResponseStart(_controller, status, answerHeaders) {
-      // 1xx informational answers come before the real one.
+    onResponseStart(_controller, status, responseHeaders) {
+      // 1xx informational responses come before the real one.
       if (status < 200) return;
       statusCode = status;
-      headers = answerHeaders;
-      onAnswerStarted?.();
+      headers = responseHeaders;
+      onResponseStarted?.();
     },
     onResponseData(current, chunk) {
       size += chunk.length;
-      if (size > maxBytes) current.abort(new Error(`answer larger than ${maxBytes} bytes`));
+      if (size > maxBytes) current.abort(new Error(`response larger than ${maxBytes} bytes`));
       else chunks.push(chunk);
     },
     onResponseEnd() {
@@ -86,7 +82,7 @@ export function exchange(
   dispatcher.dispatch(request, handler);
 
   return {
-    answer,
+    response,
     abort(why: Error) {
       if (settled || reason) return;
       reason = why;

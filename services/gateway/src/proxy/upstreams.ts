@@ -55,7 +55,7 @@ export class Upstream {
 export type Upstreams = Record<ServiceName, Upstream>;
 
 const CONNECTIONS_PER_REPLICA = 128;
-/** Longer than a service drains before it stops (SHUTDOWN_DRAIN_MS), and its restart. */
+/** Longer than a service drains (SHUTDOWN_DRAIN_MS) and restarts. */
 const AVOID_MS = 10_000;
 /** Shorter than a service drains (SHUTDOWN_DRAIN_MS): no request goes on a connection it closes. */
 const IDLE_CONNECTION_MS = 1_000;
@@ -84,7 +84,6 @@ export async function closeUpstreams(upstreams: Upstreams): Promise<void> {
   await Promise.all(Object.values(upstreams).map((upstream) => upstream.close()));
 }
 
-/** Resolves when the service's `/ready` answers 200 within `timeoutMs`, else rejects. */
 export async function upstreamReady(
   upstream: Upstream,
   internalToken: string,

@@ -1,3 +1,5 @@
+import { AppError, rateLimitRejections } from '@petstore/service-kit';
+import type { Context } from 'koa';
 import type { Db } from 'mongodb';
 import type { RateLimiter, RatePolicy } from './rate-limiter.js';
 import { sharedWindows } from './shared-windows.js';
@@ -26,4 +28,26 @@ export function rateLimits(
     return { take: (key) => Promise.resolve(buckets.take(key)) };
   };
   return { key: limiter('key'), address: limiter('address') };
+}
+
+/** Counts the request against `key`'s limit and sets the `RateLimit-*` headers; 429 over it. */
+export async function admit(
+  ctx: Context,
+  limits: RateLimits,
+  limit: keyof RateLimits,
+  key: string,
+): Promise<void> {
+  const admission = await limits[limit].take(key);
+  ctx.set({
+    'RateLimit-Limit': String(admission.limit),
+    'RateLimit-Remaining': String(admission.remaining),
+    'RateLimit-Reset': String(admission.resetSeconds),
+  });
+  if (!admission.allowed) {
+    rateLimitRejections.inc({ limit });
+    const retryAfter = String(admission.retryAfterSeconds);
+    throw new AppError('rate_limited', `too many requests; retry in ${retryAfter} s`, {
+      headers: { 'Retry-After': retryAfter },
+    });
+  }
 }

@@ -1,17 +1,15 @@
-// Routing: every request's way through the gateway, from the operation it names to its answer.
 import { AppError, inSpan, setCaller, SpanKind, type Caller } from '@petstore/service-kit';
 import type { Middleware } from 'koa';
 import type { Authenticator } from '../auth/authentication.js';
 import { proxyRequest, type ProxyOptions } from '../proxy/proxy-request.js';
 import { refuseEncodedBody } from '../proxy/request-body.js';
-import { admit } from '../rate-limits/admit.js';
-import type { RateLimits } from '../rate-limits/rate-limits.js';
+import { admit, type RateLimits } from '../rate-limits/rate-limits.js';
 import type { RouteTable } from '@petstore/contract';
 import type { Upstreams } from '../proxy/upstreams.js';
 
 export interface RouteRequestOptions {
   routes: RouteTable;
-  /** The headers of every answer to a deprecated operation, the gateway's own errors included. */
+  /** The headers of every response to a deprecated operation, errors included. */
   deprecation: Record<string, string>;
   authenticator: Authenticator;
   rateLimits: RateLimits;
@@ -20,10 +18,9 @@ export interface RouteRequestOptions {
 }
 
 /**
- * What every request meets first, in order: the operation it asks for (404 falls through to the
- * app, 405 with `Allow` is answered here), the key (401) and its rate limit (429), the role the
- * operation needs (403), a body that is encoded (415); then the pets and store operations are
- * proxied, and the gateway's own ones continue to the JSON body parser and their handlers.
+ * What every request meets first, in order: its operation (404 falls through, 405), the key (401)
+ * and its rate limit (429), the role (403), an encoded body (415); then pets and store operations
+ * are proxied, and the gateway's own continue to the body parser and their handlers.
  */
 export function routeRequest({
   routes,
@@ -55,14 +52,12 @@ export function routeRequest({
     ctx.routeTemplate = route.path;
     if (route.deprecated) ctx.set(deprecation);
     if (metadata.auth === 'internal') {
-      // Service-to-service operations are never routed from outside.
       await next();
       return;
     }
     let caller: Caller | undefined;
     if (metadata.auth === 'key') {
-      // The gateway's own operations (keys, messages) check the key in the database: a key
-      // revoked through another gateway can do none of them, even while it is still cached here.
+      // A key revoked through another gateway, still cached here, may not manage keys or messages.
       const authenticated = await authenticator.authenticate(ctx.get('Authorization'), {
         fresh: metadata.service === 'gateway',
       });

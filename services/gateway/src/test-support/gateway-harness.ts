@@ -1,15 +1,15 @@
 // Test support: a gateway of the test's own on its own database, and what its tests share.
-import { createLogger, type Env, type Logger } from '@petstore/service-kit';
-import { serveHttp, type startMongo } from '@petstore/testkit';
+import { connectMongo, createLogger, type Env, type Logger } from '@petstore/service-kit';
+import { serveHttp, testInternalToken, type startMongo } from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';
 import { MongoClient, type Db } from 'mongodb';
 import { AccountRepository } from '../accounts/account-repository.js';
 import { createApp, type AppDeps } from '../app.js';
 import { loadGatewayConfig, type Config } from '../config.js';
+import { ensureIndexes } from '../database/indexes.js';
 import { closeUpstreams } from '../proxy/upstreams.js';
 import { buildGateway, startGateway } from '../start.js';
 
-export const INTERNAL_TOKEN = 'internal-token-for-tests-0123456789abcdef';
 export const ADMIN_API_KEY = 'psk_AdminKeyForTests0123456789abcdefABCDEF';
 
 export type MongoServer = Awaited<ReturnType<typeof startMongo>>;
@@ -35,7 +35,7 @@ export function testConfig(mongo: MongoServer, env: Env = {}): Config {
     PORT: '0',
     MONGODB_URI: mongo.uri,
     MONGODB_DB: mongo.databaseName('gateway'),
-    INTERNAL_TOKEN,
+    INTERNAL_TOKEN: testInternalToken,
     ADMIN_API_KEY,
     LOG_LEVEL: 'silent',
     // Nothing listens on port 9 (discard) on a test machine: connections are refused.
@@ -108,11 +108,21 @@ export async function serveTestApp(mongo: MongoServer, overrides: Partial<AppDep
   };
 }
 
-/** vitest's `it` with `mongo` and `gateway`: a gateway of the test's own with the default config. */
-export const it = test.extend<{ gateway: TestGateway }>({
+/**
+ * vitest's `it` with `mongo`, `gateway` (a gateway of the test's own with the default config) and
+ * `db` (a fresh gateway database, its indexes made).
+ */
+export const it = test.extend<{ gateway: TestGateway; db: Db }>({
   gateway: async ({ mongo }, use) => {
     await using gateway = await startTestGateway(mongo);
     await use(gateway);
+  },
+  db: async ({ mongo }, use) => {
+    const client = await connectMongo(mongo.uri, { appName: 'gateway-test' });
+    const db = client.db(mongo.databaseName('gateway'));
+    await ensureIndexes(db);
+    await use(db);
+    await client.close();
   },
 });
 

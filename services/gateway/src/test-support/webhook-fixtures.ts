@@ -1,24 +1,11 @@
-// Test support: webhooks written straight into a test database, and the worker's settings.
+// Test support: webhooks made through the API or written straight into a test database.
 import { randomBytes } from 'node:crypto';
-import type { RecordedEvent, Role, WebhookEventType } from '@petstore/contract';
-import { connectMongo } from '@petstore/service-kit';
-import { test } from '@petstore/testkit/vitest';
+import type { CreatedWebhook, RecordedEvent, Role, WebhookEventType } from '@petstore/contract';
+import { callHttp } from '@petstore/testkit';
 import type { Db } from 'mongodb';
-import { ensureIndexes } from '../database/indexes.js';
 import type { DeliverySettings } from '../webhooks/delivery-worker.js';
 import { gatewayCollections } from '../database/collections.js';
 import { newWebhookSecret, sealSecret } from '../webhooks/webhook-secret.js';
-
-/** vitest's `it` with `db`: a fresh gateway database, its indexes made. */
-export const it = test.extend<{ db: Db }>({
-  db: async ({ mongo }, use) => {
-    const client = await connectMongo(mongo.uri, { appName: 'gateway-test' });
-    const db = client.db(mongo.databaseName('gateway'));
-    await ensureIndexes(db);
-    await use(db);
-    await client.close();
-  },
-});
 
 export const secretsKey = randomBytes(32);
 
@@ -90,4 +77,23 @@ export function anEvent(overrides: Partial<RecordedEvent> = {}): RecordedEvent {
     accountId: 'acct_a',
     ...overrides,
   };
+}
+
+/** A public address: accepted without DNS whether or not private URLs are allowed. */
+export const PUBLIC_URL = 'https://93.184.216.34/petstore-hook';
+
+/** Creates a webhook (by default for `order.created` at `PUBLIC_URL`); throws unless 201. */
+export async function createWebhook(
+  baseUrl: string,
+  apiKey: string,
+  fields: { url?: string; events?: WebhookEventType[]; description?: string } = {},
+): Promise<CreatedWebhook> {
+  const answer = await callHttp<CreatedWebhook>(baseUrl, 'POST', '/v1/webhooks', {
+    apiKey,
+    body: { url: PUBLIC_URL, events: ['order.created'], ...fields },
+  });
+  if (answer.status !== 201) {
+    throw new Error(`creating a webhook answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  }
+  return answer.body;
 }

@@ -3,12 +3,13 @@ import { AppError, type Caller } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import {
   gatewayCollections,
+  visibleTo,
   type GatewayCollections,
   type WebhookDeliveryDocument,
   type WebhookDocument,
 } from '../database/collections.js';
 import { after, type Position } from './keyset-page.js';
-import { visibleTo, webhookNotFound } from './webhook-repository.js';
+import { webhookNotFound } from './webhook-repository.js';
 
 /**
  * Deliveries as their account sees them, and the queries of the delivery worker: a webhook is
@@ -16,14 +17,12 @@ import { visibleTo, webhookNotFound } from './webhook-repository.js';
  */
 export class DeliveryRepository {
   readonly #collections: GatewayCollections;
-  readonly #now: () => Date;
 
-  constructor(db: Db, now: () => Date = () => new Date()) {
+  constructor(db: Db) {
     this.#collections = gatewayCollections(db);
-    this.#now = now;
   }
 
-  /** Newest first; 404 for a webhook the caller may not see. */
+  /** Newest first. */
   async list(
     caller: Caller,
     webhookId: string,
@@ -39,41 +38,62 @@ export class DeliveryRepository {
     return documents.map(toDelivery);
   }
 
-  /** Makes the delivery due now, whatever its status. */
   async retry(caller: Caller, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
     await this.#requireVisible(caller, webhookId);
     const retried = await this.#collections.deliveries.findOneAndUpdate(
       { _id: deliveryId, webhookId },
-      { $set: { status: 'pending', nextAttemptAt: this.#now() } },
+      { $set: { status: 'pending', nextAttemptAt: new Date() } },
       { returnDocument: 'after' },
     );
     if (!retried) throw new AppError('not_found', 'no such delivery of this webhook');
     return toDelivery(retried);
   }
 
-  /** Leases one enabled webhook of `candidates` whose lease is free or ran out. */
-  claimWebhook(
-    candidates: string[],
+  /**
+   * Leases a webhook with deliveries due now, not one of `busy`, whose lease is free or ran out.
+   * The due deliveries of disabled or deleted webhooks fail, not to be found due again.
+   */
+  async claimWebhook(
     owner: string,
     leaseMs: number,
-  ): Promise<WebhookDocument | null> {
-    const now = this.#now();
-    return this.#collections.webhooks.findOneAndUpdate(
+    busy: ReadonlyMap<string, unknown>,
+  ): Promise<string | undefined> {
+    const { webhooks, deliveries } = this.#collections;
+    const now = new Date();
+    const due = { status: 'pending' as const, nextAttemptAt: { $lte: now } };
+    const candidates = (await deliveries.distinct('webhookId', due)).filter((id) => !busy.has(id));
+    if (candidates.length === 0) return undefined;
+    const claimed = await webhooks.findOneAndUpdate(
       {
         _id: { $in: candidates },
         enabled: true,
         $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lt: now } }],
       },
       { $set: { leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs) } },
-      { returnDocument: 'after' },
     );
+    if (claimed) return claimed._id;
+    const enabled = await webhooks
+      .find({ _id: { $in: candidates }, enabled: true }, { projection: { _id: 1 } })
+      .toArray();
+    const gone = candidates.filter((id) => !enabled.some(({ _id }) => _id === id));
+    if (gone.length === 0) return undefined;
+    await deliveries.updateMany(
+      { webhookId: { $in: gone }, ...due },
+      {
+        $set: {
+          status: 'failed',
+          lastError: 'the webhook is disabled or deleted',
+          nextAttemptAt: null,
+        },
+      },
+    );
+    return undefined;
   }
 
-  /** Null when the lease was lost, or the webhook disabled or deleted. */
   renewLease(webhookId: string, owner: string, leaseMs: number): Promise<WebhookDocument | null> {
     return this.#collections.webhooks.findOneAndUpdate(
       { _id: webhookId, leaseOwner: owner, enabled: true },
-      { $set: { leaseUntil: new Date(this.#now().getTime() + leaseMs) } },
+      { $set: { leaseUntil: new Date(new Date().getTime() + leaseMs) } },
       { returnDocument: 'after' },
     );
   }
@@ -85,25 +105,16 @@ export class DeliveryRepository {
     );
   }
 
-  /** The webhooks with deliveries due now. */
-  dueWebhooks(): Promise<string[]> {
-    return this.#collections.deliveries.distinct('webhookId', {
-      status: 'pending',
-      nextAttemptAt: { $lte: this.#now() },
-    });
-  }
-
-  /** The webhook's oldest delivery due now. */
   nextDue(webhookId: string): Promise<WebhookDeliveryDocument | null> {
     return this.#collections.deliveries.findOne(
-      { webhookId, status: 'pending', nextAttemptAt: { $lte: this.#now() } },
+      { webhookId, status: 'pending', nextAttemptAt: { $lte: new Date() } },
       { sort: { nextAttemptAt: 1, eventAt: 1 } },
     );
   }
 
   /** When the next retry falls due, or another gateway's lease runs out. */
   async nextDueInMs(owner: string): Promise<number | undefined> {
-    const now = this.#now();
+    const now = new Date();
     const [retry, lease] = await Promise.all([
       this.#collections.deliveries.findOne(
         { status: 'pending', nextAttemptAt: { $gt: now } },
@@ -124,9 +135,8 @@ export class DeliveryRepository {
     return this.#collections.events.findOne({ _id: delivery.eventId });
   }
 
-  /** Records a successful attempt, unless another gateway recorded this attempt meanwhile. */
   async delivered(delivery: WebhookDeliveryDocument, statusCode: number | null): Promise<void> {
-    const now = this.#now();
+    const now = new Date();
     await this.#collections.deliveries.updateOne(attemptOf(delivery), {
       $set: {
         status: 'delivered',
@@ -143,17 +153,14 @@ export class DeliveryRepository {
     );
   }
 
-  /**
-   * Records a failed attempt, to be tried again at `next` (null: failed for good); true when it
-   * disabled the webhook, failing for `failingFor` ms without a success.
-   */
+  /** `next` null: failed for good. True when the webhook is disabled, failing for `failingFor`. */
   async retryAt(
     delivery: WebhookDeliveryDocument,
     { statusCode, error }: { statusCode: number | null; error?: string },
     next: Date | null,
     failingFor: number,
   ): Promise<boolean> {
-    const now = this.#now();
+    const now = new Date();
     const { deliveries, webhooks } = this.#collections;
     await deliveries.updateOne(attemptOf(delivery), {
       $set: {
@@ -180,34 +187,7 @@ export class DeliveryRepository {
     return disabled.modifiedCount === 1;
   }
 
-  /**
-   * Fails the due deliveries of `candidates` that are disabled or deleted, so that they are not
-   * found due again and again (a retry asks for them once more).
-   */
-  async dropUndeliverable(candidates: string[]): Promise<void> {
-    const { webhooks, deliveries } = this.#collections;
-    const enabled = await webhooks
-      .find({ _id: { $in: candidates }, enabled: true }, { projection: { _id: 1 } })
-      .toArray();
-    const live = new Set(enabled.map(({ _id }) => _id));
-    const gone = candidates.filter((id) => !live.has(id));
-    if (gone.length === 0) return;
-    await deliveries.updateMany(
-      { webhookId: { $in: gone }, status: 'pending', nextAttemptAt: { $lte: this.#now() } },
-      {
-        $set: {
-          status: 'failed',
-          lastError: 'the webhook is disabled or deleted',
-          nextAttemptAt: null,
-        },
-      },
-    );
-  }
-
-  /**
-   * Deletes the deliveries that ended before `cutoff` (by the event's time), then the events no
-   * pending delivery still needs.
-   */
+  /** The deliveries that ended before `cutoff`, then the events no pending one needs. */
   async sweep(cutoff: Date): Promise<{ deliveries: number; events: number }> {
     const { events, deliveries } = this.#collections;
     const ended = await deliveries.deleteMany({
@@ -230,7 +210,7 @@ export class DeliveryRepository {
   }
 }
 
-/** The delivery as the attempt found it: an attempt another gateway recorded matches nothing. */
+/** Matches nothing once another gateway recorded this attempt. */
 function attemptOf({ _id, attempts }: WebhookDeliveryDocument) {
   return { _id, status: 'pending' as const, attempts };
 }

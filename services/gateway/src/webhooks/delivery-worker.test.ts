@@ -3,8 +3,8 @@ import type { Db } from 'mongodb';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, onTestFinished, vi } from 'vitest';
 import { startFakeService, type ReceivedRequest } from '../test-support/fake-service.js';
-import { captureLogs } from '../test-support/gateway-harness.js';
-import { anEvent, deliverySettings, it, seedWebhook } from '../test-support/webhook-fixtures.js';
+import { captureLogs, it } from '../test-support/gateway-harness.js';
+import { anEvent, deliverySettings, seedWebhook } from '../test-support/webhook-fixtures.js';
 import { DeliveryRepository } from './delivery-repository.js';
 import { deliveryWorker, type DeliverySettings } from './delivery-worker.js';
 import { deliveryIdOf, EventRecorder } from './event-recorder.js';
@@ -28,6 +28,19 @@ function startWorker(db: Db, settings: Partial<DeliverySettings> = {}, logs = ca
   return worker;
 }
 
+/** Records one event, waking `worker`. */
+async function recordOne(db: Db, worker: { kick(): void }) {
+  const event = anEvent();
+  await new EventRecorder(db, () => worker.kick()).recordEvents([event]);
+  return event;
+}
+
+function waitForDelivery(db: Db, webhookId: string, eventId: string, expected: object) {
+  return vi.waitFor(async () => {
+    expect(await deliveryOf(db, webhookId, eventId)).toMatchObject(expected);
+  }, WAIT);
+}
+
 function deliveryOf(db: Db, webhookId: string, eventId: string) {
   return gatewayCollections(db).deliveries.findOne({ _id: deliveryIdOf(webhookId, eventId) });
 }
@@ -44,8 +57,7 @@ describe('the webhook delivery worker', () => {
     const webhook = await seedWebhook(db, { url: `${hook.url}/hook` });
     const logs = captureLogs();
     const worker = startWorker(db, {}, logs);
-    const event = anEvent();
-    await new EventRecorder(db, () => worker.kick()).recordEvents([event]);
+    const event = await recordOne(db, worker);
 
     await vi.waitFor(() => expect(hook.received).toHaveLength(1), WAIT);
     const [{ body, headers }] = hook.received as [ReceivedRequest];
@@ -58,14 +70,12 @@ describe('the webhook delivery worker', () => {
       timestamp: event.timestamp,
       data: event.data,
     });
-    await vi.waitFor(async () => {
-      expect(await deliveryOf(db, webhook.id, event.id)).toMatchObject({
-        status: 'delivered',
-        attempts: 1,
-        lastStatusCode: 204,
-        nextAttemptAt: null,
-      });
-    }, WAIT);
+    await waitForDelivery(db, webhook.id, event.id, {
+      status: 'delivered',
+      attempts: 1,
+      lastStatusCode: 204,
+      nextAttemptAt: null,
+    });
     const signature = String(headers['webhook-signature']);
     expect(logs.text()).not.toContain(webhook.secret.slice('whsec_'.length));
     expect(logs.text()).not.toContain(signature.slice('v1,'.length));
@@ -76,16 +86,13 @@ describe('the webhook delivery worker', () => {
     const hook = await receiver((_request, res) => answer(res, ++calls <= 3 ? 500 : 200));
     const webhook = await seedWebhook(db, { url: hook.url });
     const worker = startWorker(db);
-    const event = anEvent();
-    await new EventRecorder(db, () => worker.kick()).recordEvents([event]);
+    const event = await recordOne(db, worker);
 
-    await vi.waitFor(async () => {
-      expect(await deliveryOf(db, webhook.id, event.id)).toMatchObject({
-        status: 'delivered',
-        attempts: 4,
-        lastStatusCode: 200,
-      });
-    }, WAIT);
+    await waitForDelivery(db, webhook.id, event.id, {
+      status: 'delivered',
+      attempts: 4,
+      lastStatusCode: 200,
+    });
     expect(hook.received.map(({ headers }) => headers['webhook-id'])).toEqual(
       Array(4).fill(event.id),
     );
@@ -101,17 +108,14 @@ describe('the webhook delivery worker', () => {
     const hook = await receiver((_request, res) => answer(res, 503));
     const webhook = await seedWebhook(db, { url: hook.url });
     const worker = startWorker(db);
-    const event = anEvent();
-    await new EventRecorder(db, () => worker.kick()).recordEvents([event]);
+    const event = await recordOne(db, worker);
 
-    await vi.waitFor(async () => {
-      expect(await deliveryOf(db, webhook.id, event.id)).toMatchObject({
-        status: 'failed',
-        attempts: 4,
-        lastStatusCode: 503,
-        nextAttemptAt: null,
-      });
-    }, WAIT);
+    await waitForDelivery(db, webhook.id, event.id, {
+      status: 'failed',
+      attempts: 4,
+      lastStatusCode: 503,
+      nextAttemptAt: null,
+    });
     expect(hook.received).toHaveLength(4);
     expect(
       (await gatewayCollections(db).webhooks.findOne({ _id: webhook.id }))?.failingSince,
@@ -155,19 +159,16 @@ describe('the webhook delivery worker', () => {
     });
     const webhook = await seedWebhook(db, { url: hook.url });
     const first = startWorker(db, { leaseMs: 300 });
-    const event = anEvent();
-    await new EventRecorder(db, () => first.kick()).recordEvents([event]);
+    const event = await recordOne(db, first);
     await vi.waitFor(() => expect(hook.received).toHaveLength(1), WAIT);
 
     await first.stop();
     startWorker(db, { leaseMs: 300 });
-    await vi.waitFor(async () => {
-      expect(await deliveryOf(db, webhook.id, event.id)).toMatchObject({
-        status: 'delivered',
-        attempts: 1,
-        lastStatusCode: 200,
-      });
-    }, WAIT);
+    await waitForDelivery(db, webhook.id, event.id, {
+      status: 'delivered',
+      attempts: 1,
+      lastStatusCode: 200,
+    });
     expect(hook.received.map(({ headers }) => headers['webhook-id'])).toEqual([event.id, event.id]);
   });
 
@@ -206,19 +207,16 @@ describe('the webhook delivery worker', () => {
       { retryDelaysMs: [100, 100, 100, 100, 100], disableAfterMs: 150 },
       logs,
     );
-    const event = anEvent();
-    await new EventRecorder(db, () => worker.kick()).recordEvents([event]);
+    const event = await recordOne(db, worker);
 
     // The log follows the update's answer, which can come after another connection sees the update.
     await vi.waitFor(() => expect(logs.text()).toContain('webhook disabled'), WAIT);
     expect(await gatewayCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
       enabled: false,
     });
-    await vi.waitFor(async () => {
-      expect(await deliveryOf(db, webhook.id, event.id)).toMatchObject({
-        status: 'failed',
-        lastError: 'the webhook is disabled or deleted',
-      });
-    }, WAIT);
+    await waitForDelivery(db, webhook.id, event.id, {
+      status: 'failed',
+      lastError: 'the webhook is disabled or deleted',
+    });
   });
 });

@@ -108,18 +108,13 @@ export function deliveryWorker(
     nextDueInMs: () => deliveries.nextDueInMs(owner),
     step: async () => {
       if (inFlight.size >= MAX_IN_FLIGHT) return false;
-      const candidates = (await deliveries.dueWebhooks()).filter((id) => !inFlight.has(id));
-      if (candidates.length === 0) return false;
-      const webhook = await deliveries.claimWebhook(candidates, owner, settings.leaseMs);
-      if (!webhook) {
-        await deliveries.dropUndeliverable(candidates);
-        return false;
-      }
-      const delivering = deliverTo(webhook._id).finally(() => {
-        inFlight.delete(webhook._id);
+      const webhookId = await deliveries.claimWebhook(owner, settings.leaseMs, inFlight);
+      if (webhookId === undefined) return false;
+      const delivering = deliverTo(webhookId).finally(() => {
+        inFlight.delete(webhookId);
         worker.kick();
       });
-      inFlight.set(webhook._id, delivering);
+      inFlight.set(webhookId, delivering);
       return true;
     },
   });

@@ -1,5 +1,6 @@
 import { describe, expect, vi } from 'vitest';
-import { anEvent, it, seedWebhook } from '../test-support/webhook-fixtures.js';
+import { it } from '../test-support/gateway-harness.js';
+import { anEvent, seedWebhook } from '../test-support/webhook-fixtures.js';
 import { deliveryIdOf, EventRecorder } from './event-recorder.js';
 import { gatewayCollections } from '../database/collections.js';
 

@@ -14,13 +14,12 @@ import {
   type WebhookEventDocument,
 } from '../database/collections.js';
 
-/** The delivery of `eventId` to `webhookId`: the same id however often the event is recorded. */
+/** The same id however often the event is recorded. */
 export function deliveryIdOf(webhookId: string, eventId: string): string {
   const digest = createHash('sha256').update(`${webhookId}:${eventId}`).digest('hex');
   return `whd_${digest.slice(0, 32)}`;
 }
 
-/** Whether `webhook` may hear of `event`: an admin's of any, a customer's only of its own. */
 function wants(webhook: WebhookDocument, event: WebhookEventDocument): boolean {
   if (!webhook.events.includes(event.type)) return false;
   if (webhook.role === 'admin') return true;
@@ -48,16 +47,11 @@ async function insertOnce<T extends { _id: string }>(
 export class EventRecorder {
   readonly #collections: GatewayCollections;
   readonly #onRecorded: () => void;
-  readonly #now: () => Date;
 
-  constructor(
-    db: Db,
-    onRecorded: () => void = () => undefined,
-    now: () => Date = () => new Date(),
-  ) {
+  /** `onRecorded`: deliveries are due, e.g. to wake the delivery worker. */
+  constructor(db: Db, onRecorded: () => void = () => undefined) {
     this.#collections = gatewayCollections(db);
     this.#onRecorded = onRecorded;
-    this.#now = now;
   }
 
   /**
@@ -65,7 +59,7 @@ export class EventRecorder {
    * half-way. An event no webhook wants is not kept. Returns how many events were newly kept.
    */
   async recordEvents(events: RecordedEvent[]): Promise<number> {
-    const recordedAt = this.#now();
+    const recordedAt = new Date();
     const documents = events.map(
       ({ id, type, timestamp, data, accountId }): WebhookEventDocument => ({
         _id: id,

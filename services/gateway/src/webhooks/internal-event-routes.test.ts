@@ -1,7 +1,8 @@
+import { testInternalToken } from '@petstore/testkit';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, onTestFinished, vi } from 'vitest';
 import { startFakeService } from '../test-support/fake-service.js';
-import { INTERNAL_TOKEN, it, startTestGateway } from '../test-support/gateway-harness.js';
+import { it, startTestGateway } from '../test-support/gateway-harness.js';
 import { anEvent, secretsKey, seedWebhook } from '../test-support/webhook-fixtures.js';
 import { gatewayCollections } from '../database/collections.js';
 
@@ -16,7 +17,7 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}) 
 describe('POST /internal/events', () => {
   it('answers 401 without the internal token, before reading the body', async ({ gateway }) => {
     const events = [anEvent()];
-    const refused: Record<string, string>[] = [{}, { 'x-internal-token': `${INTERNAL_TOKEN}x` }];
+    const refused: Record<string, string>[] = [{}, { 'x-internal-token': `${testInternalToken}x` }];
     for (const headers of refused) {
       const answer = await post(gateway.url, { events }, headers);
       expect(answer.status).toBe(401);
@@ -38,7 +39,7 @@ describe('POST /internal/events', () => {
     });
     onTestFinished(() => receiver.close());
     await seedWebhook(gateway.db, { url: receiver.url });
-    const token = { 'x-internal-token': INTERNAL_TOKEN };
+    const token = { 'x-internal-token': testInternalToken };
     const events = [anEvent(), anEvent()];
 
     const answer = await post(gateway.url, { events }, token);

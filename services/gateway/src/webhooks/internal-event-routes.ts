@@ -4,10 +4,7 @@ import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type { Middleware } from 'koa';
 import type { EventRecorder } from './event-recorder.js';
 
-/**
- * Any `/internal/…` path is 401 without the internal token, before its body is read; the public
- * routing lets these paths through and never proxies them.
- */
+/** Any `/internal/…` path is 401 without the internal token, before its body is read. */
 export function internalOnly(internalToken: string): Middleware {
   const trusted = trustGateway(internalToken);
   return async (ctx, next) => {
@@ -16,7 +13,6 @@ export function internalOnly(internalToken: string): Middleware {
   };
 }
 
-/** `POST /internal/events`: pets and the store send their events for webhooks. */
 export function internalEventRoutes(recorder: EventRecorder) {
   return createKoaRouter(
     { events: internalContract.events },

@@ -1,10 +1,7 @@
-/** How far either way a retry's delay may move, so retries that failed together spread out. */
+/** So that retries that failed together spread out. */
 const JITTER = 0.2;
 
-/**
- * When a delivery that has failed `attempts` times is tried next: `delaysMs[attempts - 1]` from
- * `now`, ± 20 %; null once the schedule is spent, and the delivery has failed for good.
- */
+/** `delaysMs[attempts - 1]` from `now`, ± 20 %; null once the schedule is spent. */
 export function nextAttemptAt(
   attempts: number,
   delaysMs: readonly number[],

@@ -4,7 +4,6 @@ import { AppError } from '@petstore/service-kit';
 import ipaddr from 'ipaddr.js';
 
 export interface WebhookUrlPolicy {
-  /** Accept http, and loopback and private addresses (tests, private networks). */
   allowPrivate: boolean;
 }
 
@@ -14,14 +13,9 @@ function invalid(message: string): AppError {
   return new AppError('invalid_webhook_url', message);
 }
 
-/**
- * What `WEBHOOK_ALLOW_PRIVATE_URLS` opens: a machine's own and a private network's addresses.
- * Link-local ones (the cloud metadata address 169.254.169.254 among them), unspecified, multicast
- * and reserved ones stay refused: no receiver lives there.
- */
+/** What `allowPrivate` opens; link-local (cloud metadata), multicast, reserved stay refused. */
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
 
-/** Why `address` may not be called, or undefined when it may. */
 function refusal(host: string, address: string, { allowPrivate }: WebhookUrlPolicy) {
   // process() turns an IPv4-mapped IPv6 address (::ffff:127.0.0.1) into the IPv4 one it carries.
   const range = ipaddr.process(address).range();
@@ -34,10 +28,7 @@ function refusal(host: string, address: string, { allowPrivate }: WebhookUrlPoli
   );
 }
 
-/**
- * The checks that need no DNS: the scheme, no userinfo, and the address when the host is one
- * (a connection to an address skips `webhookLookup`).
- */
+/** The checks that need no DNS; a connection to an address skips `webhookLookup`. */
 export function parseWebhookUrl(url: string, policy: WebhookUrlPolicy): URL {
   if (!URL.canParse(url)) throw invalid('webhook URL is not an absolute URL');
   const parsed = new URL(url);
@@ -56,15 +47,13 @@ export function parseWebhookUrl(url: string, policy: WebhookUrlPolicy): URL {
   return parsed;
 }
 
-/** The host as DNS and sockets take it: an IPv6 address without its brackets. */
 function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
 /**
- * A `lookup` for `http.request`/`https.request` that resolves every address of the host (within
- * 2 s) and refuses the connection unless all of them pass the policy: the address checked is the
- * one connected to, whatever the DNS answered when the URL was registered.
+ * A `lookup` for `http.request` that refuses the connection unless every address of the host
+ * passes the policy: the address checked is the one connected to, whatever DNS said before.
  */
 export function webhookLookup(policy: WebhookUrlPolicy): LookupFunction {
   return (hostname, options, callback) => {
@@ -101,10 +90,7 @@ function firstRefusal(host: string, addresses: LookupAddress[], policy: WebhookU
   return undefined;
 }
 
-/**
- * The URL if a webhook may be sent to it; else throws 422 `invalid_webhook_url` saying why.
- * Delivery checks again, through `webhookLookup`, since DNS answers change.
- */
+/** 422 `invalid_webhook_url` saying why a webhook may not be sent to `url`. */
 export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Promise<URL> {
   const parsed = parseWebhookUrl(url, policy);
   const host = hostOf(parsed);

@@ -7,7 +7,8 @@ import {
   signUp,
   type TestGateway,
 } from '../test-support/gateway-harness.js';
-import { call, createWebhook } from '../test-support/webhook-api.js';
+import { callHttp } from '@petstore/testkit';
+import { createWebhook } from '../test-support/webhook-fixtures.js';
 import type { WebhookDeliveryDocument } from '../database/collections.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -67,7 +68,9 @@ describe('a webhook’s deliveries', () => {
     ]);
 
     const path = `/v1/webhooks/${webhook.id}/deliveries`;
-    const first = await call<WebhookDelivery[]>(gateway.url, apiKey, 'GET', `${path}?limit=3`);
+    const first = await callHttp<WebhookDelivery[]>(gateway.url, 'GET', `${path}?limit=3`, {
+      apiKey,
+    });
     expect(first.status).toBe(200);
     expect(first.body).toEqual([
       {
@@ -86,7 +89,7 @@ describe('a webhook’s deliveries', () => {
     const link = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '');
     expect(link?.[1]).toMatch(new RegExp(`^${path}\\?limit=3&cursor=`));
 
-    const second = await call<WebhookDelivery[]>(gateway.url, apiKey, 'GET', link![1]!);
+    const second = await callHttp<WebhookDelivery[]>(gateway.url, 'GET', link![1]!, { apiKey });
     expect(second.body.map(({ id }) => id)).toEqual(['whd_oldest']);
     expect(second.headers.get('link')).toBeNull();
   });
@@ -94,7 +97,9 @@ describe('a webhook’s deliveries', () => {
   it('are empty for a webhook that has had none', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
     const webhook = await createWebhook(gateway.url, apiKey);
-    const answer = await call(gateway.url, apiKey, 'GET', `/v1/webhooks/${webhook.id}/deliveries`);
+    const answer = await callHttp(gateway.url, 'GET', `/v1/webhooks/${webhook.id}/deliveries`, {
+      apiKey,
+    });
     expect(answer).toMatchObject({ status: 200, body: [] });
     expect(answer.headers.get('link')).toBeNull();
   });
@@ -115,7 +120,7 @@ describe('retrying a delivery', () => {
 
     const before = Date.now();
     const path = `/v1/webhooks/${webhook.id}/deliveries/whd_gaveUp/retry`;
-    const answer = await call<WebhookDelivery>(gateway.url, apiKey, 'POST', path);
+    const answer = await callHttp<WebhookDelivery>(gateway.url, 'POST', path, { apiKey });
     const afterwards = Date.now();
 
     expect(answer).toMatchObject({
@@ -149,7 +154,7 @@ describe('retrying a delivery', () => {
 
     for (const deliveryId of ['whd_ofTheOther', 'whd_missing']) {
       const path = `/v1/webhooks/${webhook.id}/deliveries/${deliveryId}/retry`;
-      expect(await call(gateway.url, apiKey, 'POST', path), deliveryId).toMatchObject({
+      expect(await callHttp(gateway.url, 'POST', path, { apiKey }), deliveryId).toMatchObject({
         status: 404,
         body: { code: 'not_found', status: 404, message: 'no such delivery of this webhook' },
       });
@@ -158,7 +163,7 @@ describe('retrying a delivery', () => {
       status: 'failed',
     });
     const path = `/v1/webhooks/${other.id}/deliveries/whd_ofTheOther/retry`;
-    expect(await call(gateway.url, ADMIN_API_KEY, 'POST', path)).toMatchObject({
+    expect(await callHttp(gateway.url, 'POST', path, { apiKey: ADMIN_API_KEY })).toMatchObject({
       status: 202,
       body: { id: 'whd_ofTheOther', status: 'pending' },
     });
@@ -168,7 +173,7 @@ describe('retrying a delivery', () => {
     const { apiKey } = await signUp(gateway.url);
     const webhook = await createWebhook(gateway.url, apiKey);
     const path = `/v1/webhooks/${webhook.id}/deliveries/evt_notADelivery/retry`;
-    expect(await call(gateway.url, apiKey, 'POST', path)).toMatchObject({
+    expect(await callHttp(gateway.url, 'POST', path, { apiKey })).toMatchObject({
       status: 400,
       body: { code: 'validation_failed', status: 400 },
     });
@@ -184,10 +189,14 @@ describe('retrying a delivery', () => {
     expect(onWebhookDeliveryDue).not.toHaveBeenCalled();
 
     const path = `/v1/webhooks/${webhook.id}/deliveries/whd_again/retry`;
-    expect(await call(served.url, ADMIN_API_KEY, 'POST', path)).toMatchObject({ status: 202 });
+    expect(await callHttp(served.url, 'POST', path, { apiKey: ADMIN_API_KEY })).toMatchObject({
+      status: 202,
+    });
     expect(onWebhookDeliveryDue).toHaveBeenCalledTimes(1);
     const missing = `/v1/webhooks/${webhook.id}/deliveries/whd_missing/retry`;
-    expect(await call(served.url, ADMIN_API_KEY, 'POST', missing)).toMatchObject({ status: 404 });
+    expect(await callHttp(served.url, 'POST', missing, { apiKey: ADMIN_API_KEY })).toMatchObject({
+      status: 404,
+    });
     expect(onWebhookDeliveryDue).toHaveBeenCalledTimes(1);
   });
 });

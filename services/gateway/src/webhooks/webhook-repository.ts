@@ -8,9 +8,10 @@ import {
   type WebhookPatch,
 } from '@petstore/contract';
 import { AppError, type Caller } from '@petstore/service-kit';
-import type { Db, Filter } from 'mongodb';
+import type { Db } from 'mongodb';
 import {
   gatewayCollections,
+  visibleTo,
   type GatewayCollections,
   type SealedSecret,
   type WebhookDocument,
@@ -23,38 +24,23 @@ import { newWebhookSecret, sealSecret } from './webhook-secret.js';
 /** How long a replaced secret keeps signing, so receivers can switch without missing one. */
 const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 
-export interface WebhookPolicy {
-  allowPrivateUrls: boolean;
-  secretsKey: Buffer;
-}
-
-/** The webhook if `caller` may see it: its own, or any when an admin. */
-export function visibleTo(caller: Caller, webhookId: string): Filter<WebhookDocument> {
-  return caller.role === 'admin'
-    ? { _id: webhookId }
-    : { _id: webhookId, accountId: caller.accountId };
-}
-
-export function webhookNotFound(): AppError {
-  return new AppError('not_found', 'no such webhook');
-}
+export const webhookNotFound = () => new AppError('not_found', 'no such webhook');
 
 export class WebhookRepository {
-  readonly #collections: GatewayCollections;
-  readonly #policy: WebhookPolicy;
-  readonly #now: () => Date;
+  readonly #webhooks: GatewayCollections['webhooks'];
+  readonly #deliveries: GatewayCollections['deliveries'];
+  readonly #policy: { allowPrivateUrls: boolean; secretsKey: Buffer };
 
-  constructor(db: Db, policy: WebhookPolicy, now: () => Date = () => new Date()) {
-    this.#collections = gatewayCollections(db);
+  constructor(db: Db, policy: { allowPrivateUrls: boolean; secretsKey: Buffer }) {
+    ({ webhooks: this.#webhooks, deliveries: this.#deliveries } = gatewayCollections(db));
     this.#policy = policy;
-    this.#now = now;
   }
 
   async create(caller: Caller, { url, events, description }: NewWebhook): Promise<CreatedWebhook> {
     const subscribed = allowedEvents(caller.role, events);
     await this.#checkUrl(url);
     const secret = newWebhookSecret();
-    const now = this.#now();
+    const now = new Date();
     const document: WebhookDocument = {
       _id: newWebhookId(),
       accountId: caller.accountId,
@@ -63,22 +49,19 @@ export class WebhookRepository {
       events: subscribed,
       description: description ?? null,
       enabled: true,
-      secrets: [
-        { sealed: sealSecret(secret, this.#policy.secretsKey), createdAt: now, expiresAt: null },
-      ],
+      secrets: [this.#seal(secret, now)],
       createdAt: now,
       updatedAt: now,
       failingSince: null,
     };
-    await this.#collections.webhooks.insertOne(document);
+    await this.#webhooks.insertOne(document);
     return { ...toWebhook(document), secret };
   }
 
   /** Oldest first; an admin's list holds every account's. */
   async list(caller: Caller, position: Position | undefined, limit: number): Promise<Webhook[]> {
-    const owned: Filter<WebhookDocument> =
-      caller.role === 'admin' ? {} : { accountId: caller.accountId };
-    const documents = await this.#collections.webhooks
+    const owned = caller.role === 'admin' ? {} : { accountId: caller.accountId };
+    const documents = await this.#webhooks
       .find({ ...owned, ...after<WebhookDocument>(position, 'ascending') })
       .sort({ createdAt: 1, _id: 1 })
       .limit(limit)
@@ -87,28 +70,26 @@ export class WebhookRepository {
   }
 
   async get(caller: Caller, webhookId: string): Promise<Webhook | undefined> {
-    const document = await this.#collections.webhooks.findOne(visibleTo(caller, webhookId));
+    const document = await this.#webhooks.findOne(visibleTo(caller, webhookId));
     return document ? toWebhook(document) : undefined;
   }
 
-  /** Turning a webhook back on forgets how long it had been failing. */
-  async update(
-    caller: Caller,
-    webhookId: string,
-    patch: WebhookPatch,
-  ): Promise<Webhook | undefined> {
-    const current = await this.#collections.webhooks.findOne(visibleTo(caller, webhookId));
+  async update(caller: Caller, webhookId: string, patch: WebhookPatch) {
+    const current = await this.#webhooks.findOne(visibleTo(caller, webhookId));
     if (!current) return undefined;
-    const set: Partial<WebhookDocument> = { updatedAt: this.#now() };
-    if (patch.events !== undefined) set.events = allowedEvents(current.role, patch.events);
-    if (patch.url !== undefined) {
-      await this.#checkUrl(patch.url);
-      set.url = patch.url;
-    }
-    if (patch.description !== undefined) set.description = patch.description;
-    if (patch.enabled !== undefined) set.enabled = patch.enabled;
-    if (patch.enabled === true) set.failingSince = null;
-    const updated = await this.#collections.webhooks.findOneAndUpdate(
+    const { url, events, description, enabled } = patch;
+    const allowed = events === undefined ? {} : { events: allowedEvents(current.role, events) };
+    if (url !== undefined) await this.#checkUrl(url);
+    const set: Partial<WebhookDocument> = {
+      ...allowed,
+      ...(url === undefined ? {} : { url }),
+      ...(description === undefined ? {} : { description }),
+      ...(enabled === undefined ? {} : { enabled }),
+      // Turned back on, it forgets how long it had been failing.
+      ...(enabled === true ? { failingSince: null } : {}),
+      updatedAt: new Date(),
+    };
+    const updated = await this.#webhooks.findOneAndUpdate(
       visibleTo(caller, webhookId),
       { $set: set },
       { returnDocument: 'after' },
@@ -117,11 +98,9 @@ export class WebhookRepository {
   }
 
   async delete(caller: Caller, webhookId: string): Promise<boolean> {
-    const { deletedCount } = await this.#collections.webhooks.deleteOne(
-      visibleTo(caller, webhookId),
-    );
+    const { deletedCount } = await this.#webhooks.deleteOne(visibleTo(caller, webhookId));
     if (deletedCount === 0) return false;
-    await this.#collections.deliveries.deleteMany({ webhookId });
+    await this.#deliveries.deleteMany({ webhookId });
     return true;
   }
 
@@ -130,25 +109,24 @@ export class WebhookRepository {
     const secret = newWebhookSecret();
     // Applies only if the newest secret is still the one read, else reads again.
     for (;;) {
-      const current = await this.#collections.webhooks.findOne(visibleTo(caller, webhookId));
+      const current = await this.#webhooks.findOne(visibleTo(caller, webhookId));
       if (!current) return undefined;
-      const now = this.#now();
+      const now = new Date();
       const replacedUntil = new Date(now.getTime() + PREVIOUS_SECRET_MS);
       const stillSigning = current.secrets.flatMap((previous): SealedSecret[] => {
         const expiresAt = previous.expiresAt ?? replacedUntil;
         return expiresAt > now ? [{ ...previous, expiresAt }] : [];
       });
-      const secrets: SealedSecret[] = [
-        { sealed: sealSecret(secret, this.#policy.secretsKey), createdAt: now, expiresAt: null },
-        ...stillSigning,
-      ];
-      const newest = current.secrets[0]?.sealed ?? null;
-      const { matchedCount } = await this.#collections.webhooks.updateOne(
-        { ...visibleTo(caller, webhookId), 'secrets.0.sealed': newest },
-        { $set: { secrets, updatedAt: now } },
+      const { matchedCount } = await this.#webhooks.updateOne(
+        { ...visibleTo(caller, webhookId), 'secrets.0.sealed': current.secrets[0]?.sealed ?? null },
+        { $set: { secrets: [this.#seal(secret, now), ...stillSigning], updatedAt: now } },
       );
       if (matchedCount === 1) return secret;
     }
+  }
+
+  #seal(secret: string, now: Date): SealedSecret {
+    return { sealed: sealSecret(secret, this.#policy.secretsKey), createdAt: now, expiresAt: null };
   }
 
   async #checkUrl(url: string): Promise<void> {
@@ -158,8 +136,7 @@ export class WebhookRepository {
 
 function allowedEvents(role: Role, events: WebhookEventType[]): WebhookEventType[] {
   const unique = [...new Set(events)];
-  if (role === 'admin') return unique;
-  const refused = unique.filter((type) => !customerEventTypes.includes(type));
+  const refused = unique.filter((type) => role !== 'admin' && !customerEventTypes.includes(type));
   if (refused.length > 0) {
     throw new AppError(
       'forbidden',
@@ -169,13 +146,7 @@ function allowedEvents(role: Role, events: WebhookEventType[]): WebhookEventType
   return unique;
 }
 
-export function toWebhook(document: WebhookDocument): Webhook {
-  return {
-    id: document._id,
-    url: document.url,
-    events: document.events,
-    description: document.description,
-    enabled: document.enabled,
-    createdAt: document.createdAt.toISOString(),
-  };
+function toWebhook(document: WebhookDocument): Webhook {
+  const { _id: id, url, events, description, enabled, createdAt } = document;
+  return { id, url, events, description, enabled, createdAt: createdAt.toISOString() };
 }

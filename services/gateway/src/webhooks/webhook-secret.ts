@@ -5,16 +5,12 @@ const ALGORITHM = 'aes-256-gcm';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** A new signing secret as Standard Webhooks writes them: `whsec_` and base64 of 32 bytes. */
+/** As Standard Webhooks writes them. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-/**
- * The key that seals webhook secrets at rest: `WEBHOOK_SECRETS_KEY` (base64 of 32 bytes) when
- * set, else derived from the internal token, so every gateway can unseal and the database alone
- * cannot.
- */
+/** Seals secrets at rest; derived from the internal token, every gateway can unseal them. */
 export function webhookSecretsKey({
   webhookSecretsKey,
   internalToken,
@@ -26,7 +22,7 @@ export function webhookSecretsKey({
   return Buffer.from(hkdfSync('sha256', internalToken, '', 'petstore webhook secrets', 32));
 }
 
-/** `secret` encrypted and authenticated under `key`: `v1.<iv>.<tag>.<ciphertext>`, base64url. */
+/** `v1.<iv>.<tag>.<ciphertext>`, base64url. */
 export function sealSecret(secret: string, key: Buffer): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
@@ -35,7 +31,6 @@ export function sealSecret(secret: string, key: Buffer): string {
   return [VERSION, ...parts].join('.');
 }
 
-/** The secret `sealSecret` sealed; throws when it was sealed under another key or altered. */
 export function unsealSecret(sealed: string, key: Buffer): string {
   const [version, ...parts] = sealed.split('.');
   if (version !== VERSION || parts.length !== 3) {

@@ -1,6 +1,7 @@
 import { createLogger } from '@petstore/service-kit';
 import { describe, expect } from 'vitest';
-import { anEvent, it, seedWebhook } from '../test-support/webhook-fixtures.js';
+import { it } from '../test-support/gateway-harness.js';
+import { anEvent, seedWebhook } from '../test-support/webhook-fixtures.js';
 import { DeliveryRepository } from './delivery-repository.js';
 import { deliveryIdOf, EventRecorder } from './event-recorder.js';
 import { gatewayCollections } from '../database/collections.js';

@@ -1,10 +1,7 @@
 import { Worker, type Logger } from '@petstore/service-kit';
 import type { DeliveryRepository } from './delivery-repository.js';
 
-/**
- * Deletes the webhook history older than `retentionMs`, at start and then every `intervalMs`
- * (hourly): the embedded database has no TTL indexes, so every database is swept alike.
- */
+/** The embedded database has no TTL indexes, so every database is swept alike. */
 export function webhookSweeper(
   deliveries: DeliveryRepository,
   {

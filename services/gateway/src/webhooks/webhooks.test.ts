@@ -7,7 +7,8 @@ import {
   startTestGateway,
   type TestGateway,
 } from '../test-support/gateway-harness.js';
-import { call, createWebhook, PUBLIC_URL } from '../test-support/webhook-api.js';
+import { callHttp } from '@petstore/testkit';
+import { createWebhook, PUBLIC_URL } from '../test-support/webhook-fixtures.js';
 import type { WebhookDocument } from '../database/collections.js';
 import { unsealSecret } from './webhook-secret.js';
 
@@ -34,10 +35,13 @@ function error(code: string, status: number) {
 describe('creating a webhook', () => {
   it('answers 201 with the secret, once; reading it back never shows it', async ({ gateway }) => {
     const { accountId, apiKey } = await signUp(gateway.url);
-    const created = await call<CreatedWebhook>(gateway.url, apiKey, 'POST', '/v1/webhooks', {
-      url: PUBLIC_URL,
-      events: ['order.created', 'message.delivered', 'order.created'],
-      description: 'Orders for the warehouse',
+    const created = await callHttp<CreatedWebhook>(gateway.url, 'POST', '/v1/webhooks', {
+      apiKey,
+      body: {
+        url: PUBLIC_URL,
+        events: ['order.created', 'message.delivered', 'order.created'],
+        description: 'Orders for the warehouse',
+      },
     });
 
     expect(created.status).toBe(201);
@@ -51,9 +55,9 @@ describe('creating a webhook', () => {
       createdAt: expect.any(String) as string,
     });
     const { id, secret } = created.body;
-    const read = await call(gateway.url, apiKey, 'GET', `/v1/webhooks/${id}`);
+    const read = await callHttp(gateway.url, 'GET', `/v1/webhooks/${id}`, { apiKey });
     expect(read).toMatchObject({ status: 200, body: withoutSecret(created.body) });
-    const listed = await call(gateway.url, apiKey, 'GET', '/v1/webhooks');
+    const listed = await callHttp(gateway.url, 'GET', '/v1/webhooks', { apiKey });
     expect(listed).toMatchObject({ status: 200, body: [withoutSecret(created.body)] });
 
     const document = await stored(gateway, id);
@@ -87,13 +91,18 @@ describe('creating a webhook', () => {
   }) => {
     const { apiKey } = await signUp(gateway.url);
     for (const type of ['pet.status_changed', 'inventory.updated']) {
-      const refused = await call(gateway.url, apiKey, 'POST', '/v1/webhooks', {
-        url: PUBLIC_URL,
-        events: ['order.created', type],
+      const refused = await callHttp(gateway.url, 'POST', '/v1/webhooks', {
+        apiKey,
+        body: {
+          url: PUBLIC_URL,
+          events: ['order.created', type],
+        },
       });
       expect(refused).toMatchObject({ status: 403, body: error('forbidden', 403) });
     }
-    expect(await call(gateway.url, apiKey, 'GET', '/v1/webhooks')).toMatchObject({ body: [] });
+    expect(await callHttp(gateway.url, 'GET', '/v1/webhooks', { apiKey })).toMatchObject({
+      body: [],
+    });
 
     const admins = await createWebhook(gateway.url, ADMIN_API_KEY, {
       events: ['pet.status_changed', 'inventory.updated', 'order.created'],
@@ -119,10 +128,12 @@ describe('creating a webhook', () => {
       ['more than 20 event types', { url: PUBLIC_URL, events: Array(21).fill('order.created') }],
     ];
     for (const [what, body] of bodies) {
-      const answer = await call(gateway.url, apiKey, 'POST', '/v1/webhooks', body);
+      const answer = await callHttp(gateway.url, 'POST', '/v1/webhooks', { apiKey, body: body });
       expect(answer, what).toMatchObject({ status: 400, body: error('validation_failed', 400) });
     }
-    expect(await call(gateway.url, apiKey, 'GET', '/v1/webhooks')).toMatchObject({ body: [] });
+    expect(await callHttp(gateway.url, 'GET', '/v1/webhooks', { apiKey })).toMatchObject({
+      body: [],
+    });
   });
 
   it('needs a key', async ({ gateway }) => {
@@ -145,27 +156,36 @@ describe('webhook URLs', () => {
       'https://[::1]/',
       'https://localhost/',
     ]) {
-      const created = await call(gateway.url, apiKey, 'POST', '/v1/webhooks', {
-        url,
-        events: ['order.created'],
+      const created = await callHttp(gateway.url, 'POST', '/v1/webhooks', {
+        apiKey,
+        body: {
+          url,
+          events: ['order.created'],
+        },
       });
       expect(created, url).toMatchObject({ status: 422, body: error('invalid_webhook_url', 422) });
-      const patched = await call(gateway.url, apiKey, 'PATCH', `/v1/webhooks/${webhook.id}`, {
-        url,
+      const patched = await callHttp(gateway.url, 'PATCH', `/v1/webhooks/${webhook.id}`, {
+        apiKey,
+        body: {
+          url,
+        },
       });
       expect(patched, url).toMatchObject({ status: 422, body: error('invalid_webhook_url', 422) });
     }
     expect((await stored(gateway, webhook.id))?.url).toBe(PUBLIC_URL);
-    expect(await call(gateway.url, apiKey, 'GET', '/v1/webhooks')).toMatchObject({
+    expect(await callHttp(gateway.url, 'GET', '/v1/webhooks', { apiKey })).toMatchObject({
       body: [withoutSecret(webhook)],
     });
   });
 
   it('requires https', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
-    const answer = await call(gateway.url, apiKey, 'POST', '/v1/webhooks', {
-      url: 'http://93.184.216.34/hook',
-      events: ['order.created'],
+    const answer = await callHttp(gateway.url, 'POST', '/v1/webhooks', {
+      apiKey,
+      body: {
+        url: 'http://93.184.216.34/hook',
+        events: ['order.created'],
+      },
     });
     expect(answer).toMatchObject({
       status: 422,
@@ -181,9 +201,12 @@ describe('webhook URLs', () => {
     for (const url of ['http://127.0.0.1:9/hook', 'http://10.0.0.1/', 'https://192.168.1.10/']) {
       expect((await createWebhook(gateway.url, apiKey, { url })).url).toBe(url);
     }
-    const refused = await call(gateway.url, apiKey, 'POST', '/v1/webhooks', {
-      url: 'ftp://127.0.0.1/hook',
-      events: ['order.created'],
+    const refused = await callHttp(gateway.url, 'POST', '/v1/webhooks', {
+      apiKey,
+      body: {
+        url: 'ftp://127.0.0.1/hook',
+        events: ['order.created'],
+      },
     });
     expect(refused).toMatchObject({
       status: 422,
@@ -203,7 +226,9 @@ describe('listing webhooks', () => {
     await createWebhook(gateway.url, bob.apiKey);
     const expected = inCreationOrder(made);
 
-    const first = await call<Webhook[]>(gateway.url, alice.apiKey, 'GET', '/v1/webhooks?limit=2');
+    const first = await callHttp<Webhook[]>(gateway.url, 'GET', '/v1/webhooks?limit=2', {
+      apiKey: alice.apiKey,
+    });
     expect(first.status).toBe(200);
     expect(first.body).toEqual(expected.slice(0, 2));
     const link = /^<(\/v1\/webhooks\?limit=2&cursor=[^>]+)>; rel="next"$/.exec(
@@ -211,7 +236,9 @@ describe('listing webhooks', () => {
     );
     expect(link).not.toBeNull();
 
-    const second = await call<Webhook[]>(gateway.url, alice.apiKey, 'GET', link![1]!);
+    const second = await callHttp<Webhook[]>(gateway.url, 'GET', link![1]!, {
+      apiKey: alice.apiKey,
+    });
     expect(second.body).toEqual(expected.slice(2));
     expect(second.headers.get('link')).toBeNull();
   });
@@ -224,7 +251,9 @@ describe('listing webhooks', () => {
       await createWebhook(gateway.url, bob.apiKey),
       await createWebhook(gateway.url, ADMIN_API_KEY),
     ];
-    const listed = await call<Webhook[]>(gateway.url, ADMIN_API_KEY, 'GET', '/v1/webhooks');
+    const listed = await callHttp<Webhook[]>(gateway.url, 'GET', '/v1/webhooks', {
+      apiKey: ADMIN_API_KEY,
+    });
     expect(listed.body).toEqual(inCreationOrder(made));
   });
 
@@ -234,7 +263,7 @@ describe('listing webhooks', () => {
     const { apiKey } = await signUp(gateway.url);
     const forged = Buffer.from('1.wh_x;').toString('base64url');
     for (const query of ['limit=0', 'limit=101', 'cursor=nonsense', `cursor=${forged}`]) {
-      const answer = await call(gateway.url, apiKey, 'GET', `/v1/webhooks?${query}`);
+      const answer = await callHttp(gateway.url, 'GET', `/v1/webhooks?${query}`, { apiKey });
       expect(answer, query).toMatchObject({ status: 400, body: error('validation_failed', 400) });
     }
   });
@@ -256,38 +285,52 @@ describe('another account’s webhook', () => {
       ['POST', `${path}/deliveries/whd_0123456789abcdef/retry`],
     ];
     for (const [method, operationPath, body] of operations) {
-      const answer = await call(gateway.url, bob.apiKey, method, operationPath, body);
+      const answer = await callHttp(gateway.url, method, operationPath, {
+        apiKey: bob.apiKey,
+        body: body,
+      });
       expect(answer, `${method} ${operationPath}`).toMatchObject({
         status: 404,
         body: { ...error('not_found', 404), message: 'no such webhook' },
       });
     }
     expect(await stored(gateway, webhook.id)).toEqual(before);
-    expect(await call(gateway.url, bob.apiKey, 'GET', '/v1/webhooks')).toMatchObject({ body: [] });
+    expect(
+      await callHttp(gateway.url, 'GET', '/v1/webhooks', { apiKey: bob.apiKey }),
+    ).toMatchObject({ body: [] });
   });
 
   it('is an admin’s to read, change, rotate and delete', async ({ gateway }) => {
     const alice = await signUp(gateway.url);
     const webhook = await createWebhook(gateway.url, alice.apiKey);
     const path = `/v1/webhooks/${webhook.id}`;
-    expect(await call(gateway.url, ADMIN_API_KEY, 'GET', path)).toMatchObject({
+    expect(await callHttp(gateway.url, 'GET', path, { apiKey: ADMIN_API_KEY })).toMatchObject({
       status: 200,
       body: withoutSecret(webhook),
     });
     expect(
-      await call(gateway.url, ADMIN_API_KEY, 'PATCH', path, { description: 'by an admin' }),
+      await callHttp(gateway.url, 'PATCH', path, {
+        apiKey: ADMIN_API_KEY,
+        body: { description: 'by an admin' },
+      }),
     ).toMatchObject({ status: 200, body: { description: 'by an admin' } });
-    expect(await call(gateway.url, ADMIN_API_KEY, 'POST', `${path}/secret`)).toMatchObject({
+    expect(
+      await callHttp(gateway.url, 'POST', `${path}/secret`, { apiKey: ADMIN_API_KEY }),
+    ).toMatchObject({
       status: 201,
     });
-    expect(await call(gateway.url, ADMIN_API_KEY, 'DELETE', path)).toMatchObject({ status: 204 });
-    expect(await call(gateway.url, alice.apiKey, 'GET', path)).toMatchObject({ status: 404 });
+    expect(await callHttp(gateway.url, 'DELETE', path, { apiKey: ADMIN_API_KEY })).toMatchObject({
+      status: 204,
+    });
+    expect(await callHttp(gateway.url, 'GET', path, { apiKey: alice.apiKey })).toMatchObject({
+      status: 404,
+    });
   });
 
   it('answers 400 validation_failed to an id that is not a webhook id', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
     for (const id of ['whd_0123456789', 'wh_not-an-id']) {
-      const answer = await call(gateway.url, apiKey, 'GET', `/v1/webhooks/${id}`);
+      const answer = await callHttp(gateway.url, 'GET', `/v1/webhooks/${id}`, { apiKey });
       expect(answer).toMatchObject({ status: 400, body: error('validation_failed', 400) });
     }
   });
@@ -301,9 +344,12 @@ describe('changing a webhook', () => {
     const webhook = await createWebhook(gateway.url, apiKey, { description: 'before' });
     const path = `/v1/webhooks/${webhook.id}`;
 
-    const changed = await call(gateway.url, apiKey, 'PATCH', path, {
-      url: 'https://93.184.216.35/other',
-      events: ['order.cancelled', 'order.completed', 'order.cancelled'],
+    const changed = await callHttp(gateway.url, 'PATCH', path, {
+      apiKey,
+      body: {
+        url: 'https://93.184.216.35/other',
+        events: ['order.cancelled', 'order.completed', 'order.cancelled'],
+      },
     });
     expect(changed).toMatchObject({
       status: 200,
@@ -314,9 +360,12 @@ describe('changing a webhook', () => {
         description: 'before',
       },
     });
-    const cleared = await call(gateway.url, apiKey, 'PATCH', path, { description: null });
+    const cleared = await callHttp(gateway.url, 'PATCH', path, {
+      apiKey,
+      body: { description: null },
+    });
     expect(cleared.body).toMatchObject({ description: null, url: 'https://93.184.216.35/other' });
-    expect(await call(gateway.url, apiKey, 'PATCH', path, {})).toMatchObject({
+    expect(await callHttp(gateway.url, 'PATCH', path, { apiKey, body: {} })).toMatchObject({
       status: 200,
       body: cleared.body,
     });
@@ -331,11 +380,11 @@ describe('changing a webhook', () => {
       .collection<WebhookDocument>('webhooks')
       .updateOne({ _id: webhook.id }, { $set: { failingSince } });
 
-    const off = await call(gateway.url, apiKey, 'PATCH', path, { enabled: false });
+    const off = await callHttp(gateway.url, 'PATCH', path, { apiKey, body: { enabled: false } });
     expect(off.body).toMatchObject({ enabled: false });
     expect(await stored(gateway, webhook.id)).toMatchObject({ enabled: false, failingSince });
 
-    const on = await call(gateway.url, apiKey, 'PATCH', path, { enabled: true });
+    const on = await callHttp(gateway.url, 'PATCH', path, { apiKey, body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true });
     expect(await stored(gateway, webhook.id)).toMatchObject({ enabled: true, failingSince: null });
   });
@@ -345,13 +394,19 @@ describe('changing a webhook', () => {
   }) => {
     const { apiKey } = await signUp(gateway.url);
     const webhook = await createWebhook(gateway.url, apiKey);
-    const answer = await call(gateway.url, apiKey, 'PATCH', `/v1/webhooks/${webhook.id}`, {
-      events: ['inventory.updated'],
+    const answer = await callHttp(gateway.url, 'PATCH', `/v1/webhooks/${webhook.id}`, {
+      apiKey,
+      body: {
+        events: ['inventory.updated'],
+      },
     });
     expect(answer).toMatchObject({ status: 403, body: error('forbidden', 403) });
     // A customer's webhook would never be told of them, whoever asks.
-    const asAdmin = await call(gateway.url, ADMIN_API_KEY, 'PATCH', `/v1/webhooks/${webhook.id}`, {
-      events: ['order.created', 'pet.status_changed'],
+    const asAdmin = await callHttp(gateway.url, 'PATCH', `/v1/webhooks/${webhook.id}`, {
+      apiKey: ADMIN_API_KEY,
+      body: {
+        events: ['order.created', 'pet.status_changed'],
+      },
     });
     expect(asAdmin).toMatchObject({ status: 403, body: error('forbidden', 403) });
     expect((await stored(gateway, webhook.id))?.events).toEqual(['order.created']);
@@ -367,7 +422,7 @@ describe('changing a webhook', () => {
     ];
     for (const [what, patch] of patches) {
       const path = `/v1/webhooks/${webhook.id}`;
-      const answer = await call(gateway.url, apiKey, 'PATCH', path, patch);
+      const answer = await callHttp(gateway.url, 'PATCH', path, { apiKey, body: patch });
       expect(answer, what).toMatchObject({ status: 400, body: error('validation_failed', 400) });
     }
     expect(await stored(gateway, webhook.id)).toMatchObject({ enabled: true, url: PUBLIC_URL });
@@ -381,11 +436,11 @@ describe('rotating a webhook’s secret', () => {
     const { apiKey } = await signUp(gateway.url);
     const webhook = await createWebhook(gateway.url, apiKey);
     const before = Date.now();
-    const rotated = await call<{ secret: string }>(
+    const rotated = await callHttp<{ secret: string }>(
       gateway.url,
-      apiKey,
       'POST',
       `/v1/webhooks/${webhook.id}/secret`,
+      { apiKey },
     );
     const afterwards = Date.now();
 
@@ -403,7 +458,7 @@ describe('rotating a webhook’s secret', () => {
     expect(secrets[0]?.expiresAt).toBeNull();
     expect(secrets[1]?.expiresAt?.getTime()).toBeGreaterThanOrEqual(before + DAY_MS);
     expect(secrets[1]?.expiresAt?.getTime()).toBeLessThanOrEqual(afterwards + DAY_MS);
-    const read = await call(gateway.url, apiKey, 'GET', `/v1/webhooks/${webhook.id}`);
+    const read = await callHttp(gateway.url, 'GET', `/v1/webhooks/${webhook.id}`, { apiKey });
     expect(read.body).toEqual(withoutSecret(webhook));
   });
 
@@ -411,8 +466,8 @@ describe('rotating a webhook’s secret', () => {
     const { apiKey } = await signUp(gateway.url);
     const webhook = await createWebhook(gateway.url, apiKey);
     const path = `/v1/webhooks/${webhook.id}/secret`;
-    const second = (await call<{ secret: string }>(gateway.url, apiKey, 'POST', path)).body;
-    const third = (await call<{ secret: string }>(gateway.url, apiKey, 'POST', path)).body;
+    const second = (await callHttp<{ secret: string }>(gateway.url, 'POST', path, { apiKey })).body;
+    const third = (await callHttp<{ secret: string }>(gateway.url, 'POST', path, { apiKey })).body;
     const key = gateway.config.webhooks.secretsKey;
     const secretsOf = async () =>
       (await stored(gateway, webhook.id))!.secrets.map(({ sealed, expiresAt }) => ({
@@ -432,7 +487,7 @@ describe('rotating a webhook’s secret', () => {
         { _id: webhook.id },
         { $set: { 'secrets.2.expiresAt': new Date(Date.now() - 1) } },
       );
-    const fourth = (await call<{ secret: string }>(gateway.url, apiKey, 'POST', path)).body;
+    const fourth = (await callHttp<{ secret: string }>(gateway.url, 'POST', path, { apiKey })).body;
     expect(await secretsOf()).toEqual([
       { secret: fourth.secret, expiring: false },
       { secret: third.secret, expiring: true },
@@ -447,7 +502,7 @@ describe('rotating a webhook’s secret concurrently', () => {
     const webhook = await createWebhook(gateway.url, apiKey);
     const path = `/v1/webhooks/${webhook.id}/secret`;
     const rotations = await Promise.all(
-      [1, 2, 3, 4].map(() => call<{ secret: string }>(gateway.url, apiKey, 'POST', path)),
+      [1, 2, 3, 4].map(() => callHttp<{ secret: string }>(gateway.url, 'POST', path, { apiKey })),
     );
     expect(rotations.map(({ status }) => status)).toEqual([201, 201, 201, 201]);
 
@@ -490,8 +545,8 @@ describe('deleting a webhook', () => {
     });
     expect(deleted.status).toBe(204);
     expect(await deleted.text()).toBe('');
-    expect(await call(gateway.url, apiKey, 'GET', path)).toMatchObject({ status: 404 });
-    expect(await call(gateway.url, apiKey, 'DELETE', path)).toMatchObject({ status: 404 });
+    expect(await callHttp(gateway.url, 'GET', path, { apiKey })).toMatchObject({ status: 404 });
+    expect(await callHttp(gateway.url, 'DELETE', path, { apiKey })).toMatchObject({ status: 404 });
     expect(await stored(gateway, webhook.id)).toBeNull();
     expect(
       await deliveries

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { unusableAnswer } from './answer-check.js';
+import { unusableResponse } from './response-check.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const check = (status: number, body: string, contentType: string | undefined = JSON_TYPE) =>
-  unusableAnswer('GET', status, contentType, Buffer.from(body));
+  unusableResponse('GET', status, contentType, Buffer.from(body));
 
-describe('unusableAnswer', () => {
+describe('unusableResponse', () => {
   it('passes successful answers framed as a JSON object or array, whitespace around them', () => {
     expect(check(200, '{"id":1,"name":"Rex"}')).toBeUndefined();
     expect(check(201, ' \r\n{"id":1}\n')).toBeUndefined();
@@ -29,7 +29,7 @@ describe('unusableAnswer', () => {
       );
     }
     expect(check(200, '{}', 'text/html')).toBe('answered 200 with content type text/html');
-    expect(unusableAnswer('GET', 200, undefined, Buffer.from('{}'))).toBe(
+    expect(unusableResponse('GET', 200, undefined, Buffer.from('{}'))).toBe(
       'answered 200 with content type none',
     );
   });
@@ -48,6 +48,6 @@ describe('unusableAnswer', () => {
       'refused the gateway’s credentials',
     );
     expect(check(204, '')).toBeUndefined();
-    expect(unusableAnswer('HEAD', 200, JSON_TYPE, Buffer.alloc(0))).toBeUndefined();
+    expect(unusableResponse('HEAD', 200, JSON_TYPE, Buffer.alloc(0))).toBeUndefined();
   });
 });

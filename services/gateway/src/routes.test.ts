@@ -1,8 +1,8 @@
 import { contract, contractOperations } from '@petstore/contract';
 import { describe, expect, it } from 'vitest';
-import { gatewayContract } from '../routes.js';
+import { gatewayContract } from './routes.js';
 
-describe('the route table', () => {
+describe('the gateway routes', () => {
   it('is given a handler for every operation the gateway owns', () => {
     const owned = contractOperations(contract)
       .filter(({ metadata }) => metadata.service === 'gateway')
