@@ -2,7 +2,7 @@ import { UnknownStatusError } from '@ts-rest/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ZodError } from 'zod';
 import { createInternalClient, createPetstoreClient } from './clients.js';
-import type { Pet } from './pet-schemas.js';
+import type { Pet } from './pets.js';
 import { startRecordingServer } from './test-support/recording-server.js';
 
 const API_KEY = 'psk_8Zq3VtK1mW7xR2cN5bH9jL4pD6fS0aYe';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NewAccountSchema } from './account-schemas.js';
+import { NewAccountSchema } from './accounts.js';
 
 const accepts = (email: string) => NewAccountSchema.safeParse({ email }).success;
 

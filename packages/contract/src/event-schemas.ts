@@ -1,8 +1,8 @@
 import { EventIdSchema } from './ids.js';
-import { InventoryItemSchema } from './inventory-schemas.js';
-import { MessageSchema } from './message-schemas.js';
-import { OrderSchema } from './order-schemas.js';
-import { PetSchema } from './pet-schemas.js';
+import { InventoryItemSchema } from './store.js';
+import { MessageSchema } from './messages.js';
+import { OrderSchema } from './store.js';
+import { PetSchema } from './pets.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 

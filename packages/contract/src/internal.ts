@@ -3,7 +3,7 @@ import { errors } from './error-responses.js';
 import { RecordedEventSchema } from './event-schemas.js';
 import { IdParamSchema, IdSchema } from './ids.js';
 import type { RouteMetadata } from './metadata.js';
-import { PetSchema, PetStatusSchema } from './pet-schemas.js';
+import { PetSchema, PetStatusSchema } from './pets.js';
 import { requestBody } from './request-body.js';
 import { z } from './zod.js';
 

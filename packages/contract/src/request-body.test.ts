@@ -1,6 +1,6 @@
 import { OpenApiGeneratorV3, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { NewPetSchema } from './pet-schemas.js';
+import { NewPetSchema } from './pets.js';
 import { requestBody } from './request-body.js';
 import type { z } from './zod.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NewMessageSchema } from './message-schemas.js';
+import { NewMessageSchema } from './messages.js';
 
 describe('NewMessageSchema', () => {
   it('accepts a message of 1 to 10 000 characters', () => {

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ListOrdersQuerySchema,
-  NewOrderSchema,
-  OrderSchema,
-  OrderUpdateSchema,
-} from './order-schemas.js';
+import { ListOrdersQuerySchema, NewOrderSchema, OrderSchema, OrderUpdateSchema } from './store.js';
 
 describe('order schemas', () => {
   it('accepts an order with no field at all, as the seed defines it', () => {

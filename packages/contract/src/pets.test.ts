@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ListPetsQuerySchema,
-  NewPetSchema,
-  PetPatchSchema,
-  PetStatusSchema,
-} from './pet-schemas.js';
+import { ListPetsQuerySchema, NewPetSchema, PetPatchSchema, PetStatusSchema } from './pets.js';
 
 describe('pet schemas', () => {
   it.each(['available', 'pending', 'sold'])('accepts the status %s', (status) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AccountSchema, NewAccountSchema } from './account-schemas.js';
+import { AccountSchema, NewAccountSchema } from './accounts.js';
 
 describe('account schemas', () => {
   it('stores an email trimmed and lower-cased', () => {
