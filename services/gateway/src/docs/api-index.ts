@@ -1,6 +1,6 @@
-import { AppError } from '@petstore/service-kit';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
+import { refuseUnlessRead } from './docs-page.js';
 import type { OpenApiDocument } from './docs-routes.js';
 
 const INDEX_PATHS = new Set(['/', '/v1']);
@@ -15,30 +15,14 @@ const OperationSchema = z.object({
   security: z.array(z.record(z.string(), z.array(z.string()))).default([]),
 });
 
-export interface IndexOperation {
-  method: string;
-  path: string;
-  operationId: string;
-  summary?: string;
-  needsApiKey: boolean;
-  deprecated?: true;
-}
-
-export interface ApiIndex {
-  name: string;
-  version: string;
-  docs: string;
-  openapi: string;
-  authentication: string;
-  operations: IndexOperation[];
-}
+export type ApiIndex = ReturnType<typeof apiIndex>;
 
 /** The API's front page: where its reference is, and every operation of the document. */
-export function apiIndex(document: OpenApiDocument, publicUrl: string): ApiIndex {
+export function apiIndex(document: OpenApiDocument, publicUrl: string) {
   const operations = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(PathItemSchema.parse(item))
       .filter(([method]) => HTTP_METHODS.has(method))
-      .map(([method, operation]): IndexOperation => {
+      .map(([method, operation]) => {
         const { operationId, summary, deprecated, security } = OperationSchema.parse(operation);
         return {
           method: method.toUpperCase(),
@@ -67,11 +51,7 @@ export function apiIndexRoutes(index: ApiIndex): Middleware {
       await next();
       return;
     }
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`, {
-        headers: { Allow: 'GET, HEAD' },
-      });
-    }
+    refuseUnlessRead(ctx);
     ctx.body = index;
   };
 }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { AppError } from '@petstore/service-kit';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 
 const DOCS_SCRIPT_PATH = '/docs/scalar.js';
 const DOCS_INIT_PATH = '/docs/init.js';
@@ -72,6 +72,15 @@ export function docsContentSecurityPolicy(publicUrl: string): string {
   ].join('; ');
 }
 
+/** 405 for anything but `GET` and `HEAD`. */
+export function refuseUnlessRead(ctx: Context): void {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`, {
+      headers: { Allow: 'GET, HEAD' },
+    });
+  }
+}
+
 const require = createRequire(import.meta.url);
 const gzipAsync = promisify(gzip);
 
@@ -88,11 +97,7 @@ export function docsAssets(): Middleware {
       await next();
       return;
     }
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`, {
-        headers: { Allow: 'GET, HEAD' },
-      });
-    }
+    refuseUnlessRead(ctx);
     ctx.type = 'application/javascript; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=3600');
     if (ctx.path === DOCS_INIT_PATH) {

@@ -28,6 +28,19 @@ function startWorker(db: Db, settings: Partial<DeliverySettings> = {}, logs = ca
   return worker;
 }
 
+/** A webhook at a receiver responding with `status()`, a worker, and one event recorded. */
+async function deliverOne(
+  db: Db,
+  status: () => number,
+  settings: Partial<DeliverySettings> = {},
+  logs = captureLogs(),
+) {
+  const hook = await receiver((_request, res) => answer(res, status()));
+  const webhook = await seedWebhook(db, { url: hook.url });
+  const event = await recordOne(db, startWorker(db, settings, logs));
+  return { hook, webhook, event };
+}
+
 /** Records one event, waking `worker`. */
 async function recordOne(db: Db, worker: { kick(): void }) {
   const event = anEvent();
@@ -83,10 +96,7 @@ describe('the webhook delivery worker', () => {
 
   it('tries again until the receiver takes it, with the same webhook-id', async ({ db }) => {
     let calls = 0;
-    const hook = await receiver((_request, res) => answer(res, ++calls <= 3 ? 500 : 200));
-    const webhook = await seedWebhook(db, { url: hook.url });
-    const worker = startWorker(db);
-    const event = await recordOne(db, worker);
+    const { hook, webhook, event } = await deliverOne(db, () => (++calls <= 3 ? 500 : 200));
 
     await waitForDelivery(db, webhook.id, event.id, {
       status: 'delivered',
@@ -105,10 +115,7 @@ describe('the webhook delivery worker', () => {
   });
 
   it('gives a delivery up as failed after the last delay', async ({ db }) => {
-    const hook = await receiver((_request, res) => answer(res, 503));
-    const webhook = await seedWebhook(db, { url: hook.url });
-    const worker = startWorker(db);
-    const event = await recordOne(db, worker);
+    const { hook, webhook, event } = await deliverOne(db, () => 503);
 
     await waitForDelivery(db, webhook.id, event.id, {
       status: 'failed',
@@ -199,15 +206,9 @@ describe('the webhook delivery worker', () => {
   });
 
   it('disables a webhook that fails for longer than allowed', async ({ db }) => {
-    const hook = await receiver((_request, res) => answer(res, 500));
-    const webhook = await seedWebhook(db, { url: hook.url });
     const logs = captureLogs();
-    const worker = startWorker(
-      db,
-      { retryDelaysMs: [100, 100, 100, 100, 100], disableAfterMs: 150 },
-      logs,
-    );
-    const event = await recordOne(db, worker);
+    const settings = { retryDelaysMs: [100, 100, 100, 100, 100], disableAfterMs: 150 };
+    const { webhook, event } = await deliverOne(db, () => 500, settings, logs);
 
     // The log follows the update's answer, which can come after another connection sees the update.
     await vi.waitFor(() => expect(logs.text()).toContain('webhook disabled'), WAIT);

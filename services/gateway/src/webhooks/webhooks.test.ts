@@ -32,6 +32,15 @@ function error(code: string, status: number) {
   return { code, status, message: expect.any(String) as string };
 }
 
+/** Creating a webhook at `url` is 422 invalid_webhook_url, `webhook URL <why>`. */
+async function expectRefusedUrl(baseUrl: string, apiKey: string, url: string, why: string) {
+  const body = { url, events: ['order.created'] };
+  expect(await callHttp(baseUrl, 'POST', '/v1/webhooks', { apiKey, body })).toMatchObject({
+    status: 422,
+    body: { ...error('invalid_webhook_url', 422), message: `webhook URL ${why}` },
+  });
+}
+
 describe('creating a webhook', () => {
   it('answers 201 with the secret, once; reading it back never shows it', async ({ gateway }) => {
     const { accountId, apiKey } = await signUp(gateway.url);
@@ -180,17 +189,7 @@ describe('webhook URLs', () => {
 
   it('requires https', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
-    const answer = await callHttp(gateway.url, 'POST', '/v1/webhooks', {
-      apiKey,
-      body: {
-        url: 'http://93.184.216.34/hook',
-        events: ['order.created'],
-      },
-    });
-    expect(answer).toMatchObject({
-      status: 422,
-      body: { ...error('invalid_webhook_url', 422), message: 'webhook URL must use https' },
-    });
+    await expectRefusedUrl(gateway.url, apiKey, 'http://93.184.216.34/hook', 'must use https');
   });
 
   it('accepts http and private addresses when WEBHOOK_ALLOW_PRIVATE_URLS=true', async ({
@@ -201,17 +200,7 @@ describe('webhook URLs', () => {
     for (const url of ['http://127.0.0.1:9/hook', 'http://10.0.0.1/', 'https://192.168.1.10/']) {
       expect((await createWebhook(gateway.url, apiKey, { url })).url).toBe(url);
     }
-    const refused = await callHttp(gateway.url, 'POST', '/v1/webhooks', {
-      apiKey,
-      body: {
-        url: 'ftp://127.0.0.1/hook',
-        events: ['order.created'],
-      },
-    });
-    expect(refused).toMatchObject({
-      status: 422,
-      body: { ...error('invalid_webhook_url', 422), message: 'webhook URL must use https or http' },
-    });
+    await expectRefusedUrl(gateway.url, apiKey, 'ftp://127.0.0.1/hook', 'must use https or http');
   });
 });
 
