@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
 import { callHttp, type HttpAnswer, type HttpCallOptions } from '@petstore/testkit';
-import { rawRequest } from './support/raw-http.js';
+import { rawJsonRequest } from './support/raw-http.js';
 import { testStackForFile } from './support/stack-for-file.js';
 import { unthrottled } from './support/test-stack.js';
 
@@ -190,10 +190,7 @@ describe('Content-Encoding on a request body', () => {
 });
 
 describe('what Node’s HTTP parser refuses', () => {
-  async function rawAnswer(bytes: string): Promise<HttpAnswer> {
-    const answer = await rawRequest(api.url, bytes);
-    return { ...answer, body: JSON.parse(answer.body) as unknown };
-  }
+  const rawAnswer = (bytes: string) => rawJsonRequest(api.url, bytes);
 
   it('answers a 20 000-character query with 431 in the Error shape', async () => {
     const answer = await rawAnswer(

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { callHttp, readAnswer, type HttpAnswer, type HttpCallOptions } from '@petstore/testkit';
 import { ok, petInStock } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
-import { rawRequest } from './support/raw-http.js';
+import { rawJsonRequest } from './support/raw-http.js';
 import { testStackForFile } from './support/stack-for-file.js';
 
 /** How long the gateway waits for a service here: short, so that a 504 comes quickly. */
@@ -63,10 +63,7 @@ const asAdmin = (method: string, path: string, options: HttpCallOptions = {}) =>
 const shop = () => api.client(customer.apiKey);
 
 /** Raw bytes on a new connection, for what `fetch` cannot send; the answer's body parsed. */
-async function rawJson(bytes: string): Promise<HttpAnswer> {
-  const answer = await rawRequest(api.url, bytes);
-  return { ...answer, body: JSON.parse(answer.body) as unknown };
-}
+const rawJson = (bytes: string) => rawJsonRequest(api.url, bytes);
 
 /** A JSON body of exactly `bytes` bytes: `{"message":"xxx…"}`. */
 function jsonOfSize(bytes: number, field = 'message'): string {

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { expect } from 'vitest';
 import { readAnswer, type HttpAnswer } from '@petstore/testkit';
 import { expectError } from '../support/error-bodies.js';
-import { rawRequest } from '../support/raw-http.js';
+import { rawJsonRequest } from '../support/raw-http.js';
 import { resolvePath, type BadInputCase, type Caller } from './case-types.js';
 import type { Fixtures } from './fixtures.js';
 
@@ -78,12 +78,10 @@ export async function sendCase(
   const apiKey = keyOf(c.as ?? 'admin', fixtures);
   if (c.transport === 'raw') {
     const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
-    const answer = await rawRequest(baseUrl, rawBytes(c, path, apiKey, text), {
+    return rawJsonRequest(baseUrl, rawBytes(c, path, apiKey, text), {
       endAfterWriting: c.endAfterWriting,
       timeoutMs: HANG_GUARD_MS,
     });
-    const json = /^application\/json\b/.test(answer.headers.get('content-type') ?? '');
-    return { ...answer, body: json ? (JSON.parse(answer.body) as unknown) : answer.body };
   }
   const headers: Record<string, string> = { ...c.headers };
   if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;

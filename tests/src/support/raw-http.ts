@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import type { HttpAnswer } from '@petstore/testkit';
 
 /** What came back on a raw connection, parsed. */
 export interface RawAnswer {
@@ -46,6 +47,17 @@ export function rawRequest(
     socket.write(bytes);
     if (endAfterWriting) socket.end();
   });
+}
+
+/** `rawRequest`, with the body parsed when the answer says it is JSON. */
+export async function rawJsonRequest(
+  baseUrl: string,
+  bytes: string | Buffer,
+  options?: RawOptions,
+): Promise<HttpAnswer> {
+  const answer = await rawRequest(baseUrl, bytes, options);
+  const json = /^application\/json\b/.test(answer.headers.get('content-type') ?? '');
+  return { ...answer, body: json ? (JSON.parse(answer.body) as unknown) : answer.body };
 }
 
 function parseAnswer(data: Buffer): RawAnswer | undefined {
