@@ -1,9 +1,9 @@
-import { describe, expect } from 'vitest';
-import type { OrderDocument } from '../repositories/order-repository.js';
 import { accounts } from '@petstore/testkit';
+import { describe, expect } from 'vitest';
+import type { InventoryDocument } from '../repositories/inventory-repository.js';
+import type { OrderDocument } from '../repositories/order-repository.js';
 import { it, testLogger, type Stack } from '../test-support/stack.js';
 import { sweepClosings, type StockDeps } from './closings.js';
-import type { InventoryDocument } from '../repositories/inventory-repository.js';
 
 const { admin, jane } = accounts;
 
@@ -13,14 +13,6 @@ function entryOf(stack: Stack, petId: number) {
 
 function orderOf(stack: Stack, orderId: number) {
   return stack.storeDb.collection<OrderDocument>('orders').findOne({ _id: orderId });
-}
-
-/** A pet with `stock` in stock and an open order of `quantity` by jane. */
-async function openOrder(stack: Stack, stock: number, quantity: number) {
-  const petId = await stack.petWithStock(stock);
-  const placed = await stack.placeOrder(jane, { petId, quantity });
-  expect(placed.status).toBe(201);
-  return { petId, orderId: placed.body.id };
 }
 
 function sweep(stock: StockDeps, timeoutMs: number) {
@@ -33,7 +25,7 @@ describe('a closing whose store died between its two writes', () => {
   it('is finished by the retried DELETE, which answers 204 as the first would have', async ({
     stack,
   }) => {
-    const { petId, orderId } = await openOrder(stack, 5, 3);
+    const { petId, orderId } = await stack.openOrder(5, 3);
     expect(await stack.stock.orders.cancelOpen({}, orderId, new Date())).toBeDefined();
     expect((await entryOf(stack, petId))?.quantity).toBe(2);
 
@@ -51,7 +43,7 @@ describe('a closing whose store died between its two writes', () => {
   it('is finished by the retried completion, which answers the complete order', async ({
     stack,
   }) => {
-    const { petId, orderId } = await openOrder(stack, 5, 2);
+    const { petId, orderId } = await stack.openOrder(5, 2);
     expect(await stack.stock.orders.completeOpen(orderId, new Date())).toBeDefined();
     expect((await entryOf(stack, petId))?.openOrders).toBe(1);
 
@@ -68,8 +60,8 @@ describe('a closing whose store died between its two writes', () => {
   it('is finished by the sweeper once it is older than the timeout, and only once', async ({
     stack,
   }) => {
-    const cancelled = await openOrder(stack, 4, 4);
-    const completed = await openOrder(stack, 1, 1);
+    const cancelled = await stack.openOrder(4, 4);
+    const completed = await stack.openOrder(1, 1);
     await stack.stock.orders.cancelOpen({}, cancelled.orderId, new Date());
     await stack.stock.orders.completeOpen(completed.orderId, new Date());
 
@@ -93,7 +85,7 @@ describe('a closing whose store died between its two writes', () => {
 
 describe('closing marks', () => {
   it('stay while their order may be closed again, then are forgotten', async ({ stack }) => {
-    const { petId, orderId } = await openOrder(stack, 3, 1);
+    const { petId, orderId } = await stack.openOrder(3, 1);
     expect(
       (await stack.store.call('DELETE', `/v1/store/orders/${orderId}`, { as: jane })).status,
     ).toBe(204);

@@ -92,28 +92,22 @@ describe('PUT /v1/store/inventory/{petId}', () => {
     stack,
   }) => {
     const petId = await stack.petWithStock(1);
-    await stack.pets.stop();
-    try {
+    await stack.whilePetsDown(async () => {
       const answer = await setStock(stack, petId, 7);
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({ petId, quantity: 7, status: 'available' });
-    } finally {
-      await stack.pets.start();
-    }
+    });
   });
 
   it('returns 503 when the pets service is down and the store knows nothing of the pet', async ({
     stack,
   }) => {
     const petId = await stack.pets.createPet();
-    await stack.pets.stop();
-    try {
+    await stack.whilePetsDown(async () => {
       const answer = await setStock(stack, petId, 1);
       expect(answer.status).toBe(503);
       expect(answer.body.code).toBe('service_unavailable');
-    } finally {
-      await stack.pets.start();
-    }
+    });
   });
 });
 

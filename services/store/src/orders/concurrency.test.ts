@@ -30,9 +30,7 @@ describe('concurrent requests', () => {
   it('returns stock once when two cancels of one order race, answering both 204', async ({
     stack,
   }) => {
-    const petId = await stack.petWithStock(3);
-    const placed = await stack.placeOrder(jane, { petId, quantity: 2 });
-    const path = `/v1/store/orders/${placed.body.id}`;
+    const { petId, path } = await stack.openOrder(3, 2);
 
     const statuses = (
       await Promise.all([
@@ -62,9 +60,7 @@ describe('concurrent requests', () => {
   });
 
   it('lets only one of a cancel and a completion racing on one order win', async ({ stack }) => {
-    const petId = await stack.petWithStock(1);
-    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const path = `/v1/store/orders/${placed.body.id}`;
+    const { petId, path } = await stack.openOrder(1, 1);
     const [cancel, complete] = await Promise.all([
       stack.store.call('DELETE', path, { as: jane }),
       stack.store.call('PATCH', path, { body: { complete: true } }),

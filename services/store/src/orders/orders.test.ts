@@ -159,8 +159,7 @@ describe('placing an order while the pets service is down', () => {
   }) => {
     const known = await stack.petWithStock(3);
     const unknownToStore = await stack.pets.createPet();
-    await stack.pets.stop();
-    try {
+    await stack.whilePetsDown(async () => {
       const accepted = await stack.placeOrder(jane, { petId: known, quantity: 1 });
       expect(accepted.status).toBe(201);
 
@@ -168,9 +167,7 @@ describe('placing an order while the pets service is down', () => {
       expect(refused.status).toBe(503);
       expect(refused.body).toMatchObject({ code: 'service_unavailable', status: 503 });
       expect(JSON.stringify(refused.body)).not.toMatch(/ECONNREFUSED|fetch failed/);
-    } finally {
-      await stack.pets.start();
-    }
+    });
   });
 });
 
@@ -186,9 +183,7 @@ describe('GET /v1/store/orders/{orderId}', () => {
   });
 
   it('returns 404 for another account’s order, and the admin sees it', async ({ stack }) => {
-    const petId = await stack.petWithStock(1);
-    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const path = `/v1/store/orders/${placed.body.id}`;
+    const { placed, path } = await stack.openOrder(1, 1);
 
     const asJohn = await stack.store.call('GET', path, { as: john });
     expect(asJohn.status).toBe(404);
@@ -217,9 +212,7 @@ describe('DELETE /v1/store/orders/{orderId}', () => {
   it('cancels an open order: 204, its quantity back in stock, then 404 to reads', async ({
     stack,
   }) => {
-    const petId = await stack.petWithStock(4);
-    const placed = await stack.placeOrder(jane, { petId, quantity: 3 });
-    const path = `/v1/store/orders/${placed.body.id}`;
+    const { petId, path } = await stack.openOrder(4, 3);
     expect(await stack.stockOf(petId)).toBe(1);
 
     const cancelled = await stack.store.call('DELETE', path, { as: jane });
@@ -240,18 +233,14 @@ describe('DELETE /v1/store/orders/{orderId}', () => {
   });
 
   it('returns 404 for another account’s order and leaves it open', async ({ stack }) => {
-    const petId = await stack.petWithStock(1);
-    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const path = `/v1/store/orders/${placed.body.id}`;
+    const { petId, path } = await stack.openOrder(1, 1);
     expect((await stack.store.call('DELETE', path, { as: john })).status).toBe(404);
     expect((await stack.store.call('GET', path, { as: jane })).status).toBe(200);
     expect(await stack.stockOf(petId)).toBe(0);
   });
 
   it('lets the admin cancel any order', async ({ stack }) => {
-    const petId = await stack.petWithStock(1);
-    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const path = `/v1/store/orders/${placed.body.id}`;
+    const { petId, path } = await stack.openOrder(1, 1);
     expect((await stack.store.call('DELETE', path, { as: admin })).status).toBe(204);
     expect(await stack.stockOf(petId)).toBe(1);
   });
@@ -259,9 +248,7 @@ describe('DELETE /v1/store/orders/{orderId}', () => {
   it('returns 409 order_complete for a complete order and keeps its stock taken', async ({
     stack,
   }) => {
-    const petId = await stack.petWithStock(1);
-    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const path = `/v1/store/orders/${placed.body.id}`;
+    const { petId, path } = await stack.openOrder(1, 1);
     await stack.store.call('PATCH', path, { as: admin, body: { complete: true } });
 
     const answer = await stack.store.call('DELETE', path, { as: jane });
@@ -273,9 +260,7 @@ describe('DELETE /v1/store/orders/{orderId}', () => {
 
 describe('PATCH /v1/store/orders/{orderId}', () => {
   it('completes an order (admin) and keeps it complete on a repeat', async ({ stack }) => {
-    const petId = await stack.petWithStock(2);
-    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const path = `/v1/store/orders/${placed.body.id}`;
+    const { placed, path } = await stack.openOrder(2, 1);
 
     const completed = await stack.store.call('PATCH', path, { body: { complete: true } });
     expect(completed.status).toBe(200);
@@ -364,9 +349,7 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
       (await stack.store.call('PATCH', '/v1/store/orders/987654321', { body: { complete: true } }))
         .status,
     ).toBe(404);
-    const petId = await stack.petWithStock(1);
-    const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const path = `/v1/store/orders/${placed.body.id}`;
+    const { path } = await stack.openOrder(1, 1);
     await stack.store.call('DELETE', path, { as: jane });
     expect((await stack.store.call('PATCH', path, { body: { complete: true } })).status).toBe(404);
   });

@@ -29,8 +29,7 @@ describe('the outbox worker', () => {
     const petId = await stack.petWithStock(1);
     await pollPets(stack, petId).toBe('available');
 
-    await stack.pets.stop();
-    try {
+    await stack.whilePetsDown(async () => {
       const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
       expect(placed.status).toBe(201);
       // The entry is kept and retried with backoff while pets cannot be reached.
@@ -39,9 +38,7 @@ describe('the outbox worker', () => {
           timeout: 10_000,
         })
         .toBeGreaterThanOrEqual(2);
-    } finally {
-      await stack.pets.start();
-    }
+    });
 
     await pollPets(stack, petId).toBe('pending');
     await expect.poll(() => outbox(stack).countDocuments({ _id: petId, pending: true })).toBe(0);
@@ -53,16 +50,13 @@ describe('the outbox worker', () => {
     const petId = await stack.petWithStock(2);
     await pollPets(stack, petId).toBe('available');
 
-    await stack.pets.stop();
-    try {
+    await stack.whilePetsDown(async () => {
       await stack.store.call('PUT', `/v1/store/inventory/${petId}`, { body: { quantity: 0 } });
       const item = await stack.store.call('GET', `/v1/store/inventory/${petId}`);
       expect(item.body.status).toBe('sold');
       await stack.store.stop();
       expect(await outbox(stack).countDocuments({ _id: petId, pending: true })).toBe(1);
-    } finally {
-      await stack.pets.start();
-    }
+    });
     expect(await stack.pets.statusOf(petId)).toBe('available');
 
     await stack.store.start();
@@ -73,16 +67,13 @@ describe('the outbox worker', () => {
     stack,
   }) => {
     const petId = await stack.petWithStock(3);
-    await stack.pets.stop();
-    try {
+    await stack.whilePetsDown(async () => {
       await stack.store.call('PUT', `/v1/store/inventory/${petId}`, { body: { quantity: 0 } });
       await stack.store.call('PUT', `/v1/store/inventory/${petId}`, { body: { quantity: 2 } });
       const order = await stack.placeOrder(jane, { petId, quantity: 2 });
       expect(order.status).toBe(201);
       expect(await outbox(stack).countDocuments({ _id: petId, pending: true })).toBe(1);
-    } finally {
-      await stack.pets.start();
-    }
+    });
     await pollPets(stack, petId).toBe('pending');
   });
 

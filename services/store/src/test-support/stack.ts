@@ -143,6 +143,14 @@ export async function pagesOf(
   return pages;
 }
 
+export interface OpenOrder {
+  petId: number;
+  orderId: number;
+  placed: StoreResponse;
+  /** The order's path, `/v1/store/orders/{orderId}`. */
+  path: string;
+}
+
 export interface Stack {
   /** Where pets and the store send their events, as the gateway's `POST /internal/events`. */
   gateway: EventReceiver<RecordedEvent>;
@@ -155,7 +163,11 @@ export interface Stack {
   /** A pet that exists in pets, with `quantity` in stock set through the store. */
   petWithStock(quantity: number): Promise<number>;
   placeOrder(as: Account, body: unknown, headers?: Record<string, string>): Promise<StoreResponse>;
+  /** A pet with `stock` in stock and an open order of `quantity` by jane. */
+  openOrder(stock: number, quantity: number): Promise<OpenOrder>;
   stockOf(petId: number): Promise<number>;
+  /** Runs `run` with pets stopped, and starts pets again on the same port. */
+  whilePetsDown(run: () => Promise<void>): Promise<void>;
 }
 
 /** `it` with a `stack`: pets and the store on the file's database server, for the whole file. */
@@ -193,8 +205,23 @@ export const it = test.extend<{ stack: Stack }>({
             });
             return petId;
           },
+          async openOrder(stock, quantity) {
+            const petId = await this.petWithStock(stock);
+            const placed = await this.placeOrder(accounts.jane, { petId, quantity });
+            if (placed.status !== 201) throw new Error(`ordering pet ${petId}: ${placed.status}`);
+            const orderId = placed.body.id;
+            return { petId, orderId, placed, path: `/v1/store/orders/${orderId}` };
+          },
           placeOrder: (as, body, headers) =>
             store.call('POST', '/v1/store/orders', { as, body, headers }),
+          async whilePetsDown(run) {
+            await pets.stop();
+            try {
+              await run();
+            } finally {
+              await pets.start();
+            }
+          },
           stockOf: async (petId) =>
             (await store.call('GET', `/v1/store/inventory/${petId}`)).body.quantity,
         });
