@@ -5,17 +5,12 @@ import { ok, petInStock } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
 import { fillPath } from './support/fill-path.js';
 import { testStackForFile } from './support/stack-for-file.js';
-
-interface Customer {
-  apiKey: string;
-  accountId: string;
-  api: PetstoreClient;
-}
+import type { SignedUp } from './support/test-stack.js';
 
 // Key uses are written every 200 ms rather than every 5 s, so lastUsedAt shows quickly.
 const api = testStackForFile({ KEY_USAGE_FLUSH_MS: '200' });
-let alice: Customer;
-let bob: Customer;
+let alice: SignedUp;
+let bob: SignedUp;
 
 beforeAll(async () => {
   alice = await api.signUp();

@@ -8,7 +8,7 @@ import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
 import { fillPath } from '../support/fill-path.js';
 import { rawRequest } from '../support/raw-http.js';
-import { unthrottled, type TestStack } from '../support/test-stack.js';
+import { unthrottled, type SignedUp } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 
 // Who a request is comes from its API key alone. Whatever identity, trust or address headers a
@@ -16,15 +16,9 @@ import { testStackForFile } from '../support/stack-for-file.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-interface Customer {
-  apiKey: string;
-  accountId: string;
-  api: TestStack['admin'];
-}
-
 let db: DatabaseReader;
-let alice: Customer;
-let bob: Customer;
+let alice: SignedUp;
+let bob: SignedUp;
 let petId: number;
 
 const api = testStackForFile({

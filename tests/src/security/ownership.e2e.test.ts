@@ -6,22 +6,16 @@ import { ok, stockedPet } from '../support/catalogue.js';
 import { allDocuments } from '../support/collections.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { unthrottled } from '../support/test-stack.js';
+import { unthrottled, type SignedUp } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 
 // API.md: "Another account's order or message is 404 not_found, never 403 (no existence leaks)."
 // Bob walks every id there is; what he gets for Alice's things must be exactly what he gets for
 // things that never existed, and nothing of hers may change.
 
-interface Customer {
-  apiKey: string;
-  accountId: string;
-  api: PetstoreClient;
-}
-
 let db: DatabaseReader;
-let alice: Customer;
-let bob: Customer;
+let alice: SignedUp;
+let bob: SignedUp;
 let petId: number;
 let aliceOrders: number[];
 let bobOrders: number[];
