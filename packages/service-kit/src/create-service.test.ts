@@ -1,9 +1,7 @@
-import { serveHttp } from '@petstore/testkit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createService } from './create-service.js';
-import { captureLogs } from './test-support/captured-logs.js';
+import { startTestService } from './test-support/test-service.js';
 
 const PetSchema = z.object({ id: z.number().int(), name: z.string().min(1) });
 
@@ -28,12 +26,12 @@ function petsService() {
     getPet: ({ params }) =>
       Promise.resolve({ status: 200 as const, body: { id: params.petId, name: 'Rex' } }),
   });
-  return createService({ name: 'pets', logger: captureLogs().logger, routers: [router.routes()] });
+  return startTestService([router.routes()]);
 }
 
 describe('createService with a contract router', () => {
   it('parses the body and hands it to the contract handler', async () => {
-    await using served = await serveHttp(petsService().callback());
+    await using served = await petsService();
     const res = await fetch(`${served.url}/pets`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -44,7 +42,7 @@ describe('createService with a contract router', () => {
   });
 
   it('answers a body that fails its schema with 400 validation_failed and details', async () => {
-    await using served = await serveHttp(petsService().callback());
+    await using served = await petsService();
     const res = await fetch(`${served.url}/pets`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-v' },
@@ -60,7 +58,7 @@ describe('createService with a contract router', () => {
   });
 
   it('answers a known path asked with another method with 405 and Allow', async () => {
-    await using served = await serveHttp(petsService().callback());
+    await using served = await petsService();
     const res = await fetch(`${served.url}/pets/1`, { method: 'DELETE' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toContain('GET');
@@ -68,7 +66,7 @@ describe('createService with a contract router', () => {
   });
 
   it('answers a path the contract does not know with 404 route_not_found', async () => {
-    await using served = await serveHttp(petsService().callback());
+    await using served = await petsService();
     const res = await fetch(`${served.url}/cats`);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: 'route_not_found', status: 404 });
@@ -77,10 +75,7 @@ describe('createService with a contract router', () => {
 
 describe('createService with middleware before the body', () => {
   it('runs beforeBody middleware before /health and before the JSON body is read', async () => {
-    const app = createService({
-      name: 'edge',
-      logger: captureLogs().logger,
-      routers: [],
+    await using served = await startTestService([], {
       beforeBody: [
         async (ctx, next) => {
           ctx.set('X-Edge', 'yes');
@@ -94,7 +89,6 @@ describe('createService with middleware before the body', () => {
         },
       ],
     });
-    await using served = await serveHttp(app.callback());
 
     const health = await fetch(`${served.url}/health`);
     expect(health.headers.get('x-edge')).toBe('yes');
@@ -105,10 +99,7 @@ describe('createService with middleware before the body', () => {
   });
 
   it('answers an error thrown by beforeBody middleware in the Error shape, keeping its headers', async () => {
-    const app = createService({
-      name: 'edge',
-      logger: captureLogs().logger,
-      routers: [],
+    await using served = await startTestService([], {
       beforeBody: [
         (ctx) => {
           ctx.set('X-Edge', 'yes');
@@ -116,7 +107,6 @@ describe('createService with middleware before the body', () => {
         },
       ],
     });
-    await using served = await serveHttp(app.callback());
     const res = await fetch(`${served.url}/anything`);
     expect(res.status).toBe(403);
     expect(res.headers.get('x-edge')).toBe('yes');

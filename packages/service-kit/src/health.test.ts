@@ -3,12 +3,27 @@ import { describe, expect, it } from 'vitest';
 import { connectMongo } from './mongo.js';
 import { route, startTestService } from './test-support/test-service.js';
 
+async function expectOk(path: string) {
+  await using service = await startTestService([]);
+  const res = await fetch(`${service.url}${path}`);
+  expect(res.status).toBe(200);
+  expect(await res.json()).toEqual({ status: 'ok' });
+}
+
+/** 503 `service_unavailable` naming `part`, with `reason` in the details. */
+async function expectNotReady(url: string, part: string, reason: string) {
+  const res = await fetch(url);
+  expect(res.status).toBe(503);
+  expect(await res.json()).toMatchObject({
+    code: 'service_unavailable',
+    message: `test is not ready: ${part} unavailable`,
+    details: [{ path: part, message: reason }],
+  });
+}
+
 describe('/health', () => {
   it('answers 200 {"status":"ok"} while the process is up', async () => {
-    await using service = await startTestService([]);
-    const res = await fetch(`${service.url}/health`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    await expectOk('/health');
   });
 
   it('answers 405 with Allow for another method', async () => {
@@ -22,10 +37,7 @@ describe('/health', () => {
 
 describe('/ready', () => {
   it('answers 200 with no readiness checks', async () => {
-    await using service = await startTestService([]);
-    const res = await fetch(`${service.url}/ready`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    await expectOk('/ready');
   });
 
   it('answers 503 naming a check that does not answer in time', async () => {
@@ -33,13 +45,7 @@ describe('/ready', () => {
       readiness: { fine: () => Promise.resolve(), pets: () => new Promise(() => {}) },
       readinessTimeoutMs: 50,
     });
-    const res = await fetch(`${service.url}/ready`);
-    expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({
-      code: 'service_unavailable',
-      message: 'test is not ready: pets unavailable',
-      details: [{ path: 'pets', message: 'no answer within 50 ms' }],
-    });
+    await expectNotReady(`${service.url}/ready`, 'pets', 'no answer within 50 ms');
   });
 
   it('asks the dependencies only with ?deep=true', async () => {
@@ -50,13 +56,7 @@ describe('/ready', () => {
     });
     const shallow = await fetch(`${service.url}/ready`);
     expect(shallow.status).toBe(200);
-    const deep = await fetch(`${service.url}/ready?deep=true`);
-    expect(deep.status).toBe(503);
-    expect(await deep.json()).toMatchObject({
-      code: 'service_unavailable',
-      message: 'test is not ready: store unavailable',
-      details: [{ path: 'store', message: 'unavailable' }],
-    });
+    await expectNotReady(`${service.url}/ready?deep=true`, 'store', 'unavailable');
   });
 
   it('answers 200 while the database is up and 503 naming it once it is stopped', async () => {

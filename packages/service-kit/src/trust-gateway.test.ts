@@ -1,8 +1,9 @@
+import { gatewayHeaders, testInternalToken } from '@petstore/testkit';
 import { describe, expect, it } from 'vitest';
 import { route, startTestService } from './test-support/test-service.js';
 import { callerOf } from './trust-gateway.js';
 
-const token = 'internal-token-for-tests-0123456789';
+const token = testInternalToken;
 
 const whoAmI = route('GET', '/v1/whoami', (ctx) => {
   ctx.body = { caller: callerOf(ctx) ?? null };
@@ -28,9 +29,8 @@ describe('gateway trust', () => {
 
   it('takes the caller from the gateway headers next to the token', async () => {
     await using service = await startTestService([whoAmI], { internalToken: token });
-    const res = await fetch(`${service.url}/v1/whoami`, {
-      headers: { 'x-internal-token': token, 'x-account-id': 'acct_1', 'x-account-role': 'admin' },
-    });
+    const headers = gatewayHeaders({ accountId: 'acct_1', role: 'admin' });
+    const res = await fetch(`${service.url}/v1/whoami`, { headers });
     expect(await res.json()).toEqual({ caller: { accountId: 'acct_1', role: 'admin' } });
   });
 

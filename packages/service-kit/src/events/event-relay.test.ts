@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@petstore/contract';
-import { EventReceiver } from '@petstore/testkit';
+import { EventReceiver, testInternalToken } from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';
 import type { Collection, Db } from 'mongodb';
 import { describe, expect } from 'vitest';
@@ -8,7 +8,12 @@ import { captureLogs } from '../test-support/captured-logs.js';
 import type { Worker } from '../worker.js';
 import { eventRelay, eventSender } from './event-relay.js';
 import { eventSource, type EventSource } from './event-source.js';
-import { recordEvent, withEvent, type WithPendingEvents } from './pending-events.js';
+import {
+  recordEvent,
+  withEvent,
+  type PendingEvent,
+  type WithPendingEvents,
+} from './pending-events.js';
 
 interface ThingDocument extends WithPendingEvents {
   _id: number;
@@ -16,7 +21,7 @@ interface ThingDocument extends WithPendingEvents {
   ownerId: string;
 }
 
-const internalToken = 'relay-tests-internal-token-0123456789';
+const internalToken = testInternalToken;
 
 const it = test.extend<{
   things: Collection<ThingDocument>;
@@ -65,9 +70,19 @@ function startRelay(
 
 const at = new Date('2026-05-01T10:00:00.000Z');
 
+/** A thing named Rex of jane's, carrying `event` as recorded at `at`. */
+function rex(id: number, event: Omit<PendingEvent, 'timestamp'>): ThingDocument {
+  return { _id: id, name: 'Rex', ownerId: 'acct_jane1', ...withEvent({ timestamp: at, ...event }) };
+}
+
 async function pendingOf(things: Collection<ThingDocument>, id: number) {
   const thing = await things.findOne({ _id: id });
   return { events: Object.keys(thing?.pendingEvents ?? {}), count: thing?.pendingEventCount };
+}
+
+/** Waits until the document `id` carries no event any more. */
+function handedOver(things: Collection<ThingDocument>, id: number, timeout?: number) {
+  return expect.poll(() => pendingOf(things, id), { timeout }).toEqual({ events: [], count: 0 });
 }
 
 describe('eventRelay', () => {
@@ -75,24 +90,15 @@ describe('eventRelay', () => {
     things,
     receiver,
   }) => {
-    await things.insertOne({
-      _id: 1,
-      name: 'Rex',
-      ownerId: 'acct_jane1',
-      ...withEvent({
-        type: 'order.created',
-        timestamp: at,
-        accountId: 'acct_john1',
-        data: { id: 1, name: 'as created' },
-      }),
-    });
+    const data = { id: 1, name: 'as created' };
+    await things.insertOne(rex(1, { type: 'order.created', accountId: 'acct_john1', data }));
     const later = recordEvent({ type: 'order.completed', timestamp: new Date(at.getTime() + 1) });
     await things.updateOne({ _id: 1 }, { $set: { name: 'Max', ...later.$set }, $inc: later.$inc });
     const [created] = (await pendingOf(things, 1)).events;
     expect(await pendingOf(things, 1)).toEqual({ events: [created, later.id], count: 2 });
 
     const relay = startRelay(things, [receiver.url]);
-    await expect.poll(() => pendingOf(things, 1)).toEqual({ events: [], count: 0 });
+    await handedOver(things, 1);
     await relay.stop();
     expect(receiver.batches).toEqual([
       {
@@ -122,15 +128,8 @@ describe('eventRelay', () => {
   it('finds events no write woke it for, on its own', async ({ things, receiver }) => {
     const relay = startRelay(things, [receiver.url]);
     await expect.poll(() => receiver.batches.length).toBe(0);
-    await things.insertOne({
-      _id: 1,
-      name: 'Rex',
-      ownerId: 'acct_jane1',
-      ...withEvent({ type: 'order.created', timestamp: at, data: { id: 1 } }),
-    });
-    await expect
-      .poll(() => pendingOf(things, 1), { timeout: 10_000 })
-      .toEqual({ events: [], count: 0 });
+    await things.insertOne(rex(1, { type: 'order.created', data: { id: 1 } }));
+    await handedOver(things, 1, 10_000);
     await relay.stop();
     expect(receiver.accepted()).toMatchObject([{ type: 'order.created', data: { id: 1 } }]);
   });
@@ -139,59 +138,38 @@ describe('eventRelay', () => {
     things,
     receiver,
   }) => {
-    const created = (id: number) => ({
-      _id: id,
-      name: 'Rex',
-      ownerId: 'acct_jane1',
-      ...withEvent({ type: 'order.created', timestamp: at, data: { id } }),
-    });
+    const created = (id: number) => rex(id, { type: 'order.created', data: { id } });
     // It looks through the collection at start (finding 3), then not for an hour.
     await things.insertOne(created(3));
     const source = thingEvents(things);
     const relay = startRelay(things, [receiver.url], captureLogs().logger, 3_600_000, source);
-    await expect.poll(() => pendingOf(things, 3)).toEqual({ events: [], count: 0 });
+    await handedOver(things, 3);
     await things.insertOne(created(1));
     await things.insertOne(created(2));
     source.written(2);
-    await expect.poll(() => pendingOf(things, 2)).toEqual({ events: [], count: 0 });
+    await handedOver(things, 2);
     await relay.stop();
     expect(receiver.accepted()).toMatchObject([{ data: { id: 3 } }, { data: { id: 2 } }]);
     expect((await pendingOf(things, 1)).count).toBe(1);
   });
 
-  it('keeps the events while the gateway refuses them, and hands them over once it takes them', async ({
-    things,
-    receiver,
-  }) => {
+  it('keeps the events the gateway refuses until it takes them', async ({ things, receiver }) => {
     receiver.status = 500;
-    await things.insertOne({
-      _id: 1,
-      name: 'Rex',
-      ownerId: 'acct_jane1',
-      ...withEvent({ type: 'inventory.updated', timestamp: at, data: { petId: 1 } }),
-    });
+    await things.insertOne(rex(1, { type: 'inventory.updated', data: { petId: 1 } }));
     const relay = startRelay(things, [receiver.url]);
     await expect.poll(() => receiver.batches.length).toBeGreaterThanOrEqual(2);
     expect((await pendingOf(things, 1)).count).toBe(1);
 
     receiver.status = 202;
-    await expect.poll(() => pendingOf(things, 1)).toEqual({ events: [], count: 0 });
+    await handedOver(things, 1);
     await relay.stop();
     expect(receiver.accepted()).toMatchObject([{ type: 'inventory.updated', data: { petId: 1 } }]);
   });
 
-  it('keeps the events while no gateway answers, and tries each replica', async ({
-    things,
-    receiver,
-  }) => {
+  it('keeps the events while no gateway answers, trying each', async ({ things, receiver }) => {
     const url = receiver.url;
     await receiver.stop();
-    await things.insertOne({
-      _id: 1,
-      name: 'Rex',
-      ownerId: 'acct_jane1',
-      ...withEvent({ type: 'pet.status_changed', timestamp: at, data: { id: 1 } }),
-    });
+    await things.insertOne(rex(1, { type: 'pet.status_changed', data: { id: 1 } }));
     const down = new EventReceiver<RecordedEvent>();
     await down.start();
     const downUrl = down.url;
@@ -203,7 +181,7 @@ describe('eventRelay', () => {
     expect((await pendingOf(things, 1)).count).toBe(1);
 
     await receiver.start();
-    await expect.poll(() => pendingOf(things, 1)).toEqual({ events: [], count: 0 });
+    await handedOver(things, 1);
     await relay.stop();
     expect(receiver.accepted()).toMatchObject([{ type: 'pet.status_changed' }]);
   });
@@ -219,7 +197,7 @@ describe('eventRelay', () => {
       await things.updateOne({ _id: 1 }, { $set: event.$set, $inc: event.$inc });
     }
     const relay = startRelay(things, [receiver.url]);
-    await expect.poll(() => pendingOf(things, 1)).toEqual({ events: [], count: 0 });
+    await handedOver(things, 1);
     await relay.stop();
     expect(receiver.batches.map(({ events }) => events.length)).toEqual([100, 50]);
     // Oldest first.
@@ -235,12 +213,7 @@ describe('two relays at once (two replicas)', () => {
     receiver,
   }) => {
     for (let id = 1; id <= 30; id++) {
-      await things.insertOne({
-        _id: id,
-        name: 'Rex',
-        ownerId: 'acct_jane1',
-        ...withEvent({ type: 'order.created', timestamp: at, data: { id } }),
-      });
+      await things.insertOne(rex(id, { type: 'order.created', data: { id } }));
       const completed = recordEvent({ type: 'order.completed', timestamp: at });
       await things.updateOne({ _id: id }, { $set: completed.$set, $inc: completed.$inc });
     }

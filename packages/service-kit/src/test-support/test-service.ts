@@ -1,11 +1,11 @@
 import { serveHttp } from '@petstore/testkit';
 import type { Middleware } from 'koa';
-import { createService, type ServiceOptions } from '../create-service.js';
+import { createService, type RouterMiddleware, type ServiceOptions } from '../create-service.js';
 import { captureLogs } from './captured-logs.js';
 
 /** A service with the given routes, served on a free port, whose logs the test can read. */
 export async function startTestService(
-  routers: Middleware[],
+  routers: RouterMiddleware[],
   options: Partial<Omit<ServiceOptions, 'routers' | 'logger'>> = {},
 ) {
   const logs = captureLogs();
