@@ -52,7 +52,7 @@ export function outboxWorker(
     logger,
     idleMs: intervalMs,
     step: async () => {
-      const entry = await outbox.claimDue(new Date(), LEASE_MS, randomUUID());
+      const entry = await outbox.claimNext(new Date(), LEASE_MS, randomUUID());
       if (!entry) return false;
       const { petId, version, traceparent } = entry;
       const attributes = { 'petstore.pet.id': petId, 'petstore.outbox.version': version };

@@ -38,7 +38,7 @@ describe('OutboxRepository', () => {
     outbox,
   }) => {
     await outbox.record(petId, at(0));
-    const claimed = await outbox.claimDue(at(1), LEASE, 'first');
+    const claimed = await outbox.claimNext(at(1), LEASE, 'first');
     expect(claimed).toMatchObject({ petId, version: 1 });
 
     await outbox.record(petId, at(2)); // a trigger while the push is under way
@@ -46,26 +46,26 @@ describe('OutboxRepository', () => {
     expect(await entryOf(db)).toMatchObject({ version: 2, pending: true });
 
     // Released at once, due again: the next claim pushes the newer state and settles it.
-    const again = await outbox.claimDue(at(3), LEASE, 'second');
+    const again = await outbox.claimNext(at(3), LEASE, 'second');
     expect(again).toMatchObject({ petId, version: 2 });
     await outbox.delivered(again!);
     expect(await entryOf(db)).toMatchObject({ version: 2, pending: false });
-    expect(await outbox.claimDue(at(4), LEASE, 'third')).toBeUndefined();
+    expect(await outbox.claimNext(at(4), LEASE, 'third')).toBeUndefined();
 
     // The version goes on from there: a push never carries a version pets has seen already.
     await outbox.record(petId, at(5));
-    expect(await outbox.claimDue(at(6), LEASE, 'fourth')).toMatchObject({ petId, version: 3 });
+    expect(await outbox.claimNext(at(6), LEASE, 'fourth')).toMatchObject({ petId, version: 3 });
   });
 
   it('lets no one else claim a held entry, not even after a trigger, until its lease ends', async ({
     outbox,
   }) => {
     await outbox.record(petId, at(0));
-    expect(await outbox.claimDue(at(1), LEASE, 'holder')).toMatchObject({ petId });
+    expect(await outbox.claimNext(at(1), LEASE, 'holder')).toMatchObject({ petId });
     await outbox.record(petId, at(2));
-    expect(await outbox.claimDue(at(3), LEASE, 'other')).toBeUndefined();
+    expect(await outbox.claimNext(at(3), LEASE, 'other')).toBeUndefined();
     // The holder died: once the lease ran out the entry is free again.
-    expect(await outbox.claimDue(at(1 + LEASE), LEASE, 'other')).toMatchObject({
+    expect(await outbox.claimNext(at(1 + LEASE), LEASE, 'other')).toMatchObject({
       petId,
       version: 2,
     });
@@ -77,11 +77,11 @@ describe('OutboxRepository', () => {
     outbox,
   }) => {
     await outbox.record(petId, at(0));
-    const claimed = await outbox.claimDue(at(1), LEASE, 'worker');
+    const claimed = await outbox.claimNext(at(1), LEASE, 'worker');
     await outbox.retryAt(claimed!, at(500));
     expect(await entryOf(db)).toMatchObject({ attempts: 1, nextAttemptAt: at(500) });
-    expect(await outbox.claimDue(at(499), LEASE, 'worker')).toBeUndefined();
-    expect(await outbox.claimDue(at(500), LEASE, 'worker')).toMatchObject({ attempts: 1 });
+    expect(await outbox.claimNext(at(499), LEASE, 'worker')).toBeUndefined();
+    expect(await outbox.claimNext(at(500), LEASE, 'worker')).toMatchObject({ attempts: 1 });
     await outbox.drop(petId);
   });
 
@@ -89,8 +89,8 @@ describe('OutboxRepository', () => {
     const [later, sooner] = [1, 2];
     await outbox.record(later, at(200));
     await outbox.record(sooner, at(100));
-    expect((await outbox.claimDue(at(300), LEASE, 'worker'))?.petId).toBe(sooner);
-    expect((await outbox.claimDue(at(300), LEASE, 'worker'))?.petId).toBe(later);
+    expect((await outbox.claimNext(at(300), LEASE, 'worker'))?.petId).toBe(sooner);
+    expect((await outbox.claimNext(at(300), LEASE, 'worker'))?.petId).toBe(later);
     await outbox.drop(later);
     await outbox.drop(sooner);
   });

@@ -53,7 +53,7 @@ export class OutboxRepository {
   }
 
   /** Takes the most overdue entry no one holds (or whose lease ran out) for `leaseMs`. */
-  async claimDue(now: Date, leaseMs: number, leaseId: string): Promise<ClaimedEntry | undefined> {
+  async claimNext(now: Date, leaseMs: number, leaseId: string): Promise<ClaimedEntry | undefined> {
     const entry = await this.#outbox.findOneAndUpdate(
       { pending: true, nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
       { $set: { leaseUntil: new Date(now.getTime() + leaseMs), leaseId } },
