@@ -10,8 +10,8 @@ import { lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { v1Errors } from './error-responses.js';
-import type { RouteMetadata } from './metadata.js';
+import { v1Errors } from './errors.js';
+import type { RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 
 const EMAIL_EXAMPLE = 'jane@example.com';

@@ -1,6 +1,28 @@
-import { initClient } from '@ts-rest/core';
+import { type ApiFetcher, initClient, tsRestFetchApi } from '@ts-rest/core';
 import { contract, internalContract } from './contract.js';
-import { fetchWithRepeatedQuery } from './repeated-query.js';
+
+/** Arrays as repeated parameters (`status=a&status=b`), not ts-rest's `status[0]=a`. */
+export function toQueryString(query: unknown): string {
+  const params = new URLSearchParams();
+  if (typeof query === 'object' && query !== null) {
+    for (const [name, value] of Object.entries(query)) {
+      for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
+        if (item !== undefined) {
+          params.append(name, String(item));
+        }
+      }
+    }
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** ts-rest's fetch, with the query of the URL written again by `toQueryString`. */
+export const fetchWithRepeatedQuery: ApiFetcher = (args) =>
+  tsRestFetchApi({
+    ...args,
+    path: args.path.replace(/\?.*$/s, '') + toQueryString(args.rawQuery),
+  });
 
 export interface PetstoreClientOptions {
   /** Where the gateway listens, without `/v1`: `http://127.0.0.1:8080`. */
@@ -19,13 +41,7 @@ export function createPetstoreClient({
 }: PetstoreClientOptions) {
   const baseHeaders: Record<string, string> =
     apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
-  return initClient(contract, {
-    baseUrl: withoutTrailingSlash(baseUrl),
-    baseHeaders,
-    api: fetchWithRepeatedQuery,
-    throwOnUnknownStatus: true,
-    validateResponse,
-  });
+  return initClient(contract, clientOptions(baseUrl, baseHeaders, validateResponse));
 }
 export type PetstoreClient = ReturnType<typeof createPetstoreClient>;
 
@@ -48,19 +64,21 @@ export function createInternalClient({
   headers = {},
 }: InternalClientOptions) {
   const baseHeaders: Record<string, string> = { ...headers, 'x-internal-token': internalToken };
-  if (requestId !== undefined) {
-    baseHeaders['x-request-id'] = requestId;
-  }
-  return initClient(internalContract, {
-    baseUrl: withoutTrailingSlash(baseUrl),
-    baseHeaders,
-    api: fetchWithRepeatedQuery,
-    throwOnUnknownStatus: true,
-    validateResponse: true,
-  });
+  if (requestId !== undefined) baseHeaders['x-request-id'] = requestId;
+  return initClient(internalContract, clientOptions(baseUrl, baseHeaders, true));
 }
 export type InternalClient = ReturnType<typeof createInternalClient>;
 
-function withoutTrailingSlash(url: string): string {
-  return url.replace(/\/+$/, '');
+function clientOptions(
+  baseUrl: string,
+  baseHeaders: Record<string, string>,
+  validateResponse: boolean,
+) {
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    baseHeaders,
+    api: fetchWithRepeatedQuery,
+    throwOnUnknownStatus: true,
+    validateResponse,
+  } as const;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { contractOperations } from './contract-operations.js';
 import { contract, internalContract } from './contract.js';
 import { ErrorSchema } from './errors.js';
-import { routeMetadata } from './metadata.js';
+import { routeMetadata } from './contract-operations.js';
 
 /** What every /v1 operation can answer on its way through the gateway. */
 const V1 = [429, 500, 502, 503, 504];

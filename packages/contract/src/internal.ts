@@ -1,8 +1,8 @@
 import { initContract } from '@ts-rest/core';
-import { errors } from './error-responses.js';
+import { errors } from './errors.js';
 import { RecordedEventSchema } from './event-schemas.js';
 import { IdParamSchema, IdSchema } from './ids.js';
-import type { RouteMetadata } from './metadata.js';
+import type { RouteMetadata } from './contract-operations.js';
 import { PetSchema, PetStatusSchema } from './pets.js';
 import { requestBody } from './request-body.js';
 import { z } from './zod.js';

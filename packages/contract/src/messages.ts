@@ -3,8 +3,8 @@ import { lengthInCodePoints } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { v1Errors } from './error-responses.js';
-import type { RouteMetadata } from './metadata.js';
+import { v1Errors } from './errors.js';
+import type { RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 
 const messageText = lengthInCodePoints(z.string(), { min: 1, max: 10_000 }).openapi({

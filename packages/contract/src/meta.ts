@@ -1,7 +1,7 @@
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { errors } from './error-responses.js';
-import type { RouteMetadata } from './metadata.js';
+import { errors } from './errors.js';
+import type { RouteMetadata } from './contract-operations.js';
 
 export const HealthSchema = z
   .object({ status: z.literal('ok').openapi({ example: 'ok' }) })

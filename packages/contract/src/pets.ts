@@ -3,8 +3,8 @@ import { PageQuerySchema } from './pagination.js';
 import { lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { v1Errors } from './error-responses.js';
-import type { RouteMetadata } from './metadata.js';
+import { v1Errors } from './errors.js';
+import type { RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 
 export const PetStatusSchema = z.enum(['available', 'pending', 'sold']).openapi('PetStatus', {

@@ -6,8 +6,8 @@ import { TimestampInputSchema, TimestampSchema } from './timestamps.js';
 import { lengthInCodePoints } from './text.js';
 import { PetStatusSchema } from './pets.js';
 import { initContract } from '@ts-rest/core';
-import { v1Errors } from './error-responses.js';
-import type { RouteMetadata } from './metadata.js';
+import { v1Errors } from './errors.js';
+import type { RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 
 /** A number of pets in stock or in an order: a whole number up to a million. */

@@ -4,8 +4,8 @@ import { lengthInCodePoints } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { v1Errors } from './error-responses.js';
-import type { RouteMetadata } from './metadata.js';
+import { v1Errors } from './errors.js';
+import type { RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
 

@@ -3,7 +3,7 @@ import { codeSamples } from './code-samples/code-samples.js';
 import type { ContractOperation } from '../contract-operations.js';
 import { operationRequest } from './operation-request.js';
 import { operationResponses } from './responses.js';
-import type { RouteMetadata } from '../metadata.js';
+import type { RouteMetadata } from '../contract-operations.js';
 import type { SecurityRequirementObject, SecuritySchemeObject, TagObject } from 'openapi3-ts/oas30';
 
 /** The OpenAPI operation of a contract route, as zod-to-openapi registers it. */
