@@ -2,6 +2,7 @@ import type { RecordedEvent } from '@petstore/contract';
 import type { Collection, Document } from 'mongodb';
 import { carrying, takenOff, type PendingEvent, type WithPendingEvents } from './pending-events.js';
 
+// Past it, writes are not remembered: the relay's look through the collection finds them.
 const MOST_HINTS = 10_000;
 
 type Hint = [documentId: unknown, write: number];
