@@ -1,44 +1,31 @@
 import { storedId, type Category, type NewCategory } from '@petstore/contract';
 import { AppError, nextSequenceValue } from '@petstore/service-kit';
-import type { Collection, Db } from 'mongodb';
 import { notFound } from './errors.js';
 import {
-  categoriesCollection,
+  CatalogueCollections,
   exists,
   findPage,
   isDuplicateKeyError,
   nameKeyOf,
-  petsCollection,
   sequences,
   type CategoryDocument,
   type PageQuery,
-  type PetDocument,
 } from './storage.js';
 
 /** Categories, unique by name regardless of case through the unique index on `nameKey`. */
-export class CategoriesRepository {
-  readonly #db: Db;
-  readonly #categories: Collection<CategoryDocument>;
-  readonly #pets: Collection<PetDocument>;
-
-  constructor(db: Db) {
-    this.#db = db;
-    this.#categories = categoriesCollection(db);
-    this.#pets = petsCollection(db);
-  }
-
+export class CategoriesRepository extends CatalogueCollections {
   async list(page: PageQuery): Promise<Category[]> {
-    return (await findPage(this.#categories, {}, page)).map(toCategory);
+    return (await findPage(this.categories, {}, page)).map(toCategory);
   }
 
   async get(categoryId: bigint): Promise<Category> {
-    const document = await this.#categories.findOne({ _id: storedId(categoryId) });
+    const document = await this.categories.findOne({ _id: storedId(categoryId) });
     if (!document) throw notFound('category', categoryId);
     return toCategory(document);
   }
 
   async create({ name, description }: NewCategory): Promise<Category> {
-    const _id = await nextSequenceValue(this.#db, sequences.categories);
+    const _id = await nextSequenceValue(this.db, sequences.categories);
     const document = {
       _id,
       name,
@@ -46,7 +33,7 @@ export class CategoriesRepository {
       revision: 0,
       ...(description === undefined ? {} : { description }),
     };
-    await named(name, () => this.#categories.insertOne(document));
+    await named(name, () => this.categories.insertOne(document));
     return toCategory(document);
   }
 
@@ -58,7 +45,7 @@ export class CategoriesRepository {
         ? { $set, $unset: { description: '' as const } }
         : { $set: { ...$set, description } };
     const document = await named(name, () =>
-      this.#categories.findOneAndUpdate({ _id: storedId(categoryId) }, update, {
+      this.categories.findOneAndUpdate({ _id: storedId(categoryId) }, update, {
         returnDocument: 'after',
       }),
     );
@@ -73,13 +60,13 @@ export class CategoriesRepository {
    */
   async delete(categoryId: bigint): Promise<void> {
     const _id = storedId(categoryId);
-    const document = await this.#categories.findOne({ _id }, { projection: { revision: 1 } });
+    const document = await this.categories.findOne({ _id }, { projection: { revision: 1 } });
     if (!document) throw notFound('category', categoryId);
-    if (!(await exists(this.#pets, { categoryId: _id }))) {
+    if (!(await exists(this.pets, { categoryId: _id }))) {
       const { revision } = document;
-      if ((await this.#categories.deleteOne({ _id, revision })).deletedCount === 1) return;
+      if ((await this.categories.deleteOne({ _id, revision })).deletedCount === 1) return;
       // Another request deleted it first, or a pet was just added to it.
-      if (!(await exists(this.#categories, { _id }))) throw notFound('category', categoryId);
+      if (!(await exists(this.categories, { _id }))) throw notFound('category', categoryId);
     }
     throw new AppError(
       'category_in_use',

@@ -1,14 +1,12 @@
 import { storedId, type NewPet, type Pet, type PetPatch, type PetStatus } from '@petstore/contract';
 import { carrying, nextSequenceValue, recordEvent, takenOff } from '@petstore/service-kit';
-import type { Collection, Db, Filter } from 'mongodb';
+import type { Filter } from 'mongodb';
 import { notFound, unknownCategory } from './errors.js';
 import {
-  categoriesCollection,
+  CatalogueCollections,
   exists,
   findPage,
-  petsCollection,
   sequences,
-  type CategoryDocument,
   type PageQuery,
   type PetDocument,
 } from './storage.js';
@@ -24,27 +22,17 @@ type PetFields = Partial<Pick<PetDocument, 'name' | 'categoryId' | 'status' | 's
  * A write that points a pet at a category ends by confirming it (`#confirmCategory`), which makes
  * a concurrent delete of the category fail; when the category is gone, the write is undone (422).
  */
-export class PetsRepository {
-  readonly #db: Db;
-  readonly #pets: Collection<PetDocument>;
-  readonly #categories: Collection<CategoryDocument>;
-
-  constructor(db: Db) {
-    this.#db = db;
-    this.#pets = petsCollection(db);
-    this.#categories = categoriesCollection(db);
-  }
-
+export class PetsRepository extends CatalogueCollections {
   async list({ statuses, categoryId, ...page }: PetListQuery): Promise<Pet[]> {
     const filter: Filter<PetDocument> = {};
     if (statuses !== undefined) filter.status = { $in: statuses };
     if (categoryId !== undefined) filter.categoryId = storedId(categoryId);
-    return (await findPage(this.#pets, filter, page)).map(toPet);
+    return (await findPage(this.pets, filter, page)).map(toPet);
   }
 
   /** The pet as stored, with the events it carries. */
   async document(petId: bigint): Promise<PetDocument> {
-    const document = await this.#pets.findOne({ _id: storedId(petId) });
+    const document = await this.pets.findOne({ _id: storedId(petId) });
     if (!document) throw notFound('pet', petId);
     return document;
   }
@@ -54,12 +42,12 @@ export class PetsRepository {
   }
 
   async create({ name, categoryId, status = 'available' }: NewPet): Promise<Pet> {
-    if (!(await exists(this.#categories, { _id: categoryId }))) throw unknownCategory(categoryId);
-    const _id = await nextSequenceValue(this.#db, sequences.pets);
+    if (!(await exists(this.categories, { _id: categoryId }))) throw unknownCategory(categoryId);
+    const _id = await nextSequenceValue(this.db, sequences.pets);
     const document: PetDocument = { _id, name, categoryId, status };
-    await this.#pets.insertOne(document);
+    await this.pets.insertOne(document);
     if (!(await this.#confirmCategory(categoryId))) {
-      await this.#pets.deleteOne({ _id });
+      await this.pets.deleteOne({ _id });
       throw unknownCategory(categoryId);
     }
     return toPet(document);
@@ -94,7 +82,7 @@ export class PetsRepository {
   }
 
   async statuses(petIds: bigint[]): Promise<{ petId: number; status: PetStatus }[]> {
-    const documents = await this.#pets
+    const documents = await this.pets
       .find({ _id: { $in: petIds.map(storedId) } }, { projection: { status: 1 } })
       .toArray();
     return documents.map(({ _id, status }) => ({ petId: _id, status }));
@@ -102,7 +90,7 @@ export class PetsRepository {
 
   /** Deletes the pet only while it carries just the events it carried when read. */
   async deleteAsRead(pet: PetDocument): Promise<boolean> {
-    const { deletedCount } = await this.#pets.deleteOne({
+    const { deletedCount } = await this.pets.deleteOne({
       _id: pet._id,
       pendingEventCount: pet.pendingEventCount ?? { $exists: false },
       ...carrying(Object.keys(pet.pendingEvents ?? {})),
@@ -112,7 +100,7 @@ export class PetsRepository {
 
   async #write(petId: bigint, fields: PetFields): Promise<Pet> {
     const { categoryId } = fields;
-    if (categoryId !== undefined && !(await exists(this.#categories, { _id: categoryId }))) {
+    if (categoryId !== undefined && !(await exists(this.categories, { _id: categoryId }))) {
       await this.document(petId); // A missing pet is 404 before its category is 422.
       throw unknownCategory(categoryId);
     }
@@ -139,11 +127,11 @@ export class PetsRepository {
   async #change(pet: PetDocument, fields: PetFields, guard: Filter<PetDocument> = {}) {
     const filter = { ...guard, _id: pet._id, ...shown(pet) };
     if (fields.status === undefined || fields.status === pet.status) {
-      const { matchedCount } = await this.#pets.updateOne(filter, { $set: fields });
+      const { matchedCount } = await this.pets.updateOne(filter, { $set: fields });
       return { matched: matchedCount === 1 };
     }
     const { id, update } = withStatusChanged(fields, { ...pet, ...fields });
-    const { matchedCount } = await this.#pets.updateOne(filter, update);
+    const { matchedCount } = await this.pets.updateOne(filter, update);
     return { matched: matchedCount === 1, event: id };
   }
 
@@ -155,13 +143,13 @@ export class PetsRepository {
     const { _id } = before;
     const restored = shown(before);
     if (event !== undefined) {
-      const { matchedCount } = await this.#pets.updateOne(
+      const { matchedCount } = await this.pets.updateOne(
         { _id, categoryId, ...carrying([event]) },
         { $set: restored, ...takenOff([event]) },
       );
       if (matchedCount === 1) return;
     }
-    await this.#pets.updateOne(
+    await this.pets.updateOne(
       { _id, categoryId },
       event === undefined ? { $set: restored } : withStatusChanged(restored, before).update,
     );
@@ -169,7 +157,7 @@ export class PetsRepository {
 
   /** True when the category still exists; moves its revision so a pending delete of it fails. */
   async #confirmCategory(categoryId: number): Promise<boolean> {
-    const { matchedCount } = await this.#categories.updateOne(
+    const { matchedCount } = await this.categories.updateOne(
       { _id: categoryId },
       { $inc: { revision: 1 } },
     );

@@ -35,6 +35,11 @@ export interface RoutesDeps {
 /** The gateway lets only admins write the catalogue; the service checks again. */
 const admin = (ctx: Context, action: string) => requireAdmin(requireCaller(ctx), action);
 
+const created = <T extends { id: number }>(ctx: Context, path: string, resource: T) => {
+  ctx.set('Location', `${path}/${resource.id}`);
+  return { status: 201 as const, body: resource };
+};
+
 const pageQuery = (query: { cursor?: string; limit: number }) => ({
   after: decodeCursor(query.cursor),
   limit: query.limit + 1,
@@ -59,9 +64,7 @@ export function routes({
       },
       createPet: async ({ body, ctx }) => {
         admin(ctx, 'add a pet');
-        const pet = await pets.create(body);
-        ctx.set('Location', `/v1/pets/${pet.id}`);
-        return { status: 201, body: pet };
+        return created(ctx, '/v1/pets', await pets.create(body));
       },
       // Deprecated: its headers and its sunset are set by deprecatedRoute, in front of it.
       getPet: async ({ params }) => ({ status: 200, body: await pets.get(params.petId) }),
@@ -96,9 +99,7 @@ export function routes({
       },
       createCategory: async ({ body, ctx }) => {
         admin(ctx, 'add a category');
-        const category = await categories.create(body);
-        ctx.set('Location', `/v1/categories/${category.id}`);
-        return { status: 201, body: category };
+        return created(ctx, '/v1/categories', await categories.create(body));
       },
       getCategory: async ({ params }) => ({
         status: 200,

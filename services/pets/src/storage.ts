@@ -35,6 +35,17 @@ export function categoriesCollection(db: Db) {
   return db.collection<CategoryDocument>('categories');
 }
 
+/** The catalogue's collections, which both repositories read: pets point at categories. */
+export abstract class CatalogueCollections {
+  protected readonly pets: Collection<PetDocument>;
+  protected readonly categories: Collection<CategoryDocument>;
+
+  constructor(protected readonly db: Db) {
+    this.pets = petsCollection(db);
+    this.categories = categoriesCollection(db);
+  }
+}
+
 export const sequences = { pets: 'pets', categories: 'categories' } as const;
 
 export interface PageQuery {

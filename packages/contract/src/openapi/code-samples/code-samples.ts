@@ -18,6 +18,19 @@ export function codeSamples(operation: ContractOperation, serverUrl: string): Co
   ];
 }
 
+/** How each language prints what comes back: JavaScript, then Python. */
+const printResult: Record<SampleRequest['response'], [string, string]> = {
+  json: [
+    'console.log(response.status, await response.json());',
+    'print(response.status_code, response.json())',
+  ],
+  text: [
+    'console.log(response.status, await response.text());',
+    'print(response.status_code, response.text)',
+  ],
+  none: ['console.log(response.status);', 'print(response.status_code)'],
+};
+
 /** A cURL command for the request; `-i` shows the status and headers. */
 export function curlSample(request: SampleRequest): string {
   const method = request.method === 'GET' ? '' : ` -X ${request.method}`;
@@ -32,12 +45,6 @@ export function curlSample(request: SampleRequest): string {
   ];
   return lines.join(' \\\n  ');
 }
-
-const printResult: Record<SampleRequest['response'], string> = {
-  json: 'console.log(response.status, await response.json());',
-  text: 'console.log(response.status, await response.text());',
-  none: 'console.log(response.status);',
-};
 
 /** An ES module using fetch (top-level await), reading the key from `API_KEY`. */
 export function javascriptSample(request: SampleRequest): string {
@@ -56,14 +63,8 @@ export function javascriptSample(request: SampleRequest): string {
       : [`body: JSON.stringify(${JSON.stringify(request.body, null, 2).replace(/\n/g, '\n  ')})`]),
   ];
   const init = options.length === 0 ? '' : `, {\n${options.map((o) => `  ${o},`).join('\n')}\n}`;
-  return `const response = await fetch(${jsString(request.url)}${init});\n${printResult[request.response]}`;
+  return `const response = await fetch(${jsString(request.url)}${init});\n${printResult[request.response][0]}`;
 }
-
-const printPython: Record<SampleRequest['response'], string> = {
-  json: 'print(response.status_code, response.json())',
-  text: 'print(response.status_code, response.text)',
-  none: 'print(response.status_code)',
-};
 
 /** A script using requests, reading the key from `API_KEY`. */
 export function pythonSample(request: SampleRequest): string {
@@ -81,7 +82,7 @@ export function pythonSample(request: SampleRequest): string {
   ];
   const imports = request.auth ? 'import os\n\nimport requests' : 'import requests';
   const call = `requests.${request.method.toLowerCase()}(\n${args.map((a) => `    ${a},`).join('\n')}\n)`;
-  return `${imports}\n\nresponse = ${call}\n${printPython[request.response]}`;
+  return `${imports}\n\nresponse = ${call}\n${printResult[request.response][1]}`;
 }
 
 /** One shell word, single-quoted so nothing inside it is expanded. */
