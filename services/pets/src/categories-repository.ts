@@ -7,7 +7,6 @@ import {
   findPage,
   isDuplicateKeyError,
   nameKeyOf,
-  sequences,
   type CategoryDocument,
   type PageQuery,
 } from './storage.js';
@@ -25,7 +24,7 @@ export class CategoriesRepository extends CatalogueCollections {
   }
 
   async create({ name, description }: NewCategory): Promise<Category> {
-    const _id = await nextSequenceValue(this.db, sequences.categories);
+    const _id = await nextSequenceValue(this.db, 'categories');
     const document = {
       _id,
       name,

@@ -24,10 +24,7 @@ const PetsEnvSchema = z
 
 export type PetsConfig = z.output<typeof PetsEnvSchema>;
 
-/**
- * The pets service's configuration from the environment, parsed once; throws naming every missing
- * or invalid variable.
- */
+/** Parsed once; throws naming every missing or invalid variable. */
 export function loadPetsConfig(env: Env = process.env): PetsConfig {
   return loadConfig(PetsEnvSchema, env);
 }

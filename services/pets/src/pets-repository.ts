@@ -6,7 +6,6 @@ import {
   CatalogueCollections,
   exists,
   findPage,
-  sequences,
   type PageQuery,
   type PetDocument,
 } from './storage.js';
@@ -43,7 +42,7 @@ export class PetsRepository extends CatalogueCollections {
 
   async create({ name, categoryId, status = 'available' }: NewPet): Promise<Pet> {
     if (!(await exists(this.categories, { _id: categoryId }))) throw unknownCategory(categoryId);
-    const _id = await nextSequenceValue(this.db, sequences.pets);
+    const _id = await nextSequenceValue(this.db, 'pets');
     const document: PetDocument = { _id, name, categoryId, status };
     await this.pets.insertOne(document);
     if (!(await this.#confirmCategory(categoryId))) {

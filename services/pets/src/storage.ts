@@ -46,8 +46,6 @@ export abstract class CatalogueCollections {
   }
 }
 
-export const sequences = { pets: 'pets', categories: 'categories' } as const;
-
 export interface PageQuery {
   after: number;
   limit: number;
