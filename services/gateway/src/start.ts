@@ -38,22 +38,22 @@ export function buildGateway(db: Db, config: Config, logger: Logger) {
   const messages = new MessageRepository(db);
   const events = messageEvents(db);
   const deliveries = new DeliveryRepository(db);
-  const deliverer = deliveryWorker(deliveries, config.webhooks, logger);
-  const recorder = new EventRecorder(db, () => deliverer.kick());
-  const { pollMs, leaseMs } = config.messages;
-  const messenger = messageWorker({
+  const webhookDeliveries = deliveryWorker(deliveries, config.webhooks, logger);
+  const recorder = new EventRecorder(db, () => webhookDeliveries.kick());
+  const messageDeliveries = messageWorker({
     messages,
     events,
     deliver: logDelivery(logger),
     logger,
-    pollMs,
-    leaseMs,
+    ...config.messages,
   });
   const relay = eventRelay({
     logger,
     sources: [events],
-    send: async (recorded) => void (await recorder.recordEvents(recorded)),
-    idleMs: pollMs,
+    send: async (recorded) => {
+      await recorder.recordEvents(recorded);
+    },
+    idleMs: config.messages.pollMs,
   });
   const sweeper = webhookSweeper(deliveries, {
     logger,
@@ -72,15 +72,14 @@ export function buildGateway(db: Db, config: Config, logger: Logger) {
       accounts,
       createKeyCache({ ttlMs: config.keys.cacheTtlMs, maxEntries: config.keys.cacheSize }),
       keyUsage,
-      () => new Date(),
     ),
     rateLimits: rateLimits(db, config.rateLimit.policy, config.rateLimit),
     upstreams: createUpstreams(config.services, config.upstream.timeoutMs),
-    onMessageQueued: (id) => messenger.queued(id),
-    onWebhookDeliveryDue: () => deliverer.kick(),
+    onMessageQueued: (id) => messageDeliveries.queued(id),
+    onWebhookDeliveryDue: () => webhookDeliveries.kick(),
   };
-  // In the order they stop last: the messages first, then the relay of their events.
-  return { deps, keyUsage, workers: [deliverer, sweeper, relay, messenger] };
+  // Stopped last first: the messages, then the relay of their events, then the webhooks.
+  return { deps, keyUsage, workers: [webhookDeliveries, sweeper, relay, messageDeliveries] };
 }
 
 /** Connects to Mongo, ensures indexes and the admin account, then serves with its workers. */

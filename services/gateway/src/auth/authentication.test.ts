@@ -150,7 +150,6 @@ describe('revocation', () => {
       { findKeyOwner: lookups },
       createKeyCache({ ttlMs: 1000, maxEntries: 10 }),
       new KeyUsage(() => Promise.resolve(), logger),
-      () => new Date(),
     );
     const inFlight = authenticator.authenticate(`Bearer ${apiKey}`);
     // Revoked (here, through this gateway) while the database's answer is on its way.

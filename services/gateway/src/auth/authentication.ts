@@ -37,15 +37,13 @@ export class Authenticator {
   readonly #keys: KeyOwners;
   readonly #cache: KeyCache;
   readonly #usage: KeyUsage;
-  readonly #now: () => Date;
   /** Keys revoked through this gateway: a lookup that began before one is not cached. */
   #revocations = 0;
 
-  constructor(keys: KeyOwners, cache: KeyCache, usage: KeyUsage, now: () => Date) {
+  constructor(keys: KeyOwners, cache: KeyCache, usage: KeyUsage) {
     this.#keys = keys;
     this.#cache = cache;
     this.#usage = usage;
-    this.#now = now;
   }
 
   /** `fresh` skips the cache: for what a key revoked on another gateway must not do at once. */
@@ -57,7 +55,7 @@ export class Authenticator {
     if (!looksLikeApiKey(token)) throw unauthorized('the API key is malformed');
     const hash = hashApiKey(token);
     const owner = (fresh ? undefined : this.#cache.get(hash)) ?? (await this.#lookUp(hash));
-    this.#usage.record(owner.keyId, this.#now());
+    this.#usage.record(owner.keyId, new Date());
     return { caller: { accountId: owner.accountId, role: owner.role }, keyId: owner.keyId };
   }
 
