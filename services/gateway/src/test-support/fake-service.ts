@@ -19,7 +19,7 @@ export interface FakeService extends ServedHttp {
   received: ReceivedRequest[];
 }
 
-/** Answers JSON like a service would: `{ status, body, headers }`. */
+/** Responds with JSON as a service would. */
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -53,7 +53,7 @@ export async function startFakeService(
       if (request.url !== '/ready') received.push(request);
       await handler(request, res, req);
     } catch {
-      // The gateway gave up on this request (a refused body, a timeout): nothing to answer.
+      // The gateway gave up on this request (a refused body, a timeout): no response is read.
       res.destroy();
     }
   });

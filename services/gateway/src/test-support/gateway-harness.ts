@@ -1,6 +1,6 @@
 // Test support: a gateway of the test's own on its own database, and what its tests share.
 import { connectMongo, createLogger, type Env, type Logger } from '@petstore/service-kit';
-import { serveHttp, testInternalToken, type startMongo } from '@petstore/testkit';
+import { serveHttp, testInternalToken, type MongoServer } from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';
 import { MongoClient, type Db } from 'mongodb';
 import { AccountRepository } from '../accounts/account-repository.js';
@@ -11,8 +11,6 @@ import { closeUpstreams } from '../proxy/upstreams.js';
 import { buildGateway, startGateway } from '../start.js';
 
 export const ADMIN_API_KEY = 'psk_AdminKeyForTests0123456789abcdefABCDEF';
-
-export type MongoServer = Awaited<ReturnType<typeof startMongo>>;
 
 export interface CapturedLogs {
   logger: Logger;
