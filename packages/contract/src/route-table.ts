@@ -37,43 +37,30 @@ function match(segments: Segment[], parts: string[]): Record<string, string> | u
   const params: Record<string, string> = {};
   for (const [index, part] of parts.entries()) {
     const segment = segments[index];
-    if (segment === undefined) return undefined;
-    if ('literal' in segment) {
-      if (part !== segment.literal) return undefined;
-    } else {
-      if (part === '') return undefined;
-      params[segment.parameter] = decode(part);
+    if (segment === undefined || ('literal' in segment ? part !== segment.literal : part === '')) {
+      return undefined;
     }
+    if ('parameter' in segment) params[segment.parameter] = decode(part);
   }
   return params;
 }
 
-/** `GET` routes answer `HEAD` too; every known path answers `OPTIONS`. */
-function allowedMethods(operations: ContractOperation[]): string[] {
-  const methods = new Set(['OPTIONS']);
-  for (const { route } of operations) {
-    methods.add(route.method);
-    if (route.method === 'GET') methods.add('HEAD');
-  }
-  return [...methods].sort();
-}
-
 /** Resolves method and path to the contract operation serving it, in contract order. */
 export class RouteTable {
-  /** Operations by the number of path parts they accept, in contract order. */
+  /** Operations by the number of path parts they accept. */
   readonly #byLength = new Map<number, CompiledOperation[]>();
 
   constructor(router: AppRouter) {
-    const accept = (length: number, compiled: CompiledOperation) => {
-      this.#byLength.set(length, [...(this.#byLength.get(length) ?? []), compiled]);
-    };
     for (const operation of contractOperations(router)) {
       const segments = compile(operation.route.path);
-      accept(segments.length, { operation, segments });
       const last = segments.at(-1);
       // `/a/:b?` answers `/a` too.
-      if (last && 'parameter' in last && last.optional) {
-        accept(segments.length - 1, { operation, segments });
+      const optional = last !== undefined && 'parameter' in last && last.optional;
+      for (const length of optional ? [segments.length, segments.length - 1] : [segments.length]) {
+        this.#byLength.set(length, [
+          ...(this.#byLength.get(length) ?? []),
+          { operation, segments },
+        ]);
       }
     }
   }
@@ -90,9 +77,12 @@ export class RouteTable {
     const wanted = method === 'HEAD' ? 'GET' : method;
     const found = candidates.find(({ operation }) => operation.route.method === wanted);
     if (found) return { kind: 'operation', ...found };
-    return {
-      kind: 'method_not_allowed',
-      allow: allowedMethods(candidates.map(({ operation }) => operation)),
-    };
+    // `GET` routes answer `HEAD` too; every known path answers `OPTIONS`.
+    const allow = new Set(['OPTIONS']);
+    for (const { operation } of candidates) {
+      allow.add(operation.route.method);
+      if (operation.route.method === 'GET') allow.add('HEAD');
+    }
+    return { kind: 'method_not_allowed', allow: [...allow].sort() };
   }
 }
