@@ -1,7 +1,7 @@
 import { contract } from '@petstore/contract';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import { accountRoutes, type AccountRoutesDeps } from './accounts/account-routes.js';
-import { docsContract, docsRoutes, type DocsRoutesDeps } from './docs/docs-routes.js';
+import { docsContract, docsRoutes, type DocsRoutesDeps } from './docs/docs-page.js';
 import { messageRoutes, type MessageRoutesDeps } from './messages/message-routes.js';
 import { webhookRoutes, type WebhookRoutesDeps } from './webhooks/webhook-routes.js';
 

@@ -1,7 +1,6 @@
 import type { Middleware } from 'koa';
 import { z } from 'zod';
-import { refuseUnlessRead } from './docs-page.js';
-import type { OpenApiDocument } from './docs-routes.js';
+import { refuseUnlessRead, type OpenApiDocument } from './docs-page.js';
 
 const INDEX_PATHS = new Set(['/', '/v1']);
 

@@ -2,8 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
+import { contract, type OpenApiDocumentSchema } from '@petstore/contract';
 import { AppError } from '@petstore/service-kit';
+import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Context, Middleware } from 'koa';
+import type { z } from 'zod';
 
 const DOCS_SCRIPT_PATH = '/docs/scalar.js';
 const DOCS_INIT_PATH = '/docs/init.js';
@@ -12,7 +15,7 @@ const DOCS_INIT_PATH = '/docs/init.js';
  * Scalar's bundle and a start-up script, both served here (no inline script), under a line that
  * says which key to paste: Scalar itself shows an empty token field.
  */
-export const DOCS_HTML = `<!doctype html>
+const DOCS_HTML = `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -56,7 +59,7 @@ const SCALAR_CONFIGURATION = {
 const DOCS_INIT = `Scalar.createApiReference('#petstore-reference', ${JSON.stringify(SCALAR_CONFIGURATION)});\n`;
 
 /** `/docs` loads from this origin only, plus the styles Scalar injects. */
-export function docsContentSecurityPolicy(publicUrl: string): string {
+function docsContentSecurityPolicy(publicUrl: string): string {
   const apiOrigin = new URL(publicUrl).origin;
   return [
     "default-src 'none'",
@@ -112,5 +115,27 @@ export function docsAssets(): Middleware {
     } else {
       ctx.body = plain;
     }
+  };
+}
+
+export type OpenApiDocument = z.output<typeof OpenApiDocumentSchema>;
+
+export const docsContract = { openapi: contract.meta.openapi, docs: contract.meta.docs };
+
+export interface DocsRoutesDeps {
+  openApiDocument: OpenApiDocument;
+  publicUrl: string;
+}
+
+export function docsRoutes({
+  openApiDocument,
+  publicUrl,
+}: DocsRoutesDeps): RouterImplementation<typeof docsContract> {
+  return {
+    openapi: () => Promise.resolve({ status: 200, body: openApiDocument }),
+    docs: ({ ctx }) => {
+      ctx.set('Content-Security-Policy', docsContentSecurityPolicy(publicUrl));
+      return Promise.resolve({ status: 200, body: DOCS_HTML });
+    },
   };
 }

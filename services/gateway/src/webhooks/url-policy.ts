@@ -62,7 +62,8 @@ export function webhookLookup(policy: WebhookUrlPolicy): LookupFunction {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      const refused = error ?? firstRefusal(hostname, addresses, policy);
+      const refused =
+        error ?? addresses.map(({ address }) => refusal(hostname, address, policy)).find(Boolean);
       if (refused) callback(refused, '');
       else if (options.all) callback(null, addresses);
       else callback(null, addresses[0]!.address, addresses[0]!.family);
@@ -80,14 +81,6 @@ export function webhookLookup(policy: WebhookUrlPolicy): LookupFunction {
       ),
     );
   };
-}
-
-function firstRefusal(host: string, addresses: LookupAddress[], policy: WebhookUrlPolicy) {
-  for (const { address } of addresses) {
-    const refused = refusal(host, address, policy);
-    if (refused) return refused;
-  }
-  return undefined;
 }
 
 /** 422 `invalid_webhook_url` saying why a webhook may not be sent to `url`. */
