@@ -3,7 +3,7 @@ import { lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { v1Errors } from './errors.js';
-import type { RouteMetadata } from './contract-operations.js';
+import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
 
@@ -39,51 +39,41 @@ const CategoryPathSchema = z.object({
 
 export const categories = c.router({
   listCategories: {
-    method: 'GET',
-    path: '/v1/categories',
+    ...at('GET /v1/categories', read),
     query: PageQuerySchema,
     summary: 'List categories',
     description: 'Categories in id order. The next page is in the `Link: <…>; rel="next"` header.',
     responses: { 200: z.array(CategorySchema), ...v1Errors(400, 401) },
-    metadata: read,
   },
   createCategory: {
-    method: 'POST',
-    path: '/v1/categories',
+    ...at('POST /v1/categories', adminWrite),
     body: requestBody(NewCategorySchema),
     summary: 'Add a category',
     description:
       'Adds a category; `Location` gives its address. A name already used, in any case, is 409 `conflict`.',
     responses: { 201: CategorySchema, ...v1Errors(400, 401, 403, 409, 413, 415) },
-    metadata: adminWrite,
   },
   getCategory: {
-    method: 'GET',
-    path: '/v1/categories/:categoryId',
+    ...at('GET /v1/categories/:categoryId', read),
     pathParams: CategoryPathSchema,
     summary: 'Get a category',
     description: 'One category by its id.',
     responses: { 200: CategorySchema, ...v1Errors(400, 401, 404) },
-    metadata: read,
   },
   replaceCategory: {
-    method: 'PUT',
-    path: '/v1/categories/:categoryId',
+    ...at('PUT /v1/categories/:categoryId', adminWrite),
     pathParams: CategoryPathSchema,
     body: requestBody(NewCategorySchema),
     summary: 'Replace a category',
     description:
       'Replaces the name and description; a description left out is removed. A name another category uses is 409 `conflict`.',
     responses: { 200: CategorySchema, ...v1Errors(400, 401, 403, 404, 409, 413, 415) },
-    metadata: adminWrite,
   },
   deleteCategory: {
-    method: 'DELETE',
-    path: '/v1/categories/:categoryId',
+    ...at('DELETE /v1/categories/:categoryId', adminWrite),
     pathParams: CategoryPathSchema,
     summary: 'Delete a category',
     description: 'Removes a category no pet uses; while pets use it, 409 `category_in_use`.',
     responses: { 204: c.noBody(), ...v1Errors(400, 401, 403, 404, 409) },
-    metadata: adminWrite,
   },
 });

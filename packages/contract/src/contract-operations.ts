@@ -18,6 +18,15 @@ export interface RouteMetadata {
   hideTryItPanel?: boolean;
 }
 
+/** `method` and `path` from `'GET /v1/pets/:petId'`, with the route's metadata. */
+export function at<M extends AppRoute['method'], P extends string>(
+  route: `${M} ${P}`,
+  metadata: RouteMetadata,
+): { method: M; path: P; metadata: RouteMetadata } {
+  const [method, path] = route.split(' ') as [M, P];
+  return { method, path, metadata };
+}
+
 /** The metadata of a contract route (every route has one; a route without it is a contract bug). */
 export function routeMetadata(route: AppRoute): RouteMetadata {
   const metadata = route.metadata as RouteMetadata | undefined;

@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { errors } from './errors.js';
 import { RecordedEventSchema } from './event-schemas.js';
 import { IdParamSchema, IdSchema } from './ids.js';
-import type { RouteMetadata } from './contract-operations.js';
+import { at, type RouteMetadata } from './contract-operations.js';
 import { PetSchema, PetStatusSchema } from './pets.js';
 import { requestBody } from './request-body.js';
 import { z } from './zod.js';
@@ -30,43 +30,35 @@ export type PetStatusEntry = z.infer<typeof PetStatusEntrySchema>;
 /** What the store asks of the pets service, with `x-internal-token`; the gateway never routes it. */
 export const internalPets = c.router({
   getPet: {
-    method: 'GET',
-    path: '/internal/pets/:petId',
+    ...at('GET /internal/pets/:petId', metadata),
     pathParams: PetPathSchema,
     summary: 'Get a pet for another service',
     responses: { 200: PetSchema, ...errors(400, 401, 404, 500, 503) },
-    metadata,
   },
   setPetStatus: {
-    method: 'PUT',
-    path: '/internal/pets/:petId/status',
+    ...at('PUT /internal/pets/:petId/status', metadata),
     pathParams: PetPathSchema,
     body: requestBody(PetStatusUpdateSchema),
     summary: 'Set the status the store derives from stock, unless a newer one was set',
     responses: { 200: PetSchema, ...errors(400, 401, 404, 413, 500, 503) },
-    metadata,
   },
   listPetStatuses: {
-    method: 'GET',
-    path: '/internal/pet-statuses',
+    ...at('GET /internal/pet-statuses', metadata),
     query: PetStatusesQuerySchema,
     summary: 'The statuses of up to 100 pets, those that exist, for the store to reconcile',
     responses: { 200: z.array(PetStatusEntrySchema), ...errors(400, 401, 500, 503) },
-    metadata,
   },
 });
 
 /** What pets and the store send the gateway: the events that happened there, for webhooks. */
 export const internalEvents = c.router({
   recordEvents: {
-    method: 'POST',
-    path: '/internal/events',
+    ...at('POST /internal/events', { service: 'gateway', auth: 'internal' }),
     body: requestBody(z.object({ events: z.array(RecordedEventSchema).min(1).max(100) })),
     summary: 'Record events for the webhooks that want them; recording one twice changes nothing',
     responses: {
       202: z.object({ recorded: z.number().int().min(0) }),
       ...errors(400, 401, 413, 500, 503),
     },
-    metadata: { service: 'gateway', auth: 'internal' } satisfies RouteMetadata,
   },
 });

@@ -4,7 +4,7 @@ import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { v1Errors } from './errors.js';
-import type { RouteMetadata } from './contract-operations.js';
+import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 
 const messageText = lengthInCodePoints(z.string(), { min: 1, max: 10_000 }).openapi({
@@ -37,23 +37,19 @@ const metadata = { service: 'gateway', auth: 'key', stability: 'beta' } satisfie
 
 export const messages = c.router({
   sendMessage: {
-    method: 'POST',
-    path: '/v1/messages',
+    ...at('POST /v1/messages', metadata),
     body: requestBody(NewMessageSchema),
     summary: 'Send a message',
     description: 'Queues a message (202); a worker delivers it shortly after.',
     responses: { 202: MessageSchema, ...v1Errors(400, 401, 413, 415) },
-    metadata,
   },
   getMessage: {
-    method: 'GET',
-    path: '/v1/messages/:messageId',
+    ...at('GET /v1/messages/:messageId', metadata),
     pathParams: z.object({
       messageId: MessageIdSchema.openapi({ description: 'The message’s id.' }),
     }),
     summary: 'Get a message',
     description: 'One of the caller’s messages and its delivery status; another account’s is 404.',
     responses: { 200: MessageSchema, ...v1Errors(400, 401, 404) },
-    metadata,
   },
 });

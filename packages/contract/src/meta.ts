@@ -1,7 +1,7 @@
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { errors } from './errors.js';
-import type { RouteMetadata } from './contract-operations.js';
+import { at, type RouteMetadata } from './contract-operations.js';
 
 export const HealthSchema = z
   .object({ status: z.literal('ok').openapi({ example: 'ok' }) })
@@ -29,39 +29,31 @@ const metadata = { service: 'gateway', auth: 'none' } satisfies RouteMetadata;
 
 export const meta = c.router({
   health: {
-    method: 'GET',
-    path: '/health',
+    ...at('GET /health', metadata),
     summary: 'Liveness',
     description: 'Answers while the gateway process is up.',
     responses: { 200: HealthSchema, ...errors(500) },
-    metadata,
   },
   ready: {
-    method: 'GET',
-    path: '/ready',
+    ...at('GET /ready', metadata),
     summary: 'Readiness',
     description:
       'Answers 200 when every service and database answers, else 503 naming the parts that are down.',
     responses: { 200: HealthSchema, ...errors(500, 503) },
-    metadata,
   },
   openapi: {
-    method: 'GET',
-    path: '/openapi.json',
+    ...at('GET /openapi.json', metadata),
     summary: 'This document',
     description: 'The OpenAPI 3.0.3 document of the API.',
     responses: { 200: OpenApiDocumentSchema, ...errors(500) },
-    metadata,
   },
   docs: {
-    method: 'GET',
-    path: '/docs',
+    ...at('GET /docs', metadata),
     summary: 'API reference',
     description: 'An interactive reference page built from this document, served without a CDN.',
     responses: {
       200: c.otherResponse({ contentType: 'text/html', body: z.string() }),
       ...errors(500),
     },
-    metadata,
   },
 });

@@ -4,7 +4,7 @@ import { lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { v1Errors } from './errors.js';
-import type { RouteMetadata } from './contract-operations.js';
+import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 
 export const PetStatusSchema = z.enum(['available', 'pending', 'sold']).openapi('PetStatus', {
@@ -67,65 +67,53 @@ const PetPathSchema = z.object({ petId: IdParamSchema.openapi({ description: 'Th
 
 export const pets = c.router({
   listPets: {
-    method: 'GET',
-    path: '/v1/pets',
+    ...at('GET /v1/pets', read),
     query: ListPetsQuerySchema,
     summary: 'List pets',
     description:
       'Pets in id order, filtered by status and category. The next page is in the `Link: <…>; rel="next"` header.',
     responses: { 200: PetsSchema, ...v1Errors(400, 401) },
-    metadata: read,
   },
   createPet: {
-    method: 'POST',
-    path: '/v1/pets',
+    ...at('POST /v1/pets', adminWrite),
     body: requestBody(NewPetSchema),
     summary: 'Add a pet',
     description:
       'Adds a pet to the catalogue; `Location` gives its address. Its category must exist (422 `unknown_category`).',
     responses: { 201: PetSchema, ...v1Errors(400, 401, 403, 413, 415, 422) },
-    metadata: adminWrite,
   },
   getPet: {
-    method: 'GET',
-    path: '/v1/pets/:petId',
+    ...at('GET /v1/pets/:petId', { ...read, sunset: getPetSunset }),
     pathParams: PetPathSchema,
     summary: 'Get a pet',
     description:
       'One pet by its id. Every answer carries `Deprecation`, `Sunset` and a `Link` to the deprecation notice.',
     deprecated: true,
     responses: { 200: PetSchema, ...v1Errors(400, 401, 404, 410) },
-    metadata: { ...read, sunset: getPetSunset },
   },
   replacePet: {
-    method: 'PUT',
-    path: '/v1/pets/:petId',
+    ...at('PUT /v1/pets/:petId', adminWrite),
     pathParams: PetPathSchema,
     body: requestBody(NewPetSchema),
     summary: 'Replace a pet',
     description:
       'Replaces the name, category and status of a pet (available when left out). Its category must exist (422 `unknown_category`).',
     responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 415, 422) },
-    metadata: adminWrite,
   },
   updatePet: {
-    method: 'PATCH',
-    path: '/v1/pets/:petId',
+    ...at('PATCH /v1/pets/:petId', adminWrite),
     pathParams: PetPathSchema,
     body: requestBody(PetPatchSchema),
     summary: 'Update a pet',
     description:
       'Changes the fields given and keeps the others. A new category must exist (422 `unknown_category`).',
     responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 415, 422) },
-    metadata: adminWrite,
   },
   deletePet: {
-    method: 'DELETE',
-    path: '/v1/pets/:petId',
+    ...at('DELETE /v1/pets/:petId', adminWrite),
     pathParams: PetPathSchema,
     summary: 'Delete a pet',
     description: 'Removes a pet from the catalogue; its id is never given again.',
     responses: { 204: c.noBody(), ...v1Errors(400, 401, 403, 404) },
-    metadata: adminWrite,
   },
 });

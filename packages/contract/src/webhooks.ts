@@ -5,7 +5,7 @@ import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { v1Errors } from './errors.js';
-import type { RouteMetadata } from './contract-operations.js';
+import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
 
@@ -110,78 +110,63 @@ const WebhookPathSchema = z.object({ webhookId });
 
 export const webhooks = c.router({
   createWebhook: {
-    method: 'POST',
-    path: '/v1/webhooks',
+    ...at('POST /v1/webhooks', metadata),
     body: requestBody(NewWebhookSchema),
     summary: 'Create a webhook',
     description:
       'Subscribes a URL to event types and returns its signing secret, shown this once. A URL that is not `https`, or that resolves to a loopback, private, link-local or metadata address, is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. The events it will receive are described under Callbacks.',
     responses: { 201: CreatedWebhookSchema, ...v1Errors(400, 401, 403, 413, 415, 422) },
-    metadata,
   },
   listWebhooks: {
-    method: 'GET',
-    path: '/v1/webhooks',
+    ...at('GET /v1/webhooks', metadata),
     query: PageQuerySchema,
     summary: 'List webhooks',
     description: 'The caller’s webhooks (an admin: every account’s), oldest first, never a secret.',
     responses: { 200: z.array(WebhookSchema), ...v1Errors(400, 401) },
-    metadata,
   },
   getWebhook: {
-    method: 'GET',
-    path: '/v1/webhooks/:webhookId',
+    ...at('GET /v1/webhooks/:webhookId', metadata),
     pathParams: WebhookPathSchema,
     summary: 'Get a webhook',
     description: 'One of the caller’s webhooks; another account’s is 404.',
     responses: { 200: WebhookSchema, ...v1Errors(400, 401, 404) },
-    metadata,
   },
   updateWebhook: {
-    method: 'PATCH',
-    path: '/v1/webhooks/:webhookId',
+    ...at('PATCH /v1/webhooks/:webhookId', metadata),
     pathParams: WebhookPathSchema,
     body: requestBody(WebhookPatchSchema),
     summary: 'Update a webhook',
     description:
       'Changes the URL, the event types, the description, or turns deliveries off and on. As on creation, a refused URL is 422 `invalid_webhook_url` and an event type the caller may not receive is 403 `forbidden`.',
     responses: { 200: WebhookSchema, ...v1Errors(400, 401, 403, 404, 413, 415, 422) },
-    metadata,
   },
   deleteWebhook: {
-    method: 'DELETE',
-    path: '/v1/webhooks/:webhookId',
+    ...at('DELETE /v1/webhooks/:webhookId', metadata),
     pathParams: WebhookPathSchema,
     summary: 'Delete a webhook',
     description: 'Stops every delivery to it, pending retries included.',
     responses: { 204: c.noBody(), ...v1Errors(400, 401, 404) },
-    metadata,
   },
   rotateWebhookSecret: {
-    method: 'POST',
-    path: '/v1/webhooks/:webhookId/secret',
+    ...at('POST /v1/webhooks/:webhookId/secret', metadata),
     pathParams: WebhookPathSchema,
     body: c.noBody(),
     summary: 'Rotate a webhook’s secret',
     description:
       'A new signing secret, shown this once. For 24 hours deliveries carry a signature by each secret (space separated in `webhook-signature`), so a receiver can switch without missing one.',
     responses: { 201: WebhookSecretSchema, ...v1Errors(400, 401, 404) },
-    metadata,
   },
   listWebhookDeliveries: {
-    method: 'GET',
-    path: '/v1/webhooks/:webhookId/deliveries',
+    ...at('GET /v1/webhooks/:webhookId/deliveries', metadata),
     pathParams: WebhookPathSchema,
     query: PageQuerySchema,
     summary: 'List a webhook’s deliveries',
     description:
       'Each event sent or to be sent to the webhook, newest first: its status, attempts, the last HTTP status and when the next attempt is due.',
     responses: { 200: z.array(WebhookDeliverySchema), ...v1Errors(400, 401, 404) },
-    metadata,
   },
   retryWebhookDelivery: {
-    method: 'POST',
-    path: '/v1/webhooks/:webhookId/deliveries/:deliveryId/retry',
+    ...at('POST /v1/webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
     pathParams: WebhookPathSchema.extend({
       deliveryId: WebhookDeliveryIdSchema.openapi({ description: 'The delivery’s id.' }),
     }),
@@ -190,6 +175,5 @@ export const webhooks = c.router({
     description:
       'Schedules another attempt now, whatever the delivery’s status; the receiver gets the same `webhook-id` again.',
     responses: { 202: WebhookDeliverySchema, ...v1Errors(400, 401, 404) },
-    metadata,
   },
 });
