@@ -1,50 +1,42 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { codeSamples } from './code-samples/code-samples.js';
+import type { SecuritySchemeObject, TagObject } from 'openapi3-ts/oas30';
 import type { ContractOperation } from '../contract-operations.js';
+import { codeSamples } from './code-samples/code-samples.js';
 import { operationRequest } from './operation-request.js';
 import { operationResponses } from './responses.js';
-import type { RouteMetadata } from '../contract-operations.js';
-import type { SecurityRequirementObject, SecuritySchemeObject, TagObject } from 'openapi3-ts/oas30';
+import { webhookCallbacks } from './webhook-callbacks.js';
 
-/** The OpenAPI operation of a contract route, as zod-to-openapi registers it. */
-export function operationConfig(operation: ContractOperation, serverUrl: string): RouteConfig {
+/** The OpenAPI operation of a contract route; its links point at others of `operations`. */
+export function operationConfig(
+  operation: ContractOperation,
+  operations: ContractOperation[],
+  serverUrl: string,
+): RouteConfig {
   const { route, metadata, name } = operation;
-  const description = operationDescription(operation);
+  const description = [
+    route.description,
+    metadata.role === 'admin' && 'Needs an admin key; a customer key gets 403 `forbidden`.',
+    metadata.sunset && `Deprecated: answers 410 \`gone\` from ${metadata.sunset} on.`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   return {
     method: route.method.toLowerCase() as RouteConfig['method'],
     path: toOpenApiPath(route.path),
     operationId: name,
     tags: [tagOf(operation.group)],
     ...(route.summary === undefined ? {} : { summary: route.summary }),
-    ...(description === undefined ? {} : { description }),
+    ...(description === '' ? {} : { description }),
     ...(route.deprecated === true ? { deprecated: true } : {}),
-    security: operationSecurity(metadata),
+    // The bearer key where an operation needs one, else `[]`: public, not forgotten.
+    security: metadata.auth === 'key' ? [{ [bearerAuthName]: [] }] : [],
     request: operationRequest(route),
-    responses: operationResponses(operation),
-    ...operationExtensions(metadata),
-    'x-codeSamples': codeSamples(operation, serverUrl),
-  };
-}
-
-function operationDescription({ route, metadata }: ContractOperation): string | undefined {
-  const parts = [
-    route.description,
-    metadata.role === 'admin'
-      ? 'Needs an admin key; a customer key gets 403 `forbidden`.'
-      : undefined,
-    metadata.sunset === undefined
-      ? undefined
-      : `Deprecated: answers 410 \`gone\` from ${metadata.sunset} on.`,
-  ].filter((part) => part !== undefined);
-  return parts.length === 0 ? undefined : parts.join('\n\n');
-}
-
-/** The `x-` extensions an operation's metadata asks for. */
-export function operationExtensions(metadata: RouteMetadata): Record<`x-${string}`, unknown> {
-  return {
+    responses: operationResponses(operation, operations),
     ...(metadata.stability === undefined ? {} : { 'x-stability': metadata.stability }),
     ...(metadata.sunset === undefined ? {} : { 'x-sunset': metadata.sunset }),
     ...(metadata.hideTryItPanel === true ? { 'x-hideTryItPanel': true } : {}),
+    'x-codeSamples': codeSamples(operation, serverUrl),
+    ...(name === 'createWebhook' ? { callbacks: webhookCallbacks } : {}),
   };
 }
 
@@ -63,11 +55,6 @@ export const bearerAuth: SecuritySchemeObject = {
     'An API key (`psk_…`), shown once when an account or a key is created: ' +
     '`Authorization: Bearer <API key>`.',
 };
-
-/** The bearer key where an operation needs one, else `[]`: public, not forgotten. */
-export function operationSecurity(metadata: RouteMetadata): SecurityRequirementObject[] {
-  return metadata.auth === 'key' ? [{ [bearerAuthName]: [] }] : [];
-}
 
 /** The document's tags, in navigation order. */
 export const tags: TagObject[] = [
@@ -98,10 +85,8 @@ const tagOfGroup: Record<string, string> = {
 };
 
 /** The tag of a top-level router key of the contract. */
-export function tagOf(group: string): string {
+function tagOf(group: string): string {
   const tag = tagOfGroup[group];
-  if (tag === undefined) {
-    throw new Error(`[openapi] no tag for the contract's "${group}" routes`);
-  }
+  if (tag === undefined) throw new Error(`[openapi] no tag for the contract's "${group}" routes`);
   return tag;
 }

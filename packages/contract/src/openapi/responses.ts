@@ -8,15 +8,24 @@ import {
   isZodType,
 } from '@ts-rest/core';
 import { z, type ZodTypeAny } from 'zod';
-import type { HeaderObject, HeadersObject } from 'openapi3-ts/oas30';
+import { STATUS_CODES } from 'node:http';
+import type { HeaderObject, HeadersObject, LinksObject } from 'openapi3-ts/oas30';
 import { documentInfo } from './document-info.js';
 import { unwrapSchema } from '../zod-unwrap.js';
 
-/** Every status the contract lists for a route, with its content and headers. */
-export function operationResponses(operation: ContractOperation): RouteConfig['responses'] {
+/** Every status the contract lists for a route, with its content, headers and links. */
+export function operationResponses(
+  operation: ContractOperation,
+  operations: ContractOperation[],
+): RouteConfig['responses'] {
   return Object.fromEntries(
     routeResponses(operation.route).map(([status, response]) => {
       const content = responseContent(response);
+      // 202: a message is accepted, not yet delivered, but it can be read by its id at once.
+      const links =
+        operation.route.method === 'POST' && (status === 201 || status === 202)
+          ? createdLinks(operation, operations)
+          : {};
       return [
         String(status),
         {
@@ -25,7 +34,22 @@ export function operationResponses(operation: ContractOperation): RouteConfig['r
           ...(content === undefined
             ? {}
             : { content: { [content.contentType]: { schema: content.schema ?? {} } } }),
+          ...(Object.keys(links).length === 0 ? {} : { links }),
         },
+      ];
+    }),
+  );
+}
+
+/** Links from what a `POST` creates to the operations on it (`<path>/:id`), by its body's `id`. */
+function createdLinks({ route }: ContractOperation, operations: ContractOperation[]): LinksObject {
+  return Object.fromEntries(
+    operations.flatMap(({ name, route: child }) => {
+      const parameter = /^\/:([A-Za-z]+)$/.exec(child.path.slice(route.path.length))?.[1];
+      if (child.method === 'POST' || !child.path.startsWith(route.path) || !parameter) return [];
+      const link = { operationId: name, parameters: { [parameter]: '$response.body#/id' } };
+      return [
+        [name, { ...link, description: `The \`id\` of the new resource as \`${parameter}\`.` }],
       ];
     }),
   );
@@ -64,26 +88,11 @@ export function successContent(route: AppRoute): ResponseContent | undefined {
   return success === undefined ? undefined : responseContent(success[1]);
 }
 
-const reasons: Record<number, string> = {
-  200: 'OK',
-  201: 'Created',
-  202: 'Accepted',
-  204: 'No Content',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  410: 'Gone',
+/** As RFC 9110 names them, where Node's table still has the older names. */
+const reasons: Record<number, string | undefined> = {
+  ...STATUS_CODES,
   413: 'Content Too Large',
-  415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
 };
 
 /** The reason phrase of a status, used as its response description. */
@@ -129,6 +138,12 @@ export const headerComponents: Record<string, HeaderObject> = {
   'Retry-After': integer('Seconds to wait before trying again.', 1),
 };
 
+const rateLimitHeaders = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+];
 const ref = (name: keyof typeof headerComponents) => ({ $ref: `#/components/headers/${name}` });
 
 /** The headers worth documenting on one response of an operation, derived from its shape. */
@@ -147,12 +162,7 @@ export function responseHeaders(
       : {}),
     ...(status === 401 ? { 'WWW-Authenticate': ref('WWW-Authenticate') } : {}),
     ...(status === 429
-      ? {
-          'RateLimit-Limit': ref('RateLimit-Limit'),
-          'RateLimit-Remaining': ref('RateLimit-Remaining'),
-          'RateLimit-Reset': ref('RateLimit-Reset'),
-          'Retry-After': ref('Retry-After'),
-        }
+      ? Object.fromEntries(rateLimitHeaders.map((name) => [name, ref(name)]))
       : {}),
     ...(route.deprecated ? deprecationHeaders(metadata.sunset) : {}),
   };

@@ -1,5 +1,4 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import type { CallbacksObject, OpenAPIObject, ParameterObject } from 'openapi3-ts/oas30';
+import type { CallbacksObject, ParameterObject } from 'openapi3-ts/oas30';
 import {
   InventoryEventSchema,
   MessageEventSchema,
@@ -8,7 +7,8 @@ import {
   type WebhookEventType,
 } from '../event-schemas.js';
 
-const eventSchemas = {
+/** The payload schemas of the events, as components the callbacks refer to. */
+export const eventSchemas = {
   OrderEvent: OrderEventSchema,
   MessageEvent: MessageEventSchema,
   PetEvent: PetEventSchema,
@@ -54,18 +54,11 @@ const signatureHeaders: ParameterObject[] = [
   },
 ];
 
-/** The payload schemas of the events, as components the callbacks refer to. */
-export function registerEventSchemas(registry: OpenAPIRegistry): void {
-  for (const [name, schema] of Object.entries(eventSchemas)) registry.register(name, schema);
-}
-
 /** Webhook deliveries as callbacks of `createWebhook`: OpenAPI 3.0 has no `webhooks`. */
-export function addWebhookCallbacks(document: OpenAPIObject): OpenAPIObject {
-  const create = document.paths['/v1/webhooks']?.post;
-  if (create === undefined) return document;
-  const callbacks: CallbacksObject = {};
-  for (const [type, component, summary] of events) {
-    callbacks[type] = {
+export const webhookCallbacks: CallbacksObject = Object.fromEntries(
+  events.map(([type, component, summary]) => [
+    type,
+    {
       '{$request.body#/url}': {
         post: {
           operationId: `${type.replace(/[._]([a-z])/g, (_, letter: string) => letter.toUpperCase())}Event`,
@@ -87,8 +80,6 @@ export function addWebhookCallbacks(document: OpenAPIObject): OpenAPIObject {
           },
         },
       },
-    };
-  }
-  create.callbacks = callbacks;
-  return document;
-}
+    },
+  ]),
+);
