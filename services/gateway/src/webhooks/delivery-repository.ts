@@ -1,5 +1,5 @@
 import type { WebhookDelivery } from '@petstore/contract';
-import { AppError, type Caller } from '@petstore/service-kit';
+import { afterPosition, AppError, type Caller, type TimePosition } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import {
   gatewayCollections,
@@ -8,7 +8,6 @@ import {
   type WebhookDeliveryDocument,
   type WebhookDocument,
 } from '../database/collections.js';
-import { after, type Position } from './keyset-page.js';
 import { webhookNotFound } from './webhook-repository.js';
 
 /**
@@ -26,12 +25,12 @@ export class DeliveryRepository {
   async list(
     caller: Caller,
     webhookId: string,
-    position: Position | undefined,
+    position: TimePosition | undefined,
     limit: number,
   ): Promise<WebhookDelivery[]> {
     await this.#requireVisible(caller, webhookId);
     const documents = await this.#collections.deliveries
-      .find({ webhookId, ...after<WebhookDeliveryDocument>(position, 'descending') })
+      .find({ webhookId, ...afterPosition(position, 'descending') })
       .sort({ createdAt: -1, _id: -1 })
       .limit(limit)
       .toArray();

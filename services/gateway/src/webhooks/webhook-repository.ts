@@ -7,7 +7,7 @@ import {
   type WebhookEventType,
   type WebhookPatch,
 } from '@petstore/contract';
-import { AppError, type Caller } from '@petstore/service-kit';
+import { afterPosition, AppError, type Caller, type TimePosition } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import {
   gatewayCollections,
@@ -17,7 +17,6 @@ import {
   type WebhookDocument,
 } from '../database/collections.js';
 import { newWebhookId } from '../database/random-ids.js';
-import { after, type Position } from './keyset-page.js';
 import { checkWebhookUrl } from './url-policy.js';
 import { newWebhookSecret, sealSecret } from './webhook-secret.js';
 
@@ -59,10 +58,14 @@ export class WebhookRepository {
   }
 
   /** Oldest first; an admin's list holds every account's. */
-  async list(caller: Caller, position: Position | undefined, limit: number): Promise<Webhook[]> {
+  async list(
+    caller: Caller,
+    position: TimePosition | undefined,
+    limit: number,
+  ): Promise<Webhook[]> {
     const owned = caller.role === 'admin' ? {} : { accountId: caller.accountId };
     const documents = await this.#webhooks
-      .find({ ...owned, ...after<WebhookDocument>(position, 'ascending') })
+      .find({ ...owned, ...afterPosition(position, 'ascending') })
       .sort({ createdAt: 1, _id: 1 })
       .limit(limit)
       .toArray();

@@ -1,8 +1,7 @@
 import type { contract } from '@petstore/contract';
-import { pageOf, requireCaller } from '@petstore/service-kit';
+import { decodeCursor, pageOf, requireCaller } from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { DeliveryRepository } from './delivery-repository.js';
-import { cursorOf, decodeCursor } from './keyset-page.js';
 import { webhookNotFound, type WebhookRepository } from './webhook-repository.js';
 
 export interface WebhookRoutesDeps {
@@ -28,9 +27,9 @@ export function webhookRoutes({
       body: await webhooks.create(requireCaller(ctx), body),
     }),
     listWebhooks: async ({ query, ctx }) => {
-      const position = decodeCursor(query.cursor);
+      const position = decodeCursor(query.cursor, 'time');
       const items = await webhooks.list(requireCaller(ctx), position, query.limit + 1);
-      return { status: 200, body: pageOf(ctx, items, query.limit, cursorOf) };
+      return { status: 200, body: pageOf(ctx, items, query.limit) };
     },
     getWebhook: async ({ params, ctx }) => ({
       status: 200,
@@ -50,9 +49,9 @@ export function webhookRoutes({
     }),
     listWebhookDeliveries: async ({ params, query, ctx }) => {
       const caller = requireCaller(ctx);
-      const position = decodeCursor(query.cursor);
+      const position = decodeCursor(query.cursor, 'time');
       const items = await deliveries.list(caller, params.webhookId, position, query.limit + 1);
-      return { status: 200, body: pageOf(ctx, items, query.limit, cursorOf) };
+      return { status: 200, body: pageOf(ctx, items, query.limit) };
     },
     retryWebhookDelivery: async ({ params, ctx }) => {
       const caller = requireCaller(ctx);
