@@ -56,9 +56,7 @@ const benchDir = fileURLToPath(new URL('..', import.meta.url));
 type Selectable = ScenarioId | 'g' | 'commands';
 const selected = new Set<Selectable>(
   (args.only?.split(',').map((id) => id.trim()) as Selectable[] | undefined) ??
-    (args.profile
-      ? ['c']
-      : ['a', 'R1', 'R2', 'b', 'c', 'd', 'e', 'f', 'h', 'i', 'j', 'g', 'commands']),
+    (args.profile ? ['c'] : ['a', 'R1', 'R2', 'b', 'c', 'd', 'e', 'h', 'i', 'j', 'g', 'commands']),
 );
 /** The database every stack runs on. */
 const database: Database = process.env.MONGODB_URI ? 'MONGODB_URI' : 'mongo-java-server';
@@ -233,13 +231,6 @@ async function runAll(): Promise<ScenarioResult[]> {
   }
   const onStack: ScenarioId[] = ['R1', 'R2', 'b', 'c', 'd', 'e'];
   if (onStack.some((id) => selected.has(id))) results.push(...(await runOnStack()));
-  if (selected.has('f')) {
-    results.push(
-      await runAlone((stack, fixtures) => gatewayReadScenario('f', database, stack, fixtures), {
-        env: { RATE_LIMIT_POLICY: 'local' },
-      }),
-    );
-  }
   if (selected.has('h')) {
     results.push(
       await runAlone((stack, fixtures) => gatewayReadScenario('h', database, stack, fixtures), {

@@ -202,18 +202,6 @@ function ratioTable({ byDatabase }: BenchResults['ratios']): string[] {
   );
 }
 
-/** What counting requests in the database, (c), costs next to counting them in memory, (f). */
-function rateLimitCost(scenarios: ScenarioResult[]): string[] {
-  const database = databaseOf(scenarios);
-  const kept = ratio(scenarios, ['c', database], ['f', database]);
-  if (kept === null) return [];
-  return [
-    `Rate limits shared through the database (the default): (c)/(f) on ${database} =`,
-    `**${kept}** of the throughput with limits counted in memory (each in a stack of its own).`,
-    '',
-  ];
-}
-
 /** What metrics, (h), and always-on tracing, (i), cost next to neither, (c). */
 function telemetryCost(scenarios: ScenarioResult[]): string[] {
   const database = databaseOf(scenarios);
@@ -323,7 +311,6 @@ export function renderMarkdown(results: BenchResults): string {
           `(b)/(a) = ${show(results.ratios.serviceOverBare)}: what the pets service keeps of bare \`node:http\`.`,
           '',
         ]),
-    ...rateLimitCost(results.scenarios),
     ...telemetryCost(results.scenarios),
     ...webhookCost(results),
     ...growthTable(results.growth),

@@ -116,16 +116,14 @@ export function stackScenarios(
   ];
 }
 
-/** How (f), (h) and (i), each in a stack of its own, differ from (c). */
+/** How (h) and (i), each in a stack of its own, differ from (c). */
 const gatewayReadVariants = {
-  f: 'rate limits in memory (`local`)',
   h: 'metrics on',
   i: 'every request traced (`always_on`), exported over OTLP',
 };
 
 /**
- * (f), (h), (i): `GET /v1/pets/{petId}` through the gateway with its rate limits counted in
- * memory instead of in the database, as (c) does; with metrics on; with tracing on.
+ * (h), (i): `GET /v1/pets/{petId}` through the gateway with metrics on; with tracing on.
  */
 export function gatewayReadScenario(
   id: keyof typeof gatewayReadVariants,

@@ -72,9 +72,6 @@ const GatewayEnvSchema = z
     MESSAGE_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
     TRUSTED_PROXY_HOPS: envInteger(0, { min: 0, max: 10 }),
     ...getPetDeprecationEnv,
-    RATE_LIMIT_POLICY: unsetWhenEmpty(
-      z.enum(['local', 'cluster'], { message: 'Expected local or cluster' }).optional(),
-    ),
     WEBHOOK_ALLOW_PRIVATE_URLS: envBoolean(false),
     WEBHOOK_SECRETS_KEY: unsetWhenEmpty(
       z
@@ -97,7 +94,6 @@ const GatewayEnvSchema = z
     upstream: { timeoutMs: env.UPSTREAM_TIMEOUT_MS },
     adminApiKey: env.ADMIN_API_KEY,
     rateLimit: {
-      policy: env.RATE_LIMIT_POLICY,
       key: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
       address: {
         perSecond: env.SIGNUP_RATE_LIMIT_PER_MINUTE / 60,

@@ -73,7 +73,7 @@ export function buildGateway(db: Db, config: Config, logger: Logger) {
       createKeyCache({ ttlMs: config.keys.cacheTtlMs, maxEntries: config.keys.cacheSize }),
       keyUsage,
     ),
-    rateLimits: rateLimits(db, config.rateLimit.policy, config.rateLimit),
+    rateLimits: rateLimits(db, config.rateLimit),
     upstreams: createUpstreams(config.services, config.upstream.timeoutMs),
     onMessageQueued: (id) => messageDeliveries.queued(id),
     onWebhookDeliveryDue: () => webhookDeliveries.kick(),

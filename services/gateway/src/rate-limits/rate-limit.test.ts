@@ -4,60 +4,57 @@ import { bearer, signUp, startTestGateway } from '../test-support/gateway-harnes
 import { it } from '@petstore/testkit/vitest';
 
 describe('rate limits', () => {
-  it.for(['local', 'cluster'])(
-    'limits each API key (policy %s): RateLimit-* headers, then 429 with Retry-After',
-    async (policy, { mongo }) => {
-      await using pets = await startFakeService((_request, res) => sendJson(res, 200, []));
-      await using gateway = await startTestGateway(mongo, {
-        RATE_LIMIT_POLICY: policy,
-        PETS_URL: pets.url,
-        // One token every 1000 s: nothing refills while the test runs, however slow the machine.
-        RATE_LIMIT_PER_SECOND: '0.001',
-        RATE_LIMIT_BURST: '3',
-      });
-      const { apiKey } = await signUp(gateway.url);
-      const other = await signUp(gateway.url);
+  it('limits each API key for all gateways: RateLimit-* headers, then 429 with Retry-After', async ({
+    mongo,
+  }) => {
+    await using pets = await startFakeService((_request, res) => sendJson(res, 200, []));
+    await using gateway = await startTestGateway(mongo, {
+      PETS_URL: pets.url,
+      // One token every 1000 s: nothing refills while the test runs, however slow the machine.
+      RATE_LIMIT_PER_SECOND: '0.001',
+      RATE_LIMIT_BURST: '3',
+    });
+    const { apiKey } = await signUp(gateway.url);
+    const other = await signUp(gateway.url);
 
-      const answers = [];
-      for (let i = 0; i < 4; i++) {
-        answers.push(await fetch(`${gateway.url}/v1/pets`, { headers: bearer(apiKey) }));
-      }
-      expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 429]);
-      expect(answers.map((res) => res.headers.get('ratelimit-remaining'))).toEqual([
-        '2',
-        '1',
-        '0',
-        '0',
-      ]);
-      for (const res of answers) {
-        expect(res.headers.get('ratelimit-limit')).toBe('3');
-        expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1000);
-      }
-      const limited = answers[3];
-      expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThanOrEqual(900);
-      expect(Number.isInteger(Number(limited?.headers.get('retry-after')))).toBe(true);
-      expect(await limited?.json()).toMatchObject({ code: 'rate_limited', status: 429 });
-      // Refused requests never reach the service.
-      expect(pets.received).toHaveLength(3);
+    const answers = [];
+    for (let i = 0; i < 4; i++) {
+      answers.push(await fetch(`${gateway.url}/v1/pets`, { headers: bearer(apiKey) }));
+    }
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 429]);
+    expect(answers.map((res) => res.headers.get('ratelimit-remaining'))).toEqual([
+      '2',
+      '1',
+      '0',
+      '0',
+    ]);
+    for (const res of answers) {
+      expect(res.headers.get('ratelimit-limit')).toBe('3');
+      expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1000);
+    }
+    const limited = answers[3];
+    expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThanOrEqual(900);
+    expect(Number.isInteger(Number(limited?.headers.get('retry-after')))).toBe(true);
+    expect(await limited?.json()).toMatchObject({ code: 'rate_limited', status: 429 });
+    // Refused requests never reach the service.
+    expect(pets.received).toHaveLength(3);
 
-      // Another key has its own bucket; the gateway's own operations count too.
-      const otherAnswer = await fetch(`${gateway.url}/v1/accounts/me`, {
-        headers: bearer(other.apiKey),
-      });
-      expect(otherAnswer.status).toBe(200);
-      expect(otherAnswer.headers.get('ratelimit-remaining')).toBe('2');
-      // Counted in the database only by the cluster policy.
-      const counted = await gateway.db.collection('rate_limits').countDocuments();
-      expect(counted > 0).toBe(policy === 'cluster');
-    },
-  );
+    // Another key has its own bucket; the gateway's own operations count too.
+    const otherAnswer = await fetch(`${gateway.url}/v1/accounts/me`, {
+      headers: bearer(other.apiKey),
+    });
+    expect(otherAnswer.status).toBe(200);
+    expect(otherAnswer.headers.get('ratelimit-remaining')).toBe('2');
+    // Counted in the database the gateways share.
+    const counted = await gateway.db.collection('rate_limits').countDocuments();
+    expect(counted > 0).toBe(true);
+  });
 
   it('counts a key in the shared window by reservations of a tenth of its burst', async ({
     mongo,
   }) => {
     await using pets = await startFakeService((_request, res) => sendJson(res, 200, []));
     await using gateway = await startTestGateway(mongo, {
-      RATE_LIMIT_POLICY: 'cluster',
       PETS_URL: pets.url,
       RATE_LIMIT_PER_SECOND: '0.001',
       RATE_LIMIT_BURST: '100',

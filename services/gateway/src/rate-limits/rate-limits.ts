@@ -1,33 +1,17 @@
 import { AppError, rateLimitRejections } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import type { Db } from 'mongodb';
-import type { RateLimiter, RatePolicy } from './rate-limiter.js';
-import { sharedWindows } from './shared-windows.js';
-import { TokenBuckets } from './token-buckets.js';
+import { sharedWindows, type RatePolicy } from './shared-windows.js';
 
-export interface RateLimits {
-  key: RateLimiter;
-  /** For the `/v1` operations that need no key (sign-up). */
-  address: RateLimiter;
-}
+/** Per key, and per client address for the `/v1` operations that need no key (sign-up). */
+export type RateLimits = Record<'key' | 'address', ReturnType<typeof sharedWindows>>;
 
-/**
- * `local`: token buckets in this gateway's memory; `cluster` (the default): windows counted in the
- * database, one limit whatever the number of gateways.
- */
-export type RateLimitPolicy = 'local' | 'cluster';
-
-export function rateLimits(
-  db: Db,
-  policy: RateLimitPolicy | undefined,
-  limits: Record<keyof RateLimits, RatePolicy>,
-): RateLimits {
-  const limiter = (name: keyof RateLimits): RateLimiter => {
-    if (policy !== 'local') return sharedWindows(db, name, limits[name]);
-    const buckets = new TokenBuckets(limits[name]);
-    return { take: (key) => Promise.resolve(buckets.take(key)) };
+/** One limit whatever the number of gateways: windows counted in the database they share. */
+export function rateLimits(db: Db, limits: Record<keyof RateLimits, RatePolicy>): RateLimits {
+  return {
+    key: sharedWindows(db, 'key', limits.key),
+    address: sharedWindows(db, 'address', limits.address),
   };
-  return { key: limiter('key'), address: limiter('address') };
 }
 
 /** Counts the request against `key`'s limit and sets the `RateLimit-*` headers; 429 over it. */

@@ -2,7 +2,21 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from 'mongodb';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import { RATE_LIMITS_COLLECTION } from '../database/collections.js';
-import type { Admission, RateLimiter, RatePolicy } from './rate-limiter.js';
+
+/** A bucket of `burst` tokens refilled at `perSecond`. */
+export interface RatePolicy {
+  perSecond: number;
+  burst: number;
+}
+
+/** One request counted, as the `RateLimit-*` and `Retry-After` headers say it. */
+export interface Admission {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  retryAfterSeconds: number;
+}
 
 /** The share of a window's burst a gateway reserves at once. */
 const RESERVED_SHARE = 0.1;
@@ -20,7 +34,7 @@ interface Reservation {
  * increment and admits from it in memory; what it does not use lapses with the window. If the
  * database fails, each gateway counts alone.
  */
-export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePolicy): RateLimiter {
+export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePolicy) {
   const duration = Math.max(1, Math.ceil(burst / perSecond));
   const chunk = Math.max(1, Math.floor(burst * RESERVED_SHARE));
   const limiter = new RateLimiterMongo({
@@ -36,16 +50,20 @@ export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePo
   const reservations = new LRUCache<string, Reservation>({ max: 100_000, ttl: duration * 1000 });
   const reserving = new Map<string, Promise<Admission>>();
 
-  const admitted = (reservation: Reservation): Admission => {
-    reservation.tokens -= 1;
-    const resetSeconds = Math.max(0, Math.ceil((reservation.resetsAt - Date.now()) / 1000));
+  const admission = (allowed: boolean, remaining: number, resetMs: number): Admission => {
+    const resetSeconds = Math.max(0, Math.ceil(resetMs / 1000));
     return {
-      allowed: true,
+      allowed,
       limit: burst,
-      remaining: reservation.remainingElsewhere + reservation.tokens,
+      remaining,
       resetSeconds,
       retryAfterSeconds: Math.max(1, resetSeconds),
     };
+  };
+  const admitted = (reservation: Reservation): Admission => {
+    reservation.tokens -= 1;
+    const remaining = reservation.remainingElsewhere + reservation.tokens;
+    return admission(true, remaining, reservation.resetsAt - Date.now());
   };
 
   const reserve = async (key: string): Promise<Admission> => {
@@ -65,14 +83,7 @@ export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePo
       reservations.set(key, reservation, { ttl: res.msBeforeNext });
       return admitted(reservation);
     }
-    const resetSeconds = Math.ceil(res.msBeforeNext / 1000);
-    return {
-      allowed: false,
-      limit: burst,
-      remaining: 0,
-      resetSeconds,
-      retryAfterSeconds: Math.max(1, resetSeconds),
-    };
+    return admission(false, 0, res.msBeforeNext);
   };
 
   const take = async (key: string): Promise<Admission> => {
