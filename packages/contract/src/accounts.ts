@@ -1,10 +1,4 @@
-import {
-  EMAIL_DESCRIPTION,
-  EMAIL_PATTERN,
-  EmailSchema,
-  hasShortLocalPart,
-  LOCAL_PART_MESSAGE,
-} from './email-address.js';
+import { EMAIL_DESCRIPTION, emailAddress } from './email-address.js';
 import { AccountIdSchema, ApiKeyIdSchema } from './ids.js';
 import { lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
 import { TimestampSchema } from './timestamps.js';
@@ -26,18 +20,11 @@ export type Role = z.infer<typeof RoleSchema>;
 
 export const NewAccountSchema = z
   .object({
-    email: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .max(254)
-      .regex(EMAIL_PATTERN, 'must be an email address')
-      .refine(hasShortLocalPart, LOCAL_PART_MESSAGE)
-      .openapi({
-        format: 'email',
-        description: `${EMAIL_DESCRIPTION} Surrounding spaces are trimmed and the address is stored lower-cased; one account each.`,
-        example: EMAIL_EXAMPLE,
-      }),
+    email: emailAddress(z.string().trim().toLowerCase()).openapi({
+      format: 'email',
+      description: `${EMAIL_DESCRIPTION} Surrounding spaces are trimmed and the address is stored lower-cased; one account each.`,
+      example: EMAIL_EXAMPLE,
+    }),
     name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 }).optional().openapi({
       pattern: NOT_BLANK_PATTERN,
       description: '1–100 characters (Unicode code points), trimmed.',
@@ -49,7 +36,7 @@ export type NewAccount = z.infer<typeof NewAccountSchema>;
 
 const accountFields = {
   id: AccountIdSchema,
-  email: EmailSchema.openapi({ format: 'email', example: EMAIL_EXAMPLE }),
+  email: emailAddress(z.string()).openapi({ format: 'email', example: EMAIL_EXAMPLE }),
   name: z
     .string()
     .nullable()

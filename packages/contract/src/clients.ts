@@ -41,7 +41,7 @@ export function createPetstoreClient({
 }: PetstoreClientOptions) {
   const baseHeaders: Record<string, string> =
     apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
-  return initClient(contract, clientOptions(baseUrl, baseHeaders, validateResponse));
+  return initClient(contract, { ...shared(baseUrl), baseHeaders, validateResponse });
 }
 export type PetstoreClient = ReturnType<typeof createPetstoreClient>;
 
@@ -65,20 +65,15 @@ export function createInternalClient({
 }: InternalClientOptions) {
   const baseHeaders: Record<string, string> = { ...headers, 'x-internal-token': internalToken };
   if (requestId !== undefined) baseHeaders['x-request-id'] = requestId;
-  return initClient(internalContract, clientOptions(baseUrl, baseHeaders, true));
+  return initClient(internalContract, { ...shared(baseUrl), baseHeaders, validateResponse: true });
 }
 export type InternalClient = ReturnType<typeof createInternalClient>;
 
-function clientOptions(
-  baseUrl: string,
-  baseHeaders: Record<string, string>,
-  validateResponse: boolean,
-) {
+/** What both clients do alike: no trailing `/`, repeated query parameters, no unknown status. */
+function shared(baseUrl: string) {
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
-    baseHeaders,
     api: fetchWithRepeatedQuery,
     throwOnUnknownStatus: true,
-    validateResponse,
   } as const;
 }

@@ -9,7 +9,7 @@ const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const TOP_LABEL = '[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 
-export const EMAIL_PATTERN = new RegExp(`^${ATEXT}(?:\\.${ATEXT})*@(?:${LABEL}\\.)+${TOP_LABEL}$`);
+const EMAIL_PATTERN = new RegExp(`^${ATEXT}(?:\\.${ATEXT})*@(?:${LABEL}\\.)+${TOP_LABEL}$`);
 
 export const EMAIL_DESCRIPTION =
   "An address as RFC 5322's addr-spec writes it in practice: a local part of letters, digits, " +
@@ -20,16 +20,13 @@ export const EMAIL_DESCRIPTION =
 
 const LOCAL_PART_MAX = 64;
 
-/** Whether the part before the `@` of a matching address is within RFC 5321's 64 characters. */
-export function hasShortLocalPart(address: string): boolean {
-  return address.lastIndexOf('@') <= LOCAL_PART_MAX;
+/** `text` held to an email address as the API accepts and answers it. */
+export function emailAddress(text: z.ZodString) {
+  return text
+    .max(254)
+    .regex(EMAIL_PATTERN, 'must be an email address')
+    .refine(
+      (address) => address.lastIndexOf('@') <= LOCAL_PART_MAX,
+      `the part before @ must be at most ${LOCAL_PART_MAX} characters`,
+    );
 }
-
-export const LOCAL_PART_MESSAGE = `the part before @ must be at most ${LOCAL_PART_MAX} characters`;
-
-/** An email address as the API accepts and answers it. */
-export const EmailSchema = z
-  .string()
-  .max(254)
-  .regex(EMAIL_PATTERN, 'must be an email address')
-  .refine(hasShortLocalPart, LOCAL_PART_MESSAGE);

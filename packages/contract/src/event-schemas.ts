@@ -1,7 +1,6 @@
 import { EventIdSchema } from './ids.js';
-import { InventoryItemSchema } from './store.js';
 import { MessageSchema } from './messages.js';
-import { OrderSchema } from './store.js';
+import { InventoryItemSchema, OrderSchema } from './store.js';
 import { PetSchema } from './pets.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
@@ -24,46 +23,34 @@ export const customerEventTypes: readonly WebhookEventType[] = [
   'message.delivered',
 ];
 
-function eventOf<Types extends z.ZodTypeAny, Data extends z.ZodTypeAny>(
-  types: Types,
-  data: Data,
-  name: string,
-  what: string,
-) {
+function eventOf<
+  const Types extends readonly [WebhookEventType, ...WebhookEventType[]],
+  Data extends z.ZodTypeAny,
+>(name: string, types: Types, data: Data, what: string) {
   return z
     .object({
       id: EventIdSchema.openapi({
         description: 'Also sent as `webhook-id`; drop duplicates by it.',
       }),
-      type: types,
+      type: z.enum(types),
       timestamp: TimestampSchema.openapi({ description: 'When the change happened.' }),
       data: data.openapi({ description: `The ${what} as the API returns it, after the change.` }),
     })
     .openapi(name);
 }
 
-export const OrderEventSchema = eventOf(
-  z.enum(orderEventTypes),
-  OrderSchema,
-  'OrderEvent',
-  'order',
-);
+export const OrderEventSchema = eventOf('OrderEvent', orderEventTypes, OrderSchema, 'order');
 export const MessageEventSchema = eventOf(
-  z.literal('message.delivered'),
-  MessageSchema,
   'MessageEvent',
+  ['message.delivered'],
+  MessageSchema,
   'message',
 );
-export const PetEventSchema = eventOf(
-  z.literal('pet.status_changed'),
-  PetSchema,
-  'PetEvent',
-  'pet',
-);
+export const PetEventSchema = eventOf('PetEvent', ['pet.status_changed'], PetSchema, 'pet');
 export const InventoryEventSchema = eventOf(
-  z.literal('inventory.updated'),
-  InventoryItemSchema,
   'InventoryEvent',
+  ['inventory.updated'],
+  InventoryItemSchema,
   'stock entry',
 );
 

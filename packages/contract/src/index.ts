@@ -17,7 +17,6 @@ export {
 } from './internal.js';
 export * from './messages.js';
 export * from './meta.js';
-export * from './contract-operations.js';
 export * from './store.js';
 export * from './pagination.js';
 export * from './pets.js';

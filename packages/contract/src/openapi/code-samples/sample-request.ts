@@ -1,8 +1,7 @@
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
 import type { ContractOperation } from '../../contract-operations.js';
-import { headerName } from '../operation-request.js';
-import { routeBody } from '../operation-request.js';
+import { headerName, routeBody } from '../operation-request.js';
 import { successContent } from '../responses.js';
 import { objectShape } from '../../zod-unwrap.js';
 import { declaredExample, exampleFields, exampleValue } from './example-value.js';
