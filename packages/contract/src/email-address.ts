@@ -1,4 +1,4 @@
-import { z } from './zod.js';
+import type { z } from './zod.js';
 
 // RFC 5322's addr-spec as mail is addressed in practice: a dot-atom local part (letters, digits and
 // !#$%&'*+-/=?^_`{|}~, dots between them) and a host name (RFC 1123 labels of 1–63 letters, digits

@@ -1,4 +1,4 @@
-import { z } from './zod.js';
+import type { z } from './zod.js';
 
 /** The documented `pattern` of a trimmed, non-empty text: one character `trim` keeps. */
 export const NOT_BLANK_PATTERN =
@@ -18,19 +18,9 @@ export function lengthInCodePoints(
     .superRefine((value, ctx) => {
       const length = codePointLength(value);
       if (min !== undefined && length < min) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.too_small,
-          type: 'string',
-          minimum: min,
-          inclusive: true,
-        });
+        ctx.addIssue({ code: 'too_small', type: 'string', minimum: min, inclusive: true });
       } else if (length > max) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.too_big,
-          type: 'string',
-          maximum: max,
-          inclusive: true,
-        });
+        ctx.addIssue({ code: 'too_big', type: 'string', maximum: max, inclusive: true });
       }
     })
     .openapi(min === undefined ? { maxLength: max } : { minLength: min, maxLength: max });

@@ -10,22 +10,22 @@ export const BODY_KEYS_RULE =
   'A key that starts with `$` or contains `.` is refused with 400 `validation_failed` anywhere in ' +
   'the body, nested objects and arrays included; other properties the schema does not list are ' +
   'dropped, never stored. A string that is not well-formed Unicode (a lone surrogate) is 400 too.';
-type Parameters = Request['params'];
 
 /** The parameters and body of a route, as zod-to-openapi takes them. */
 export function operationRequest(route: AppRoute): Request {
   const body = routeBody(route);
   const headers = declaredHeaders(route.headers);
+  const contentType = 'contentType' in route ? route.contentType : undefined;
   return {
-    ...(isZodType(route.pathParams) ? { params: route.pathParams as Parameters } : {}),
-    ...(isZodType(route.query) ? { query: route.query as Parameters } : {}),
+    ...(isZodType(route.pathParams) ? { params: route.pathParams as Request['params'] } : {}),
+    ...(isZodType(route.query) ? { query: route.query as Request['params'] } : {}),
     ...(headers === undefined ? {} : { headers }),
     ...(isZodType(body)
       ? {
           body: {
             description: BODY_KEYS_RULE,
             required: !body.isOptional(),
-            content: { [jsonContentType(route)]: { schema: body } },
+            content: { [contentType ?? 'application/json']: { schema: body } },
           },
         }
       : {}),
@@ -46,10 +46,6 @@ function declaredHeaders(headers: unknown): z.AnyZodObject | undefined {
   return z.object(
     Object.fromEntries(Object.entries(shape).map(([name, schema]) => [headerName(name), schema])),
   );
-}
-
-function jsonContentType(route: AppRoute): string {
-  return ('contentType' in route ? route.contentType : undefined) ?? 'application/json';
 }
 
 /** `idempotency-key` → `Idempotency-Key`: how a declared header is shown to readers. */

@@ -46,11 +46,9 @@ function samplePath(route: AppRoute): string {
 }
 
 function pathParamExample(name: string, schema: ZodTypeAny | undefined): unknown {
-  const declared = schema === undefined ? undefined : declaredExample(schema);
-  if (declared !== undefined) {
-    return declared;
-  }
-  return schema === undefined || isIdName(name) ? 1 : exampleValue(schema);
+  const declared = schema && declaredExample(schema);
+  if (declared !== undefined) return declared;
+  return schema === undefined || name === 'id' || name.endsWith('Id') ? 1 : exampleValue(schema);
 }
 
 function sampleQuery(query: unknown): string {
@@ -58,8 +56,4 @@ function sampleQuery(query: unknown): string {
     (Array.isArray(value) ? value : [value]).map((item): [string, string] => [name, String(item)]),
   );
   return pairs.length === 0 ? '' : `?${new URLSearchParams(pairs).toString()}`;
-}
-
-function isIdName(name: string): boolean {
-  return name === 'id' || name.endsWith('Id');
 }
