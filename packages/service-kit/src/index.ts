@@ -10,7 +10,8 @@ export { createService, type RouterMiddleware, type ServiceOptions } from './cre
 export type { ReadinessCheck } from './health.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
 export { connectMongo, type ConnectMongoOptions } from './mongo.js';
-export { afterPosition, decodeCursor, encodeCursor, pageOf, type TimePosition } from './pagination.js';
+export { decodeCursor, encodeCursor, findPage, pageOf } from './pagination.js';
+export type { TimePage, TimePosition } from './pagination.js';
 export type { RunningService, RunServiceOptions, ShutdownHook } from './run-service.js';
 export { nextSequenceValue, SequenceBlocks } from './sequences.js';
 export { startService, type ServiceDatabase, type ServiceParts } from './start-service.js';

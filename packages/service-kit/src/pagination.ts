@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import type { Collection, Filter } from 'mongodb';
 import { AppError } from './app-error.js';
 
 /** Where a page ended in a list ordered by `(createdAt, _id)` with string ids. */
@@ -50,6 +51,27 @@ export function afterPosition(
       { createdAt: position.createdAt, _id: { [beyond]: position.id } },
     ],
   };
+}
+
+/** A page to read: after `after`, at most `limit` (one more than shown, to know of a next). */
+export interface TimePage {
+  after: TimePosition | undefined;
+  limit: number;
+}
+
+/** The documents matching `filter` that follow `page.after` in `(createdAt, _id)` order. */
+export function findPage<T extends { _id: string; createdAt: Date }>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+  { after, limit }: TimePage,
+  order: 'ascending' | 'descending',
+) {
+  const direction = order === 'ascending' ? 1 : -1;
+  return collection
+    .find({ ...filter, ...afterPosition(after, order) } as Filter<T>)
+    .sort({ createdAt: direction, _id: direction })
+    .limit(limit)
+    .toArray();
 }
 
 interface TimePaged {

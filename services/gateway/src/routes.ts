@@ -1,9 +1,12 @@
 import { contract } from '@petstore/contract';
+import { AppError, decodeCursor, pageOf, requireCaller } from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
-import { accountRoutes, type AccountRoutesDeps } from './accounts/account-routes.js';
-import { docsContract, docsRoutes, type DocsRoutesDeps } from './docs/docs-page.js';
-import { messageRoutes, type MessageRoutesDeps } from './messages/message-routes.js';
-import { webhookRoutes, type WebhookRoutesDeps } from './webhooks/webhook-routes.js';
+import type { AccountRepository } from './accounts/account-repository.js';
+import type { Authenticator } from './auth/authentication.js';
+import { docsContract, docsRoutes, type OpenApiDocument } from './docs/docs-page.js';
+import type { MessageRepository } from './messages/message-repository.js';
+import type { DeliveryRepository } from './webhooks/delivery-repository.js';
+import { webhookNotFound, type WebhookRepository } from './webhooks/webhook-repository.js';
 
 /** The operations the gateway serves itself (route metadata `service: 'gateway'`). */
 export const gatewayContract = {
@@ -13,18 +16,117 @@ export const gatewayContract = {
   meta: docsContract,
 };
 
-export type GatewayRoutesDeps = AccountRoutesDeps &
-  MessageRoutesDeps &
-  WebhookRoutesDeps &
-  DocsRoutesDeps;
+export interface GatewayRoutesDeps {
+  accounts: AccountRepository;
+  authenticator: Authenticator;
+  messages: MessageRepository;
+  webhooks: WebhookRepository;
+  deliveries: DeliveryRepository;
+  /** Called once a message is queued, to have the worker deliver it. */
+  onMessageQueued: (id: string) => void;
+  /** Called once a delivery is due now, to wake the delivery worker. */
+  onWebhookDeliveryDue: () => void;
+  openApiDocument: OpenApiDocument;
+  publicUrl: string;
+}
 
-export function gatewayRoutes(
-  deps: GatewayRoutesDeps,
-): RouterImplementation<typeof gatewayContract> {
+const timePage = (query: { cursor?: string; limit: number }) => ({
+  after: decodeCursor(query.cursor, 'time'),
+  limit: query.limit + 1,
+});
+
+function found<T>(value: T | undefined, notFound: () => AppError = webhookNotFound): T {
+  if (value === undefined) throw notFound();
+  return value;
+}
+
+export function gatewayRoutes({
+  accounts,
+  authenticator,
+  messages,
+  webhooks,
+  deliveries,
+  onMessageQueued,
+  onWebhookDeliveryDue,
+  openApiDocument,
+  publicUrl,
+}: GatewayRoutesDeps): RouterImplementation<typeof gatewayContract> {
   return {
-    accounts: accountRoutes(deps),
-    messages: messageRoutes(deps),
-    webhooks: webhookRoutes(deps),
-    meta: docsRoutes(deps),
+    accounts: {
+      createAccount: async ({ body }) => ({
+        status: 201,
+        body: await accounts.createCustomer(body.email, body.name ?? null),
+      }),
+      getMe: async ({ ctx }) => {
+        const account = await accounts.getAccount(requireCaller(ctx).accountId);
+        const gone = () => new AppError('unauthorized', 'the API key’s account no longer exists');
+        return { status: 200, body: found(account, gone) };
+      },
+      createKey: async ({ ctx }) => ({
+        status: 201,
+        body: await accounts.createKey(requireCaller(ctx)),
+      }),
+      listKeys: async ({ ctx }) => ({
+        status: 200,
+        body: await accounts.listKeys(requireCaller(ctx).accountId),
+      }),
+      revokeKey: async ({ params, ctx }) => {
+        const hash = await accounts.revokeKey(requireCaller(ctx).accountId, params.keyId);
+        authenticator.forget(found(hash, () => new AppError('not_found', 'no such API key')));
+        return { status: 204, body: undefined };
+      },
+    },
+    messages: {
+      sendMessage: async ({ body, ctx }) => {
+        const message = await messages.queue(requireCaller(ctx).accountId, body.message);
+        onMessageQueued(message.id);
+        return { status: 202, body: message };
+      },
+      getMessage: async ({ params, ctx }) => {
+        const message = await messages.getVisibleTo(requireCaller(ctx), params.messageId);
+        return {
+          status: 200,
+          body: found(message, () => new AppError('not_found', 'no such message')),
+        };
+      },
+    },
+    webhooks: {
+      createWebhook: async ({ body, ctx }) => ({
+        status: 201,
+        body: await webhooks.create(requireCaller(ctx), body),
+      }),
+      listWebhooks: async ({ query, ctx }) => {
+        const items = await webhooks.list(requireCaller(ctx), timePage(query));
+        return { status: 200, body: pageOf(ctx, items, query.limit) };
+      },
+      getWebhook: async ({ params, ctx }) => ({
+        status: 200,
+        body: found(await webhooks.get(requireCaller(ctx), params.webhookId)),
+      }),
+      updateWebhook: async ({ params, body, ctx }) => ({
+        status: 200,
+        body: found(await webhooks.update(requireCaller(ctx), params.webhookId, body)),
+      }),
+      deleteWebhook: async ({ params, ctx }) => {
+        if (!(await webhooks.delete(requireCaller(ctx), params.webhookId))) throw webhookNotFound();
+        return { status: 204, body: undefined };
+      },
+      rotateWebhookSecret: async ({ params, ctx }) => ({
+        status: 201,
+        body: { secret: found(await webhooks.rotateSecret(requireCaller(ctx), params.webhookId)) },
+      }),
+      listWebhookDeliveries: async ({ params, query, ctx }) => {
+        const page = timePage(query);
+        const items = await deliveries.list(requireCaller(ctx), params.webhookId, page);
+        return { status: 200, body: pageOf(ctx, items, query.limit) };
+      },
+      retryWebhookDelivery: async ({ params, ctx }) => {
+        const caller = requireCaller(ctx);
+        const delivery = await deliveries.retry(caller, params.webhookId, params.deliveryId);
+        onWebhookDeliveryDue();
+        return { status: 202, body: delivery };
+      },
+    },
+    meta: docsRoutes(openApiDocument, publicUrl),
   };
 }

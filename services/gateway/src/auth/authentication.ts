@@ -34,17 +34,14 @@ function bearerToken(authorization: string): string {
  * by every gateway within it; each use is recorded for `lastUsedAt`.
  */
 export class Authenticator {
-  readonly #keys: KeyOwners;
-  readonly #cache: KeyCache;
-  readonly #usage: KeyUsage;
   /** Keys revoked through this gateway: a lookup that began before one is not cached. */
   #revocations = 0;
 
-  constructor(keys: KeyOwners, cache: KeyCache, usage: KeyUsage) {
-    this.#keys = keys;
-    this.#cache = cache;
-    this.#usage = usage;
-  }
+  constructor(
+    private readonly keys: KeyOwners,
+    private readonly cache: KeyCache,
+    private readonly usage: KeyUsage,
+  ) {}
 
   /** `fresh` skips the cache: for what a key revoked on another gateway must not do at once. */
   async authenticate(
@@ -54,25 +51,25 @@ export class Authenticator {
     const token = bearerToken(authorization);
     if (!looksLikeApiKey(token)) throw unauthorized('the API key is malformed');
     const hash = hashApiKey(token);
-    const owner = (fresh ? undefined : this.#cache.get(hash)) ?? (await this.#lookUp(hash));
-    this.#usage.record(owner.keyId, new Date());
+    const owner = (fresh ? undefined : this.cache.get(hash)) ?? (await this.#lookUp(hash));
+    this.usage.record(owner.keyId, new Date());
     return { caller: { accountId: owner.accountId, role: owner.role }, keyId: owner.keyId };
   }
 
   /** Forgets a revoked key at once, so its next request is 401. */
   forget(hash: string): void {
     this.#revocations++;
-    this.#cache.delete(hash);
+    this.cache.delete(hash);
   }
 
   async #lookUp(hash: string): Promise<KeyOwner> {
-    const startedAt = this.#cache.now();
+    const startedAt = this.cache.now();
     const revocations = this.#revocations;
-    const owner = await this.#keys.findKeyOwner(hash);
+    const owner = await this.keys.findKeyOwner(hash);
     if (!owner || !sameHash(owner.hash, hash)) {
       throw unauthorized('the API key is unknown or revoked');
     }
-    if (revocations === this.#revocations) this.#cache.set(hash, owner, startedAt);
+    if (revocations === this.#revocations) this.cache.set(hash, owner, startedAt);
     return owner;
   }
 }

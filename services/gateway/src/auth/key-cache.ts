@@ -10,42 +10,35 @@ export interface KeyOwner {
   role: Role;
 }
 
-export interface KeyCacheOptions {
-  /** 0 turns the cache off. */
-  ttlMs: number;
-  maxEntries: number;
-  /** Milliseconds, monotonic. */
-  now?: () => number;
-}
-
-export interface KeyCache {
-  get(hash: string): KeyOwner | undefined;
-  /** Caches an owner read at `readAt` (`now()`); it expires `ttlMs` after that. */
-  set(hash: string, owner: KeyOwner, readAt: number): void;
-  delete(hash: string): void;
-  now(): number;
-}
-
-/** Key owners by key hash, least recently used first out. */
+/** Key owners by key hash, least recently used first out; `ttlMs` 0 turns it off. */
 export function createKeyCache({
   ttlMs,
   maxEntries,
   now = () => performance.now(),
-}: KeyCacheOptions): KeyCache {
-  if (ttlMs === 0 || maxEntries === 0) {
-    return { get: () => undefined, set: () => undefined, delete: () => undefined, now };
-  }
+}: {
+  ttlMs: number;
+  maxEntries: number;
+  /** Milliseconds, monotonic. */
+  now?: () => number;
+}) {
   // ttlResolution 0: expiry is checked against the clock on every lookup.
-  const cache = new LRUCache<string, KeyOwner>({
-    max: maxEntries,
-    ttl: ttlMs,
-    ttlResolution: 0,
-    perf: { now },
-  });
+  const cache =
+    ttlMs > 0 && maxEntries > 0
+      ? new LRUCache<string, KeyOwner>({
+          max: maxEntries,
+          ttl: ttlMs,
+          ttlResolution: 0,
+          perf: { now },
+        })
+      : undefined;
   return {
-    get: (hash) => cache.get(hash),
-    set: (hash, owner, readAt) => void cache.set(hash, owner, { start: readAt }),
-    delete: (hash) => void cache.delete(hash),
+    get: (hash: string) => cache?.get(hash),
+    /** Caches an owner read at `readAt` (`now()`); it expires `ttlMs` after that. */
+    set: (hash: string, owner: KeyOwner, readAt: number) =>
+      void cache?.set(hash, owner, { start: readAt }),
+    delete: (hash: string) => void cache?.delete(hash),
     now,
   };
 }
+
+export type KeyCache = ReturnType<typeof createKeyCache>;

@@ -7,13 +7,11 @@ export class KeyUsage {
   #pending = new Map<string, Date>();
   #flushing: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
-  readonly #write: KeyUsesWriter;
-  readonly #logger: Logger;
 
-  constructor(write: KeyUsesWriter, logger: Logger) {
-    this.#write = write;
-    this.#logger = logger;
-  }
+  constructor(
+    private readonly write: KeyUsesWriter,
+    private readonly logger: Logger,
+  ) {}
 
   record(keyId: string, usedAt: Date): void {
     const known = this.#pending.get(keyId);
@@ -42,10 +40,10 @@ export class KeyUsage {
     const batch = this.#pending;
     this.#pending = new Map();
     try {
-      await this.#write(batch);
+      await this.write(batch);
     } catch (error) {
       for (const [keyId, usedAt] of batch) this.record(keyId, usedAt);
-      this.#logger.warn({ err: error, keys: batch.size }, 'could not record key uses; will retry');
+      this.logger.warn({ err: error, keys: batch.size }, 'could not record key uses; will retry');
     }
   }
 }

@@ -122,15 +122,10 @@ export type OpenApiDocument = z.output<typeof OpenApiDocumentSchema>;
 
 export const docsContract = { openapi: contract.meta.openapi, docs: contract.meta.docs };
 
-export interface DocsRoutesDeps {
-  openApiDocument: OpenApiDocument;
-  publicUrl: string;
-}
-
-export function docsRoutes({
-  openApiDocument,
-  publicUrl,
-}: DocsRoutesDeps): RouterImplementation<typeof docsContract> {
+export function docsRoutes(
+  openApiDocument: OpenApiDocument,
+  publicUrl: string,
+): RouterImplementation<typeof docsContract> {
   return {
     openapi: () => Promise.resolve({ status: 200, body: openApiDocument }),
     docs: ({ ctx }) => {

@@ -1,5 +1,5 @@
 import type { WebhookDelivery } from '@petstore/contract';
-import { afterPosition, AppError, type Caller, type TimePosition } from '@petstore/service-kit';
+import { AppError, findPage, type Caller, type TimePage } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import {
   gatewayCollections,
@@ -22,19 +22,10 @@ export class DeliveryRepository {
   }
 
   /** Newest first. */
-  async list(
-    caller: Caller,
-    webhookId: string,
-    position: TimePosition | undefined,
-    limit: number,
-  ): Promise<WebhookDelivery[]> {
+  async list(caller: Caller, webhookId: string, page: TimePage): Promise<WebhookDelivery[]> {
     await this.#requireVisible(caller, webhookId);
-    const documents = await this.#collections.deliveries
-      .find({ webhookId, ...afterPosition(position, 'descending') })
-      .sort({ createdAt: -1, _id: -1 })
-      .limit(limit)
-      .toArray();
-    return documents.map(toDelivery);
+    const { deliveries } = this.#collections;
+    return (await findPage(deliveries, { webhookId }, page, 'descending')).map(toDelivery);
   }
 
   async retry(caller: Caller, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
@@ -76,15 +67,10 @@ export class DeliveryRepository {
       .toArray();
     const gone = candidates.filter((id) => !enabled.some(({ _id }) => _id === id));
     if (gone.length === 0) return undefined;
+    const lastError = 'the webhook is disabled or deleted';
     await deliveries.updateMany(
       { webhookId: { $in: gone }, ...due },
-      {
-        $set: {
-          status: 'failed',
-          lastError: 'the webhook is disabled or deleted',
-          nextAttemptAt: null,
-        },
-      },
+      { $set: { status: 'failed', lastError, nextAttemptAt: null } },
     );
     return undefined;
   }
@@ -124,8 +110,8 @@ export class DeliveryRepository {
         { sort: { leaseUntil: 1 }, projection: { leaseUntil: 1 } },
       ),
     ]);
-    const times = [retry?.nextAttemptAt, lease?.leaseUntil].flatMap((time) =>
-      time ? [time.getTime()] : [],
+    const times = [retry?.nextAttemptAt, lease?.leaseUntil].flatMap(
+      (time) => time?.getTime() ?? [],
     );
     return times.length === 0 ? undefined : Math.min(...times) - now.getTime();
   }
@@ -170,17 +156,11 @@ export class DeliveryRepository {
         nextAttemptAt: next,
       },
     });
-    const webhookId = delivery.webhookId;
-    await webhooks.updateOne(
-      { _id: webhookId, failingSince: null },
-      { $set: { failingSince: now } },
-    );
+    const _id = delivery.webhookId;
+    await webhooks.updateOne({ _id, failingSince: null }, { $set: { failingSince: now } });
+    const failingTooLong = { $lte: new Date(now.getTime() - failingFor) };
     const disabled = await webhooks.updateOne(
-      {
-        _id: webhookId,
-        enabled: true,
-        failingSince: { $lte: new Date(now.getTime() - failingFor) },
-      },
+      { _id, enabled: true, failingSince: failingTooLong },
       { $set: { enabled: false, updatedAt: now } },
     );
     return disabled.modifiedCount === 1;
@@ -202,10 +182,11 @@ export class DeliveryRepository {
   }
 
   async #requireVisible(caller: Caller, webhookId: string): Promise<void> {
-    const found = await this.#collections.webhooks.findOne(visibleTo(caller, webhookId), {
+    const { webhooks } = this.#collections;
+    const visible = await webhooks.findOne(visibleTo(caller, webhookId), {
       projection: { _id: 1 },
     });
-    if (!found) throw webhookNotFound();
+    if (!visible) throw webhookNotFound();
   }
 }
 
@@ -215,14 +196,8 @@ function attemptOf({ _id, attempts }: WebhookDeliveryDocument) {
 }
 
 function toDelivery(document: WebhookDeliveryDocument): WebhookDelivery {
-  return {
-    id: document._id,
-    eventId: document.eventId,
-    type: document.type,
-    status: document.status,
-    attempts: document.attempts,
-    lastStatusCode: document.lastStatusCode,
-    nextAttemptAt: document.nextAttemptAt?.toISOString() ?? null,
-    createdAt: document.createdAt.toISOString(),
-  };
+  const { _id: id, eventId, type, status, attempts, lastStatusCode, nextAttemptAt } = document;
+  const createdAt = document.createdAt.toISOString();
+  const next = nextAttemptAt?.toISOString() ?? null;
+  return { id, eventId, type, status, attempts, lastStatusCode, nextAttemptAt: next, createdAt };
 }

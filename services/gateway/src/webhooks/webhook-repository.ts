@@ -7,7 +7,7 @@ import {
   type WebhookEventType,
   type WebhookPatch,
 } from '@petstore/contract';
-import { afterPosition, AppError, type Caller, type TimePosition } from '@petstore/service-kit';
+import { AppError, findPage, type Caller, type TimePage } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import {
   gatewayCollections,
@@ -58,18 +58,9 @@ export class WebhookRepository {
   }
 
   /** Oldest first; an admin's list holds every account's. */
-  async list(
-    caller: Caller,
-    position: TimePosition | undefined,
-    limit: number,
-  ): Promise<Webhook[]> {
+  async list(caller: Caller, page: TimePage): Promise<Webhook[]> {
     const owned = caller.role === 'admin' ? {} : { accountId: caller.accountId };
-    const documents = await this.#webhooks
-      .find({ ...owned, ...afterPosition(position, 'ascending') })
-      .sort({ createdAt: 1, _id: 1 })
-      .limit(limit)
-      .toArray();
-    return documents.map(toWebhook);
+    return (await findPage(this.#webhooks, owned, page, 'ascending')).map(toWebhook);
   }
 
   async get(caller: Caller, webhookId: string): Promise<Webhook | undefined> {
@@ -80,18 +71,11 @@ export class WebhookRepository {
   async update(caller: Caller, webhookId: string, patch: WebhookPatch) {
     const current = await this.#webhooks.findOne(visibleTo(caller, webhookId));
     if (!current) return undefined;
-    const { url, events, description, enabled } = patch;
-    const allowed = events === undefined ? {} : { events: allowedEvents(current.role, events) };
-    if (url !== undefined) await this.#checkUrl(url);
-    const set: Partial<WebhookDocument> = {
-      ...allowed,
-      ...(url === undefined ? {} : { url }),
-      ...(description === undefined ? {} : { description }),
-      ...(enabled === undefined ? {} : { enabled }),
-      // Turned back on, it forgets how long it had been failing.
-      ...(enabled === true ? { failingSince: null } : {}),
-      updatedAt: new Date(),
-    };
+    const allowed = patch.events && { events: allowedEvents(current.role, patch.events) };
+    if (patch.url !== undefined) await this.#checkUrl(patch.url);
+    // Turned back on, it forgets how long it had been failing.
+    const restarted = patch.enabled && { failingSince: null };
+    const set = { ...patch, ...allowed, ...restarted, updatedAt: new Date() };
     const updated = await this.#webhooks.findOneAndUpdate(
       visibleTo(caller, webhookId),
       { $set: set },
