@@ -81,6 +81,13 @@ describe('connectMongo', () => {
     expect(isDatabaseUnavailable(error)).toBe(false);
   });
 
+  it('takes a write to a socket the database closed for an outage', () => {
+    const ended = Object.assign(new Error('This socket has been ended by the other party'), {
+      code: 'EPIPE',
+    });
+    expect(isDatabaseUnavailable(ended)).toBe(true);
+  });
+
   it('does not take a failed query for an outage', () => {
     expect(isDatabaseUnavailable(new Error('duplicate key'))).toBe(false);
   });

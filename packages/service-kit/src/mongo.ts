@@ -92,8 +92,15 @@ const UNREACHABLE = [
   MongoClientClosedError,
 ];
 
+/**
+ * Socket errors the driver (6.22) can throw unwrapped: a command written to a connection the
+ * database has just closed fails with Node's own EPIPE.
+ */
+const SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET']);
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (UNREACHABLE.some((type) => error instanceof type)) return true;
+  if (SOCKET_CODES.has((error as NodeJS.ErrnoException | undefined)?.code ?? '')) return true;
   if (!(error instanceof MongoError)) return false;
   if (
     error.hasErrorLabel(MongoErrorLabel.RetryableWriteError) ||
