@@ -1,5 +1,5 @@
-import { contract, getPetDocumentation } from '@petstore/contract';
-import { createService, type Logger } from '@petstore/service-kit';
+import { contract, getPetDocumentation, RouteTable } from '@petstore/contract';
+import { createService, requireAdmin, requireCaller, type Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
 import type { Db } from 'mongodb';
@@ -32,8 +32,22 @@ export function createApp({
     internalToken: config.internalToken,
     readiness: { database: () => db.command({ ping: 1 }) },
     routers: [
+      adminOnly(new RouteTable(petsServiceContract)),
       deprecatedRoute(contract.pets.getPet, deprecation, now),
       createKoaRouter(petsServiceContract, routes(deps), { validateResponses }).routes(),
     ],
   });
+}
+
+/** Only admins may call what the contract gives `role: 'admin'`: the gateway checks, then this. */
+function adminOnly(table: RouteTable): Koa.Middleware {
+  return async (ctx, next) => {
+    const resolution = table.resolve(ctx.method, ctx.path);
+    if (resolution.kind === 'operation' && resolution.operation.metadata.role === 'admin') {
+      // `Add a pet`: only an admin may add a pet.
+      const { summary = '' } = resolution.operation.route;
+      requireAdmin(requireCaller(ctx), summary.charAt(0).toLowerCase() + summary.slice(1));
+    }
+    await next();
+  };
 }

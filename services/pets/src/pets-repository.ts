@@ -10,11 +10,6 @@ import {
   type PetDocument,
 } from './storage.js';
 
-export interface PetListQuery extends PageQuery {
-  statuses?: PetStatus[];
-  categoryId?: bigint;
-}
-
 type PetFields = Partial<Pick<PetDocument, 'name' | 'categoryId' | 'status' | 'statusVersion'>>;
 
 /**
@@ -22,9 +17,12 @@ type PetFields = Partial<Pick<PetDocument, 'name' | 'categoryId' | 'status' | 's
  * a concurrent delete of the category fail; when the category is gone, the write is undone (422).
  */
 export class PetsRepository extends CatalogueCollections {
-  async list({ statuses, categoryId, ...page }: PetListQuery): Promise<Pet[]> {
+  async list(
+    { status, categoryId }: { status?: PetStatus[]; categoryId?: bigint },
+    page: PageQuery,
+  ): Promise<Pet[]> {
     const filter: Filter<PetDocument> = {};
-    if (statuses !== undefined) filter.status = { $in: statuses };
+    if (status !== undefined) filter.status = { $in: status };
     if (categoryId !== undefined) filter.categoryId = storedId(categoryId);
     return (await findPage(this.pets, filter, page)).map(toPet);
   }
@@ -69,13 +67,8 @@ export class PetsRepository extends CatalogueCollections {
     for (;;) {
       const pet = await this.document(petId);
       if (pet.statusVersion !== undefined && pet.statusVersion >= version) return toPet(pet);
-      const { matched } = await this.#change(
-        pet,
-        { status, statusVersion: version },
-        {
-          statusVersion: pet.statusVersion ?? { $exists: false },
-        },
-      );
+      const guard = { statusVersion: pet.statusVersion ?? { $exists: false } };
+      const { matched } = await this.#change(pet, { status, statusVersion: version }, guard);
       if (matched) return toPet({ ...pet, status });
     }
   }
@@ -107,11 +100,8 @@ export class PetsRepository extends CatalogueCollections {
       const before = await this.document(petId);
       const { matched, event } = await this.#change(before, fields);
       if (!matched) continue;
-      if (
-        categoryId !== undefined &&
-        categoryId !== before.categoryId &&
-        !(await this.#confirmCategory(categoryId))
-      ) {
+      const moved = categoryId !== undefined && categoryId !== before.categoryId;
+      if (moved && !(await this.#confirmCategory(categoryId))) {
         await this.#putBack(before, categoryId, event);
         throw unknownCategory(categoryId);
       }
@@ -155,11 +145,8 @@ export class PetsRepository extends CatalogueCollections {
   }
 
   /** True when the category still exists; moves its revision so a pending delete of it fails. */
-  async #confirmCategory(categoryId: number): Promise<boolean> {
-    const { matchedCount } = await this.categories.updateOne(
-      { _id: categoryId },
-      { $inc: { revision: 1 } },
-    );
+  async #confirmCategory(_id: number): Promise<boolean> {
+    const { matchedCount } = await this.categories.updateOne({ _id }, { $inc: { revision: 1 } });
     return matchedCount === 1;
   }
 }

@@ -1,17 +1,11 @@
 import { contract, internalContract, type RecordedEvent } from '@petstore/contract';
-import {
-  decodeCursor,
-  pageOf,
-  requireAdmin,
-  requireCaller,
-  type EventSource,
-} from '@petstore/service-kit';
+import { decodeCursor, pageOf, type EventSource } from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
 import type { CategoriesRepository } from './categories-repository.js';
 import { eventsNotSent } from './errors.js';
 import type { PetsRepository } from './pets-repository.js';
-import type { PetDocument } from './storage.js';
+import type { PageQuery, PetDocument } from './storage.js';
 
 /** Every route the pets service serves: its part of the public contract and the internal one. */
 export const petsServiceContract = {
@@ -32,18 +26,20 @@ export interface RoutesDeps {
   events: PetEvents;
 }
 
-/** The gateway lets only admins write the catalogue; the service checks again. */
-const admin = (ctx: Context, action: string) => requireAdmin(requireCaller(ctx), action);
-
 const created = <T extends { id: number }>(ctx: Context, path: string, resource: T) => {
   ctx.set('Location', `${path}/${resource.id}`);
   return { status: 201 as const, body: resource };
 };
 
-const pageQuery = (query: { cursor?: string; limit: number }) => ({
-  after: decodeCursor(query.cursor),
-  limit: query.limit + 1,
-});
+const ok = <T>(body: T) => ({ status: 200 as const, body });
+const noContent = { status: 204 as const, body: undefined };
+
+/** A page of a list, read one past `limit` to know whether a `Link` to the next is due. */
+const listed = async <T extends { id: number }>(
+  ctx: Context,
+  { cursor, limit }: { cursor?: string; limit: number },
+  list: (page: PageQuery) => Promise<T[]>,
+) => ok(pageOf(ctx, await list({ after: decodeCursor(cursor), limit: limit + 1 }), limit));
 
 /** The handlers of `petsServiceContract`; a write that may record events names its pet. */
 export function routes({
@@ -57,27 +53,13 @@ export function routes({
   };
   return {
     pets: {
-      listPets: async ({ query, ctx }) => {
-        const { status: statuses, categoryId } = query;
-        const items = await pets.list({ statuses, categoryId, ...pageQuery(query) });
-        return { status: 200, body: pageOf(ctx, items, query.limit) };
-      },
-      createPet: async ({ body, ctx }) => {
-        admin(ctx, 'add a pet');
-        return created(ctx, '/v1/pets', await pets.create(body));
-      },
+      listPets: ({ query, ctx }) => listed(ctx, query, (page) => pets.list(query, page)),
+      createPet: async ({ body, ctx }) => created(ctx, '/v1/pets', await pets.create(body)),
       // Deprecated: its headers and its sunset are set by deprecatedRoute, in front of it.
-      getPet: async ({ params }) => ({ status: 200, body: await pets.get(params.petId) }),
-      replacePet: async ({ params, body, ctx }) => {
-        admin(ctx, 'replace a pet');
-        return { status: 200, body: written(await pets.replace(params.petId, body)) };
-      },
-      updatePet: async ({ params, body, ctx }) => {
-        admin(ctx, 'update a pet');
-        return { status: 200, body: written(await pets.update(params.petId, body)) };
-      },
-      deletePet: async ({ params: { petId }, ctx }) => {
-        admin(ctx, 'delete a pet');
+      getPet: async ({ params }) => ok(await pets.get(params.petId)),
+      replacePet: async ({ params, body }) => ok(written(await pets.replace(params.petId, body))),
+      updatePet: async ({ params, body }) => ok(written(await pets.update(params.petId, body))),
+      deletePet: async ({ params: { petId } }) => {
         // The events a pet carries are sent first, so that none is deleted with it; a status
         // change in between makes the delete match nothing, and the pet is read again.
         for (;;) {
@@ -88,44 +70,28 @@ export function routes({
               throw eventsNotSent(petId, error);
             });
           }
-          if (await pets.deleteAsRead(pet)) return { status: 204, body: undefined };
+          if (await pets.deleteAsRead(pet)) return noContent;
         }
       },
     },
     categories: {
-      listCategories: async ({ query, ctx }) => {
-        const items = await categories.list(pageQuery(query));
-        return { status: 200, body: pageOf(ctx, items, query.limit) };
-      },
-      createCategory: async ({ body, ctx }) => {
-        admin(ctx, 'add a category');
-        return created(ctx, '/v1/categories', await categories.create(body));
-      },
-      getCategory: async ({ params }) => ({
-        status: 200,
-        body: await categories.get(params.categoryId),
-      }),
-      replaceCategory: async ({ params, body, ctx }) => {
-        admin(ctx, 'replace a category');
-        return { status: 200, body: await categories.replace(params.categoryId, body) };
-      },
-      deleteCategory: async ({ params, ctx }) => {
-        admin(ctx, 'delete a category');
+      listCategories: ({ query, ctx }) => listed(ctx, query, (page) => categories.list(page)),
+      createCategory: async ({ body, ctx }) =>
+        created(ctx, '/v1/categories', await categories.create(body)),
+      getCategory: async ({ params }) => ok(await categories.get(params.categoryId)),
+      replaceCategory: async ({ params, body }) =>
+        ok(await categories.replace(params.categoryId, body)),
+      deleteCategory: async ({ params }) => {
         await categories.delete(params.categoryId);
-        return { status: 204, body: undefined };
+        return noContent;
       },
     },
     // What the store asks: the internal token is enough, no account is involved.
     internal: {
-      getPet: async ({ params }) => ({ status: 200, body: await pets.get(params.petId) }),
-      setPetStatus: async ({ params, body }) => ({
-        status: 200,
-        body: written(await pets.setStatus(params.petId, body.status, body.version)),
-      }),
-      listPetStatuses: async ({ query }) => ({
-        status: 200,
-        body: await pets.statuses(query.petId),
-      }),
+      getPet: async ({ params }) => ok(await pets.get(params.petId)),
+      setPetStatus: async ({ params, body }) =>
+        ok(written(await pets.setStatus(params.petId, body.status, body.version))),
+      listPetStatuses: async ({ query }) => ok(await pets.statuses(query.petId)),
     },
   };
 }

@@ -27,13 +27,8 @@ export function nameKeyOf(name: string): string {
   return caseFold(name.trim().normalize('NFC')).normalize('NFC');
 }
 
-export function petsCollection(db: Db) {
-  return db.collection<PetDocument>('pets');
-}
-
-export function categoriesCollection(db: Db) {
-  return db.collection<CategoryDocument>('categories');
-}
+export const petsCollection = (db: Db) => db.collection<PetDocument>('pets');
+export const categoriesCollection = (db: Db) => db.collection<CategoryDocument>('categories');
 
 /** The catalogue's collections, which both repositories read: pets point at categories. */
 export abstract class CatalogueCollections {
