@@ -10,7 +10,6 @@ import { createService, type Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
 import type { Db } from 'mongodb';
-import type { Authenticator } from './auth/authentication.js';
 import type { Config } from './config.js';
 import { apiIndex, apiIndexRoutes } from './docs/api-index.js';
 import { docsAssets } from './docs/docs-page.js';
@@ -30,7 +29,6 @@ export type AppDeps = Omit<GatewayRoutesDeps, 'openApiDocument' | 'publicUrl'> &
   db: Db;
   config: Config;
   logger: Logger;
-  authenticator: Authenticator;
   rateLimits: RateLimits;
   upstreams: Upstreams;
   recorder: EventRecorder;
@@ -39,13 +37,7 @@ export type AppDeps = Omit<GatewayRoutesDeps, 'openApiDocument' | 'publicUrl'> &
 };
 
 /** The gateway's Koa app, wired from what `startGateway` built; it never listens. */
-export function createApp({
-  db,
-  config,
-  logger,
-  validateResponses = false,
-  ...deps
-}: AppDeps): Koa {
+export function createApp({ db, config, logger, validateResponses, ...deps }: AppDeps): Koa {
   const { authenticator, rateLimits, upstreams, recorder } = deps;
   const openApiDocument = OpenApiDocumentSchema.parse(
     generateOpenApi(contract, { servers: [{ url: config.publicUrl }] }),

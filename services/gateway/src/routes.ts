@@ -40,17 +40,20 @@ function found<T>(value: T | undefined, notFound: () => AppError = webhookNotFou
   return value;
 }
 
-export function gatewayRoutes({
-  accounts,
-  authenticator,
-  messages,
-  webhooks,
-  deliveries,
-  onMessageQueued,
-  onWebhookDeliveryDue,
-  openApiDocument,
-  publicUrl,
-}: GatewayRoutesDeps): RouterImplementation<typeof gatewayContract> {
+export function gatewayRoutes(
+  deps: GatewayRoutesDeps,
+): RouterImplementation<typeof gatewayContract> {
+  const {
+    accounts,
+    authenticator,
+    messages,
+    webhooks,
+    deliveries,
+    onMessageQueued,
+    onWebhookDeliveryDue,
+    openApiDocument,
+    publicUrl,
+  } = deps;
   return {
     accounts: {
       createAccount: async ({ body }) => ({

@@ -6,6 +6,7 @@ import {
   type StartedService,
   type StartOptions,
 } from '@petstore/service-kit';
+import type { RecordedEvent } from '@petstore/contract';
 import type { Db } from 'mongodb';
 import { AccountRepository } from './accounts/account-repository.js';
 import { createApp, type AppDeps } from './app.js';
@@ -40,25 +41,17 @@ export function buildGateway(db: Db, config: Config, logger: Logger) {
   const deliveries = new DeliveryRepository(db);
   const webhookDeliveries = deliveryWorker(deliveries, config.webhooks, logger);
   const recorder = new EventRecorder(db, () => webhookDeliveries.kick());
+  const deliver = logDelivery(logger);
   const messageDeliveries = messageWorker({
     messages,
     events,
-    deliver: logDelivery(logger),
+    deliver,
     logger,
     ...config.messages,
   });
-  const relay = eventRelay({
-    logger,
-    sources: [events],
-    send: async (recorded) => {
-      await recorder.recordEvents(recorded);
-    },
-    idleMs: config.messages.pollMs,
-  });
-  const sweeper = webhookSweeper(deliveries, {
-    logger,
-    retentionMs: config.webhooks.retentionMs,
-  });
+  const send = (recorded: RecordedEvent[]) => recorder.recordEvents(recorded).then(() => undefined);
+  const relay = eventRelay({ logger, sources: [events], send, idleMs: config.messages.pollMs });
+  const sweeper = webhookSweeper(deliveries, { logger, retentionMs: config.webhooks.retentionMs });
   const deps: AppDeps = {
     db,
     config,

@@ -39,9 +39,7 @@ export class AccountRepository {
     } catch (error) {
       await apiKeys.deleteOne({ _id: key._id }).catch(() => undefined);
       if (!isDuplicateKey(error)) throw error;
-      throw new AppError('conflict', 'an account with this email already exists', {
-        cause: error,
-      });
+      throw new AppError('conflict', 'an account with this email already exists', { cause: error });
     }
     await apiKeys.updateOne({ _id: key._id }, { $unset: { pendingSignUp: '' } });
     return { ...toAccount(account), apiKey };

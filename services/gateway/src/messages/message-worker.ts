@@ -37,14 +37,8 @@ export type MessageWorker = Worker & {
  * answers by reading every message) is for the others, at start, every `pollMs`, and at once
  * again while it finds one.
  */
-export function messageWorker({
-  messages,
-  events,
-  deliver,
-  logger,
-  pollMs,
-  leaseMs,
-}: MessageWorkerOptions): MessageWorker {
+export function messageWorker(options: MessageWorkerOptions): MessageWorker {
+  const { messages, events, deliver, logger, pollMs, leaseMs } = options;
   const named: string[] = [];
   // Delivered but not yet marked so: marked again rather than delivered again.
   let unmarked: ClaimedMessage | undefined;

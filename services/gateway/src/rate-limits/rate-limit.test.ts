@@ -3,17 +3,31 @@ import { startFakeService, sendJson } from '../test-support/fake-service.js';
 import { bearer, signUp, startTestGateway } from '../test-support/gateway-harness.js';
 import { it } from '@petstore/testkit/vitest';
 
+/** A gateway in front of a pets service answering [], whose keys hold `burst` requests. */
+async function limitedGateway(mongo: Parameters<typeof startTestGateway>[0], burst: number) {
+  const pets = await startFakeService((_request, res) => sendJson(res, 200, []));
+  const gateway = await startTestGateway(mongo, {
+    PETS_URL: pets.url,
+    // One token every 1000 s: nothing refills while the test runs, however slow the machine.
+    RATE_LIMIT_PER_SECOND: '0.001',
+    RATE_LIMIT_BURST: String(burst),
+  });
+  return {
+    pets,
+    gateway,
+    async [Symbol.asyncDispose]() {
+      await gateway[Symbol.asyncDispose]();
+      await pets[Symbol.asyncDispose]();
+    },
+  };
+}
+
 describe('rate limits', () => {
   it('limits each API key for all gateways: RateLimit-* headers, then 429 with Retry-After', async ({
     mongo,
   }) => {
-    await using pets = await startFakeService((_request, res) => sendJson(res, 200, []));
-    await using gateway = await startTestGateway(mongo, {
-      PETS_URL: pets.url,
-      // One token every 1000 s: nothing refills while the test runs, however slow the machine.
-      RATE_LIMIT_PER_SECOND: '0.001',
-      RATE_LIMIT_BURST: '3',
-    });
+    await using stack = await limitedGateway(mongo, 3);
+    const { pets, gateway } = stack;
     const { apiKey } = await signUp(gateway.url);
     const other = await signUp(gateway.url);
 
@@ -53,12 +67,8 @@ describe('rate limits', () => {
   it('counts a key in the shared window by reservations of a tenth of its burst', async ({
     mongo,
   }) => {
-    await using pets = await startFakeService((_request, res) => sendJson(res, 200, []));
-    await using gateway = await startTestGateway(mongo, {
-      PETS_URL: pets.url,
-      RATE_LIMIT_PER_SECOND: '0.001',
-      RATE_LIMIT_BURST: '100',
-    });
+    await using stack = await limitedGateway(mongo, 100);
+    const { gateway } = stack;
     const { apiKey } = await signUp(gateway.url);
 
     const answers = await Promise.all(

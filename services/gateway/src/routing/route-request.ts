@@ -22,14 +22,8 @@ export interface RouteRequestOptions {
  * and its rate limit (429), the role (403), an encoded body (415); then pets and store operations
  * are proxied, and the gateway's own continue to the body parser and their handlers.
  */
-export function routeRequest({
-  routes,
-  deprecation,
-  authenticator,
-  rateLimits,
-  upstreams,
-  proxy,
-}: RouteRequestOptions): Middleware {
+export function routeRequest(deps: RouteRequestOptions): Middleware {
+  const { routes, deprecation, authenticator, rateLimits, upstreams, proxy } = deps;
   return async (ctx, next) => {
     const resolution = routes.resolve(ctx.method, ctx.path);
     if (resolution.kind === 'not_found') {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Worker, type Logger } from '@petstore/service-kit';
 import type { WebhookDeliveryDocument, WebhookDocument } from '../database/collections.js';
 import type { DeliveryRepository } from './delivery-repository.js';
@@ -128,12 +129,8 @@ export function deliveryWorker(
     async stop() {
       stopping = true;
       await worker.stop();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled(inFlight.values()),
-        new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS))),
-      ]);
-      clearTimeout(timer);
+      const grace = delay(STOP_GRACE_MS, undefined, { ref: false });
+      await Promise.race([Promise.allSettled(inFlight.values()), grace]);
       abandoned = true;
     },
   };

@@ -46,12 +46,13 @@ async function insertOnce<T extends { _id: string }>(
 /** Records each event once by its id, and its delivery to every webhook that wants it. */
 export class EventRecorder {
   readonly #collections: GatewayCollections;
-  readonly #onRecorded: () => void;
 
   /** `onRecorded`: deliveries are due, e.g. to wake the delivery worker. */
-  constructor(db: Db, onRecorded: () => void = () => undefined) {
+  constructor(
+    db: Db,
+    private readonly onRecorded: () => void = () => undefined,
+  ) {
     this.#collections = gatewayCollections(db);
-    this.#onRecorded = onRecorded;
   }
 
   /**
@@ -76,7 +77,7 @@ export class EventRecorder {
       this.#collections.events,
       documents.filter(({ _id }) => wanted.has(_id)),
     );
-    if ((await insertOnce(this.#collections.deliveries, deliveries)) > 0) this.#onRecorded();
+    if ((await insertOnce(this.#collections.deliveries, deliveries)) > 0) this.onRecorded();
     return recorded;
   }
 

@@ -28,11 +28,12 @@ export const webhookNotFound = () => new AppError('not_found', 'no such webhook'
 export class WebhookRepository {
   readonly #webhooks: GatewayCollections['webhooks'];
   readonly #deliveries: GatewayCollections['deliveries'];
-  readonly #policy: { allowPrivateUrls: boolean; secretsKey: Buffer };
 
-  constructor(db: Db, policy: { allowPrivateUrls: boolean; secretsKey: Buffer }) {
+  constructor(
+    db: Db,
+    private readonly policy: { allowPrivateUrls: boolean; secretsKey: Buffer },
+  ) {
     ({ webhooks: this.#webhooks, deliveries: this.#deliveries } = gatewayCollections(db));
-    this.#policy = policy;
   }
 
   async create(caller: Caller, { url, events, description }: NewWebhook): Promise<CreatedWebhook> {
@@ -113,11 +114,11 @@ export class WebhookRepository {
   }
 
   #seal(secret: string, now: Date): SealedSecret {
-    return { sealed: sealSecret(secret, this.#policy.secretsKey), createdAt: now, expiresAt: null };
+    return { sealed: sealSecret(secret, this.policy.secretsKey), createdAt: now, expiresAt: null };
   }
 
   async #checkUrl(url: string): Promise<void> {
-    await checkWebhookUrl(url, { allowPrivate: this.#policy.allowPrivateUrls });
+    await checkWebhookUrl(url, { allowPrivate: this.policy.allowPrivateUrls });
   }
 }
 

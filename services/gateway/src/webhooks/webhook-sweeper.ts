@@ -4,16 +4,9 @@ import type { DeliveryRepository } from './delivery-repository.js';
 /** The embedded database has no TTL indexes, so every database is swept alike. */
 export function webhookSweeper(
   deliveries: DeliveryRepository,
-  {
-    logger,
-    retentionMs,
-    intervalMs = 3_600_000,
-  }: {
-    logger: Logger;
-    retentionMs: number;
-    intervalMs?: number;
-  },
+  options: { logger: Logger; retentionMs: number; intervalMs?: number },
 ): Worker {
+  const { logger, retentionMs, intervalMs = 3_600_000 } = options;
   return new Worker({
     name: 'webhook-sweeper',
     logger,
