@@ -1,10 +1,11 @@
-import { contract, getPetDocumentation, RouteTable } from '@petstore/contract';
-import { createService, requireAdmin, requireCaller, type Logger } from '@petstore/service-kit';
+import { deprecationHeaders, getPetDocumentation, RouteTable } from '@petstore/contract';
+import type { DeprecationPolicy } from '@petstore/contract';
+import { AppError, createService, requireAdmin, requireCaller } from '@petstore/service-kit';
+import type { Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
 import type { Db } from 'mongodb';
 import type { PetsConfig } from './config.js';
-import { deprecatedRoute } from './deprecation.js';
 import { petsServiceContract, routes, type RoutesDeps } from './routes.js';
 
 export interface AppDeps extends RoutesDeps {
@@ -32,21 +33,37 @@ export function createApp({
     internalToken: config.internalToken,
     readiness: { database: () => db.command({ ping: 1 }) },
     routers: [
-      adminOnly(new RouteTable(petsServiceContract)),
-      deprecatedRoute(contract.pets.getPet, deprecation, now),
+      operationPolicies(deprecation, now),
       createKoaRouter(petsServiceContract, routes(deps), { validateResponses }).routes(),
     ],
   });
 }
 
-/** Only admins may call what the contract gives `role: 'admin'`: the gateway checks, then this. */
-function adminOnly(table: RouteTable): Koa.Middleware {
+/**
+ * What the contract says of an operation beyond its shapes, held in front of the router so that
+ * its validation errors obey it too: `role: 'admin'` needs an admin (the gateway checks first);
+ * a deprecated operation marks every response, and from its sunset on answers 410 `gone`.
+ */
+function operationPolicies(policy: DeprecationPolicy, now: () => Date): Koa.Middleware {
+  const table = new RouteTable(petsServiceContract);
+  const headers = deprecationHeaders(policy);
   return async (ctx, next) => {
     const resolution = table.resolve(ctx.method, ctx.path);
-    if (resolution.kind === 'operation' && resolution.operation.metadata.role === 'admin') {
+    const { route, metadata } = resolution.kind === 'operation' ? resolution.operation : {};
+    if (route?.deprecated === true) {
+      ctx.set(headers);
+      if (now().getTime() >= policy.sunsetAt.getTime()) {
+        throw new AppError(
+          'gone',
+          `[pets] ${route.method} ${route.path} was retired on ${policy.sunsetAt.toISOString()}; list pets with GET /v1/pets instead`,
+          { headers },
+        );
+      }
+    }
+    if (metadata?.role === 'admin') {
       // `Add a pet`: only an admin may add a pet.
-      const { summary = '' } = resolution.operation.route;
-      requireAdmin(requireCaller(ctx), summary.charAt(0).toLowerCase() + summary.slice(1));
+      const action = (route?.summary ?? '').replace(/^./, (first) => first.toLowerCase());
+      requireAdmin(requireCaller(ctx), action);
     }
     await next();
   };
