@@ -109,10 +109,7 @@ const GatewayEnvSchema = z
     getPetDeprecation: getPetDeprecationOf(env),
     webhooks: {
       allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
-      secretsKey: webhookSecretsKey({
-        webhookSecretsKey: env.WEBHOOK_SECRETS_KEY,
-        internalToken: env.INTERNAL_TOKEN,
-      }),
+      secretsKey: webhookSecretsKey(env.INTERNAL_TOKEN, env.WEBHOOK_SECRETS_KEY),
       retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
       disableAfterMs: env.WEBHOOK_DISABLE_AFTER_MS,
       pollMs: env.WEBHOOK_POLL_MS,

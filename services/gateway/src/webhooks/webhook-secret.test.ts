@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newWebhookSecret, sealSecret, unsealSecret, webhookSecretsKey } from './webhook-secret.js';
 
 const internalToken = 'x'.repeat(32);
-const key = webhookSecretsKey({ internalToken });
+const key = webhookSecretsKey(internalToken);
 
 /** `sealed` with one bit of the byte at `index` of its part `part` (1 iv, 2 tag, 3 text) flipped. */
 function flipBit(sealed: string, part: number, index = 0): string {
@@ -25,15 +25,13 @@ describe('newWebhookSecret', () => {
 describe('webhookSecretsKey', () => {
   it('is WEBHOOK_SECRETS_KEY when set', () => {
     const configured = Buffer.alloc(32, 7);
-    expect(
-      webhookSecretsKey({ webhookSecretsKey: configured.toString('base64'), internalToken }),
-    ).toEqual(configured);
+    expect(webhookSecretsKey(internalToken, configured.toString('base64'))).toEqual(configured);
   });
 
   it('is derived from the internal token otherwise: 32 bytes, the same for every gateway', () => {
     expect(key).toHaveLength(32);
-    expect(webhookSecretsKey({ internalToken })).toEqual(key);
-    expect(webhookSecretsKey({ internalToken: 'y'.repeat(32) })).not.toEqual(key);
+    expect(webhookSecretsKey(internalToken)).toEqual(key);
+    expect(webhookSecretsKey('y'.repeat(32))).not.toEqual(key);
   });
 });
 
@@ -66,7 +64,7 @@ describe('sealSecret / unsealSecret', () => {
 
   it('does not open under a different key', () => {
     const sealed = sealSecret(newWebhookSecret(), key);
-    const other = webhookSecretsKey({ internalToken: 'z'.repeat(32) });
+    const other = webhookSecretsKey('z'.repeat(32));
     expect(() => unsealSecret(sealed, other)).toThrow(/does not open with this key/);
   });
 

@@ -11,14 +11,8 @@ export function newWebhookSecret(): string {
 }
 
 /** Seals secrets at rest; derived from the internal token, every gateway can unseal them. */
-export function webhookSecretsKey({
-  webhookSecretsKey,
-  internalToken,
-}: {
-  webhookSecretsKey?: string | undefined;
-  internalToken: string;
-}): Buffer {
-  if (webhookSecretsKey !== undefined) return Buffer.from(webhookSecretsKey, 'base64');
+export function webhookSecretsKey(internalToken: string, configured?: string): Buffer {
+  if (configured !== undefined) return Buffer.from(configured, 'base64');
   return Buffer.from(hkdfSync('sha256', internalToken, '', 'petstore webhook secrets', 32));
 }
 
