@@ -55,7 +55,7 @@ export function routes({
     pets: {
       listPets: ({ query, ctx }) => listed(ctx, query, (page) => pets.list(query, page)),
       createPet: async ({ body, ctx }) => created(ctx, '/v1/pets', await pets.create(body)),
-      // Deprecated: its headers and its sunset are set by deprecatedRoute, in front of it.
+      // Deprecated: its headers and its sunset are set by operationPolicies, in front of it.
       getPet: async ({ params }) => ok(await pets.get(params.petId)),
       replacePet: async ({ params, body }) => ok(written(await pets.replace(params.petId, body))),
       updatePet: async ({ params, body }) => ok(written(await pets.update(params.petId, body))),
