@@ -39,12 +39,13 @@ export type AppDeps = Omit<GatewayRoutesDeps, 'openApiDocument' | 'publicUrl'> &
 /** The gateway's Koa app, wired from what `startGateway` built; it never listens. */
 export function createApp({ db, config, logger, validateResponses, ...deps }: AppDeps): Koa {
   const { authenticator, rateLimits, upstreams, recorder } = deps;
+  const { internalToken, publicUrl } = config;
   const openApiDocument = OpenApiDocumentSchema.parse(
-    generateOpenApi(contract, { servers: [{ url: config.publicUrl }] }),
+    generateOpenApi(contract, { servers: [{ url: publicUrl }] }),
   );
   const ownRoutes = createKoaRouter(
     gatewayContract,
-    gatewayRoutes({ ...deps, openApiDocument, publicUrl: config.publicUrl }),
+    gatewayRoutes({ ...deps, openApiDocument, publicUrl }),
     { validateResponses },
   );
   const app = createService({
@@ -55,11 +56,11 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
     // A service's blip must not take every gateway out of rotation: only `?deep=true` asks them.
     readiness: { database: () => db.command({ ping: 1 }) },
     dependencies: {
-      pets: () => upstreamReady(upstreams.pets, config.internalToken, READINESS_TIMEOUT_MS),
-      store: () => upstreamReady(upstreams.store, config.internalToken, READINESS_TIMEOUT_MS),
+      pets: () => upstreamReady(upstreams.pets, internalToken, READINESS_TIMEOUT_MS),
+      store: () => upstreamReady(upstreams.store, internalToken, READINESS_TIMEOUT_MS),
     },
     beforeBody: [
-      securityHeaders({ https: config.publicUrl.startsWith('https:') }),
+      securityHeaders({ https: publicUrl.startsWith('https:') }),
       routeRequest({
         routes: new RouteTable(contract),
         deprecation: deprecationHeaders({
@@ -69,17 +70,13 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
         authenticator,
         rateLimits,
         upstreams,
-        proxy: {
-          internalToken: config.internalToken,
-          timeoutMs: config.upstream.timeoutMs,
-          bodyLimitBytes: BODY_LIMIT_BYTES,
-        },
+        proxy: { ...config.upstream, internalToken, bodyLimitBytes: BODY_LIMIT_BYTES },
       }),
-      internalOnly(config.internalToken),
+      internalOnly(internalToken),
     ],
     routers: [
       docsAssets(),
-      apiIndexRoutes(apiIndex(openApiDocument, config.publicUrl)),
+      apiIndexRoutes(apiIndex(openApiDocument, publicUrl)),
       ownRoutes.routes(),
       internalEventRoutes(recorder),
     ],

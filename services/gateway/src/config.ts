@@ -47,18 +47,17 @@ function envDelays(defaultValue: string) {
   );
 }
 
+function envSecret(pattern: RegExp, message: string) {
+  return unsetWhenEmpty(z.string().regex(pattern, message).optional());
+}
+
 const GatewayEnvSchema = z
   .object({
     ...serviceEnv({ port: 8080, database: 'petstore_gateway' }),
     PETS_URL: envHttpUrls('http://127.0.0.1:3001'),
     STORE_URL: envHttpUrls('http://127.0.0.1:3002'),
     PUBLIC_URL: envOptionalHttpUrl(),
-    ADMIN_API_KEY: unsetWhenEmpty(
-      z
-        .string()
-        .regex(API_KEY_PATTERN, 'Expected psk_ followed by 32–128 base62 characters')
-        .optional(),
-    ),
+    ADMIN_API_KEY: envSecret(API_KEY_PATTERN, 'Expected psk_ followed by 32–128 base62 characters'),
     UPSTREAM_TIMEOUT_MS: envInteger(5_000, { min: 1, max: 600_000 }),
     RATE_LIMIT_PER_SECOND: envRate(100),
     RATE_LIMIT_BURST: envInteger(200, { min: 1, max: 1_000_000 }),
@@ -73,11 +72,9 @@ const GatewayEnvSchema = z
     TRUSTED_PROXY_HOPS: envInteger(0, { min: 0, max: 10 }),
     ...getPetDeprecationEnv,
     WEBHOOK_ALLOW_PRIVATE_URLS: envBoolean(false),
-    WEBHOOK_SECRETS_KEY: unsetWhenEmpty(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9+/]{43}=$/, 'Expected the base64 of 32 bytes (openssl rand -base64 32)')
-        .optional(),
+    WEBHOOK_SECRETS_KEY: envSecret(
+      /^[A-Za-z0-9+/]{43}=$/,
+      'Expected the base64 of 32 bytes (openssl rand -base64 32)',
     ),
     WEBHOOK_RETRY_DELAYS_MS: envDelays('5000,300000,1800000,7200000,18000000,36000000,36000000'),
     WEBHOOK_DISABLE_AFTER_MS: envInteger(432_000_000, { min: 1, max: 31_536_000_000 }),

@@ -43,17 +43,7 @@ function found<T>(value: T | undefined, notFound: () => AppError = webhookNotFou
 export function gatewayRoutes(
   deps: GatewayRoutesDeps,
 ): RouterImplementation<typeof gatewayContract> {
-  const {
-    accounts,
-    authenticator,
-    messages,
-    webhooks,
-    deliveries,
-    onMessageQueued,
-    onWebhookDeliveryDue,
-    openApiDocument,
-    publicUrl,
-  } = deps;
+  const { accounts, messages, webhooks, deliveries } = deps;
   return {
     accounts: {
       createAccount: async ({ body }) => ({
@@ -75,22 +65,20 @@ export function gatewayRoutes(
       }),
       revokeKey: async ({ params, ctx }) => {
         const hash = await accounts.revokeKey(requireCaller(ctx).accountId, params.keyId);
-        authenticator.forget(found(hash, () => new AppError('not_found', 'no such API key')));
+        deps.authenticator.forget(found(hash, () => new AppError('not_found', 'no such API key')));
         return { status: 204, body: undefined };
       },
     },
     messages: {
       sendMessage: async ({ body, ctx }) => {
         const message = await messages.queue(requireCaller(ctx).accountId, body.message);
-        onMessageQueued(message.id);
+        deps.onMessageQueued(message.id);
         return { status: 202, body: message };
       },
       getMessage: async ({ params, ctx }) => {
         const message = await messages.getVisibleTo(requireCaller(ctx), params.messageId);
-        return {
-          status: 200,
-          body: found(message, () => new AppError('not_found', 'no such message')),
-        };
+        const noSuchMessage = () => new AppError('not_found', 'no such message');
+        return { status: 200, body: found(message, noSuchMessage) };
       },
     },
     webhooks: {
@@ -126,10 +114,10 @@ export function gatewayRoutes(
       retryWebhookDelivery: async ({ params, ctx }) => {
         const caller = requireCaller(ctx);
         const delivery = await deliveries.retry(caller, params.webhookId, params.deliveryId);
-        onWebhookDeliveryDue();
+        deps.onWebhookDeliveryDue();
         return { status: 202, body: delivery };
       },
     },
-    meta: docsRoutes(openApiDocument, publicUrl),
+    meta: docsRoutes(deps.openApiDocument, deps.publicUrl),
   };
 }

@@ -35,6 +35,7 @@ export type RunningGateway = StartedService;
 /** Everything the gateway is made of, on its database: the app's parts and its background work. */
 export function buildGateway(db: Db, config: Config, logger: Logger) {
   const accounts = new AccountRepository(db);
+  const { cacheTtlMs: ttlMs, cacheSize: maxEntries } = config.keys;
   const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), logger);
   const messages = new MessageRepository(db);
   const events = messageEvents(db);
@@ -61,11 +62,7 @@ export function buildGateway(db: Db, config: Config, logger: Logger) {
     deliveries,
     recorder,
     webhooks: new WebhookRepository(db, config.webhooks),
-    authenticator: new Authenticator(
-      accounts,
-      createKeyCache({ ttlMs: config.keys.cacheTtlMs, maxEntries: config.keys.cacheSize }),
-      keyUsage,
-    ),
+    authenticator: new Authenticator(accounts, createKeyCache({ ttlMs, maxEntries }), keyUsage),
     rateLimits: rateLimits(db, config.rateLimit),
     upstreams: createUpstreams(config.services, config.upstream.timeoutMs),
     onMessageQueued: (id) => messageDeliveries.queued(id),

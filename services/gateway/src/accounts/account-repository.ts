@@ -77,11 +77,8 @@ export class AccountRepository {
   }
 
   async findKeyOwner(hash: string): Promise<KeyOwner | undefined> {
-    const key = await this.#collections.apiKeys.findOne({
-      hash,
-      revokedAt: null,
-      pendingSignUp: { $exists: false },
-    });
+    const live = { revokedAt: null, pendingSignUp: { $exists: false } };
+    const key = await this.#collections.apiKeys.findOne({ hash, ...live });
     return key
       ? { keyId: key._id, hash: key.hash, accountId: key.accountId, role: key.role }
       : undefined;
@@ -122,37 +119,22 @@ export class AccountRepository {
       await apiKeys.updateOne({ _id: ADMIN_KEY_ID, revokedAt: null }, { $set: { revokedAt: now } });
       return 'none';
     }
-    const hash = hashApiKey(adminApiKey);
-    const key = {
-      accountId: ADMIN_ACCOUNT_ID,
-      role: 'admin' as const,
-      hash,
-      prefix: keyPrefix(adminApiKey),
-      revokedAt: null,
-    };
+    const key = { accountId: ADMIN_ACCOUNT_ID, role: 'admin' as const, ...hashOf(adminApiKey) };
     await apiKeys
-      .insertOne({ _id: ADMIN_KEY_ID, ...key, createdAt: now, lastUsedAt: null })
+      .insertOne({ _id: ADMIN_KEY_ID, ...key, createdAt: now, lastUsedAt: null, revokedAt: null })
       .catch((error: unknown) => {
         if (!isDuplicateKey(error)) throw error;
       });
-    await apiKeys.updateOne({ _id: ADMIN_KEY_ID, hash: { $ne: hash } }, { $set: key });
+    const replaced = { _id: ADMIN_KEY_ID, hash: { $ne: key.hash } };
+    await apiKeys.updateOne(replaced, { $set: { ...key, revokedAt: null } });
     const stored = await apiKeys.findOne({ _id: ADMIN_KEY_ID });
     return stored?.revokedAt ? 'revoked' : 'active';
   }
 
   #newKey(accountId: string, role: Role, now: Date) {
     const apiKey = newApiKey();
-    const document: ApiKeyDocument = {
-      _id: newKeyId(),
-      accountId,
-      role,
-      hash: hashApiKey(apiKey),
-      prefix: keyPrefix(apiKey),
-      createdAt: now,
-      lastUsedAt: null,
-      revokedAt: null,
-    };
-    return { apiKey, document };
+    const document = { _id: newKeyId(), accountId, role, ...hashOf(apiKey), createdAt: now };
+    return { apiKey, document: { ...document, lastUsedAt: null, revokedAt: null } };
   }
 }
 
@@ -161,10 +143,11 @@ function toAccount({ _id: id, email, name, role, createdAt }: AccountDocument): 
 }
 
 function toApiKey({ _id: id, prefix, createdAt, lastUsedAt }: ApiKeyDocument): ApiKey {
-  return {
-    id,
-    prefix,
-    createdAt: createdAt.toISOString(),
-    lastUsedAt: lastUsedAt?.toISOString() ?? null,
-  };
+  const lastUsed = lastUsedAt?.toISOString() ?? null;
+  return { id, prefix, createdAt: createdAt.toISOString(), lastUsedAt: lastUsed };
+}
+
+/** What is kept of a key: its hash, and its first characters to recognise it by. */
+function hashOf(apiKey: string) {
+  return { hash: hashApiKey(apiKey), prefix: keyPrefix(apiKey) };
 }

@@ -1,28 +1,24 @@
-import type { Role, WebhookDeliveryStatus, WebhookEventType } from '@petstore/contract';
+import type { Account, ApiKey, Role, Webhook, WebhookDelivery } from '@petstore/contract';
+import type { WebhookEventType } from '@petstore/contract';
 import type { Caller, WithPendingEvents } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 
-export interface AccountDocument {
+/** A contract shape as stored: `_id` for `id`, and its `Times` as dates. */
+type Stored<T extends { id: string }, Times extends keyof T> = Omit<T, 'id' | Times> & {
   _id: string;
-  /** Lower-cased; unique. */
-  email: string;
-  name: string | null;
-  role: Role;
-  createdAt: Date;
-}
+} & { [K in Times]: Date | Extract<T[K], null> };
+
+/** `email` lower-cased; unique. */
+export type AccountDocument = Stored<Account, 'createdAt'>;
 
 /** Only the key's SHA-256 is kept, never the key. */
-export interface ApiKeyDocument {
-  _id: string;
+export interface ApiKeyDocument extends Stored<ApiKey, 'createdAt' | 'lastUsedAt'> {
   accountId: string;
   /** The account's role, kept with the key so that checking a key is one read. */
   role: Role;
   /** Set until the sign-up's account is stored: such a key authenticates nobody. */
   pendingSignUp?: true;
   hash: string;
-  prefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
   revokedAt: Date | null;
 }
 
@@ -46,18 +42,12 @@ export interface SealedSecret {
   expiresAt: Date | null;
 }
 
-export interface WebhookDocument {
-  _id: string;
+export interface WebhookDocument extends Stored<Webhook, 'createdAt'> {
   accountId: string;
   /** The owner's role: an admin's webhook hears of every account's events. */
   role: Role;
-  url: string;
-  events: WebhookEventType[];
-  description: string | null;
-  enabled: boolean;
   /** Newest first. */
   secrets: SealedSecret[];
-  createdAt: Date;
   updatedAt: Date;
   failingSince: Date | null;
   /** The gateway delivering to it until `leaseUntil`: one at a time, in event order. */
@@ -75,19 +65,13 @@ export interface WebhookEventDocument {
 }
 
 /** One event on its way to one webhook; its id is derived from both. */
-export interface WebhookDeliveryDocument {
-  _id: string;
+export interface WebhookDeliveryDocument extends Stored<
+  WebhookDelivery,
+  'createdAt' | 'nextAttemptAt'
+> {
   webhookId: string;
-  eventId: string;
-  type: WebhookEventType;
   eventAt: Date;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
   lastError: string | null;
-  /** Null once delivered or failed. */
-  nextAttemptAt: Date | null;
-  createdAt: Date;
   deliveredAt?: Date;
 }
 

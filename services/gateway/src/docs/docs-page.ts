@@ -60,18 +60,11 @@ const DOCS_INIT = `Scalar.createApiReference('#petstore-reference', ${JSON.strin
 
 /** `/docs` loads from this origin only, plus the styles Scalar injects. */
 function docsContentSecurityPolicy(publicUrl: string): string {
-  const apiOrigin = new URL(publicUrl).origin;
   return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    `connect-src 'self' ${apiOrigin}`,
-    "worker-src 'self' blob:",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:; font-src 'self' data:",
+    `connect-src 'self' ${new URL(publicUrl).origin}; worker-src 'self' blob:`,
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   ].join('; ');
 }
 

@@ -20,6 +20,8 @@ export type ClaimedMessage = Pick<MessageDocument, 'accountId' | 'message' | 'tr
   leaseUntil: Date;
 };
 
+const UNCLAIMED = { status: 'queued', leaseUntil: null, attempts: 0, deliveredAt: null } as const;
+
 export class MessageRepository {
   readonly #messages: GatewayCollections['messages'];
 
@@ -33,11 +35,8 @@ export class MessageRepository {
       _id: newMessageId(),
       accountId,
       message,
-      status: 'queued',
       createdAt: new Date(),
-      leaseUntil: null,
-      attempts: 0,
-      deliveredAt: null,
+      ...UNCLAIMED,
       // Continued by the message's delivery.
       ...(traceparent === undefined ? {} : { traceparent }),
     };

@@ -73,11 +73,9 @@ export function messageWorker(options: MessageWorkerOptions): MessageWorker {
       }
       const claimed = await claim();
       if (!claimed) return named.length > 0;
-      const span = {
-        parent: contextFrom({ traceparent: claimed.traceparent }),
-        attributes: { 'petstore.message.id': claimed.id },
-      };
-      await inSpan('message delivery', span, async () => {
+      const parent = contextFrom({ traceparent: claimed.traceparent });
+      const attributes = { 'petstore.message.id': claimed.id };
+      await inSpan('message delivery', { parent, attributes }, async () => {
         await deliver(claimed);
         await markDelivered(claimed);
       });

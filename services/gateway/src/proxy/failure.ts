@@ -32,8 +32,9 @@ export interface FailedExchange {
 
 /** 413, 504, 502 or 503 for the client; anything else is a bug (500). */
 export function classifyFailure(ctx: Context, error: unknown, failed: FailedExchange): Error {
-  const { service } = failed;
   const code = errorCode(error);
+  const fail = (status: 'upstream_timeout' | 'bad_gateway' | 'service_unavailable', why: string) =>
+    new AppError(status, `[gateway] ${failed.service} ${why}`, { cause: error });
   if (
     error instanceof RequestBodyTooLarge ||
     (error as { cause?: unknown })?.cause instanceof RequestBodyTooLarge
@@ -41,11 +42,7 @@ export function classifyFailure(ctx: Context, error: unknown, failed: FailedExch
     return tooLarge(ctx, failed.bodyLimitBytes);
   }
   if (failed.timedOut || TIMED_OUT.has(code ?? '')) {
-    return new AppError(
-      'upstream_timeout',
-      `[gateway] ${service} did not answer within ${failed.timeoutMs} ms`,
-      { cause: error },
-    );
+    return fail('upstream_timeout', `did not answer within ${failed.timeoutMs} ms`);
   }
   if (
     failed.responded ||
@@ -53,15 +50,9 @@ export function classifyFailure(ctx: Context, error: unknown, failed: FailedExch
     error instanceof errors.HeadersOverflowError ||
     error instanceof errors.ResponseContentLengthMismatchError
   ) {
-    return new AppError('bad_gateway', `[gateway] ${service} sent a broken answer`, {
-      cause: error,
-    });
+    return fail('bad_gateway', 'sent a broken answer');
   }
-  if (code !== undefined && UNREACHABLE.has(code)) {
-    return new AppError('service_unavailable', `[gateway] ${service} is unavailable`, {
-      cause: error,
-    });
-  }
+  if (UNREACHABLE.has(code ?? '')) return fail('service_unavailable', 'is unavailable');
   return error instanceof Error ? error : new Error(String(error));
 }
 

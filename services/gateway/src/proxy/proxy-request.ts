@@ -47,7 +47,7 @@ export async function proxyRequest(
   caller: Caller | undefined,
   options: ProxyOptions,
 ): Promise<void> {
-  const { timeoutMs, bodyLimitBytes, maxResponseBytes = 8 * 1024 * 1024 } = options;
+  const { timeoutMs, bodyLimitBytes, maxResponseBytes: maxBytes = 8 * 1024 * 1024 } = options;
   // Node sent 400 for bytes that broke HTTP and dropped the connection: the body never ends.
   if (ctx.req.destroyed) {
     ctx.status = CLIENT_CLOSED_REQUEST;
@@ -66,10 +66,7 @@ export async function proxyRequest(
   const tried = new Set<Pool>();
   let replica = upstream.pick();
   const send = () =>
-    exchange(replica, request, {
-      maxBytes: maxResponseBytes,
-      onResponseStarted: () => (responded = true),
-    });
+    exchange(replica, request, { maxBytes, onResponseStarted: () => (responded = true) });
   let current = send();
   let stopped: ClientGone | UpstreamTimedOut | undefined;
   const stop = (reason: ClientGone | UpstreamTimedOut) => {
@@ -84,14 +81,10 @@ export async function proxyRequest(
   // A refused connection never carried the request; a dropped one may have.
   const worthRetrying = (error: unknown) => {
     if (responded || stopped !== undefined) return false;
-    const resendable = body === undefined || Buffer.isBuffer(body) || !body.readableDidRead;
+    if (body !== undefined && !Buffer.isBuffer(body) && body.readableDidRead) return false;
     const code = errorCode(error);
-    if (code === 'ECONNREFUSED') return resendable;
-    return (
-      resendable &&
-      (HARMLESS_TWICE.has(ctx.method) || keyed) &&
-      (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
-    );
+    const dropped = code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
+    return code === 'ECONNREFUSED' || (dropped && (HARMLESS_TWICE.has(ctx.method) || keyed));
   };
   try {
     let response: UpstreamResponse | undefined;
@@ -112,9 +105,7 @@ export async function proxyRequest(
     const contentType = headerValue(response.headers, 'content-type');
     const { body: bytes } = response;
     const problem = unusableResponse(ctx.method, response.statusCode, contentType, bytes);
-    if (problem) {
-      throw new AppError('bad_gateway', `[gateway] ${upstream.name} ${problem}`);
-    }
+    if (problem) throw new AppError('bad_gateway', `[gateway] ${upstream.name} ${problem}`);
     passResponseHeaders(ctx, response.headers);
     if (ctx.method === 'HEAD' || bytes.length === 0) {
       ctx.body = null;
@@ -128,16 +119,9 @@ export async function proxyRequest(
       ctx.status = CLIENT_CLOSED_REQUEST;
       return;
     }
-    const failure =
-      error instanceof AppError
-        ? error
-        : classifyFailure(ctx, error, {
-            service: upstream.name,
-            responded,
-            timedOut: stopped !== undefined,
-            timeoutMs,
-            bodyLimitBytes,
-          });
+    const timedOut = stopped !== undefined;
+    const failed = { ...options, service: upstream.name, responded, timedOut };
+    const failure = error instanceof AppError ? error : classifyFailure(ctx, error, failed);
     countFailure(upstream.name, failure);
     throw failure;
   } finally {

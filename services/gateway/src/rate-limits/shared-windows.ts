@@ -52,13 +52,8 @@ export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePo
 
   const admission = (allowed: boolean, remaining: number, resetMs: number): Admission => {
     const resetSeconds = Math.max(0, Math.ceil(resetMs / 1000));
-    return {
-      allowed,
-      limit: burst,
-      remaining,
-      resetSeconds,
-      retryAfterSeconds: Math.max(1, resetSeconds),
-    };
+    const retryAfterSeconds = Math.max(1, resetSeconds);
+    return { allowed, limit: burst, remaining, resetSeconds, retryAfterSeconds };
   };
   const admitted = (reservation: Reservation): Admission => {
     reservation.tokens -= 1;

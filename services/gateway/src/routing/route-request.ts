@@ -71,13 +71,9 @@ export function routeRequest(deps: RouteRequestOptions): Middleware {
       return;
     }
     const upstream = upstreams[metadata.service];
-    await inSpan(
-      `${ctx.method} ${upstream.name}`,
-      {
-        kind: SpanKind.CLIENT,
-        attributes: { 'http.request.method': ctx.method, 'peer.service': upstream.name },
-      },
-      () => proxyRequest(ctx, upstream, caller, proxy),
+    const attributes = { 'http.request.method': ctx.method, 'peer.service': upstream.name };
+    await inSpan(`${ctx.method} ${upstream.name}`, { kind: SpanKind.CLIENT, attributes }, () =>
+      proxyRequest(ctx, upstream, caller, proxy),
     );
   };
 }

@@ -43,11 +43,7 @@ export class DeliveryRepository {
    * Leases a webhook with deliveries due now, not one of `busy`, whose lease is free or ran out.
    * The due deliveries of disabled or deleted webhooks fail, not to be found due again.
    */
-  async claimWebhook(
-    owner: string,
-    leaseMs: number,
-    busy: ReadonlyMap<string, unknown>,
-  ): Promise<string | undefined> {
+  async claimWebhook(owner: string, leaseMs: number, busy: ReadonlyMap<string, unknown>) {
     const { webhooks, deliveries } = this.#collections;
     const now = new Date();
     const due = { status: 'pending' as const, nextAttemptAt: { $lte: now } };
@@ -110,9 +106,7 @@ export class DeliveryRepository {
         { sort: { leaseUntil: 1 }, projection: { leaseUntil: 1 } },
       ),
     ]);
-    const times = [retry?.nextAttemptAt, lease?.leaseUntil].flatMap(
-      (time) => time?.getTime() ?? [],
-    );
+    const times = [retry?.nextAttemptAt, lease?.leaseUntil].flatMap((at) => at?.getTime() ?? []);
     return times.length === 0 ? undefined : Math.min(...times) - now.getTime();
   }
 
@@ -121,17 +115,8 @@ export class DeliveryRepository {
   }
 
   async delivered(delivery: WebhookDeliveryDocument, statusCode: number | null): Promise<void> {
-    const now = new Date();
-    await this.#collections.deliveries.updateOne(attemptOf(delivery), {
-      $set: {
-        status: 'delivered',
-        attempts: delivery.attempts + 1,
-        lastStatusCode: statusCode,
-        lastError: null,
-        nextAttemptAt: null,
-        deliveredAt: now,
-      },
-    });
+    const ended = { status: 'delivered' as const, nextAttemptAt: null, deliveredAt: new Date() };
+    await this.#attempted(delivery, statusCode, null, ended);
     await this.#collections.webhooks.updateOne(
       { _id: delivery.webhookId, failingSince: { $ne: null } },
       { $set: { failingSince: null } },
@@ -146,16 +131,9 @@ export class DeliveryRepository {
     failingFor: number,
   ): Promise<boolean> {
     const now = new Date();
-    const { deliveries, webhooks } = this.#collections;
-    await deliveries.updateOne(attemptOf(delivery), {
-      $set: {
-        status: next === null ? 'failed' : 'pending',
-        attempts: delivery.attempts + 1,
-        lastStatusCode: statusCode,
-        lastError: error ?? null,
-        nextAttemptAt: next,
-      },
-    });
+    const { webhooks } = this.#collections;
+    const status = next === null ? ('failed' as const) : ('pending' as const);
+    await this.#attempted(delivery, statusCode, error ?? null, { status, nextAttemptAt: next });
     const _id = delivery.webhookId;
     await webhooks.updateOne({ _id, failingSince: null }, { $set: { failingSince: now } });
     const failingTooLong = { $lte: new Date(now.getTime() - failingFor) };
@@ -169,30 +147,36 @@ export class DeliveryRepository {
   /** The deliveries that ended before `cutoff`, then the events no pending one needs. */
   async sweep(cutoff: Date): Promise<{ deliveries: number; events: number }> {
     const { events, deliveries } = this.#collections;
+    const before = { eventAt: { $lt: cutoff } };
     const ended = await deliveries.deleteMany({
-      eventAt: { $lt: cutoff },
+      ...before,
       status: { $in: ['delivered', 'failed'] },
     });
-    const needed = await deliveries.distinct('eventId', {
-      eventAt: { $lt: cutoff },
-      status: 'pending',
-    });
+    const needed = await deliveries.distinct('eventId', { ...before, status: 'pending' });
     const old = await events.deleteMany({ timestamp: { $lt: cutoff }, _id: { $nin: needed } });
     return { deliveries: ended.deletedCount, events: old.deletedCount };
   }
 
+  /** Records an attempt; matches nothing once another gateway recorded it. */
+  async #attempted(
+    { _id, attempts }: WebhookDeliveryDocument,
+    lastStatusCode: number | null,
+    lastError: string | null,
+    outcome: Pick<WebhookDeliveryDocument, 'status' | 'nextAttemptAt' | 'deliveredAt'>,
+  ): Promise<void> {
+    await this.#collections.deliveries.updateOne(
+      { _id, status: 'pending', attempts },
+      { $set: { ...outcome, attempts: attempts + 1, lastStatusCode, lastError } },
+    );
+  }
+
   async #requireVisible(caller: Caller, webhookId: string): Promise<void> {
     const { webhooks } = this.#collections;
-    const visible = await webhooks.findOne(visibleTo(caller, webhookId), {
-      projection: { _id: 1 },
-    });
-    if (!visible) throw webhookNotFound();
+    const projection = { _id: 1 };
+    if (!(await webhooks.findOne(visibleTo(caller, webhookId), { projection }))) {
+      throw webhookNotFound();
+    }
   }
-}
-
-/** Matches nothing once another gateway recorded this attempt. */
-function attemptOf({ _id, attempts }: WebhookDeliveryDocument) {
-  return { _id, status: 'pending' as const, attempts };
 }
 
 function toDelivery(document: WebhookDeliveryDocument): WebhookDelivery {

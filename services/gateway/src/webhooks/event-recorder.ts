@@ -9,7 +9,6 @@ import {
 import {
   gatewayCollections,
   type GatewayCollections,
-  type WebhookDeliveryDocument,
   type WebhookDocument,
   type WebhookEventDocument,
 } from '../database/collections.js';
@@ -25,6 +24,8 @@ function wants(webhook: WebhookDocument, event: WebhookEventDocument): boolean {
   if (webhook.role === 'admin') return true;
   return event.accountId === webhook.accountId && customerEventTypes.includes(event.type);
 }
+
+const UNSENT = { status: 'pending', attempts: 0, lastStatusCode: null, lastError: null } as const;
 
 /** Inserts the documents not already there (by `_id`); how many were new. */
 async function insertOnce<T extends { _id: string }>(
@@ -61,16 +62,10 @@ export class EventRecorder {
    */
   async recordEvents(events: RecordedEvent[]): Promise<number> {
     const recordedAt = new Date();
-    const documents = events.map(
-      ({ id, type, timestamp, data, accountId }): WebhookEventDocument => ({
-        _id: id,
-        type,
-        timestamp: new Date(timestamp),
-        data,
-        ...(accountId === undefined ? {} : { accountId }),
-        recordedAt,
-      }),
-    );
+    const documents = events.map(({ id, type, timestamp, data, accountId }) => {
+      const owner = accountId === undefined ? {} : { accountId };
+      return { _id: id, type, timestamp: new Date(timestamp), data, ...owner, recordedAt };
+    });
     const deliveries = await this.#deliveriesOf(documents, recordedAt);
     const wanted = new Set(deliveries.map(({ eventId }) => eventId));
     const recorded = await insertOnce(
@@ -81,31 +76,18 @@ export class EventRecorder {
     return recorded;
   }
 
-  async #deliveriesOf(
-    events: WebhookEventDocument[],
-    createdAt: Date,
-  ): Promise<WebhookDeliveryDocument[]> {
+  async #deliveriesOf(events: WebhookEventDocument[], createdAt: Date) {
     const types = [...new Set(events.map(({ type }) => type))];
     const webhooks = await this.#collections.webhooks
       .find({ enabled: true, events: { $in: types } })
       .project<WebhookDocument>({ secrets: 0 })
       .toArray();
-    return events.flatMap((event) =>
-      webhooks
+    return events.flatMap((event) => {
+      const { _id: eventId, type, timestamp: eventAt } = event;
+      const due = { eventId, type, eventAt, nextAttemptAt: eventAt, createdAt, ...UNSENT };
+      return webhooks
         .filter((webhook) => wants(webhook, event))
-        .map((webhook): WebhookDeliveryDocument => ({
-          _id: deliveryIdOf(webhook._id, event._id),
-          webhookId: webhook._id,
-          eventId: event._id,
-          type: event.type,
-          eventAt: event.timestamp,
-          status: 'pending',
-          attempts: 0,
-          lastStatusCode: null,
-          lastError: null,
-          nextAttemptAt: event.timestamp,
-          createdAt,
-        })),
-    );
+        .map(({ _id }) => ({ _id: deliveryIdOf(_id, eventId), webhookId: _id, ...due }));
+    });
   }
 }
