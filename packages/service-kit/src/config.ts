@@ -51,9 +51,8 @@ export function envLogLevel(defaultLevel: LogLevel = 'info') {
 }
 
 export function envMongoUri(defaultUri?: string) {
-  const uri = z
-    .string()
-    .regex(/^mongodb(\+srv)?:\/\/\S+$/, 'Expected a mongodb:// or mongodb+srv:// URI');
+  const message = 'Expected a mongodb:// or mongodb+srv:// URI';
+  const uri = z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, message);
   return unsetWhenEmpty(defaultUri === undefined ? uri : uri.default(defaultUri));
 }
 
@@ -65,47 +64,36 @@ export function envInteger(defaultValue: number, { min, max }: { min: number; ma
 
 export function envInstant(defaultValue: string) {
   const message = 'Expected an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z';
-  return unsetWhenEmpty(
-    z
-      .string()
-      .datetime({ offset: true, message })
-      .default(defaultValue)
-      .transform((value) => new Date(value)),
-  );
+  const instant = z.string().datetime({ offset: true, message }).default(defaultValue);
+  return unsetWhenEmpty(instant.transform((value) => new Date(value)));
 }
 
+const isHttpUrl = (value: string) => URL.canParse(value) && /^https?:\/\//.test(value);
 const httpUrl = z
   .string()
-  .refine(
-    (value) => URL.canParse(value) && /^https?:\/\//.test(value),
-    'Expected an http:// or https:// URL',
-  )
+  .refine(isHttpUrl, 'Expected an http:// or https:// URL')
   .transform((value) => value.replace(/\/+$/, ''));
 
 export const envHttpUrl = (defaultUrl: string) => unsetWhenEmpty(httpUrl.default(defaultUrl));
 export const envOptionalHttpUrl = () => unsetWhenEmpty(httpUrl.optional());
 
 export function envHttpUrls(defaultUrl: string) {
-  return unsetWhenEmpty(
-    z
-      .string()
-      .default(defaultUrl)
-      .transform((value) => value.split(',').map((url) => url.trim()))
-      .pipe(z.array(httpUrl).min(1)),
-  );
+  const urls = z.string().default(defaultUrl);
+  const list = urls.transform((value) => value.split(',').map((url) => url.trim()));
+  return unsetWhenEmpty(list.pipe(z.array(httpUrl).min(1)));
 }
 
 export function serviceEnv({ port, database }: { port: number; database: string }) {
+  const message = 'Expected a database name (letters, digits, _ and -)';
+  const databaseName = z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,63}$/, message)
+    .default(database);
   return {
     PORT: envPort(port),
     HOST: envHost(),
     MONGODB_URI: envMongoUri('mongodb://127.0.0.1:27017'),
-    MONGODB_DB: unsetWhenEmpty(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{1,63}$/, 'Expected a database name (letters, digits, _ and -)')
-        .default(database),
-    ),
+    MONGODB_DB: unsetWhenEmpty(databaseName),
     INTERNAL_TOKEN: unsetWhenEmpty(z.string().min(32, 'Expected at least 32 characters')),
     LOG_LEVEL: envLogLevel(),
     SHUTDOWN_DRAIN_MS: envInteger(0, { min: 0, max: 120_000 }),

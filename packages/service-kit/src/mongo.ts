@@ -30,17 +30,14 @@ export async function connectMongo(
   const client = await new MongoClient(uri, { appName, ...timeouts, monitorCommands }).connect();
   if (monitorCommands) monitorMongoCommands(client, observed);
   // A heartbeat lasts at most a connect and a `hello`, each bounded by the connect timeout.
-  reconnectWhenMonitorHangs(client, { hungAfterMs: 2 * timeoutMs + 1_000, retryMs: timeoutMs });
+  reconnectWhenMonitorHangs(client, 2 * timeoutMs + 1_000, timeoutMs);
   return client;
 }
 
 // The driver (mongodb 6.22, 7.9) can start a heartbeat just as a restarting server closes its
 // connection; that heartbeat never ends and every operation then fails server selection until the
 // process restarts. A polling heartbeat past `hungAfterMs` is that case: the client reconnects.
-function reconnectWhenMonitorHangs(
-  client: MongoClient,
-  { hungAfterMs, retryMs }: { hungAfterMs: number; retryMs: number },
-): void {
+function reconnectWhenMonitorHangs(client: MongoClient, hungAfterMs: number, retryMs: number) {
   let checkStartedAt: number | undefined;
   let reconnecting: Promise<void> | undefined;
   let stopped = false;
@@ -102,13 +99,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (UNREACHABLE.some((type) => error instanceof type)) return true;
   if (SOCKET_CODES.has((error as NodeJS.ErrnoException | undefined)?.code ?? '')) return true;
   if (!(error instanceof MongoError)) return false;
-  if (
-    error.hasErrorLabel(MongoErrorLabel.RetryableWriteError) ||
-    error.hasErrorLabel(MongoErrorLabel.ResetPool) ||
-    UNAVAILABLE_CODES.has(Number(error.code))
-  ) {
-    return true;
-  }
+  const { RetryableWriteError, ResetPool } = MongoErrorLabel;
+  if (error.hasErrorLabel(RetryableWriteError) || error.hasErrorLabel(ResetPool)) return true;
+  if (UNAVAILABLE_CODES.has(Number(error.code))) return true;
   // The driver wraps a lost connection during a bulk write so: no code, no document refused.
   return (
     error instanceof MongoBulkWriteError &&

@@ -8,9 +8,18 @@ export interface TimePosition {
   id: string;
 }
 
-const NUMBER = '(0|[1-9][0-9]{0,15})';
-const ID_CURSOR = new RegExp(`^${NUMBER}$`);
-const TIME_CURSOR = new RegExp(`^${NUMBER}\\.([a-z]+_[A-Za-z0-9]{1,64})$`);
+/** A page to read: after `after`, at most `limit` (one more than shown, to know of a next). */
+export interface TimePage {
+  after: TimePosition | undefined;
+  limit: number;
+}
+
+type Order = 'ascending' | 'descending';
+type Paged = { id: number } | { id: string; createdAt: string };
+type CursorOf<T> = (last: T) => string;
+
+// A number, then for lists ordered by creation time a `.` and a string id.
+const CURSOR = /^(0|[1-9][0-9]{0,15})(?:\.([a-z]+_[A-Za-z0-9]{1,64}))?$/;
 
 /**
  * Opaque to clients: the base64url of the page's last position, its id (lists ordered by numeric
@@ -26,11 +35,9 @@ export function decodeCursor(cursor: string | undefined): number;
 export function decodeCursor(cursor: string | undefined, by: 'time'): TimePosition | undefined;
 export function decodeCursor(cursor: string | undefined, by?: 'time') {
   if (cursor === undefined) return by ? undefined : 0;
-  const text = Buffer.from(cursor, 'base64url').toString();
-  const match = (by ? TIME_CURSOR : ID_CURSOR).exec(text);
-  const position =
-    match && (by ? { createdAt: new Date(Number(match[1])), id: match[2]! } : Number(match[1]));
-  if (position === null || encodeCursor(position) !== cursor) {
+  const [, ms, id = ''] = CURSOR.exec(Buffer.from(cursor, 'base64url').toString()) ?? [];
+  const position = by ? { createdAt: new Date(Number(ms)), id } : Number(ms);
+  if (ms === undefined || encodeCursor(position) !== cursor) {
     throw new AppError('validation_failed', 'query.cursor: not a cursor this API gave out', {
       details: [{ path: 'query.cursor', message: 'not a cursor this API gave out' }],
     });
@@ -39,24 +46,11 @@ export function decodeCursor(cursor: string | undefined, by?: 'time') {
 }
 
 /** The Mongo filter of what follows `position` in a list sorted by `(createdAt, _id)`. */
-export function afterPosition(
-  position: TimePosition | undefined,
-  order: 'ascending' | 'descending',
-) {
+export function afterPosition(position: TimePosition | undefined, order: Order) {
   if (!position) return {};
   const beyond = order === 'ascending' ? '$gt' : '$lt';
-  return {
-    $or: [
-      { createdAt: { [beyond]: position.createdAt } },
-      { createdAt: position.createdAt, _id: { [beyond]: position.id } },
-    ],
-  };
-}
-
-/** A page to read: after `after`, at most `limit` (one more than shown, to know of a next). */
-export interface TimePage {
-  after: TimePosition | undefined;
-  limit: number;
+  const { createdAt, id } = position;
+  return { $or: [{ createdAt: { [beyond]: createdAt } }, { createdAt, _id: { [beyond]: id } }] };
 }
 
 /** The documents matching `filter` that follow `page.after` in `(createdAt, _id)` order. */
@@ -64,7 +58,7 @@ export function findPage<T extends { _id: string; createdAt: Date }>(
   collection: Collection<T>,
   filter: Filter<T>,
   { after, limit }: TimePage,
-  order: 'ascending' | 'descending',
+  order: Order,
 ) {
   const direction = order === 'ascending' ? 1 : -1;
   return collection
@@ -74,36 +68,18 @@ export function findPage<T extends { _id: string; createdAt: Date }>(
     .toArray();
 }
 
-interface TimePaged {
-  id: string;
-  createdAt: string;
-}
-type Paged = { id: number } | TimePaged;
-
-function cursorOfLast(last: Paged): string {
-  if (typeof last.id === 'number') return encodeCursor(last.id);
-  return encodeCursor({ id: last.id, createdAt: new Date((last as TimePaged).createdAt) });
-}
+const cursorOfLast = ({ id, createdAt }: { id: number | string; createdAt?: string }) =>
+  encodeCursor(typeof id === 'number' ? id : { id, createdAt: new Date(createdAt!) });
 
 /** Of `items` fetched with `limit + 1`; the `Link` is relative, so that it holds behind the gateway. */
 export function pageOf<T extends Paged>(ctx: Context, items: T[], limit: number): T[];
-export function pageOf<T>(
-  ctx: Context,
-  items: T[],
-  limit: number,
-  cursorOf: (last: T) => string,
-): T[];
-export function pageOf<T>(
-  ctx: Context,
-  items: T[],
-  limit: number,
-  cursorOf: (last: T) => string = (last) => cursorOfLast(last as Paged),
-): T[] {
+export function pageOf<T>(ctx: Context, items: T[], limit: number, cursorOf: CursorOf<T>): T[];
+export function pageOf<T>(ctx: Context, items: T[], limit: number, cursorOf?: CursorOf<T>) {
   const page = items.slice(0, limit);
   const last = page.at(-1);
   if (items.length > limit && last !== undefined) {
     const query = new URLSearchParams(ctx.querystring);
-    query.set('cursor', cursorOf(last));
+    query.set('cursor', cursorOf ? cursorOf(last) : cursorOfLast(last as Paged));
     ctx.set('Link', `<${ctx.path}?${query.toString()}>; rel="next"`);
   }
   return page;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -62,13 +63,8 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     open.add(res);
     res.once('close', () => open.delete(res));
   });
-  const address = await new Promise<AddressInfo>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
+  await once(server.listen(port, host), 'listening');
+  const address = server.address() as AddressInfo;
   const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostname}:${address.port}`;
   logger.info({ url }, 'listening');
@@ -85,13 +81,9 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
         logger.info({ drainMs }, 'draining: not ready, still serving');
         await sleep(drainMs);
       }
-      await new Promise<void>((resolve) => {
-        const cutOff = setTimeout(() => server.closeAllConnections(), gracePeriodMs);
-        server.close(() => {
-          clearTimeout(cutOff);
-          resolve();
-        });
-      });
+      const cutOff = setTimeout(() => server.closeAllConnections(), gracePeriodMs);
+      await new Promise((resolve) => server.close(resolve));
+      clearTimeout(cutOff);
       await runHooks(onShutdown, logger);
       logger.info('stopped');
     })();
@@ -112,10 +104,8 @@ type ParserError = Error & { code?: string; reason?: string };
 
 function refusalOf(error: ParserError): { code: ErrorCode; message: string } {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    return {
-      code: 'headers_too_large',
-      message: 'the request line and headers are larger than 16 KiB',
-    };
+    const message = 'the request line and headers are larger than 16 KiB';
+    return { code: 'headers_too_large', message };
   }
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return { code: 'request_timeout', message: 'the request did not arrive in time' };

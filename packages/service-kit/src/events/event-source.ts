@@ -54,12 +54,8 @@ export function eventSource<Doc extends Document & WithPendingEvents>(
         ...(accountId === undefined ? {} : { accountId }),
       };
     });
-  const find = async (filter: Document, limit?: number) => {
-    const cursor = documents.find(filter);
-    return (await (
-      limit === undefined ? cursor : cursor.limit(limit)
-    ).toArray()) as unknown as Doc[];
-  };
+  const find = async (filter: Document, limit?: number) =>
+    (await documents.find(filter, { limit }).toArray()) as unknown as Doc[];
   return {
     eventsOf,
     written(documentId) {

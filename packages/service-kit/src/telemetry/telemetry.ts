@@ -79,16 +79,7 @@ export async function startMetricsServer(host: string, port: number): Promise<Se
   return server;
 }
 
-export interface Telemetry {
-  metricsUrl?: string;
-  close(): Promise<void>;
-}
-
-export async function startTelemetry(
-  service: string,
-  host: string,
-  metricsPort: number | undefined,
-): Promise<Telemetry> {
+export async function startTelemetry(service: string, host: string, metricsPort?: number) {
   const stopTracing = startTracing(service);
   let server: Server | undefined;
   try {

@@ -21,10 +21,7 @@ let enabled = false;
 export const tracingEnabled = (): boolean => enabled;
 
 /** On only when an `OTEL_EXPORTER_OTLP_*ENDPOINT` is set; returns how to flush and stop. */
-export function startTracing(
-  service: string,
-  env: NodeJS.ProcessEnv = process.env,
-): (() => Promise<void>) | undefined {
+export function startTracing(service: string, env: NodeJS.ProcessEnv = process.env) {
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint || env.OTEL_SDK_DISABLED === 'true') return undefined;
   const provider = new NodeTracerProvider({
@@ -64,22 +61,18 @@ export function inSpan<T>(
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
   if (!enabled) return work(UNRECORDED);
-  return tracer.startActiveSpan(
-    name,
-    { kind, attributes },
-    parent ?? context.active(),
-    async (span) => {
-      try {
-        return await work(span);
-      } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        if (error instanceof Error) span.recordException(error);
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
-  );
+  const from = parent ?? context.active();
+  return tracer.startActiveSpan(name, { kind, attributes }, from, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      if (error instanceof Error) span.recordException(error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
 }
 
 export { SpanKind };
