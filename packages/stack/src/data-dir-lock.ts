@@ -28,10 +28,7 @@ export async function lockDataDir(
     return take();
   });
   await writeFile(holderFile, JSON.stringify({ pid: process.pid, host: hostname() }));
-  return async () => {
-    await rm(holderFile, { force: true });
-    await release();
-  };
+  return () => rm(holderFile, { force: true }).then(() => release());
 }
 
 const readHolder = (file: string) =>
@@ -54,19 +51,9 @@ async function holderGone(holderFile: string): Promise<number | undefined> {
 /** Of several stacks starting at once, only the one whose rename moves the file away claims it. */
 async function claim(holderFile: string, pid: number): Promise<boolean> {
   const claimed = `${holderFile}.${process.pid}`;
-  if (
-    !(await rename(holderFile, claimed).then(
-      () => true,
-      () => false,
-    ))
-  )
-    return false;
-  const holder = await readHolder(claimed);
+  if (await rename(holderFile, claimed).catch(() => true)) return false;
   // Another stack took the lock over between the reading and the renaming: it is its own now.
-  if (holder.pid !== pid) {
-    await rename(claimed, holderFile);
-    return false;
-  }
+  if ((await readHolder(claimed)).pid !== pid) return rename(claimed, holderFile).then(() => false);
   await rm(claimed, { force: true });
   return true;
 }

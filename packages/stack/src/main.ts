@@ -40,8 +40,7 @@ async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
   // A start that failed has already stopped what it started.
-  const started = await starting.catch(() => undefined);
-  await started?.stop();
+  await (await starting.catch(() => undefined))?.stop();
   process.exit(code);
 }
 // A requested stop: the exit status says success.
@@ -53,10 +52,8 @@ const stack = await starting.catch((error: unknown) => {
   process.exit(1);
 });
 const everyProcess = [...stack.replicas.pets, ...stack.replicas.store, ...stack.replicas.gateway];
-const keyNote =
-  stack.adminApiKeySource === 'environment'
-    ? 'from ADMIN_API_KEY'
-    : `kept in ${resolve(dataDir, 'admin-api-key')}`;
+const fromEnv = stack.adminApiKeySource === 'environment';
+const keyNote = fromEnv ? 'from ADMIN_API_KEY' : `kept in ${resolve(dataDir, 'admin-api-key')}`;
 const more = stack.replicas.gateway.slice(1).map((gateway) => gateway.url);
 if (!stopping) {
   process.stdout.write(

@@ -54,13 +54,7 @@ export class ServiceProcess {
         const status = child.exitCode ?? child.signalCode;
         throw new Error(`[stack] ${name} exited during start-up (${status})`);
       }
-      if (
-        await fetch(`${this.url}/health`).then(
-          (res) => res.ok,
-          () => false,
-        )
-      )
-        return;
+      if ((await fetch(`${this.url}/health`).catch(() => undefined))?.ok) return;
       await sleep(100);
     }
     await this.stop();

@@ -30,8 +30,6 @@ export interface Stack extends StackSecrets, Record<ServiceName, ServiceProcess>
 const SERVICES = ['pets', 'store', 'gateway'] as const;
 const PORT_VARIABLES = { gateway: 'PORT', pets: 'PETS_PORT', store: 'STORE_PORT' };
 const url = (port: number) => `http://127.0.0.1:${port}`;
-const metricsEnv = (port?: number): Record<string, string> =>
-  port === undefined ? {} : { METRICS_PORT: String(port) };
 
 async function ensurePortFree(port: number, variable: string): Promise<void> {
   const server = createServer();
@@ -57,9 +55,7 @@ async function openDatabase(dataDir: string, mongoUri: string | undefined): Prom
       await server?.stop();
       server = undefined;
     },
-    async start() {
-      server ??= await start();
-    },
+    start: async () => void (server ??= await start()),
   };
 }
 
@@ -88,9 +84,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const ports: Record<ServiceName, number[]> = { pets: [], store: [], gateway: [] };
     for (const service of SERVICES) {
       for (let index = 0; index < replicas[service]; index++) {
-        ports[service].push(
-          (index === 0 ? options.ports?.[service] : undefined) ?? (await freePort()),
-        );
+        ports[service].push((index ? undefined : options.ports?.[service]) ?? (await freePort()));
       }
     }
     const urls = (service: ServiceName) => ports[service].map(url).join(',');
@@ -113,11 +107,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         ports[service].map(async (port, index) => {
           const metricsPort = options.metrics === false ? undefined : await freePort();
           const own = { PORT: String(port), INTERNAL_TOKEN: secrets.internalToken };
+          const metrics = metricsPort !== undefined && { METRICS_PORT: String(metricsPort) };
           return new ServiceProcess({
             name: replicas[service] === 1 ? service : `${service}-${index + 1}`,
             entry: join(import.meta.dirname, `../../../services/${service}/dist/main.js`),
             nodeArgs: options.nodeArgs?.[service],
-            env: { ...common, ...extra[service](port), ...own, ...metricsEnv(metricsPort) },
+            env: { ...common, ...extra[service](port), ...own, ...metrics },
             url: url(port),
             metricsUrl: metricsPort === undefined ? undefined : `${url(metricsPort)}/metrics`,
             stdio: options.stdio ?? 'inherit',
