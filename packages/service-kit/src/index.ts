@@ -11,7 +11,7 @@ export type { ReadinessCheck } from './health.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
 export { connectMongo, type ConnectMongoOptions } from './mongo.js';
 export { decodeCursor, encodeCursor, findPage, pageOf } from './pagination.js';
-export type { TimePage, TimePosition } from './pagination.js';
+export type { IdPage, TimePage, TimePosition } from './pagination.js';
 export type { RunningService, RunServiceOptions, ShutdownHook } from './run-service.js';
 export { nextSequenceValue, SequenceBlocks } from './sequences.js';
 export { startService, type ServiceDatabase, type ServiceParts } from './start-service.js';

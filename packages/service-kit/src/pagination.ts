@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { Collection, Filter } from 'mongodb';
+import type { Collection, Document, Filter } from 'mongodb';
 import { AppError } from './app-error.js';
 
 /** Where a page ended in a list ordered by `(createdAt, _id)` with string ids. */
@@ -53,17 +53,41 @@ export function afterPosition(position: TimePosition | undefined, order: Order) 
   return { $or: [{ createdAt: { [beyond]: createdAt } }, { createdAt, _id: { [beyond]: id } }] };
 }
 
-/** The documents matching `filter` that follow `page.after` in `(createdAt, _id)` order. */
+/** A page to read in numeric `_id` order: after the id `after` (0: from the start). */
+export interface IdPage {
+  after: number;
+  limit: number;
+}
+
+/**
+ * The documents matching `filter` that follow `page.after`: in `_id` order for an `IdPage`, in
+ * `(createdAt, _id)` order, `order` first, for a `TimePage`.
+ */
+export function findPage<T extends { _id: number }>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+  page: IdPage,
+): Promise<T[]>;
 export function findPage<T extends { _id: string; createdAt: Date }>(
   collection: Collection<T>,
   filter: Filter<T>,
-  { after, limit }: TimePage,
+  page: TimePage,
   order: Order,
+): Promise<T[]>;
+export function findPage<T extends Document>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+  { after, limit }: IdPage | TimePage,
+  order: Order = 'ascending',
 ) {
   const direction = order === 'ascending' ? 1 : -1;
+  const [following, sort] =
+    typeof after === 'number'
+      ? [{ _id: { $gt: after } }, { _id: 1 } as const]
+      : [afterPosition(after, order), { createdAt: direction, _id: direction } as const];
   return collection
-    .find({ ...filter, ...afterPosition(after, order) } as Filter<T>)
-    .sort({ createdAt: direction, _id: direction })
+    .find({ ...filter, ...following } as Filter<T>)
+    .sort(sort)
     .limit(limit)
     .toArray();
 }

@@ -1,19 +1,17 @@
 import { storedId, type Category, type NewCategory } from '@petstore/contract';
-import { AppError, nextSequenceValue } from '@petstore/service-kit';
+import { AppError, findPage, nextSequenceValue, type IdPage } from '@petstore/service-kit';
 import { notFound } from './errors.js';
 import {
   CatalogueCollections,
   exists,
-  findPage,
   isDuplicateKeyError,
   nameKeyOf,
   type CategoryDocument,
-  type PageQuery,
 } from './storage.js';
 
 /** Categories, unique by name regardless of case through the unique index on `nameKey`. */
 export class CategoriesRepository extends CatalogueCollections {
-  async list(page: PageQuery): Promise<Category[]> {
+  async list(page: IdPage): Promise<Category[]> {
     return (await findPage(this.categories, {}, page)).map(toCategory);
   }
 

@@ -1,14 +1,15 @@
 import { storedId, type NewPet, type Pet, type PetPatch, type PetStatus } from '@petstore/contract';
-import { carrying, nextSequenceValue, recordEvent, takenOff } from '@petstore/service-kit';
+import {
+  carrying,
+  findPage,
+  nextSequenceValue,
+  recordEvent,
+  takenOff,
+  type IdPage,
+} from '@petstore/service-kit';
 import type { Filter } from 'mongodb';
 import { notFound, unknownCategory } from './errors.js';
-import {
-  CatalogueCollections,
-  exists,
-  findPage,
-  type PageQuery,
-  type PetDocument,
-} from './storage.js';
+import { CatalogueCollections, exists, type PetDocument } from './storage.js';
 
 type PetFields = Partial<Pick<PetDocument, 'name' | 'categoryId' | 'status' | 'statusVersion'>>;
 
@@ -19,7 +20,7 @@ type PetFields = Partial<Pick<PetDocument, 'name' | 'categoryId' | 'status' | 's
 export class PetsRepository extends CatalogueCollections {
   async list(
     { status, categoryId }: { status?: PetStatus[]; categoryId?: bigint },
-    page: PageQuery,
+    page: IdPage,
   ): Promise<Pet[]> {
     const filter: Filter<PetDocument> = {};
     if (status !== undefined) filter.status = { $in: status };

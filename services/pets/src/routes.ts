@@ -1,11 +1,11 @@
 import { contract, internalContract, type RecordedEvent } from '@petstore/contract';
-import { decodeCursor, pageOf, type EventSource } from '@petstore/service-kit';
+import { decodeCursor, pageOf, type EventSource, type IdPage } from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
 import type { CategoriesRepository } from './categories-repository.js';
 import { eventsNotSent } from './errors.js';
 import type { PetsRepository } from './pets-repository.js';
-import type { PageQuery, PetDocument } from './storage.js';
+import type { PetDocument } from './storage.js';
 
 /** Every route the pets service serves: its part of the public contract and the internal one. */
 export const petsServiceContract = {
@@ -38,7 +38,7 @@ const noContent = { status: 204 as const, body: undefined };
 const listed = async <T extends { id: number }>(
   ctx: Context,
   { cursor, limit }: { cursor?: string; limit: number },
-  list: (page: PageQuery) => Promise<T[]>,
+  list: (page: IdPage) => Promise<T[]>,
 ) => ok(pageOf(ctx, await list({ after: decodeCursor(cursor), limit: limit + 1 }), limit));
 
 /** The handlers of `petsServiceContract`; a write that may record events names its pet. */

@@ -41,20 +41,6 @@ export abstract class CatalogueCollections {
   }
 }
 
-export interface PageQuery {
-  after: number;
-  limit: number;
-}
-
-export function findPage<T extends { _id: number }>(
-  collection: Collection<T>,
-  filter: Filter<T>,
-  { after, limit }: PageQuery,
-): Promise<T[]> {
-  const page = { ...filter, _id: { $gt: after } } as Filter<T>;
-  return collection.find(page).sort({ _id: 1 }).limit(limit).toArray() as Promise<T[]>;
-}
-
 export async function exists<T extends { _id: number }>(
   collection: Collection<T>,
   filter: Filter<T>,

@@ -1,4 +1,4 @@
-import { recordEvent, type WithPendingEvents } from '@petstore/service-kit';
+import { findPage, recordEvent, type WithPendingEvents } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
 import { derivedStatus, type Stock, type StockChange } from '../pet-status.js';
 import { isDuplicateKey } from './duplicate-key.js';
@@ -38,10 +38,9 @@ export class InventoryRepository {
 
   /** A page in pet id order; only pets with stock (`inStock`) or without (`false`). */
   async list(after: number, limit: number, inStock?: boolean): Promise<Stock[]> {
-    const filter: Filter<InventoryDocument> = { _id: { $gt: after } };
+    const filter: Filter<InventoryDocument> = {};
     if (inStock !== undefined) filter.quantity = inStock ? { $gt: 0 } : 0;
-    const documents = await this.#inventory.find(filter).sort({ _id: 1 }).limit(limit).toArray();
-    return documents.map(toStock);
+    return (await findPage(this.#inventory, filter, { after, limit })).map(toStock);
   }
 
   // The event's status depends on the open orders, which orders move at any time: the update only

@@ -1,5 +1,6 @@
 import type { Order, WebhookEventType } from '@petstore/contract';
 import {
+  findPage,
   recordEvent,
   SequenceBlocks,
   withEvent,
@@ -94,11 +95,10 @@ export class OrderRepository {
     scope: OrderScope,
     { petId, complete, after, limit }: OrderFilter,
   ): Promise<PlacedOrder[]> {
-    const filter: Filter<OrderDocument> = { ...scope, _id: { $gt: after }, cancelled: false };
+    const filter: Filter<OrderDocument> = { ...scope, cancelled: false };
     if (petId !== undefined) filter.petId = petId;
     if (complete !== undefined) filter.complete = complete;
-    const documents = await this.#orders.find(filter).sort({ _id: 1 }).limit(limit).toArray();
-    return documents.map(toOrder);
+    return (await findPage(this.#orders, filter, { after, limit })).map(toOrder);
   }
 
   /** Any order but a tombstone, with what the stock is still owed of its closing. */
