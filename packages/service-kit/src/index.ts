@@ -9,7 +9,7 @@ export type { EventsEnv } from './config.js';
 export { createService, type RouterMiddleware, type ServiceOptions } from './create-service.js';
 export type { ReadinessCheck } from './health.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
-export { connectMongo, type ConnectMongoOptions } from './mongo.js';
+export { connectMongo, isDuplicateKey, type ConnectMongoOptions } from './mongo.js';
 export { decodeCursor, encodeCursor, findPage, pageOf } from './pagination.js';
 export type { IdPage, TimePage, TimePosition } from './pagination.js';
 export type { RunningService, RunServiceOptions, ShutdownHook } from './run-service.js';

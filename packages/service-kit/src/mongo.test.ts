@@ -3,12 +3,13 @@ import { freePort, startMongo } from '@petstore/testkit';
 import {
   MongoBulkWriteError,
   MongoNotConnectedError,
+  MongoServerError,
   MongoServerSelectionError,
   type Collection,
   type MongoClient,
 } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { connectMongo, isDatabaseUnavailable } from './mongo.js';
+import { connectMongo, isDatabaseUnavailable, isDuplicateKey } from './mongo.js';
 
 /** A database of its own and a client from connectMongo, both closed on dispose. */
 async function connected(timeoutMs?: number) {
@@ -131,5 +132,17 @@ describe('a client from connectMongo', () => {
     await mongo.client.close();
     await sleep(4 * TIMEOUT_MS + 1_000);
     await expect(ping(mongo.client)).rejects.toBeInstanceOf(MongoNotConnectedError);
+  });
+});
+
+describe('isDuplicateKey', () => {
+  it('recognises MongoDB’s duplicate key error', () => {
+    const error = new MongoServerError({ code: 11000, errmsg: 'E11000 duplicate key error' });
+    expect(isDuplicateKey(error)).toBe(true);
+  });
+
+  it('leaves other errors alone', () => {
+    expect(isDuplicateKey(new MongoServerError({ code: 1, errmsg: 'disk full' }))).toBe(false);
+    expect(isDuplicateKey(new Error('E11000 duplicate key error'))).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import {
   MongoErrorLabel,
   MongoNetworkError,
   MongoNotConnectedError,
+  MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
   type ServerHeartbeatStartedEvent,
@@ -108,4 +109,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     error.code === undefined &&
     [error.writeErrors].flat().length === 0
   );
+}
+
+/** MongoDB refused a write for a value a unique index already holds. */
+export function isDuplicateKey(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === 11000;
 }

@@ -1,4 +1,5 @@
-import { MongoServerError, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
+import { isDuplicateKey } from './mongo.js';
 
 export function nextSequenceValue(db: Db, sequence: string): Promise<number> {
   return advanceSequence(db, sequence, 1);
@@ -20,7 +21,7 @@ async function advanceSequence(db: Db, sequence: string, by: number): Promise<nu
     return await increment();
   } catch (error) {
     // Two first-ever increments can race to insert the counter; the loser just increments it.
-    if (error instanceof MongoServerError && error.code === 11000) return increment();
+    if (isDuplicateKey(error)) return increment();
     throw error;
   }
 }

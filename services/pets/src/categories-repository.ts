@@ -1,13 +1,13 @@
 import { storedId, type Category, type NewCategory } from '@petstore/contract';
-import { AppError, findPage, nextSequenceValue, type IdPage } from '@petstore/service-kit';
-import { notFound } from './errors.js';
 import {
-  CatalogueCollections,
-  exists,
-  isDuplicateKeyError,
-  nameKeyOf,
-  type CategoryDocument,
-} from './storage.js';
+  AppError,
+  findPage,
+  isDuplicateKey,
+  nextSequenceValue,
+  type IdPage,
+} from '@petstore/service-kit';
+import { notFound } from './errors.js';
+import { CatalogueCollections, exists, nameKeyOf, type CategoryDocument } from './storage.js';
 
 /** Categories, unique by name regardless of case through the unique index on `nameKey`. */
 export class CategoriesRepository extends CatalogueCollections {
@@ -77,7 +77,7 @@ async function named<T>(name: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
+    if (!isDuplicateKey(error)) throw error;
     throw new AppError('conflict', `[pets] a category named "${name}" already exists`, {
       cause: error,
     });

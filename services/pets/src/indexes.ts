@@ -1,5 +1,6 @@
+import { isDuplicateKey } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
-import { categoriesCollection, isDuplicateKeyError, nameKeyOf, petsCollection } from './storage.js';
+import { categoriesCollection, nameKeyOf, petsCollection } from './storage.js';
 
 /** Idempotent, so it runs at every start-up. Lists page by `_id`, so filters end with `_id`. */
 export async function ensureIndexes(db: Db): Promise<void> {
@@ -30,7 +31,7 @@ export async function refreshNameKeys(db: Db): Promise<void> {
     try {
       await categories.updateOne({ _id, name }, { $set: { nameKey: current } });
     } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
+      if (!isDuplicateKey(error)) throw error;
     }
   }
 }

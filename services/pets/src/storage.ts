@@ -1,6 +1,6 @@
 import type { PetStatus } from '@petstore/contract';
 import type { WithPendingEvents } from '@petstore/service-kit';
-import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import { caseFold } from 'unicode-case-folding';
 
 export interface PetDocument extends WithPendingEvents {
@@ -46,8 +46,4 @@ export async function exists<T extends { _id: number }>(
   filter: Filter<T>,
 ): Promise<boolean> {
   return (await collection.findOne(filter, { projection: { _id: 1 } })) !== null;
-}
-
-export function isDuplicateKeyError(error: unknown): boolean {
-  return error instanceof MongoServerError && error.code === 11000;
 }

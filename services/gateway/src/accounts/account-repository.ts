@@ -1,6 +1,6 @@
 import type { Account, ApiKey, CreatedAccount, CreatedApiKey, Role } from '@petstore/contract';
-import { AppError, type Caller } from '@petstore/service-kit';
-import { MongoServerError, type Db } from 'mongodb';
+import { AppError, isDuplicateKey, type Caller } from '@petstore/service-kit';
+import type { Db } from 'mongodb';
 import { hashApiKey, keyPrefix, newApiKey } from '../auth/api-key-secret.js';
 import type { KeyOwner } from '../auth/key-cache.js';
 import {
@@ -13,9 +13,6 @@ import { newAccountId, newKeyId } from '../database/random-ids.js';
 
 export const ADMIN_ACCOUNT_ID = 'acct_admin';
 export const ADMIN_KEY_ID = 'key_admin';
-
-const isDuplicateKey = (error: unknown) =>
-  error instanceof MongoServerError && error.code === 11000;
 
 export class AccountRepository {
   readonly #collections: GatewayCollections;

@@ -1,5 +1,5 @@
+import { isDuplicateKey } from '@petstore/service-kit';
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKey } from './duplicate-key.js';
 import type { PlacedOrder } from './order-repository.js';
 
 export type StoredResponse = { status: 201; body: PlacedOrder };

@@ -1,7 +1,11 @@
-import { findPage, recordEvent, type WithPendingEvents } from '@petstore/service-kit';
+import {
+  findPage,
+  isDuplicateKey,
+  recordEvent,
+  type WithPendingEvents,
+} from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
 import { derivedStatus, type Stock, type StockChange } from '../pet-status.js';
-import { isDuplicateKey } from './duplicate-key.js';
 
 export interface InventoryDocument extends WithPendingEvents {
   _id: number;

@@ -1,13 +1,13 @@
 import type { Order, WebhookEventType } from '@petstore/contract';
 import {
   findPage,
+  isDuplicateKey,
   recordEvent,
   SequenceBlocks,
   withEvent,
   type WithPendingEvents,
 } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
-import { isDuplicateKey } from './duplicate-key.js';
 import type { Closing, StockHold } from './inventory-repository.js';
 
 export type PlacedOrder = Required<Order>;

@@ -1,5 +1,5 @@
+import { isDuplicateKey } from '@petstore/service-kit';
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKey } from './duplicate-key.js';
 
 // One entry per pet, kept for good. The status is computed at push time, so the entry only says
 // "push again" (`pending`) and counts triggers (`version`).
