@@ -23,9 +23,13 @@ export const NewCategorySchema = z
   .openapi('NewCategory');
 export type NewCategory = z.infer<typeof NewCategorySchema>;
 
-export const CategorySchema = NewCategorySchema.extend({
-  id: IdSchema.openapi({ description: 'Assigned on creation, never reused.', example: 1 }),
-}).openapi('Category');
+// From the shape, as `Pet` is, so that the document shows it flat.
+export const CategorySchema = z
+  .object({
+    ...NewCategorySchema.shape,
+    id: IdSchema.openapi({ description: 'Assigned on creation, never reused.', example: 1 }),
+  })
+  .openapi('Category');
 export type Category = z.infer<typeof CategorySchema>;
 
 const c = initContract();

@@ -34,9 +34,12 @@ function eventOf<
       }),
       type: z.enum(types),
       timestamp: TimestampSchema.openapi({ description: 'When the change happened.' }),
-      data: data.openapi({ description: `The ${what} as the API returns it, after the change.` }),
+      // No description of its own here: `.openapi()` on a named schema would rename or wrap it.
+      data,
     })
-    .openapi(name);
+    .openapi(name, {
+      description: `\`data\` is the ${what} as the API returns it, after the change.`,
+    });
 }
 
 export const OrderEventSchema = eventOf('OrderEvent', orderEventTypes, OrderSchema, 'order');

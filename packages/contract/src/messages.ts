@@ -28,7 +28,7 @@ export const MessageSchema = z
     status: MessageStatusSchema,
     createdAt: TimestampSchema,
   })
-  .openapi('Message');
+  .openapi('Message', { description: 'A message and how far its delivery has gone.' });
 export type Message = z.infer<typeof MessageSchema>;
 
 const c = initContract();

@@ -21,7 +21,7 @@ export const OpenApiDocumentSchema = z
     paths: z.record(z.string(), z.object({}).passthrough()),
   })
   .passthrough()
-  .openapi({ description: 'The OpenAPI 3.0.3 document of this API.' });
+  .openapi('OpenApiDocument', { description: 'The OpenAPI 3.0.3 document of this API.' });
 
 const c = initContract();
 

@@ -27,10 +27,14 @@ export const NewPetSchema = z
   .openapi('NewPet', { description: 'A pet to add; without a status it is available.' });
 export type NewPet = z.infer<typeof NewPetSchema>;
 
-export const PetSchema = NewPetSchema.extend({
-  id: IdSchema.openapi({ description: 'Assigned on creation, never reused.', example: 1 }),
-  status: PetStatusSchema,
-}).openapi('Pet', { description: 'A pet of the catalogue; its status is always present.' });
+// Built from the shape, not by `extend`, so that the document shows `Pet` flat, not as an `allOf`.
+export const PetSchema = z
+  .object({
+    ...NewPetSchema.shape,
+    id: IdSchema.openapi({ description: 'Assigned on creation, never reused.', example: 1 }),
+    status: PetStatusSchema,
+  })
+  .openapi('Pet', { description: 'A pet of the catalogue; its status is always present.' });
 export type Pet = z.infer<typeof PetSchema>;
 
 export const PetsSchema = z.array(PetSchema).openapi('Pets');

@@ -34,7 +34,7 @@ export const OrderSchema = z
     }),
     complete: z.boolean().optional().openapi({ example: false }),
   })
-  .openapi('Order');
+  .openapi('Order', { description: 'An order for a pet; every field is present in responses.' });
 export type Order = z.infer<typeof OrderSchema>;
 
 export const NewOrderSchema = z

@@ -65,7 +65,9 @@ export const WebhookSchema = z
   .openapi('Webhook', { description: 'A subscription: where to POST which events.' });
 export type Webhook = z.infer<typeof WebhookSchema>;
 
-export const CreatedWebhookSchema = WebhookSchema.extend({ secret }).openapi('CreatedWebhook');
+export const CreatedWebhookSchema = z
+  .object({ ...WebhookSchema.shape, secret })
+  .openapi('CreatedWebhook', { description: 'The new subscription and its signing secret.' });
 export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
 
 export const WebhookSecretSchema = z.object({ secret }).openapi('WebhookSecret', {

@@ -54,6 +54,27 @@ describe('generateOpenApi', () => {
     expect(JSON.stringify(document.paths)).toContain('"$ref":"#/components/schemas/Pet"');
   });
 
+  it('names every resource body by its component, never wrapping it', () => {
+    const wrapped = [...objectsIn(document)].filter(
+      ({ object }) => 'allOf' in object || 'anyOf' in object || 'oneOf' in object,
+    );
+    expect(wrapped.map(({ path }) => path.join('.'))).toEqual([]);
+    for (const { operation } of operations) {
+      const bodies = Object.entries({ request: operation.requestBody, ...operation.responses });
+      for (const [status, body] of bodies) {
+        const schema = (body as ResponseObject | undefined)?.content?.['application/json']?.schema;
+        if (schema === undefined) continue;
+        const named = 'items' in schema && schema.items !== undefined ? schema.items : schema;
+        expect(named, `${operation.operationId} ${status}`).toEqual({
+          $ref: expect.stringMatching(/^#\/components\/schemas\/[A-Z][A-Za-z]+$/) as unknown,
+        });
+      }
+    }
+    expect(operationById(document, 'getPet').responses['200']).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+    });
+  });
+
   it('gives every integer id, in schemas and parameters, format int64', () => {
     const ids: string[] = [];
     for (const { path, object } of objectsIn(document)) {
