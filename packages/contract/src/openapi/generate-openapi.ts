@@ -1,10 +1,17 @@
 import { OpenApiGeneratorV3, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { AppRouter } from '@ts-rest/core';
-import type { OpenAPIObject, ParameterObject, ServerObject } from 'openapi3-ts/oas30';
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  SchemaObject,
+  ServerObject,
+} from 'openapi3-ts/oas30';
 import { type ContractOperation, contractOperations } from '../contract-operations.js';
 import { documentInfo } from './document-info.js';
 import { bearerAuth, bearerAuthName, operationConfig, tags } from './operation.js';
 import { headerComponents } from './responses.js';
+import { addExamples } from './schema-examples.js';
 import { eventSchemas } from './webhook-callbacks.js';
 
 export interface GenerateOpenApiOptions {
@@ -33,18 +40,19 @@ export function generateOpenApi(
     servers,
     tags,
   });
+  const documented = Object.values(document.paths).flatMap(
+    (item) => Object.values(item) as OperationObject[],
+  );
   // A parameter's description moves from its schema, where pages do not show it, to itself.
-  for (const item of Object.values(document.paths) as Record<string, { parameters?: unknown }>[]) {
-    for (const operation of Object.values(item)) {
-      for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
-        const schema = parameter.schema as { description?: string } | undefined;
-        if (parameter.description === undefined && schema?.description !== undefined) {
-          parameter.description = schema.description;
-          delete schema.description;
-        }
-      }
+  const parameters = documented.flatMap(({ parameters = [] }) => parameters as ParameterObject[]);
+  for (const parameter of parameters) {
+    const schema = parameter.schema as SchemaObject | undefined;
+    if (parameter.description === undefined && schema?.description !== undefined) {
+      parameter.description = schema.description;
+      delete schema.description;
     }
   }
+  addExamples(document, documented);
   return document;
 }
 
