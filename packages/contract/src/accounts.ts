@@ -93,7 +93,8 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>;
 const c = initContract();
 
 const account = { service: 'gateway', auth: 'key' } satisfies RouteMetadata;
-const keyManagement = { ...account, stability: 'beta' } satisfies RouteMetadata;
+// Experimental: keys will gain scopes and an expiry, so their shape may still change.
+const keyManagement = { ...account, stability: 'experimental' } satisfies RouteMetadata;
 
 export const accounts = c.router({
   createAccount: {

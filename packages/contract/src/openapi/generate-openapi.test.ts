@@ -1,6 +1,7 @@
 import type { OpenAPIObject, ParameterObject, ResponseObject } from 'openapi3-ts/oas30';
 import { describe, expect, it } from 'vitest';
 import { contract, internalContract } from '../contract.js';
+import { getPetSunset } from '../pets.js';
 import { documentedOperations } from './generate-openapi.js';
 import { generateOpenApi } from './generate-openapi.js';
 import { BODY_KEYS_RULE } from './operation-request.js';
@@ -237,9 +238,57 @@ describe('generateOpenApi', () => {
     expect(operationById(document, 'listOrders')['x-hideTryItPanel']).toBe(true);
   });
 
-  it('marks the messages and key-management operations with their stability', () => {
-    for (const id of ['sendMessage', 'getMessage', 'createKey', 'listKeys', 'revokeKey']) {
-      expect(operationById(document, id)['x-stability'], id).toMatch(/^(experimental|beta)$/);
+  it('marks the key-management operations experimental and the messages beta', () => {
+    for (const id of ['createKey', 'listKeys', 'revokeKey']) {
+      expect(operationById(document, id)['x-stability'], id).toBe('experimental');
+    }
+    for (const id of ['sendMessage', 'getMessage', 'createWebhook']) {
+      expect(operationById(document, id)['x-stability'], id).toBe('beta');
+    }
+  });
+
+  it('shows each stability and the sunset date as a badge the reference page reads', () => {
+    const badgesOf = (id: string) =>
+      (operationById(document, id)['x-badges'] ?? []) as {
+        name: string;
+        position: string;
+        color: string;
+      }[];
+    const stabilityNames = { experimental: 'Experimental', beta: 'Beta' };
+
+    for (const { operation } of operations) {
+      const stability = operation['x-stability'] as keyof typeof stabilityNames | undefined;
+      const names = badgesOf(operation.operationId ?? '').map(({ name }) => name);
+      expect(names, operation.operationId).toEqual(
+        stability === undefined
+          ? expect.not.arrayContaining(['Beta', 'Experimental'])
+          : [stabilityNames[stability]],
+      );
+    }
+    expect(badgesOf('createKey')).toEqual([
+      expect.objectContaining({ name: 'Experimental', position: 'before' }),
+    ]);
+    expect(badgesOf('getPet')).toEqual([
+      expect.objectContaining({ name: `Sunset ${getPetSunset.slice(0, 10)}`, position: 'before' }),
+    ]);
+    expect(badgesOf('listPets')).toEqual([]);
+    const colours = new Set(
+      ['createKey', 'sendMessage', 'getPet'].map((id) => badgesOf(id)[0]?.color),
+    );
+    expect(colours.size).toBe(3);
+  });
+
+  it('groups every tag once for the navigation, Store and then Pets first', () => {
+    const groups = document['x-tagGroups'] as { name: string; tags: string[] }[];
+    const grouped = groups.flatMap(({ tags }) => tags);
+
+    const tagNames = (document.tags ?? []).map(({ name }) => name);
+
+    expect(groups.slice(0, 2).map(({ tags }) => tags)).toEqual([['Store'], ['Pets']]);
+    expect([...grouped].sort()).toEqual([...tagNames].sort());
+    const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    for (const { name } of groups) {
+      expect(tagNames.map(slug), name).not.toContain(slug(name));
     }
   });
 

@@ -10,6 +10,7 @@ import type {
 import { type ContractOperation, contractOperations } from '../contract-operations.js';
 import { documentInfo } from './document-info.js';
 import { bearerAuth, bearerAuthName, operationConfig, tags } from './operation.js';
+import { tagGroups } from './renderer-extensions.js';
 import { headerComponents } from './responses.js';
 import { addExamples } from './schema-examples.js';
 import { eventSchemas } from './webhook-callbacks.js';
@@ -39,6 +40,7 @@ export function generateOpenApi(
     info: documentInfo,
     servers,
     tags,
+    'x-tagGroups': tagGroups,
   });
   const documented = Object.values(document.paths).flatMap(
     (item) => Object.values(item) as OperationObject[],

@@ -3,6 +3,7 @@ import type { SecuritySchemeObject, TagObject } from 'openapi3-ts/oas30';
 import type { ContractOperation } from '../contract-operations.js';
 import { codeSamples } from './code-samples/code-samples.js';
 import { operationRequest } from './operation-request.js';
+import { operationBadges } from './renderer-extensions.js';
 import { operationResponses } from './responses.js';
 import { webhookCallbacks } from './webhook-callbacks.js';
 
@@ -20,6 +21,7 @@ export function operationConfig(
   ]
     .filter(Boolean)
     .join('\n\n');
+  const badges = operationBadges(metadata);
   return {
     method: route.method.toLowerCase() as RouteConfig['method'],
     path: toOpenApiPath(route.path),
@@ -35,6 +37,7 @@ export function operationConfig(
     ...(metadata.stability === undefined ? {} : { 'x-stability': metadata.stability }),
     ...(metadata.sunset === undefined ? {} : { 'x-sunset': metadata.sunset }),
     ...(metadata.hideTryItPanel === true ? { 'x-hideTryItPanel': true } : {}),
+    ...(badges.length === 0 ? {} : { 'x-badges': badges }),
     'x-codeSamples': codeSamples(operation, serverUrl),
     ...(name === 'createWebhook' ? { callbacks: webhookCallbacks } : {}),
   };
