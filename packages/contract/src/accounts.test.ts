@@ -15,6 +15,13 @@ describe('account schemas', () => {
     expect(NewAccountSchema.safeParse({ email: long }).success).toBe(false);
   });
 
+  it('counts an email as sent, before trimming it', () => {
+    const email = `${'a'.repeat(64)}@${'b'.repeat(62)}.${'c'.repeat(62)}.${'d'.repeat(59)}.com`;
+    expect(email).toHaveLength(254);
+    expect(NewAccountSchema.safeParse({ email }).success).toBe(true);
+    expect(NewAccountSchema.safeParse({ email: ` ${email}` }).success).toBe(false);
+  });
+
   it('answers an account without a name with name null', () => {
     const account = {
       id: 'acct_7Hq2mZ9xK4pL1sVb',

@@ -1,6 +1,6 @@
-import { EMAIL_DESCRIPTION, emailAddress } from './email-address.js';
+import { EMAIL_DESCRIPTION, EmailAddressInputSchema, EmailAddressSchema } from './email-address.js';
 import { AccountIdSchema, ApiKeyIdSchema } from './ids.js';
-import { lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
+import { trimmedText } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
@@ -20,14 +20,13 @@ export type Role = z.infer<typeof RoleSchema>;
 
 export const NewAccountSchema = z
   .object({
-    email: emailAddress(z.string().trim().toLowerCase()).openapi({
+    email: EmailAddressInputSchema.openapi({
       format: 'email',
-      description: `${EMAIL_DESCRIPTION} Surrounding spaces are trimmed and the address is stored lower-cased; one account each.`,
+      description: `${EMAIL_DESCRIPTION} Its length counts as sent; then surrounding spaces are trimmed and the address is stored lower-cased; one account each.`,
       example: EMAIL_EXAMPLE,
     }),
-    name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 }).optional().openapi({
-      pattern: NOT_BLANK_PATTERN,
-      description: '1–100 characters (Unicode code points), trimmed.',
+    name: trimmedText({ min: 1, max: 100 }).optional().openapi({
+      description: '1–100 characters (Unicode code points) as sent, then trimmed; not blank.',
       example: 'Jane Doe',
     }),
   })
@@ -36,7 +35,7 @@ export type NewAccount = z.infer<typeof NewAccountSchema>;
 
 const accountFields = {
   id: AccountIdSchema,
-  email: emailAddress(z.string()).openapi({ format: 'email', example: EMAIL_EXAMPLE }),
+  email: EmailAddressSchema.openapi({ format: 'email', example: EMAIL_EXAMPLE }),
   name: z
     .string()
     .nullable()

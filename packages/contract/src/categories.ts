@@ -1,5 +1,5 @@
 import { IdParamSchema, IdSchema } from './ids.js';
-import { lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
+import { trimmedText } from './text.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { v1Errors } from './errors.js';
@@ -9,14 +9,13 @@ import { requestBody } from './request-body.js';
 
 export const NewCategorySchema = z
   .object({
-    name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 }).openapi({
-      pattern: NOT_BLANK_PATTERN,
+    name: trimmedText({ min: 1, max: 100 }).openapi({
       description:
-        '1–100 characters (Unicode code points), trimmed; unique regardless of case: two names are the same when they match after NFC normalisation and full Unicode case folding (`straße` and `STRASSE`).',
+        '1–100 characters (Unicode code points) as sent, then trimmed; not blank; unique regardless of case: two names are the same when they match after NFC normalisation and full Unicode case folding (`straße` and `STRASSE`).',
       example: 'Dogs',
     }),
-    description: lengthInCodePoints(z.string().trim(), { max: 1000 }).optional().openapi({
-      description: 'Up to 1000 characters (Unicode code points), trimmed.',
+    description: trimmedText({ max: 1000 }).optional().openapi({
+      description: 'Up to 1000 characters (Unicode code points) as sent, then trimmed.',
       example: 'Loyal companions of every size.',
     }),
   })

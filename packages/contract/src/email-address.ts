@@ -1,4 +1,5 @@
-import type { z } from './zod.js';
+import { TRIMMED_CHARACTERS } from './text.js';
+import { z } from './zod.js';
 
 // RFC 5322's addr-spec as mail is addressed in practice: a dot-atom local part (letters, digits and
 // !#$%&'*+-/=?^_`{|}~, dots between them) and a host name (RFC 1123 labels of 1–63 letters, digits
@@ -9,7 +10,7 @@ const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const TOP_LABEL = '[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 
-const EMAIL_PATTERN = new RegExp(`^${ATEXT}(?:\\.${ATEXT})*@(?:${LABEL}\\.)+${TOP_LABEL}$`);
+const ADDRESS = `${ATEXT}(?:\\.${ATEXT})*@(?:${LABEL}\\.)+${TOP_LABEL}`;
 
 export const EMAIL_DESCRIPTION =
   "An address as RFC 5322's addr-spec writes it in practice: a local part of letters, digits, " +
@@ -19,14 +20,24 @@ export const EMAIL_DESCRIPTION =
   '(RFC 5321), the whole at most 254.';
 
 const LOCAL_PART_MAX = 64;
+const MAX_LENGTH = 254;
 
-/** `text` held to an email address as the API accepts and answers it. */
-export function emailAddress(text: z.ZodString) {
+function emailAddress(text: z.ZodString) {
   return text
-    .max(254)
-    .regex(EMAIL_PATTERN, 'must be an email address')
+    .regex(new RegExp(`^${ADDRESS}$`), 'must be an email address')
     .refine(
       (address) => address.lastIndexOf('@') <= LOCAL_PART_MAX,
       `the part before @ must be at most ${LOCAL_PART_MAX} characters`,
     );
 }
+
+/** An email address as the API answers it. */
+export const EmailAddressSchema = emailAddress(z.string().max(MAX_LENGTH));
+
+/**
+ * An email address as a client sends it: its length counted as sent, then trimmed and
+ * lower-cased. The documented pattern allows the spaces that trimming removes.
+ */
+export const EmailAddressInputSchema = emailAddress(
+  z.string().max(MAX_LENGTH).trim().toLowerCase(),
+).openapi({ pattern: `^[${TRIMMED_CHARACTERS}]*${ADDRESS}[${TRIMMED_CHARACTERS}]*$` });

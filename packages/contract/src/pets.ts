@@ -1,6 +1,6 @@
 import { IdParamSchema, IdSchema } from './ids.js';
 import { PageQuerySchema } from './pagination.js';
-import { lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
+import { trimmedText } from './text.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { v1Errors } from './errors.js';
@@ -16,9 +16,8 @@ export type PetStatus = z.infer<typeof PetStatusSchema>;
 
 export const NewPetSchema = z
   .object({
-    name: lengthInCodePoints(z.string().trim(), { min: 1, max: 100 }).openapi({
-      pattern: NOT_BLANK_PATTERN,
-      description: '1–100 characters (Unicode code points), trimmed.',
+    name: trimmedText({ min: 1, max: 100 }).openapi({
+      description: '1–100 characters (Unicode code points) as sent, then trimmed; not blank.',
       example: 'Rex',
     }),
     categoryId: IdSchema.openapi({ description: 'An existing category.', example: 1 }),

@@ -1,23 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { codePointLength, lengthInCodePoints, NOT_BLANK_PATTERN } from './text.js';
+import { codePointLength, lengthInCodePoints, NOT_BLANK_PATTERN, trimmedText } from './text.js';
 import { z } from './zod.js';
 
 describe('lengthInCodePoints', () => {
-  const name = lengthInCodePoints(z.string().trim(), { min: 1, max: 3 });
+  const message = lengthInCodePoints(z.string(), { min: 1, max: 3 });
 
   it('counts an emoji (two UTF-16 units) once', () => {
     expect(codePointLength('🐶🐶🐶')).toBe(3);
-    expect(name.parse('🐶🐶🐶')).toBe('🐶🐶🐶');
-    expect(name.safeParse('🐶🐶🐶🐶').error?.issues[0]?.message).toBe(
+    expect(message.parse('🐶🐶🐶')).toBe('🐶🐶🐶');
+    expect(message.safeParse('🐶🐶🐶🐶').error?.issues[0]?.message).toBe(
       'String must contain at most 3 character(s)',
     );
   });
+});
 
-  it('counts after trimming', () => {
-    expect(name.parse('  abc  ')).toBe('abc');
-    expect(name.safeParse('   ').error?.issues[0]?.message).toBe(
-      'String must contain at least 1 character(s)',
-    );
+describe('trimmedText', () => {
+  const name = trimmedText({ min: 1, max: 3 });
+
+  it('counts the text as sent, so a padded one over the limit is refused', () => {
+    expect(name.parse(' ab')).toBe('ab');
+    expect(name.parse('🐶🐶🐶')).toBe('🐶🐶🐶');
+    expect(name.safeParse('  abc  ').error?.issues).toEqual([
+      expect.objectContaining({ message: 'String must contain at most 3 character(s)' }),
+    ]);
+  });
+
+  it('refuses a blank text once, as too short', () => {
+    for (const blank of ['', '   ', '\u3000']) {
+      expect(name.safeParse(blank).error?.issues, JSON.stringify(blank)).toEqual([
+        expect.objectContaining({ message: 'String must contain at least 1 character(s)' }),
+      ]);
+    }
+  });
+
+  it('takes a blank text without a minimum, trimmed to empty', () => {
+    expect(trimmedText({ max: 3 }).parse('  ')).toBe('');
   });
 });
 

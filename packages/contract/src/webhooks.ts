@@ -9,10 +9,19 @@ import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
 
+/** What the gateway refuses with 422 `invalid_webhook_url` beyond the pattern, in words. */
+const URL_RULE =
+  'Where events are POSTed: an `https` URL (`http` too where the deployment allows private URLs), ' +
+  'without a user name or password. A URL whose host is, or resolves to, a loopback, private, ' +
+  'link-local or metadata address is 422 `invalid_webhook_url` unless the deployment allows ' +
+  'private URLs (`WEBHOOK_ALLOW_PRIVATE_URLS=true`), and so is any other scheme; the address is ' +
+  'checked again at each delivery.';
+
 const url = z.string().url().max(2048).openapi({
   format: 'uri',
-  description:
-    'Where events are POSTed: `https`, resolving only to public addresses (checked again at each delivery).',
+  // The scheme in any case, as URL parsing lower-cases it; the gateway then checks the rest.
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  description: URL_RULE,
   example: 'https://hooks.example.com/petstore',
 });
 
@@ -116,7 +125,7 @@ export const webhooks = c.router({
     body: requestBody(NewWebhookSchema),
     summary: 'Create a webhook',
     description:
-      'Subscribes a URL to event types and returns its signing secret, shown this once. A URL that is not `https`, or that resolves to a loopback, private, link-local or metadata address, is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. The events it will receive are described under Callbacks.',
+      'Subscribes a URL to event types and returns its signing secret, shown this once. A URL the gateway refuses (see `url`: a scheme other than `https`, or an address that is loopback, private, link-local or metadata, unless the deployment allows private URLs) is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. The events it will receive are described under Callbacks.',
     responses: { 201: CreatedWebhookSchema, ...v1Errors(400, 401, 403, 413, 415, 422) },
   },
   listWebhooks: {

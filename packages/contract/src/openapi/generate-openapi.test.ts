@@ -1,4 +1,9 @@
-import type { OpenAPIObject, ParameterObject, ResponseObject } from 'openapi3-ts/oas30';
+import type {
+  OpenAPIObject,
+  ParameterObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi3-ts/oas30';
 import { describe, expect, it } from 'vitest';
 import { contract, internalContract } from '../contract.js';
 import { getPetSunset } from '../pets.js';
@@ -53,27 +58,6 @@ describe('generateOpenApi', () => {
       expect(names).toContain(name);
     }
     expect(JSON.stringify(document.paths)).toContain('"$ref":"#/components/schemas/Pet"');
-  });
-
-  it('names every resource body by its component, never wrapping it', () => {
-    const wrapped = [...objectsIn(document)].filter(
-      ({ object }) => 'allOf' in object || 'anyOf' in object || 'oneOf' in object,
-    );
-    expect(wrapped.map(({ path }) => path.join('.'))).toEqual([]);
-    for (const { operation } of operations) {
-      const bodies = Object.entries({ request: operation.requestBody, ...operation.responses });
-      for (const [status, body] of bodies) {
-        const schema = (body as ResponseObject | undefined)?.content?.['application/json']?.schema;
-        if (schema === undefined) continue;
-        const named = 'items' in schema && schema.items !== undefined ? schema.items : schema;
-        expect(named, `${operation.operationId} ${status}`).toEqual({
-          $ref: expect.stringMatching(/^#\/components\/schemas\/[A-Z][A-Za-z]+$/) as unknown,
-        });
-      }
-    }
-    expect(operationById(document, 'getPet').responses['200']).toMatchObject({
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
-    });
   });
 
   it('gives every integer id, in schemas and parameters, format int64', () => {
@@ -290,6 +274,46 @@ describe('generateOpenApi', () => {
     for (const { name } of groups) {
       expect(tagNames.map(slug), name).not.toContain(slug(name));
     }
+  });
+
+  it('names every resource body by its component, never wrapping it', () => {
+    const wrapped = [...objectsIn(document)].filter(
+      ({ object }) => 'allOf' in object || 'anyOf' in object || 'oneOf' in object,
+    );
+    expect(wrapped.map(({ path }) => path.join('.'))).toEqual([]);
+    for (const { operation } of operations) {
+      const bodies = Object.entries({ request: operation.requestBody, ...operation.responses });
+      for (const [status, body] of bodies) {
+        const schema = (body as ResponseObject | undefined)?.content?.['application/json']?.schema;
+        if (schema === undefined) continue;
+        const named = 'items' in schema && schema.items !== undefined ? schema.items : schema;
+        expect(named, `${operation.operationId} ${status}`).toEqual({
+          $ref: expect.stringMatching(/^#\/components\/schemas\/[A-Z][A-Za-z]+$/) as unknown,
+        });
+      }
+    }
+    expect(operationById(document, 'getPet').responses['200']).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+    });
+  });
+
+  it('states the webhook URL rule: http(s) in the pattern, refused addresses in words', () => {
+    const { url } = (document.components?.schemas?.NewWebhook as SchemaObject).properties ?? {};
+    const { pattern = '', description = '' } = url as SchemaObject;
+    for (const accepted of [
+      'https://hooks.example.com/x',
+      'http://10.0.0.1/',
+      'HTTPS://Example.com',
+    ]) {
+      expect(new RegExp(pattern, 'u').test(accepted), accepted).toBe(true);
+    }
+    for (const refused of ['ftp://example.com', 'hooks.example.com', 'mailto:a@example.com']) {
+      expect(new RegExp(pattern, 'u').test(refused), refused).toBe(false);
+    }
+    expect(description).toMatch(
+      /loopback, private, link-local or metadata address is 422 `invalid_webhook_url`/,
+    );
+    expect(description).not.toContain('not `https`');
   });
 
   it('shows the optional Idempotency-Key header of placeOrder', () => {
