@@ -7,15 +7,16 @@ import { AppError } from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
+import { hiddenTryItCss } from './hidden-try-it.js';
 
 const DOCS_SCRIPT_PATH = '/docs/scalar.js';
 const DOCS_INIT_PATH = '/docs/init.js';
 
 /**
  * Scalar's bundle and a start-up script, both served here (no inline script), under a line that
- * says which key to paste: Scalar itself shows an empty token field.
+ * says which key to paste: Scalar itself shows an empty token field. `css` is the page's own.
  */
-const DOCS_HTML = `<!doctype html>
+const docsHtml = (css: string) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -25,6 +26,7 @@ const DOCS_HTML = `<!doctype html>
     <style>
       .petstore-key-hint { margin: 0; padding: 10px 16px; font: 14px/1.5 system-ui, sans-serif; }
       .petstore-key-hint { color: #3d3000; background: #fff6d6; border-bottom: 1px solid #e6cf7a; }
+      ${css}
     </style>
   </head>
   <body>
@@ -119,11 +121,12 @@ export function docsRoutes(
   openApiDocument: OpenApiDocument,
   publicUrl: string,
 ): RouterImplementation<typeof docsContract> {
+  const html = docsHtml(hiddenTryItCss(openApiDocument));
   return {
     openapi: () => Promise.resolve({ status: 200, body: openApiDocument }),
     docs: ({ ctx }) => {
       ctx.set('Content-Security-Policy', docsContentSecurityPolicy(publicUrl));
-      return Promise.resolve({ status: 200, body: DOCS_HTML });
+      return Promise.resolve({ status: 200, body: html });
     },
   };
 }
