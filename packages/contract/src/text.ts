@@ -1,11 +1,8 @@
 import { z } from './zod.js';
 
-/** What `String.prototype.trim` removes, spelled out, as regex dialects differ on `\s`. */
-export const TRIMMED_CHARACTERS =
-  '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
-
 /** The documented `pattern` of a trimmed, non-empty text: one character `trim` keeps. */
-export const NOT_BLANK_PATTERN = `[^${TRIMMED_CHARACTERS}]`;
+export const NOT_BLANK_PATTERN =
+  '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
 
 /** How many Unicode code points `value` has: what JSON Schema's `minLength`/`maxLength` count. */
 export function codePointLength(value: string): number {

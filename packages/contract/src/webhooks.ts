@@ -19,8 +19,9 @@ const URL_RULE =
 
 const url = z.string().url().max(2048).openapi({
   format: 'uri',
-  // The scheme in any case, as URL parsing lower-cases it; the gateway then checks the rest.
-  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  // The scheme in any case, as URL parsing lower-cases it, and no `user:password@` before the
+  // host (`\\` ends it as `/` does); the gateway checks the address.
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/\\\\?#@]+(?:[/\\\\?#][\\s\\S]*)?$',
   description: URL_RULE,
   example: 'https://hooks.example.com/petstore',
 });

@@ -297,7 +297,7 @@ describe('generateOpenApi', () => {
     });
   });
 
-  it('states the webhook URL rule: http(s) in the pattern, refused addresses in words', () => {
+  it('states the webhook URL rule: http(s) without credentials in the pattern, refused addresses in words', () => {
     const { url } = (document.components?.schemas?.NewWebhook as SchemaObject).properties ?? {};
     const { pattern = '', description = '' } = url as SchemaObject;
     for (const accepted of [
@@ -307,7 +307,12 @@ describe('generateOpenApi', () => {
     ]) {
       expect(new RegExp(pattern, 'u').test(accepted), accepted).toBe(true);
     }
-    for (const refused of ['ftp://example.com', 'hooks.example.com', 'mailto:a@example.com']) {
+    for (const refused of [
+      'ftp://example.com',
+      'hooks.example.com',
+      'mailto:a@example.com',
+      'https://user:secret@example.com/',
+    ]) {
       expect(new RegExp(pattern, 'u').test(refused), refused).toBe(false);
     }
     expect(description).toMatch(
