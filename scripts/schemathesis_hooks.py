@@ -1,6 +1,7 @@
-"""What the OpenAPI 3.0 document cannot tell Schemathesis, for scripts/contract-test.sh.
+"""What the OpenAPI 3.0.3 document cannot tell Schemathesis, for scripts/contract-test.sh.
 
-Each hook stands for a rule the API documents in words (see schemathesis.toml for the reasons).
+Each hook stands for a rule the document states in words because 3.0.3 has no keyword for it
+(see schemathesis.toml for the reasons).
 """
 
 import schemathesis
