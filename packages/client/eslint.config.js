@@ -1,0 +1,3 @@
+import { config } from '@petstore/eslint-config';
+
+export default config;

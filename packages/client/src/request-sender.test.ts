@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { PetstoreConnectionError, PetstoreError, PetstoreTimeoutError } from './errors.js';
+import { errorBody, refusingBaseUrl, startServer } from './test-support/test-server.js';
+import { testClient } from './test-support/test-client.js';
+
+const pet = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
+
+describe('RequestSender', () => {
+  it('sends the key, the user agent and JSON headers', async () => {
+    await using server = await startServer(() => ({ status: 201, body: pet }));
+    const { client } = testClient(server.baseUrl);
+
+    await client.pets.create({ name: 'Rex', categoryId: 1 });
+
+    const [request] = server.received;
+    expect(request?.method).toBe('POST');
+    expect(request?.url).toBe('/v1/pets');
+    expect(request?.headers).toMatchObject({
+      authorization: 'Bearer psk_test',
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'user-agent': `petstore-client/1.0.0 node/${process.versions.node}`,
+    });
+    expect(JSON.parse(request?.body ?? '')).toEqual({ name: 'Rex', categoryId: 1 });
+  });
+
+  it('sends no Authorization and no Content-Type when there is no key and no body', async () => {
+    await using server = await startServer(() => ({ status: 200, body: pet }));
+    const { client } = testClient(server.baseUrl, { apiKey: '' });
+
+    await client.pets.get(1);
+
+    expect(server.received[0]?.headers.authorization).toBeUndefined();
+    expect(server.received[0]?.headers['content-type']).toBeUndefined();
+  });
+
+  it('attaches the X-Request-Id as a requestId that JSON and equality ignore', async () => {
+    await using server = await startServer(() => ({
+      status: 200,
+      headers: { 'x-request-id': 'req-1' },
+      body: pet,
+    }));
+    const { client } = testClient(server.baseUrl);
+
+    const result = await client.pets.get(1);
+
+    expect(result.requestId).toBe('req-1');
+    expect(result).toEqual(pet);
+    expect(JSON.stringify(result)).toBe(JSON.stringify(pet));
+  });
+
+  it('resolves a 204 to its request id', async () => {
+    await using server = await startServer(() => ({
+      status: 204,
+      headers: { 'x-request-id': 'req-2' },
+    }));
+    const { client } = testClient(server.baseUrl);
+
+    await expect(client.pets.delete(1)).resolves.toEqual({ requestId: 'req-2' });
+  });
+
+  it('retries a GET after 503 and answers with the 200', async () => {
+    await using server = await startServer((_, index) =>
+      index === 0 ? errorBody(503, 'service_unavailable') : { status: 200, body: pet },
+    );
+    const { client, delays } = testClient(server.baseUrl);
+
+    await expect(client.pets.get(1)).resolves.toEqual(pet);
+    expect(server.received).toHaveLength(2);
+    expect(delays).toEqual([500]);
+  });
+
+  it('backs off exponentially and gives up after maxRetries with the last error', async () => {
+    await using server = await startServer(() => errorBody(502, 'bad_gateway'));
+    const { client, delays } = testClient(server.baseUrl, { maxRetries: 3 });
+
+    await expect(client.pets.get(1)).rejects.toMatchObject({ status: 502, code: 'bad_gateway' });
+    expect(server.received).toHaveLength(4);
+    expect(delays).toEqual([500, 1000, 2000]);
+  });
+
+  it('waits what Retry-After asks after a 429', async () => {
+    await using server = await startServer((_, index) =>
+      index === 0
+        ? { ...errorBody(429, 'rate_limited'), headers: { 'retry-after': '3' } }
+        : { status: 200, body: [] },
+    );
+    const { client, delays } = testClient(server.baseUrl);
+
+    await client.pets.list().firstPage();
+    expect(delays).toEqual([3000]);
+  });
+
+  it('takes maxRetries per call over the client setting', async () => {
+    await using server = await startServer(() => errorBody(504, 'upstream_timeout'));
+    const { client } = testClient(server.baseUrl, { maxRetries: 5 });
+
+    await expect(client.pets.get(1, { maxRetries: 0 })).rejects.toBeInstanceOf(PetstoreError);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('does not retry a POST without an Idempotency-Key', async () => {
+    await using server = await startServer(() => errorBody(503, 'service_unavailable'));
+    const { client } = testClient(server.baseUrl);
+
+    await expect(client.pets.create({ name: 'Rex', categoryId: 1 })).rejects.toMatchObject({
+      code: 'service_unavailable',
+    });
+    expect(server.received).toHaveLength(1);
+    expect(server.received[0]?.headers['idempotency-key']).toBeUndefined();
+  });
+
+  it('retries a POST that carries an Idempotency-Key, with the same key', async () => {
+    await using server = await startServer((_, index) =>
+      index < 2 ? errorBody(503, 'service_unavailable') : { status: 201, body: pet },
+    );
+    const { client } = testClient(server.baseUrl);
+
+    await client.pets.create({ name: 'Rex', categoryId: 1 }, { idempotencyKey: 'key-1' });
+
+    expect(server.received.map((request) => request.headers['idempotency-key'])).toEqual([
+      'key-1',
+      'key-1',
+      'key-1',
+    ]);
+  });
+
+  it('does not retry 500 or a 4xx', async () => {
+    await using server = await startServer((_, index) =>
+      index === 0 ? errorBody(500, 'internal_error') : errorBody(409, 'conflict'),
+    );
+    const { client } = testClient(server.baseUrl);
+
+    await expect(client.pets.get(1)).rejects.toMatchObject({ code: 'internal_error' });
+    await expect(client.pets.get(1)).rejects.toMatchObject({ code: 'conflict' });
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('turns a refused connection into a PetstoreConnectionError after its retries', async () => {
+    const { client, delays } = testClient(await refusingBaseUrl());
+
+    const error = await client.pets.get(1).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(PetstoreConnectionError);
+    expect(error).not.toBeInstanceOf(PetstoreTimeoutError);
+    expect((error as Error).message).toMatch(/GET \/v1\/pets\/1 failed: .*ECONNREFUSED/);
+    expect((error as Error).cause).toBeInstanceOf(Error);
+    expect(delays).toHaveLength(2);
+  });
+
+  it('times an attempt out with a PetstoreTimeoutError and retries it', async () => {
+    await using server = await startServer(() => 'hang');
+    const { client } = testClient(server.baseUrl, { timeout: 50, maxRetries: 1 });
+
+    const error = await client.pets.get(1).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(PetstoreTimeoutError);
+    expect(error).toBeInstanceOf(PetstoreConnectionError);
+    expect((error as Error).message).toBe('GET /v1/pets/1 timed out after 50 ms');
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('takes the timeout per call', async () => {
+    await using server = await startServer(() => 'hang');
+    const { client } = testClient(server.baseUrl, { timeout: 60_000 });
+
+    await expect(client.pets.get(1, { timeout: 20, maxRetries: 0 })).rejects.toBeInstanceOf(
+      PetstoreTimeoutError,
+    );
+  });
+
+  it('rejects with the reason of the caller’s signal and does not retry', async () => {
+    await using server = await startServer(() => 'hang');
+    const { client } = testClient(server.baseUrl);
+    const controller = new AbortController();
+
+    const call = client.pets.get(1, { signal: controller.signal });
+    await expect.poll(() => server.received.length).toBe(1);
+    controller.abort(new Error('stop'));
+
+    await expect(call).rejects.toThrow('stop');
+    expect(server.received).toHaveLength(1);
+  });
+});
