@@ -6,6 +6,7 @@ import { initContract } from '@ts-rest/core';
 import { v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
+import { IdempotencyKeySchema } from './store.js';
 
 const messageText = lengthInCodePoints(z.string(), { min: 1, max: 10_000 }).openapi({
   description: '1–10 000 characters (Unicode code points), kept as sent.',
@@ -38,10 +39,12 @@ const metadata = { service: 'gateway', auth: 'key', stability: 'beta' } satisfie
 export const messages = c.router({
   sendMessage: {
     ...at('POST /v1/messages', metadata),
+    headers: z.object({ 'idempotency-key': IdempotencyKeySchema.optional() }),
     body: requestBody(NewMessageSchema),
     summary: 'Send a message',
-    description: 'Queues a message (202); a worker delivers it shortly after.',
-    responses: { 202: MessageSchema, ...v1Errors(400, 401, 413, 415) },
+    description:
+      'Queues a message (202); a worker delivers it shortly after. With `Idempotency-Key`, a retry with the same body returns the first answer again and queues nothing; another body with the same key is 422 `idempotency_key_reused`.',
+    responses: { 202: MessageSchema, ...v1Errors(400, 401, 413, 415, 422) },
   },
   getMessage: {
     ...at('GET /v1/messages/:messageId', metadata),

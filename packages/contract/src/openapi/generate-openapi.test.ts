@@ -321,11 +321,14 @@ describe('generateOpenApi', () => {
     expect(description).not.toContain('not `https`');
   });
 
-  it('shows the optional Idempotency-Key header of placeOrder', () => {
-    expect(operationById(document, 'placeOrder').parameters).toContainEqual(
-      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
-    );
-  });
+  it.each(['placeOrder', 'sendMessage'])(
+    'shows the optional Idempotency-Key header of %s',
+    (id) => {
+      expect(operationById(document, id).parameters).toContainEqual(
+        expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+      );
+    },
+  );
 
   it('documents the headers each kind of response carries', () => {
     const headersOf = (operationId: string, status: string) =>
