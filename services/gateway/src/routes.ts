@@ -70,8 +70,10 @@ export function gatewayRoutes(
       },
     },
     messages: {
-      sendMessage: async ({ body, ctx }) => {
-        const message = await messages.queue(requireCaller(ctx).accountId, body.message);
+      sendMessage: async ({ headers, body, ctx }) => {
+        const { accountId } = requireCaller(ctx);
+        const message = await messages.queue(accountId, body.message, headers['idempotency-key']);
+        // A replay too: the first request's gateway may have died; claims are conditional.
         deps.onMessageQueued(message.id);
         return { status: 202, body: message };
       },

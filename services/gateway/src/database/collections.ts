@@ -33,6 +33,8 @@ export interface MessageDocument extends WithPendingEvents {
   attempts: number;
   deliveredAt: Date | null;
   traceparent?: string;
+  /** `<accountId>:<Idempotency-Key>` when sent with one; unique. */
+  idempotencyKey?: string;
 }
 
 export interface SealedSecret {

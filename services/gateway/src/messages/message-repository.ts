@@ -1,7 +1,9 @@
 import type { Message } from '@petstore/contract';
 import {
+  AppError,
   currentTraceparent,
   eventSource,
+  isDuplicateKey,
   recordEvent,
   type Caller,
   type EventSource,
@@ -29,8 +31,14 @@ export class MessageRepository {
     this.#messages = gatewayCollections(db).messages;
   }
 
-  async queue(accountId: string, message: string): Promise<Message> {
+  /**
+   * Queues a message. With an Idempotency-Key the insert claims the key: a request that finds it
+   * taken gets the message queued under it, as first answered, if the text (the whole body) is
+   * the same.
+   */
+  async queue(accountId: string, message: string, key?: string): Promise<Message> {
     const traceparent = currentTraceparent();
+    const idempotencyKey = key === undefined ? undefined : `${accountId}:${key}`;
     const document: MessageDocument = {
       _id: newMessageId(),
       accountId,
@@ -39,8 +47,22 @@ export class MessageRepository {
       ...UNCLAIMED,
       // Continued by the message's delivery.
       ...(traceparent === undefined ? {} : { traceparent }),
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     };
-    await this.#messages.insertOne(document);
+    try {
+      await this.#messages.insertOne(document);
+    } catch (error) {
+      if (idempotencyKey === undefined || !isDuplicateKey(error)) throw error;
+      const first = await this.#messages.findOne({ idempotencyKey });
+      if (!first) throw error;
+      if (first.message !== message) {
+        throw new AppError(
+          'idempotency_key_reused',
+          'this Idempotency-Key was used with another request body',
+        );
+      }
+      return { ...toMessage(first), status: 'queued' };
+    }
     return toMessage(document);
   }
 

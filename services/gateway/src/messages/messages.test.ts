@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, vi } from 'vitest';
 import {
   ADMIN_API_KEY,
@@ -6,6 +7,7 @@ import {
   startTestGateway,
   testConfig,
   it,
+  type TestGateway,
 } from '../test-support/gateway-harness.js';
 
 interface MessageBody {
@@ -15,10 +17,15 @@ interface MessageBody {
   createdAt: string;
 }
 
-async function send(baseUrl: string, apiKey: string, message: string): Promise<Response> {
+async function send(
+  baseUrl: string,
+  apiKey: string,
+  message: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${baseUrl}/v1/messages`, {
     method: 'POST',
-    headers: { ...bearer(apiKey), 'Content-Type': 'application/json' },
+    headers: { ...bearer(apiKey), 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify({ message }),
   });
 }
@@ -124,5 +131,102 @@ describe('messages', () => {
       );
       expect(delivered.id).toBe(messageId);
     }
+  });
+});
+
+describe('Idempotency-Key on POST /v1/messages', () => {
+  const withKey = (key: string) => ({ 'Idempotency-Key': key });
+
+  async function delivered(gateway: TestGateway, apiKey: string, id: string) {
+    await vi.waitUntil(
+      async () => {
+        const body = (await (await read(gateway.url, apiKey, id)).json()) as MessageBody;
+        return body.status === 'delivered';
+      },
+      { timeout: 10_000 },
+    );
+  }
+
+  const deliveriesOf = (gateway: TestGateway, id: string) =>
+    gateway.logs
+      .text()
+      .split('\n')
+      .filter((line) => line.includes('"message delivered"') && line.includes(id)).length;
+
+  const messagesOf = (gateway: TestGateway, accountId: string) =>
+    gateway.db.collection('messages').countDocuments({ accountId });
+
+  it('answers a retry with the first 202 and queues nothing, even once delivered', async ({
+    gateway,
+  }) => {
+    const { accountId, apiKey } = await signUp(gateway.url);
+    const key = randomUUID();
+    const first = await send(gateway.url, apiKey, 'once', withKey(key));
+    expect(first.status).toBe(202);
+    const sent = (await first.json()) as MessageBody;
+    await delivered(gateway, apiKey, sent.id);
+
+    const retry = await send(gateway.url, apiKey, 'once', withKey(key));
+    expect(retry.status).toBe(202);
+    expect(await retry.json()).toEqual(sent);
+    expect(await messagesOf(gateway, accountId)).toBe(1);
+    // The worker takes named messages in turn: once a later one is delivered, the retry's is done.
+    const later = (await (await send(gateway.url, apiKey, 'later')).json()) as MessageBody;
+    await delivered(gateway, apiKey, later.id);
+    expect(deliveriesOf(gateway, sent.id)).toBe(1);
+  });
+
+  it('returns 422 idempotency_key_reused for the same key with another message', async ({
+    gateway,
+  }) => {
+    const { accountId, apiKey } = await signUp(gateway.url);
+    const key = randomUUID();
+    expect((await send(gateway.url, apiKey, 'first', withKey(key))).status).toBe(202);
+    const reused = await send(gateway.url, apiKey, 'second', withKey(key));
+    expect(reused.status).toBe(422);
+    expect(await reused.json()).toMatchObject({ code: 'idempotency_key_reused', status: 422 });
+    expect(await messagesOf(gateway, accountId)).toBe(1);
+  });
+
+  it('keeps the keys of different accounts apart', async ({ gateway }) => {
+    const alice = await signUp(gateway.url);
+    const bob = await signUp(gateway.url);
+    const key = randomUUID();
+    const forAlice = (await (
+      await send(gateway.url, alice.apiKey, 'hello', withKey(key))
+    ).json()) as MessageBody;
+    const forBob = await send(gateway.url, bob.apiKey, 'hello', withKey(key));
+    expect(forBob.status).toBe(202);
+    const bobs = (await forBob.json()) as MessageBody;
+    expect(bobs.id).not.toBe(forAlice.id);
+    expect((await read(gateway.url, bob.apiKey, bobs.id)).status).toBe(200);
+  });
+
+  it('queues one message for 20 concurrent requests with one key, delivered once', async ({
+    gateway,
+  }) => {
+    const { accountId, apiKey } = await signUp(gateway.url);
+    const key = randomUUID();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => send(gateway.url, apiKey, 'at once', withKey(key))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(202));
+    const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as MessageBody[];
+    const [first] = bodies;
+    for (const body of bodies) expect(body).toEqual(first);
+    expect(await messagesOf(gateway, accountId)).toBe(1);
+    await delivered(gateway, apiKey, first!.id);
+    expect(deliveriesOf(gateway, first!.id)).toBe(1);
+  });
+
+  it('refuses a key that is empty or longer than 255 characters with 400', async ({ gateway }) => {
+    const { accountId, apiKey } = await signUp(gateway.url);
+    for (const key of ['', 'k'.repeat(256)]) {
+      const res = await send(gateway.url, apiKey, 'hello', withKey(key));
+      expect(res.status, key).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'validation_failed' });
+    }
+    expect((await send(gateway.url, apiKey, 'hello', withKey('k'.repeat(255)))).status).toBe(202);
+    expect(await messagesOf(gateway, accountId)).toBe(1);
   });
 });
