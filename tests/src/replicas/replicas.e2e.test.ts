@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { contract, contractOperations, createPetstoreClient } from '@petstore/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,19 @@ beforeAll(() => {
   if (!first || !second) throw new Error('two gateways expected');
   gateways = [first, second];
 });
+
+/** How many times each message's delivery was logged, by message id, on either gateway. */
+function messageDeliveries(): Map<string, number> {
+  const deliveries = new Map<string, number>();
+  for (const gateway of ['gateway-1', 'gateway-2']) {
+    for (const line of api.logsOf(gateway)) {
+      if (!line.includes('"msg":"message delivered"')) continue;
+      const { messageId } = JSON.parse(line) as { messageId: string };
+      deliveries.set(messageId, (deliveries.get(messageId) ?? 0) + 1);
+    }
+  }
+  return deliveries;
+}
 
 /** A typed client of the gateway `index`. */
 const through = (index: number, apiKey?: string) =>
@@ -132,15 +146,28 @@ describe('two gateways, two pets and two stores on one database', () => {
         })
         .toBe('delivered');
     }
-    const deliveries = new Map<string, number>();
-    for (const gateway of ['gateway-1', 'gateway-2']) {
-      for (const line of api.logsOf(gateway)) {
-        if (!line.includes('"msg":"message delivered"')) continue;
-        const { messageId } = JSON.parse(line) as { messageId: string };
-        deliveries.set(messageId, (deliveries.get(messageId) ?? 0) + 1);
-      }
-    }
+    const deliveries = messageDeliveries();
     for (const id of ids) expect(deliveries.get(id), id).toBe(1);
+  });
+
+  it('delivers a message sent again and again with one Idempotency-Key across both gateways once', async () => {
+    const { apiKey } = await api.signUp();
+    const headers = { 'idempotency-key': randomUUID() };
+    const send = (index: number) =>
+      through(index, apiKey).messages.sendMessage({ headers, body: { message: 'sent once' } });
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => send(index)));
+    const ids = new Set(answers.map((answer) => ok(answer, 202).body.id));
+    expect(ids.size).toBe(1);
+    const [id] = ids;
+    await expect
+      .poll(async () => {
+        const answer = await through(0, apiKey).messages.getMessage({ params: { messageId: id! } });
+        return answer.status === 200 ? answer.body.status : answer.status;
+      })
+      .toBe('delivered');
+    // A retry after the delivery answers the first 202 again.
+    expect(ok(await send(1), 202).body).toMatchObject({ id, status: 'queued' });
+    expect(messageDeliveries().get(id!)).toBe(1);
   });
 
   it('keeps Pet.status equal to the derived status when a stalled pets replica resumes with old pushes', async () => {
