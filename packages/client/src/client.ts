@@ -36,7 +36,7 @@ export function clientOver(sender: RequestSender): PetstoreClient {
  *
  * @example
  * const client = createClient({ apiKey: process.env.PETSTORE_API_KEY });
- * for await (const pet of client.pets.list({ status: ['available'] })) console.log(pet.name);
+ * for await (const pet of client.pets.list({ status: 'available' })) console.log(pet.name);
  */
 export function createClient(options: ClientOptions = {}): PetstoreClient {
   return clientOver(new RequestSender(options));

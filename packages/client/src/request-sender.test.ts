@@ -169,6 +169,13 @@ describe('RequestSender', () => {
     );
   });
 
+  it('takes a timeout of Infinity as none', async () => {
+    await using server = await startServer(() => ({ status: 200, body: pet }));
+    const { client } = testClient(server.baseUrl, { timeout: Infinity });
+
+    await expect(client.pets.get(1)).resolves.toEqual(pet);
+  });
+
   it('rejects with the reason of the caller’s signal and does not retry', async () => {
     await using server = await startServer(() => 'hang');
     const { client } = testClient(server.baseUrl);

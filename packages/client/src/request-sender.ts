@@ -166,7 +166,8 @@ export class RequestSender {
     signal?.throwIfAborted();
     const timeout = options.timeout ?? this.options.timeout ?? 30_000;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeout);
+    // setTimeout fires at once for more than 2^31 - 1 ms; such a timeout means none.
+    const timer = timeout < 2 ** 31 ? setTimeout(() => controller.abort(), timeout) : undefined;
     const forward = () => controller.abort();
     signal?.addEventListener('abort', forward, { once: true });
     const fetch = this.options.fetch ?? globalThis.fetch;
