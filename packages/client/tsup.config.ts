@@ -9,6 +9,8 @@ export default defineConfig({
   dts: true,
   target: 'node20',
   platform: 'node',
+  // Keep `node:crypto` as written: Deno knows Node's built-ins only by their `node:` names.
+  removeNodeProtocol: false,
   clean: true,
   // The package ships dist only; a map would point at sources that are not in the tarball.
   sourcemap: false,
