@@ -9,6 +9,9 @@ import type { Fixtures } from './fixtures.js';
 /** However slow the machine, a request that does not hang is answered well within this. */
 const HANG_GUARD_MS = 30_000;
 
+/** API.md's body limit: a longer body is refused on its announced length, mid-upload. */
+const BODY_LIMIT_BYTES = 64 * 1024;
+
 function keyOf(caller: Caller, fixtures: Fixtures): string | undefined {
   if (caller === 'admin') return fixtures.adminApiKey;
   if (caller === 'customer') return fixtures.customer.apiKey;
@@ -26,11 +29,11 @@ function rawBytes(c: BadInputCase, path: string, apiKey: string | undefined, bod
 }
 
 /**
- * Uploads `body` in chunks with no length announced, with node:http rather than fetch: a server
- * that refuses the body answers and closes mid-upload, and fetch then fails on the write (EPIPE)
- * even when the answer came, where node:http reports the answer.
+ * Uploads `body` in chunks with node:http rather than fetch: a server that refuses the body
+ * answers and closes mid-upload, and fetch then fails on the write (EPIPE) even when the answer
+ * came, where node:http reports the answer. No length is announced unless `headers` gives one.
  */
-function sendChunked(
+function sendWithNodeHttp(
   url: URL,
   method: string,
   headers: Record<string, string>,
@@ -85,10 +88,14 @@ export async function sendCase(
   }
   const headers: Record<string, string> = { ...c.headers };
   if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
+  const bytes =
+    typeof body === 'string' ? new TextEncoder().encode(body) : (body ?? new Uint8Array());
   if (c.transport === 'stream') {
-    const bytes =
-      typeof body === 'string' ? new TextEncoder().encode(body) : (body ?? new Uint8Array());
-    return sendChunked(new URL(`${baseUrl}${path}`), c.method, headers, bytes);
+    return sendWithNodeHttp(new URL(`${baseUrl}${path}`), c.method, headers, bytes);
+  }
+  if (bytes.length > BODY_LIMIT_BYTES) {
+    headers['content-length'] = String(bytes.length);
+    return sendWithNodeHttp(new URL(`${baseUrl}${path}`), c.method, headers, bytes);
   }
   const init: RequestInit = {
     method: c.method,

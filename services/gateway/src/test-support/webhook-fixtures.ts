@@ -65,6 +65,8 @@ export async function seedWebhook(
 }
 
 let events = 0;
+// Recent, one second apart: an event older than the retention would be swept as it is delivered.
+const firstEventAt = Date.now();
 
 /** An event as pets or the store would hand it over. */
 export function anEvent(overrides: Partial<RecordedEvent> = {}): RecordedEvent {
@@ -72,7 +74,7 @@ export function anEvent(overrides: Partial<RecordedEvent> = {}): RecordedEvent {
   return {
     id: `evt_${String(events).padStart(4, '0')}${randomBytes(12).toString('hex')}`,
     type: 'order.created',
-    timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, events)).toISOString(),
+    timestamp: new Date(firstEventAt + events * 1000).toISOString(),
     data: { id: events, status: 'placed' },
     accountId: 'acct_a',
     ...overrides,
