@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runProgram, type RunOptions } from '../support/run-program.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const nodeBin = fileURLToPath(new URL('../../node_modules/.bin/', import.meta.url));
@@ -24,23 +24,8 @@ const howToInstall: Record<string, string> = {
 };
 
 /** Runs a program to its end; fails with its output, or with what to install when it is missing. */
-export function run(
-  file: string,
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, { ...options, maxBuffer: 64 << 20 }, (error, stdout) => {
-      if (!error) return resolve(stdout);
-      const install = howToInstall[basename(file)];
-      if (error.code === 'ENOENT' && install) {
-        reject(new Error(`[generated-clients] ${basename(file)} is missing: install ${install}`));
-      } else {
-        reject(new Error(`[generated-clients] ${error.message}\n${stdout}`));
-      }
-    });
-  });
-}
+export const run = (file: string, args: string[], options: RunOptions = {}) =>
+  runProgram(file, args, { ...options, install: howToInstall[basename(file)] });
 
 /** A fresh folder under the system's temporary one; the caller removes it. */
 export const tempDir = () => mkdtemp(join(tmpdir(), 'petstore-clients-'));

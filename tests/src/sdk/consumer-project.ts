@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { runProgram as run } from '../support/run-program.js';
 
 export const workspaceRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const tests = join(workspaceRoot, 'tests');
@@ -59,25 +59,6 @@ export interface Bundle {
   bytes: number;
   /** Every file the bundle took in, relative to the project. */
   inputs: string[];
-}
-
-/** Runs a program to its end; fails with everything it wrote. */
-export function run(
-  file: string,
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, { ...options, maxBuffer: 256 << 20 }, (error, stdout, stderr) => {
-      if (error)
-        reject(
-          new Error(
-            `[sdk] ${basename(file)} ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}`,
-          ),
-        );
-      else resolve(stdout);
-    });
-  });
 }
 
 /** This process's environment without what pnpm sets for the scripts it runs. */

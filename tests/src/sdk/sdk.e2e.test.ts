@@ -7,9 +7,9 @@ import { testStackForFile } from '../support/stack-for-file.js';
 import { unthrottled } from '../support/test-stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import type { ConsumerInput, Delivery, Report } from './consumers/consumer.js';
+import { runProgram as run } from '../support/run-program.js';
 import {
   ConsumerProject,
-  run,
   workspaceRoot,
   type CompiledConsumer,
   type ConsumerKind,
