@@ -1,5 +1,5 @@
 // Writes src/generated/openapi.ts, the types of the API document, as openapi-typescript's CLI
-// writes them and formatted as the repository formats its code (root `prettier --check .`).
+// writes them (the root .prettierignore leaves the file as generated).
 // Build, typecheck and lint each run it, possibly at once: files are replaced in one rename,
 // and nothing is done while the document, this script and the generator are what the last run
 // read.
@@ -30,12 +30,7 @@ const stamped = await readFile(stampUrl, 'utf8').catch(() => '');
 
 if (!output || stamped !== stamp) {
   const { default: openapiTS, astToString, COMMENT_HEADER } = await import('openapi-typescript');
-  const { default: prettier } = await import('prettier');
-  const filepath = fileURLToPath(outputUrl);
-  const source = await prettier.format(
-    COMMENT_HEADER + astToString(await openapiTS(JSON.parse(document))),
-    { ...(await prettier.resolveConfig(filepath)), filepath },
-  );
+  const source = COMMENT_HEADER + astToString(await openapiTS(JSON.parse(document)));
   await mkdir(new URL('.', outputUrl), { recursive: true });
   await replace(outputUrl, source);
   await replace(stampUrl, stamp);
