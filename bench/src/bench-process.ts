@@ -15,10 +15,10 @@ export interface BenchServer {
 export async function startBenchServer(
   script: string,
   args: string[] = [],
-  timeoutMs = 10_000,
+  { nodeArgs = [], timeoutMs = 10_000 }: { nodeArgs?: string[]; timeoutMs?: number } = {},
 ): Promise<BenchServer> {
   const entry = fileURLToPath(new URL(`./${script}`, import.meta.url));
-  const child = spawn(process.execPath, [entry, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = async () => {

@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseCommands, type ServiceProcess, type Stack } from '@petstore/stack';
 import type { Scenario } from './scenarios.js';
 
 /** The database commands one request of an operation caused, on average, in every service. */
 export interface OperationCommands {
+  /** The scenario's id; `d-keyed` for (d) sent with an `Idempotency-Key`. */
+  id: string;
   operation: string;
   perRequest: number;
   /** `"<service>: <command> <collection>"` → commands per request. */
@@ -42,6 +45,31 @@ async function settledCounts(stack: Stack, timeoutMs = 10_000): Promise<Map<stri
   }
 }
 
+interface Operation {
+  id: string;
+  title: string;
+  target: Scenario['target'];
+  /** Each request with an `Idempotency-Key` of its own. */
+  keyed?: boolean;
+}
+
+/** The scenarios, and (d) again with an `Idempotency-Key`. */
+function operationsOf(scenarios: Scenario[]): Operation[] {
+  return scenarios.flatMap((scenario): Operation[] =>
+    scenario.id === 'd'
+      ? [
+          scenario,
+          {
+            ...scenario,
+            id: 'd-keyed',
+            title: `${scenario.title}, with an \`Idempotency-Key\``,
+            keyed: true,
+          },
+        ]
+      : [scenario],
+  );
+}
+
 /**
  * Sends each scenario's request `REQUESTS` times, one after the other, to a stack serving
  * metrics, and reads from the services' metrics (the driver's command monitoring, as the budget
@@ -52,12 +80,13 @@ export async function commandsPerOperation(
   scenarios: Scenario[],
 ): Promise<OperationCommands[]> {
   const counted: OperationCommands[] = [];
-  for (const { title, target } of scenarios) {
+  for (const { id, title, target, keyed } of operationsOf(scenarios)) {
     const before = await settledCounts(stack);
     for (let sent = 0; sent < REQUESTS; sent++) {
+      const key: Record<string, string> = keyed ? { 'idempotency-key': randomUUID() } : {};
       const answer = await fetch(target.url, {
         method: target.method,
-        headers: target.headers,
+        headers: { ...target.headers, ...key },
         body: target.body,
       });
       await answer.arrayBuffer();
@@ -72,7 +101,7 @@ export async function commandsPerOperation(
       byCommand[command] = round2(more / REQUESTS);
       total += more;
     }
-    counted.push({ operation: title, perRequest: round2(total / REQUESTS), byCommand });
+    counted.push({ id, operation: title, perRequest: round2(total / REQUESTS), byCommand });
   }
   return counted;
 }

@@ -12,12 +12,14 @@ import { measure, warmUp, type LoadOptions } from './load.js';
 import { cpuBusyPercent, loadAverage, machine } from './machine.js';
 import { runGrowth, spoiledLevel, type GrowthResult } from './growth.js';
 import { formatSummary, summariseProfile, type CpuProfile } from './profile-summary.js';
+import { stageShares } from './stage-costs.js';
 import {
   evaluate,
   renderMarkdown,
   spoiled,
   type BenchResults,
   type ScenarioResult,
+  type StageCosts,
 } from './report.js';
 import type { Database, ScenarioId } from './scenario-ids.js';
 import {
@@ -53,10 +55,12 @@ const options: LoadOptions = {
   durationSeconds: Number(args.duration),
 };
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
-type Selectable = ScenarioId | 'g' | 'commands';
+type Selectable = ScenarioId | 'g' | 'commands' | 'stages';
 const selected = new Set<Selectable>(
   (args.only?.split(',').map((id) => id.trim()) as Selectable[] | undefined) ??
-    (args.profile ? ['c'] : ['a', 'R1', 'R2', 'b', 'c', 'd', 'e', 'h', 'i', 'j', 'g', 'commands']),
+    (args.profile
+      ? ['c']
+      : ['a', 'R1', 'R2', 'b', 'c', 'd', 'e', 'h', 'i', 'j', 'stages', 'g', 'commands']),
 );
 /** The database every stack runs on. */
 const database: Database = process.env.MONGODB_URI ? 'MONGODB_URI' : 'mongo-java-server';
@@ -154,33 +158,44 @@ async function withStack<T>(
   }
 }
 
+interface ScenariosOptions {
+  only?: Set<Selectable>;
+  /** Node's own options for R1 and R2, e.g. to profile them. */
+  referenceNodeArgs?: Partial<Record<'R1' | 'R2', string[]>>;
+}
+
 /**
  * The scenarios to run in `stack` on `database`, in order: R1 on the stack's pets database and R2
  * in front of it when asked for (started here, stopped by `stop`), then (b)–(e).
  */
-async function scenariosOf(stack: Stack, fixtures: Fixtures) {
+async function scenariosOf(
+  stack: Stack,
+  fixtures: Fixtures,
+  { only = selected, referenceNodeArgs = {} }: ScenariosOptions = {},
+) {
   const servers: BenchServer[] = [];
   const stop = async () => {
     for (const server of servers.splice(0).reverse()) await server.stop();
   };
   cleanups.push(stop);
   const scenarios = stackScenarios(database, stack, fixtures);
-  if (selected.has('R1') || selected.has('R2')) {
-    const r1 = await startBenchServer('reference-find-one.js', [
-      stack.database.uri,
-      DATABASE_NAMES.pets,
-    ]);
+  if (only.has('R1') || only.has('R2')) {
+    const r1 = await startBenchServer(
+      'reference-find-one.js',
+      [stack.database.uri, DATABASE_NAMES.pets],
+      { nodeArgs: referenceNodeArgs.R1 },
+    );
     servers.push(r1);
     const { customer } = fixtures;
-    const r2 = await startBenchServer('reference-proxy.js', [
-      r1.url,
-      customer.apiKey,
-      customer.accountId,
-    ]);
+    const r2 = await startBenchServer(
+      'reference-proxy.js',
+      [r1.url, customer.apiKey, customer.accountId],
+      { nodeArgs: referenceNodeArgs.R2 },
+    );
     servers.push(r2);
     scenarios.unshift(...referenceScenarios(database, { r1: r1.url, r2: r2.url }, fixtures));
   }
-  return { scenarios: scenarios.filter(({ id }) => selected.has(id)), stop };
+  return { scenarios: scenarios.filter(({ id }) => only.has(id)), stop };
 }
 
 /** R1, R2 and (b)–(e) in one stack: the references and the service side by side. */
@@ -342,21 +357,52 @@ async function countCommands(): Promise<BenchResults['commands']> {
   return { [database]: counted };
 }
 
-/** Runs the selected stack scenarios with one service under `node --cpu-prof`, then sums it up. */
-async function profileService(service: ServiceName): Promise<void> {
-  const profileDir = join(benchDir, 'profiles');
-  await mkdir(profileDir, { recursive: true });
-  const name = `${service}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+const cpuProfileArgs = (dir: string, name: string) => [
+  '--cpu-prof',
+  `--cpu-prof-dir=${dir}`,
+  `--cpu-prof-name=${name}.cpuprofile`,
+];
+
+/** The profile a process wrote as it exited. */
+async function readProfile(dir: string, name: string) {
+  const file = join(dir, `${name}.cpuprofile`);
+  if (!(await readdir(dir)).includes(`${name}.cpuprofile`)) {
+    throw new Error(`[bench] ${name} wrote no profile at ${file}`);
+  }
+  return { file, profile: JSON.parse(await readFile(file, 'utf8')) as CpuProfile };
+}
+
+/** Who is profiled for the stage table, and under which scenario its CPU per request is read. */
+const STAGE_PROCESSES = [
+  { process: 'R1', scenario: 'R1' },
+  { process: 'pets', scenario: 'b' },
+  { process: 'R2', scenario: 'R2' },
+  { process: 'gateway', scenario: 'c' },
+] as const;
+
+/**
+ * The stage table: R1, R2, (b) and (c) again in a stack of their own with R1, R2, pets and the
+ * gateway under `node --cpu-prof`. A profile gives each stage's share of its process's busy time;
+ * times the CPU µs per request the unprofiled run measured (`measured`), that is the stage's cost.
+ */
+async function measureStages(measured: ScenarioResult[]): Promise<StageCosts | undefined> {
+  if (!selected.has('stages')) return undefined;
+  const dir = join(
+    benchDir,
+    'profiles',
+    `stages-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+  );
+  await mkdir(dir, { recursive: true });
+  log(`profiling R1, R2, pets and the gateway for the stage table, into ${dir}`);
+  const only = new Set<Selectable>(STAGE_PROCESSES.map(({ scenario }) => scenario));
   await withStack(
-    {
-      [service]: [
-        '--cpu-prof',
-        `--cpu-prof-dir=${profileDir}`,
-        `--cpu-prof-name=${name}.cpuprofile`,
-      ],
-    },
+    { pets: cpuProfileArgs(dir, 'pets'), gateway: cpuProfileArgs(dir, 'gateway') },
     async (stack) => {
-      const { scenarios, stop } = await scenariosOf(stack, await seed(stack));
+      const referenceNodeArgs = { R1: cpuProfileArgs(dir, 'R1'), R2: cpuProfileArgs(dir, 'R2') };
+      const { scenarios, stop } = await scenariosOf(stack, await seed(stack), {
+        only,
+        referenceNodeArgs,
+      });
       try {
         await warmDatabase(scenarios);
         for (const scenario of scenarios) await runScenario(scenario);
@@ -365,12 +411,32 @@ async function profileService(service: ServiceName): Promise<void> {
       }
     },
   );
-  // The service writes its profile as it exits (withStack has stopped it).
-  const file = join(profileDir, `${name}.cpuprofile`);
-  if (!(await readdir(profileDir)).includes(`${name}.cpuprofile`)) {
-    throw new Error(`[bench] ${service} wrote no profile at ${file}`);
+  const costs: StageCosts = [];
+  for (const { process: name, scenario } of STAGE_PROCESSES) {
+    const cpu = measured.find(({ id }) => id === scenario)?.measurement.cpuMicrosPerRequest[name];
+    if (cpu === undefined) continue;
+    const shares = stageShares((await readProfile(dir, name)).profile);
+    costs.push({ process: name, scenario, cpuMicrosPerRequest: cpu, shares });
   }
-  const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
+  return costs;
+}
+
+/** Runs the selected stack scenarios with one service under `node --cpu-prof`, then sums it up. */
+async function profileService(service: ServiceName): Promise<void> {
+  const profileDir = join(benchDir, 'profiles');
+  await mkdir(profileDir, { recursive: true });
+  const name = `${service}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  await withStack({ [service]: cpuProfileArgs(profileDir, name) }, async (stack) => {
+    const { scenarios, stop } = await scenariosOf(stack, await seed(stack));
+    try {
+      await warmDatabase(scenarios);
+      for (const scenario of scenarios) await runScenario(scenario);
+    } finally {
+      await stop();
+    }
+  });
+  // The service writes its profile as it exits (withStack has stopped it).
+  const { file, profile } = await readProfile(profileDir, name);
   const summary = formatSummary(summariseProfile(profile));
   await writeFile(join(profileDir, `${name}.txt`), summary);
   process.stdout.write(`\n${file}\n\n${summary}`);
@@ -384,15 +450,18 @@ async function main(): Promise<number> {
     return 0;
   }
   const scenarios = await runAll();
+  const stages = await measureStages(scenarios);
   const growth = await runGrowthScenario();
+  const commands = await countCommands();
   const results: BenchResults = {
     date: new Date().toISOString(),
     machine: machine(),
     busyBeforePercent,
     options,
     scenarios,
-    ...evaluate(scenarios, options, growth),
-    commands: await countCommands(),
+    ...evaluate(scenarios, options, { growth, stages, commands }),
+    commands,
+    stages,
     growth,
   };
   const markdown = renderMarkdown(results);

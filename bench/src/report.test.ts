@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Measurement } from './load.js';
-import { evaluate, renderMarkdown, type BenchResults, type ScenarioResult } from './report.js';
+import {
+  evaluate,
+  renderMarkdown,
+  type BenchResults,
+  type ScenarioResult,
+  type StageCosts,
+} from './report.js';
 import type { Database, ScenarioId } from './scenario-ids.js';
+import { STAGES, type Stage } from './stage-costs.js';
 
 function scenario(
   id: ScenarioId,
@@ -113,23 +120,36 @@ describe('evaluate', () => {
 
   it('lists the growth goals as not measured when (g) did not run', () => {
     const { goals } = evaluate([scenario('R1', embedded, 1_000, 5)], options);
-    expect(goals.slice(6).map((goal) => [goal.actual, goal.met])).toEqual(
+    const growth = goals.filter(({ name }) => name.endsWith('(g)'));
+    expect(growth.map((goal) => [goal.actual, goal.met])).toEqual(
       Array.from({ length: 5 }, () => ['not measured', false]),
     );
   });
 });
 
 /** The report of `scenarios` as a run on a small machine would render it. */
-function markdownOf(scenarios: ScenarioResult[], commands: BenchResults['commands'] = {}): string {
+function markdownOf(
+  scenarios: ScenarioResult[],
+  commands: BenchResults['commands'] = {},
+  stages?: StageCosts,
+): string {
   return renderMarkdown({
     date: '2026-01-01T00:00:00.000Z',
     machine: { cpus: 2, cpuModel: 'CPU', node: '20.19.0', platform: 'linux x64' },
     busyBeforePercent: 3,
     options,
     scenarios,
-    ...evaluate(scenarios, options),
+    ...evaluate(scenarios, options, { commands, stages }),
     commands,
+    stages,
   });
+}
+
+/** A profile's shares: `given` in percent, the rest of the busy time in `other`. */
+function shares(given: Partial<Record<Stage, number>>): Record<Stage, number> {
+  const all = Object.fromEntries(STAGES.map((stage) => [stage, given[stage] ?? 0]));
+  const rest = 100 - Object.values(given).reduce((sum, share) => sum + share, 0);
+  return { ...all, other: rest } as Record<Stage, number>;
 }
 
 /** Fails unless `markdown` has every one of `lines`. */
@@ -147,6 +167,7 @@ describe('renderMarkdown', () => {
     const markdown = markdownOf(scenarios, {
       'mongo-java-server': [
         {
+          id: 'd',
           operation: 'an order',
           perRequest: 3.5,
           byCommand: { 'store: insert orders': 1, 'store: findAndModify inventory': 2.5 },
@@ -159,6 +180,8 @@ describe('renderMarkdown', () => {
       '| (c) | mongo-java-server | – | – | – | 120 | – | – | – | – |',
       '| mongo-java-server | **0.9** | – | – | **0.5** |',
       '| mongo-java-server | an order | 3.5 | store: insert orders 1; store: findAndModify inventory 2.5 |',
+      '| database commands per request of an order, its event’s hand-over included (every service) | ≤ 5 | 3.5 | met |',
+      '| database commands per request of an order with an `Idempotency-Key`, its event’s hand-over included (every service) | ≤ 7 | not measured | NOT met |',
       '| ≤ 25 ms | 40 ms | NOT met |',
       '3% of the CPUs',
     ]);
@@ -180,5 +203,39 @@ describe('renderMarkdown', () => {
       'sent 3 deliveries during (j), 2\nof them hanging',
       '| orders with a hanging webhook receiver / orders on mongo-java-server, (j)/(j0) | ≥ 0.9 | 0.95 | met |',
     ]);
+  });
+
+  it('tables each stage’s CPU per request and checks that tracing costs nothing unexported', () => {
+    const stages: StageCosts = [
+      {
+        process: 'R1',
+        scenario: 'R1',
+        cpuMicrosPerRequest: 100,
+        shares: shares({ 'database driver': 60 }),
+      },
+      {
+        process: 'pets',
+        scenario: 'b',
+        cpuMicrosPerRequest: 200,
+        shares: shares({ 'database driver': 40, validation: 10, tracing: 0.2 }),
+      },
+      {
+        process: 'gateway',
+        scenario: 'c',
+        cpuMicrosPerRequest: 150,
+        shares: shares({ tracing: 2 }),
+      },
+    ];
+    const markdown = markdownOf(onEmbedded({ R1: [2_000, 20], b: [1_800, 20] }), {}, stages);
+    expectLines(markdown, [
+      '| Stage | R1 | pets, (b) | gateway, (c) |',
+      '| validation | 0 | 20 | 0 |',
+      '| database driver | 60 | 80 | 0 |',
+      '| other | 40 | 100 | 147 |',
+      '| **CPU per request** | **100** | **200** | **150** |',
+      '| tracing’s CPU per request in pets with no exporter set (stage table) | ≤ 1 µs | 0 µs | met |',
+      '| tracing’s CPU per request in gateway with no exporter set (stage table) | ≤ 1 µs | 3 µs | NOT met |',
+    ]);
+    expect(markdown).not.toContain('| request id |');
   });
 });

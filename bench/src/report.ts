@@ -4,6 +4,7 @@ import type { GrowthResult } from './growth.js';
 import type { Goal } from './goal.js';
 import type { LoadOptions, Measurement } from './load.js';
 import type { Database, ScenarioId } from './scenario-ids.js';
+import { STAGES, stageMicros, type Stage } from './stage-costs.js';
 
 export interface ScenarioResult {
   id: ScenarioId;
@@ -50,9 +51,19 @@ export interface BenchResults {
   goals: Goal[];
   /** Database commands per request of each operation, by database. */
   commands: Partial<Record<Database, OperationCommands[]>>;
+  /** Where each process's CPU per request goes, from profiles, when they ran. */
+  stages?: StageCosts;
   /** (g): the store measured at growing numbers of orders, when it ran. */
   growth?: GrowthResult;
 }
+
+/** For R1, pets, R2 and the gateway: each stage's share of its profile, and the CPU it scales. */
+export type StageCosts = {
+  process: string;
+  scenario: ScenarioId;
+  cpuMicrosPerRequest: number;
+  shares: Record<Stage, number>;
+}[];
 
 /** The reference ratios to reach: (b)/R1 and (c)/R2. */
 export const MIN_REFERENCE_RATIO = 0.85;
@@ -64,6 +75,13 @@ export const MIN_GATEWAY_RATIO = 0.6;
 export const MAX_GATEWAY_P99_MS = 25;
 /** A webhook receiver that hangs should not slow orders: (j)/(j0) ≥ 0.9. */
 export const MIN_HANGING_RECEIVER_RATIO = 0.9;
+/** Always-on tracing, exported, may cost at most 15% of the read throughput: (i)/(c) ≥ 0.85. */
+export const MIN_TRACED_RATIO = 0.85;
+/** With no exporter set, tracing's stage in a service's profile: nothing measurable. */
+export const MAX_UNTRACED_MICROS = 1;
+/** Database commands per order, its event’s hand-over included; with an `Idempotency-Key`. */
+export const MAX_ORDER_COMMANDS = 5;
+export const MAX_KEYED_ORDER_COMMANDS = 7;
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
@@ -105,7 +123,9 @@ function databaseOf(scenarios: ScenarioResult[]): Database {
 export function evaluate(
   scenarios: ScenarioResult[],
   { connections }: Pick<LoadOptions, 'connections'>,
-  growth?: GrowthResult,
+  { growth, stages, commands = {} }: Pick<BenchResults, 'growth' | 'stages' | 'commands'> = {
+    commands: {},
+  },
 ): Pick<BenchResults, 'ratios' | 'goals'> {
   const databases = [...new Set(scenarios.flatMap(({ database }) => database ?? []))];
   const byDatabase = Object.fromEntries(
@@ -166,10 +186,79 @@ export function evaluate(
       MIN_HANGING_RECEIVER_RATIO,
       [on('j'), on('j0')],
     ),
+    atLeast(
+      `gateway read with every request traced and exported / without tracing on ${database}, (i)/(c)`,
+      ratio(scenarios, on('i'), on('c')),
+      MIN_TRACED_RATIO,
+      [on('i'), on('c')],
+    ),
+    ...untracedGoals(stages),
+    ...commandGoals(commands[database]),
     ...growthGoals(growth),
   ];
   const serviceOverBare = ratio(scenarios, on('b'), ['a']);
   return { ratios: { byDatabase, serviceOverBare, hangingReceiverOverOrders }, goals };
+}
+
+/** Tracing's stage in the profiles of the services, which run with no exporter set. */
+function untracedGoals(stages: StageCosts = []): Goal[] {
+  return stages
+    .filter(({ process }) => process === 'pets' || process === 'gateway')
+    .map(({ process, shares, cpuMicrosPerRequest }) => {
+      const micros = stageMicros(shares, cpuMicrosPerRequest).tracing;
+      return {
+        name: `tracing’s CPU per request in ${process} with no exporter set (stage table)`,
+        target: `≤ ${MAX_UNTRACED_MICROS} µs`,
+        actual: `${micros} µs`,
+        met: micros <= MAX_UNTRACED_MICROS,
+      };
+    });
+}
+
+function commandGoals(operations: OperationCommands[] = []): Goal[] {
+  const budgets: [OperationCommands['id'], string, number][] = [
+    ['d', 'an order', MAX_ORDER_COMMANDS],
+    ['d-keyed', 'an order with an `Idempotency-Key`', MAX_KEYED_ORDER_COMMANDS],
+  ];
+  return budgets.map(([id, what, most]) => {
+    const counted = operations.find((operation) => operation.id === id);
+    return {
+      name: `database commands per request of ${what}, its event’s hand-over included (every service)`,
+      target: `≤ ${most}`,
+      actual: counted === undefined ? 'not measured' : String(counted.perRequest),
+      met: counted !== undefined && counted.perRequest <= most,
+    };
+  });
+}
+
+/** Each stage's CPU µs per request in R1, pets, R2 and the gateway. */
+function stageTable(stages: StageCosts = []): string[] {
+  const micros = stages.map(({ shares, cpuMicrosPerRequest }) =>
+    stageMicros(shares, cpuMicrosPerRequest),
+  );
+  const rows = STAGES.filter((stage) => micros.some((column) => column[stage] > 0)).map(
+    (stage) => `| ${stage} | ${micros.map((column) => column[stage]).join(' | ')} |`,
+  );
+  const header = stages.map(({ process, scenario }) =>
+    process.startsWith('R') ? process : `${process}, (${scenario})`,
+  );
+  return section(
+    [
+      'Where a request’s CPU goes, in µs per request, by stage: each process was profiled',
+      '(`node --cpu-prof`) under its scenario in a stack of its own, and a stage’s share of the',
+      'profile is applied to the CPU per request the unprofiled run measured (last row). A sample',
+      'counts for the innermost code it was in; Node’s HTTP and socket code counts as',
+      '`node:http and sockets`, except under the driver or undici, whose sockets they are.',
+    ],
+    `| Stage | ${header.join(' | ')} |`,
+    `| --- | ${header.map(() => '---:').join(' | ')} |`,
+    rows.length === 0
+      ? []
+      : [
+          ...rows,
+          `| **CPU per request** | ${stages.map((s) => `**${s.cpuMicrosPerRequest}**`).join(' | ')} |`,
+        ],
+  );
 }
 
 function statusSummary({ measurement }: ScenarioResult): string {
@@ -311,6 +400,7 @@ export function renderMarkdown(results: BenchResults): string {
           `(b)/(a) = ${show(results.ratios.serviceOverBare)}: what the pets service keeps of bare \`node:http\`.`,
           '',
         ]),
+    ...stageTable(results.stages),
     ...telemetryCost(results.scenarios),
     ...webhookCost(results),
     ...growthTable(results.growth),
