@@ -426,15 +426,29 @@ async function profileService(service: ServiceName): Promise<void> {
   const profileDir = join(benchDir, 'profiles');
   await mkdir(profileDir, { recursive: true });
   const name = `${service}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  await withStack({ [service]: cpuProfileArgs(profileDir, name) }, async (stack) => {
-    const { scenarios, stop } = await scenariosOf(stack, await seed(stack));
-    try {
-      await warmDatabase(scenarios);
-      for (const scenario of scenarios) await runScenario(scenario);
-    } finally {
-      await stop();
-    }
-  });
+  // (i) profiles the gateway read with every request traced and exported.
+  const traced = selected.has('i') ? await startTraceSink() : undefined;
+  if (traced) cleanups.push(() => traced.stop());
+  const env = traced && {
+    OTEL_EXPORTER_OTLP_ENDPOINT: traced.url,
+    OTEL_TRACES_SAMPLER: 'always_on',
+  };
+  await withStack(
+    { [service]: cpuProfileArgs(profileDir, name) },
+    async (stack) => {
+      const fixtures = await seed(stack);
+      const { scenarios, stop } = await scenariosOf(stack, fixtures);
+      if (traced) scenarios.push(gatewayReadScenario('i', database, stack, fixtures));
+      try {
+        await warmDatabase(scenarios);
+        for (const scenario of scenarios) await runScenario(scenario);
+      } finally {
+        await stop();
+      }
+    },
+    { env },
+  );
+  await traced?.stop();
   // The service writes its profile as it exits (withStack has stopped it).
   const { file, profile } = await readProfile(profileDir, name);
   const summary = formatSummary(summariseProfile(profile));

@@ -96,7 +96,9 @@ function stageOfStack(stack: Frame[]): Stage {
   return sawNodeIo ? 'node:http and sockets' : 'other';
 }
 
-/** Each stage's share of the time the process was busy (not idle), in percent. */
+const startingUp = ({ url }: Frame) => url.startsWith('node:internal/modules/');
+
+/** Each stage's share of the time the process was busy (not idle, not loading modules), in %. */
 export function stageShares(profile: CpuProfile): Record<Stage, number> {
   const parents = new Map<number, number>();
   for (const node of profile.nodes)
@@ -112,7 +114,9 @@ export function stageShares(profile: CpuProfile): Record<Stage, number> {
       if (frame) stack.push(frame);
     }
     const leaf = stack[0]?.functionName;
-    const stage = leaf === '(idle)' || leaf === '(root)' ? null : stageOfStack(stack);
+    // Idle time, and loading modules at start-up, are no request's.
+    const stage =
+      leaf === '(idle)' || leaf === '(root)' || stack.some(startingUp) ? null : stageOfStack(stack);
     stageOfNode.set(id, stage);
     return stage;
   };
