@@ -67,22 +67,22 @@ export class RouteTable {
 
   resolve(method: string, path: string): Resolution {
     const parts = path.split('/').slice(1);
-    const candidates = (this.#byLength.get(parts.length) ?? []).flatMap(
-      ({ operation, segments }) => {
-        const params = match(segments, parts);
-        return params ? [{ operation, params }] : [];
-      },
-    );
-    if (candidates.length === 0) return { kind: 'not_found' };
+    const compiled = this.#byLength.get(parts.length) ?? [];
     const wanted = method === 'HEAD' ? 'GET' : method;
-    const found = candidates.find(({ operation }) => operation.route.method === wanted);
-    if (found) return { kind: 'operation', ...found };
-    // `GET` routes answer `HEAD` too; every known path answers `OPTIONS`.
-    const allow = new Set(['OPTIONS']);
-    for (const { operation } of candidates) {
-      allow.add(operation.route.method);
-      if (operation.route.method === 'GET') allow.add('HEAD');
+    // The first operation of the method whose path matches, in contract order: the same as the
+    // first of those whose path matches that has the method, without matching the others.
+    for (const { operation, segments } of compiled) {
+      if (operation.route.method !== wanted) continue;
+      const params = match(segments, parts);
+      if (params) return { kind: 'operation', operation, params };
     }
+    const methods = compiled
+      .filter(({ segments }) => match(segments, parts) !== undefined)
+      .map(({ operation }) => operation.route.method);
+    if (methods.length === 0) return { kind: 'not_found' };
+    // `GET` routes answer `HEAD` too; every known path answers `OPTIONS`.
+    const allow = new Set(['OPTIONS', ...methods]);
+    if (allow.has('GET')) allow.add('HEAD');
     return { kind: 'method_not_allowed', allow: [...allow].sort() };
   }
 }
