@@ -1,6 +1,6 @@
-import { RouteTable } from '@petstore/contract';
+import { RouteTable, type ContractOperation } from '@petstore/contract';
 import type { AppRouter } from '@ts-rest/core';
-import type { DefaultState, Middleware } from 'koa';
+import type { Context, DefaultState, Middleware } from 'koa';
 import { MethodNotAllowedError } from './errors.js';
 import { bindRoutes, type RouterImplementation } from './route-handler.js';
 import { sendResponse, toHandlerResponse, validateResponse } from './response.js';
@@ -9,6 +9,11 @@ import { validateRequest } from './validate-request.js';
 export interface KoaRouterOptions {
   /** Throw ResponseValidationError for a response the contract rejects; send the parsed body. */
   validateResponses?: boolean;
+  /**
+   * Runs once the operation is known and before the request is validated, so that what it sets
+   * (headers) or throws holds for validation errors too: e.g. a deprecation or a role.
+   */
+  beforeValidation?: (ctx: Context, operation: ContractOperation) => void;
 }
 
 export interface KoaRouter<TState = DefaultState> {
@@ -23,7 +28,7 @@ export interface KoaRouter<TState = DefaultState> {
 export function createKoaRouter<TContract extends AppRouter, TState = DefaultState>(
   contract: TContract,
   implementation: RouterImplementation<TContract, TState>,
-  { validateResponses = false }: KoaRouterOptions = {},
+  { validateResponses = false, beforeValidation }: KoaRouterOptions = {},
 ): KoaRouter<TState> {
   const table = new RouteTable(contract);
   const handlers = new Map(bindRoutes(contract, implementation));
@@ -44,6 +49,7 @@ export function createKoaRouter<TContract extends AppRouter, TState = DefaultSta
     }
     const { route } = resolution.operation;
     ctx.routeTemplate = route.path;
+    beforeValidation?.(ctx, resolution.operation);
     const request = validateRequest(route, {
       params: resolution.params,
       query: ctx.query,

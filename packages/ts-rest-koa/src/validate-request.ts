@@ -31,16 +31,23 @@ export function validateRequest(route: AppRoute, raw: RawRequest): ValidatedRequ
     issues.push(...toValidationIssues(part, result.error));
     return undefined;
   };
+  // A part the route declares no schema for is passed on as it came, without a copy.
   const validated: ValidatedRequest = {
     // Path parameters the schema does not name stay, as ts-rest types them from the path itself.
     params: check('params', raw.params, route.pathParams, true),
-    query: check('query', coerceQuery(raw.query, route.query), route.query),
-    headers: {
-      ...raw.headers,
-      ...lowercaseKeys(
-        check('headers', declaredHeaders(raw.headers, route.headers), route.headers),
-      ),
-    },
+    query:
+      route.query === undefined || route.query === null
+        ? raw.query
+        : check('query', coerceQuery(raw.query, route.query), route.query),
+    headers:
+      route.headers === undefined
+        ? raw.headers
+        : {
+            ...raw.headers,
+            ...lowercaseKeys(
+              check('headers', declaredHeaders(raw.headers, route.headers), route.headers),
+            ),
+          },
     body: isAppRouteMutation(route) ? check('body', raw.body, route.body) : undefined,
   };
   if (issues.length > 0) throw new RequestValidationError(issues);

@@ -1,5 +1,5 @@
-import { deprecationHeaders, getPetDocumentation, RouteTable } from '@petstore/contract';
-import type { DeprecationPolicy } from '@petstore/contract';
+import { deprecationHeaders, getPetDocumentation } from '@petstore/contract';
+import type { ContractOperation, DeprecationPolicy } from '@petstore/contract';
 import { AppError, createService, requireAdmin, requireCaller } from '@petstore/service-kit';
 import type { Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
@@ -33,24 +33,24 @@ export function createApp({
     internalToken: config.internalToken,
     readiness: { database: () => db.command({ ping: 1 }) },
     routers: [
-      operationPolicies(deprecation, now),
-      createKoaRouter(petsServiceContract, routes(deps), { validateResponses }).routes(),
+      createKoaRouter(petsServiceContract, routes(deps), {
+        validateResponses,
+        beforeValidation: operationPolicies(deprecation, now),
+      }).routes(),
     ],
   });
 }
 
 /**
- * What the contract says of an operation beyond its shapes, held in front of the router so that
- * its validation errors obey it too: `role: 'admin'` needs an admin (the gateway checks first);
- * a deprecated operation marks every response, and from its sunset on answers 410 `gone`.
+ * What the contract says of an operation beyond its shapes, checked before the request is
+ * validated so that its validation errors obey it too: `role: 'admin'` needs an admin (the gateway
+ * checks first); a deprecated operation marks every response, and from its sunset on answers 410
+ * `gone`.
  */
-function operationPolicies(policy: DeprecationPolicy, now: () => Date): Koa.Middleware {
-  const table = new RouteTable(petsServiceContract);
+function operationPolicies(policy: DeprecationPolicy, now: () => Date) {
   const headers = deprecationHeaders(policy);
-  return async (ctx, next) => {
-    const resolution = table.resolve(ctx.method, ctx.path);
-    const { route, metadata } = resolution.kind === 'operation' ? resolution.operation : {};
-    if (route?.deprecated === true) {
+  return (ctx: Koa.Context, { route, metadata }: ContractOperation): void => {
+    if (route.deprecated === true) {
       ctx.set(headers);
       if (now().getTime() >= policy.sunsetAt.getTime()) {
         throw new AppError(
@@ -60,11 +60,10 @@ function operationPolicies(policy: DeprecationPolicy, now: () => Date): Koa.Midd
         );
       }
     }
-    if (metadata?.role === 'admin') {
+    if (metadata.role === 'admin') {
       // `Add a pet`: only an admin may add a pet.
-      const action = (route?.summary ?? '').replace(/^./, (first) => first.toLowerCase());
+      const action = (route.summary ?? '').replace(/^./, (first) => first.toLowerCase());
       requireAdmin(requireCaller(ctx), action);
     }
-    await next();
   };
 }
