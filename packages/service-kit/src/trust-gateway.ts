@@ -16,16 +16,18 @@ export interface Caller {
   role: Role;
 }
 
-const callers = new WeakMap<Context, Caller>();
+// A property of the request's own context: cheaper per request than a WeakMap entry.
+const callerKey = Symbol('caller');
+type WithCaller = Context & { [callerKey]?: Caller };
 
 export function setCaller(ctx: Context, caller: Caller): void {
-  callers.set(ctx, caller);
+  (ctx as WithCaller)[callerKey] = caller;
 }
 
-export const callerOf = (ctx: Context): Caller | undefined => callers.get(ctx);
+export const callerOf = (ctx: Context): Caller | undefined => (ctx as WithCaller)[callerKey];
 
 export function requireCaller(ctx: Context): Caller {
-  const caller = callers.get(ctx);
+  const caller = callerOf(ctx);
   if (!caller) throw new AppError('unauthorized', 'this operation needs an account');
   return caller;
 }

@@ -80,7 +80,7 @@ export async function startMetricsServer(host: string, port: number): Promise<Se
 }
 
 export async function startTelemetry(service: string, host: string, metricsPort?: number) {
-  const stopTracing = startTracing(service);
+  const stopTracing = await startTracing(service);
   let server: Server | undefined;
   try {
     if (metricsPort !== undefined) server = await startMetricsServer(host, metricsPort);

@@ -9,10 +9,6 @@ import {
   type Context,
   type Span,
 } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
 export const tracer = trace.getTracer('petstore');
 const UNRECORDED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
@@ -20,10 +16,21 @@ let enabled = false;
 
 export const tracingEnabled = (): boolean => enabled;
 
-/** On only when an `OTEL_EXPORTER_OTLP_*ENDPOINT` is set; returns how to flush and stop. */
-export function startTracing(service: string, env: NodeJS.ProcessEnv = process.env) {
+/**
+ * On only when an `OTEL_EXPORTER_OTLP_*ENDPOINT` is set; returns how to flush and stop. The SDK
+ * is loaded only then: without an exporter, tracing costs nothing but the API's no-op calls.
+ */
+export async function startTracing(service: string, env: NodeJS.ProcessEnv = process.env) {
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint || env.OTEL_SDK_DISABLED === 'true') return undefined;
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, sdk, { ATTR_SERVICE_NAME }] =
+    await Promise.all([
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/sdk-trace-node'),
+      import('@opentelemetry/semantic-conventions'),
+    ]);
+  const { BatchSpanProcessor, NodeTracerProvider } = sdk;
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME || service }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
