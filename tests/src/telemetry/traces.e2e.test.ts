@@ -13,6 +13,8 @@ beforeAll(async () => {
   api = await startTestStack({
     ...unthrottled,
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    // The receiver reads JSON; the services send protobuf unless told.
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_TRACES_SAMPLER: 'always_on',
     // Export every 100 ms rather than every 5 s.
     OTEL_BSP_SCHEDULE_DELAY: '100',

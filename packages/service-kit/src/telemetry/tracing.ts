@@ -17,6 +17,20 @@ let enabled = false;
 export const tracingEnabled = (): boolean => enabled;
 
 /**
+ * OTLP over HTTP as `OTEL_EXPORTER_OTLP_PROTOCOL` asks: protobuf, the standard's default, which
+ * costs a traced request less to encode and send than JSON; or JSON.
+ */
+function exporterOf(env: NodeJS.ProcessEnv) {
+  const protocol =
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf';
+  if (protocol === 'http/protobuf') return import('@opentelemetry/exporter-trace-otlp-proto');
+  if (protocol === 'http/json') return import('@opentelemetry/exporter-trace-otlp-http');
+  throw new Error(
+    `[telemetry] OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json, not ${protocol}`,
+  );
+}
+
+/**
  * On only when an `OTEL_EXPORTER_OTLP_*ENDPOINT` is set; returns how to flush and stop. The SDK
  * is loaded only then: without an exporter, tracing costs nothing but the API's no-op calls.
  */
@@ -25,7 +39,7 @@ export async function startTracing(service: string, env: NodeJS.ProcessEnv = pro
   if (!endpoint || env.OTEL_SDK_DISABLED === 'true') return undefined;
   const [{ OTLPTraceExporter }, { resourceFromAttributes }, sdk, { ATTR_SERVICE_NAME }] =
     await Promise.all([
-      import('@opentelemetry/exporter-trace-otlp-http'),
+      exporterOf(env),
       import('@opentelemetry/resources'),
       import('@opentelemetry/sdk-trace-node'),
       import('@opentelemetry/semantic-conventions'),

@@ -1,0 +1,44 @@
+import { serveHttp } from '@petstore/testkit';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inSpan, startTracing } from './tracing.js';
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('startTracing', () => {
+  it('records nothing and loads nothing without an endpoint', async () => {
+    expect(await startTracing('test', {})).toBeUndefined();
+  });
+
+  it('refuses a protocol it cannot send', async () => {
+    const env = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+    };
+    await expect(startTracing('test', env)).rejects.toThrow(
+      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json, not grpc',
+    );
+  });
+
+  it('sends spans as OTLP protobuf by default', async () => {
+    const received: { path?: string; type?: string; bytes: number }[] = [];
+    await using collector = await serveHttp((req, res) => {
+      let bytes = 0;
+      req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      req.on('end', () => {
+        received.push({ path: req.url, type: req.headers['content-type'], bytes });
+        res.writeHead(200).end();
+      });
+    });
+    // The exporter reads its endpoint from the process's environment, as in a service.
+    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', collector.url);
+    const stop = await startTracing('test');
+    await inSpan('work', {}, () => Promise.resolve());
+    await stop?.();
+    expect(received).toEqual([
+      { path: '/v1/traces', type: 'application/x-protobuf', bytes: expect.any(Number) as number },
+    ]);
+    expect(received[0]?.bytes).toBeGreaterThan(0);
+  });
+});
