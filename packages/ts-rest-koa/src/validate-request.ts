@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ParsedUrlQuery } from 'node:querystring';
 import { objectShape, unwrapSchema } from '@petstore/contract';
-import { checkZodSchema, isAppRouteMutation, type AppRoute } from '@ts-rest/core';
+import { checkZodSchema, isAppRouteMutation, isZodType, type AppRoute } from '@ts-rest/core';
 import { z } from 'zod';
 import { RequestValidationError, toValidationIssues, type ValidationIssue } from './errors.js';
 
@@ -31,23 +31,22 @@ export function validateRequest(route: AppRoute, raw: RawRequest): ValidatedRequ
     issues.push(...toValidationIssues(part, result.error));
     return undefined;
   };
-  // A part the route declares no schema for is passed on as it came, without a copy.
+  // A part the route declares no schema for (ts-rest leaves `{}` or nothing) is passed on as it
+  // came, without a copy.
   const validated: ValidatedRequest = {
     // Path parameters the schema does not name stay, as ts-rest types them from the path itself.
     params: check('params', raw.params, route.pathParams, true),
-    query:
-      route.query === undefined || route.query === null
-        ? raw.query
-        : check('query', coerceQuery(raw.query, route.query), route.query),
-    headers:
-      route.headers === undefined
-        ? raw.headers
-        : {
-            ...raw.headers,
-            ...lowercaseKeys(
-              check('headers', declaredHeaders(raw.headers, route.headers), route.headers),
-            ),
-          },
+    query: isZodType(route.query)
+      ? check('query', coerceQuery(raw.query, route.query), route.query)
+      : raw.query,
+    headers: !isZodType(route.headers)
+      ? raw.headers
+      : {
+          ...raw.headers,
+          ...lowercaseKeys(
+            check('headers', declaredHeaders(raw.headers, route.headers), route.headers),
+          ),
+        },
     body: isAppRouteMutation(route) ? check('body', raw.body, route.body) : undefined,
   };
   if (issues.length > 0) throw new RequestValidationError(issues);
