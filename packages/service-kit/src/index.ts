@@ -1,6 +1,7 @@
 import './koa-context.js';
 
 export { AppError, type AppErrorOptions } from './app-error.js';
+export { batched, type Batched, type BatchedOptions } from './batched.js';
 export { envHttpUrls, envInteger, envOptionalHttpUrl, unsetWhenEmpty } from './config.js';
 export { loadConfig, loadOrExit, type Env } from './config.js';
 export { serviceConfig, serviceEnv, type ServiceConfig, type ServiceEnv } from './config.js';
