@@ -28,5 +28,6 @@ export { eventRelay, eventSender, type EventRelayOptions } from './events/event-
 export type { EventSenderOptions } from './events/event-relay.js';
 export { eventSource, type EventSource, type EventSourceOptions } from './events/event-source.js';
 export type { HeldEvent } from './events/event-source.js';
-export { carrying, recordEvent, takenOff, withEvent } from './events/pending-events.js';
+export { carrying, newEventId, recordEvent, toRecordedEvent } from './events/pending-events.js';
+export { takenOff, withEvent } from './events/pending-events.js';
 export type { PendingEvent, RecordedUpdate, WithPendingEvents } from './events/pending-events.js';
