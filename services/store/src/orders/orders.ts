@@ -1,17 +1,26 @@
 import { storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
-import { AppError, requireAdmin, type Caller, type EventSource } from '@petstore/service-kit';
+import {
+  AppError,
+  requireAdmin,
+  type Batched,
+  type Caller,
+  type EventSource,
+} from '@petstore/service-kit';
 import type { Idempotency } from '../idempotency/idempotency.js';
 import { closeStock, type StockDeps } from '../inventory/closings.js';
 import { settleHold } from '../inventory/stock-holds.js';
 import { statusMoved } from '../pet-status.js';
 import type { PetCheck, RequestScope } from '../pets-service/pet-check.js';
 import type { StoredResponse } from '../repositories/idempotency-repository.js';
+import type { OrderMark } from '../repositories/inventory-repository.js';
 import type { OrderFilter, OrderScope, PlacedOrder } from '../repositories/order-repository.js';
 
 export interface OrdersDeps extends StockDeps {
   petCheck: PetCheck;
   idempotency: Idempotency;
   events: Pick<EventSource, 'written'>;
+  /** Releases the holds of stored orders, several in one write. */
+  holdReleases: Pick<Batched<OrderMark>, 'add'>;
 }
 
 export type Orders = ReturnType<typeof createOrders>;
@@ -23,7 +32,7 @@ function scopeOf(caller: Caller): OrderScope {
 }
 
 export function createOrders(deps: OrdersDeps) {
-  const { orders, inventory, statusChanges, petCheck, idempotency, events } = deps;
+  const { orders, inventory, statusChanges, petCheck, idempotency, events, holdReleases } = deps;
 
   async function place(caller: Caller, order: NewOrder, request: RequestScope, key?: string) {
     const { petId, quantity, shipDate } = order;
@@ -53,8 +62,9 @@ export function createOrders(deps: OrdersDeps) {
     }
     const { order: placed, event } = placing;
     events.written(placed.id, [event]);
-    // Not awaited: a hold left behind only says the order may not be stored; the sweeper ends it.
-    inventory.releaseHolds([hold]).catch((error: unknown) => {
+    // Not awaited: a hold left behind (a release lost with its process, or one that failed) only
+    // says the order may not be stored; the hold sweeper finds the order and releases it.
+    holdReleases.add(hold).catch((error: unknown) => {
       request.log.warn({ err: error, ...hold }, 'could not release the stock hold of an order');
     });
     if (statusMoved(taken)) await statusChanges.changed(petId, request.log);
