@@ -14,7 +14,7 @@ export { connectMongo, isDuplicateKey, type ConnectMongoOptions } from './mongo.
 export { decodeCursor, encodeCursor, findPage, pageOf } from './pagination.js';
 export type { IdPage, TimePage, TimePosition } from './pagination.js';
 export type { RunningService, RunServiceOptions, ShutdownHook } from './run-service.js';
-export { SequenceBlocks } from './sequences.js';
+export { nextSequenceValue, SequenceBlocks } from './sequences.js';
 export { startService, type ServiceDatabase, type ServiceParts } from './start-service.js';
 export type { ServiceSetUp, StartedService, StartOptions } from './start-service.js';
 export type { StartServiceOptions } from './start-service.js';

@@ -2,7 +2,7 @@ import { test } from '@petstore/testkit/vitest';
 import type { Db } from 'mongodb';
 import { describe, expect } from 'vitest';
 import { connectMongo } from './mongo.js';
-import { SequenceBlocks } from './sequences.js';
+import { nextSequenceValue, SequenceBlocks } from './sequences.js';
 
 const it = test.extend<{ db: Db }>({
   db: async ({ mongo }, use) => {
@@ -10,6 +10,15 @@ const it = test.extend<{ db: Db }>({
     await use(client.db(mongo.databaseName('sequences')));
     await client.close();
   },
+});
+
+describe('nextSequenceValue', () => {
+  it('hands out sequential ids from 1, each once, also when asked concurrently', async ({ db }) => {
+    expect(await nextSequenceValue(db, 'pets')).toBe(1);
+    const ids = await Promise.all(Array.from({ length: 20 }, () => nextSequenceValue(db, 'pets')));
+    expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+    expect(await nextSequenceValue(db, 'orders')).toBe(1);
+  });
 });
 
 describe('SequenceBlocks', () => {

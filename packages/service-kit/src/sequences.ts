@@ -1,6 +1,10 @@
 import type { Db } from 'mongodb';
 import { isDuplicateKey } from './mongo.js';
 
+export function nextSequenceValue(db: Db, sequence: string): Promise<number> {
+  return advanceSequence(db, sequence, 1);
+}
+
 // The counter is read as before the increment: mongo-java-server 1.47 reads the document again
 // after an update, so a concurrent increment could show in it.
 async function advanceSequence(db: Db, sequence: string, by: number): Promise<number> {

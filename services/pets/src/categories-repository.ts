@@ -3,28 +3,14 @@ import {
   AppError,
   findPage,
   isDuplicateKey,
-  SequenceBlocks,
+  nextSequenceValue,
   type IdPage,
 } from '@petstore/service-kit';
-import type { Db } from 'mongodb';
 import { notFound } from './errors.js';
-import {
-  CatalogueCollections,
-  exists,
-  ID_BLOCK,
-  nameKeyOf,
-  type CategoryDocument,
-} from './storage.js';
+import { CatalogueCollections, exists, nameKeyOf, type CategoryDocument } from './storage.js';
 
 /** Categories, unique by name regardless of case through the unique index on `nameKey`. */
 export class CategoriesRepository extends CatalogueCollections {
-  readonly #ids: SequenceBlocks;
-
-  constructor(db: Db) {
-    super(db);
-    this.#ids = new SequenceBlocks(db, 'categories', ID_BLOCK);
-  }
-
   async list(page: IdPage): Promise<Category[]> {
     return (await findPage(this.categories, {}, page)).map(toCategory);
   }
@@ -36,7 +22,7 @@ export class CategoriesRepository extends CatalogueCollections {
   }
 
   async create({ name, description }: NewCategory): Promise<Category> {
-    const _id = await this.#ids.next();
+    const _id = await nextSequenceValue(this.db, 'categories');
     const document = {
       _id,
       name,

@@ -9,16 +9,16 @@ import {
 import {
   carrying,
   findPage,
+  nextSequenceValue,
   recordEvent,
-  SequenceBlocks,
   takenOff,
   toRecordedEvent,
   type IdPage,
   type PendingEvent,
 } from '@petstore/service-kit';
-import type { Db, Filter } from 'mongodb';
+import type { Filter } from 'mongodb';
 import { notFound, unknownCategory } from './errors.js';
-import { CatalogueCollections, exists, ID_BLOCK, type PetDocument } from './storage.js';
+import { CatalogueCollections, exists, type PetDocument } from './storage.js';
 
 type PetFields = Partial<Pick<PetDocument, 'name' | 'categoryId' | 'status' | 'statusVersion'>>;
 
@@ -33,13 +33,6 @@ export interface WrittenPet {
  * a concurrent delete of the category fail; when the category is gone, the write is undone (422).
  */
 export class PetsRepository extends CatalogueCollections {
-  readonly #ids: SequenceBlocks;
-
-  constructor(db: Db) {
-    super(db);
-    this.#ids = new SequenceBlocks(db, 'pets', ID_BLOCK);
-  }
-
   async list(
     { status, categoryId }: { status?: PetStatus[]; categoryId?: bigint },
     page: IdPage,
@@ -63,7 +56,7 @@ export class PetsRepository extends CatalogueCollections {
 
   async create({ name, categoryId, status = 'available' }: NewPet): Promise<Pet> {
     if (!(await exists(this.categories, { _id: categoryId }))) throw unknownCategory(categoryId);
-    const _id = await this.#ids.next();
+    const _id = await nextSequenceValue(this.db, 'pets');
     const document: PetDocument = { _id, name, categoryId, status };
     await this.pets.insertOne(document);
     if (!(await this.#confirmCategory(categoryId))) {

@@ -27,13 +27,6 @@ export function nameKeyOf(name: string): string {
   return caseFold(name.trim().normalize('NFC')).normalize('NFC');
 }
 
-/**
- * Pets and categories take their ids from their counters this many at a time per process: unique
- * and growing within a process, interleaved across replicas, the rest of a block skipped when its
- * process stops (docs/pets-service.md).
- */
-export const ID_BLOCK = 100;
-
 export const petsCollection = (db: Db) => db.collection<PetDocument>('pets');
 export const categoriesCollection = (db: Db) => db.collection<CategoryDocument>('categories');
 
