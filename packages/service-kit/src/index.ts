@@ -1,6 +1,7 @@
 import './koa-context.js';
 
 export { AppError, type AppErrorOptions } from './app-error.js';
+export { batched, type Batched, type BatchedOptions } from './batched.js';
 export { envHttpUrls, envInteger, envOptionalHttpUrl, unsetWhenEmpty } from './config.js';
 export { loadConfig, loadOrExit, type Env } from './config.js';
 export { serviceConfig, serviceEnv, type ServiceConfig, type ServiceEnv } from './config.js';
@@ -27,5 +28,6 @@ export { eventRelay, eventSender, type EventRelayOptions } from './events/event-
 export type { EventSenderOptions } from './events/event-relay.js';
 export { eventSource, type EventSource, type EventSourceOptions } from './events/event-source.js';
 export type { HeldEvent } from './events/event-source.js';
-export { carrying, recordEvent, takenOff, withEvent } from './events/pending-events.js';
+export { carrying, newEventId, recordEvent, toRecordedEvent } from './events/pending-events.js';
+export { takenOff, withEvent } from './events/pending-events.js';
 export type { PendingEvent, RecordedUpdate, WithPendingEvents } from './events/pending-events.js';

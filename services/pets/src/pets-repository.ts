@@ -1,17 +1,32 @@
-import { storedId, type NewPet, type Pet, type PetPatch, type PetStatus } from '@petstore/contract';
+import {
+  storedId,
+  type NewPet,
+  type Pet,
+  type PetPatch,
+  type PetStatus,
+  type RecordedEvent,
+} from '@petstore/contract';
 import {
   carrying,
   findPage,
   nextSequenceValue,
   recordEvent,
   takenOff,
+  toRecordedEvent,
   type IdPage,
+  type PendingEvent,
 } from '@petstore/service-kit';
 import type { Filter } from 'mongodb';
 import { notFound, unknownCategory } from './errors.js';
 import { CatalogueCollections, exists, type PetDocument } from './storage.js';
 
 type PetFields = Partial<Pick<PetDocument, 'name' | 'categoryId' | 'status' | 'statusVersion'>>;
+
+/** A pet as a write left it, with the events the write recorded in it. */
+export interface WrittenPet {
+  pet: Pet;
+  events: RecordedEvent[];
+}
 
 /**
  * A write that points a pet at a category ends by confirming it (`#confirmCategory`), which makes
@@ -51,26 +66,28 @@ export class PetsRepository extends CatalogueCollections {
     return toPet(document);
   }
 
-  replace(petId: bigint, { name, categoryId, status = 'available' }: NewPet): Promise<Pet> {
+  replace(petId: bigint, { name, categoryId, status = 'available' }: NewPet): Promise<WrittenPet> {
     return this.#write(petId, { name, categoryId, status });
   }
 
-  update(petId: bigint, patch: PetPatch): Promise<Pet> {
+  async update(petId: bigint, patch: PetPatch): Promise<WrittenPet> {
     const fields = Object.fromEntries(
       Object.entries(patch).filter(([, value]) => value !== undefined),
     );
-    if (Object.keys(fields).length === 0) return this.get(petId);
+    if (Object.keys(fields).length === 0) return { pet: await this.get(petId), events: [] };
     return this.#write(petId, fields);
   }
 
   /** The status the store derives from stock, kept only over an older version. */
-  async setStatus(petId: bigint, status: PetStatus, version: number): Promise<Pet> {
+  async setStatus(petId: bigint, status: PetStatus, version: number): Promise<WrittenPet> {
     for (;;) {
       const pet = await this.document(petId);
-      if (pet.statusVersion !== undefined && pet.statusVersion >= version) return toPet(pet);
+      if (pet.statusVersion !== undefined && pet.statusVersion >= version) {
+        return { pet: toPet(pet), events: [] };
+      }
       const guard = { statusVersion: pet.statusVersion ?? { $exists: false } };
-      const { matched } = await this.#change(pet, { status, statusVersion: version }, guard);
-      if (matched) return toPet({ ...pet, status });
+      const { matched, event } = await this.#change(pet, { status, statusVersion: version }, guard);
+      if (matched) return { pet: toPet({ ...pet, status }), events: event ? [event] : [] };
     }
   }
 
@@ -91,7 +108,7 @@ export class PetsRepository extends CatalogueCollections {
     return deletedCount === 1;
   }
 
-  async #write(petId: bigint, fields: PetFields): Promise<Pet> {
+  async #write(petId: bigint, fields: PetFields): Promise<WrittenPet> {
     const { categoryId } = fields;
     if (categoryId !== undefined && !(await exists(this.categories, { _id: categoryId }))) {
       await this.document(petId); // A missing pet is 404 before its category is 422.
@@ -103,10 +120,10 @@ export class PetsRepository extends CatalogueCollections {
       if (!matched) continue;
       const moved = categoryId !== undefined && categoryId !== before.categoryId;
       if (moved && !(await this.#confirmCategory(categoryId))) {
-        await this.#putBack(before, categoryId, event);
+        await this.#putBack(before, categoryId, event?.id);
         throw unknownCategory(categoryId);
       }
-      return toPet({ ...before, ...fields });
+      return { pet: toPet({ ...before, ...fields }), events: event ? [event] : [] };
     }
   }
 
@@ -120,9 +137,9 @@ export class PetsRepository extends CatalogueCollections {
       const { matchedCount } = await this.pets.updateOne(filter, { $set: fields });
       return { matched: matchedCount === 1 };
     }
-    const { id, update } = withStatusChanged(fields, { ...pet, ...fields });
+    const { event, update } = withStatusChanged(fields, { ...pet, ...fields });
     const { matchedCount } = await this.pets.updateOne(filter, update);
-    return { matched: matchedCount === 1, event: id };
+    return { matched: matchedCount === 1, event };
   }
 
   /**
@@ -159,12 +176,11 @@ function shown({ name, categoryId, status }: PetDocument) {
 
 /** The update that sets `fields` and records the `pet.status_changed` of `pet` (after them). */
 function withStatusChanged(fields: PetFields, pet: PetDocument) {
-  const event = recordEvent({
-    type: 'pet.status_changed',
-    timestamp: new Date(),
-    data: toPet(pet),
-  });
-  return { id: event.id, update: { $set: { ...fields, ...event.$set }, $inc: event.$inc } };
+  const data = toPet(pet);
+  const changed: PendingEvent = { type: 'pet.status_changed', timestamp: new Date(), data };
+  const { id, $set, $inc } = recordEvent(changed);
+  const event = toRecordedEvent(id, changed, data);
+  return { event, update: { $set: { ...fields, ...$set }, $inc } };
 }
 
 function toPet(document: PetDocument): Pet {

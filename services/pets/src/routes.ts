@@ -4,7 +4,7 @@ import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
 import type { CategoriesRepository } from './categories-repository.js';
 import { eventsNotSent } from './errors.js';
-import type { PetsRepository } from './pets-repository.js';
+import type { PetsRepository, WrittenPet } from './pets-repository.js';
 import type { PetDocument } from './storage.js';
 
 /** Every route the pets service serves: its part of the public contract and the internal one. */
@@ -41,14 +41,14 @@ const listed = async <T extends { id: number }>(
   list: (page: IdPage) => Promise<T[]>,
 ) => ok(pageOf(ctx, await list({ after: decodeCursor(cursor), limit: limit + 1 }), limit));
 
-/** The handlers of `petsServiceContract`; a write that may record events names its pet. */
+/** The handlers of `petsServiceContract`; a write hands the events it recorded to the relay. */
 export function routes({
   pets,
   categories,
   events,
 }: RoutesDeps): RouterImplementation<typeof petsServiceContract> {
-  const written = <T extends { id: number }>(pet: T): T => {
-    events.source.written(pet.id);
+  const written = ({ pet, events: recorded }: WrittenPet) => {
+    events.source.written(pet.id, recorded);
     return pet;
   };
   return {

@@ -1,4 +1,5 @@
 import {
+  batched,
   databaseGauge,
   startService,
   type StartedService,
@@ -19,7 +20,7 @@ import { createPetCheck } from './pets-service/pet-check.js';
 import { createPetsAdapter } from './pets-service/pets-adapter.js';
 import { IdempotencyRepository } from './repositories/idempotency-repository.js';
 import { ensureIndexes } from './repositories/indexes.js';
-import { InventoryRepository } from './repositories/inventory-repository.js';
+import { InventoryRepository, type OrderMark } from './repositories/inventory-repository.js';
 import { OrderRepository } from './repositories/order-repository.js';
 import { OutboxRepository } from './repositories/outbox-repository.js';
 
@@ -28,6 +29,10 @@ export interface StartStoreOptions extends StartOptions {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
+
+// How long the release of a stored order's stock hold waits for those of the orders right behind
+// it: a stream of orders then costs one write per wait for its releases, not one per order.
+const HOLD_RELEASE_LINGER_MS = 25;
 
 /** The store's composition root: builds every part once, starts the background work, listens. */
 export function startStore(
@@ -53,6 +58,11 @@ export function startStore(
       const statusChanges = createStatusChanges(outbox, () => pusher.kick());
       const stock = { orders, inventory, statusChanges };
       const petCheck = createPetCheck(pets, inventory, confirmedForMs);
+      const holdReleases = batched({
+        lingerMs: HOLD_RELEASE_LINGER_MS,
+        flush: (holds: OrderMark[]) => inventory.releaseHolds(holds),
+      });
+      onShutdown(() => holdReleases.flushed());
       const app = createApp({
         db,
         logger,
@@ -63,6 +73,7 @@ export function startStore(
           petCheck,
           idempotency: createIdempotency(keys, logger),
           events: events.orders,
+          holdReleases,
         }),
         inventory: createInventory({
           inventory,

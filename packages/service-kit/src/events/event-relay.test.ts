@@ -9,7 +9,9 @@ import type { Worker } from '../worker.js';
 import { eventRelay, eventSender } from './event-relay.js';
 import { eventSource, type EventSource } from './event-source.js';
 import {
+  newEventId,
   recordEvent,
+  toRecordedEvent,
   withEvent,
   type PendingEvent,
   type WithPendingEvents,
@@ -72,7 +74,30 @@ const at = new Date('2026-05-01T10:00:00.000Z');
 
 /** A thing named Rex of jane's, carrying `event` as recorded at `at`. */
 function rex(id: number, event: Omit<PendingEvent, 'timestamp'>): ThingDocument {
-  return { _id: id, name: 'Rex', ownerId: 'acct_jane1', ...withEvent({ timestamp: at, ...event }) };
+  return {
+    _id: id,
+    name: 'Rex',
+    ownerId: 'acct_jane1',
+    ...withEvent(newEventId(), { timestamp: at, ...event }),
+  };
+}
+
+/** Inserts thing `id` with an order.created event, and hands that event over as `data` shows it. */
+async function writeAndHand(
+  things: Collection<ThingDocument>,
+  source: EventSource<ThingDocument>,
+  id: number,
+  data: Record<string, unknown>,
+) {
+  const eventId = newEventId();
+  const event: PendingEvent = { type: 'order.created', timestamp: at, data: { id } };
+  await things.insertOne({
+    _id: id,
+    name: 'Rex',
+    ownerId: 'acct_jane1',
+    ...withEvent(eventId, event),
+  });
+  source.written(id, [toRecordedEvent(eventId, event, data)]);
 }
 
 async function pendingOf(things: Collection<ThingDocument>, id: number) {
@@ -134,7 +159,7 @@ describe('eventRelay', () => {
     expect(receiver.accepted()).toMatchObject([{ type: 'order.created', data: { id: 1 } }]);
   });
 
-  it('reads the documents a write names when kicked, without looking through the rest', async ({
+  it('sends the events writes hand it in one request, without reading their documents', async ({
     things,
     receiver,
   }) => {
@@ -145,12 +170,42 @@ describe('eventRelay', () => {
     const relay = startRelay(things, [receiver.url], captureLogs().logger, 3_600_000, source);
     await handedOver(things, 3);
     await things.insertOne(created(1));
-    await things.insertOne(created(2));
-    source.written(2);
+    // What a write hands over is what is sent: `handed` is in no document.
+    await writeAndHand(things, source, 2, { id: 2, handed: true });
+    await writeAndHand(things, source, 4, { id: 4, handed: true });
     await handedOver(things, 2);
+    await handedOver(things, 4);
     await relay.stop();
-    expect(receiver.accepted()).toMatchObject([{ data: { id: 3 } }, { data: { id: 2 } }]);
+    expect(receiver.batches.map(({ events }) => events.map(({ data }) => data))).toEqual([
+      [{ id: 3 }],
+      [
+        { id: 2, handed: true },
+        { id: 4, handed: true },
+      ],
+    ]);
     expect((await pendingOf(things, 1)).count).toBe(1);
+  });
+
+  it('looks for the handed events the gateway refused, until it takes them', async ({
+    things,
+    receiver,
+  }) => {
+    // Once its look through at start is done, it does not look again for an hour unless owed.
+    await things.insertOne(rex(2, { type: 'order.created', data: { id: 2 } }));
+    const source = thingEvents(things);
+    const logs = captureLogs();
+    const relay = startRelay(things, [receiver.url], logs.logger, 3_600_000, source);
+    await handedOver(things, 2);
+    receiver.status = 500;
+    await writeAndHand(things, source, 1, { id: 1 });
+    await expect.poll(() => receiver.batches.length).toBeGreaterThanOrEqual(2);
+    expect((await pendingOf(things, 1)).count).toBe(1);
+    expect(logs.text()).toContain('events a write handed over were not sent');
+
+    receiver.status = 202;
+    await handedOver(things, 1);
+    await relay.stop();
+    expect(receiver.accepted()).toMatchObject([{ data: { id: 2 } }, { data: { id: 1 } }]);
   });
 
   it('keeps the events the gateway refuses until it takes them', async ({ things, receiver }) => {

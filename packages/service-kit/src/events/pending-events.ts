@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { WebhookEventType } from '@petstore/contract';
+import type { RecordedEvent, WebhookEventType } from '@petstore/contract';
 
 // Written by the same single-document update as the change, so it exists exactly when it does.
 export interface PendingEvent {
@@ -36,8 +36,9 @@ export function takenOff(ids: string[]): {
   };
 }
 
-export function withEvent(event: PendingEvent): Required<WithPendingEvents> {
-  return { pendingEvents: { [newEventId()]: event }, pendingEventCount: 1 };
+/** The fields of a new document carrying the event `id`. */
+export function withEvent(id: string, event: PendingEvent): Required<WithPendingEvents> {
+  return { pendingEvents: { [id]: event }, pendingEventCount: 1 };
 }
 
 export interface RecordedUpdate {
@@ -49,4 +50,23 @@ export interface RecordedUpdate {
 export function recordEvent(event: PendingEvent): RecordedUpdate {
   const id = newEventId();
   return { id, $set: { [`pendingEvents.${id}`]: event }, $inc: { pendingEventCount: 1 } };
+}
+
+/**
+ * The event `id` as the relay sends it: `data` is the resource as the API shows it after the
+ * change; `accountId` whose it is, when not the event's own.
+ */
+export function toRecordedEvent(
+  id: string,
+  { type, timestamp, accountId: own }: PendingEvent,
+  data: Record<string, unknown>,
+  accountId = own,
+): RecordedEvent {
+  return {
+    id,
+    type,
+    timestamp: new Date(timestamp).toISOString(),
+    data,
+    ...(accountId === undefined ? {} : { accountId }),
+  };
 }

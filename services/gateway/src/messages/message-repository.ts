@@ -1,12 +1,14 @@
-import type { Message } from '@petstore/contract';
+import type { Message, RecordedEvent } from '@petstore/contract';
 import {
   AppError,
   currentTraceparent,
   eventSource,
   isDuplicateKey,
   recordEvent,
+  toRecordedEvent,
   type Caller,
   type EventSource,
+  type PendingEvent,
 } from '@petstore/service-kit';
 import type { Db, Filter } from 'mongodb';
 import {
@@ -17,7 +19,10 @@ import {
 } from '../database/collections.js';
 import { newMessageId } from '../database/random-ids.js';
 
-export type ClaimedMessage = Pick<MessageDocument, 'accountId' | 'message' | 'traceparent'> & {
+export type ClaimedMessage = Pick<
+  MessageDocument,
+  'accountId' | 'message' | 'traceparent' | 'createdAt'
+> & {
   id: string;
   leaseUntil: Date;
 };
@@ -90,8 +95,8 @@ export class MessageRepository {
       { returnDocument: 'after' },
     );
     if (!claimed) return undefined;
-    const { _id: id, accountId, message, traceparent } = claimed;
-    return { id, accountId, message, traceparent, leaseUntil };
+    const { _id: id, accountId, message, traceparent, createdAt } = claimed;
+    return { id, accountId, message, traceparent, createdAt, leaseUntil };
   }
 
   /** Queued, or claimed and not yet delivered. */
@@ -101,19 +106,23 @@ export class MessageRepository {
 
   /**
    * Marks a claimed message delivered, with its `message.delivered` event in the same update;
-   * false when its lease was lost to another worker meanwhile.
+   * undefined when its lease was lost to another worker meanwhile.
    */
-  async delivered({ id, accountId, leaseUntil }: ClaimedMessage): Promise<boolean> {
+  async delivered(claimed: ClaimedMessage): Promise<RecordedEvent | undefined> {
+    const { id, accountId, leaseUntil } = claimed;
     const deliveredAt = new Date();
-    const event = recordEvent({ type: 'message.delivered', timestamp: deliveredAt, accountId });
+    const pending: PendingEvent = { type: 'message.delivered', timestamp: deliveredAt, accountId };
+    const { id: eventId, $set, $inc } = recordEvent(pending);
     const { modifiedCount } = await this.#messages.updateOne(
       { _id: id, status: 'delivering', leaseUntil },
-      {
-        $set: { status: 'delivered', deliveredAt, leaseUntil: null, ...event.$set },
-        $inc: event.$inc,
-      },
+      { $set: { status: 'delivered', deliveredAt, leaseUntil: null, ...$set }, $inc },
     );
-    return modifiedCount === 1;
+    if (modifiedCount !== 1) return undefined;
+    return toRecordedEvent(
+      eventId,
+      pending,
+      toMessage({ ...claimed, _id: id, status: 'delivered' }),
+    );
   }
 }
 
@@ -122,7 +131,10 @@ export function messageEvents(db: Db): EventSource {
   return eventSource({ collection: gatewayCollections(db).messages, toData: toMessage });
 }
 
-function toMessage({ _id: id, message, status, createdAt }: MessageDocument): Message {
+function toMessage(
+  document: Pick<MessageDocument, '_id' | 'message' | 'status' | 'createdAt'>,
+): Message {
+  const { _id: id, message, status, createdAt } = document;
   const shown = status === 'delivered' ? 'delivered' : 'queued';
   return { id, message, status: shown, createdAt: createdAt.toISOString() };
 }

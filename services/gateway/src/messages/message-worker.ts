@@ -58,7 +58,8 @@ export function messageWorker(options: MessageWorkerOptions): MessageWorker {
   };
   const markDelivered = async (message: ClaimedMessage) => {
     unmarked = message;
-    if (await messages.delivered(message)) events.written(message.id);
+    const event = await messages.delivered(message);
+    if (event) events.written(message.id, [event]);
     unmarked = undefined;
   };
   const worker = new Worker({

@@ -53,7 +53,7 @@ export function createInventory({ inventory, petCheck, statusChanges, events }: 
       // The pet exists, so its id was issued and is exact as a number.
       const petId = storedId(id);
       const change = await inventory.set(petId, quantity, new Date());
-      events.written(petId);
+      events.written(petId, [change.event]);
       if (statusMoved(change)) await statusChanges.changed(petId, request.log);
       return toItem(change.after);
     },

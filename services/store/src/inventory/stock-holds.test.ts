@@ -27,13 +27,15 @@ async function holdLeftBehind(
 /** Stores the order a hold was taken for, as its request does before it releases the hold. */
 async function storeOrderOf(stock: StockDeps, hold: StockHold): Promise<void> {
   const { petId, quantity, at } = hold;
-  await stock.orders.insert(hold.orderId, {
-    ownerId: jane.accountId,
-    petId,
-    quantity,
-    shipDate: at,
-    placedAt: at,
-  });
+  await stock.orders.insert(
+    stock.orders.toInsert(hold.orderId, {
+      ownerId: jane.accountId,
+      petId,
+      quantity,
+      shipDate: at,
+      placedAt: at,
+    }),
+  );
 }
 
 /** Runs the sweeper's first sweep (it sweeps at start) and stops it. */

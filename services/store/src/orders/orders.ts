@@ -1,17 +1,26 @@
 import { storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
-import { AppError, requireAdmin, type Caller, type EventSource } from '@petstore/service-kit';
+import {
+  AppError,
+  requireAdmin,
+  type Batched,
+  type Caller,
+  type EventSource,
+} from '@petstore/service-kit';
 import type { Idempotency } from '../idempotency/idempotency.js';
 import { closeStock, type StockDeps } from '../inventory/closings.js';
 import { settleHold } from '../inventory/stock-holds.js';
 import { statusMoved } from '../pet-status.js';
 import type { PetCheck, RequestScope } from '../pets-service/pet-check.js';
 import type { StoredResponse } from '../repositories/idempotency-repository.js';
+import type { OrderMark } from '../repositories/inventory-repository.js';
 import type { OrderFilter, OrderScope, PlacedOrder } from '../repositories/order-repository.js';
 
 export interface OrdersDeps extends StockDeps {
   petCheck: PetCheck;
   idempotency: Idempotency;
   events: Pick<EventSource, 'written'>;
+  /** Releases the holds of stored orders, several in one write. */
+  holdReleases: Pick<Batched<OrderMark>, 'add'>;
 }
 
 export type Orders = ReturnType<typeof createOrders>;
@@ -23,7 +32,7 @@ function scopeOf(caller: Caller): OrderScope {
 }
 
 export function createOrders(deps: OrdersDeps) {
-  const { orders, inventory, statusChanges, petCheck, idempotency, events } = deps;
+  const { orders, inventory, statusChanges, petCheck, idempotency, events, holdReleases } = deps;
 
   async function place(caller: Caller, order: NewOrder, request: RequestScope, key?: string) {
     const { petId, quantity, shipDate } = order;
@@ -34,25 +43,28 @@ export function createOrders(deps: OrdersDeps) {
     if (!taken) {
       throw new AppError('insufficient_stock', `pet ${petId} has fewer than ${quantity} in stock`);
     }
-    const document = { ownerId: caller.accountId, petId, quantity, placedAt: hold.at };
-    let placed: PlacedOrder;
+    const placing = orders.toInsert(hold.orderId, {
+      ownerId: caller.accountId,
+      petId,
+      quantity,
+      placedAt: hold.at,
+      shipDate: shipDate === undefined ? hold.at : new Date(shipDate),
+      ...(key && { idempotencyKey: key }),
+    });
     try {
-      placed = await orders.insert(hold.orderId, {
-        ...document,
-        shipDate: shipDate === undefined ? hold.at : new Date(shipDate),
-        ...(key && { idempotencyKey: key }),
-      });
+      await orders.insert(placing);
     } catch (error) {
       // Whether the order was stored is unknown: settle it now, or leave it to the hold sweeper.
       const stored = await settleHold(deps, hold, request.log).catch((settleError: unknown) => {
         request.log.error({ err: settleError, ...hold }, 'could not settle a failed order');
       });
       if (!stored) throw error;
-      placed = stored;
     }
-    events.written(placed.id);
-    // Not awaited: a hold left behind only says the order may not be stored; the sweeper ends it.
-    inventory.releaseHolds([hold]).catch((error: unknown) => {
+    const { order: placed, event } = placing;
+    events.written(placed.id, [event]);
+    // Not awaited: a hold left behind (a release lost with its process, or one that failed) only
+    // says the order may not be stored; the hold sweeper finds the order and releases it.
+    holdReleases.add(hold).catch((error: unknown) => {
       request.log.warn({ err: error, ...hold }, 'could not release the stock hold of an order');
     });
     if (statusMoved(taken)) await statusChanges.changed(petId, request.log);
@@ -99,9 +111,10 @@ export function createOrders(deps: OrdersDeps) {
       if (body.complete) {
         const completed = await orders.completeOpen(orderId, new Date(), shipDate);
         if (completed) {
-          events.written(orderId);
-          await closeStock(deps, { petId: completed.petId, orderId, quantity: 0 }, request.log);
-          return completed;
+          const { order, event } = completed;
+          events.written(orderId, [event]);
+          await closeStock(deps, { petId: order.petId, orderId, quantity: 0 }, request.log);
+          return order;
         }
       } else if (shipDate) {
         const moved = await orders.moveShipDate(orderId, shipDate);
@@ -121,8 +134,9 @@ export function createOrders(deps: OrdersDeps) {
       const scope = scopeOf(caller);
       const cancelled = await orders.cancelOpen(scope, storedId(id), new Date());
       if (cancelled) {
-        events.written(cancelled.orderId);
-        await closeStock(deps, cancelled, request.log);
+        const { closing, event } = cancelled;
+        events.written(closing.orderId, [event]);
+        await closeStock(deps, closing, request.log);
       } else if ((await closed(scope, id, request)).order.complete) {
         throw new AppError('order_complete', `order ${id} is complete and cannot be cancelled`);
       }

@@ -1,7 +1,10 @@
+import type { RecordedEvent } from '@petstore/contract';
 import {
   findPage,
   isDuplicateKey,
   recordEvent,
+  toRecordedEvent,
+  type PendingEvent,
   type WithPendingEvents,
 } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
@@ -49,19 +52,25 @@ export class InventoryRepository {
 
   // The event's status depends on the open orders, which orders move at any time: the update only
   // matches the count it was read with.
-  async set(petId: number, quantity: number, at: Date): Promise<StockChange> {
+  async set(
+    petId: number,
+    quantity: number,
+    at: Date,
+  ): Promise<StockChange & { event: RecordedEvent }> {
     for (;;) {
       const openOrders = (await this.#inventory.findOne({ _id: petId }))?.openOrders ?? 0;
       const data = { petId, quantity, status: derivedStatus(quantity, openOrders) };
-      const event = recordEvent({ type: 'inventory.updated', timestamp: at, data });
+      const updated: PendingEvent = { type: 'inventory.updated', timestamp: at, data };
+      const { id, $set, $inc } = recordEvent(updated);
       try {
         const before = await this.#inventory.findOneAndUpdate(
           { _id: petId, openOrders },
-          { $set: { quantity, updatedAt: at, ...event.$set }, $inc: event.$inc },
+          { $set: { quantity, updatedAt: at, ...$set }, $inc },
           { upsert: true, returnDocument: 'before' },
         );
         const after = { petId, quantity, openOrders };
-        return { before: before ? toStock(before) : undefined, after };
+        const event = toRecordedEvent(id, updated, data);
+        return { before: before ? toStock(before) : undefined, after, event };
       } catch (error) {
         // The entry is there with another count: the upsert tried to insert a second one.
         if (!isDuplicateKey(error)) throw error;

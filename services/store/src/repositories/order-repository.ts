@@ -1,10 +1,13 @@
-import type { Order, WebhookEventType } from '@petstore/contract';
+import type { Order, RecordedEvent, WebhookEventType } from '@petstore/contract';
 import {
   findPage,
   isDuplicateKey,
+  newEventId,
   recordEvent,
   SequenceBlocks,
+  toRecordedEvent,
   withEvent,
+  type PendingEvent,
   type WithPendingEvents,
 } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
@@ -36,6 +39,13 @@ export type NewOrderDocument = Pick<
   'ownerId' | 'petId' | 'quantity' | 'shipDate' | 'placedAt' | 'idempotencyKey'
 >;
 
+/** An order as `insert` stores it, with its `order.created` event as the relay sends it. */
+export interface OrderToInsert {
+  document: OrderDocument;
+  order: PlacedOrder;
+  event: RecordedEvent;
+}
+
 /** Whose orders a query sees: a customer's own, or every order (`{}`) for an admin. */
 export type OrderScope = { ownerId: string } | Record<string, never>;
 
@@ -62,13 +72,22 @@ export class OrderRepository {
     return this.#ids.next();
   }
 
-  async insert(id: number, order: NewOrderDocument): Promise<PlacedOrder> {
+  /** Made before the insert, so that its event is known however the insert ends. */
+  toInsert(id: number, order: NewOrderDocument): OrderToInsert {
     const document: OrderDocument = { _id: id, ...order, ...open };
     const placed = toOrder(document);
     const { placedAt: timestamp, ownerId: accountId } = order;
-    const event = withEvent({ type: 'order.created', timestamp, accountId, data: placed });
-    await this.#orders.insertOne({ ...document, ...event });
-    return placed;
+    const eventId = newEventId();
+    const created: PendingEvent = { type: 'order.created', timestamp, accountId, data: placed };
+    return {
+      document: { ...document, ...withEvent(eventId, created) },
+      order: placed,
+      event: toRecordedEvent(eventId, created, placed),
+    };
+  }
+
+  async insert({ document }: OrderToInsert): Promise<void> {
+    await this.#orders.insertOne(document);
   }
 
   /** The first insert of the id wins: a tombstone, unless the order is there (returned). */
@@ -113,16 +132,24 @@ export class OrderRepository {
   }
 
   /** Of racing cancels, only the one that matches the open order gets the closing. */
-  async cancelOpen(scope: OrderScope, id: number, at: Date): Promise<Closing | undefined> {
+  async cancelOpen(
+    scope: OrderScope,
+    id: number,
+    at: Date,
+  ): Promise<{ closing: Closing; event: RecordedEvent } | undefined> {
     const set = { cancelled: true, cancelledAt: at };
-    const before = await this.#closeOpen({ _id: id, ...scope }, set, 'order.cancelled', at);
-    return before && closingOf({ ...before, cancelled: true });
+    const closed = await this.#closeOpen({ _id: id, ...scope }, set, 'order.cancelled', at);
+    return closed && { closing: closingOf(closed.order), event: closed.event };
   }
 
-  async completeOpen(id: number, at: Date, shipDate?: Date): Promise<PlacedOrder | undefined> {
+  async completeOpen(
+    id: number,
+    at: Date,
+    shipDate?: Date,
+  ): Promise<{ order: PlacedOrder; event: RecordedEvent } | undefined> {
     const set = { complete: true, completedAt: at, ...(shipDate && { shipDate }) };
-    const before = await this.#closeOpen({ _id: id }, set, 'order.completed', at);
-    return before && toOrder({ ...before, ...set });
+    const closed = await this.#closeOpen({ _id: id }, set, 'order.completed', at);
+    return closed && { order: toOrder(closed.order), event: closed.event };
   }
 
   async moveShipDate(id: number, shipDate: Date): Promise<PlacedOrder | undefined> {
@@ -155,14 +182,18 @@ export class OrderRepository {
     set: Partial<OrderDocument>,
     type: WebhookEventType,
     at: Date,
-  ): Promise<OrderDocument | undefined> {
-    const event = recordEvent({ type, timestamp: at });
+  ): Promise<{ order: OrderDocument; event: RecordedEvent } | undefined> {
+    const pending: PendingEvent = { type, timestamp: at };
+    const { id, $set, $inc } = recordEvent(pending);
     const before = await this.#orders.findOneAndUpdate(
       { ...filter, ...open },
-      { $set: { ...set, stockOwed: at, ...event.$set }, $inc: event.$inc },
+      { $set: { ...set, stockOwed: at, ...$set }, $inc },
       { returnDocument: 'before' },
     );
-    return before ?? undefined;
+    if (!before) return undefined;
+    // A closed order never changes again: the event shows it as this update left it.
+    const order = { ...before, ...set };
+    return { order, event: toRecordedEvent(id, pending, toOrder(order), before.ownerId) };
   }
 }
 
