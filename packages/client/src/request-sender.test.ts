@@ -150,14 +150,17 @@ describe('RequestSender', () => {
 
   it('times an attempt out with a PetstoreTimeoutError and retries it', async () => {
     await using server = await startServer(() => 'hang');
-    const { client } = testClient(server.baseUrl, { timeout: 50, maxRetries: 1 });
+    const { client, delays } = testClient(server.baseUrl, { timeout: 50, maxRetries: 1 });
 
     const error = await client.pets.get(1).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(PetstoreTimeoutError);
     expect(error).toBeInstanceOf(PetstoreConnectionError);
     expect((error as Error).message).toBe('GET /v1/pets/1 timed out after 50 ms');
-    expect(server.received).toHaveLength(2);
+    // Retried once. On a busy machine the second attempt can time out before the server has
+    // read it, so the attempts are counted where they are made.
+    expect(delays).toHaveLength(1);
+    expect(server.received.length).toBeGreaterThanOrEqual(1);
   });
 
   it('takes the timeout per call', async () => {
