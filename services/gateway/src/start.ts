@@ -41,7 +41,7 @@ export function buildGateway(db: Db, config: Config, logger: Logger) {
   const events = messageEvents(db);
   const deliveries = new DeliveryRepository(db);
   const webhookDeliveries = deliveryWorker(deliveries, config.webhooks, logger);
-  const recorder = new EventRecorder(db, () => webhookDeliveries.kick());
+  const recorder = new EventRecorder(db, (webhookIds) => webhookDeliveries.wake(webhookIds));
   const deliver = logDelivery(logger);
   const messageDeliveries = messageWorker({
     messages,

@@ -205,6 +205,37 @@ describe('the webhook delivery worker', () => {
     });
   });
 
+  it('does not look for due webhooks for deliveries to one it is delivering to', async ({ db }) => {
+    const hanging: ServerResponse[] = [];
+    const stuck = await receiver((_request, res) => void hanging.push(res));
+    const fine = await receiver((_request, res) => answer(res, 200));
+    const slow = await seedWebhook(db, { url: stuck.url, events: ['order.created'] });
+    const repository = new DeliveryRepository(db);
+    // Only a wake looks for due webhooks while this test runs, not the worker's poll.
+    const worker = deliveryWorker(
+      repository,
+      deliverySettings({ pollMs: 600_000 }),
+      captureLogs().logger,
+    );
+    worker.start();
+    onTestFinished(() => worker.stop());
+    const recorder = new EventRecorder(db, (webhookIds) => worker.wake(webhookIds));
+    await recorder.recordEvents([anEvent()]);
+    await vi.waitFor(() => expect(hanging).toHaveLength(1), WAIT);
+
+    const claims = vi.spyOn(repository, 'claimWebhook');
+    for (let index = 0; index < 5; index++) await recorder.recordEvents([anEvent()]);
+    expect(claims).not.toHaveBeenCalled();
+
+    // A delivery to a webhook no one is delivering to is looked for, and sent.
+    const quick = await seedWebhook(db, { url: fine.url, events: ['order.cancelled'] });
+    const cancelled = anEvent({ type: 'order.cancelled' });
+    await recorder.recordEvents([cancelled]);
+    await waitForDelivery(db, quick.id, cancelled.id, { status: 'delivered' });
+    expect(claims).toHaveBeenCalled();
+    expect(await gatewayCollections(db).deliveries.countDocuments({ webhookId: slow.id })).toBe(6);
+  });
+
   it('disables a webhook that fails for longer than allowed', async ({ db }) => {
     const logs = captureLogs();
     const settings = { retryDelaysMs: [100, 100, 100, 100, 100], disableAfterMs: 150 };

@@ -23,7 +23,10 @@ export interface DeliverySettings {
   timeoutMs: number;
 }
 
-export type DeliveryWorker = Pick<Worker, 'start' | 'kick' | 'stop'>;
+export type DeliveryWorker = Pick<Worker, 'start' | 'kick' | 'stop'> & {
+  /** Deliveries to these webhooks are due: looks for them unless it is delivering to each. */
+  wake(webhookIds: string[]): void;
+};
 
 /**
  * Delivers recorded events: claims a webhook with due deliveries (a lease, renewed before each
@@ -126,6 +129,12 @@ export function deliveryWorker(
       worker.start();
     },
     kick: () => worker.kick(),
+    // A webhook being delivered to here gets its new deliveries from the loop sending them; its
+    // end wakes the worker anyway. Looking for due webhooks reads every pending delivery, which
+    // pile up behind a receiver that hangs: it is done only when it may find one.
+    wake(webhookIds) {
+      if (webhookIds.some((webhookId) => !inFlight.has(webhookId))) worker.kick();
+    },
     async stop() {
       stopping = true;
       await worker.stop();

@@ -53,6 +53,7 @@ describe('recording events', () => {
       accountId: 'acct_a',
     });
     expect(kicked).toHaveBeenCalledOnce();
+    expect(new Set(kicked.mock.calls[0]?.[0] as string[])).toEqual(new Set([admin.id, owner.id]));
   });
 
   it('changes nothing when the same events are recorded again', async ({ db }) => {

@@ -48,10 +48,10 @@ async function insertOnce<T extends { _id: string }>(
 export class EventRecorder {
   readonly #collections: GatewayCollections;
 
-  /** `onRecorded`: deliveries are due, e.g. to wake the delivery worker. */
+  /** `onRecorded`: deliveries to these webhooks are due, e.g. to wake the delivery worker. */
   constructor(
     db: Db,
-    private readonly onRecorded: () => void = () => undefined,
+    private readonly onRecorded: (webhookIds: string[]) => void = () => undefined,
   ) {
     this.#collections = gatewayCollections(db);
   }
@@ -72,7 +72,9 @@ export class EventRecorder {
       this.#collections.events,
       documents.filter(({ _id }) => wanted.has(_id)),
     );
-    if ((await insertOnce(this.#collections.deliveries, deliveries)) > 0) this.onRecorded();
+    if ((await insertOnce(this.#collections.deliveries, deliveries)) > 0) {
+      this.onRecorded([...new Set(deliveries.map(({ webhookId }) => webhookId))]);
+    }
     return recorded;
   }
 
