@@ -208,6 +208,34 @@ describe('eventRelay', () => {
     expect(receiver.accepted()).toMatchObject([{ data: { id: 2 } }, { data: { id: 1 } }]);
   });
 
+  it('keeps a document’s events in order when sending one failed', async ({ things, receiver }) => {
+    receiver.status = 503;
+    const source = thingEvents(things);
+    // It looks again a second after a failure: long after the next write's hand-over.
+    const relay = eventRelay({
+      logger: captureLogs().logger,
+      sources: [source],
+      send: eventSender({ baseUrls: [receiver.url], internalToken }),
+      idleMs: 1_000,
+      quietMs: 3_600_000,
+    });
+    relay.start();
+    await writeAndHand(things, source, 1, { id: 1, name: 'Rex' });
+    // Refused twice: handed over, then looked for.
+    await expect.poll(() => receiver.batches.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    receiver.status = 202;
+    const completed: PendingEvent = { type: 'order.completed', timestamp: new Date(+at + 1) };
+    const later = recordEvent(completed);
+    await things.updateOne({ _id: 1 }, { $set: later.$set, $inc: later.$inc });
+    source.written(1, [toRecordedEvent(later.id, completed, { id: 1, name: 'Max' })]);
+    await handedOver(things, 1, 10_000);
+    await relay.stop();
+    expect(receiver.accepted().map(({ type }) => type)).toEqual([
+      'order.created',
+      'order.completed',
+    ]);
+  });
+
   it('keeps the events the gateway refuses until it takes them', async ({ things, receiver }) => {
     receiver.status = 500;
     await things.insertOne(rex(1, { type: 'inventory.updated', data: { petId: 1 } }));

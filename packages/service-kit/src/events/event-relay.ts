@@ -27,10 +27,23 @@ const MOST_WAITING = 10_000;
 // through a collection (no unique index serves it) is for what no write handed over: events a dead
 // process left, or whose sending failed. It runs at start, every `quietMs`, after a failure and
 // again while it finds a full batch.
+//
+// Events of a document reach the gateway in the order they were written: one send at a time, and
+// once a send failed, or before the first look through, handed events are left in their documents
+// for the look through, which sends them oldest first, rather than overtaking the ones that failed.
 export function eventRelay(options: EventRelayOptions): Worker {
   const { logger, sources, send, idleMs, quietMs = 30_000 } = options;
   let owed = true;
   let lookedThroughAt = Number.NEGATIVE_INFINITY;
+  let turn = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = turn.then(work);
+    turn = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  };
   const handOver = async (source: EventSource, held: HeldEvent[]) => {
     for (let first = 0; first < held.length; first += EVENT_BATCH) {
       const batch = held.slice(first, first + EVENT_BATCH);
@@ -43,24 +56,25 @@ export function eventRelay(options: EventRelayOptions): Worker {
     logger,
     idleMs: Math.max(idleMs, quietMs),
     nextDueInMs: () => Promise.resolve(owed ? idleMs : undefined),
-    step: async () => {
-      if (!owed && Date.now() - lookedThroughAt < quietMs) return false;
-      owed = false;
-      lookedThroughAt = Date.now();
-      try {
-        let full = false;
-        for (const source of sources) {
-          const held = await source.pending(EVENT_BATCH);
-          await handOver(source, held);
-          full ||= held.length === EVENT_BATCH;
+    step: () =>
+      inTurn(async () => {
+        if (!owed && Date.now() - lookedThroughAt < quietMs) return false;
+        owed = false;
+        lookedThroughAt = Date.now();
+        try {
+          let full = false;
+          for (const source of sources) {
+            const held = await source.pending(EVENT_BATCH);
+            await handOver(source, held);
+            full ||= held.length === EVENT_BATCH;
+          }
+          owed ||= full;
+          return full;
+        } catch (error) {
+          owed = true;
+          throw error;
         }
-        owed ||= full;
-        return full;
-      } catch (error) {
-        owed = true;
-        throw error;
-      }
-    },
+      }),
   });
   // What was not handed over is still in its documents: a look through is owed.
   const lost = (error: unknown) => {
@@ -73,7 +87,8 @@ export function eventRelay(options: EventRelayOptions): Worker {
     const batch = batched<HeldEvent>({
       lingerMs: EVENT_LINGER_MS,
       most: MOST_WAITING,
-      flush: (held) => handOver(source, held).catch(lost),
+      flush: (held) =>
+        inTurn(() => (owed ? Promise.resolve() : handOver(source, held))).catch(lost),
     });
     source.onWritten((held) => {
       for (const event of held) batch.add(event).catch(lost);
