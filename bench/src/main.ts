@@ -198,23 +198,34 @@ async function scenariosOf(
   return { scenarios: scenarios.filter(({ id }) => only.has(id)), stop };
 }
 
-/** R1, R2 and (b)–(e) in one stack: the references and the service side by side. */
-async function runOnStack(): Promise<ScenarioResult[]> {
+/**
+ * Runs `scenarios` one after the other in `stack`, the database warmed up first and the pet
+ * restocked before orders, then stops the servers `scenariosOf` started for them.
+ */
+async function runInTurn(
+  stack: Stack,
+  fixtures: Fixtures,
+  { scenarios, stop }: Awaited<ReturnType<typeof scenariosOf>>,
+): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
-  await withStack(undefined, async (stack) => {
-    const fixtures = await seed(stack);
-    const { scenarios, stop } = await scenariosOf(stack, fixtures);
-    try {
-      await warmDatabase(scenarios);
-      for (const scenario of scenarios) {
-        if (scenario.id === 'd') await restock(stack, fixtures.petId);
-        results.push(await runScenario(scenario));
-      }
-    } finally {
-      await stop();
+  try {
+    await warmDatabase(scenarios);
+    for (const scenario of scenarios) {
+      if (scenario.id === 'd') await restock(stack, fixtures.petId);
+      results.push(await runScenario(scenario));
     }
-  });
+  } finally {
+    await stop();
+  }
   return results;
+}
+
+/** R1, R2 and (b)–(e) in one stack: the references and the service side by side. */
+function runOnStack(): Promise<ScenarioResult[]> {
+  return withStack(undefined, async (stack) => {
+    const fixtures = await seed(stack);
+    return runInTurn(stack, fixtures, await scenariosOf(stack, fixtures));
+  });
 }
 
 /** One scenario in a stack of its own, its database warmed up first. */
@@ -399,16 +410,9 @@ async function measureStages(measured: ScenarioResult[]): Promise<StageCosts | u
     { pets: cpuProfileArgs(dir, 'pets'), gateway: cpuProfileArgs(dir, 'gateway') },
     async (stack) => {
       const referenceNodeArgs = { R1: cpuProfileArgs(dir, 'R1'), R2: cpuProfileArgs(dir, 'R2') };
-      const { scenarios, stop } = await scenariosOf(stack, await seed(stack), {
-        only,
-        referenceNodeArgs,
-      });
-      try {
-        await warmDatabase(scenarios);
-        for (const scenario of scenarios) await runScenario(scenario);
-      } finally {
-        await stop();
-      }
+      const fixtures = await seed(stack);
+      const started = await scenariosOf(stack, fixtures, { only, referenceNodeArgs });
+      await runInTurn(stack, fixtures, started);
     },
   );
   const costs: StageCosts = [];
@@ -437,14 +441,9 @@ async function profileService(service: ServiceName): Promise<void> {
     { [service]: cpuProfileArgs(profileDir, name) },
     async (stack) => {
       const fixtures = await seed(stack);
-      const { scenarios, stop } = await scenariosOf(stack, fixtures);
-      if (traced) scenarios.push(gatewayReadScenario('i', database, stack, fixtures));
-      try {
-        await warmDatabase(scenarios);
-        for (const scenario of scenarios) await runScenario(scenario);
-      } finally {
-        await stop();
-      }
+      const started = await scenariosOf(stack, fixtures);
+      if (traced) started.scenarios.push(gatewayReadScenario('i', database, stack, fixtures));
+      await runInTurn(stack, fixtures, started);
     },
     { env },
   );
