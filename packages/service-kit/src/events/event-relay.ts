@@ -35,6 +35,10 @@ export function eventRelay(options: EventRelayOptions): Worker {
   const { logger, sources, send, idleMs, quietMs = 30_000 } = options;
   let owed = true;
   let lookedThroughAt = Number.NEGATIVE_INFINITY;
+  // Handed events are numbered: those handed before a look through read the collection were in
+  // their documents then, so once it succeeds they are sent, and are not sent again.
+  let handedCount = 0;
+  let lookedThroughUpTo = 0;
   let turn = Promise.resolve();
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
     const run = turn.then(work);
@@ -61,6 +65,7 @@ export function eventRelay(options: EventRelayOptions): Worker {
         if (!owed && Date.now() - lookedThroughAt < quietMs) return false;
         owed = false;
         lookedThroughAt = Date.now();
+        const upTo = handedCount;
         try {
           let full = false;
           for (const source of sources) {
@@ -69,6 +74,7 @@ export function eventRelay(options: EventRelayOptions): Worker {
             full ||= held.length === EVENT_BATCH;
           }
           owed ||= full;
+          lookedThroughUpTo = upTo;
           return full;
         } catch (error) {
           owed = true;
@@ -84,14 +90,21 @@ export function eventRelay(options: EventRelayOptions): Worker {
     worker.kick();
   };
   const handed = sources.map((source) => {
-    const batch = batched<HeldEvent>({
+    const batch = batched<{ held: HeldEvent; number: number }>({
       lingerMs: EVENT_LINGER_MS,
       most: MOST_WAITING,
-      flush: (held) =>
-        inTurn(() => (owed ? Promise.resolve() : handOver(source, held))).catch(lost),
+      flush: (items) =>
+        inTurn(() => {
+          if (owed) return Promise.resolve();
+          const unsent = items.filter(({ number }) => number > lookedThroughUpTo);
+          return handOver(
+            source,
+            unsent.map(({ held }) => held),
+          );
+        }).catch(lost),
     });
     source.onWritten((held) => {
-      for (const event of held) batch.add(event).catch(lost);
+      for (const event of held) batch.add({ held: event, number: ++handedCount }).catch(lost);
     });
     return batch;
   });
