@@ -186,6 +186,36 @@ describe('eventRelay', () => {
     expect((await pendingOf(things, 1)).count).toBe(1);
   });
 
+  it('sends a handed event once when its look through read it first', async ({
+    things,
+    receiver,
+  }) => {
+    const source = thingEvents(things);
+    const pending = source.pending.bind(source);
+    // The write lands as the look through at start begins, and hands its event over only once the
+    // look through has read it.
+    let lookedThrough = false;
+    source.pending = async (limit) => {
+      if (lookedThrough) return pending(limit);
+      lookedThrough = true;
+      const eventId = newEventId();
+      const event: PendingEvent = { type: 'order.created', timestamp: at, data: { id: 1 } };
+      await things.insertOne({
+        _id: 1,
+        name: 'Rex',
+        ownerId: 'acct_jane1',
+        ...withEvent(eventId, event),
+      });
+      const read = await pending(limit);
+      source.written(1, [toRecordedEvent(eventId, event, { id: 1 })]);
+      return read;
+    };
+    const relay = startRelay(things, [receiver.url], captureLogs().logger, 3_600_000, source);
+    await handedOver(things, 1);
+    await relay.stop();
+    expect(receiver.accepted()).toMatchObject([{ type: 'order.created', data: { id: 1 } }]);
+  });
+
   it('looks for the handed events the gateway refused, until it takes them', async ({
     things,
     receiver,

@@ -35,10 +35,11 @@ export function eventRelay(options: EventRelayOptions): Worker {
   const { logger, sources, send, idleMs, quietMs = 30_000 } = options;
   let owed = true;
   let lookedThroughAt = Number.NEGATIVE_INFINITY;
-  // Handed events are numbered: those handed before a look through read the collection were in
-  // their documents then, so once it succeeds they are sent, and are not sent again.
+  // A look through that succeeded sent what it read, so handed events it read are not sent again.
+  // Those handed before it began were in their documents when it read them; those a write hands
+  // over while it runs may have been, so it keeps the ids it sent.
   let handedCount = 0;
-  let lookedThroughUpTo = 0;
+  let lookedThrough = { upTo: 0, sent: new Set<string>() };
   let turn = Promise.resolve();
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
     const run = turn.then(work);
@@ -66,15 +67,17 @@ export function eventRelay(options: EventRelayOptions): Worker {
         owed = false;
         lookedThroughAt = Date.now();
         const upTo = handedCount;
+        const sent = new Set<string>();
         try {
           let full = false;
           for (const source of sources) {
             const held = await source.pending(EVENT_BATCH);
             await handOver(source, held);
+            for (const { event } of held) sent.add(event.id);
             full ||= held.length === EVENT_BATCH;
           }
           owed ||= full;
-          lookedThroughUpTo = upTo;
+          lookedThrough = { upTo, sent };
           return full;
         } catch (error) {
           owed = true;
@@ -96,7 +99,10 @@ export function eventRelay(options: EventRelayOptions): Worker {
       flush: (items) =>
         inTurn(() => {
           if (owed) return Promise.resolve();
-          const unsent = items.filter(({ number }) => number > lookedThroughUpTo);
+          const { upTo, sent } = lookedThrough;
+          const unsent = items.filter(
+            ({ held, number }) => number > upTo && !sent.has(held.event.id),
+          );
           return handOver(
             source,
             unsent.map(({ held }) => held),
