@@ -1,6 +1,13 @@
+import { createRequire } from 'node:module';
 import { serveHttp } from '@petstore/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inSpan, startTracing } from './tracing.js';
+
+/** Whether the tracing SDK was loaded into this process. */
+const sdkLoaded = () =>
+  Object.keys(createRequire(import.meta.url).cache).some((path) =>
+    path.includes('@opentelemetry/sdk-trace-node'),
+  );
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -9,6 +16,8 @@ afterEach(() => {
 describe('startTracing', () => {
   it('records nothing and loads nothing without an endpoint', async () => {
     expect(await startTracing('test', {})).toBeUndefined();
+    await inSpan('work', {}, () => Promise.resolve());
+    expect(sdkLoaded()).toBe(false);
   });
 
   it('refuses a protocol it cannot send', async () => {
@@ -34,6 +43,7 @@ describe('startTracing', () => {
     // The exporter reads its endpoint from the process's environment, as in a service.
     vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', collector.url);
     const stop = await startTracing('test');
+    expect(sdkLoaded()).toBe(true);
     await inSpan('work', {}, () => Promise.resolve());
     await stop?.();
     expect(received).toEqual([
