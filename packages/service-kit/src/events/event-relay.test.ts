@@ -82,13 +82,8 @@ function rex(id: number, event: Omit<PendingEvent, 'timestamp'>): ThingDocument 
   };
 }
 
-/** Inserts thing `id` with an order.created event, and hands that event over as `data` shows it. */
-async function writeAndHand(
-  things: Collection<ThingDocument>,
-  source: EventSource<ThingDocument>,
-  id: number,
-  data: Record<string, unknown>,
-) {
+/** Inserts thing `id` with an order.created event; returns how to hand it over as `data` shows it. */
+async function write(things: Collection<ThingDocument>, id: number) {
   const eventId = newEventId();
   const event: PendingEvent = { type: 'order.created', timestamp: at, data: { id } };
   await things.insertOne({
@@ -97,7 +92,18 @@ async function writeAndHand(
     ownerId: 'acct_jane1',
     ...withEvent(eventId, event),
   });
-  source.written(id, [toRecordedEvent(eventId, event, data)]);
+  return (source: EventSource<ThingDocument>, data: Record<string, unknown>) =>
+    source.written(id, [toRecordedEvent(eventId, event, data)]);
+}
+
+/** Inserts thing `id` with an order.created event, and hands that event over as `data` shows it. */
+async function writeAndHand(
+  things: Collection<ThingDocument>,
+  source: EventSource<ThingDocument>,
+  id: number,
+  data: Record<string, unknown>,
+) {
+  (await write(things, id))(source, data);
 }
 
 async function pendingOf(things: Collection<ThingDocument>, id: number) {
@@ -198,16 +204,9 @@ describe('eventRelay', () => {
     source.pending = async (limit) => {
       if (lookedThrough) return pending(limit);
       lookedThrough = true;
-      const eventId = newEventId();
-      const event: PendingEvent = { type: 'order.created', timestamp: at, data: { id: 1 } };
-      await things.insertOne({
-        _id: 1,
-        name: 'Rex',
-        ownerId: 'acct_jane1',
-        ...withEvent(eventId, event),
-      });
+      const hand = await write(things, 1);
       const read = await pending(limit);
-      source.written(1, [toRecordedEvent(eventId, event, { id: 1 })]);
+      hand(source, { id: 1 });
       return read;
     };
     const relay = startRelay(things, [receiver.url], captureLogs().logger, 3_600_000, source);
