@@ -65,15 +65,21 @@ function frameName({ functionName, url, lineNumber }: CpuProfile['nodes'][number
   return url === '' ? name : `${name} (${shortLocation(url)}:${lineNumber + 1})`;
 }
 
-/** Self and total time per function, busiest first, from a `.cpuprofile`. */
-export function summariseProfile(profile: CpuProfile): ProfileSummary {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+/** The time, in µs, each node of the profile was sampled as the innermost one. */
+export function selfTimes(profile: CpuProfile): Map<number, number> {
   // Each sample lasts until the next one (the first delta is the time before the first sample).
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, index) => {
     const duration = profile.timeDeltas[index + 1] ?? 0;
     selfUs.set(id, (selfUs.get(id) ?? 0) + Math.max(0, duration));
   });
+  return selfUs;
+}
+
+/** Self and total time per function, busiest first, from a `.cpuprofile`. */
+export function summariseProfile(profile: CpuProfile): ProfileSummary {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const selfUs = selfTimes(profile);
 
   const functions = new Map<string, { owner: string; self: number; total: number }>();
   const entry = (node: CpuProfile['nodes'][number]) => {

@@ -1,4 +1,4 @@
-import { ownerOf, type CpuProfile } from './profile-summary.js';
+import { ownerOf, selfTimes, type CpuProfile } from './profile-summary.js';
 
 /** The stages a request goes through, in the order the table lists them. */
 export const STAGES = [
@@ -104,10 +104,8 @@ export function stageShares(profile: CpuProfile): Record<Stage, number> {
   for (const node of profile.nodes)
     for (const child of node.children ?? []) parents.set(child, node.id);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const stageOfNode = new Map<number, Stage | null>();
+  // Called once per node: the samples are already summed by node.
   const stageOf = (id: number): Stage | null => {
-    const known = stageOfNode.get(id);
-    if (known !== undefined) return known;
     const stack: Frame[] = [];
     for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
       const frame = byId.get(at)?.callFrame;
@@ -115,20 +113,18 @@ export function stageShares(profile: CpuProfile): Record<Stage, number> {
     }
     const leaf = stack[0]?.functionName;
     // Idle time, and loading modules at start-up, are no request's.
-    const stage =
-      leaf === '(idle)' || leaf === '(root)' || stack.some(startingUp) ? null : stageOfStack(stack);
-    stageOfNode.set(id, stage);
-    return stage;
+    return leaf === '(idle)' || leaf === '(root)' || stack.some(startingUp)
+      ? null
+      : stageOfStack(stack);
   };
   const totals = Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>;
   let busy = 0;
-  profile.samples.forEach((id, index) => {
-    const duration = Math.max(0, profile.timeDeltas[index + 1] ?? 0);
+  for (const [id, duration] of selfTimes(profile)) {
     const stage = stageOf(id);
-    if (stage === null) return;
+    if (stage === null) continue;
     totals[stage] += duration;
     busy += duration;
-  });
+  }
   for (const stage of STAGES) totals[stage] = busy === 0 ? 0 : (totals[stage] / busy) * 100;
   return totals;
 }
