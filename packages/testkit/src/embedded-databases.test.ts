@@ -5,7 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
-import { Long, MongoClient } from 'mongodb';
+import {
+  Binary,
+  BSONRegExp,
+  Decimal128,
+  Double,
+  BSON,
+  Int32,
+  Long,
+  MongoClient,
+  ObjectId,
+  Timestamp,
+  type Document,
+} from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMongoJavaServer } from './mongo-java-server.js';
 
@@ -149,6 +161,47 @@ describe('the embedded database', () => {
     await reader.close();
   });
 
+  it('keeps documents of every kind and their unique keys across restarts', async () => {
+    const dataDir = await newFolder();
+    const account = (n: number): Document => ({
+      _id: new Int32(n),
+      email: `user${n}@example.com`,
+      ref: new ObjectId('0123456789abcdef01234567'),
+      at: new Date(1_700_000_000_000 + n),
+      price: Decimal128.fromString('1.50'),
+      big: Long.fromString('9007199254740993'),
+      ratio: new Double(0.5),
+      none: null,
+      nested: { list: [new Int32(1), 'two', { three: new Double(3) }] },
+      bytes: new Binary(Buffer.from([1, 2, 3])),
+      stamp: new Timestamp({ t: 1, i: 2 }),
+      pattern: new BSONRegExp('^a', 'i'),
+    });
+    const accounts = (client: MongoClient) => client.db('petstore_gateway').collection('accounts');
+    const first = await startMongoJavaServer({ dataDir });
+    const writer = await MongoClient.connect(first.uri);
+    await accounts(writer).createIndex({ email: 1 }, { unique: true });
+    await accounts(writer).insertMany(Array.from({ length: 300 }, (_, n) => account(n)));
+    await writer.close();
+    await first.stop();
+
+    await using second = await startMongoJavaServer({ dataDir });
+    const reader = await MongoClient.connect(second.uri);
+    const stored = await accounts(reader).findOne(
+      { email: 'user42@example.com' },
+      { promoteValues: false },
+    );
+    const duplicate = accounts(reader).insertOne({
+      _id: 1000,
+      email: 'user7@example.com',
+    } as never);
+    await expect(duplicate).rejects.toMatchObject({ code: 11000 });
+    await reader.close();
+
+    const canonical = (document: unknown) => BSON.EJSON.stringify(document, { relaxed: false });
+    expect(canonical(stored)).toBe(canonical(account(42)));
+  });
+
   describe('answers as MongoDB does', () => {
     type Doc = { _id: number; owner: string; open: boolean };
     let server: Awaited<ReturnType<typeof startMongoJavaServer>>;
@@ -226,6 +279,24 @@ describe('the embedded database', () => {
       expect(ids(await docs.find({}).sort({ _id: 1 }).skip(98).limit(5).toArray())).toEqual([
         99, 100,
       ]);
+    });
+
+    it('refuses a second document for a unique key as MongoDB does', async () => {
+      const keyed = client
+        .db('petstore_gateway')
+        .collection<{ _id: number; key?: unknown }>('keyed');
+      await keyed.createIndex({ key: 1 }, { unique: true });
+      await keyed.insertMany([
+        { _id: 1, key: 1 },
+        { _id: 2, key: '1' },
+        { _id: 3, key: { a: 1, b: 2 } },
+        { _id: 4, key: { b: 2, a: 1 } },
+        { _id: 5 },
+      ]);
+      for (const key of [new Double(1), Long.fromNumber(1), { a: 1, b: 2 }, null]) {
+        await expect(keyed.insertOne({ _id: 6, key })).rejects.toMatchObject({ code: 11000 });
+      }
+      expect(await keyed.findOne({ key: { b: 2, a: 1 } })).toEqual({ _id: 4, key: { b: 2, a: 1 } });
     });
 
     it('orders ids of mixed number types by value', async () => {
