@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -200,6 +200,24 @@ describe('the embedded database', () => {
 
     const canonical = (document: unknown) => BSON.EJSON.stringify(document, { relaxed: false });
     expect(canonical(stored)).toBe(canonical(account(42)));
+  });
+
+  it('keeps its file small while a document is written again and again', async () => {
+    const dataDir = await newFolder();
+    await using server = await startMongoJavaServer({ dataDir });
+    const client = await MongoClient.connect(server.uri);
+    const counters = client
+      .db('petstore_store')
+      .collection<{ _id: string; value: number }>('counters');
+    await counters.insertOne({ _id: 'orders', value: 0 });
+    for (let written = 0; written < 2_000; written++) {
+      await counters.updateOne({ _id: 'orders' }, { $inc: { value: 1 } });
+    }
+    await client.close();
+
+    // Each write is a commit of its own; the space of the ones before is written over.
+    const { size } = await stat(join(dataDir, 'petstore.mv'));
+    expect(size).toBeLessThan(1024 * 1024);
   });
 
   describe('answers as MongoDB does', () => {
