@@ -1,10 +1,6 @@
 package petstore.testdb;
 
 import de.bwaldvogel.mongo.bson.Document;
-import de.bwaldvogel.mongo.wire.bson.BsonDecoder;
-import de.bwaldvogel.mongo.wire.bson.BsonEncoder;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import org.h2.mvstore.WriteBuffer;
 import org.h2.mvstore.type.BasicDataType;
@@ -35,24 +31,15 @@ final class BsonDocumentType extends BasicDataType<Document> {
 
   @Override
   public void write(WriteBuffer buffer, Document document) {
-    ByteBuf bson = Unpooled.buffer(averageSize);
-    try {
-      BsonEncoder.encodeDocument(document, bson);
-      int size = bson.readableBytes();
-      averageSize = (size + 15 * averageSize) / 16;
-      buffer.put(BSON).put(bson.array(), bson.arrayOffset() + bson.readerIndex(), size);
-    } finally {
-      bson.release();
-    }
+    byte[] bson = Bson.encode(document);
+    averageSize = (bson.length + 15 * averageSize) / 16;
+    buffer.put(BSON).put(bson);
   }
 
   @Override
   public Document read(ByteBuffer buffer) {
     if (buffer.get(buffer.position()) != BSON) return (Document) serialized.read(buffer);
     buffer.get();
-    ByteBuf bson = Unpooled.wrappedBuffer(buffer.slice());
-    Document document = BsonDecoder.decodeBson(bson);
-    buffer.position(buffer.position() + bson.readerIndex());
-    return document;
+    return Bson.decode(buffer);
   }
 }

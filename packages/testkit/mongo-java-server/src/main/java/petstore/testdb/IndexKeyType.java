@@ -2,11 +2,6 @@ package petstore.testdb;
 
 import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.bson.Document;
-import de.bwaldvogel.mongo.wire.bson.BsonDecoder;
-import de.bwaldvogel.mongo.wire.bson.BsonEncoder;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,10 +35,7 @@ final class IndexKeyType extends BasicDataType<KeyValue> {
 
   @Override
   public KeyValue read(ByteBuffer buffer) {
-    ByteBuf bson = Unpooled.wrappedBuffer(buffer.slice());
-    Document values = BsonDecoder.decodeBson(bson);
-    buffer.position(buffer.position() + bson.readerIndex());
-    return new KeyValue(values.values());
+    return new KeyValue(Bson.decode(buffer).values());
   }
 
   @Override
@@ -98,12 +90,6 @@ final class IndexKeyType extends BasicDataType<KeyValue> {
     Document values = new Document();
     int position = 0;
     for (Object value : key) values.put(String.valueOf(position++), value);
-    ByteBuf bson = Unpooled.buffer();
-    try {
-      BsonEncoder.encodeDocument(values, bson);
-      return ByteBufUtil.getBytes(bson);
-    } finally {
-      bson.release();
-    }
+    return Bson.encode(values);
   }
 }
