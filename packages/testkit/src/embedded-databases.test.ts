@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -200,6 +200,31 @@ describe('the embedded database', () => {
 
     const canonical = (document: unknown) => BSON.EJSON.stringify(document, { relaxed: false });
     expect(canonical(stored)).toBe(canonical(account(42)));
+  });
+
+  it('opens a file written before documents were stored as BSON, its unique index rebuilt', async () => {
+    // Written by the build before: three accounts and a unique index on their email.
+    const dataDir = await newFolder();
+    const written = join(import.meta.dirname, 'test-support', 'written-before-bson.mv');
+    await copyFile(written, join(dataDir, 'petstore.mv'));
+    await using server = await startMongoJavaServer({ dataDir });
+    const client = await MongoClient.connect(server.uri);
+    const accounts = client
+      .db('petstore_gateway')
+      .collection<{ _id: number; email: string; name: string; createdAt: Date }>('accounts');
+
+    expect(await accounts.find({}).sort({ _id: 1 }).toArray()).toEqual(
+      [1, 2, 3].map((n) => ({
+        _id: n,
+        email: `user${n}@example.com`,
+        name: `User ${n}`,
+        createdAt: new Date(Date.UTC(2026, 0, n)),
+      })),
+    );
+    expect(await accounts.findOne({ email: 'user2@example.com' })).toMatchObject({ _id: 2 });
+    const duplicate = accounts.insertOne({ _id: 4, email: 'user3@example.com' } as never);
+    await expect(duplicate).rejects.toMatchObject({ code: 11000 });
+    await client.close();
   });
 
   it('keeps its file small while a document is written again and again', async () => {
