@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ListOrdersQuerySchema, NewOrderSchema, OrderSchema, OrderUpdateSchema } from './store.js';
+import {
+  InventoryItemSchema,
+  InventoryUpdateSchema,
+  ListOrdersQuerySchema,
+  NewOrderSchema,
+  OrderSchema,
+  OrderUpdateSchema,
+} from './store.js';
 
 describe('order schemas', () => {
   it('accepts an order with no field at all, as the seed defines it', () => {
@@ -34,5 +41,13 @@ describe('order schemas', () => {
     });
     expect(ListOrdersQuerySchema.parse({ complete: 'true' }).complete).toBe(true);
     expect(ListOrdersQuerySchema.safeParse({ complete: '1' }).success).toBe(false);
+  });
+});
+
+describe('inventory schemas', () => {
+  it('sets a stock of at most 1000000, and shows one above it that cancelled orders gave back', () => {
+    expect(InventoryUpdateSchema.safeParse({ quantity: 1_000_001 }).success).toBe(false);
+    const item = { petId: 1, quantity: 1_000_005, status: 'available' };
+    expect(InventoryItemSchema.parse(item)).toEqual(item);
   });
 });

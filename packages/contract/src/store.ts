@@ -79,7 +79,12 @@ export const IdempotencyKeySchema = lengthInCodePoints(z.string(), { min: 1, max
 export const InventoryItemSchema = z
   .object({
     petId: IdSchema.openapi({ example: 1 }),
-    quantity: QuantitySchema.openapi({ description: 'How many are in stock.', example: 12 }),
+    // Not capped as an update is: cancelled orders give their quantity back to a full stock.
+    quantity: z.number().int().min(0).openapi({
+      description:
+        'How many are in stock. Can exceed the 1000000 an update sets at most, once cancelled orders give their quantity back.',
+      example: 12,
+    }),
     status: PetStatusSchema,
   })
   .openapi('InventoryItem', { description: 'The stock of a pet and the status it gives the pet.' });
