@@ -25,11 +25,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function serviceWith(nodeArgs?: string[]) {
+async function serviceWith(nodeArgs?: string[], entry = 'main.mjs') {
   const port = await freePort();
   return new ServiceProcess({
     name: 'probe',
-    entry: join(dir, 'main.mjs'),
+    entry: join(dir, entry),
     nodeArgs,
     env: { PORT: String(port) },
     url: `http://127.0.0.1:${port}`,
@@ -62,5 +62,16 @@ describe('ServiceProcess', () => {
     } finally {
       await service.stop();
     }
+  });
+
+  it('says what a service that failed to start last wrote', async () => {
+    await writeFile(
+      join(dir, 'fails.mjs'),
+      `console.error('the database refused: bad credentials'); process.exit(3);`,
+    );
+    const service = await serviceWith([], 'fails.mjs');
+    await expect(service.start()).rejects.toThrow(
+      /^\[stack\] probe exited during start-up \(3\): the database refused: bad credentials$/,
+    );
   });
 });

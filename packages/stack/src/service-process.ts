@@ -1,10 +1,14 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { basename } from 'node:path';
+import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { spawnGuarded, stopGuarded } from '@petstore/testkit';
 import { printPretty } from './pretty-logs.js';
+
+/** How much of a piped service's last output a start-up failure quotes. */
+const OUTPUT_KEPT = 2_000;
 
 export interface ServiceProcessOptions {
   name: string;
@@ -39,8 +43,13 @@ export class ServiceProcess {
       output: stdio === 'inherit' ? 'inherit' : 'pipe',
     });
     this.child = child;
+    // What a piped service last wrote, so that a failed start says why.
+    let lastOutput = '';
     if (stdio === 'pipe') {
-      const forward = (chunk: string) => onOutput?.(name, chunk);
+      const forward = (chunk: string) => {
+        lastOutput = (lastOutput + chunk).slice(-OUTPUT_KEPT);
+        onOutput?.(name, chunk);
+      };
       child.stdout?.setEncoding('utf8').on('data', forward);
       child.stderr?.setEncoding('utf8').on('data', forward);
     }
@@ -52,7 +61,11 @@ export class ServiceProcess {
     while (Date.now() < deadline) {
       if (!this.running) {
         const status = child.exitCode ?? child.signalCode;
-        throw new Error(`[stack] ${name} exited during start-up (${status})`);
+        // The pipes may still hold the last words of a process that has exited.
+        const pipes = [child.stdout, child.stderr].filter((pipe) => pipe !== null);
+        await Promise.all(pipes.map((pipe) => finished(pipe).catch(() => {})));
+        const said = lastOutput.trim() ? `: ${lastOutput.trim()}` : '';
+        throw new Error(`[stack] ${name} exited during start-up (${status})${said}`);
       }
       if ((await fetch(`${this.url}/health`).catch(() => undefined))?.ok) return;
       await sleep(100);
