@@ -29,5 +29,6 @@ export type { EventSenderOptions } from './events/event-relay.js';
 export { eventSource, type EventSource, type EventSourceOptions } from './events/event-source.js';
 export type { HeldEvent } from './events/event-source.js';
 export { carrying, newEventId, recordEvent, toRecordedEvent } from './events/pending-events.js';
+export { timeOrderedId } from './time-ordered-id.js';
 export { takenOff, withEvent } from './events/pending-events.js';
 export type { PendingEvent, RecordedUpdate, WithPendingEvents } from './events/pending-events.js';

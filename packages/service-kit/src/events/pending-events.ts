@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { RecordedEvent, WebhookEventType } from '@petstore/contract';
+import { timeOrderedId } from '../time-ordered-id.js';
 
 // Written by the same single-document update as the change, so it exists exactly when it does.
 export interface PendingEvent {
@@ -19,7 +19,7 @@ export interface WithPendingEvents {
 type EventPath = `pendingEvents.${string}`;
 
 export function newEventId(): string {
-  return `evt_${randomUUID().replaceAll('-', '')}`;
+  return timeOrderedId('evt');
 }
 
 export function carrying(ids: string[]): Record<EventPath, { $exists: true }> {

@@ -9,7 +9,7 @@ import {
   type ApiKeyDocument,
   type GatewayCollections,
 } from '../database/collections.js';
-import { newAccountId, newKeyId } from '../database/random-ids.js';
+import { newAccountId, newKeyId } from '../database/ids.js';
 
 export const ADMIN_ACCOUNT_ID = 'acct_admin';
 export const ADMIN_KEY_ID = 'key_admin';

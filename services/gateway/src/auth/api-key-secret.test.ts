@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiKey, keyPrefix, looksLikeApiKey, newApiKey, sameHash } from './api-key-secret.js';
-import { newAccountId, newKeyId, newMessageId, randomBase62 } from '../database/random-ids.js';
+import { newAccountId, newKeyId, newMessageId, randomBase62 } from '../database/ids.js';
 
 describe('API keys', () => {
   it('are psk_ and 40 base62 characters, never twice the same', () => {
@@ -50,6 +50,6 @@ describe('randomBase62', () => {
   it('makes ids with the contract’s prefixes', () => {
     expect(newAccountId()).toMatch(/^acct_[A-Za-z0-9]{20}$/);
     expect(newKeyId()).toMatch(/^key_[A-Za-z0-9]{20}$/);
-    expect(newMessageId()).toMatch(/^msg_[A-Za-z0-9]{20}$/);
+    expect(newMessageId()).toMatch(/^msg_[0-9a-f]{32}$/);
   });
 });

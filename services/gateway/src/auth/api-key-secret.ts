@@ -1,5 +1,5 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import { randomBase62 } from '../database/random-ids.js';
+import { randomBase62 } from '../database/ids.js';
 
 /** The shape of every key this gateway issues or accepts. */
 export const API_KEY_PATTERN = /^psk_[A-Za-z0-9]{32,128}$/;

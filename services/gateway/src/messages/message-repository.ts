@@ -17,7 +17,7 @@ import {
   type GatewayCollections,
   type MessageDocument,
 } from '../database/collections.js';
-import { newMessageId } from '../database/random-ids.js';
+import { newMessageId } from '../database/ids.js';
 
 export type ClaimedMessage = Pick<
   MessageDocument,

@@ -45,7 +45,7 @@ describe('messages', () => {
     expect(res.status).toBe(202);
     const queued = (await res.json()) as MessageBody;
     expect(queued).toEqual({
-      id: expect.stringMatching(/^msg_[A-Za-z0-9]{20}$/) as string,
+      id: expect.stringMatching(/^msg_[0-9a-f]{32}$/) as string,
       message: 'Hello from the Petstore!',
       status: 'queued',
       createdAt: expect.any(String) as string,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, vi } from 'vitest';
 import { it } from '../test-support/gateway-harness.js';
 import { anEvent, seedWebhook } from '../test-support/webhook-fixtures.js';
@@ -83,5 +84,25 @@ describe('recording events', () => {
     expect(await gatewayCollections(db).deliveries.countDocuments({ webhookId: webhook.id })).toBe(
       1,
     );
+  });
+
+  it('stores the deliveries of events made one after another in the events’ order', async ({
+    db,
+  }) => {
+    const webhook = await seedWebhook(db);
+    // Ids as the services make them: the time in milliseconds, in hex, then random digits.
+    const made = Array.from({ length: 200 }, (_, index) => {
+      const time = (Date.now() + index).toString(16).padStart(12, '0');
+      return anEvent({ id: `evt_${time}${randomBytes(10).toString('hex')}` });
+    });
+    const recorder = new EventRecorder(db);
+    for (const event of made.toReversed()) await recorder.recordEvents([event]);
+
+    const stored = await gatewayCollections(db)
+      .deliveries.find({ webhookId: webhook.id }, { sort: { _id: 1 } })
+      .toArray();
+    const timeOf = (eventId: string) => eventId.slice('evt_'.length, 'evt_'.length + 12);
+    expect(stored.map(({ eventId }) => timeOf(eventId))).toEqual(made.map(({ id }) => timeOf(id)));
+    expect(new Set(stored.map(({ _id }) => _id)).size).toBe(made.length);
   });
 });

@@ -13,10 +13,13 @@ import {
   type WebhookEventDocument,
 } from '../database/collections.js';
 
-/** The same id however often the event is recorded. */
+/**
+ * The same id however often the event is recorded. It begins with what follows `evt_`, the time
+ * in the event ids this API makes, so that deliveries, like events, are stored in time order.
+ */
 export function deliveryIdOf(webhookId: string, eventId: string): string {
   const digest = createHash('sha256').update(`${webhookId}:${eventId}`).digest('hex');
-  return `whd_${digest.slice(0, 32)}`;
+  return `whd_${eventId.slice('evt_'.length, 'evt_'.length + 12)}${digest.slice(0, 20)}`;
 }
 
 function wants(webhook: WebhookDocument, event: WebhookEventDocument): boolean {

@@ -16,7 +16,7 @@ import {
   type SealedSecret,
   type WebhookDocument,
 } from '../database/collections.js';
-import { newWebhookId } from '../database/random-ids.js';
+import { newWebhookId } from '../database/ids.js';
 import { checkWebhookUrl } from './url-policy.js';
 import { newWebhookSecret, sealSecret } from './webhook-secret.js';
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { timeOrderedId } from '@petstore/service-kit';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Bytes from the largest multiple of 62 up are drawn again, so no character is likelier. */
@@ -17,5 +18,6 @@ export function randomBase62(length: number): string {
 
 export const newAccountId = () => `acct_${randomBase62(20)}`;
 export const newKeyId = () => `key_${randomBase62(20)}`;
-export const newMessageId = () => `msg_${randomBase62(20)}`;
+// Time-ordered: a message is written at every request, at the end of the `_id` index.
+export const newMessageId = () => timeOrderedId('msg');
 export const newWebhookId = () => `wh_${randomBase62(20)}`;
