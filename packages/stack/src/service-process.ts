@@ -43,15 +43,13 @@ export class ServiceProcess {
       output: stdio === 'inherit' ? 'inherit' : 'pipe',
     });
     this.child = child;
-    // What a piped service last wrote, so that a failed start says why.
+    const pipes = stdio === 'pipe' ? [child.stdout, child.stderr].filter((p) => p !== null) : [];
+    // What a piped service last wrote while starting, so that a failed start says why.
     let lastOutput = '';
-    if (stdio === 'pipe') {
-      const forward = (chunk: string) => {
-        lastOutput = (lastOutput + chunk).slice(-OUTPUT_KEPT);
-        onOutput?.(name, chunk);
-      };
-      child.stdout?.setEncoding('utf8').on('data', forward);
-      child.stderr?.setEncoding('utf8').on('data', forward);
+    const keep = (chunk: string) => (lastOutput = (lastOutput + chunk).slice(-OUTPUT_KEPT));
+    for (const pipe of pipes) {
+      pipe.setEncoding('utf8').on('data', keep);
+      pipe.on('data', (chunk: string) => onOutput?.(name, chunk));
     }
     if (stdio === 'pretty' && child.stdout && child.stderr) {
       printPretty(child.stdout, process.stdout, name);
@@ -62,12 +60,14 @@ export class ServiceProcess {
       if (!this.running) {
         const status = child.exitCode ?? child.signalCode;
         // The pipes may still hold the last words of a process that has exited.
-        const pipes = [child.stdout, child.stderr].filter((pipe) => pipe !== null);
         await Promise.all(pipes.map((pipe) => finished(pipe).catch(() => {})));
         const said = lastOutput.trim() ? `: ${lastOutput.trim()}` : '';
         throw new Error(`[stack] ${name} exited during start-up (${status})${said}`);
       }
-      if ((await fetch(`${this.url}/health`).catch(() => undefined))?.ok) return;
+      if ((await fetch(`${this.url}/health`).catch(() => undefined))?.ok) {
+        for (const pipe of pipes) pipe.off('data', keep);
+        return;
+      }
       await sleep(100);
     }
     await this.stop();
