@@ -161,6 +161,40 @@ describe('the embedded database', () => {
     await reader.close();
   });
 
+  it('stays up while documents in one page are updated from many connections at once', async () => {
+    // Each update adds or removes fields of a document whose page other connections' commits
+    // are writing at that moment.
+    const dataDir = await newFolder();
+    await using server = await startMongoJavaServer({ dataDir });
+    const client = await MongoClient.connect(server.uri, { maxPoolSize: 8 });
+    try {
+      const docs = client.db('petstore_store').collection<Document & { _id: number }>('pages');
+      const base = Object.fromEntries(
+        Array.from({ length: 500 }, (_, n) => [`field${n}`, 'x'.repeat(20)]),
+      );
+      const extra = Array.from({ length: 50 }, (_, n) => `extra${n}`);
+      await docs.insertMany(Array.from({ length: 8 }, (_, id) => ({ _id: id, ...base })));
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, id) => {
+          for (let round = 1; round <= 250; round++) {
+            await docs.updateOne(
+              { _id: id },
+              round % 2 === 1
+                ? { $set: Object.fromEntries(extra.map((field) => [field, round])) }
+                : { $unset: Object.fromEntries(extra.map((field) => [field, ''])) },
+            );
+          }
+        }),
+      );
+
+      expect(await docs.find({}).sort({ _id: 1 }).toArray()).toEqual(
+        Array.from({ length: 8 }, (_, id) => ({ _id: id, ...base })),
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
   it('keeps documents of every kind and their unique keys across restarts', async () => {
     const dataDir = await newFolder();
     const account = (n: number): Document => ({

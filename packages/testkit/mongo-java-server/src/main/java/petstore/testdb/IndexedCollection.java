@@ -9,7 +9,9 @@ import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.bson.Document;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Spliterators;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.h2.mvstore.Cursor;
@@ -54,6 +56,18 @@ final class IndexedCollection extends H2Collection {
           query, inIdOrder(query, direction < 0), skip, limit, batchSize, null, projection);
     }
     return super.queryDocuments(query, orderBy, skip, limit, batchSize, projection);
+  }
+
+  /**
+   * Copies of the documents found, never the stored ones. The library updates a document it found
+   * in place, while another connection's commit may be writing that same object to the file: the
+   * commit failed on it, closing the store, or wrote the document half-updated. A reply is encoded
+   * from copies too, so no document changes while it is sent.
+   */
+  @Override
+  protected QueryResult createQueryResult(List<Document> found, int batchSize) {
+    return super.createQueryResult(
+        found.stream().map(Document::cloneDeeply).collect(Collectors.toList()), batchSize);
   }
 
   /** The filter's conditions on the fields of a unique index, or null if it misses one. */

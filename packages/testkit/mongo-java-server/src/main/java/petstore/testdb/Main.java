@@ -36,9 +36,9 @@ public final class Main {
   private static final int CACHE_MB = 512;
 
   /**
-   * Documents in a page, at most. A commit writes every page it changed whole, so a document
-   * inserted at a random id (an event, a delivery) cost the encoding of the 48 the library's
-   * default allows; with 16, an insert at a random id costs about 40% less.
+   * Documents in a page, at most. A commit writes every page it changed whole, so a write to one
+   * document (an order's stock, an idempotency record at a random id) cost the encoding of the 48
+   * the library's default allows; with 16, an insert at a random id costs about 40% less.
    */
   private static final int KEYS_PER_PAGE = 16;
 
