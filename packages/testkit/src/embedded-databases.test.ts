@@ -19,7 +19,7 @@ import {
   type Document,
 } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startMongoJavaServer } from './mongo-java-server.js';
+import { mongoJavaServerJar, startMongoJavaServer } from './mongo-java-server.js';
 
 const run = promisify(execFile);
 const folders: string[] = [];
@@ -158,6 +158,48 @@ describe('the embedded database', () => {
     const kept = reader.db('petstore_store').collection<{ _id: number; open: boolean }>('orders');
     expect(await kept.countDocuments({})).toBe(199);
     expect(await kept.countDocuments({ open: false })).toBe(50);
+    await reader.close();
+  });
+
+  it('exits, saying why, when its file cannot grow, and keeps every write it acknowledged', async () => {
+    const dataDir = await newFolder();
+    // A file size limit of 2 MiB on the process fails the write that crosses it, as a full disk.
+    const limited = spawn('bash', [
+      '-c',
+      `ulimit -f 2048; exec java -jar ${mongoJavaServerJar()} 0 ${join(dataDir, 'petstore.mv')}`,
+    ]);
+    let said = '';
+    limited.stderr.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
+    const exited = once(limited, 'exit') as Promise<[number | null]>;
+    let acknowledged = 0;
+    try {
+      const [listening] = (await once(limited.stdout.setEncoding('utf8'), 'data')) as [string];
+      const address = listening.trim().split(' ').at(-1)!;
+      const writer = await MongoClient.connect(`mongodb://${address}/`, {
+        serverSelectionTimeoutMS: 1_000,
+      });
+      const orders = writer
+        .db('petstore_store')
+        .collection<{ _id: number; note: string }>('orders');
+      await expect(
+        (async () => {
+          for (; acknowledged < 10_000; acknowledged++) {
+            await orders.insertOne({ _id: acknowledged, note: 'x'.repeat(1_000) });
+          }
+        })(),
+      ).rejects.toThrow();
+      await writer.close();
+    } finally {
+      limited.kill('SIGKILL'); // only if it is still running
+    }
+
+    expect(await exited).toEqual([1, null]);
+    expect(said).toContain('the database cannot go on, its store failed: java.io.IOException');
+    await using again = await startMongoJavaServer({ dataDir });
+    const reader = await MongoClient.connect(again.uri);
+    const kept = reader.db('petstore_store').collection('orders');
+    expect(acknowledged).toBeGreaterThan(100);
+    expect(await kept.countDocuments({})).toBe(acknowledged);
     await reader.close();
   });
 

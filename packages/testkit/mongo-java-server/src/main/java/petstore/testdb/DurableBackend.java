@@ -49,11 +49,27 @@ final class DurableBackend extends H2Backend {
     } catch (RuntimeException e) {
       // A command caught by the stop: what it wrote may not be in the file, so it fails, as
       // MongoDB fails commands while it shuts down, rather than with an internal error.
-      if (stopping || store.isClosed()) {
+      if (stopping) {
         throw new MongoServerError(91, "ShutdownInProgress", "the database is shutting down");
+      }
+      if (store.isClosed()) {
+        exitOnFault(store.getPanicException() != null ? store.getPanicException() : e);
       }
       throw e;
     }
+  }
+
+  /**
+   * The store closes itself when it cannot write its file (a full disk, say), and would fail every
+   * command from then on; the process exits instead, saying why, so that what runs it sees the
+   * database stop. Every write it acknowledged is in the file.
+   */
+  private static void exitOnFault(Throwable fault) {
+    Throwable cause = fault;
+    while (cause.getCause() != null) cause = cause.getCause();
+    System.err.println("the database cannot go on, its store failed: " + cause);
+    fault.printStackTrace();
+    Runtime.getRuntime().halt(1);
   }
 
   @Override
