@@ -19,6 +19,7 @@ import {
   type Document,
 } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { spawnGuarded, stopGuarded } from './guarded-process.js';
 import { mongoJavaServerJar, startMongoJavaServer } from './mongo-java-server.js';
 
 const run = promisify(execFile);
@@ -164,16 +165,16 @@ describe('the embedded database', () => {
   it('exits, saying why, when its file cannot grow, and keeps every write it acknowledged', async () => {
     const dataDir = await newFolder();
     // A file size limit of 2 MiB on the process fails the write that crosses it, as a full disk.
-    const limited = spawn('bash', [
+    const limited = spawnGuarded('bash', [
       '-c',
       `ulimit -f 2048; exec java -jar ${mongoJavaServerJar()} 0 ${join(dataDir, 'petstore.mv')}`,
     ]);
     let said = '';
-    limited.stderr.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
-    const exited = once(limited, 'exit') as Promise<[number | null]>;
+    limited.stderr!.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
     let acknowledged = 0;
+    let status: number | null;
     try {
-      const [listening] = (await once(limited.stdout.setEncoding('utf8'), 'data')) as [string];
+      const [listening] = (await once(limited.stdout!.setEncoding('utf8'), 'data')) as [string];
       const address = listening.trim().split(' ').at(-1)!;
       const writer = await MongoClient.connect(`mongodb://${address}/`, {
         serverSelectionTimeoutMS: 1_000,
@@ -190,10 +191,10 @@ describe('the embedded database', () => {
       ).rejects.toThrow();
       await writer.close();
     } finally {
-      limited.kill('SIGKILL'); // only if it is still running
+      status = await stopGuarded(limited); // its own status if it has exited by then
     }
 
-    expect(await exited).toEqual([1, null]);
+    expect(status).toBe(1);
     expect(said).toContain('the database cannot go on, its store failed: java.io.IOException');
     await using again = await startMongoJavaServer({ dataDir });
     const reader = await MongoClient.connect(again.uri);
