@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startStack, type Stack } from '@petstore/stack';
+import { databaseCommands, startStack, type Stack } from '@petstore/stack';
 import { startBenchServer, type BenchServer } from './bench-process.js';
 import { commandsPerOperation } from './commands.js';
 import { DATABASE_NAMES, restock, seed, subscribeToOrders, type Fixtures } from './fixtures.js';
@@ -237,6 +237,13 @@ async function runAlone(
     undefined,
     async (stack) => {
       const scenario = scenarioIn(stack, await seed(stack));
+      // With metrics on, every process is scraped first, database gauges and all, as Prometheus
+      // does at each interval: what a scrape leaves behind counts.
+      if (stackOptions?.metrics) {
+        for (const process of [stack.gateway, stack.pets, stack.store]) {
+          await databaseCommands(process);
+        }
+      }
       await warmDatabase([scenario]);
       return runScenario(scenario);
     },
