@@ -15,11 +15,16 @@ export interface BenchServer {
 export async function startBenchServer(
   script: string,
   args: string[] = [],
-  { nodeArgs = [], timeoutMs = 10_000 }: { nodeArgs?: string[]; timeoutMs?: number } = {},
+  {
+    nodeArgs = [],
+    env = {},
+    timeoutMs = 10_000,
+  }: { nodeArgs?: string[]; env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<BenchServer> {
   const entry = fileURLToPath(new URL(`./${script}`, import.meta.url));
   const child = spawn(process.execPath, [...nodeArgs, entry, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

@@ -28,6 +28,7 @@ import {
   referenceScenarios,
   stackScenarios,
   webhookScenarios,
+  type ReferenceUrls,
   type Scenario,
 } from './scenarios.js';
 import { startTraceSink } from './trace-sink.js';
@@ -60,7 +61,23 @@ const selected = new Set<Selectable>(
   (args.only?.split(',').map((id) => id.trim()) as Selectable[] | undefined) ??
     (args.profile
       ? ['c']
-      : ['a', 'R1', 'R2', 'b', 'c', 'd', 'e', 'h', 'i', 'j', 'stages', 'g', 'commands']),
+      : [
+          'a',
+          'R1',
+          'R2',
+          'RK',
+          'RT',
+          'b',
+          'c',
+          'd',
+          'e',
+          'h',
+          'i',
+          'j',
+          'stages',
+          'g',
+          'commands',
+        ]),
 );
 /** The database every stack runs on. */
 const database: Database = process.env.MONGODB_URI ? 'MONGODB_URI' : 'mongo-java-server';
@@ -165,8 +182,9 @@ interface ScenariosOptions {
 }
 
 /**
- * The scenarios to run in `stack` on `database`, in order: R1 on the stack's pets database and R2
- * in front of it when asked for (started here, stopped by `stop`), then (b)–(e).
+ * The scenarios to run in `stack` on `database`, in order: the references asked for, on the
+ * stack's pets database (R1, R2 in front of it, RK, RT; started here, stopped by `stop`), then
+ * (b)–(e).
  */
 async function scenariosOf(
   stack: Stack,
@@ -179,12 +197,12 @@ async function scenariosOf(
   };
   cleanups.push(stop);
   const scenarios = stackScenarios(database, stack, fixtures);
+  const urls: ReferenceUrls = {};
+  const databaseArgs = [stack.database.uri, DATABASE_NAMES.pets];
   if (only.has('R1') || only.has('R2')) {
-    const r1 = await startBenchServer(
-      'reference-find-one.js',
-      [stack.database.uri, DATABASE_NAMES.pets],
-      { nodeArgs: referenceNodeArgs.R1 },
-    );
+    const r1 = await startBenchServer('reference-find-one.js', databaseArgs, {
+      nodeArgs: referenceNodeArgs.R1,
+    });
     servers.push(r1);
     const { customer } = fixtures;
     const r2 = await startBenchServer(
@@ -193,8 +211,20 @@ async function scenariosOf(
       { nodeArgs: referenceNodeArgs.R2 },
     );
     servers.push(r2);
-    scenarios.unshift(...referenceScenarios(database, { r1: r1.url, r2: r2.url }, fixtures));
+    Object.assign(urls, { R1: r1.url, R2: r2.url });
   }
+  if (only.has('RK')) {
+    servers.push(await startBenchServer('reference-koa.js', databaseArgs));
+    urls.RK = servers.at(-1)?.url;
+  }
+  if (only.has('RT')) {
+    const sink = await startTraceSink();
+    servers.push(sink);
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_on' };
+    servers.push(await startBenchServer('reference-find-one.js', databaseArgs, { env }));
+    urls.RT = servers.at(-1)?.url;
+  }
+  scenarios.unshift(...referenceScenarios(database, urls, fixtures));
   return { scenarios: scenarios.filter(({ id }) => only.has(id)), stop };
 }
 
@@ -262,7 +292,7 @@ async function runAll(): Promise<ScenarioResult[]> {
       await bare.stop();
     }
   }
-  const onStack: ScenarioId[] = ['R1', 'R2', 'b', 'c', 'd', 'e'];
+  const onStack: ScenarioId[] = ['R1', 'R2', 'RK', 'RT', 'b', 'c', 'd', 'e'];
   if (onStack.some((id) => selected.has(id))) results.push(...(await runOnStack()));
   if (selected.has('h')) {
     results.push(

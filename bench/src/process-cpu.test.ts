@@ -15,6 +15,7 @@ describe('roleOf', () => {
     expect(roleOf('/usr/bin/node /w/services/store/dist/main.js')).toBe('store');
     expect(roleOf('/usr/bin/node /w/bench/dist/bare-server.js')).toBe('bare server');
     expect(roleOf('/usr/bin/node /w/bench/dist/reference-find-one.js mongodb://x')).toBe('R1');
+    expect(roleOf('/usr/bin/node /w/bench/dist/reference-koa.js mongodb://x')).toBe('R1');
     expect(roleOf('/usr/bin/node /w/bench/dist/reference-proxy.js http://x')).toBe('R2');
     expect(
       roleOf('java -XX:+UseSerialGC -jar /w/.tools/mongo-java-server/petstore-testdb.jar 1'),

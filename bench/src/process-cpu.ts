@@ -13,7 +13,8 @@ export function roleOf(commandLine: string): Role | undefined {
   if (/services\/pets\/dist\/main\.js/.test(commandLine)) return 'pets';
   if (/services\/store\/dist\/main\.js/.test(commandLine)) return 'store';
   if (/bench\/dist\/bare-server\.js/.test(commandLine)) return 'bare server';
-  if (/bench\/dist\/reference-find-one\.js/.test(commandLine)) return 'R1';
+  // RK and RT are reference read servers too: their CPU shows in the R1 column of their rows.
+  if (/bench\/dist\/reference-(find-one|koa)\.js/.test(commandLine)) return 'R1';
   if (/bench\/dist\/reference-proxy\.js/.test(commandLine)) return 'R2';
   if (/^(\S*\/)?java\s.*petstore-testdb\.jar/.test(commandLine)) return 'database';
   return undefined;

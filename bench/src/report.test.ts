@@ -46,6 +46,8 @@ type Runs = Partial<Record<ScenarioId, [number, number, Partial<Measurement>?]>>
 const atBounds: Runs = {
   R1: [2_000, 20],
   R2: [2_000, 20],
+  RK: [1_800, 20],
+  RT: [1_200, 20],
   b: [1_700, 20],
   c: [1_700, 25],
   d: [400, 90],
@@ -71,6 +73,8 @@ describe('evaluate', () => {
         gatewayOverR2: 0.85,
         ordersOverR1: 0.2,
         gatewayOverPets: 1,
+        koaOverR1: 0.9,
+        tracedOverR1: 0.6,
       },
     });
     expect(ratios.serviceOverBare).toBe(0.17);

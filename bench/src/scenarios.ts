@@ -21,26 +21,34 @@ export function bareScenario(url: string): Scenario {
   };
 }
 
-/** R1 and R2: the least a pet read costs, directly and through a proxy checking the key. */
+/** Where each reference server started for a run listens. */
+export type ReferenceUrls = Partial<Record<'R1' | 'R2' | 'RK' | 'RT', string>>;
+
+const REFERENCE_TITLES = {
+  R1: '`node:http` + the driver’s `findOne`',
+  R2: '`node:http` + SHA-256 key lookup + undici `Pool` → R1',
+  RK: 'R1’s read in Koa’s one middleware, with the headers the API asks of it',
+  RT: 'R1 with every request traced (`always_on`) and exported over OTLP',
+};
+
+/**
+ * R1 and R2, the least a pet read costs, directly and through a proxy checking the key; RK and
+ * RT, the least it costs in Koa and traced.
+ */
 export function referenceScenarios(
   database: Database,
-  { r1, r2 }: { r1: string; r2: string },
+  urls: ReferenceUrls,
   fixtures: Fixtures,
 ): Scenario[] {
-  return [
-    {
-      id: 'R1',
-      title: '`node:http` + the driver’s `findOne`',
-      database,
-      target: { url: `${r1}/v1/pets/${fixtures.petId}`, method: 'GET', headers: {} },
-    },
-    {
-      id: 'R2',
-      title: '`node:http` + SHA-256 key lookup + undici `Pool` → R1',
-      database,
-      target: petRead(r2, fixtures),
-    },
-  ];
+  return (['R1', 'R2', 'RK', 'RT'] as const).flatMap((id) => {
+    const url = urls[id];
+    if (url === undefined) return [];
+    const target: Target =
+      id === 'R2'
+        ? petRead(url, fixtures)
+        : { url: `${url}/v1/pets/${fixtures.petId}`, method: 'GET', headers: {} };
+    return [{ id, title: REFERENCE_TITLES[id], database, target }];
+  });
 }
 
 type Customer = Pick<Fixtures, 'petId' | 'customer'>;

@@ -22,7 +22,13 @@ export { callerOf, requireAdmin, requireCaller, setCaller, trustGateway } from '
 export { internalHeaders, type Caller, type Role } from './trust-gateway.js';
 export { Worker, type WorkerOptions } from './worker.js';
 export { databaseGauge, rateLimitRejections, upstreamErrors } from './telemetry/telemetry.js';
-export { currentTraceparent, contextFrom, inSpan, SpanKind } from './telemetry/tracing.js';
+export {
+  currentTraceparent,
+  contextFrom,
+  inSpan,
+  SpanKind,
+  startTracing,
+} from './telemetry/tracing.js';
 export { withTraceContext } from './telemetry/tracing.js';
 export { eventRelay, eventSender, type EventRelayOptions } from './events/event-relay.js';
 export type { EventSenderOptions } from './events/event-relay.js';
