@@ -214,15 +214,23 @@ async function scenariosOf(
     Object.assign(urls, { R1: r1.url, R2: r2.url });
   }
   if (only.has('RK')) {
-    servers.push(await startBenchServer('reference-koa.js', databaseArgs));
-    urls.RK = servers.at(-1)?.url;
+    const rk = await startBenchServer('reference-koa.js', databaseArgs);
+    servers.push(rk);
+    urls.RK = rk.url;
   }
   if (only.has('RT')) {
     const sink = await startTraceSink();
-    servers.push(sink);
+    servers.push({
+      url: sink.url,
+      stop: () => {
+        log(`the trace sink received ${sink.received()} export requests from RT`);
+        return sink.stop();
+      },
+    });
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_on' };
-    servers.push(await startBenchServer('reference-find-one.js', databaseArgs, { env }));
-    urls.RT = servers.at(-1)?.url;
+    const rt = await startBenchServer('reference-find-one.js', databaseArgs, { env });
+    servers.push(rt);
+    urls.RT = rt.url;
   }
   scenarios.unshift(...referenceScenarios(database, urls, fixtures));
   return { scenarios: scenarios.filter(({ id }) => only.has(id)), stop };
