@@ -228,7 +228,9 @@ async function scenariosOf(
       },
     });
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_on' };
-    const rt = await startBenchServer('reference-find-one.js', databaseArgs, { env });
+    const rt = await startBenchServer('reference-find-one.js', [...databaseArgs, 'traced'], {
+      env,
+    });
     servers.push(rt);
     urls.RT = rt.url;
   }

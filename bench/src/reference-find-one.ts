@@ -5,12 +5,15 @@ import { serve } from './serve.js';
 
 // R1, the least a pet read can cost: `node:http` and the official driver's `findOne`, on the
 // pets service's database with the driver's default pool, as the pets service has it.
-// `node dist/reference-find-one.js <mongodb uri> <database>`. RT is the same server with
-// `OTEL_EXPORTER_OTLP_ENDPOINT` set: every request traced as the services trace them, a span for
-// the request and one for its database command, exported.
-const [uri = '', database = 'petstore_pets'] = process.argv.slice(2);
+// `node dist/reference-find-one.js <mongodb uri> <database>`. RT is the same server started with
+// `traced` after them and `OTEL_EXPORTER_OTLP_ENDPOINT` set: every request traced as the services
+// trace them, a span for the request and one for its database command, exported.
+const [uri = '', database = 'petstore_pets', mode = ''] = process.argv.slice(2);
 
-const stopTracing = await startTracing('RT');
+const stopTracing = mode === 'traced' ? await startTracing('RT') : undefined;
+if (mode === 'traced' && !stopTracing) {
+  throw new Error('[bench] RT needs OTEL_EXPORTER_OTLP_ENDPOINT set to trace its requests');
+}
 const client = stopTracing
   ? await connectMongo(uri, { appName: 'RT' })
   : await new MongoClient(uri).connect();

@@ -1,6 +1,7 @@
 /**
- * (a) the bare server; R1, R2 the reference scenarios, RK and RT their floors in Koa and traced; (b)–(e) the stack; (h), (i) the gateway
- * with telemetry on; (j0), (j) orders before and after a webhook whose receiver hangs. (g), the store as it grows, has results of its own.
+ * (a) the bare server; R1, R2 the reference scenarios, RK and RT their floors in Koa and traced;
+ * (b)–(e) the stack; (h), (i) the gateway with telemetry on; (j0), (j) orders before and after a
+ * webhook whose receiver hangs. (g), the store as it grows, has results of its own.
  */
 export type ScenarioId =
   'a' | 'R1' | 'R2' | 'RK' | 'RT' | 'b' | 'c' | 'd' | 'e' | 'h' | 'i' | 'j0' | 'j';
