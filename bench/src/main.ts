@@ -66,6 +66,7 @@ const selected = new Set<Selectable>(
           'R1',
           'R2',
           'RK',
+          'RG',
           'RT',
           'b',
           'c',
@@ -213,10 +214,19 @@ async function scenariosOf(
     servers.push(r2);
     Object.assign(urls, { R1: r1.url, R2: r2.url });
   }
-  if (only.has('RK')) {
+  if (only.has('RK') || only.has('RG')) {
     const rk = await startBenchServer('reference-koa.js', databaseArgs);
     servers.push(rk);
     urls.RK = rk.url;
+    const { customer } = fixtures;
+    const rg = await startBenchServer('reference-proxy.js', [
+      rk.url,
+      customer.apiKey,
+      customer.accountId,
+      'koa',
+    ]);
+    servers.push(rg);
+    urls.RG = rg.url;
   }
   if (only.has('RT')) {
     const sink = await startTraceSink();
@@ -302,7 +312,7 @@ async function runAll(): Promise<ScenarioResult[]> {
       await bare.stop();
     }
   }
-  const onStack: ScenarioId[] = ['R1', 'R2', 'RK', 'RT', 'b', 'c', 'd', 'e'];
+  const onStack: ScenarioId[] = ['R1', 'R2', 'RK', 'RG', 'RT', 'b', 'c', 'd', 'e'];
   if (onStack.some((id) => selected.has(id))) results.push(...(await runOnStack()));
   if (selected.has('h')) {
     results.push(

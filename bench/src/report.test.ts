@@ -46,7 +46,8 @@ type Runs = Partial<Record<ScenarioId, [number, number, Partial<Measurement>?]>>
 const atBounds: Runs = {
   R1: [2_000, 20],
   R2: [2_000, 20],
-  RK: [1_800, 20],
+  RK: [2_000, 20],
+  RG: [2_000, 20],
   RT: [1_200, 20],
   b: [1_700, 20],
   c: [1_700, 25],
@@ -62,7 +63,7 @@ function onEmbedded(runs: Runs): ScenarioResult[] {
 }
 
 describe('evaluate', () => {
-  it('gives the run’s ratios against R1 and R2 and meets the goals at their bounds', () => {
+  it('gives the run’s ratios against the references and meets the goals at their bounds', () => {
     const { ratios, goals } = evaluate(
       [scenario('a', undefined, 10_000, 3), ...onEmbedded(atBounds)],
       options,
@@ -73,14 +74,16 @@ describe('evaluate', () => {
         gatewayOverR2: 0.85,
         ordersOverR1: 0.2,
         gatewayOverPets: 1,
-        koaOverR1: 0.9,
+        koaOverR1: 1,
         tracedOverR1: 0.6,
+        petsOverRK: 0.85,
+        gatewayOverRG: 0.85,
       },
     });
     expect(ratios.serviceOverBare).toBe(0.17);
     expect(ratios.hangingReceiverOverOrders).toBe(0.9);
     expect(goals.slice(0, 6).map((goal) => goal.met)).toEqual([true, true, true, true, true, true]);
-    expect(goals[0]?.name).toBe('pets / R1 on mongo-java-server, (b)/R1');
+    expect(goals[0]?.name).toBe('pets / RK on mongo-java-server, (b)/RK');
     expect(goals[4]?.name).toContain('32 connections');
   });
 
@@ -115,11 +118,29 @@ describe('evaluate', () => {
 
   it('names the database the scenarios ran on when it is the one MONGODB_URI names', () => {
     const { ratios, goals } = evaluate(
-      [scenario('R1', 'MONGODB_URI', 1_000, 5), scenario('b', 'MONGODB_URI', 900, 5)],
+      [scenario('RK', 'MONGODB_URI', 1_000, 5), scenario('b', 'MONGODB_URI', 900, 5)],
       options,
     );
-    expect(ratios.byDatabase.MONGODB_URI?.petsOverR1).toBe(0.9);
-    expect(goals[0]).toMatchObject({ name: 'pets / R1 on MONGODB_URI, (b)/R1', met: true });
+    expect(ratios.byDatabase.MONGODB_URI?.petsOverRK).toBe(0.9);
+    expect(goals[0]).toMatchObject({ name: 'pets / RK on MONGODB_URI, (b)/RK', met: true });
+  });
+
+  it('holds tracing’s cost in each process of a traced read to RT’s over R1', () => {
+    const cpu = (micros: Record<string, number>) => ({ cpuMicrosPerRequest: micros });
+    const { goals } = evaluate(
+      onEmbedded({
+        R1: [2_000, 20, cpu({ R1: 90 })],
+        RT: [1_200, 20, cpu({ R1: 140 })],
+        c: [1_000, 20, cpu({ gateway: 100, pets: 150 })],
+        i: [700, 20, cpu({ gateway: 150, pets: 201 })],
+      }),
+      options,
+    );
+    const tracing = goals.filter(({ name }) => name.startsWith('tracing’s CPU per request in'));
+    expect(tracing.map(({ target, actual, met }) => [target, actual, met])).toEqual([
+      ['≤ 50 µs', '50 µs', true],
+      ['≤ 50 µs', '51 µs', false],
+    ]);
   });
 
   it('lists the growth goals as not measured when (g) did not run', () => {
@@ -182,7 +203,7 @@ describe('renderMarkdown', () => {
       '| R1 | mongo-java-server | scenario R1 | 2000 | 1 | 20 | 20000 | all 2xx | 0.50 |',
       '| (c) | mongo-java-server | scenario c | 900 | 1 | 40 | 9000 | 2× 503 | 0.50 |',
       '| (c) | mongo-java-server | – | – | – | 120 | – | – | – | – |',
-      '| mongo-java-server | **0.9** | – | – | **0.5** |',
+      '| mongo-java-server | – | – | **0.9** | – | – | **0.5** |',
       '| mongo-java-server | an order | 3.5 | store: insert orders 1; store: findAndModify inventory 2.5 |',
       '| database commands per request of an order, its event’s hand-over included (every service) | ≤ 5 | 3.5 | met |',
       '| database commands per request of an order with an `Idempotency-Key`, its event’s hand-over included (every service) | ≤ 7 | not measured | NOT met |',

@@ -22,29 +22,30 @@ export function bareScenario(url: string): Scenario {
 }
 
 /** Where each reference server started for a run listens. */
-export type ReferenceUrls = Partial<Record<'R1' | 'R2' | 'RK' | 'RT', string>>;
+export type ReferenceUrls = Partial<Record<'R1' | 'R2' | 'RK' | 'RG' | 'RT', string>>;
 
 const REFERENCE_TITLES = {
   R1: '`node:http` + the driver’s `findOne`',
   R2: '`node:http` + SHA-256 key lookup + undici `Pool` → R1',
   RK: 'R1’s read in Koa’s one middleware, with the headers the API asks of it',
+  RG: 'R2’s proxy in Koa’s one middleware → RK',
   RT: 'R1 with every request traced (`always_on`) and exported over OTLP',
 };
 
 /**
- * R1 and R2, the least a pet read costs, directly and through a proxy checking the key; RK and
- * RT, the least it costs in Koa and traced.
+ * R1 and R2, the least a pet read costs, directly and through a proxy checking the key; RK, RG
+ * and RT, the least it costs in Koa, through a Koa proxy in front of RK, and traced.
  */
 export function referenceScenarios(
   database: Database,
   urls: ReferenceUrls,
   fixtures: Fixtures,
 ): Scenario[] {
-  return (['R1', 'R2', 'RK', 'RT'] as const).flatMap((id) => {
+  return (['R1', 'R2', 'RK', 'RG', 'RT'] as const).flatMap((id) => {
     const url = urls[id];
     if (url === undefined) return [];
     const target: Target =
-      id === 'R2'
+      id === 'R2' || id === 'RG'
         ? petRead(url, fixtures)
         : { url: `${url}/v1/pets/${fixtures.petId}`, method: 'GET', headers: {} };
     return [{ id, title: REFERENCE_TITLES[id], database, target }];
