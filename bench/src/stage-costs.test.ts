@@ -64,3 +64,29 @@ describe('stageShares', () => {
     });
   });
 });
+
+describe('the routing stage', () => {
+  it("is @koa/router's, path-to-regexp's and the contract router's time", () => {
+    const router = `${dist}/@koa+router@15.7.0_koa@3.3.0/node_modules/@koa/router/dist/index.mjs`;
+    const regexp = `${dist}/path-to-regexp@8.4.2/node_modules/path-to-regexp/dist/index.js`;
+    const routing: CpuProfile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)'), children: [2, 3, 4] },
+        { id: 2, callFrame: frame('match', router) },
+        { id: 3, callFrame: frame('pathToRegexp', regexp) },
+        {
+          id: 4,
+          callFrame: frame(
+            'answerOtherMethods',
+            'file:///repo/packages/ts-rest-koa/dist/contract-router.js',
+          ),
+        },
+      ],
+      startTime: 0,
+      endTime: 3_000,
+      samples: [2, 3, 4],
+      timeDeltas: [0, 1000, 1000, 1000],
+    };
+    expect(stageShares(routing).routing).toBeCloseTo(100);
+  });
+});

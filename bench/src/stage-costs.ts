@@ -39,7 +39,11 @@ const BY_FILE: [RegExp, Stage][] = [
   [/\/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?@opentelemetry\//, 'tracing'],
   [/service-kit\/dist\/telemetry\/tracing\.js/, 'tracing'],
   [/service-kit\/dist\/telemetry\/telemetry\.js/, 'metrics'],
-  [/contract\/dist\/route-table\.js/, 'routing'],
+  [
+    /\/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(?:@koa\/router|path-to-regexp)\//,
+    'routing',
+  ],
+  [/ts-rest-koa\/dist\/contract-router\.js/, 'routing'],
   [/gateway\/dist\/routing\//, 'routing'],
   [/gateway\/dist\/auth\//, 'authentication'],
   [/gateway\/dist\/rate-limits\//, 'rate limits'],

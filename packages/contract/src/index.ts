@@ -2,7 +2,6 @@ export * from './accounts.js';
 export * from './categories.js';
 export * from './clients.js';
 export * from './contract-operations.js';
-export * from './route-table.js';
 export * from './deprecation.js';
 export * from './contract.js';
 export * from './errors.js';

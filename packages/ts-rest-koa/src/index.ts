@@ -1,4 +1,10 @@
-export { createKoaRouter, type KoaRouter, type KoaRouterOptions } from './create-koa-router.js';
+export {
+  createKoaRouter,
+  routeHandlers,
+  type KoaRouterOptions,
+  type RouteHandlerOptions,
+} from './create-koa-router.js';
+export { addRoute, contractRouter } from './contract-router.js';
 export type {
   RouteHandler,
   RouteHandlerArgs,

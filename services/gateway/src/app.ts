@@ -4,11 +4,11 @@ import {
   generateOpenApi,
   getPetDocumentation,
   OpenApiDocumentSchema,
-  RouteTable,
 } from '@petstore/contract';
 import { createService, type Logger } from '@petstore/service-kit';
-import { createKoaRouter } from '@petstore/ts-rest-koa';
+import { routeHandlers } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
+import type { Middleware } from 'koa';
 import type { Db } from 'mongodb';
 import type { Config } from './config.js';
 import { apiIndex, apiIndexRoutes } from './docs/api-index.js';
@@ -16,10 +16,14 @@ import { docsAssets } from './docs/docs-page.js';
 import { upstreamReady, type Upstreams } from './proxy/upstreams.js';
 import type { RateLimits } from './rate-limits/rate-limits.js';
 import { gatewayContract, gatewayRoutes, type GatewayRoutesDeps } from './routes.js';
-import { routeRequest } from './routing/route-request.js';
+import { gatewayRouter } from './routing/gateway-router.js';
 import { securityHeaders } from './routing/security-headers.js';
 import type { EventRecorder } from './webhooks/event-recorder.js';
-import { internalEventRoutes, internalOnly } from './webhooks/internal-event-routes.js';
+import {
+  internalEventRoutes,
+  internalEventsContract,
+  internalOnly,
+} from './webhooks/internal-event-routes.js';
 
 /** JSON bodies up to 64 KiB, the gateway's own and those it streams to the services alike. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -43,11 +47,23 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
   const openApiDocument = OpenApiDocumentSchema.parse(
     generateOpenApi(contract, { servers: [{ url: publicUrl }] }),
   );
-  const ownRoutes = createKoaRouter(
-    gatewayContract,
-    gatewayRoutes({ ...deps, openApiDocument, publicUrl }),
-    { validateResponses },
-  );
+  const ownRoutes = new Map([
+    ...routeHandlers(gatewayContract, gatewayRoutes({ ...deps, openApiDocument, publicUrl }), {
+      validateResponses,
+    }),
+    ...routeHandlers(internalEventsContract, internalEventRoutes(recorder), { validateResponses }),
+  ]);
+  const router = gatewayRouter({
+    deprecation: deprecationHeaders({
+      ...config.getPetDeprecation,
+      documentation: getPetDocumentation,
+    }),
+    authenticator,
+    rateLimits,
+    upstreams,
+    proxy: { ...config.upstream, internalToken, bodyLimitBytes: BODY_LIMIT_BYTES },
+    ownRoutes,
+  });
   const app = createService({
     name: 'gateway',
     logger,
@@ -61,25 +77,13 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
     },
     beforeBody: [
       securityHeaders({ https: publicUrl.startsWith('https:') }),
-      routeRequest({
-        routes: new RouteTable(contract),
-        deprecation: deprecationHeaders({
-          ...config.getPetDeprecation,
-          documentation: getPetDocumentation,
-        }),
-        authenticator,
-        rateLimits,
-        upstreams,
-        proxy: { ...config.upstream, internalToken, bodyLimitBytes: BODY_LIMIT_BYTES },
-      }),
+      // Before the router: any `/internal/…` path is 401 without the token, known or not.
       internalOnly(internalToken),
+      // @koa/router types its middleware as needing `ctx.params` and `ctx.router`, which it sets.
+      router.routes() as Middleware,
     ],
-    routers: [
-      docsAssets(),
-      apiIndexRoutes(apiIndex(openApiDocument, publicUrl)),
-      ownRoutes.routes(),
-      internalEventRoutes(recorder),
-    ],
+    // Not operations of the contract: the reference page's scripts and the API's index.
+    routers: [docsAssets(), apiIndexRoutes(apiIndex(openApiDocument, publicUrl))],
   });
   app.proxy = config.trustedProxyHops > 0;
   app.maxIpsCount = config.trustedProxyHops;

@@ -4,6 +4,7 @@ import { AppError, createService, requireAdmin, requireCaller } from '@petstore/
 import type { Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
+import type { Middleware } from 'koa';
 import type { Db } from 'mongodb';
 import type { PetsConfig } from './config.js';
 import { petsServiceContract, routes, type RoutesDeps } from './routes.js';
@@ -35,22 +36,22 @@ export function createApp({
     routers: [
       createKoaRouter(petsServiceContract, routes(deps), {
         validateResponses,
-        beforeValidation: operationPolicies(deprecation, now),
+        before: operationPolicies(deprecation, now),
       }).routes(),
     ],
   });
 }
 
 /**
- * What the contract says of an operation beyond its shapes, checked before the request is
- * validated so that its validation errors obey it too: `role: 'admin'` needs an admin (the gateway
- * checks first); a deprecated operation marks every response, and from its sunset on answers 410
- * `gone`.
+ * What the contract says of an operation beyond its shapes, as route middleware that runs before
+ * the request is validated so that its validation errors obey it too: a deprecated operation marks
+ * every response, and from its sunset on answers 410 `gone`; `role: 'admin'` needs an admin (the
+ * gateway checks first).
  */
 function operationPolicies(policy: DeprecationPolicy, now: () => Date) {
   const headers = deprecationHeaders(policy);
-  return (ctx: Koa.Context, { route, metadata }: ContractOperation): void => {
-    if (route.deprecated === true) {
+  return ({ route, metadata }: ContractOperation): Middleware[] => {
+    const deprecated: Middleware = async function deprecated(ctx, next) {
       ctx.set(headers);
       if (now().getTime() >= policy.sunsetAt.getTime()) {
         throw new AppError(
@@ -59,11 +60,17 @@ function operationPolicies(policy: DeprecationPolicy, now: () => Date) {
           { headers },
         );
       }
-    }
-    if (metadata.role === 'admin') {
-      // `Add a pet`: only an admin may add a pet.
-      const action = (route.summary ?? '').replace(/^./, (first) => first.toLowerCase());
+      await next();
+    };
+    // `Add a pet`: only an admin may add a pet.
+    const action = (route.summary ?? '').replace(/^./, (first) => first.toLowerCase());
+    const adminOnly: Middleware = async function adminOnly(ctx, next) {
       requireAdmin(requireCaller(ctx), action);
-    }
+      await next();
+    };
+    return [
+      ...(route.deprecated === true ? [deprecated] : []),
+      ...(metadata.role === 'admin' ? [adminOnly] : []),
+    ];
   };
 }

@@ -42,7 +42,7 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
   });
 
   it.for(['/v1/pets/42/', '/V1/Pets/42'])(
-    'leaves %s unmarked: the route table, as at the gateway, takes no route for it',
+    'leaves %s unmarked: the router, as at the gateway, takes no route for it',
     async (path, { pets }) => {
       const answer = await pets.call('GET', path);
       expect(answer).toMatchObject({ status: 404, body: { code: 'route_not_found' } });

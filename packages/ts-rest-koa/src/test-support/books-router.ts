@@ -1,4 +1,5 @@
-import { createKoaRouter, type KoaRouter, type KoaRouterOptions } from '../create-koa-router.js';
+import type { Router } from '@koa/router';
+import { createKoaRouter, type KoaRouterOptions } from '../create-koa-router.js';
 import { booksContract, type Book } from './books-contract.js';
 
 /** What the store keeps: a book plus a field the contract never shows. */
@@ -22,7 +23,7 @@ const notFound = (bookId: number) =>
 export function createBooksRouter(
   options: KoaRouterOptions,
   books: Map<number, StoredBook> = seedBooks(),
-): KoaRouter {
+): Router {
   return createKoaRouter(
     booksContract,
     {

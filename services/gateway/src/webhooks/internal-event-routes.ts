@@ -1,6 +1,6 @@
 import { internalContract } from '@petstore/contract';
 import { trustGateway } from '@petstore/service-kit';
-import { createKoaRouter } from '@petstore/ts-rest-koa';
+import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Middleware } from 'koa';
 import type { EventRecorder } from './event-recorder.js';
 
@@ -13,16 +13,18 @@ export function internalOnly(internalToken: string): Middleware {
   };
 }
 
-export function internalEventRoutes(recorder: EventRecorder) {
-  return createKoaRouter(
-    { events: internalContract.events },
-    {
-      events: {
-        recordEvents: async ({ body }) => ({
-          status: 202,
-          body: { recorded: await recorder.recordEvents(body.events) },
-        }),
-      },
+/** The internal operations the gateway answers itself: the services' events. */
+export const internalEventsContract = { events: internalContract.events };
+
+export function internalEventRoutes(
+  recorder: EventRecorder,
+): RouterImplementation<typeof internalEventsContract> {
+  return {
+    events: {
+      recordEvents: async ({ body }) => ({
+        status: 202,
+        body: { recorded: await recorder.recordEvents(body.events) },
+      }),
     },
-  ).routes();
+  };
 }

@@ -1,0 +1,44 @@
+import { contract, contractOperations, internalContract } from '@petstore/contract';
+import { describe, expect, it } from 'vitest';
+import type { Authenticator } from '../auth/authentication.js';
+import type { Upstreams } from '../proxy/upstreams.js';
+import type { RateLimits } from '../rate-limits/rate-limits.js';
+import { gatewayRouter } from './gateway-router.js';
+
+/** Only matched here, never run: the steps' dependencies are never called. */
+const router = gatewayRouter({
+  deprecation: {},
+  authenticator: {} as Authenticator,
+  rateLimits: {} as RateLimits,
+  upstreams: { pets: {}, store: {} } as Upstreams,
+  proxy: { internalToken: 'x', timeoutMs: 1, bodyLimitBytes: 1 },
+  ownRoutes: new Map(),
+});
+
+/** A concrete path for a contract path: `/v1/pets/:petId` → `/v1/pets/1`. */
+const concrete = (path: string) => path.replace(/:(\w+)/g, '1');
+
+/** The name of the operation that answers, the first route matching path and method. */
+const answering = (method: string, path: string) =>
+  router.match(path, method).pathAndMethod.find(({ methods }) => methods.length > 0)?.name;
+
+describe('the gateway router', () => {
+  it('routes every public operation to itself', () => {
+    const operations = contractOperations(contract);
+    expect(operations.length).toBeGreaterThan(20);
+    for (const { name, route } of operations) {
+      expect(answering(route.method, concrete(route.path)), `${route.method} ${route.path}`).toBe(
+        name,
+      );
+    }
+    expect(answering('HEAD', '/v1/pets/3')).toBe('getPet');
+  });
+
+  it('routes the internal operations the gateway answers, never those of the services', () => {
+    expect(answering('POST', '/internal/events')).toBe('recordEvents');
+    for (const { route, metadata } of contractOperations(internalContract)) {
+      if (metadata.service === 'gateway') continue;
+      expect(router.match(concrete(route.path), route.method).path, route.path).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,82 @@
+import type { RouterMiddleware } from '@koa/router';
+import { AppError, callerOf, inSpan, setCaller, SpanKind } from '@petstore/service-kit';
+import type { Authenticator } from '../auth/authentication.js';
+import { proxyRequest, type ProxyOptions } from '../proxy/proxy-request.js';
+import { refuseEncodedBody } from '../proxy/request-body.js';
+import type { Upstream } from '../proxy/upstreams.js';
+import { admit, type RateLimits } from '../rate-limits/rate-limits.js';
+
+/** What a step leaves for the next ones: the API key that authenticated the request. */
+export interface GatewayState {
+  apiKeyId?: string;
+}
+
+/** A step of a route: @koa/router route middleware. */
+export type Step = RouterMiddleware<GatewayState>;
+
+/** The deprecated operation's headers, on every response to it, the gateway's errors included. */
+export function deprecation(headers: Record<string, string>): Step {
+  return async function deprecation(ctx, next) {
+    ctx.set(headers);
+    await next();
+  };
+}
+
+/**
+ * The `Authorization` header's key to its account, or 401. `fresh` reads the key from the database
+ * rather than the cache, so that a key revoked through another gateway can mint no key and send
+ * no message, even while it is cached here.
+ */
+export function authenticate(authenticator: Authenticator, { fresh }: { fresh: boolean }): Step {
+  return async function authenticate(ctx, next) {
+    const { caller, keyId } = await authenticator.authenticate(ctx.get('Authorization'), {
+      fresh,
+    });
+    setCaller(ctx, caller);
+    ctx.state.apiKeyId = keyId;
+    await next();
+  };
+}
+
+/** The key's rate limit (429); after `authenticate`. */
+export function rateLimitPerKey(rateLimits: RateLimits): Step {
+  return async function rateLimitPerKey(ctx, next) {
+    const { apiKeyId } = ctx.state;
+    if (apiKeyId === undefined)
+      throw new Error('[gateway] rate limit per key before authentication');
+    await admit(ctx, rateLimits, 'key', apiKeyId);
+    await next();
+  };
+}
+
+/** The client address's rate limit, for `/v1` operations that need no key (sign-up). */
+export function rateLimitPerAddress(rateLimits: RateLimits): Step {
+  return async function rateLimitPerAddress(ctx, next) {
+    await admit(ctx, rateLimits, 'address', ctx.ip);
+    await next();
+  };
+}
+
+/** `role: 'admin'` operations: 403 for a customer, after the rate limit so refusals count. */
+export const requireAdmin: Step = async function requireAdmin(ctx, next) {
+  if (callerOf(ctx)?.role !== 'admin') {
+    throw new AppError('forbidden', 'this operation needs the admin role');
+  }
+  await next();
+};
+
+/** 415 for a body with a `Content-Encoding`: bodies are never decoded. */
+export const refuseEncoding: Step = async function refuseEncoding(ctx, next) {
+  refuseEncodedBody(ctx);
+  await next();
+};
+
+/** Sends the request on to the service that owns the operation, its body streamed unread. */
+export function proxyTo(upstream: Upstream, options: ProxyOptions): Step {
+  return async function proxy(ctx) {
+    const attributes = { 'http.request.method': ctx.method, 'peer.service': upstream.name };
+    await inSpan(`${ctx.method} ${upstream.name}`, { kind: SpanKind.CLIENT, attributes }, () =>
+      proxyRequest(ctx, upstream, callerOf(ctx), options),
+    );
+  };
+}
