@@ -108,7 +108,11 @@ describe('the embedded mongod', () => {
       await pets.insertOne({ _id: 0 });
       await pets.insertOne({ _id: 1 });
       await pets.deleteOne({ _id: 0 });
-      const [first, second, third] = [await stream.next(), await stream.next(), await stream.next()];
+      const [first, second, third] = [
+        await stream.next(),
+        await stream.next(),
+        await stream.next(),
+      ];
       await stream.close();
 
       expect(first).toMatchObject({ operationType: 'insert', documentKey: { _id: 0 } });
@@ -199,35 +203,32 @@ describe('the embedded mongod', () => {
   it.each([
     ['a folder of its own', true],
     ['a temporary folder', false],
-  ])(
-    'stops, with %s, when the process that started it is killed',
-    async (_, ownFolder) => {
-      const dataDir = ownFolder ? await newFolder() : '';
-      const holder = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          join(import.meta.dirname, 'test-support', 'hold-embedded-database.ts'),
-          ...(ownFolder ? [dataDir] : []),
-        ],
-        { stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      const [uri] = (await once(holder.stdout.setEncoding('utf8'), 'data')) as [string];
-      expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\//);
-      const port = new URL(uri.trim()).port;
-      const dbPath = await dbPathOf(port);
-      expect(await mongodsNaming(`--port ${port} `)).not.toHaveLength(0);
+  ])('stops, with %s, when the process that started it is killed', async (_, ownFolder) => {
+    const dataDir = ownFolder ? await newFolder() : '';
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(import.meta.dirname, 'test-support', 'hold-embedded-database.ts'),
+        ...(ownFolder ? [dataDir] : []),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [uri] = (await once(holder.stdout.setEncoding('utf8'), 'data')) as [string];
+    expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\//);
+    const port = new URL(uri.trim()).port;
+    const dbPath = await dbPathOf(port);
+    expect(await mongodsNaming(`--port ${port} `)).not.toHaveLength(0);
 
-      holder.kill('SIGKILL');
-      await once(holder, 'exit');
+    holder.kill('SIGKILL');
+    await once(holder, 'exit');
 
-      await vi.waitUntil(async () => (await mongodsNaming(`--port ${port} `)).length === 0, {
-        timeout: 15_000,
-        interval: 100,
-      });
-      // A temporary folder goes with it; a folder of its own keeps the data.
-      await vi.waitUntil(() => existsSync(dbPath) === ownFolder, { timeout: 5_000 });
-    },
-  );
+    await vi.waitUntil(async () => (await mongodsNaming(`--port ${port} `)).length === 0, {
+      timeout: 15_000,
+      interval: 100,
+    });
+    // A temporary folder goes with it; a folder of its own keeps the data.
+    await vi.waitUntil(() => existsSync(dbPath) === ownFolder, { timeout: 5_000 });
+  });
 });
