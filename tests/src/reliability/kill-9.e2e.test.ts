@@ -25,7 +25,7 @@ import { unthrottled } from '../support/test-stack.js';
 /** What `pnpm start` runs once it has built everything. */
 const PNPM_START = fileURLToPath(new URL('../../../packages/stack/dist/main.js', import.meta.url));
 
-/** The embedded database keeps its data in the data folder (an H2 file). */
+/** The embedded mongod keeps its data in the data folder (`mongodb/`). */
 const env = { ...unthrottled, LOG_LEVEL: 'warn' };
 
 /** Past this, a request has hung (the stack answers in milliseconds while it is up). */
