@@ -4,7 +4,7 @@
 #      if needed), started again should it go away between the parts;
 #   2. the packages whose tests take their database from startMongo(), again with the databases
 #      in containers (the end-to-end suites run the stack's embedded database either way), on the
-#      mongo-java-server image built locally (scripts/build-mongo-java-server-image.sh);
+#      mongod image built locally (scripts/build-mongod-image.sh), each a one-node replica set;
 #   3. the service images, run and walked through (scripts/test-service-images.sh).
 # Removes the containers it made and stops the daemon it started.
 set -euo pipefail
@@ -54,8 +54,7 @@ ensure_docker() {
 }
 
 ensure_docker
-image=$(bash scripts/build-mongo-java-server-image.sh) ||
-  fail "could not build the mongo-java-server image"
+image=$(bash scripts/build-mongod-image.sh) || fail "could not build the mongod image"
 # The daemon runs on this machine: containers' published ports are on its loopback.
 export PETSTORE_TEST_MONGO_IMAGE=$image TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1
 pnpm exec turbo run test --force --filter='...@petstore/testkit' \

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the three service images from deploy/docker/Dockerfile on a Node base built from this
 # machine's own Node (nothing is pulled; the packages come from a pnpm store filled here), runs
-# one container of each on a network of their own with a container of the mongo-java-server image
-# (scripts/build-mongo-java-server-image.sh) as their database, waits for their health checks and
-# the gateway's /ready, runs the README walkthrough against the gateway, then stops each service
-# and checks it stopped gracefully (exit 0). Prints the images' sizes. Removes its containers and
-# network on exit; any failure exits non-zero.
+# one container of each on a network of their own with a container of the mongod image
+# (scripts/build-mongod-image.sh), a one-node replica set, as their database, waits for their
+# health checks and the gateway's /ready, runs the README walkthrough against the gateway, then
+# stops each service and checks it stopped gracefully (exit 0). Prints the images' sizes. Removes
+# its containers and network on exit; any failure exits non-zero.
 # Needs a Docker daemon (scripts/ci-docker-leg.sh starts one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +44,7 @@ wait_for() {
 echo "::: images: local Node base, build and database images"
 node_image=$(bash scripts/build-node-base-image.sh)
 build_image=$(bash scripts/build-node-build-image.sh "$node_image")
-database_image=$(bash scripts/build-mongo-java-server-image.sh)
+database_image=$(bash scripts/build-mongod-image.sh)
 
 for service in "${services[@]}"; do
   echo "::: images: petstore/$service"
@@ -56,12 +56,20 @@ for service in "${services[@]}"; do
 done
 docker image ls --filter 'reference=petstore/*' --format 'table {{.Repository}}:{{.Tag}}\t{{.Size}}'
 
-echo "::: images: mongo-java-server, pets, store and the gateway on network $run"
+echo "::: images: mongod, pets, store and the gateway on network $run"
 internal_token=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 admin_key=psk_$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
 docker network create "$run" >/dev/null
 docker run --detach --name "$run-mongo" --label "petstore.run=$run" --network "$run" \
-  --network-alias mongo "$database_image" >/dev/null
+  --network-alias mongo --publish 127.0.0.1::27017 "$database_image" >/dev/null
+# Its replica set is initiated from here, through the port published on the loopback, with the
+# member named as the services reach it.
+pnpm exec turbo run build --filter=@petstore/testkit --output-logs=errors-only >/dev/null
+mongo_address=$(docker port "$run-mongo" 27017/tcp | head -n 1)
+node --input-type=module -e '
+  const { initiateReplicaSet } = await import("./packages/testkit/dist/index.js");
+  await initiateReplicaSet(process.argv[1], "mongo:27017");
+' "mongodb://$mongo_address/?directConnection=true" || fail "the database's replica set was not initiated"
 
 # As the manifests run them: read-only, no capabilities, a writable /tmp.
 start_service() {
@@ -70,7 +78,7 @@ start_service() {
   docker run --detach --name "$run-$service" --label "petstore.run=$run" \
     --network "$run" --network-alias "$service" \
     --read-only --tmpfs /tmp --cap-drop ALL --security-opt no-new-privileges \
-    --env INTERNAL_TOKEN="$internal_token" --env MONGODB_URI=mongodb://mongo:27017 \
+    --env INTERNAL_TOKEN="$internal_token" --env MONGODB_URI=mongodb://mongo:27017/?replicaSet=petstore \
     --env LOG_LEVEL=warn "$@" "petstore/$service" >/dev/null
 }
 start_service pets

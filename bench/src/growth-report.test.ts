@@ -30,7 +30,7 @@ function level(
 }
 
 function growth(...levels: GrowthLevel[]): GrowthResult {
-  return { database: 'mongo-java-server', clients: 8, levels };
+  return { database: 'mongod', clients: 8, levels };
 }
 
 describe('growthGoals', () => {

@@ -34,7 +34,7 @@ import {
 import { startTraceSink } from './trace-sink.js';
 
 // `pnpm bench`: every scenario one after the other, on this machine, on the embedded database
-// (mongo-java-server; the one `MONGODB_URI` names when it is set), then the store as it grows,
+// (mongod; the one `MONGODB_URI` names when it is set), then the store as it grows,
 // (g), then the database commands per operation, then bench/results.md and bench/results.json.
 // `--only=R1,b` runs some scenarios (`g` for the growth, `commands` for the command counts) and
 // writes neither file. `--profile` runs one scenario (`--only`, default c) with one service
@@ -81,7 +81,7 @@ const selected = new Set<Selectable>(
         ]),
 );
 /** The database every stack runs on. */
-const database: Database = process.env.MONGODB_URI ? 'MONGODB_URI' : 'mongo-java-server';
+const database: Database = process.env.MONGODB_URI ? 'MONGODB_URI' : 'mongod';
 const SERVICES = ['gateway', 'pets', 'store'] as const;
 type ServiceName = (typeof SERVICES)[number];
 function profiledService(name: string): ServiceName {
@@ -395,11 +395,12 @@ async function runGrowthScenario(): Promise<GrowthResult | undefined> {
 const DATABASE_WARMUP_SECONDS = 10;
 
 /**
- * mongo-java-server runs on the JVM, which compiles its hot paths over the first seconds of load:
- * without this the first scenario of a stack would measure a slower database than the others.
+ * A fresh stack is slower over its first seconds of load: the embedded mongod's cache is cold and
+ * the services' hot paths are not compiled yet. Without this the first scenario of a stack would
+ * measure a slower stack than the others.
  */
 async function warmDatabase([first]: Scenario[]): Promise<void> {
-  if (database !== 'mongo-java-server' || !first) return;
+  if (database !== 'mongod' || !first) return;
   log(`warming ${database} up for ${DATABASE_WARMUP_SECONDS} s`);
   await warmUp(first.target, options.connections, DATABASE_WARMUP_SECONDS);
 }

@@ -17,12 +17,8 @@ describe('roleOf', () => {
     expect(roleOf('/usr/bin/node /w/bench/dist/reference-find-one.js mongodb://x')).toBe('R1');
     expect(roleOf('/usr/bin/node /w/bench/dist/reference-koa.js mongodb://x')).toBe('R1');
     expect(roleOf('/usr/bin/node /w/bench/dist/reference-proxy.js http://x')).toBe('R2');
-    expect(
-      roleOf('java -XX:+UseSerialGC -jar /w/.tools/mongo-java-server/petstore-testdb.jar 1'),
-    ).toBe('database');
-    expect(
-      roleOf('sh -c … java -jar /w/.tools/mongo-java-server/petstore-testdb.jar 1'),
-    ).toBeUndefined();
+    expect(roleOf('/w/.tools/mongod/fiftyone/db/bin/mongod --port 1 --dbpath /d')).toBe('database');
+    expect(roleOf('sh -c … /w/.tools/mongod/fiftyone/db/bin/mongod --port 1')).toBeUndefined();
     expect(
       roleOf('/bin/sh -c … guard /usr/bin/node /w/services/pets/dist/main.js'),
     ).toBeUndefined();

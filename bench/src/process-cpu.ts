@@ -17,7 +17,7 @@ export function roleOf(commandLine: string): Role | undefined {
   if (/bench\/dist\/reference-(find-one|koa)\.js/.test(commandLine)) return 'R1';
   // RG is a reference proxy too: its CPU shows in the R2 column of its row.
   if (/bench\/dist\/reference-proxy\.js/.test(commandLine)) return 'R2';
-  if (/^(\S*\/)?java\s.*petstore-testdb\.jar/.test(commandLine)) return 'database';
+  if (/^(\S*\/)?mongod\s/.test(commandLine)) return 'database';
   return undefined;
 }
 

@@ -37,7 +37,7 @@ function scenario(
 }
 
 const options = { connections: 32, warmupSeconds: 2, durationSeconds: 10 };
-const embedded = 'mongo-java-server' as const;
+const embedded = 'mongod' as const;
 
 /** Scenarios by id: requests per second, p99 and what else differs. */
 type Runs = Partial<Record<ScenarioId, [number, number, Partial<Measurement>?]>>;
@@ -69,7 +69,7 @@ describe('evaluate', () => {
       options,
     );
     expect(ratios.byDatabase).toEqual({
-      'mongo-java-server': {
+      mongod: {
         petsOverR1: 0.85,
         gatewayOverR2: 0.85,
         ordersOverR1: 0.2,
@@ -83,7 +83,7 @@ describe('evaluate', () => {
     expect(ratios.serviceOverBare).toBe(0.17);
     expect(ratios.hangingReceiverOverOrders).toBe(0.9);
     expect(goals.slice(0, 6).map((goal) => goal.met)).toEqual([true, true, true, true, true, true]);
-    expect(goals[0]?.name).toBe('pets / RK on mongo-java-server, (b)/RK');
+    expect(goals[0]?.name).toBe('pets / RK on mongod, (b)/RK');
     expect(goals[4]?.name).toContain('32 connections');
   });
 
@@ -190,7 +190,7 @@ describe('renderMarkdown', () => {
       c: [900, 40, { non2xx: 2, statusCodes: { '200': 8998, '503': 2 } }],
     });
     const markdown = markdownOf(scenarios, {
-      'mongo-java-server': [
+      mongod: [
         {
           id: 'd',
           operation: 'an order',
@@ -200,11 +200,11 @@ describe('renderMarkdown', () => {
       ],
     });
     expectLines(markdown, [
-      '| R1 | mongo-java-server | scenario R1 | 2000 | 1 | 20 | 20000 | all 2xx | 0.50 |',
-      '| (c) | mongo-java-server | scenario c | 900 | 1 | 40 | 9000 | 2× 503 | 0.50 |',
-      '| (c) | mongo-java-server | – | – | – | 120 | – | – | – | – |',
-      '| mongo-java-server | – | – | **0.9** | – | – | **0.5** |',
-      '| mongo-java-server | an order | 3.5 | store: insert orders 1; store: findAndModify inventory 2.5 |',
+      '| R1 | mongod | scenario R1 | 2000 | 1 | 20 | 20000 | all 2xx | 0.50 |',
+      '| (c) | mongod | scenario c | 900 | 1 | 40 | 9000 | 2× 503 | 0.50 |',
+      '| (c) | mongod | – | – | – | 120 | – | – | – | – |',
+      '| mongod | – | – | **0.9** | – | – | **0.5** |',
+      '| mongod | an order | 3.5 | store: insert orders 1; store: findAndModify inventory 2.5 |',
       '| database commands per request of an order, its event’s hand-over included (every service) | ≤ 5 | 3.5 | met |',
       '| database commands per request of an order with an `Idempotency-Key`, its event’s hand-over included (every service) | ≤ 7 | not measured | NOT met |',
       '| ≤ 25 ms | 40 ms | NOT met |',
@@ -222,11 +222,11 @@ describe('renderMarkdown', () => {
       },
     ];
     expectLines(markdownOf(scenarios), [
-      '| (j0) | mongo-java-server | scenario j0 | 300 | 1 | 200 | 3000 | all 2xx | 0.50 |',
-      '| (j) | mongo-java-server | scenario j | 285 | 1 | 210 | 2850 | all 2xx |',
+      '| (j0) | mongod | scenario j0 | 300 | 1 | 200 | 3000 | all 2xx | 0.50 |',
+      '| (j) | mongod | scenario j | 285 | 1 | 210 | 2850 | all 2xx |',
       'orders\nkeep **0.95** of their throughput without one, (j)/(j0)',
       'sent 3 deliveries during (j), 2\nof them hanging',
-      '| orders with a hanging webhook receiver / orders on mongo-java-server, (j)/(j0) | ≥ 0.9 | 0.95 | met |',
+      '| orders with a hanging webhook receiver / orders on mongod, (j)/(j0) | ≥ 0.9 | 0.95 | met |',
     ]);
   });
 

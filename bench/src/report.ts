@@ -126,7 +126,7 @@ function databaseRatios(scenarios: ScenarioResult[], database: Database): Databa
 
 /** The database the scenarios ran on: one per run. */
 function databaseOf(scenarios: ScenarioResult[]): Database {
-  return scenarios.find(({ database }) => database !== undefined)?.database ?? 'mongo-java-server';
+  return scenarios.find(({ database }) => database !== undefined)?.database ?? 'mongod';
 }
 
 /** The ratios, on the run's database and against the bare server, and whether the goals are met. */

@@ -8,4 +8,4 @@ export type ScenarioId =
   'a' | 'R1' | 'R2' | 'RK' | 'RG' | 'RT' | 'b' | 'c' | 'd' | 'e' | 'h' | 'i' | 'j0' | 'j';
 
 /** The database under a scenario: the embedded one, or the one `MONGODB_URI` names. */
-export type Database = 'mongo-java-server' | 'MONGODB_URI';
+export type Database = 'mongod' | 'MONGODB_URI';

@@ -7,6 +7,7 @@ import {
   MongoServerSelectionError,
   type Collection,
   type MongoClient,
+  type ServerHeartbeatStartedEvent,
 } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { connectMongo, isDatabaseUnavailable, isDuplicateKey } from './mongo.js';
@@ -108,10 +109,30 @@ function heartbeatStarted(client: MongoClient, awaited = false): void {
 
 const ping = (client: MongoClient) => client.db('admin').command({ ping: 1 });
 
+/**
+ * Resolves while the client's monitor waits between heartbeats of its own, so that none of them
+ * ends a heartbeat started here: just after it starts an awaited one, on a server that streams
+ * them (a replica set member keeps it open until it has news, or for 10 s); after 2 s, on one that
+ * is polled every 10 s.
+ */
+function betweenHeartbeats(client: MongoClient): Promise<void> {
+  return new Promise((resolve) => {
+    const started = (event: ServerHeartbeatStartedEvent) => event.awaited && done();
+    const timer = setTimeout(() => done(), 2_000);
+    const done = () => {
+      clearTimeout(timer);
+      client.off('serverHeartbeatStarted', started);
+      resolve();
+    };
+    client.on('serverHeartbeatStarted', started);
+  });
+}
+
 describe('a client from connectMongo', () => {
   it('connects again by itself when a heartbeat of its monitor never ends', async () => {
     await using mongo = await connected(TIMEOUT_MS);
     const reopened = new Promise((resolve) => mongo.client.once('topologyOpening', resolve));
+    await betweenHeartbeats(mongo.client);
     heartbeatStarted(mongo.client);
     await reopened;
     expect(await ping(mongo.client)).toMatchObject({ ok: 1 });

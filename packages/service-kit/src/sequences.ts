@@ -5,8 +5,8 @@ export function nextSequenceValue(db: Db, sequence: string): Promise<number> {
   return advanceSequence(db, sequence, 1);
 }
 
-// The counter is read as before the increment: mongo-java-server 1.47 reads the document again
-// after an update, so a concurrent increment could show in it.
+// The value is computed from the counter as it was just before this increment, which MongoDB
+// returns with the update, atomically: no concurrent increment can show in it.
 async function advanceSequence(db: Db, sequence: string, by: number): Promise<number> {
   const counters = db.collection<{ _id: string; value: number }>('counters');
   const increment = async () => {

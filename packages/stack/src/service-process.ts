@@ -1,6 +1,5 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { basename } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -77,10 +76,15 @@ export class ServiceProcess {
   /** The pid of the service's own process, not its guard's. */
   async pid(): Promise<number> {
     if (!this.child?.pid || !this.running) throw new Error(`[stack] ${this.name} is not running`);
-    // The guard's other child, the subshell watching its input, is not named after node.
-    const args = ['-P', String(this.child.pid), '-x', basename(process.execPath)];
-    const { stdout } = await promisify(execFile)('pgrep', args);
-    const [pid] = stdout.split('\n').filter(Boolean).map(Number);
+    // The guard's other child is the subshell watching its input. Matched by the command line:
+    // Node 24 names its main thread, and so the process's name, `MainThread`.
+    const args = ['-o', 'pid=,args=', '--ppid', String(this.child.pid)];
+    const { stdout } = await promisify(execFile)('ps', args);
+    const [pid] = stdout
+      .split('\n')
+      .map((line) => line.trim().split(' '))
+      .filter(([, command]) => command === process.execPath)
+      .map(([id]) => Number(id));
     if (pid === undefined) throw new Error(`[stack] ${this.name} has no service process`);
     return pid;
   }

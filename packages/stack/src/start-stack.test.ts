@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,31 @@ it('leaves no service running when the process that started them is killed', asy
   await once(holder, 'exit');
 
   await noneAnswers(urls);
+});
+
+it('keeps the data, in its mongod under the data folder, when started again', async () => {
+  const signUp = (url: string) =>
+    fetch(`${url}/v1/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'kept@example.com' }),
+    });
+  const first = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
+  try {
+    expect((await signUp(first.url)).status).toBe(201);
+  } finally {
+    await first.stop();
+  }
+
+  const again = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
+  try {
+    expect(again.database.uri).not.toBe(first.database.uri);
+    const answer = await signUp(again.url);
+    expect(answer.status).toBe(409);
+    expect(existsSync(join(dataDir, 'mongodb', 'mongod.log'))).toBe(true);
+  } finally {
+    await again.stop();
+  }
 });
 
 it('learns at once that a service died, and how', async () => {

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { freePort, startMongoJavaServer, type MongoServer } from '@petstore/testkit';
+import { freePort, startMongod, type MongoServer } from '@petstore/testkit';
 import { lockDataDir } from './data-dir-lock.js';
 import { loadSecrets, type StackSecrets } from './secrets.js';
 import { ServiceProcess, type ServiceProcessOptions } from './service-process.js';
@@ -46,8 +46,10 @@ async function ensurePortFree(port: number, variable: string): Promise<void> {
 
 async function openDatabase(dataDir: string, mongoUri: string | undefined): Promise<StackDatabase> {
   if (mongoUri) return { uri: mongoUri, stop: async () => {}, start: async () => {} };
+  // One port for the stack's life, so that a restart (database.start()) is found where the
+  // services look; a stack started again on the same data may take another.
   const port = await freePort();
-  const start = () => startMongoJavaServer({ dataDir: join(dataDir, 'mongo-java-server'), port });
+  const start = () => startMongod({ dataDir: join(dataDir, 'mongodb'), port });
   let server: MongoServer | undefined = await start();
   return {
     uri: server.uri,

@@ -1,4 +1,5 @@
-import { answeringServer } from './answering-server.js';
+import { readFile } from 'node:fs/promises';
+import { answeringServer, type MongodAddresses } from './answering-server.js';
 import { spawnGuarded, stopGuarded } from './guarded-process.js';
 import type { MongoServer } from './mongo-server.js';
 
@@ -7,44 +8,46 @@ export interface DatabaseProcess {
   args: string[];
   env?: NodeJS.ProcessEnv;
   /** Where it answers once started. */
-  uri: string;
+  addresses: MongodAddresses;
   timeoutMs: number;
-  /** Runs once the process has exited, e.g. to remove a temporary data folder. */
-  afterStop?: () => Promise<void>;
+  /** Where it logs, when not on its stdout: read to say why it exited during start-up. */
+  logFile?: string;
 }
 
 /**
- * Runs a database server as a guarded process of this one (it never outlives it, even a killed
- * one) and resolves once it answers; a process that exits during start-up fails at once, with
- * the end of what it wrote to stderr.
+ * Runs mongod as a guarded process of this one (it never outlives it, even a killed one) and
+ * resolves once it is the primary of its replica set; a process that exits during start-up fails
+ * at once, with the end of what it logged.
  */
 export function startDatabaseProcess({
   command,
   args,
   env,
-  uri,
+  addresses,
   timeoutMs,
-  afterStop,
+  logFile,
 }: DatabaseProcess): Promise<MongoServer> {
   const child = spawnGuarded(command, args, { env });
   let output = '';
-  child.stdout?.resume();
-  child.stderr
-    ?.setEncoding('utf8')
-    .on('data', (chunk: string) => (output = (output + chunk).slice(-4000)));
+  const keep = (chunk: string) => (output = (output + chunk).slice(-4000));
+  child.stdout?.setEncoding('utf8').on('data', keep);
+  child.stderr?.setEncoding('utf8').on('data', keep);
   const startup = new AbortController();
   const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      startup.abort(
-        new Error(`[testkit] the embedded database exited during start-up: ${output.trim()}`),
-      );
-      resolve();
+    child.once('exit', (code) => {
+      void (async () => {
+        const logged = logFile ? await readFile(logFile, 'utf8').catch(() => '') : '';
+        const said = (output + logged.slice(-4000)).trim();
+        startup.abort(
+          new Error(`[testkit] mongod exited during start-up (status ${code}): ${said}`),
+        );
+        resolve();
+      })();
     }),
   );
   const stop = async () => {
     await stopGuarded(child);
     await exited;
-    await afterStop?.();
   };
-  return answeringServer(uri, 'embedded', stop, { timeoutMs, signal: startup.signal });
+  return answeringServer(addresses, 'embedded', stop, { timeoutMs, signal: startup.signal });
 }

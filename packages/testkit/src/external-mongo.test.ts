@@ -1,10 +1,10 @@
 import { MongoClient } from 'mongodb';
 import { expect, it } from 'vitest';
-import { startMongoJavaServer } from './mongo-java-server.js';
+import { startMongod } from './mongod.js';
 import { startMongo } from './start-mongo.js';
 
 it('uses MONGODB_URI as it is and drops only the databases it named on stop', async () => {
-  await using shared = await startMongoJavaServer();
+  await using shared = await startMongod();
   const client = await MongoClient.connect(shared.uri);
   try {
     await client.db('someone_else').collection('things').insertOne({ kept: true });

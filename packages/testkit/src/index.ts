@@ -1,7 +1,9 @@
 export { startMongo } from './start-mongo.js';
 export { containerLabel } from './mongo-container.js';
 export type { MongoServer } from './mongo-server.js';
-export { startMongoJavaServer, type MongoJavaServerOptions } from './mongo-java-server.js';
+export { startMongod, type MongodOptions } from './mongod.js';
+export { mongodBinary } from './mongod-binary.js';
+export { initiateReplicaSet, replicaSetName } from './replica-set.js';
 export { serviceTestEnv } from './service-test-env.js';
 export { serveHttp, type HttpHandler, type ServedHttp } from './serve-http.js';
 export { EventReceiver, type ReceivedBatch } from './event-receiver.js';

@@ -84,6 +84,27 @@ describe('startMongo', () => {
     expect(await counters.findOne({ _id: 'pets' })).toEqual({ _id: 'pets', value: 3 });
   });
 
+  it('runs transactions and change streams, as a replica set does', async () => {
+    const accounts = db.collection<{ _id: string }>('accounts');
+    const keys = db.collection<{ _id: string; accountId: string }>('keys');
+    const changes = accounts.watch();
+    expect(await changes.tryNext()).toBeNull();
+
+    await client.withSession((session) =>
+      session.withTransaction(async () => {
+        await accounts.insertOne({ _id: 'jane' }, { session });
+        await keys.insertOne({ _id: 'k1', accountId: 'jane' }, { session });
+      }),
+    );
+
+    expect(await changes.next()).toMatchObject({
+      operationType: 'insert',
+      documentKey: { _id: 'jane' },
+    });
+    await changes.close();
+    expect(await keys.countDocuments({ accountId: 'jane' })).toBe(1);
+  });
+
   it('sorts and pages with skip and limit', async () => {
     const orders = db.collection<{ n: number }>('orders');
     await orders.insertMany([5, 3, 9, 1, 7, 2, 8].map((n) => ({ n })));

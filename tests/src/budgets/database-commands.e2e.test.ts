@@ -8,9 +8,9 @@ import { startTestStack, unthrottled, type TestStack } from '../support/test-sta
  * How many database commands each operation sends, counted by the driver's command monitoring in
  * every service that takes part (read from their metrics), so that a change adding a round trip
  * fails here. The gateway's key check is left out of the proxied operations: it is cached. Its
- * rate-limit window, shared through the database on mongo-java-server, is counted where the
- * gateway's own commands are: a gateway reserves a tenth of a window's burst in one command, so
- * with a window that outlasts the test every operation after the first keyed request sends none.
+ * rate-limit window, shared through the database, is counted where the gateway's own commands
+ * are: a gateway reserves a tenth of a window's burst in one command, so with a window that
+ * outlasts the test every operation after the first keyed request sends none.
  */
 const BUDGETS = {
   // Counted in pets and the store, averaged over a stream of `STREAM` orders sent one after the

@@ -1,5 +1,5 @@
 import { ServiceProcess } from '@petstore/stack';
-import { startMongoJavaServer, type MongoServer } from '@petstore/testkit';
+import { startMongod, type MongoServer } from '@petstore/testkit';
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callHttp, type HttpAnswer } from '@petstore/testkit';
@@ -31,7 +31,7 @@ let store: ServiceProcess;
 const replacements: ServiceProcess[] = [];
 
 beforeAll(async () => {
-  database = await startMongoJavaServer();
+  database = await startMongod();
   proxy = await MongoWireProxy.start(database.uri);
   // Every service reaches the database through the proxy; only the store's stock writes are
   // watched. Owed closings are left alone by this store's sweeper (10 minutes): only a retry

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStack, type Stack } from '@petstore/stack';
 import {
@@ -25,7 +25,7 @@ import { unthrottled } from '../support/test-stack.js';
 /** What `pnpm start` runs once it has built everything. */
 const PNPM_START = fileURLToPath(new URL('../../../packages/stack/dist/main.js', import.meta.url));
 
-/** The embedded database keeps its data in the data folder (an H2 file). */
+/** The embedded mongod keeps its data in the data folder (`mongodb/`). */
 const env = { ...unthrottled, LOG_LEVEL: 'warn' };
 
 /** Past this, a request has hung (the stack answers in milliseconds while it is up). */
@@ -125,13 +125,17 @@ async function processTree(root: number): Promise<number[]> {
   return levels.reverse().flat();
 }
 
-/** What a process runs (`java`, `node`, `sh`), or undefined once it is gone or a zombie. */
+/**
+ * What a process runs (`mongod`, `node`, `sh`): the name of its program, from its command line
+ * (Node 24 renames its process `MainThread`); undefined once it is gone or a zombie.
+ */
 async function running(pid: number): Promise<string | undefined> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
   if (stat === undefined) return undefined;
   const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
   if (state === 'Z' || state === 'X') return undefined;
-  return stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+  const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  return basename(commandLine.split('\0')[0] ?? '');
 }
 
 /** `pnpm start` on the data folder, as a guarded child; resolves once it prints its banner. */
@@ -170,7 +174,7 @@ const before = {
   dataDir: '',
   output: [] as string[],
   child: undefined as ChildProcess | undefined,
-  /** What each process of the first stack ran, as killed (`java`, `node`, `sh`). */
+  /** What each process of the first stack ran, as killed (`mongod`, `node`, `sh`). */
   killed: [] as (string | undefined)[],
 };
 const ledger = new Ledger();
@@ -441,7 +445,7 @@ async function eachOf<T>(items: T[], check: (item: T) => Promise<void>): Promise
 describe('a stack killed with SIGKILL under load, then started again on its data folder', () => {
   it('was killed whole under load', () => {
     // The database, pnpm start and the three services, and the guards between them.
-    expect(before.killed.filter((name) => name === 'java')).toHaveLength(1);
+    expect(before.killed.filter((name) => name === 'mongod')).toHaveLength(1);
     expect(before.killed.filter((name) => name === 'node')).toHaveLength(4);
     expect(ledger.unanswered).toBeGreaterThan(0);
   });

@@ -80,9 +80,13 @@ export class MongoWireProxy implements AsyncDisposable {
     return proxy;
   }
 
-  /** The connection string of the proxy, for the clients. */
+  /**
+   * The connection string of the proxy, for the clients: straight to it, or a driver would learn
+   * the replica set member's own address from it and go there instead.
+   */
   get uri(): string {
-    return `mongodb://127.0.0.1:${(this.#server.address() as AddressInfo).port}/`;
+    const { port } = this.#server.address() as AddressInfo;
+    return `mongodb://127.0.0.1:${port}/?directConnection=true`;
   }
 
   /** The hook every command goes through from now on. */

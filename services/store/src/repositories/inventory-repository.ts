@@ -125,8 +125,8 @@ export class InventoryRepository {
     return this.#removeMarks(marks, 'closed', 'closedCount');
   }
 
-  // The entry after is computed: mongo-java-server reads the document again to return it, which a
-  // concurrent update may have changed.
+  // The entry after is computed from the entry before, which MongoDB returns with the update,
+  // atomically: what this update changed and nothing else.
   async #move(
     filter: Filter<InventoryDocument>,
     at: Date,
