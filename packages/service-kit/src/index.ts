@@ -38,3 +38,8 @@ export { carrying, newEventId, recordEvent, toRecordedEvent } from './events/pen
 export { timeOrderedId } from './time-ordered-id.js';
 export { takenOff, withEvent } from './events/pending-events.js';
 export type { PendingEvent, RecordedUpdate, WithPendingEvents } from './events/pending-events.js';
+export { backoffMs } from './backoff.js';
+export { inTransaction, type Session } from './transactions.js';
+export { Outbox, type NewMessage, type OutboxMessage } from './outbox/outbox.js';
+export { outboxRelay, type OutboxRelayOptions, type Sender } from './outbox/outbox-relay.js';
+export { EVENTS_TOPIC, eventMessages, eventsOf } from './outbox/event-messages.js';
