@@ -1,5 +1,5 @@
 import type { NewPet, Pet, PetPatch, PetStatus } from '@petstore/contract';
-import { eventMessages, newEventId, type Outbox, type Session } from '@petstore/service-kit';
+import { eventMessages, newEvent, type Outbox, type Session } from '@petstore/service-kit';
 import type { CategoriesRepository } from './categories-repository.js';
 import { notFound, unknownCategory } from './errors.js';
 import { toPet, type PetFields, type PetsRepository } from './pets-repository.js';
@@ -32,13 +32,7 @@ export function createCatalogue({ pets, categories, outbox, transaction }: Catal
     if (!after) throw notFound('pet', petId);
     const pet = toPet(after);
     if (after.status !== before.status) {
-      const changed = {
-        id: newEventId(),
-        type: 'pet.status_changed' as const,
-        timestamp: new Date().toISOString(),
-        data: pet,
-      };
-      await outbox.add(session, eventMessages([changed]));
+      await outbox.add(session, eventMessages([newEvent('pet.status_changed', pet)]));
     }
     return pet;
   }

@@ -1,7 +1,6 @@
 import {
   EVENTS_TOPIC,
-  eventSender,
-  eventsOf,
+  eventsSender,
   inTransaction,
   Outbox,
   outboxRelay,
@@ -37,13 +36,10 @@ export function startPets(config: PetsConfig, options: StartOptions = {}): Promi
     ...options,
     setUp: async ({ database: { client, db }, logger, onShutdown }) => {
       await ensureIndexes(db);
-      const sendEvents = eventSender({
-        baseUrls: config.gateway.urls,
-        internalToken: config.internalToken,
-      });
+      const { internalToken } = config;
       const relay = outboxRelay({
         outbox: new Outbox(db),
-        senders: { [EVENTS_TOPIC]: (messages) => sendEvents(eventsOf(messages)) },
+        senders: { [EVENTS_TOPIC]: eventsSender({ baseUrls: config.gateway.urls, internalToken }) },
         logger: logger.child({ component: 'outbox' }),
         pollMs: config.events.relayIntervalMs,
       });

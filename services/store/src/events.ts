@@ -1,5 +1,5 @@
 import type { PetStatus, WebhookEventType } from '@petstore/contract';
-import { eventMessages, newEventId, type NewMessage } from '@petstore/service-kit';
+import { eventMessages, newEvent, type NewMessage } from '@petstore/service-kit';
 import { derivedStatus, statusMoved, type Stock, type StockChange } from './pet-status.js';
 import { toOrder, type OrderDocument } from './repositories/order-repository.js';
 
@@ -14,14 +14,7 @@ export interface StatusPush {
 
 /** An order's event for webhooks: the order as the API shows it, for its owner and admins. */
 export function orderEvent(type: WebhookEventType, order: OrderDocument): NewMessage[] {
-  const event = {
-    id: newEventId(),
-    type,
-    timestamp: new Date().toISOString(),
-    data: toOrder(order),
-    accountId: order.ownerId,
-  };
-  return eventMessages([event]);
+  return eventMessages([newEvent(type, toOrder(order), order.ownerId)]);
 }
 
 /** What a change of stock tells: `inventory.updated` when asked, and a push when the status moved. */
@@ -30,9 +23,8 @@ export function stockMessages(change: StockChange, { updated = false } = {}): Ne
   const status = derivedStatus(change.after);
   const messages: NewMessage[] = [];
   if (updated) {
-    const data = { petId, quantity, status };
-    const event = { id: newEventId(), type: 'inventory.updated' as const, data };
-    messages.push(...eventMessages([{ ...event, timestamp: new Date().toISOString() }]));
+    const updated = newEvent('inventory.updated', { petId, quantity, status });
+    messages.push(...eventMessages([updated]));
   }
   if (statusMoved(change)) messages.push(statusPush(change.after));
   return messages;

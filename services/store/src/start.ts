@@ -1,8 +1,7 @@
 import {
   databaseGauge,
   EVENTS_TOPIC,
-  eventSender,
-  eventsOf,
+  eventsSender,
   inTransaction,
   Outbox,
   outboxRelay,
@@ -51,11 +50,10 @@ export function startStore(
       const { urls: baseUrls, timeoutMs, confirmedForMs } = config.pets;
       const pets = createPetsAdapter({ baseUrls, internalToken, timeoutMs });
       const petCheck = createPetCheck(pets, inventory, confirmedForMs);
-      const sendEvents = eventSender({ baseUrls: config.gateway.urls, internalToken });
       const relay = outboxRelay({
         outbox,
         senders: {
-          [EVENTS_TOPIC]: (messages) => sendEvents(eventsOf(messages)),
+          [EVENTS_TOPIC]: eventsSender({ baseUrls: config.gateway.urls, internalToken }),
           [STATUS_TOPIC]: statusPushSender(pets, log('outbox')),
         },
         logger: log('outbox'),

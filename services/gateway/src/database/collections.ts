@@ -1,6 +1,6 @@
 import type { Account, ApiKey, Role, Webhook, WebhookDelivery } from '@petstore/contract';
 import type { WebhookEventType } from '@petstore/contract';
-import type { Caller, WithPendingEvents } from '@petstore/service-kit';
+import type { Caller } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 
 /** A contract shape as stored: `_id` for `id`, and its `Times` as dates. */
@@ -23,7 +23,7 @@ export interface ApiKeyDocument extends Stored<ApiKey, 'createdAt' | 'lastUsedAt
 }
 
 /** `queued` → `delivering` (claimed until `leaseUntil`) → `delivered`; clients see `queued`. */
-export interface MessageDocument extends WithPendingEvents {
+export interface MessageDocument {
   _id: string;
   accountId: string;
   message: string;
