@@ -16,8 +16,6 @@ export interface ApiKeyDocument extends Stored<ApiKey, 'createdAt' | 'lastUsedAt
   accountId: string;
   /** The account's role, kept with the key so that checking a key is one read. */
   role: Role;
-  /** Set until the sign-up's account is stored: such a key authenticates nobody. */
-  pendingSignUp?: true;
   hash: string;
   revokedAt: Date | null;
 }
