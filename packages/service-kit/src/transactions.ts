@@ -1,4 +1,5 @@
 import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
+import { AppError } from './app-error.js';
 
 export type Session = ClientSession;
 
@@ -11,6 +12,12 @@ const TRANSACTION_OPTIONS: TransactionOptions = {
 };
 
 /**
+ * How long a transaction is run again after transient errors (write conflicts, an election):
+ * within the gateway's 5 s, so that a client waiting on it hears 503, not a timeout.
+ */
+const RETRY_FOR_MS = 4_000;
+
+/**
  * Runs `work` in one transaction. The driver runs it again after a transient error (a write
  * conflict, an election) and retries a commit whose outcome is unknown, so `work` writes only
  * through `session` and keeps nothing from one run to the next.
@@ -19,7 +26,13 @@ export function inTransaction<T>(
   client: MongoClient,
   work: (session: Session) => Promise<T>,
 ): Promise<T> {
+  const deadline = Date.now() + RETRY_FOR_MS;
   return client.withSession((session) =>
-    session.withTransaction(() => work(session), TRANSACTION_OPTIONS),
+    session.withTransaction(() => {
+      if (Date.now() > deadline) {
+        throw new AppError('service_unavailable', 'database unavailable: no transaction committed');
+      }
+      return work(session);
+    }, TRANSACTION_OPTIONS),
   );
 }
