@@ -31,11 +31,10 @@ export {
   startTracing,
 } from './telemetry/tracing.js';
 export { withTraceContext } from './telemetry/tracing.js';
-export { eventRelay, eventSender, type EventRelayOptions } from './events/event-relay.js';
-export type { EventSenderOptions } from './events/event-relay.js';
-export { eventSource, type EventSource, type EventSourceOptions } from './events/event-source.js';
-export type { HeldEvent } from './events/event-source.js';
-export { carrying, newEventId, recordEvent, toRecordedEvent } from './events/pending-events.js';
 export { timeOrderedId } from './time-ordered-id.js';
-export { takenOff, withEvent } from './events/pending-events.js';
-export type { PendingEvent, RecordedUpdate, WithPendingEvents } from './events/pending-events.js';
+export { backoffMs } from './backoff.js';
+export { inTransaction, type Session } from './transactions.js';
+export { Outbox, type NewMessage, type OutboxMessage } from './outbox/outbox.js';
+export { outboxRelay, type OutboxRelayOptions, type Sender } from './outbox/outbox-relay.js';
+export { EVENTS_TOPIC, eventMessages, eventsSender, newEvent } from './outbox/event-messages.js';
+export type { EventsSenderOptions } from './outbox/event-messages.js';

@@ -28,7 +28,14 @@ export async function connectMongo(
   // Each monitored command costs two events: only when something listens.
   const monitorCommands = observed.spans || observed.durations;
   const timeouts = { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs };
-  const client = await new MongoClient(uri, { appName, ...timeouts, monitorCommands }).connect();
+  // Every write is acknowledged once a majority of the replica set has it in its journal.
+  const writeConcern = { w: 'majority' as const, journal: true };
+  const client = await new MongoClient(uri, {
+    appName,
+    ...timeouts,
+    monitorCommands,
+    writeConcern,
+  }).connect();
   if (monitorCommands) monitorMongoCommands(client, observed);
   // A heartbeat lasts at most a connect and a `hello`, each bounded by the connect timeout.
   reconnectWhenMonitorHangs(client, 2 * timeoutMs + 1_000, timeoutMs);

@@ -1,13 +1,12 @@
 import {
   databaseGauge,
-  eventRelay,
+  inTransaction,
   startService,
   type Logger,
   type StartedService,
   type StartOptions,
 } from '@petstore/service-kit';
-import type { RecordedEvent } from '@petstore/contract';
-import type { Db } from 'mongodb';
+import type { Db, MongoClient } from 'mongodb';
 import { AccountRepository } from './accounts/account-repository.js';
 import { createApp, type AppDeps } from './app.js';
 import { Authenticator } from './auth/authentication.js';
@@ -15,7 +14,7 @@ import { createKeyCache } from './auth/key-cache.js';
 import { KeyUsage } from './auth/key-usage.js';
 import type { Config } from './config.js';
 import { ensureIndexes } from './database/indexes.js';
-import { MessageRepository, messageEvents } from './messages/message-repository.js';
+import { MessageRepository } from './messages/message-repository.js';
 import { logDelivery, messageWorker } from './messages/message-worker.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
 import { rateLimits } from './rate-limits/rate-limits.js';
@@ -33,25 +32,23 @@ export interface StartGatewayOptions extends StartOptions {
 export type RunningGateway = StartedService;
 
 /** Everything the gateway is made of, on its database: the app's parts and its background work. */
-export function buildGateway(db: Db, config: Config, logger: Logger) {
+export function buildGateway(client: MongoClient, db: Db, config: Config, logger: Logger) {
   const accounts = new AccountRepository(db);
   const { cacheTtlMs: ttlMs, cacheSize: maxEntries } = config.keys;
   const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), logger);
   const messages = new MessageRepository(db);
-  const events = messageEvents(db);
   const deliveries = new DeliveryRepository(db);
   const webhookDeliveries = deliveryWorker(deliveries, config.webhooks, logger);
   const recorder = new EventRecorder(db, (webhookIds) => webhookDeliveries.wake(webhookIds));
   const deliver = logDelivery(logger);
   const messageDeliveries = messageWorker({
     messages,
-    events,
+    recorder,
+    transaction: (work) => inTransaction(client, work),
     deliver,
     logger,
     ...config.messages,
   });
-  const send = (recorded: RecordedEvent[]) => recorder.recordEvents(recorded).then(() => undefined);
-  const relay = eventRelay({ logger, sources: [events], send, idleMs: config.messages.pollMs });
   const sweeper = webhookSweeper(deliveries, { logger, retentionMs: config.webhooks.retentionMs });
   const deps: AppDeps = {
     db,
@@ -68,8 +65,8 @@ export function buildGateway(db: Db, config: Config, logger: Logger) {
     onMessageQueued: (id) => messageDeliveries.queued(id),
     onWebhookDeliveryDue: () => webhookDeliveries.kick(),
   };
-  // Stopped last first: the messages, then the relay of their events, then the webhooks.
-  return { deps, keyUsage, workers: [webhookDeliveries, sweeper, relay, messageDeliveries] };
+  // Stopped last first: the messages, then the webhooks.
+  return { deps, keyUsage, workers: [webhookDeliveries, sweeper, messageDeliveries] };
 }
 
 /** Connects to Mongo, ensures indexes and the admin account, then serves with its workers. */
@@ -81,7 +78,7 @@ export function startGateway(
     name: 'gateway',
     config,
     ...options,
-    setUp: async ({ database: { db }, logger, onShutdown }) => {
+    setUp: async ({ database: { client, db }, logger, onShutdown }) => {
       await ensureIndexes(db);
       const admin = await new AccountRepository(db).ensureAdmin(config.adminApiKey);
       if (admin === 'none') logger.warn('ADMIN_API_KEY is not set: no key has the admin role');
@@ -90,7 +87,7 @@ export function startGateway(
           'the ADMIN_API_KEY given was revoked through the API and stays revoked: set a new one',
         );
       }
-      const { deps, keyUsage, workers } = buildGateway(db, config, logger);
+      const { deps, keyUsage, workers } = buildGateway(client, db, config, logger);
       onShutdown(() => closeUpstreams(deps.upstreams));
       onShutdown(() => keyUsage.stop());
       for (const worker of workers) onShutdown(() => worker.stop());

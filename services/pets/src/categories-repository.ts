@@ -5,6 +5,7 @@ import {
   isDuplicateKey,
   nextSequenceValue,
   type IdPage,
+  type Session,
 } from '@petstore/service-kit';
 import { notFound } from './errors.js';
 import { CatalogueCollections, exists, nameKeyOf, type CategoryDocument } from './storage.js';
@@ -50,25 +51,27 @@ export class CategoriesRepository extends CatalogueCollections {
     return toCategory(document);
   }
 
-  /**
-   * Deletes a category no pet uses. The look for its pets and the delete are two operations, so
-   * the delete is conditional on the category's `revision`, which every pet write pointing at it
-   * moves after writing the pet: a pet that arrives in between makes the delete match nothing.
-   */
-  async delete(categoryId: bigint): Promise<void> {
-    const _id = storedId(categoryId);
-    const document = await this.categories.findOne({ _id }, { projection: { revision: 1 } });
-    if (!document) throw notFound('category', categoryId);
-    if (!(await exists(this.pets, { categoryId: _id }))) {
-      const { revision } = document;
-      if ((await this.categories.deleteOne({ _id, revision })).deletedCount === 1) return;
-      // Another request deleted it first, or a pet was just added to it.
-      if (!(await exists(this.categories, { _id }))) throw notFound('category', categoryId);
-    }
-    throw new AppError(
-      'category_in_use',
-      `[pets] category ${categoryId} is used by pets; delete them or move them to another category first`,
+  /** True when the category exists; moves its revision, so that a delete running meanwhile fails. */
+  async confirm(categoryId: number, session: Session): Promise<boolean> {
+    const { matchedCount } = await this.categories.updateOne(
+      { _id: categoryId },
+      { $inc: { revision: 1 } },
+      { session },
     );
+    return matchedCount === 1;
+  }
+
+  /** Deletes a category no pet uses, in one transaction with the look for its pets. */
+  async delete(categoryId: bigint, session: Session): Promise<void> {
+    const _id = storedId(categoryId);
+    if (!(await exists(this.categories, { _id }, session))) throw notFound('category', categoryId);
+    if (await exists(this.pets, { categoryId: _id }, session)) {
+      throw new AppError(
+        'category_in_use',
+        `[pets] category ${categoryId} is used by pets; delete them or move them to another category first`,
+      );
+    }
+    await this.categories.deleteOne({ _id }, { session });
   }
 }
 

@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '@petstore/service-kit';
+import { isDuplicateKey, Outbox } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import { categoriesCollection, nameKeyOf, petsCollection } from './storage.js';
 
@@ -8,11 +8,11 @@ export async function ensureIndexes(db: Db): Promise<void> {
   const pets = petsCollection(db);
   await pets.createIndex({ status: 1, _id: 1 }, { name: 'status_id' });
   await pets.createIndex({ categoryId: 1, _id: 1 }, { name: 'categoryId_id' });
-  await pets.createIndex({ pendingEventCount: 1 }, { name: 'pending_events' });
   await categoriesCollection(db).createIndex(
     { nameKey: 1 },
     { name: 'nameKey_unique', unique: true },
   );
+  await new Outbox(db).ensureIndexes();
 }
 
 /**

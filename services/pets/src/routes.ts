@@ -1,11 +1,10 @@
-import { contract, internalContract, type RecordedEvent } from '@petstore/contract';
-import { decodeCursor, pageOf, type EventSource, type IdPage } from '@petstore/service-kit';
+import { contract, internalContract } from '@petstore/contract';
+import { decodeCursor, pageOf, type IdPage } from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
+import type { Catalogue } from './catalogue.js';
 import type { CategoriesRepository } from './categories-repository.js';
-import { eventsNotSent } from './errors.js';
-import type { PetsRepository, WrittenPet } from './pets-repository.js';
-import type { PetDocument } from './storage.js';
+import type { PetsRepository } from './pets-repository.js';
 
 /** Every route the pets service serves: its part of the public contract and the internal one. */
 export const petsServiceContract = {
@@ -14,16 +13,10 @@ export const petsServiceContract = {
   internal: internalContract.pets,
 };
 
-/** `pet.status_changed`, kept in the pet by the update that changed its status, and its sending. */
-export interface PetEvents {
-  source: EventSource<PetDocument>;
-  send: (events: RecordedEvent[]) => Promise<void>;
-}
-
 export interface RoutesDeps {
   pets: PetsRepository;
   categories: CategoriesRepository;
-  events: PetEvents;
+  catalogue: Catalogue;
 }
 
 const created = <T extends { id: number }>(ctx: Context, path: string, resource: T) => {
@@ -41,37 +34,23 @@ const listed = async <T extends { id: number }>(
   list: (page: IdPage) => Promise<T[]>,
 ) => ok(pageOf(ctx, await list({ after: decodeCursor(cursor), limit: limit + 1 }), limit));
 
-/** The handlers of `petsServiceContract`; a write hands the events it recorded to the relay. */
+/** The handlers of `petsServiceContract`: reads from the repositories, writes through the catalogue. */
 export function routes({
   pets,
   categories,
-  events,
+  catalogue,
 }: RoutesDeps): RouterImplementation<typeof petsServiceContract> {
-  const written = ({ pet, events: recorded }: WrittenPet) => {
-    events.source.written(pet.id, recorded);
-    return pet;
-  };
   return {
     pets: {
       listPets: ({ query, ctx }) => listed(ctx, query, (page) => pets.list(query, page)),
-      createPet: async ({ body, ctx }) => created(ctx, '/v1/pets', await pets.create(body)),
+      createPet: async ({ body, ctx }) => created(ctx, '/v1/pets', await catalogue.createPet(body)),
       // Deprecated: its headers and its sunset are set by operationPolicies, in front of it.
       getPet: async ({ params }) => ok(await pets.get(params.petId)),
-      replacePet: async ({ params, body }) => ok(written(await pets.replace(params.petId, body))),
-      updatePet: async ({ params, body }) => ok(written(await pets.update(params.petId, body))),
-      deletePet: async ({ params: { petId } }) => {
-        // The events a pet carries are sent first, so that none is deleted with it; a status
-        // change in between makes the delete match nothing, and the pet is read again.
-        for (;;) {
-          const pet = await pets.document(petId);
-          const carried = events.source.eventsOf(pet);
-          if (carried.length > 0) {
-            await events.send(carried).catch((error: unknown) => {
-              throw eventsNotSent(petId, error);
-            });
-          }
-          if (await pets.deleteAsRead(pet)) return noContent;
-        }
+      replacePet: async ({ params, body }) => ok(await catalogue.replacePet(params.petId, body)),
+      updatePet: async ({ params, body }) => ok(await catalogue.updatePet(params.petId, body)),
+      deletePet: async ({ params }) => {
+        await catalogue.deletePet(params.petId);
+        return noContent;
       },
     },
     categories: {
@@ -82,7 +61,7 @@ export function routes({
       replaceCategory: async ({ params, body }) =>
         ok(await categories.replace(params.categoryId, body)),
       deleteCategory: async ({ params }) => {
-        await categories.delete(params.categoryId);
+        await catalogue.deleteCategory(params.categoryId);
         return noContent;
       },
     },
@@ -90,7 +69,7 @@ export function routes({
     internal: {
       getPet: async ({ params }) => ok(await pets.get(params.petId)),
       setPetStatus: async ({ params, body }) =>
-        ok(written(await pets.setStatus(params.petId, body.status, body.version))),
+        ok(await catalogue.setStatus(params.petId, body.status, body.version)),
       listPetStatuses: async ({ query }) => ok(await pets.statuses(query.petId)),
     },
   };

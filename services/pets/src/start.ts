@@ -1,36 +1,31 @@
 import {
-  eventRelay,
-  eventSender,
-  eventSource,
+  EVENTS_TOPIC,
+  eventsSender,
+  inTransaction,
+  Outbox,
+  outboxRelay,
   startService,
   type Logger,
+  type Session,
   type StartedService,
   type StartOptions,
 } from '@petstore/service-kit';
-import type { Db } from 'mongodb';
+import type { Db, MongoClient } from 'mongodb';
 import { createApp, type AppDeps } from './app.js';
+import { createCatalogue } from './catalogue.js';
 import { CategoriesRepository } from './categories-repository.js';
 import type { PetsConfig } from './config.js';
 import { ensureIndexes } from './indexes.js';
 import { PetsRepository } from './pets-repository.js';
-import { petsCollection } from './storage.js';
 
 /** Everything `createApp` is given, on `db`: the one place the service's parts are built. */
-export function petsDeps(db: Db, config: PetsConfig, logger: Logger): AppDeps {
-  return {
-    db,
-    config,
-    logger,
-    pets: new PetsRepository(db),
-    categories: new CategoriesRepository(db),
-    events: {
-      source: eventSource({
-        collection: petsCollection(db),
-        toData: (_pet, event) => event.data ?? {},
-      }),
-      send: eventSender({ baseUrls: config.gateway.urls, internalToken: config.internalToken }),
-    },
-  };
+export function petsDeps(client: MongoClient, db: Db, config: PetsConfig, logger: Logger): AppDeps {
+  const pets = new PetsRepository(db);
+  const categories = new CategoriesRepository(db);
+  const outbox = new Outbox(db);
+  const transaction = <T>(work: (session: Session) => Promise<T>) => inTransaction(client, work);
+  const catalogue = createCatalogue({ pets, categories, outbox, transaction });
+  return { db, config, logger, pets, categories, catalogue };
 }
 
 /** Ensures the indexes, starts the relay of the pets' events to the gateway and serves. */
@@ -39,18 +34,18 @@ export function startPets(config: PetsConfig, options: StartOptions = {}): Promi
     name: 'pets',
     config,
     ...options,
-    setUp: async ({ database: { db }, logger, onShutdown }) => {
+    setUp: async ({ database: { client, db }, logger, onShutdown }) => {
       await ensureIndexes(db);
-      const deps = petsDeps(db, config, logger);
-      const relay = eventRelay({
-        logger: logger.child({ component: 'events' }),
-        sources: [deps.events.source],
-        send: deps.events.send,
-        idleMs: config.events.relayIntervalMs,
+      const { internalToken } = config;
+      const relay = outboxRelay({
+        outbox: new Outbox(db),
+        senders: { [EVENTS_TOPIC]: eventsSender({ baseUrls: config.gateway.urls, internalToken }) },
+        logger: logger.child({ component: 'outbox' }),
+        pollMs: config.events.relayIntervalMs,
       });
       relay.start();
       onShutdown(() => relay.stop());
-      return { app: createApp(deps) };
+      return { app: createApp(petsDeps(client, db, config, logger)) };
     },
   });
 }

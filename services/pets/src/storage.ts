@@ -1,9 +1,9 @@
 import type { PetStatus } from '@petstore/contract';
-import type { WithPendingEvents } from '@petstore/service-kit';
+import type { Session } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
 import { caseFold } from 'unicode-case-folding';
 
-export interface PetDocument extends WithPendingEvents {
+export interface PetDocument {
   _id: number;
   name: string;
   categoryId: number;
@@ -18,7 +18,7 @@ export interface CategoryDocument {
   /** `nameKeyOf(name)`, unique. */
   nameKey: string;
   description?: string;
-  /** Moves whenever a pet starts using the category; deleting it requires it unchanged. */
+  /** Moves whenever a pet starts using the category, so that a delete running meanwhile conflicts. */
   revision: number;
 }
 
@@ -44,6 +44,7 @@ export abstract class CatalogueCollections {
 export async function exists<T extends { _id: number }>(
   collection: Collection<T>,
   filter: Filter<T>,
+  session?: Session,
 ): Promise<boolean> {
-  return (await collection.findOne(filter, { projection: { _id: 1 } })) !== null;
+  return (await collection.findOne(filter, { projection: { _id: 1 }, session })) !== null;
 }

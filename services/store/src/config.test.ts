@@ -12,8 +12,7 @@ describe('loadStoreConfig', () => {
       logLevel: 'info',
       metrics: { port: undefined },
       pets: { urls: ['http://127.0.0.1:3001'], timeoutMs: 2000, confirmedForMs: 1000 },
-      outbox: { intervalMs: 5000, maxBackoffMs: 5000, reconcileIntervalMs: 300000 },
-      stockHolds: { timeoutMs: 30000, sweepIntervalMs: 30000 },
+      outbox: { maxBackoffMs: 5000, reconcileIntervalMs: 300000 },
       gateway: { urls: ['http://127.0.0.1:8080'] },
       events: { relayIntervalMs: 1000 },
     });
@@ -27,10 +26,7 @@ describe('loadStoreConfig', () => {
       STATUS_RECONCILE_MS: '60000',
       PET_CONFIRMED_MS: '0',
       PETS_TIMEOUT_MS: '500',
-      OUTBOX_INTERVAL_MS: '250',
       OUTBOX_MAX_BACKOFF_MS: '10000',
-      STOCK_HOLD_TIMEOUT_MS: '2000',
-      STOCK_HOLD_SWEEP_MS: '100',
       GATEWAY_URL: 'http://gateway-1.internal:8080,http://gateway-2.internal:8080/',
       EVENT_RELAY_INTERVAL_MS: '250',
     });
@@ -39,12 +35,7 @@ describe('loadStoreConfig', () => {
       timeoutMs: 500,
       confirmedForMs: 0,
     });
-    expect(config.outbox).toEqual({
-      intervalMs: 250,
-      maxBackoffMs: 10000,
-      reconcileIntervalMs: 60000,
-    });
-    expect(config.stockHolds).toEqual({ timeoutMs: 2000, sweepIntervalMs: 100 });
+    expect(config.outbox).toEqual({ maxBackoffMs: 10000, reconcileIntervalMs: 60000 });
     expect(config.gateway).toEqual({
       urls: ['http://gateway-1.internal:8080', 'http://gateway-2.internal:8080'],
     });
@@ -63,7 +54,7 @@ describe('loadStoreConfig', () => {
         INTERNAL_TOKEN: 'too-short-secret',
         PORT: 'http',
         PETS_URL: 'not a url',
-        OUTBOX_INTERVAL_MS: '-1',
+        OUTBOX_MAX_BACKOFF_MS: '-1',
       });
     expect(load).toThrowError(
       [
@@ -71,7 +62,7 @@ describe('loadStoreConfig', () => {
         '  PORT: Expected a port number (0–65535)',
         '  INTERNAL_TOKEN: Expected at least 32 characters',
         '  PETS_URL.0: Expected an http:// or https:// URL',
-        '  OUTBOX_INTERVAL_MS: Expected a whole number from 1 to 999999999',
+        '  OUTBOX_MAX_BACKOFF_MS: Expected a whole number from 1 to 999999999',
       ].join('\n'),
     );
     expect(load).not.toThrow(/too-short-secret/);

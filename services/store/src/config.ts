@@ -19,10 +19,7 @@ const StoreEnvSchema = z
     PETS_URL: envHttpUrls('http://127.0.0.1:3001'),
     PETS_TIMEOUT_MS: milliseconds(2_000),
     PET_CONFIRMED_MS: envInteger(1_000, { min: 0, max: 3_600_000 }),
-    OUTBOX_INTERVAL_MS: milliseconds(5_000),
     OUTBOX_MAX_BACKOFF_MS: milliseconds(5_000),
-    STOCK_HOLD_TIMEOUT_MS: milliseconds(30_000),
-    STOCK_HOLD_SWEEP_MS: milliseconds(30_000),
     STATUS_RECONCILE_MS: milliseconds(300_000),
   })
   .transform((env) => ({
@@ -34,11 +31,9 @@ const StoreEnvSchema = z
       confirmedForMs: env.PET_CONFIRMED_MS,
     },
     outbox: {
-      intervalMs: env.OUTBOX_INTERVAL_MS,
       maxBackoffMs: env.OUTBOX_MAX_BACKOFF_MS,
       reconcileIntervalMs: env.STATUS_RECONCILE_MS,
     },
-    stockHolds: { timeoutMs: env.STOCK_HOLD_TIMEOUT_MS, sweepIntervalMs: env.STOCK_HOLD_SWEEP_MS },
   }));
 
 export type StoreConfig = z.output<typeof StoreEnvSchema>;

@@ -1,26 +1,37 @@
-import { eventRelay, eventSender, eventSource, type Logger } from '@petstore/service-kit';
-import type { Db } from 'mongodb';
-import type { StoreConfig } from './config.js';
-import type { InventoryDocument } from './repositories/inventory-repository.js';
+import type { PetStatus, WebhookEventType } from '@petstore/contract';
+import { eventMessages, newEvent, type NewMessage } from '@petstore/service-kit';
+import { derivedStatus, statusMoved, type Stock, type StockChange } from './pet-status.js';
 import { toOrder, type OrderDocument } from './repositories/order-repository.js';
 
-/** Events stay in the order or stock entry written with them until the relay sends them. */
-export function storeEvents(db: Db, config: StoreConfig, logger: Logger) {
-  const orders = eventSource({
-    collection: db.collection<OrderDocument>('orders'),
-    // A completed or cancelled order never changes again: the document shows it as the event does.
-    toData: (order, event) => event.data ?? toOrder(order),
-    accountOf: (order) => order.ownerId,
-  });
-  const inventory = eventSource({
-    collection: db.collection<InventoryDocument>('inventory'),
-    toData: (_entry, event) => event.data ?? {},
-  });
-  const relay = eventRelay({
-    logger,
-    sources: [orders, inventory],
-    send: eventSender({ baseUrls: config.gateway.urls, internalToken: config.internalToken }),
-    idleMs: config.events.relayIntervalMs,
-  });
-  return { orders, inventory, relay };
+/** The topic of status pushes to the pets service. */
+export const STATUS_TOPIC = 'pet-status';
+
+export interface StatusPush {
+  petId: number;
+  status: PetStatus;
+  version: number;
+}
+
+/** An order's event for webhooks: the order as the API shows it, for its owner and admins. */
+export function orderEvent(type: WebhookEventType, order: OrderDocument): NewMessage[] {
+  return eventMessages([newEvent(type, toOrder(order), order.ownerId)]);
+}
+
+/** What a change of stock tells: `inventory.updated` when asked, and a push when the status moved. */
+export function stockMessages(change: StockChange, { updated = false } = {}): NewMessage[] {
+  const { petId, quantity } = change.after;
+  const status = derivedStatus(change.after);
+  const messages: NewMessage[] = [];
+  if (updated) {
+    const updated = newEvent('inventory.updated', { petId, quantity, status });
+    messages.push(...eventMessages([updated]));
+  }
+  if (statusMoved(change)) messages.push(statusPush(change.after));
+  return messages;
+}
+
+/** Tells pets the status `stock` gives the pet, as of its version. */
+export function statusPush({ petId, quantity, openOrders, version }: Stock): NewMessage {
+  const payload: StatusPush = { petId, status: derivedStatus({ quantity, openOrders }), version };
+  return { topic: STATUS_TOPIC, payload };
 }

@@ -1,17 +1,16 @@
 import type { PetStatus } from '@petstore/contract';
 
-export type Stock = { petId: number; quantity: number; openOrders: number };
+export type Stock = { petId: number; quantity: number; openOrders: number; version: number };
 
 export type StockChange = { before?: Stock; after: Stock };
 
 /** API.md, "Pet status": available while in stock; at zero, pending while an order is open. */
-export function derivedStatus(quantity: number, openOrders: number): PetStatus {
-  if (quantity > 0) return 'available';
-  return openOrders > 0 ? 'pending' : 'sold';
+export function derivedStatus(stock: Pick<Stock, 'quantity' | 'openOrders'>): PetStatus {
+  if (stock.quantity > 0) return 'available';
+  return stock.openOrders > 0 ? 'pending' : 'sold';
 }
 
 /** A new entry always moves the status: the store takes it over from the pet's admin. */
 export function statusMoved({ before, after }: StockChange): boolean {
-  const statusOf = (stock: Stock) => derivedStatus(stock.quantity, stock.openOrders);
-  return before === undefined || statusOf(before) !== statusOf(after);
+  return before === undefined || derivedStatus(before) !== derivedStatus(after);
 }

@@ -1,12 +1,20 @@
 import { contract, storedId } from '@petstore/contract';
 import { decodeCursor, encodeCursor, pageOf, requireCaller } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
+import type { Context } from 'koa';
+import { REPLAYED_HEADER } from './idempotency/idempotency.js';
 import type { Inventory } from './inventory/inventory.js';
 import type { Orders } from './orders/orders.js';
+import type { RequestScope } from './pets-service/pet-check.js';
 
 export interface UseCases {
   orders: Orders;
   inventory: Inventory;
+}
+
+/** What a use case needs of the request it serves: its id, passed on to pets, and its log. */
+function requestScope(ctx: Context): RequestScope {
+  return { requestId: ctx.requestId, log: ctx.log };
 }
 
 export function createStoreRouter({ orders, inventory }: UseCases, validateResponses = false) {
@@ -25,20 +33,25 @@ export function createStoreRouter({ orders, inventory }: UseCases, validateRespo
           return { status: 200, body: pageOf(ctx, found, query.limit) };
         },
         placeOrder: async ({ headers, body, ctx }) => {
-          const key = headers['idempotency-key'];
-          const response = await orders.place(requireCaller(ctx), body, ctx, key);
-          ctx.set('Location', `/v1/store/orders/${response.body.id}`);
-          return response;
+          const { order, replayed } = await orders.place({
+            caller: requireCaller(ctx),
+            order: body,
+            key: headers['idempotency-key'],
+            request: requestScope(ctx),
+          });
+          ctx.set('Location', `/v1/store/orders/${order.id}`);
+          if (replayed) ctx.set(REPLAYED_HEADER, 'true');
+          return { status: 201, body: order };
         },
         getOrder: async ({ params, ctx }) => {
           return { status: 200, body: await orders.get(requireCaller(ctx), params.orderId) };
         },
         updateOrder: async ({ params, body, ctx }) => {
-          const order = await orders.update(requireCaller(ctx), params.orderId, body, ctx);
+          const order = await orders.update(requireCaller(ctx), params.orderId, body);
           return { status: 200, body: order };
         },
         cancelOrder: async ({ params, ctx }) => {
-          await orders.cancel(requireCaller(ctx), params.orderId, ctx);
+          await orders.cancel(requireCaller(ctx), params.orderId);
           return { status: 204, body: undefined };
         },
       },
@@ -56,7 +69,8 @@ export function createStoreRouter({ orders, inventory }: UseCases, validateRespo
           return { status: 200, body: await inventory.get(params.petId) };
         },
         setInventory: async ({ params, body, ctx }) => {
-          const item = await inventory.set(requireCaller(ctx), params.petId, body.quantity, ctx);
+          const caller = requireCaller(ctx);
+          const item = await inventory.set(caller, params.petId, body.quantity, requestScope(ctx));
           return { status: 200, body: item };
         },
       },

@@ -1,38 +1,32 @@
 import {
-  batched,
   databaseGauge,
+  EVENTS_TOPIC,
+  eventsSender,
+  inTransaction,
+  Outbox,
+  outboxRelay,
   startService,
+  type Session,
   type StartedService,
   type StartOptions,
 } from '@petstore/service-kit';
 import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
-import { storeEvents } from './events.js';
-import { createIdempotency } from './idempotency/idempotency.js';
-import { idempotencySweeper } from './idempotency/idempotency-sweeper.js';
+import { STATUS_TOPIC } from './events.js';
 import { createInventory } from './inventory/inventory.js';
-import { holdSweeper } from './inventory/stock-holds.js';
 import { createOrders } from './orders/orders.js';
-import { outboxWorker } from './outbox/outbox-worker.js';
-import { createStatusChanges } from './outbox/status-changes.js';
+import { statusPushSender } from './outbox/status-pushes.js';
 import { statusReconciliation } from './outbox/status-reconciliation.js';
 import { createPetCheck } from './pets-service/pet-check.js';
 import { createPetsAdapter } from './pets-service/pets-adapter.js';
 import { IdempotencyRepository } from './repositories/idempotency-repository.js';
 import { ensureIndexes } from './repositories/indexes.js';
-import { InventoryRepository, type OrderMark } from './repositories/inventory-repository.js';
+import { InventoryRepository } from './repositories/inventory-repository.js';
 import { OrderRepository } from './repositories/order-repository.js';
-import { OutboxRepository } from './repositories/outbox-repository.js';
 
 export interface StartStoreOptions extends StartOptions {
   validateResponses?: boolean;
 }
-
-const HOUR_MS = 60 * 60 * 1000;
-
-// How long the release of a stored order's stock hold waits for those of the orders right behind
-// it: a stream of orders then costs one write per wait for its releases, not one per order.
-const HOLD_RELEASE_LINGER_MS = 25;
 
 /** The store's composition root: builds every part once, starts the background work, listens. */
 export function startStore(
@@ -43,70 +37,58 @@ export function startStore(
     name: 'store',
     config,
     ...options,
-    setUp: async ({ database: { db }, logger, onShutdown }) => {
+    setUp: async ({ database: { client, db }, logger, onShutdown }) => {
       await ensureIndexes(db);
       const log = (component: string) => logger.child({ component });
+      const transaction = <T>(work: (session: Session) => Promise<T>) =>
+        inTransaction(client, work);
       const orders = new OrderRepository(db);
       const inventory = new InventoryRepository(db);
-      const outbox = new OutboxRepository(db);
       const keys = new IdempotencyRepository(db);
+      const outbox = new Outbox(db);
       const { internalToken } = config;
       const { urls: baseUrls, timeoutMs, confirmedForMs } = config.pets;
       const pets = createPetsAdapter({ baseUrls, internalToken, timeoutMs });
-      const events = storeEvents(db, config, log('events'));
-      const pusher = outboxWorker(outbox, inventory, pets, log('outbox'), config.outbox);
-      const statusChanges = createStatusChanges(outbox, () => pusher.kick());
-      const stock = { orders, inventory, statusChanges };
       const petCheck = createPetCheck(pets, inventory, confirmedForMs);
-      const holdReleases = batched({
-        lingerMs: HOLD_RELEASE_LINGER_MS,
-        flush: (holds: OrderMark[]) => inventory.releaseHolds(holds),
+      const relay = outboxRelay({
+        outbox,
+        senders: {
+          [EVENTS_TOPIC]: eventsSender({ baseUrls: config.gateway.urls, internalToken }),
+          [STATUS_TOPIC]: statusPushSender(pets, log('outbox')),
+        },
+        logger: log('outbox'),
+        pollMs: config.events.relayIntervalMs,
+        backoff: { baseMs: 100, maxMs: config.outbox.maxBackoffMs },
       });
-      onShutdown(() => holdReleases.flushed());
       const app = createApp({
         db,
         logger,
         internalToken,
         validateResponses,
-        orders: createOrders({
-          ...stock,
-          petCheck,
-          idempotency: createIdempotency(keys, logger),
-          events: events.orders,
-          holdReleases,
-        }),
-        inventory: createInventory({
-          inventory,
-          petCheck,
-          statusChanges,
-          events: events.inventory,
-        }),
+        orders: createOrders({ orders, inventory, keys, outbox, petCheck, transaction }),
+        inventory: createInventory({ inventory, outbox, petCheck, transaction }),
+      });
+      databaseGauge('petstore_outbox_backlog', 'Messages the outbox holds.', async () => {
+        return (await outbox.backlog()).size;
       });
       databaseGauge(
-        'petstore_outbox_backlog',
-        'Pets whose status push is owed.',
-        async () => (await outbox.backlog()).size,
-      );
-      databaseGauge(
         'petstore_outbox_oldest_age_seconds',
-        'How long the oldest owed status push has waited (0 when none).',
+        'How long the oldest message in the outbox has waited (0 when none).',
         async () => {
           const { oldest } = await outbox.backlog();
           return oldest ? (Date.now() - oldest.getTime()) / 1000 : 0;
         },
       );
       const background = [
-        pusher,
-        events.relay,
-        statusReconciliation(
+        relay,
+        statusReconciliation({
           inventory,
+          outbox,
           pets,
-          statusChanges,
-          log('status-reconciliation'),
-          config.outbox.reconcileIntervalMs,
-        ),
-        idempotencySweeper(keys, logger, HOUR_MS),
-        holdSweeper(stock, log('stock-holds'), config.stockHolds),
+          transaction,
+          logger: log('status-reconciliation'),
+          intervalMs: config.outbox.reconcileIntervalMs,
+        }),
       ];
       for (const worker of background) worker.start();
       onShutdown(() => Promise.all(background.map((worker) => worker.stop())));

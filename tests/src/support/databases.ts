@@ -55,30 +55,17 @@ export class DatabaseReader {
   }
 
   /**
-   * How many documents, in every database of the stack, hold events not yet handed to the
-   * gateway: a write's event leaves its document shortly after the write.
-   */
-  async pendingEvents(): Promise<number> {
-    let count = 0;
-    for (const name of Object.values(databaseNames)) {
-      for (const collection of await this.dataCollections(name)) {
-        count += await this.db(name)
-          .collection(collection)
-          .countDocuments({ pendingEventCount: { $gt: 0 } });
-      }
-    }
-    return count;
-  }
-
-  /**
-   * The background work writes leave behind them: status pushes the store still owes pets, and
-   * documents whose events are not yet handed to the gateway. Both 0: the databases hold still.
+   * The messages the services' outboxes still hold: status pushes the store owes pets, and events
+   * not yet sent to the gateway. Both 0: the databases hold still.
    */
   async pendingWork(): Promise<{ pushes: number; events: number }> {
-    const outbox = this.db(databaseNames.store).collection('outbox');
+    const outbox = (name: string) => this.db(name).collection('outbox');
+    const events = { topic: 'events' };
     return {
-      pushes: await outbox.countDocuments({ pending: true }),
-      events: await this.pendingEvents(),
+      pushes: await outbox(databaseNames.store).countDocuments({ topic: 'pet-status' }),
+      events:
+        (await outbox(databaseNames.store).countDocuments(events)) +
+        (await outbox(databaseNames.pets).countDocuments(events)),
     };
   }
 

@@ -1,6 +1,6 @@
 import type { Account, ApiKey, CreatedAccount, CreatedApiKey, Role } from '@petstore/contract';
-import { AppError, isDuplicateKey, type Caller } from '@petstore/service-kit';
-import type { Db } from 'mongodb';
+import { AppError, inTransaction, isDuplicateKey, type Caller } from '@petstore/service-kit';
+import type { Db, MongoClient } from 'mongodb';
 import { hashApiKey, keyPrefix, newApiKey } from '../auth/api-key-secret.js';
 import type { KeyOwner } from '../auth/key-cache.js';
 import {
@@ -16,29 +16,28 @@ export const ADMIN_KEY_ID = 'key_admin';
 
 export class AccountRepository {
   readonly #collections: GatewayCollections;
+  readonly #client: MongoClient;
 
   constructor(db: Db) {
     this.#collections = gatewayCollections(db);
+    this.#client = db.client;
   }
 
-  /**
-   * The key goes in first, pending, so that a sign-up failing halfway never leaves an account
-   * without a key, only a key that authenticates nobody. A duplicate email is 409.
-   */
+  /** The account and its first key, in one transaction. A duplicate email is 409. */
   async createCustomer(email: string, name: string | null): Promise<CreatedAccount> {
     const now = new Date();
     const account = { _id: newAccountId(), email, name, role: 'customer' as const, createdAt: now };
     const { apiKey, document: key } = this.#newKey(account._id, 'customer', now);
     const { apiKeys, accounts } = this.#collections;
-    await apiKeys.insertOne({ ...key, pendingSignUp: true });
     try {
-      await accounts.insertOne(account);
+      await inTransaction(this.#client, async (session) => {
+        await accounts.insertOne(account, { session });
+        await apiKeys.insertOne(key, { session });
+      });
     } catch (error) {
-      await apiKeys.deleteOne({ _id: key._id }).catch(() => undefined);
       if (!isDuplicateKey(error)) throw error;
       throw new AppError('conflict', 'an account with this email already exists', { cause: error });
     }
-    await apiKeys.updateOne({ _id: key._id }, { $unset: { pendingSignUp: '' } });
     return { ...toAccount(account), apiKey };
   }
 
@@ -74,8 +73,7 @@ export class AccountRepository {
   }
 
   async findKeyOwner(hash: string): Promise<KeyOwner | undefined> {
-    const live = { revokedAt: null, pendingSignUp: { $exists: false } };
-    const key = await this.#collections.apiKeys.findOne({ hash, ...live });
+    const key = await this.#collections.apiKeys.findOne({ hash, revokedAt: null });
     return key
       ? { keyId: key._id, hash: key.hash, accountId: key.accountId, role: key.role }
       : undefined;

@@ -1,6 +1,6 @@
 import type { Account, ApiKey, Role, Webhook, WebhookDelivery } from '@petstore/contract';
 import type { WebhookEventType } from '@petstore/contract';
-import type { Caller, WithPendingEvents } from '@petstore/service-kit';
+import type { Caller } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 
 /** A contract shape as stored: `_id` for `id`, and its `Times` as dates. */
@@ -16,14 +16,12 @@ export interface ApiKeyDocument extends Stored<ApiKey, 'createdAt' | 'lastUsedAt
   accountId: string;
   /** The account's role, kept with the key so that checking a key is one read. */
   role: Role;
-  /** Set until the sign-up's account is stored: such a key authenticates nobody. */
-  pendingSignUp?: true;
   hash: string;
   revokedAt: Date | null;
 }
 
 /** `queued` → `delivering` (claimed until `leaseUntil`) → `delivered`; clients see `queued`. */
-export interface MessageDocument extends WithPendingEvents {
+export interface MessageDocument {
   _id: string;
   accountId: string;
   message: string;

@@ -8,7 +8,6 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' });
   await apiKeys.createIndex({ accountId: 1, createdAt: 1 }, { name: 'account_created' });
   await messages.createIndex({ status: 1, leaseUntil: 1 }, { name: 'status_lease' });
-  await messages.createIndex({ pendingEventCount: 1 }, { name: 'pending_events' });
   // Sparse, not partial: the embedded database ignores a partial filter and would index them all.
   await messages.createIndex(
     { idempotencyKey: 1 },

@@ -1,14 +1,10 @@
-import type { Message, RecordedEvent } from '@petstore/contract';
+import type { Message } from '@petstore/contract';
 import {
   AppError,
   currentTraceparent,
-  eventSource,
   isDuplicateKey,
-  recordEvent,
-  toRecordedEvent,
   type Caller,
-  type EventSource,
-  type PendingEvent,
+  type Session,
 } from '@petstore/service-kit';
 import type { Db, Filter } from 'mongodb';
 import {
@@ -104,31 +100,21 @@ export class MessageRepository {
     return this.#messages.countDocuments({ status: { $in: ['queued', 'delivering'] } });
   }
 
-  /**
-   * Marks a claimed message delivered, with its `message.delivered` event in the same update;
-   * undefined when its lease was lost to another worker meanwhile.
-   */
-  async delivered(claimed: ClaimedMessage): Promise<RecordedEvent | undefined> {
-    const { id, accountId, leaseUntil } = claimed;
-    const deliveredAt = new Date();
-    const pending: PendingEvent = { type: 'message.delivered', timestamp: deliveredAt, accountId };
-    const { id: eventId, $set, $inc } = recordEvent(pending);
+  /** Marks a claimed message delivered; false when its lease was lost to another worker meanwhile. */
+  async markDelivered(claimed: ClaimedMessage, session: Session): Promise<boolean> {
+    const { id, leaseUntil } = claimed;
     const { modifiedCount } = await this.#messages.updateOne(
       { _id: id, status: 'delivering', leaseUntil },
-      { $set: { status: 'delivered', deliveredAt, leaseUntil: null, ...$set }, $inc },
+      { $set: { status: 'delivered', deliveredAt: new Date(), leaseUntil: null } },
+      { session },
     );
-    if (modifiedCount !== 1) return undefined;
-    return toRecordedEvent(
-      eventId,
-      pending,
-      toMessage({ ...claimed, _id: id, status: 'delivered' }),
-    );
+    return modifiedCount === 1;
   }
 }
 
-/** The `message.delivered` events delivered messages carry, each showing the message. */
-export function messageEvents(db: Db): EventSource {
-  return eventSource({ collection: gatewayCollections(db).messages, toData: toMessage });
+/** A message as the API shows it, once delivered. */
+export function deliveredMessage(claimed: ClaimedMessage): Message {
+  return toMessage({ ...claimed, _id: claimed.id, status: 'delivered' });
 }
 
 function toMessage(

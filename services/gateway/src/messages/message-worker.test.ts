@@ -1,15 +1,25 @@
-import { createLogger } from '@petstore/service-kit';
+import { createLogger, inTransaction } from '@petstore/service-kit';
+import type { Db } from 'mongodb';
 import { describe, expect, vi } from 'vitest';
 import { it } from '../test-support/gateway-harness.js';
-import { MessageRepository, messageEvents, type ClaimedMessage } from './message-repository.js';
+import { EventRecorder } from '../webhooks/event-recorder.js';
+import { MessageRepository, type ClaimedMessage } from './message-repository.js';
 import { messageWorker } from './message-worker.js';
 
 const logger = createLogger({ name: 'gateway', level: 'silent' });
 
+/** What a worker records a delivered message's event with, on the test's database. */
+function recording(db: Db) {
+  return {
+    recorder: new EventRecorder(db),
+    transaction: <T>(work: Parameters<typeof inTransaction<T>>[1]) =>
+      inTransaction(db.client, work),
+  };
+}
+
 describe('the message worker', () => {
   it('delivers each queued message once when two workers share the queue', async ({ db }) => {
     const messages = new MessageRepository(db);
-    const events = messageEvents(db);
     const queued = await Promise.all(
       Array.from({ length: 20 }, (_, i) => messages.queue('acct_a', `message ${i}`)),
     );
@@ -19,7 +29,14 @@ describe('the message worker', () => {
       return Promise.resolve();
     };
     const workers = [1, 2].map(() =>
-      messageWorker({ messages, events, deliver, logger, pollMs: 20, leaseMs: 60_000 }),
+      messageWorker({
+        messages,
+        ...recording(db),
+        deliver,
+        logger,
+        pollMs: 20,
+        leaseMs: 60_000,
+      }),
     );
     workers.forEach((worker) => worker.start());
     try {
@@ -38,11 +55,10 @@ describe('the message worker', () => {
 
   it('delivers a message it is told of by its id at once, between its looks', async ({ db }) => {
     const messages = new MessageRepository(db);
-    const events = messageEvents(db);
     const delivered: string[] = [];
     const worker = messageWorker({
       messages,
-      events,
+      ...recording(db),
       deliver: (message) => {
         delivered.push(message.id);
         return Promise.resolve();
@@ -65,12 +81,11 @@ describe('the message worker', () => {
 
   it('tries a message again when delivering it failed, once its lease is over', async ({ db }) => {
     const messages = new MessageRepository(db);
-    const events = messageEvents(db);
     const message = await messages.queue('acct_a', 'flaky');
     let attempts = 0;
     const worker = messageWorker({
       messages,
-      events,
+      ...recording(db),
       deliver: () => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve()),
       logger,
       pollMs: 20,

@@ -1,5 +1,17 @@
-import { contextFrom, inSpan, Worker, type EventSource, type Logger } from '@petstore/service-kit';
-import type { ClaimedMessage, MessageRepository } from './message-repository.js';
+import {
+  contextFrom,
+  inSpan,
+  newEvent,
+  Worker,
+  type Logger,
+  type Session,
+} from '@petstore/service-kit';
+import type { EventRecorder } from '../webhooks/event-recorder.js';
+import {
+  deliveredMessage,
+  type ClaimedMessage,
+  type MessageRepository,
+} from './message-repository.js';
 
 export type Deliver = (message: ClaimedMessage) => Promise<void>;
 
@@ -13,8 +25,9 @@ export function logDelivery(logger: Logger): Deliver {
 
 export interface MessageWorkerOptions {
   messages: MessageRepository;
-  /** Where a delivered message's `message.delivered` event is announced. */
-  events: EventSource;
+  /** Records a delivered message's `message.delivered` for webhooks, with its marking. */
+  recorder: EventRecorder;
+  transaction: <T>(work: (session: Session) => Promise<T>) => Promise<T>;
   deliver: Deliver;
   logger: Logger;
   /** How often to look through the collection for messages no `queued(id)` named. */
@@ -38,7 +51,7 @@ export type MessageWorker = Worker & {
  * again while it finds one.
  */
 export function messageWorker(options: MessageWorkerOptions): MessageWorker {
-  const { messages, events, deliver, logger, pollMs, leaseMs } = options;
+  const { messages, recorder, transaction, deliver, logger, pollMs, leaseMs } = options;
   const named: string[] = [];
   // Delivered but not yet marked so: marked again rather than delivered again.
   let unmarked: ClaimedMessage | undefined;
@@ -58,8 +71,12 @@ export function messageWorker(options: MessageWorkerOptions): MessageWorker {
   };
   const markDelivered = async (message: ClaimedMessage) => {
     unmarked = message;
-    const event = await messages.delivered(message);
-    if (event) events.written(message.id, [event]);
+    const event = newEvent('message.delivered', deliveredMessage(message), message.accountId);
+    await transaction(async (session) => {
+      if (await messages.markDelivered(message, session)) {
+        await recorder.recordEvents([event], session);
+      }
+    });
     unmarked = undefined;
   };
   const worker = new Worker({

@@ -92,7 +92,7 @@ export async function serveTestApp(mongo: MongoServer, overrides: Partial<AppDep
   const client = await new MongoClient(mongo.uri).connect();
   const db = client.db(config.mongo.database);
   await new AccountRepository(db).ensureAdmin(config.adminApiKey);
-  const { deps } = buildGateway(db, config, captureLogs().logger);
+  const { deps } = buildGateway(client, db, config, captureLogs().logger);
   const app = createApp({ ...deps, ...overrides, validateResponses: true });
   const served = await serveHttp(app.callback());
   return {

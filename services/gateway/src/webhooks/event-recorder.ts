@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { customerEventTypes, type RecordedEvent } from '@petstore/contract';
+import type { Session } from '@petstore/service-kit';
 import {
   MongoBulkWriteError,
   type Collection,
@@ -63,28 +64,36 @@ export class EventRecorder {
    * Idempotent, and makes the deliveries of an event recorded before again, in case that stopped
    * half-way. An event no webhook wants is not kept. Returns how many events were newly kept.
    */
-  async recordEvents(events: RecordedEvent[]): Promise<number> {
+  async recordEvents(events: RecordedEvent[], session?: Session): Promise<number> {
     const recordedAt = new Date();
     const documents = events.map(({ id, type, timestamp, data, accountId }) => {
       const owner = accountId === undefined ? {} : { accountId };
       return { _id: id, type, timestamp: new Date(timestamp), data, ...owner, recordedAt };
     });
-    const deliveries = await this.#deliveriesOf(documents, recordedAt);
+    const deliveries = await this.#deliveriesOf(documents, recordedAt, session);
     const wanted = new Set(deliveries.map(({ eventId }) => eventId));
-    const recorded = await insertOnce(
-      this.#collections.events,
-      documents.filter(({ _id }) => wanted.has(_id)),
-    );
+    const kept = documents.filter(({ _id }) => wanted.has(_id));
+    const webhookIds = [...new Set(deliveries.map(({ webhookId }) => webhookId))];
+    if (session) {
+      // New events of the gateway's own, in the transaction of their change.
+      if (kept.length > 0) await this.#collections.events.insertMany(kept, { session });
+      if (deliveries.length > 0) {
+        await this.#collections.deliveries.insertMany(deliveries, { session });
+        session.once('ended', () => this.onRecorded(webhookIds));
+      }
+      return kept.length;
+    }
+    const recorded = await insertOnce(this.#collections.events, kept);
     if ((await insertOnce(this.#collections.deliveries, deliveries)) > 0) {
-      this.onRecorded([...new Set(deliveries.map(({ webhookId }) => webhookId))]);
+      this.onRecorded(webhookIds);
     }
     return recorded;
   }
 
-  async #deliveriesOf(events: WebhookEventDocument[], createdAt: Date) {
+  async #deliveriesOf(events: WebhookEventDocument[], createdAt: Date, session?: Session) {
     const types = [...new Set(events.map(({ type }) => type))];
     const webhooks = await this.#collections.webhooks
-      .find({ enabled: true, events: { $in: types } })
+      .find({ enabled: true, events: { $in: types } }, { session })
       .project<WebhookDocument>({ secrets: 0 })
       .toArray();
     return events.flatMap((event) => {

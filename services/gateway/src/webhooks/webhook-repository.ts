@@ -7,8 +7,14 @@ import {
   type WebhookEventType,
   type WebhookPatch,
 } from '@petstore/contract';
-import { AppError, findPage, type Caller, type TimePage } from '@petstore/service-kit';
-import type { Db } from 'mongodb';
+import {
+  AppError,
+  findPage,
+  inTransaction,
+  type Caller,
+  type TimePage,
+} from '@petstore/service-kit';
+import type { Db, MongoClient } from 'mongodb';
 import {
   gatewayCollections,
   visibleTo,
@@ -28,12 +34,14 @@ export const webhookNotFound = () => new AppError('not_found', 'no such webhook'
 export class WebhookRepository {
   readonly #webhooks: GatewayCollections['webhooks'];
   readonly #deliveries: GatewayCollections['deliveries'];
+  readonly #client: MongoClient;
 
   constructor(
     db: Db,
     private readonly policy: { allowPrivateUrls: boolean; secretsKey: Buffer },
   ) {
     ({ webhooks: this.#webhooks, deliveries: this.#deliveries } = gatewayCollections(db));
+    this.#client = db.client;
   }
 
   async create(caller: Caller, { url, events, description }: NewWebhook): Promise<CreatedWebhook> {
@@ -85,11 +93,15 @@ export class WebhookRepository {
     return updated ? toWebhook(updated) : undefined;
   }
 
-  async delete(caller: Caller, webhookId: string): Promise<boolean> {
-    const { deletedCount } = await this.#webhooks.deleteOne(visibleTo(caller, webhookId));
-    if (deletedCount === 0) return false;
-    await this.#deliveries.deleteMany({ webhookId });
-    return true;
+  /** Deletes the webhook and its deliveries in one transaction. */
+  delete(caller: Caller, webhookId: string): Promise<boolean> {
+    return inTransaction(this.#client, async (session) => {
+      const filter = visibleTo(caller, webhookId);
+      const { deletedCount } = await this.#webhooks.deleteOne(filter, { session });
+      if (deletedCount === 0) return false;
+      await this.#deliveries.deleteMany({ webhookId }, { session });
+      return true;
+    });
   }
 
   /** The replaced secret signs alongside the new one for 24 hours; expired ones are dropped. */

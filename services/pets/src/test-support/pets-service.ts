@@ -11,7 +11,7 @@ import {
   type ServiceUnderTest,
 } from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';
-import type { Db } from 'mongodb';
+import type { Db, MongoClient } from 'mongodb';
 import { createApp } from '../app.js';
 import { loadPetsConfig, type PetsConfig } from '../config.js';
 import { ensureIndexes } from '../indexes.js';
@@ -36,11 +36,13 @@ const logger = createLogger({ name: 'pets', level: 'silent' });
 
 async function served(
   config: PetsConfig,
-  run: (db: Db, port: number) => Promise<RunningService>,
+  run: (client: MongoClient, db: Db, port: number) => Promise<RunningService>,
 ): Promise<ServedPets> {
   const client = await connectMongo(config.mongo.uri, { appName: 'pets-test' });
   const db = client.db(config.mongo.database);
-  const pets = await startServiceUnderTest((port) => run(db, port), { as: accounts.admin });
+  const pets = await startServiceUnderTest((port) => run(client, db, port), {
+    as: accounts.admin,
+  });
   return Object.assign(pets, {
     db,
     [Symbol.asyncDispose]: async () => {
@@ -56,9 +58,10 @@ export function servePets(
   { now, env }: { now?: () => Date; env?: Record<string, string> } = {},
 ): Promise<ServedPets> {
   const config = testConfig(mongo, env);
-  return served(config, async (db, port) => {
+  return served(config, async (client, db, port) => {
     await ensureIndexes(db);
-    const app = createApp({ ...petsDeps(db, config, logger), now, validateResponses: true });
+    const deps = petsDeps(client, db, config, logger);
+    const app = createApp({ ...deps, now, validateResponses: true });
     return serveHttp(app.callback(), port);
   });
 }
@@ -69,7 +72,7 @@ export function startTestPets(
   env: Record<string, string>,
 ): Promise<ServedPets> {
   const config = testConfig(mongo, env);
-  return served(config, (_db, port) => startPets(config, { signals: [], port, logger }));
+  return served(config, (_client, _db, port) => startPets(config, { signals: [], port, logger }));
 }
 
 /** `it` with `mongo` (the file's database server) and `pets`, on a fresh database per test. */

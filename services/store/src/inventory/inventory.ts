@@ -1,26 +1,32 @@
 import { storedId, type InventoryItem, type PetStatus } from '@petstore/contract';
-import { AppError, requireAdmin, type Caller, type EventSource } from '@petstore/service-kit';
-import type { StatusChanges } from '../outbox/status-changes.js';
-import { derivedStatus, statusMoved, type Stock } from '../pet-status.js';
+import {
+  AppError,
+  requireAdmin,
+  type Caller,
+  type Outbox,
+  type Session,
+} from '@petstore/service-kit';
+import { stockMessages } from '../events.js';
+import { derivedStatus, type Stock } from '../pet-status.js';
 import type { PetCheck, RequestScope } from '../pets-service/pet-check.js';
 import type { InventoryRepository } from '../repositories/inventory-repository.js';
 
 export interface InventoryDeps {
   inventory: InventoryRepository;
+  outbox: Outbox;
   petCheck: PetCheck;
-  statusChanges: StatusChanges;
-  events: Pick<EventSource, 'written'>;
+  transaction: <T>(work: (session: Session) => Promise<T>) => Promise<T>;
 }
 
 export type Inventory = ReturnType<typeof createInventory>;
 
 const SCAN_BATCH = 100;
 
-function toItem({ petId, quantity, openOrders }: Stock): InventoryItem {
-  return { petId, quantity, status: derivedStatus(quantity, openOrders) };
+function toItem(stock: Stock): InventoryItem {
+  return { petId: stock.petId, quantity: stock.quantity, status: derivedStatus(stock) };
 }
 
-export function createInventory({ inventory, petCheck, statusChanges, events }: InventoryDeps) {
+export function createInventory({ inventory, outbox, petCheck, transaction }: InventoryDeps) {
   return {
     // The status is derived, not stored: a status filter reads batches until the page is full.
     async list(filter: { statuses?: PetStatus[]; after: number; limit: number }) {
@@ -52,9 +58,11 @@ export function createInventory({ inventory, petCheck, statusChanges, events }: 
       await petCheck(id, request);
       // The pet exists, so its id was issued and is exact as a number.
       const petId = storedId(id);
-      const change = await inventory.set(petId, quantity, new Date());
-      events.written(petId, [change.event]);
-      if (statusMoved(change)) await statusChanges.changed(petId, request.log);
+      const change = await transaction(async (session) => {
+        const changed = await inventory.set(petId, quantity, session);
+        await outbox.add(session, stockMessages(changed, { updated: true }));
+        return changed;
+      });
       return toItem(change.after);
     },
   };

@@ -2,28 +2,56 @@ import { storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
 import {
   AppError,
   requireAdmin,
-  type Batched,
   type Caller,
-  type EventSource,
+  type Outbox,
+  type Session,
 } from '@petstore/service-kit';
-import type { Idempotency } from '../idempotency/idempotency.js';
-import { closeStock, type StockDeps } from '../inventory/closings.js';
-import { settleHold } from '../inventory/stock-holds.js';
-import { statusMoved } from '../pet-status.js';
+import { orderEvent, stockMessages } from '../events.js';
+import {
+  answer,
+  keyRecord,
+  recordIdOf,
+  refusalOf,
+  replayOf,
+  type KeyedRequest,
+} from '../idempotency/idempotency.js';
 import type { PetCheck, RequestScope } from '../pets-service/pet-check.js';
-import type { StoredResponse } from '../repositories/idempotency-repository.js';
-import type { OrderMark } from '../repositories/inventory-repository.js';
-import type { OrderFilter, OrderScope, PlacedOrder } from '../repositories/order-repository.js';
+import type {
+  IdempotencyRepository,
+  StoredResponse,
+} from '../repositories/idempotency-repository.js';
+import type { InventoryRepository } from '../repositories/inventory-repository.js';
+import {
+  toOrder,
+  type OrderDocument,
+  type OrderFilter,
+  type OrderRepository,
+  type OrderScope,
+  type PlacedOrder,
+} from '../repositories/order-repository.js';
 
-export interface OrdersDeps extends StockDeps {
+export interface OrdersDeps {
+  orders: OrderRepository;
+  inventory: InventoryRepository;
+  keys: IdempotencyRepository;
+  outbox: Outbox;
   petCheck: PetCheck;
-  idempotency: Idempotency;
-  events: Pick<EventSource, 'written'>;
-  /** Releases the holds of stored orders, several in one write. */
-  holdReleases: Pick<Batched<OrderMark>, 'add'>;
+  /** Runs `work` in one transaction of the store's database. */
+  transaction: <T>(work: (session: Session) => Promise<T>) => Promise<T>;
 }
 
 export type Orders = ReturnType<typeof createOrders>;
+
+/** The order placed under the request, `replayed` when an earlier request with its key placed it. */
+export type Placed = { order: PlacedOrder; replayed: boolean };
+
+export interface PlaceRequest {
+  caller: Caller;
+  order: NewOrder;
+  /** The `Idempotency-Key` header, when sent. */
+  key?: string;
+  request: RequestScope;
+}
 
 const notFound = (id: bigint) => new AppError('not_found', `order ${id} not found`);
 
@@ -32,114 +60,145 @@ function scopeOf(caller: Caller): OrderScope {
 }
 
 export function createOrders(deps: OrdersDeps) {
-  const { orders, inventory, statusChanges, petCheck, idempotency, events, holdReleases } = deps;
+  const { orders, inventory, keys, outbox, petCheck, transaction } = deps;
 
-  async function place(caller: Caller, order: NewOrder, request: RequestScope, key?: string) {
+  /** Takes the stock and stores the order with its messages, or says why it cannot. */
+  async function placeIn(
+    session: Session,
+    { caller, order }: PlaceRequest,
+    orderId: number,
+  ): Promise<StoredResponse> {
     const { petId, quantity, shipDate } = order;
-    await petCheck(petId, request);
-    // The stock taken names the order it was taken for, so the id comes first.
-    const hold = { petId, orderId: await orders.nextId(), quantity, at: new Date() };
-    const taken = await inventory.take(hold);
-    if (!taken) {
-      throw new AppError('insufficient_stock', `pet ${petId} has fewer than ${quantity} in stock`);
+    const change = await inventory.take(petId, quantity, session);
+    if (!change) {
+      const message = `pet ${petId} has fewer than ${quantity} in stock`;
+      return refusalOf(new AppError('insufficient_stock', message));
     }
-    const placing = orders.toInsert(hold.orderId, {
-      ownerId: caller.accountId,
-      petId,
-      quantity,
-      placedAt: hold.at,
-      shipDate: shipDate === undefined ? hold.at : new Date(shipDate),
-      ...(key && { idempotencyKey: key }),
-    });
-    try {
-      await orders.insert(placing);
-    } catch (error) {
-      // Whether the order was stored is unknown: settle it now, or leave it to the hold sweeper.
-      const stored = await settleHold(deps, hold, request.log).catch((settleError: unknown) => {
-        request.log.error({ err: settleError, ...hold }, 'could not settle a failed order');
-      });
-      if (!stored) throw error;
-    }
-    const { order: placed, event } = placing;
-    events.written(placed.id, [event]);
-    // Not awaited: a hold left behind (a release lost with its process, or one that failed) only
-    // says the order may not be stored; the hold sweeper finds the order and releases it.
-    holdReleases.add(hold).catch((error: unknown) => {
-      request.log.warn({ err: error, ...hold }, 'could not release the stock hold of an order');
-    });
-    if (statusMoved(taken)) await statusChanges.changed(petId, request.log);
-    return { status: 201 as const, body: placed };
+    const placedAt = new Date();
+    const stored = await orders.insert(
+      {
+        _id: orderId,
+        ownerId: caller.accountId,
+        petId,
+        quantity,
+        placedAt,
+        shipDate: shipDate === undefined ? placedAt : new Date(shipDate),
+      },
+      session,
+    );
+    await outbox.add(session, [...orderEvent('order.created', stored), ...stockMessages(change)]);
+    return { status: 201, body: toOrder(stored) };
   }
 
-  /** The order no open one matched, after finishing what a dead request left of its closing. */
-  async function closed(scope: OrderScope, id: bigint, request: RequestScope) {
-    const found = await orders.find(scope, storedId(id));
-    if (!found) throw notFound(id);
-    if (found.owed) await closeStock(deps, found.owed, request.log);
-    return found;
+  async function place(placing: PlaceRequest): Promise<Placed> {
+    const { caller, order, key, request } = placing;
+    // The same instant written another way is the same request.
+    const shipDate = order.shipDate && new Date(order.shipDate).toISOString();
+    const keyed: KeyedRequest | undefined =
+      key === undefined
+        ? undefined
+        : { accountId: caller.accountId, key, body: { ...order, shipDate } };
+    let refusal: StoredResponse | undefined;
+    try {
+      await petCheck(order.petId, request);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'unknown_pet')) {
+        return replayOrThrow(keyed, error);
+      }
+      refusal = refusalOf(error);
+    }
+    const orderId = await orders.nextId();
+    const outcome = await transaction(async (session) => {
+      const record = keyed && (await keys.find(recordIdOf(keyed), session));
+      if (keyed && record) return { response: replayOf(record, keyed), replayed: true };
+      const response = refusal ?? (await placeIn(session, placing, orderId));
+      if (keyed) await keys.insert(keyRecord(keyed, response), session);
+      return { response, replayed: false };
+    });
+    return placed(outcome);
+  }
+
+  /**
+   * When pets cannot say whether the pet exists, nothing executes: a key answers what executed
+   * under it before, if anything did.
+   */
+  async function replayOrThrow(keyed: KeyedRequest | undefined, error: unknown): Promise<Placed> {
+    if (!keyed) throw error;
+    const record = await keys.find(recordIdOf(keyed));
+    if (!record) throw error;
+    return placed({ response: replayOf(record, keyed), replayed: true });
+  }
+
+  /** Closes an open order in one transaction with its stock and messages; undefined if not open. */
+  async function close(
+    scope: OrderScope,
+    id: number,
+    changes: Partial<OrderDocument>,
+  ): Promise<OrderDocument | undefined> {
+    return transaction(async (session) => {
+      const closed = await orders.closeOpen(scope, id, changes, session);
+      if (!closed) return undefined;
+      const returned = closed.cancelled ? closed.quantity : 0;
+      const change = await inventory.close(closed.petId, returned, session);
+      const type = closed.cancelled ? 'order.cancelled' : 'order.completed';
+      const stock = change ? stockMessages(change) : [];
+      await outbox.add(session, [...orderEvent(type, closed), ...stock]);
+      return closed;
+    });
   }
 
   return {
-    list(caller: Caller, filter: OrderFilter): Promise<PlacedOrder[]> {
-      return orders.list(scopeOf(caller), filter);
-    },
+    place,
 
-    async place(caller: Caller, order: NewOrder, request: RequestScope, key?: string) {
-      if (key === undefined) return place(caller, order, request);
-      // The same instant written another way is the same request.
-      const shipDate = order.shipDate && new Date(order.shipDate).toISOString();
-      return idempotency.run(
-        { accountId: caller.accountId, key, body: { ...order, shipDate } },
-        (recordId) => place(caller, order, request, recordId),
-        async (recordId, since): Promise<StoredResponse | undefined> => {
-          const placed = await orders.findByIdempotencyKey(recordId, since);
-          return placed && { status: 201, body: placed };
-        },
-      );
+    async list(caller: Caller, filter: OrderFilter): Promise<PlacedOrder[]> {
+      return (await orders.list(scopeOf(caller), filter)).map(toOrder);
     },
 
     async get(caller: Caller, id: bigint): Promise<PlacedOrder> {
       const found = await orders.find(scopeOf(caller), storedId(id));
       if (!found || found.cancelled) throw notFound(id);
-      return found.order;
+      return toOrder(found);
     },
 
-    async update(caller: Caller, id: bigint, body: OrderUpdate, request: RequestScope) {
+    async update(caller: Caller, id: bigint, body: OrderUpdate): Promise<PlacedOrder> {
       requireAdmin(caller, 'update an order');
       const orderId = storedId(id);
       const shipDate = body.shipDate === undefined ? undefined : new Date(body.shipDate);
       if (body.complete) {
-        const completed = await orders.completeOpen(orderId, new Date(), shipDate);
-        if (completed) {
-          const { order, event } = completed;
-          events.written(orderId, [event]);
-          await closeStock(deps, { petId: order.petId, orderId, quantity: 0 }, request.log);
-          return order;
-        }
+        const changes = { complete: true, completedAt: new Date(), ...(shipDate && { shipDate }) };
+        const completed = await close({}, orderId, changes);
+        if (completed) return toOrder(completed);
       } else if (shipDate) {
         const moved = await orders.moveShipDate(orderId, shipDate);
-        if (moved) return moved;
+        if (moved) return toOrder(moved);
       }
-      // It is missing, complete already, or the body is empty.
-      const { order, cancelled } = await closed({}, id, request);
-      if (cancelled) throw notFound(id);
-      if (order.complete && shipDate && Date.parse(order.shipDate) !== shipDate.getTime()) {
+      // It is missing, cancelled, complete already, or the body is empty.
+      const found = await orders.find({}, orderId);
+      if (!found || found.cancelled) throw notFound(id);
+      const shipDateMoves = shipDate && found.shipDate.getTime() !== shipDate.getTime();
+      if (found.complete && shipDateMoves) {
         throw new AppError('order_complete', `order ${id} is complete; its ship date is final`);
       }
-      return order;
+      return toOrder(found);
     },
 
-    /** Cancels an open order once; a repeat responds as the first did. */
-    async cancel(caller: Caller, id: bigint, request: RequestScope): Promise<void> {
+    /** Cancels an open order once; a repeat answers as the first did. */
+    async cancel(caller: Caller, id: bigint): Promise<void> {
       const scope = scopeOf(caller);
-      const cancelled = await orders.cancelOpen(scope, storedId(id), new Date());
-      if (cancelled) {
-        const { closing, event } = cancelled;
-        events.written(closing.orderId, [event]);
-        await closeStock(deps, closing, request.log);
-      } else if ((await closed(scope, id, request)).order.complete) {
+      const orderId = storedId(id);
+      const cancelled = await close(scope, orderId, { cancelled: true, cancelledAt: new Date() });
+      if (cancelled) return;
+      const found = await orders.find(scope, orderId);
+      if (!found) throw notFound(id);
+      if (found.complete) {
         throw new AppError('order_complete', `order ${id} is complete and cannot be cancelled`);
       }
     },
   };
+}
+
+/** A stored outcome as the client gets it: the order, or the refusal thrown again. */
+function placed(outcome: { response: StoredResponse; replayed: boolean }): Placed {
+  const { body } = answer(outcome.response, outcome);
+  return { order: body as PlacedOrder, replayed: outcome.replayed };
 }

@@ -1,3 +1,4 @@
+import { inTransaction, Outbox } from '@petstore/service-kit';
 import { describe, expect } from 'vitest';
 import { testInternalToken as internalToken } from '@petstore/testkit';
 import { createPetsAdapter } from '../pets-service/pets-adapter.js';
@@ -15,14 +16,15 @@ describe('the status reconciliation', () => {
     });
     expect(edit.status).toBe(200);
 
-    const reconciliation = statusReconciliation(
-      new InventoryRepository(stack.storeDb),
-      createPetsAdapter({ baseUrls: [stack.pets.url], internalToken, timeoutMs: 2_000 }),
-      // The running store's outbox worker pushes what the pass records.
-      stack.stock.statusChanges,
-      testLogger('status-reconciliation'),
-      3_600_000,
-    );
+    const reconciliation = statusReconciliation({
+      inventory: new InventoryRepository(stack.storeDb),
+      // The running store's outbox relay pushes what the pass adds.
+      outbox: new Outbox(stack.storeDb),
+      pets: createPetsAdapter({ baseUrls: [stack.pets.url], internalToken, timeoutMs: 2_000 }),
+      transaction: (work) => inTransaction(stack.client, work),
+      logger: testLogger('status-reconciliation'),
+      intervalMs: 3_600_000,
+    });
     reconciliation.start();
     await reconciliation.stop();
 

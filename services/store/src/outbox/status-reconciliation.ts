@@ -1,32 +1,44 @@
-import { Worker, type Logger } from '@petstore/service-kit';
+import { Worker, type Logger, type Outbox, type Session } from '@petstore/service-kit';
+import { statusPush } from '../events.js';
 import { derivedStatus } from '../pet-status.js';
 import type { PetsAdapter } from '../pets-service/pets-adapter.js';
 import type { InventoryRepository } from '../repositories/inventory-repository.js';
-import type { StatusChanges } from './status-changes.js';
 
 /** The most `GET /internal/pet-statuses` takes. */
 const PAGE = 100;
 
+export interface StatusReconciliationDeps {
+  inventory: InventoryRepository;
+  outbox: Outbox;
+  pets: PetsAdapter;
+  transaction: <T>(work: (session: Session) => Promise<T>) => Promise<T>;
+  logger: Logger;
+  intervalMs: number;
+}
+
 // Repairs drift between the status the store derives and the one pets holds (an admin's edit, a
-// push lost with a database restored from a backup).
-export function statusReconciliation(
-  inventory: InventoryRepository,
-  pets: PetsAdapter,
-  statusChanges: StatusChanges,
-  logger: Logger,
-  intervalMs: number,
-): Worker {
+// push lost with a database restored from a backup): a new version of the stock, pushed again.
+export function statusReconciliation(deps: StatusReconciliationDeps): Worker {
+  const { inventory, outbox, pets, transaction, logger, intervalMs } = deps;
+  const pushAgain = (petId: number) =>
+    transaction(async (session) => {
+      const change = await inventory.touch(petId, session);
+      if (change) await outbox.add(session, [statusPush(change.after)]);
+    });
   const step = async () => {
     for (let after = 0; ;) {
       const stocks = await inventory.list(after, PAGE);
       const entries = stocks.length === 0 ? [] : await pets.statuses(stocks.map((s) => s.petId));
       const held = new Map(entries.map((entry) => [entry.petId, entry.status]));
-      for (const { petId, quantity, openOrders } of stocks) {
-        const holds = held.get(petId);
-        const derived = derivedStatus(quantity, openOrders);
+      for (const stock of stocks) {
+        const holds = held.get(stock.petId);
+        const derived = derivedStatus(stock);
         if (holds === undefined || holds === derived) continue;
-        logger.warn({ petId, holds, derived }, 'pets holds another status; pushing again');
-        await statusChanges.changed(petId, logger);
+        logger.warn(
+          { petId: stock.petId, holds, derived },
+          'pets holds another status; pushing again',
+        );
+        await pushAgain(stock.petId);
       }
       const last = stocks.at(-1);
       if (!last || stocks.length < PAGE) return false;

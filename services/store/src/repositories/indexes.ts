@@ -1,19 +1,14 @@
+import { Outbox } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 
-/** Run at every start. No TTL index (the embedded database has none): expired keys are swept. */
+/** Run at every start; creating an index that exists changes nothing. */
 export async function ensureIndexes(db: Db): Promise<void> {
   const orders = db.collection('orders');
-  const inventory = db.collection('inventory');
   await orders.createIndex({ ownerId: 1, _id: 1 }, { name: 'owner_id' });
-  await orders.createIndex({ idempotencyKey: 1, _id: 1 }, { name: 'idempotency_key' });
   await orders.createIndex({ petId: 1, complete: 1, cancelled: 1 }, { name: 'pet_open' });
-  await orders.createIndex({ pendingEventCount: 1 }, { name: 'pending_events' });
-  await orders.createIndex({ stockOwed: 1 }, { name: 'stock_owed', sparse: true });
-  await inventory.createIndex({ pendingEventCount: 1 }, { name: 'pending_events' });
-  await inventory.createIndex({ heldCount: 1 }, { name: 'held_count' });
-  await inventory.createIndex({ closedCount: 1 }, { name: 'closed_count' });
-  await db.collection('idempotency_keys').createIndex({ expiresAt: 1 }, { name: 'expires_at' });
+  // MongoDB deletes a key's record once it expires.
   await db
-    .collection('outbox')
-    .createIndex({ pending: 1, nextAttemptAt: 1 }, { name: 'pending_next_attempt_at' });
+    .collection('idempotency_keys')
+    .createIndex({ expiresAt: 1 }, { name: 'expires_at', expireAfterSeconds: 0 });
+  await new Outbox(db).ensureIndexes();
 }

@@ -1,0 +1,73 @@
+import { backoffMs } from '../backoff.js';
+import type { Logger } from '../logger.js';
+import { contextFrom, inSpan } from '../telemetry/tracing.js';
+import { Worker } from '../worker.js';
+import type { Outbox, OutboxMessage } from './outbox.js';
+
+/** Sends one topic's messages; throws when they must be sent again. At least once: a repeat is harmless. */
+export type Sender = (messages: OutboxMessage[]) => Promise<void>;
+
+export interface OutboxRelayOptions {
+  outbox: Outbox;
+  senders: Record<string, Sender>;
+  logger: Logger;
+  /** How often it looks for due messages no wake-up announced: a failed send's, a dead process's. */
+  pollMs: number;
+  backoff?: { baseMs: number; maxMs: number };
+}
+
+const BATCH = 100;
+/** A claim a dead process left is sent by another once this has passed. */
+const LEASE_MS = 30_000;
+
+/**
+ * Sends what the outbox holds, topic by topic, and deletes what was sent. A commit that added
+ * messages wakes it; otherwise it looks every `pollMs`, or when the first retry it put off is due.
+ */
+export function outboxRelay(options: OutboxRelayOptions): Worker {
+  const { outbox, senders, logger, pollMs, backoff = { baseMs: 100, maxMs: 60_000 } } = options;
+  let nextRetryAt: number | undefined;
+
+  async function send(topic: string, messages: OutboxMessage[]): Promise<void> {
+    const sender = senders[topic];
+    const parent = contextFrom({ traceparent: messages[0]?.traceparent });
+    const attributes = { 'petstore.outbox.topic': topic, 'petstore.outbox.count': messages.length };
+    try {
+      if (!sender) throw new Error(`[outbox] no sender for the topic ${topic}`);
+      await inSpan('outbox push', { parent, attributes }, () => sender(messages));
+    } catch (error) {
+      const attempts = Math.max(...messages.map((message) => message.attempts));
+      const retryAt = Date.now() + backoffMs(attempts, backoff);
+      await outbox.retryAt(messages, new Date(retryAt));
+      nextRetryAt = Math.min(nextRetryAt ?? retryAt, retryAt);
+      logger.warn({ err: error, topic, count: messages.length, attempts }, 'outbox: will retry');
+      return;
+    }
+    await outbox.sent(messages);
+  }
+
+  const worker = new Worker({
+    name: 'outbox',
+    logger,
+    idleMs: pollMs,
+    step: async () => {
+      const claimed = await outbox.claim(BATCH, LEASE_MS);
+      const topics = new Set(claimed.map((message) => message.topic));
+      for (const topic of topics) {
+        await send(
+          topic,
+          claimed.filter((message) => message.topic === topic),
+        );
+      }
+      return claimed.length === BATCH;
+    },
+    nextDueInMs: () => {
+      if (nextRetryAt === undefined) return Promise.resolve(undefined);
+      const dueInMs = nextRetryAt - Date.now();
+      if (dueInMs <= 0) nextRetryAt = undefined;
+      return Promise.resolve(Math.max(dueInMs, 0));
+    },
+  });
+  outbox.onAdded(() => worker.kick());
+  return worker;
+}

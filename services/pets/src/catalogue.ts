@@ -1,0 +1,81 @@
+import type { NewPet, Pet, PetPatch, PetStatus } from '@petstore/contract';
+import { eventMessages, newEvent, type Outbox, type Session } from '@petstore/service-kit';
+import type { CategoriesRepository } from './categories-repository.js';
+import { notFound, unknownCategory } from './errors.js';
+import { toPet, type PetFields, type PetsRepository } from './pets-repository.js';
+
+export interface CatalogueDeps {
+  pets: PetsRepository;
+  categories: CategoriesRepository;
+  outbox: Outbox;
+  /** Runs `work` in one transaction of the pets database. */
+  transaction: <T>(work: (session: Session) => Promise<T>) => Promise<T>;
+}
+
+export type Catalogue = ReturnType<typeof createCatalogue>;
+
+/**
+ * The catalogue's writes, each one transaction: a pet that points at a category moves the
+ * category's revision, so that it and a delete of the category cannot both commit; a change of
+ * status adds `pet.status_changed` to the outbox with the change.
+ */
+export function createCatalogue({ pets, categories, outbox, transaction }: CatalogueDeps) {
+  async function write(petId: bigint, fields: PetFields, session: Session): Promise<Pet> {
+    const before = await pets.find(petId, session);
+    if (!before) throw notFound('pet', petId);
+    const { categoryId } = fields;
+    const moves = categoryId !== undefined && categoryId !== before.categoryId;
+    if (moves && !(await categories.confirm(categoryId, session))) {
+      throw unknownCategory(categoryId);
+    }
+    const after = await pets.update(petId, fields, session);
+    if (!after) throw notFound('pet', petId);
+    const pet = toPet(after);
+    if (after.status !== before.status) {
+      await outbox.add(session, eventMessages([newEvent('pet.status_changed', pet)]));
+    }
+    return pet;
+  }
+
+  return {
+    async createPet({ name, categoryId, status = 'available' }: NewPet): Promise<Pet> {
+      const _id = await pets.nextId();
+      return transaction(async (session) => {
+        if (!(await categories.confirm(categoryId, session))) throw unknownCategory(categoryId);
+        const document = { _id, name, categoryId, status };
+        await pets.insert(document, session);
+        return toPet(document);
+      });
+    },
+
+    replacePet(petId: bigint, { name, categoryId, status = 'available' }: NewPet) {
+      return transaction((session) => write(petId, { name, categoryId, status }, session));
+    },
+
+    async updatePet(petId: bigint, patch: PetPatch): Promise<Pet> {
+      const fields = Object.fromEntries(
+        Object.entries(patch).filter(([, value]) => value !== undefined),
+      );
+      if (Object.keys(fields).length === 0) return pets.get(petId);
+      return transaction((session) => write(petId, fields, session));
+    },
+
+    /** The status the store derives from stock, kept only over an older version. */
+    setStatus(petId: bigint, status: PetStatus, version: number): Promise<Pet> {
+      return transaction(async (session) => {
+        const pet = await pets.find(petId, session);
+        if (!pet) throw notFound('pet', petId);
+        if ((pet.statusVersion ?? 0) >= version) return toPet(pet);
+        return write(petId, { status, statusVersion: version }, session);
+      });
+    },
+
+    async deletePet(petId: bigint): Promise<void> {
+      if (!(await pets.delete(petId))) throw notFound('pet', petId);
+    },
+
+    deleteCategory(categoryId: bigint): Promise<void> {
+      return transaction((session) => categories.delete(categoryId, session));
+    },
+  };
+}
