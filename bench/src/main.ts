@@ -408,7 +408,6 @@ async function warmDatabase([first]: Scenario[]): Promise<void> {
 /** The background jobs that look for work on a timer, made to look rarely; each is also woken. */
 const QUIET_TIMERS = {
   MESSAGE_POLL_MS: '600000',
-  STOCK_HOLD_SWEEP_MS: '600000',
   STATUS_RECONCILE_MS: '3600000',
 };
 

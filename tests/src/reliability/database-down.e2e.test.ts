@@ -14,12 +14,7 @@ import { prepareWorkload, Workload } from '../support/workload.js';
 const GUARD_MS = 8_000;
 const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(GUARD_MS) } });
 
-const api = testStackForFile({
-  ...unthrottled,
-  // Stock taken by an order that could not be stored goes back soon after the database does.
-  STOCK_HOLD_TIMEOUT_MS: '2000',
-  STOCK_HOLD_SWEEP_MS: '250',
-});
+const api = testStackForFile(unthrottled);
 const shop = shopForFile(api);
 afterEach(async () => {
   // Whatever a test did, the next one starts with the database up and every service ready.

@@ -1,4 +1,4 @@
-import { ServiceProcess } from '@petstore/stack';
+import type { ServiceProcess } from '@petstore/stack';
 import { startMongod, type MongoServer } from '@petstore/testkit';
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,11 +10,11 @@ import { MongoWireProxy, type WireCommand } from '../support/mongo-wire-proxy.js
 import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
 
 /**
- * Closing an order — a cancel, a completion — is two writes: the order, then its pet's stock.
- * Here the store dies exactly between them, killed with SIGKILL by a proxy between it and the
- * database the moment it sends the second; the stock is then owed the closing. A retry of the
- * request after the store is back must finish it, and so must the sweeper when nobody retries;
- * either way exactly once.
+ * Closing an order — a cancel, a completion — writes the order and its pet's stock in one
+ * transaction. Here the store dies in the middle of it, killed with SIGKILL by a proxy between it
+ * and the database the moment it sends the stock's write: the order's write has reached the
+ * database, uncommitted. Nothing of the closing may be applied then, and a retry of the request
+ * after the store is back applies it exactly once.
  */
 
 /** The stock each order's pet starts with, and what each order takes. */
@@ -26,28 +26,20 @@ let proxy: MongoWireProxy;
 let api: TestStack;
 let reader: DatabaseReader;
 let customer: { apiKey: string; accountId: string };
-/** The store process now serving (its replacements take its port). */
+/** The store process, killed and started again on its port. */
 let store: ServiceProcess;
-const replacements: ServiceProcess[] = [];
 
 beforeAll(async () => {
   database = await startMongod();
   proxy = await MongoWireProxy.start(database.uri);
-  // Every service reaches the database through the proxy; only the store's stock writes are
-  // watched. Owed closings are left alone by this store's sweeper (10 minutes): only a retry
-  // can finish them here.
-  api = await startTestStack({
-    ...unthrottled,
-    MONGODB_URI: proxy.uri,
-    STOCK_HOLD_TIMEOUT_MS: '600000',
-  });
+  // Every service reaches the database through the proxy; only the store's writes are watched.
+  api = await startTestStack({ ...unthrottled, MONGODB_URI: proxy.uri });
   store = api.stack.store;
   reader = await DatabaseReader.connect(database.uri);
   customer = await api.signUp();
 });
 
 afterAll(async () => {
-  await Promise.all(replacements.map((replacement) => replacement.stop()));
   await reader?.close();
   await api?.[Symbol.asyncDispose]();
   await proxy?.close();
@@ -57,13 +49,11 @@ afterAll(async () => {
 interface InventoryEntry {
   quantity: number;
   openOrders: number;
-  closed?: Record<string, Date>;
 }
 
 interface OrderEntry {
   cancelled: boolean;
   complete: boolean;
-  stockOwed?: Date;
 }
 
 const inventoryOf = async (petId: number) =>
@@ -97,10 +87,11 @@ function filterId(command: WireCommand): number | undefined {
 
 /**
  * Arms the proxy: once the store has sent the order's `findAndModify` on `orders`, the next
- * `findAndModify` on `inventory` that marks the order's closing kills the store before it reaches
- * the database. Resolves once armed; `killed` with the two commands, as the store is killed.
+ * `findAndModify` on `inventory` (the stock's write, in the same transaction) kills the store
+ * before it reaches the database. Resolves once armed; `killed` with the two commands, as the
+ * store is killed.
  */
-async function killStoreBetweenWrites(
+async function killStoreInTransaction(
   orderId: number,
 ): Promise<{ killed: Promise<{ order: WireCommand; stock: WireCommand }> }> {
   const pid = await store.pid();
@@ -114,8 +105,7 @@ async function killStoreBetweenWrites(
         order = command;
         return 'forward';
       }
-      const query = (command.body.query ?? {}) as Document;
-      if (order && command.collection === 'inventory' && `closed.${orderId}` in query) {
+      if (order && command.collection === 'inventory') {
         process.kill(pid, 'SIGKILL');
         proxy.intercept(() => 'forward');
         const stock = command;
@@ -129,14 +119,9 @@ async function killStoreBetweenWrites(
   return { killed };
 }
 
-/** Starts the store again on its port, with `env` added (the same database, through the proxy). */
-async function restartStore(env: Record<string, string> = {}): Promise<void> {
+/** Starts the store again on its port (the same database, through the proxy). */
+async function restartStore(): Promise<void> {
   expect(store.running).toBe(false);
-  if (Object.keys(env).length > 0) {
-    const { options } = store;
-    store = new ServiceProcess({ ...options, env: { ...options.env, ...env } });
-    replacements.push(store);
-  }
   await store.start();
 }
 
@@ -149,18 +134,17 @@ const complete = (orderId: number) =>
   });
 
 /**
- * Places an order and closes it with `close`, the store killed between the two writes: the
- * order's (`set`), then the stock's. The client hears that the store went away (the outcome is
- * unknown to it) and the stock is owed. Then starts the store again, with `env` added. Fails if
- * `close` is answered before the store dies.
+ * Places an order and closes it with `close`, the store killed in the closing's transaction,
+ * between the order's write (`set`) and the stock's. The client hears that the store went away
+ * (the outcome is unknown to it); neither the order nor the stock has changed. Then starts the
+ * store again. Fails if `close` is answered before the store dies.
  */
 async function halfClosedOrder(
   close: (orderId: number) => Promise<HttpAnswer>,
   set: { cancelled: true } | { complete: true },
-  env: Record<string, string> = {},
 ): Promise<{ petId: number; orderId: number }> {
   const { petId, orderId } = await placedOrder();
-  const { killed } = await killStoreBetweenWrites(orderId);
+  const { killed } = await killStoreInTransaction(orderId);
   const answer = close(orderId);
   const commands = await Promise.race([
     killed,
@@ -172,24 +156,20 @@ async function halfClosedOrder(
   ]);
   await store.exited();
   expect(commands.order.body.update).toMatchObject({ $set: set });
+  expect(commands.order.body.txnNumber).toBeDefined();
+  expect(commands.stock.body.txnNumber).toEqual(commands.order.body.txnNumber);
   expect(filterId(commands.stock)).toBe(petId);
   const { status, body } = await answer;
   expect({ status, body }).toEqual({ status: 503, body: errorBody('service_unavailable') });
 
-  expect(await orderOf(orderId)).toMatchObject({
-    cancelled: false,
-    complete: false,
-    ...set,
-    stockOwed: expect.any(Date) as unknown,
-  });
-  const entry = await inventoryOf(petId);
-  expect(entry).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 1 });
-  expect(entry?.closed?.[orderId]).toBeUndefined();
-  await restartStore(env);
+  // The order's write reached the database, but its transaction never committed.
+  expect(await orderOf(orderId)).toMatchObject({ cancelled: false, complete: false });
+  expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 1 });
+  await restartStore();
   return { petId, orderId };
 }
 
-describe('the store killed between the two writes of closing an order, then retried', () => {
+describe('the store killed in the transaction of closing an order, then retried', () => {
   it('a retried cancel answers 204 and gives the stock back once', async () => {
     const { petId, orderId } = await halfClosedOrder(cancel, { cancelled: true });
     expect(await cancel(orderId)).toMatchObject({ status: 204, body: undefined });
@@ -213,39 +193,6 @@ describe('the store killed between the two writes of closing an order, then retr
     });
     expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 0 });
 
-    expect((await complete(orderId)).status).toBe(200);
-    expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 0 });
-  });
-});
-
-describe('the store killed between the two writes of closing an order, and nobody retries', () => {
-  /** The sweeper of the store started after the kill finishes closings owed for 500 ms. */
-  const fastSweeper = { STOCK_HOLD_SWEEP_MS: '200', STOCK_HOLD_TIMEOUT_MS: '500' };
-
-  /**
-   * The sweeper finished the closing once: `stockOwed` cleared (after the stock's update), and
-   * then the closing's mark forgotten, after which nothing may move the stock again.
-   */
-  async function expectSwept(petId: number, orderId: number) {
-    await expect.poll(async () => (await orderOf(orderId))?.stockOwed).toBeUndefined();
-    await expect
-      .poll(async () => (await inventoryOf(petId))?.closed?.[orderId], { timeout: 15_000 })
-      .toBeUndefined();
-  }
-
-  it('the sweeper gives a cancelled order’s stock back once', async () => {
-    const { petId, orderId } = await halfClosedOrder(cancel, { cancelled: true }, fastSweeper);
-    await expectSwept(petId, orderId);
-    expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK, openOrders: 0 });
-    // A late retry answers as the first cancel would have, and changes nothing.
-    expect((await cancel(orderId)).status).toBe(204);
-    expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK, openOrders: 0 });
-  });
-
-  it('the sweeper closes a completed order’s open order once', async () => {
-    const { petId, orderId } = await halfClosedOrder(complete, { complete: true });
-    await expectSwept(petId, orderId);
-    expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 0 });
     expect((await complete(orderId)).status).toBe(200);
     expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 0 });
   });
