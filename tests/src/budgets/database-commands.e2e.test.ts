@@ -19,10 +19,10 @@ const BUDGETS = {
   // messages added to the outbox, the commit. The outbox relay, woken by the commit: the due
   // messages claimed (a read and an update) and, once the gateway has them, deleted. Now and then
   // a block of order ids, and the pet asked of pets once its confirmation ran out.
-  placeOrder: 7,
+  placeOrder: 8,
   // The same with an `Idempotency-Key`: the key looked up, and its record written, in the order's
   // transaction.
-  placeOrderWithIdempotencyKey: 9,
+  placeOrderWithIdempotencyKey: 10,
   // The order's update, the stock's, the messages added and the commit; then the relay's three.
   cancelOrder: 7,
   completeOrder: 7,
@@ -41,7 +41,7 @@ const BUDGETS = {
 const STREAM = 20;
 
 /** What the message worker sends to deliver a message. */
-const DELIVERY = new Set(['findAndModify messages', 'update messages', 'commitTransaction admin']);
+const DELIVERY = new Set(['findAndModify messages', 'update messages', 'commitTransaction ']);
 /** What recording a message's event sends in the gateway. */
 const MESSAGE_EVENT = new Set(['find webhooks', 'insert webhook_events']);
 

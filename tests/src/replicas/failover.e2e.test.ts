@@ -49,6 +49,7 @@ async function startMember(): Promise<Member> {
     ...['--port', String(port), '--bind_ip', '127.0.0.1', '--nounixsocket'],
     ...['--dbpath', dbPath, '--replSet', SET, '--wiredTigerCacheSizeGB', '0.25'],
     ...['--oplogSize', '128', '--setParameter', 'diagnosticDataCollectionEnabled=false'],
+    ...['--setParameter', 'transactionLifetimeLimitSeconds=6'],
   ];
   const process = spawnGuarded(await mongodBinary(), args, { output: 'ignore' });
   return { host: `127.0.0.1:${port}`, process };
