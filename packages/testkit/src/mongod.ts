@@ -54,9 +54,6 @@ export async function startMongod(options: MongodOptions = {}): Promise<MongoSer
     ...['--wiredTigerCacheSizeGB', '0.25'],
     // Journal files of 16 MB made when needed, rather than three of 100 MB made up front.
     ...['--wiredTigerEngineConfigString', 'log=(file_max=16MB,prealloc=false)'],
-    // A transaction its dead client left holds its documents this long, not MongoDB's 60 s
-    // (docs/configuration.md).
-    ...['--setParameter', 'transactionLifetimeLimitSeconds=6'],
   ];
   let logFile: string | undefined;
   if (options.dataDir) {

@@ -49,6 +49,9 @@ export async function initiateReplicaSet(
         });
       }
     }
+    // A transaction its dead client left holds its documents this long, not MongoDB's 60 s
+    // (docs/configuration.md).
+    await admin.command({ setParameter: 1, transactionLifetimeLimitSeconds: 6 });
     for (;;) {
       const hello = await admin.command({ hello: 1 });
       if (hello.isWritablePrimary) return;
