@@ -33,7 +33,7 @@ export {
 export { withTraceContext } from './telemetry/tracing.js';
 export { timeOrderedId } from './time-ordered-id.js';
 export { backoffMs } from './backoff.js';
-export { inTransaction, type Session } from './transactions.js';
+export { inTransaction, type Session, type Transaction } from './transactions.js';
 export { Outbox, type NewMessage, type OutboxMessage } from './outbox/outbox.js';
 export { outboxRelay, type OutboxRelayOptions, type Sender } from './outbox/outbox-relay.js';
 export { EVENTS_TOPIC, eventMessages, eventsSender, newEvent } from './outbox/event-messages.js';

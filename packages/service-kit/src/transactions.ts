@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
 import { AppError } from './app-error.js';
 
@@ -16,6 +17,7 @@ const TRANSACTION_OPTIONS: TransactionOptions = {
  * within the gateway's 5 s, so that a client waiting on it hears 503, not a timeout.
  */
 const RETRY_FOR_MS = 4_000;
+const MAX_WAIT_MS = 200;
 
 /**
  * Runs `work` in one transaction. The driver runs it again after a transient error (a write
@@ -27,8 +29,13 @@ export function inTransaction<T>(
   work: (session: Session) => Promise<T>,
 ): Promise<T> {
   const deadline = Date.now() + RETRY_FOR_MS;
+  let runs = 0;
   return client.withSession((session) =>
-    session.withTransaction(() => {
+    session.withTransaction(async () => {
+      // Transactions that conflicted on one document (orders of one pet) wait a random while
+      // before they run again, rather than all at once and into each other again.
+      if (runs > 0) await sleep(Math.random() * Math.min(MAX_WAIT_MS, 5 * 2 ** runs));
+      runs += 1;
       if (Date.now() > deadline) {
         throw new AppError('service_unavailable', 'database unavailable: no transaction committed');
       }
@@ -36,3 +43,6 @@ export function inTransaction<T>(
     }, TRANSACTION_OPTIONS),
   );
 }
+
+/** Runs work in one transaction of a service's database: `inTransaction` bound to its client. */
+export type Transaction = <T>(work: (session: Session) => Promise<T>) => Promise<T>;

@@ -1,5 +1,11 @@
 import type { NewPet, Pet, PetPatch, PetStatus } from '@petstore/contract';
-import { eventMessages, newEvent, type Outbox, type Session } from '@petstore/service-kit';
+import {
+  eventMessages,
+  newEvent,
+  type Outbox,
+  type Session,
+  type Transaction,
+} from '@petstore/service-kit';
 import type { CategoriesRepository } from './categories-repository.js';
 import { notFound, unknownCategory } from './errors.js';
 import { toPet, type PetFields, type PetsRepository } from './pets-repository.js';
@@ -9,7 +15,7 @@ export interface CatalogueDeps {
   categories: CategoriesRepository;
   outbox: Outbox;
   /** Runs `work` in one transaction of the pets database. */
-  transaction: <T>(work: (session: Session) => Promise<T>) => Promise<T>;
+  transaction: Transaction;
 }
 
 export type Catalogue = ReturnType<typeof createCatalogue>;

@@ -4,7 +4,7 @@ import {
   newEvent,
   Worker,
   type Logger,
-  type Session,
+  type Transaction,
 } from '@petstore/service-kit';
 import type { EventRecorder } from '../webhooks/event-recorder.js';
 import {
@@ -27,7 +27,7 @@ export interface MessageWorkerOptions {
   messages: MessageRepository;
   /** Records a delivered message's `message.delivered` for webhooks, with its marking. */
   recorder: EventRecorder;
-  transaction: <T>(work: (session: Session) => Promise<T>) => Promise<T>;
+  transaction: Transaction;
   deliver: Deliver;
   logger: Logger;
   /** How often to look through the collection for messages no `queued(id)` named. */

@@ -4,7 +4,7 @@ import {
   requireAdmin,
   type Caller,
   type Outbox,
-  type Session,
+  type Transaction,
 } from '@petstore/service-kit';
 import { stockMessages } from '../events.js';
 import { derivedStatus, type Stock } from '../pet-status.js';
@@ -15,7 +15,7 @@ export interface InventoryDeps {
   inventory: InventoryRepository;
   outbox: Outbox;
   petCheck: PetCheck;
-  transaction: <T>(work: (session: Session) => Promise<T>) => Promise<T>;
+  transaction: Transaction;
 }
 
 export type Inventory = ReturnType<typeof createInventory>;

@@ -5,6 +5,7 @@ import {
   type Caller,
   type Outbox,
   type Session,
+  type Transaction,
 } from '@petstore/service-kit';
 import { orderEvent, stockMessages } from '../events.js';
 import {
@@ -37,7 +38,7 @@ export interface OrdersDeps {
   outbox: Outbox;
   petCheck: PetCheck;
   /** Runs `work` in one transaction of the store's database. */
-  transaction: <T>(work: (session: Session) => Promise<T>) => Promise<T>;
+  transaction: Transaction;
 }
 
 export type Orders = ReturnType<typeof createOrders>;

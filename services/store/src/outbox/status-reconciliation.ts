@@ -1,4 +1,4 @@
-import { Worker, type Logger, type Outbox, type Session } from '@petstore/service-kit';
+import { Worker, type Logger, type Outbox, type Transaction } from '@petstore/service-kit';
 import { statusPush } from '../events.js';
 import { derivedStatus } from '../pet-status.js';
 import type { PetsAdapter } from '../pets-service/pets-adapter.js';
@@ -11,7 +11,7 @@ export interface StatusReconciliationDeps {
   inventory: InventoryRepository;
   outbox: Outbox;
   pets: PetsAdapter;
-  transaction: <T>(work: (session: Session) => Promise<T>) => Promise<T>;
+  transaction: Transaction;
   logger: Logger;
   intervalMs: number;
 }
