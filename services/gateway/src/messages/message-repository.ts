@@ -72,19 +72,27 @@ export class MessageRepository {
     return document ? toMessage(document) : undefined;
   }
 
-  /** Claims the message `id` while it is queued. */
-  claim(id: string, leaseMs: number): Promise<ClaimedMessage | undefined> {
-    return this.#claimOne({ _id: id, status: 'queued' }, leaseMs);
+  /**
+   * Claims the message `id` until `leaseUntil` while it is queued, or while a claim of this
+   * worker's whose answer was lost holds it (`tried`: the leases of the attempts that failed). A
+   * database that goes away can apply a write and fail its answer: the retry takes that claim up
+   * rather than leave the message to wait for its lease to run out.
+   */
+  claim(id: string, leaseUntil: Date, tried: Date[] = []): Promise<ClaimedMessage | undefined> {
+    const queued = { status: 'queued' as const };
+    const mine = { status: 'delivering' as const, leaseUntil: { $in: tried } };
+    const filter = tried.length > 0 ? { _id: id, $or: [queued, mine] } : { _id: id, ...queued };
+    return this.#claimOne(filter, leaseUntil);
   }
 
   /** Claims a queued message, or one whose claim ran out (its worker died). */
   claimNext(leaseMs: number): Promise<ClaimedMessage | undefined> {
     const expired = { status: 'delivering' as const, leaseUntil: { $lt: new Date() } };
-    return this.#claimOne({ $or: [{ status: 'queued' }, expired] }, leaseMs);
+    const leaseUntil = new Date(Date.now() + leaseMs);
+    return this.#claimOne({ $or: [{ status: 'queued' }, expired] }, leaseUntil);
   }
 
-  async #claimOne(filter: Filter<MessageDocument>, leaseMs: number) {
-    const leaseUntil = new Date(Date.now() + leaseMs);
+  async #claimOne(filter: Filter<MessageDocument>, leaseUntil: Date) {
     const claimed = await this.#messages.findOneAndUpdate(
       filter,
       { $set: { status: 'delivering', leaseUntil }, $inc: { attempts: 1 } },

@@ -46,21 +46,27 @@ export type MessageWorker = Worker & {
 
 /**
  * Claims one message at a time, delivers it and marks it delivered; at least once. Messages this
- * process queued are claimed by id; looking through the collection (a query the embedded database
- * answers by reading every message) is for the others, at start, every `pollMs`, and at once
- * again while it finds one.
+ * process queued are claimed by id; looking through the collection is for the others, at start,
+ * every `pollMs`, and at once again while it finds one.
  */
 export function messageWorker(options: MessageWorkerOptions): MessageWorker {
   const { messages, recorder, transaction, deliver, logger, pollMs, leaseMs } = options;
   const named: string[] = [];
+  // The leases claims of the first named message tried to set, their answers lost.
+  let tried: Date[] = [];
   // Delivered but not yet marked so: marked again rather than delivered again.
   let unmarked: ClaimedMessage | undefined;
   let lookedAt = Number.NEGATIVE_INFINITY;
   const claim = async () => {
     const [id] = named;
     if (id !== undefined) {
-      const claimed = await messages.claim(id, leaseMs);
+      const leaseUntil = new Date(Date.now() + leaseMs);
+      const claimed = await messages.claim(id, leaseUntil, tried).catch((error: unknown) => {
+        tried.push(leaseUntil);
+        throw error;
+      });
       named.shift();
+      tried = [];
       return claimed;
     }
     if (Date.now() - lookedAt < pollMs) return undefined;
