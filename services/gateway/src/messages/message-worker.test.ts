@@ -95,7 +95,7 @@ describe('the message worker', () => {
     const delivered: string[] = [];
     const worker = messageWorker({
       messages,
-      events: messageEvents(db),
+      ...recording(db),
       deliver: (message) => {
         delivered.push(message.id);
         return Promise.resolve();
