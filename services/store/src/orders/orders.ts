@@ -54,6 +54,9 @@ export interface PlaceRequest {
   request: RequestScope;
 }
 
+/** Aborts an order's transaction when the stock is short. */
+class OutOfStock extends Error {}
+
 const notFound = (id: bigint) => new AppError('not_found', `order ${id} not found`);
 
 function scopeOf(caller: Caller): OrderScope {
@@ -63,18 +66,18 @@ function scopeOf(caller: Caller): OrderScope {
 export function createOrders(deps: OrdersDeps) {
   const { orders, inventory, keys, outbox, petCheck, transaction } = deps;
 
-  /** Takes the stock and stores the order with its messages, or says why it cannot. */
+  /**
+   * Stores the order, its key's record and its messages, and takes the stock. The stock entry,
+   * which every order of the pet writes, is written last, so that it is held only until the
+   * commit: orders of one pet wait on each other that long, no longer. Short stock aborts it all.
+   */
   async function placeIn(
     session: Session,
     { caller, order }: PlaceRequest,
     orderId: number,
+    keyed?: KeyedRequest,
   ): Promise<StoredResponse> {
     const { petId, quantity, shipDate } = order;
-    const change = await inventory.take(petId, quantity, session);
-    if (!change) {
-      const message = `pet ${petId} has fewer than ${quantity} in stock`;
-      return refusalOf(new AppError('insufficient_stock', message));
-    }
     const placedAt = new Date();
     const stored = await orders.insert(
       {
@@ -87,8 +90,28 @@ export function createOrders(deps: OrdersDeps) {
       },
       session,
     );
+    const response = { status: 201, body: toOrder(stored) };
+    if (keyed) await keys.insert(keyRecord(keyed, response), session);
+    const change = await inventory.take(petId, quantity, session);
+    if (!change) throw new OutOfStock(`pet ${petId} has fewer than ${quantity} in stock`);
     await outbox.add(session, [...orderEvent('order.created', stored), ...stockMessages(change)]);
-    return { status: 201, body: toOrder(stored) };
+    return response;
+  }
+
+  /** Executes the order, or its refusal when one is given: the key answers it from then on. */
+  function execute(
+    placing: PlaceRequest,
+    orderId: number,
+    keyed?: KeyedRequest,
+    refusal?: StoredResponse,
+  ) {
+    return transaction(async (session) => {
+      const record = keyed && (await keys.find(recordIdOf(keyed), session));
+      if (keyed && record) return { response: replayOf(record, keyed), replayed: true };
+      if (refusal && keyed) await keys.insert(keyRecord(keyed, refusal), session);
+      const response = refusal ?? (await placeIn(session, placing, orderId, keyed));
+      return { response, replayed: false };
+    });
   }
 
   async function place(placing: PlaceRequest): Promise<Placed> {
@@ -109,12 +132,10 @@ export function createOrders(deps: OrdersDeps) {
       refusal = refusalOf(error);
     }
     const orderId = await orders.nextId();
-    const outcome = await transaction(async (session) => {
-      const record = keyed && (await keys.find(recordIdOf(keyed), session));
-      if (keyed && record) return { response: replayOf(record, keyed), replayed: true };
-      const response = refusal ?? (await placeIn(session, placing, orderId));
-      if (keyed) await keys.insert(keyRecord(keyed, response), session);
-      return { response, replayed: false };
+    const outcome = await execute(placing, orderId, keyed, refusal).catch((error: unknown) => {
+      if (!(error instanceof OutOfStock)) throw error;
+      const short = refusalOf(new AppError('insufficient_stock', error.message));
+      return execute(placing, orderId, keyed, short);
     });
     return placed(outcome);
   }
