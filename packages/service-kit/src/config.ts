@@ -117,7 +117,7 @@ export type ServiceConfig = ReturnType<typeof serviceConfig>;
 
 export const eventsEnv = {
   GATEWAY_URL: envHttpUrls('http://127.0.0.1:8080'),
-  EVENT_RELAY_INTERVAL_MS: envInteger(1_000, { min: 10, max: 3_600_000 }),
+  EVENT_RELAY_INTERVAL_MS: envInteger(5_000, { min: 10, max: 3_600_000 }),
 };
 
 export type EventsEnv = z.output<z.ZodObject<typeof eventsEnv>>;

@@ -13,7 +13,7 @@ describe('loadPetsConfig', () => {
         sunsetAt: new Date('2027-06-30T00:00:00Z'),
       },
       gateway: { urls: ['http://127.0.0.1:8080'] },
-      events: { relayIntervalMs: 1000 },
+      events: { relayIntervalMs: 5000 },
     });
   });
 

@@ -14,7 +14,7 @@ describe('loadStoreConfig', () => {
       pets: { urls: ['http://127.0.0.1:3001'], timeoutMs: 2000, confirmedForMs: 1000 },
       outbox: { maxBackoffMs: 5000, reconcileIntervalMs: 300000 },
       gateway: { urls: ['http://127.0.0.1:8080'] },
-      events: { relayIntervalMs: 1000 },
+      events: { relayIntervalMs: 5000 },
     });
   });
 
