@@ -9,6 +9,14 @@ const VOLATILE_FIELDS: Record<string, string[]> = {
   [`${databaseNames.gateway}.api_keys`]: ['lastUsedAt'],
 };
 
+/**
+ * An `Idempotency-Key` remembers a refusal that executed (409 `insufficient_stock`, 422
+ * `unknown_pet`), as API.md asks: the one write a refused request may make.
+ */
+const KEY_RECORDS = `${databaseNames.store}.idempotency_keys`;
+const isRemembered = (key: string, document: Record<string, unknown>) =>
+  key === KEY_RECORDS && (document.response as { status: number }).status >= 400;
+
 /** Every document of every collection, keyed `database.collection`, in `_id` order. */
 export type DatabaseState = Record<string, Record<string, unknown>[]>;
 
@@ -18,11 +26,13 @@ export async function readState(reader: DatabaseReader): Promise<DatabaseState> 
   for (const name of Object.values(databaseNames)) {
     for (const [collection, documents] of Object.entries(await reader.snapshot(name))) {
       const key = `${name}.${collection}`;
-      state[key] = documents.map((document) => {
-        const kept: Record<string, unknown> = { ...document };
-        for (const field of VOLATILE_FIELDS[key] ?? []) delete kept[field];
-        return kept;
-      });
+      state[key] = documents
+        .filter((document) => !isRemembered(key, document))
+        .map((document) => {
+          const kept: Record<string, unknown> = { ...document };
+          for (const field of VOLATILE_FIELDS[key] ?? []) delete kept[field];
+          return kept;
+        });
     }
   }
   return state;
@@ -33,10 +43,9 @@ export async function documentCounts(reader: DatabaseReader): Promise<Record<str
   const counts: Record<string, number> = {};
   for (const name of Object.values(databaseNames)) {
     for (const collection of await reader.dataCollections(name)) {
-      counts[`${name}.${collection}`] = await reader
-        .db(name)
-        .collection(collection)
-        .countDocuments();
+      const key = `${name}.${collection}`;
+      const filter = key === KEY_RECORDS ? { 'response.status': { $lt: 400 } } : {};
+      counts[key] = await reader.db(name).collection(collection).countDocuments(filter);
     }
   }
   return counts;

@@ -44,8 +44,8 @@ async function storedStatus(petId: number): Promise<PetStatus | undefined> {
 function outboxEntries(petId: number): Promise<number> {
   return db
     .db(databaseNames.store)
-    .collection<{ _id: number; pending: boolean }>('outbox')
-    .countDocuments({ _id: petId, pending: true });
+    .collection('outbox')
+    .countDocuments({ topic: 'pet-status', 'payload.petId': petId });
 }
 
 /** Waits, asking nothing of the API, until pets stores `status` and no push is owed. */

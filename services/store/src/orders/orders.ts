@@ -131,7 +131,8 @@ export function createOrders(deps: OrdersDeps) {
       }
       refusal = refusalOf(error);
     }
-    const orderId = await orders.nextId();
+    // A refused order takes no id.
+    const orderId = refusal ? 0 : await orders.nextId();
     const outcome = await execute(placing, orderId, keyed, refusal).catch((error: unknown) => {
       if (!(error instanceof OutOfStock)) throw error;
       const short = refusalOf(new AppError('insufficient_stock', error.message));
