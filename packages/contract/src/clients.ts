@@ -1,4 +1,4 @@
-import { type ApiFetcher, initClient, tsRestFetchApi } from '@ts-rest/core';
+import { type ApiFetcher, type InitClientReturn, initClient, tsRestFetchApi } from '@ts-rest/core';
 import { contract, internalContract } from './contract.js';
 
 /** Arrays as repeated parameters (`status=a&status=b`), not ts-rest's `status[0]=a`. */
@@ -38,12 +38,12 @@ export function createPetstoreClient({
   baseUrl,
   apiKey,
   validateResponse = false,
-}: PetstoreClientOptions) {
+}: PetstoreClientOptions): PetstoreClient {
   const baseHeaders: Record<string, string> =
     apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
   return initClient(contract, { ...shared(baseUrl), baseHeaders, validateResponse });
 }
-export type PetstoreClient = ReturnType<typeof createPetstoreClient>;
+export type PetstoreClient = InitClientReturn<typeof contract, ClientArgs>;
 
 export interface InternalClientOptions {
   /** Where the service listens: `http://127.0.0.1:3001`. */
@@ -62,12 +62,21 @@ export function createInternalClient({
   internalToken,
   requestId,
   headers = {},
-}: InternalClientOptions) {
+}: InternalClientOptions): InternalClient {
   const baseHeaders: Record<string, string> = { ...headers, 'x-internal-token': internalToken };
   if (requestId !== undefined) baseHeaders['x-request-id'] = requestId;
   return initClient(internalContract, { ...shared(baseUrl), baseHeaders, validateResponse: true });
 }
-export type InternalClient = ReturnType<typeof createInternalClient>;
+export type InternalClient = InitClientReturn<typeof internalContract, ClientArgs>;
+
+/**
+ * The arguments both clients are made with. Named rather than inferred: the inferred client type
+ * reaches the fetch types of `@types/node` (undici's), which a declaration file cannot name.
+ */
+type ClientArgs = ReturnType<typeof shared> & {
+  baseHeaders: Record<string, string>;
+  validateResponse: boolean;
+};
 
 /** What both clients do alike: no trailing `/`, repeated query parameters, no unknown status. */
 function shared(baseUrl: string) {
