@@ -17,7 +17,7 @@ export interface DatabaseProcess {
 /**
  * Runs mongod as a guarded process of this one (it never outlives it, even a killed one) and
  * resolves once it is the primary of its replica set; a process that exits during start-up fails
- * at once, with the end of what it logged.
+ * at once, with what it logged as errors (or the end of its log).
  */
 export function startDatabaseProcess({
   command,
@@ -37,7 +37,7 @@ export function startDatabaseProcess({
     child.once('exit', (code) => {
       void (async () => {
         const logged = logFile ? await readFile(logFile, 'utf8').catch(() => '') : '';
-        const said = (output + logged.slice(-4000)).trim();
+        const said = whyItExited(output + logged);
         startup.abort(
           new Error(`[testkit] mongod exited during start-up (status ${code}): ${said}`),
         );
@@ -50,4 +50,14 @@ export function startDatabaseProcess({
     await exited;
   };
   return answeringServer(addresses, 'embedded', stop, { timeoutMs, signal: startup.signal });
+}
+
+/**
+ * mongod's errors and fatal errors from its JSON log, or the log's end when it logged none. The
+ * errors are picked out because a log file may be shared: another mongod on the same folder goes
+ * on logging after this one has exited.
+ */
+function whyItExited(log: string): string {
+  const errors = log.split('\n').filter((line) => /"s":"[EF]"/.test(line));
+  return (errors.length > 0 ? errors.join('\n') : log).slice(-4000).trim();
 }
