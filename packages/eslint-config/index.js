@@ -1,8 +1,9 @@
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 /** The shared flat config: type-aware typescript-eslint rules for every package. */
-export const config = tseslint.config(
+export const config = defineConfig(
   { ignores: ['dist/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
