@@ -28,9 +28,10 @@ const ways: Record<ConsumerKind, Way> = {
     compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' },
   },
   // node10 ignores `exports` and reads `main` and `types`, as many CommonJS projects still do.
+  // TypeScript 6 deprecates it (7 removes it) and compiles with it only when told to.
   cjs: {
     source: 'consumer.cts',
-    compilerOptions: { module: 'commonjs', moduleResolution: 'node10' },
+    compilerOptions: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' },
   },
   // The same ESM declarations as above, checked there already (with @types/node, the costliest part).
   bundled: {
