@@ -1,16 +1,28 @@
-import { createRequire } from 'node:module';
+import { registerHooks } from 'node:module';
 import { serveHttp } from '@petstore/testkit';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { inSpan, startTracing } from './tracing.js';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+
+// Every file this process loads from here on, as ES module or CommonJS: the SDK is ESM, which
+// require.cache does not list.
+const loaded: string[] = [];
+const hooks = registerHooks({
+  load(url, context, nextLoad) {
+    loaded.push(url);
+    return nextLoad(url, context);
+  },
+});
+// Imported once loads are recorded, so that a tracing.js that loaded the SDK itself would show.
+const { inSpan, startTracing } = await import('./tracing.js');
 
 /** Whether the tracing SDK was loaded into this process. */
-const sdkLoaded = () =>
-  Object.keys(createRequire(import.meta.url).cache).some((path) =>
-    path.includes('@opentelemetry/sdk-trace-node'),
-  );
+const sdkLoaded = () => loaded.some((url) => url.includes('/@opentelemetry/sdk-trace/'));
 
 afterEach(() => {
   vi.unstubAllEnvs();
+});
+
+afterAll(() => {
+  hooks.deregister();
 });
 
 describe('startTracing', () => {

@@ -37,19 +37,11 @@ function exporterOf(env: NodeJS.ProcessEnv) {
 export async function startTracing(service: string, env: NodeJS.ProcessEnv = process.env) {
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint || env.OTEL_SDK_DISABLED === 'true') return undefined;
-  const [{ OTLPTraceExporter }, { resourceFromAttributes }, sdk, { ATTR_SERVICE_NAME }] =
-    await Promise.all([
-      exporterOf(env),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/sdk-trace-node'),
-      import('@opentelemetry/semantic-conventions'),
-    ]);
-  const { BatchSpanProcessor, NodeTracerProvider } = sdk;
-  const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME || service }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
-  });
-  provider.register();
+  const [{ OTLPTraceExporter }, { registerTracing }] = await Promise.all([
+    exporterOf(env),
+    import('./tracing-sdk.js'),
+  ]);
+  const provider = registerTracing(env.OTEL_SERVICE_NAME || service, new OTLPTraceExporter());
   enabled = true;
   return () => provider.shutdown();
 }
