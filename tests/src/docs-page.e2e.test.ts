@@ -57,12 +57,19 @@ function badgesOf(key: string): Promise<string[]> {
   return sectionOf(key).locator('.badge').filter({ visible: true }).allInnerTexts();
 }
 
-/** Scalar opens the first tag; each other one opens with its "Show More" button, then renders. */
+/**
+ * Scalar opens the first tag; each other one opens with its "Show More" button. It renders a tag,
+ * and an operation in an open one, only once it comes near the viewport, and keeps it rendered:
+ * until then an operation is an empty placeholder under the same id.
+ */
 async function openEveryOperation(): Promise<void> {
   const more = page.locator('button.show-more');
+  const placeholder = page.locator('[data-placeholder="true"]');
   await vi.waitFor(
     async () => {
       if ((await more.count()) > 0) await more.first().click({ timeout: 2_000 });
+      else if ((await placeholder.count()) > 0) await placeholder.first().scrollIntoViewIfNeeded();
+      else await page.keyboard.press('End');
       const rendered = await Promise.all(
         [...operations.keys()].map((key) => sectionOf(key).count()),
       );
@@ -218,16 +225,16 @@ describe('/docs in a browser', () => {
     expect(wanted[1]?.tags).toContain('Pets');
     // The reference's sidebar, not the request client's.
     const groups = page.locator(
-      'aside:not(.scalar-client aside) li[class~="group/sidebar-section"]',
+      'aside:not(.scalar-client aside) li[data-sidebar-id*="/tag-group/"]',
     );
     const label = '[class~="group/button-label"]';
     const shown = async () =>
       Promise.all(
         (await groups.all()).map(async (group) => ({
-          name: (await group.locator(`:scope > div[aria-selected] ${label}`).innerText()).trim(),
-          tags: (
-            await group.locator(`:scope > ul > li > div > button ${label}`).allInnerTexts()
-          ).map((tag) => tag.trim()),
+          name: (await group.locator(`:scope > div > a ${label}`).innerText()).trim(),
+          tags: (await group.locator(`:scope > ul > li > div > a ${label}`).allInnerTexts()).map(
+            (tag) => tag.trim(),
+          ),
         })),
       );
     await expect.poll(shown).toEqual(wanted);

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { findPackageJSON } from 'node:module';
+import { dirname, join } from 'node:path';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { contract, type OpenApiDocumentSchema } from '@petstore/contract';
@@ -79,11 +81,21 @@ export function refuseUnlessRead(ctx: Context): void {
   }
 }
 
-const require = createRequire(import.meta.url);
 const gzipAsync = promisify(gzip);
 
+/**
+ * Scalar's standalone bundle, where its package.json's `browser` field says it is: the package
+ * exports no path to it.
+ */
+function scalarBundlePath(): string {
+  const manifest = findPackageJSON('@scalar/api-reference', import.meta.url);
+  if (manifest === undefined) throw new Error('[docs] @scalar/api-reference is not installed');
+  const { browser } = JSON.parse(readFileSync(manifest, 'utf8')) as { browser: string };
+  return join(dirname(manifest), browser);
+}
+
 export function docsAssets(): Middleware {
-  const bundlePath = require.resolve('@scalar/api-reference/browser/standalone.js');
+  const bundlePath = scalarBundlePath();
   let bundle: Promise<{ plain: Buffer; gzipped: Buffer }> | undefined;
   const load = () =>
     (bundle ??= readFile(bundlePath).then(async (plain) => ({
