@@ -2,7 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { freePort, startMongod, type MongoServer } from '@petstore/testkit';
-import { lockDataDir } from './data-dir-lock.js';
 import { loadSecrets, type StackSecrets } from './secrets.js';
 import { ServiceProcess, type ServiceProcessOptions } from './service-process.js';
 
@@ -49,7 +48,14 @@ async function openDatabase(dataDir: string, mongoUri: string | undefined): Prom
   // One port for the stack's life, so that a restart (database.start()) is found where the
   // services look; a stack started again on the same data may take another.
   const port = await freePort();
-  const start = () => startMongod({ dataDir: join(dataDir, 'mongodb'), port });
+  const start = () =>
+    startMongod({ dataDir: join(dataDir, 'mongodb'), port }).catch((error: unknown) => {
+      // mongod locks its folder: a second stack on the same data finds it taken.
+      if (!(error instanceof Error) || !error.message.includes('DBPathInUse')) throw error;
+      throw new Error(
+        `[stack] another stack is running on ${dataDir} (DATA_DIR): stop it, or set DATA_DIR to another folder`,
+      );
+    });
   let server: MongoServer | undefined = await start();
   return {
     uri: server.uri,
@@ -68,7 +74,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   for (const [service, port] of Object.entries(options.ports ?? {})) {
     if (port) await ensurePortFree(port, PORT_VARIABLES[service as ServiceName]);
   }
-  const unlock = await lockDataDir(options.dataDir);
   let database: StackDatabase | undefined;
   const processes: Record<ServiceName, ServiceProcess[]> = { pets: [], store: [], gateway: [] };
   let stopped: Promise<void> | undefined;
@@ -78,7 +83,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         await Promise.all(group.map((process) => process.stop()));
       }
       await database?.stop();
-      await unlock();
     })());
   try {
     const secrets = await loadSecrets(options.dataDir, env);
