@@ -8,7 +8,6 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' });
   await apiKeys.createIndex({ accountId: 1, createdAt: 1 }, { name: 'account_created' });
   await messages.createIndex({ status: 1, leaseUntil: 1 }, { name: 'status_lease' });
-  // Sparse, not partial: the embedded database ignores a partial filter and would index them all.
   await messages.createIndex(
     { idempotencyKey: 1 },
     { unique: true, sparse: true, name: 'idempotency_key_unique' },
@@ -24,6 +23,6 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await deliveries.createIndex({ webhookId: 1, createdAt: -1, _id: -1 }, { name: 'webhook_log' });
   const windows = db.collection(RATE_LIMITS_COLLECTION);
   await windows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
-  // Where the database has TTL indexes (MongoDB); the embedded one keeps a window per key.
+  // A window is removed once it has ended.
   await windows.createIndex({ expire: 1 }, { expireAfterSeconds: 0, name: 'expire_ttl' });
 }

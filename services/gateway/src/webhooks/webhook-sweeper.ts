@@ -1,7 +1,7 @@
 import { Worker, type Logger } from '@petstore/service-kit';
 import type { DeliveryRepository } from './delivery-repository.js';
 
-/** The embedded database has no TTL indexes, so every database is swept alike. */
+/** Swept rather than expired by a TTL index, which cannot keep an event a pending delivery needs. */
 export function webhookSweeper(
   deliveries: DeliveryRepository,
   options: { logger: Logger; retentionMs: number; intervalMs?: number },
