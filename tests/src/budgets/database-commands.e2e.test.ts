@@ -229,6 +229,28 @@ describe('database commands per operation', () => {
   });
 });
 
+describe('orders of one pet sent at once', () => {
+  it('commit one after another in a store process: no transaction runs twice', async () => {
+    const { petId } = await stockedPet(api.admin, 1_000);
+    const { apiKey } = await api.signUp();
+    const customer = api.client(apiKey);
+    const sent = () => outboxEmpty('petstore_store');
+    await expect.poll(sent).toBe(true);
+    const orders = 16;
+    const placeAll = () =>
+      Promise.all(
+        Array.from({ length: orders }, async () =>
+          ok(await customer.orders.placeOrder({ body: { petId, quantity: 1 } }), 201),
+        ),
+      );
+    const commands = await commandsOf([api.stack.store], placeAll, sent);
+    // A transaction that conflicted would have inserted its order again, and aborted.
+    expect(commands.get('insert orders')).toBe(orders);
+    expect(commands.get('commitTransaction ')).toBe(orders);
+    expect(commands.get('abortTransaction ')).toBeUndefined();
+  });
+});
+
 describe('background work when idle', () => {
   it('sends at most one command a second per service', async () => {
     await using idle = await startTestStack();

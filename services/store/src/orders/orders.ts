@@ -17,6 +17,7 @@ import {
   type KeyedRequest,
 } from '../idempotency/idempotency.js';
 import type { PetCheck, RequestScope } from '../pets-service/pet-check.js';
+import { oneAtATime } from './one-at-a-time.js';
 import type {
   IdempotencyRepository,
   StoredResponse,
@@ -65,6 +66,10 @@ function scopeOf(caller: Caller): OrderScope {
 
 export function createOrders(deps: OrdersDeps) {
   const { orders, inventory, keys, outbox, petCheck, transaction } = deps;
+  // Every order of a pet writes its stock entry, and concurrent transactions that write one
+  // document conflict: all but one abort and start again. This process places a pet's orders one
+  // after another instead; orders of other pets, and of other processes, still run alongside.
+  const perPet = oneAtATime<number>();
 
   /**
    * Stores the order, its key's record and its messages, and takes the stock. The stock entry,
@@ -133,7 +138,8 @@ export function createOrders(deps: OrdersDeps) {
     }
     // A refused order takes no id.
     const orderId = refusal ? 0 : await orders.nextId();
-    const outcome = await execute(placing, orderId, keyed, refusal).catch((error: unknown) => {
+    const executed = perPet(order.petId, () => execute(placing, orderId, keyed, refusal));
+    const outcome = await executed.catch((error: unknown) => {
       if (!(error instanceof OutOfStock)) throw error;
       const short = refusalOf(new AppError('insufficient_stock', error.message));
       return execute(placing, orderId, keyed, short);
