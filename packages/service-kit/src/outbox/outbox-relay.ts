@@ -19,10 +19,13 @@ export interface OutboxRelayOptions {
 const BATCH = 100;
 /** A claim a dead process left is sent by another once this has passed. */
 const LEASE_MS = 30_000;
+/** A wake-up waits this long, so that what commits meanwhile is sent in the same batch. */
+const GATHER_MS = 10;
 
 /**
  * Sends what the outbox holds, topic by topic, and deletes what was sent. A commit that added
- * messages wakes it; otherwise it looks every `pollMs`, or when the first retry it put off is due.
+ * messages wakes it, 10 ms later; otherwise it looks every `pollMs`, or when the first retry it
+ * put off is due.
  */
 export function outboxRelay(options: OutboxRelayOptions): Worker {
   const { outbox, senders, logger, pollMs, backoff = { baseMs: 100, maxMs: 60_000 } } = options;
@@ -68,6 +71,12 @@ export function outboxRelay(options: OutboxRelayOptions): Worker {
       return Promise.resolve(Math.max(dueInMs, 0));
     },
   });
-  outbox.onAdded(() => worker.kick());
+  let gathering: NodeJS.Timeout | undefined;
+  outbox.onAdded(() => {
+    gathering ??= setTimeout(() => {
+      gathering = undefined;
+      worker.kick();
+    }, GATHER_MS).unref();
+  });
   return worker;
 }
