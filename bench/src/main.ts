@@ -536,7 +536,9 @@ async function main(): Promise<number> {
   };
   const markdown = renderMarkdown(results);
   if (args.only === undefined) {
-    await writeFile(join(benchDir, 'results.md'), markdown);
+    // Measured once, not by this command: kept below every run's tables.
+    const recordedOnce = await readFile(join(benchDir, 'node-20-vs-24.md'), 'utf8');
+    await writeFile(join(benchDir, 'results.md'), `${markdown}\n${recordedOnce}`);
     await writeFile(join(benchDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     log('wrote bench/results.md and bench/results.json');
   }
