@@ -11,7 +11,12 @@ export { createService, type RouterMiddleware, type ServiceOptions } from './cre
 export type { ReadinessCheck } from './health.js';
 export { jsonBody } from './json-body.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
-export { connectMongo, isDuplicateKey, type ConnectMongoOptions } from './mongo.js';
+export {
+  connectMongo,
+  isDatabaseUnavailable,
+  isDuplicateKey,
+  type ConnectMongoOptions,
+} from './mongo.js';
 export { decodeCursor, encodeCursor, findPage, pageOf } from './pagination.js';
 export type { IdPage, TimePage, TimePosition } from './pagination.js';
 export type { RunningService, RunServiceOptions, ShutdownHook } from './run-service.js';

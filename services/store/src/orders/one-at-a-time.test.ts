@@ -14,10 +14,12 @@ function step(name: string, log: string[]) {
   return { work, finish: () => finish() };
 }
 
+const shared = (error: unknown) => error instanceof Error && error.message === 'unavailable';
+
 describe('oneAtATime', () => {
   it('runs the work of one key one after another, in the order given', async () => {
     const log: string[] = [];
-    const queue = oneAtATime<number>();
+    const queue = oneAtATime<number>(shared);
     const [a, b] = [step('a', log), step('b', log)];
     const results = [queue(1, a.work), queue(1, b.work)];
     await Promise.resolve();
@@ -31,7 +33,7 @@ describe('oneAtATime', () => {
 
   it('runs the work of other keys alongside', async () => {
     const log: string[] = [];
-    const queue = oneAtATime<number>();
+    const queue = oneAtATime<number>(shared);
     const [a, b] = [step('a', log), step('b', log)];
     const results = [queue(1, a.work), queue(2, b.work)];
     await expect.poll(() => log).toEqual(['a starts', 'b starts']);
@@ -40,11 +42,28 @@ describe('oneAtATime', () => {
     await expect(Promise.all(results)).resolves.toEqual(['a', 'b']);
   });
 
-  it('goes on after work that failed, which fails alone', async () => {
-    const queue = oneAtATime<string>();
+  it('goes on after work that failed alone', async () => {
+    const queue = oneAtATime<string>(shared);
     const failed = queue('k', () => Promise.reject(new Error('refused')));
     const next = queue('k', () => Promise.resolve('next'));
     await expect(failed).rejects.toThrow('refused');
     await expect(next).resolves.toBe('next');
+  });
+
+  it('fails the work waiting behind a shared failure alike, without running it', async () => {
+    const queue = oneAtATime<string>(shared);
+    const ran: string[] = [];
+    const first = queue('k', () => Promise.reject(new Error('unavailable')));
+    const waiting = [1, 2].map((index) =>
+      queue('k', () => {
+        ran.push(`waiting ${index}`);
+        return Promise.resolve(index);
+      }),
+    );
+    await expect(first).rejects.toThrow('unavailable');
+    for (const result of waiting) await expect(result).rejects.toThrow('unavailable');
+    expect(ran).toEqual([]);
+    // Work given afterwards runs.
+    await expect(queue('k', () => Promise.resolve('later'))).resolves.toBe('later');
   });
 });

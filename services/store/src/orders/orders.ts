@@ -2,6 +2,7 @@ import { storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
 import {
   AppError,
   requireAdmin,
+  isDatabaseUnavailable,
   type Caller,
   type Outbox,
   type Session,
@@ -68,8 +69,14 @@ export function createOrders(deps: OrdersDeps) {
   const { orders, inventory, keys, outbox, petCheck, transaction } = deps;
   // Every order of a pet writes its stock entry, and concurrent transactions that write one
   // document conflict: all but one abort and start again. This process places a pet's orders one
-  // after another instead; orders of other pets, and of other processes, still run alongside.
-  const perPet = oneAtATime<number>();
+  // after another instead; orders of other pets, and of other processes, still run alongside. An
+  // order the database could not take (it is down) fails those waiting behind it alike, so that
+  // none waits its turn for longer than its own attempt may last.
+  const perPet = oneAtATime<number>(
+    (error) =>
+      isDatabaseUnavailable(error) ||
+      (error instanceof AppError && error.code === 'service_unavailable'),
+  );
 
   /**
    * Stores the order, its key's record and its messages, and takes the stock. The stock entry,
