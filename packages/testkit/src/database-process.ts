@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { answeringServer, type MongodAddresses } from './answering-server.js';
 import { spawnGuarded, stopGuarded } from './guarded-process.js';
 import type { MongoServer } from './mongo-server.js';
@@ -19,7 +19,7 @@ export interface DatabaseProcess {
  * resolves once it is the primary of its replica set; a process that exits during start-up fails
  * at once, with what it logged as errors (or the end of its log).
  */
-export function startDatabaseProcess({
+export async function startDatabaseProcess({
   command,
   args,
   env,
@@ -27,6 +27,13 @@ export function startDatabaseProcess({
   timeoutMs,
   logFile,
 }: DatabaseProcess): Promise<MongoServer> {
+  // The log is appended to across restarts: only what this process adds says why it exited.
+  const logStart = logFile
+    ? await stat(logFile).then(
+        ({ size }) => size,
+        () => 0,
+      )
+    : 0;
   const child = spawnGuarded(command, args, { env });
   let output = '';
   const keep = (chunk: string) => (output = (output + chunk).slice(-4000));
@@ -36,7 +43,8 @@ export function startDatabaseProcess({
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code) => {
       void (async () => {
-        const logged = logFile ? await readFile(logFile, 'utf8').catch(() => '') : '';
+        const log = logFile ? await readFile(logFile).catch(() => Buffer.alloc(0)) : undefined;
+        const logged = log?.subarray(logStart).toString('utf8') ?? '';
         const said = whyItExited(output + logged);
         startup.abort(
           new Error(`[testkit] mongod exited during start-up (status ${code}): ${said}`),

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -189,13 +189,17 @@ describe('the embedded mongod', () => {
 
   it('fails at once, saying why, when mongod exits during start-up', async () => {
     const dataDir = await newFolder();
+    // The log is appended to: an error of an earlier run is not this one's reason.
+    await writeFile(join(dataDir, 'mongod.log'), '{"s":"E","msg":"an earlier run failed"}\n');
     await using running = await startMongod({ dataDir });
 
     // A second mongod on the same folder finds it locked.
     const started = Date.now();
-    await expect(startMongod({ dataDir })).rejects.toThrow(
+    const refused = startMongod({ dataDir });
+    await expect(refused).rejects.toThrow(
       /^\[testkit\] mongod exited during start-up \(status \d+\): .*mongod\.lock/s,
     );
+    await expect(refused).rejects.not.toThrow('an earlier run failed');
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(running.uri).toBeTruthy();
   });
