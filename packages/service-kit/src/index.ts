@@ -1,6 +1,6 @@
 import './koa-context.js';
 
-export { AppError, type AppErrorOptions } from './app-error.js';
+export { AppError, toAppError, type AppErrorOptions } from './app-error.js';
 export { batched, type Batched, type BatchedOptions } from './batched.js';
 export { envHttpUrls, envInteger, envOptionalHttpUrl, unsetWhenEmpty } from './config.js';
 export { loadConfig, loadOrExit, type Env } from './config.js';
@@ -11,12 +11,7 @@ export { createService, type RouterMiddleware, type ServiceOptions } from './cre
 export type { ReadinessCheck } from './health.js';
 export { jsonBody } from './json-body.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
-export {
-  connectMongo,
-  isDatabaseUnavailable,
-  isDuplicateKey,
-  type ConnectMongoOptions,
-} from './mongo.js';
+export { connectMongo, isDuplicateKey, type ConnectMongoOptions } from './mongo.js';
 export { decodeCursor, encodeCursor, findPage, pageOf } from './pagination.js';
 export type { IdPage, TimePage, TimePosition } from './pagination.js';
 export type { RunningService, RunServiceOptions, ShutdownHook } from './run-service.js';

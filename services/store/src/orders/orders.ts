@@ -2,7 +2,7 @@ import { storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
 import {
   AppError,
   requireAdmin,
-  isDatabaseUnavailable,
+  toAppError,
   type Caller,
   type Outbox,
   type Session,
@@ -72,11 +72,7 @@ export function createOrders(deps: OrdersDeps) {
   // after another instead; orders of other pets, and of other processes, still run alongside. An
   // order the database could not take (it is down) fails those waiting behind it alike, so that
   // none waits its turn for longer than its own attempt may last.
-  const perPet = oneAtATime<number>(
-    (error) =>
-      isDatabaseUnavailable(error) ||
-      (error instanceof AppError && error.code === 'service_unavailable'),
-  );
+  const perPet = oneAtATime<number>((error) => toAppError(error).code === 'service_unavailable');
 
   /**
    * Stores the order, its key's record and its messages, and takes the stock. The stock entry,
