@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { route, startTestService } from './test-support/test-service.js';
 
@@ -42,6 +43,33 @@ function announce(url: string, length: number): Promise<{ status: number; body: 
     });
     req.flushHeaders();
   });
+}
+
+/** Reads HTTP answers off a raw connection, one at a time. */
+function answers(socket: Socket): { next: () => Promise<string>; closed: Promise<void> } {
+  let buffered = '';
+  let wake = (): void => {};
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.setEncoding('utf8');
+  socket.on('data', (text: string) => {
+    buffered += text;
+    wake();
+  });
+  const next = async (): Promise<string> => {
+    for (;;) {
+      const headEnd = buffered.indexOf('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(buffered.slice(0, headEnd))?.[1];
+      const end = headEnd + 4 + Number(length);
+      if (headEnd >= 0 && length !== undefined && buffered.length >= end) {
+        const answer = buffered.slice(0, end);
+        buffered = buffered.slice(end);
+        return answer;
+      }
+      await Promise.race([new Promise<void>((resolve) => (wake = resolve)), closed]);
+      if (socket.destroyed && !buffered.includes('\r\n\r\n')) throw new Error('closed');
+    }
+  };
+  return { next, closed };
 }
 
 describe('JSON body parsing', () => {
@@ -122,6 +150,36 @@ describe('JSON body parsing', () => {
     const { status, body } = await announce(service.url, 1024 * 1024 * 1024);
     expect(status).toBe(413);
     expect(body).toMatchObject({ code: 'payload_too_large', status: 413 });
+  });
+
+  it('reads and drops the rest of a body it refused, and keeps the connection', async () => {
+    await using service = await startTestService([echo]);
+    const socket = connect(Number(new URL(service.url).port), '127.0.0.1');
+    const { next } = answers(socket);
+    const length = 256 * 1024;
+    socket.write(
+      `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${length}\r\n\r\n${'x'.repeat(64 * 1024)}`,
+    );
+    expect(await next()).toMatch(/^HTTP\/1\.1 413 /);
+    // Closing now would make the rest of this upload reset the connection.
+    socket.write('x'.repeat(length - 64 * 1024));
+    socket.write(
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 7\r\n\r\n{"a":1}',
+    );
+    expect(await next()).toMatch(/^HTTP\/1\.1 200 [^]*"received":\{"a":1\}/);
+    socket.destroy();
+  });
+
+  it('closes the connection when the rest of a refused body does not come', async () => {
+    await using service = await startTestService([echo]);
+    const socket = connect(Number(new URL(service.url).port), '127.0.0.1');
+    const { next, closed } = answers(socket);
+    socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n');
+    socket.write(`Content-Length: ${1024 * 1024}\r\n\r\n{`);
+    expect(await next()).toMatch(/^HTTP\/1\.1 413 /);
+    await closed;
   });
 
   it('honours a configured body limit', async () => {

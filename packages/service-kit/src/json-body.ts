@@ -2,12 +2,7 @@ import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { AppError } from './app-error.js';
 import './koa-context.js';
-
-function tooLarge(ctx: Context, limitBytes: number): AppError {
-  // Whatever the client is still sending is not worth reading.
-  ctx.set('Connection', 'close');
-  return new AppError('payload_too_large', `request body is larger than ${limitBytes} bytes`);
-}
+import { tooLarge } from './too-large.js';
 
 async function readText(ctx: Context, limitBytes: number): Promise<string> {
   const length = ctx.request.length ?? null;

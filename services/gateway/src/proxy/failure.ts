@@ -1,7 +1,7 @@
-import { AppError, upstreamErrors } from '@petstore/service-kit';
+import { AppError, tooLarge, upstreamErrors } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import { errors } from 'undici';
-import { RequestBodyTooLarge, tooLarge } from './request-body.js';
+import { RequestBodyTooLarge } from './request-body.js';
 
 /** The service could not be reached, or dropped the connection. */
 const UNREACHABLE = new Set(

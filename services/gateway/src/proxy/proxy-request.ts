@@ -1,11 +1,11 @@
-import { AppError, type Caller } from '@petstore/service-kit';
+import { AppError, tooLarge, type Caller } from '@petstore/service-kit';
 import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { Dispatcher, Pool } from 'undici';
 import { unusableResponse } from './response-check.js';
 import { CLIENT_CLOSED_REQUEST, classifyFailure, countFailure, errorCode } from './failure.js';
 import { forwardedHeaders, headerValue, passResponseHeaders } from './header-policy.js';
-import { RequestBodyTooLarge, requestBody, tooLarge } from './request-body.js';
+import { RequestBodyTooLarge, requestBody } from './request-body.js';
 import { exchange, type UpstreamResponse } from './upstream-exchange.js';
 import type { Upstream } from './upstreams.js';
 

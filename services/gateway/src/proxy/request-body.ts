@@ -1,13 +1,8 @@
 import { Transform, type Readable } from 'node:stream';
-import { AppError } from '@petstore/service-kit';
+import { AppError, tooLarge } from '@petstore/service-kit';
 import type { Context } from 'koa';
 
 export class RequestBodyTooLarge extends Error {}
-
-export function tooLarge(ctx: Context, limitBytes: number): AppError {
-  ctx.set('Connection', 'close');
-  return new AppError('payload_too_large', `request body is larger than ${limitBytes} bytes`);
-}
 
 function hasBody(ctx: Context): boolean {
   return ctx.get('Transfer-Encoding') !== '' || Boolean(ctx.request.length);
