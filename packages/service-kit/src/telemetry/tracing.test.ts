@@ -27,19 +27,11 @@ afterAll(() => {
 
 describe('startTracing', () => {
   it('records nothing and loads nothing without an endpoint', async () => {
-    expect(await startTracing('test', {})).toBeUndefined();
+    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', '');
+    vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '');
+    expect(await startTracing('test')).toBeUndefined();
     await inSpan('work', {}, () => Promise.resolve());
     expect(sdkLoaded()).toBe(false);
-  });
-
-  it('refuses a protocol it cannot send', async () => {
-    const env = {
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1',
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
-    };
-    await expect(startTracing('test', env)).rejects.toThrow(
-      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json, not grpc',
-    );
   });
 
   it('sends spans as OTLP protobuf by default', async () => {

@@ -17,33 +17,24 @@ let enabled = false;
 export const tracingEnabled = (): boolean => enabled;
 
 /**
- * OTLP over HTTP as `OTEL_EXPORTER_OTLP_PROTOCOL` asks: protobuf, the standard's default, which
- * costs a traced request less to encode and send than JSON; or JSON.
- */
-function exporterOf(env: NodeJS.ProcessEnv) {
-  const protocol =
-    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf';
-  if (protocol === 'http/protobuf') return import('@opentelemetry/exporter-trace-otlp-proto');
-  if (protocol === 'http/json') return import('@opentelemetry/exporter-trace-otlp-http');
-  throw new Error(
-    `[telemetry] OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json, not ${protocol}`,
-  );
-}
-
-/**
  * On only when an `OTEL_EXPORTER_OTLP_*ENDPOINT` is set; returns how to flush and stop. The SDK
- * is loaded only then: without an exporter, tracing costs nothing but the API's no-op calls.
+ * is loaded only then: without an exporter, tracing costs nothing but the API's no-op calls. It
+ * reads the standard variables itself (`OTEL_EXPORTER_OTLP_PROTOCOL`, `OTEL_TRACES_SAMPLER`,
+ * `OTEL_BSP_*`, the span limits); it sends traces only, as metrics are Prometheus's and logs pino's.
  */
-export async function startTracing(service: string, env: NodeJS.ProcessEnv = process.env) {
+export async function startTracing(service: string) {
+  const { env } = process;
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint || env.OTEL_SDK_DISABLED === 'true') return undefined;
-  const [{ OTLPTraceExporter }, { registerTracing }] = await Promise.all([
-    exporterOf(env),
-    import('./tracing-sdk.js'),
-  ]);
-  const provider = registerTracing(env.OTEL_SERVICE_NAME || service, new OTLPTraceExporter());
+  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const sdk = new NodeSDK({
+    serviceName: env.OTEL_SERVICE_NAME || service,
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
+  sdk.start();
   enabled = true;
-  return () => provider.shutdown();
+  return () => sdk.shutdown();
 }
 
 export function contextFrom(headers: Record<string, string | string[] | undefined>): Context {
