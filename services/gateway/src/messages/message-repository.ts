@@ -73,16 +73,11 @@ export class MessageRepository {
   }
 
   /**
-   * Claims the message `id` until `leaseUntil` while it is queued, or while a claim of this
-   * worker's whose answer was lost holds it (`tried`: the leases of the attempts that failed). A
-   * database that goes away can apply a write and fail its answer: the retry takes that claim up
-   * rather than leave the message to wait for its lease to run out.
+   * Claims the message `id` until `leaseUntil` while it is queued. A claim the database applied
+   * but whose answer was lost twice (the driver retries once) waits for its lease to run out.
    */
-  claim(id: string, leaseUntil: Date, tried: Date[] = []): Promise<ClaimedMessage | undefined> {
-    const queued = { status: 'queued' as const };
-    const mine = { status: 'delivering' as const, leaseUntil: { $in: tried } };
-    const filter = tried.length > 0 ? { _id: id, $or: [queued, mine] } : { _id: id, ...queued };
-    return this.#claimOne(filter, leaseUntil);
+  claim(id: string, leaseUntil: Date): Promise<ClaimedMessage | undefined> {
+    return this.#claimOne({ _id: id, status: 'queued' }, leaseUntil);
   }
 
   /** Claims a queued message, or one whose claim ran out (its worker died). */

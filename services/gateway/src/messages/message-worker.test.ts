@@ -79,44 +79,6 @@ describe('the message worker', () => {
     }
   });
 
-  it('takes its claim up again when the database applied it but its answer was lost', async ({
-    db,
-  }) => {
-    // As a database stopping does: the claim is stored, and the worker gets an error.
-    class AnswerLost extends MessageRepository {
-      lost = 0;
-      override async claim(...args: Parameters<MessageRepository['claim']>) {
-        const claimed = await super.claim(...args);
-        if (this.lost++ === 0) throw new Error('[test] connection closed');
-        return claimed;
-      }
-    }
-    const messages = new AnswerLost(db);
-    const delivered: string[] = [];
-    const worker = messageWorker({
-      messages,
-      ...recording(db),
-      deliver: (message) => {
-        delivered.push(message.id);
-        return Promise.resolve();
-      },
-      logger,
-      // Neither a look through the collection nor the lease's end comes within the test.
-      pollMs: 600_000,
-      leaseMs: 600_000,
-    });
-    worker.start();
-    try {
-      const message = await messages.queue('acct_a', 'answer lost');
-      worker.queued(message.id);
-      await vi.waitUntil(() => delivered.length === 1, { timeout: 10_000 });
-      expect(delivered).toEqual([message.id]);
-      expect(messages.lost).toBe(2);
-    } finally {
-      await worker.stop();
-    }
-  });
-
   it('tries a message again when delivering it failed, once its lease is over', async ({ db }) => {
     const messages = new MessageRepository(db);
     const message = await messages.queue('acct_a', 'flaky');

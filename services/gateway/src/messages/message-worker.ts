@@ -52,8 +52,6 @@ export type MessageWorker = Worker & {
 export function messageWorker(options: MessageWorkerOptions): MessageWorker {
   const { messages, recorder, transaction, deliver, logger, pollMs, leaseMs } = options;
   const named: string[] = [];
-  // The leases claims of the first named message tried to set, their answers lost.
-  let tried: Date[] = [];
   // Delivered but not yet marked so: marked again rather than delivered again.
   let unmarked: ClaimedMessage | undefined;
   let lookedAt = Number.NEGATIVE_INFINITY;
@@ -61,12 +59,8 @@ export function messageWorker(options: MessageWorkerOptions): MessageWorker {
     const [id] = named;
     if (id !== undefined) {
       const leaseUntil = new Date(Date.now() + leaseMs);
-      const claimed = await messages.claim(id, leaseUntil, tried).catch((error: unknown) => {
-        tried.push(leaseUntil);
-        throw error;
-      });
+      const claimed = await messages.claim(id, leaseUntil);
       named.shift();
-      tried = [];
       return claimed;
     }
     if (Date.now() - lookedAt < pollMs) return undefined;
