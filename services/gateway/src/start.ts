@@ -22,7 +22,6 @@ import { DeliveryRepository } from './webhooks/delivery-repository.js';
 import { deliveryWorker } from './webhooks/delivery-worker.js';
 import { EventRecorder } from './webhooks/event-recorder.js';
 import { WebhookRepository } from './webhooks/webhook-repository.js';
-import { webhookSweeper } from './webhooks/webhook-sweeper.js';
 
 export interface StartGatewayOptions extends StartOptions {
   /** Check the gateway's own responses against the contract (tests). */
@@ -37,7 +36,7 @@ export function buildGateway(client: MongoClient, db: Db, config: Config, logger
   const { cacheTtlMs: ttlMs, cacheSize: maxEntries } = config.keys;
   const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), logger);
   const messages = new MessageRepository(db);
-  const deliveries = new DeliveryRepository(db);
+  const deliveries = new DeliveryRepository(db, config.webhooks.retentionMs);
   const webhookDeliveries = deliveryWorker(deliveries, config.webhooks, logger);
   const recorder = new EventRecorder(db, (webhookIds) => webhookDeliveries.wake(webhookIds));
   const deliver = logDelivery(logger);
@@ -49,7 +48,6 @@ export function buildGateway(client: MongoClient, db: Db, config: Config, logger
     logger,
     ...config.messages,
   });
-  const sweeper = webhookSweeper(deliveries, { logger, retentionMs: config.webhooks.retentionMs });
   const deps: AppDeps = {
     db,
     config,
@@ -66,7 +64,7 @@ export function buildGateway(client: MongoClient, db: Db, config: Config, logger
     onWebhookDeliveryDue: () => webhookDeliveries.kick(),
   };
   // Stopped last first: the messages, then the webhooks.
-  return { deps, keyUsage, workers: [webhookDeliveries, sweeper, messageDeliveries] };
+  return { deps, keyUsage, workers: [webhookDeliveries, messageDeliveries] };
 }
 
 /** Connects to Mongo, ensures indexes and the admin account, then serves with its workers. */
@@ -93,6 +91,12 @@ export function startGateway(
       for (const worker of workers) onShutdown(() => worker.stop());
       databaseGauge('petstore_message_queue_depth', 'Messages waiting for delivery.', () =>
         deps.messages.countWaiting(),
+      );
+      databaseGauge(
+        'petstore_webhook_backlog',
+        'Webhook deliveries not yet made (pending), by webhook.',
+        () => deps.deliveries.backlog(),
+        { label: 'webhook_id' },
       );
       return {
         app: createApp({ ...deps, validateResponses }),

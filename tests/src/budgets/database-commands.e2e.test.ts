@@ -43,7 +43,7 @@ const STREAM = 20;
 /** What the message worker sends to deliver a message. */
 const DELIVERY = new Set(['findAndModify messages', 'update messages', 'commitTransaction ']);
 /** What recording a message's event sends in the gateway. */
-const MESSAGE_EVENT = new Set(['find webhooks', 'insert webhook_events']);
+const MESSAGE_EVENT = new Set(['find webhooks', 'insert webhook_deliveries']);
 
 let api: TestStack;
 

@@ -42,23 +42,28 @@ export const rateLimitRejections = new Counter({
 
 /** Set while a gauge reads the database for a scrape: those commands are not the service's work. */
 const scrapeReads = new AsyncLocalStorage<true>();
-let gaugesReading = 0;
 
-export function databaseGauge(name: string, help: string, read: () => Promise<number>): void {
+/** Read at each scrape: one value, or one per value of `label` (a value no longer read is dropped). */
+export function databaseGauge(
+  name: string,
+  help: string,
+  read: () => Promise<number | Record<string, number>>,
+  { label }: { label?: string } = {},
+): void {
   registry.removeSingleMetric(name);
   new Gauge({
     name,
     help,
+    labelNames: label === undefined ? [] : [label],
     registers: [registry],
     async collect() {
-      gaugesReading++;
-      try {
-        this.set(await scrapeReads.run(true, read));
-      } finally {
-        // While any AsyncLocalStorage is in use, Node 20 runs a hook for every promise the process
-        // makes (about a tenth of a read's CPU): only while a scrape reads.
-        if (--gaugesReading === 0) scrapeReads.disable();
+      const value = await scrapeReads.run(true, read);
+      if (typeof value === 'number') {
+        this.set(value);
+        return;
       }
+      this.reset();
+      for (const [key, count] of Object.entries(value)) this.set({ [label ?? '']: key }, count);
     },
   });
 }

@@ -1,5 +1,4 @@
 import type { Account, ApiKey, Role, Webhook, WebhookDelivery } from '@petstore/contract';
-import type { WebhookEventType } from '@petstore/contract';
 import type { Caller } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 
@@ -50,29 +49,26 @@ export interface WebhookDocument extends Stored<Webhook, 'createdAt'> {
   secrets: SealedSecret[];
   updatedAt: Date;
   failingSince: Date | null;
-  /** The gateway delivering to it until `leaseUntil`: one at a time, in event order. */
+  /** The gateway delivering to it until `leaseUntil`: one gateway at a time. */
   leaseOwner?: string;
   leaseUntil?: Date;
 }
 
-export interface WebhookEventDocument {
-  _id: string;
-  type: WebhookEventType;
-  timestamp: Date;
-  data: Record<string, unknown>;
-  accountId?: string;
-  recordedAt: Date;
-}
-
-/** One event on its way to one webhook; its id is derived from both. */
+/**
+ * One event on its way to one webhook; its id is derived from both. It carries the event's
+ * `data`, so that an attempt reads nothing else. Once it ended, the database removes it at
+ * `expireAt` (a TTL index).
+ */
 export interface WebhookDeliveryDocument extends Stored<
   WebhookDelivery,
   'createdAt' | 'nextAttemptAt'
 > {
   webhookId: string;
   eventAt: Date;
+  data: Record<string, unknown>;
   lastError: string | null;
   deliveredAt?: Date;
+  expireAt?: Date;
 }
 
 /** The shared rate-limit windows, written by rate-limiter-flexible. */
@@ -86,7 +82,6 @@ export function gatewayCollections(db: Db) {
     apiKeys: db.collection<ApiKeyDocument>('api_keys'),
     messages: db.collection<MessageDocument>('messages'),
     webhooks: db.collection<WebhookDocument>('webhooks'),
-    events: db.collection<WebhookEventDocument>('webhook_events'),
     deliveries: db.collection<WebhookDeliveryDocument>('webhook_deliveries'),
   };
 }

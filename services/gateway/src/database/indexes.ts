@@ -21,6 +21,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     { name: 'webhook_due' },
   );
   await deliveries.createIndex({ webhookId: 1, createdAt: -1, _id: -1 }, { name: 'webhook_log' });
+  await deliveries.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0, name: 'expire_ttl' });
   const windows = db.collection(RATE_LIMITS_COLLECTION);
   await windows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
   // A window is removed once it has ended.

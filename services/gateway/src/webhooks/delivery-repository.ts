@@ -17,7 +17,11 @@ import { webhookNotFound } from './webhook-repository.js';
 export class DeliveryRepository {
   readonly #collections: GatewayCollections;
 
-  constructor(db: Db) {
+  /** `retentionMs`: how long after its event a delivery that ended is kept. */
+  constructor(
+    db: Db,
+    private readonly retentionMs: number,
+  ) {
     this.#collections = gatewayCollections(db);
   }
 
@@ -32,7 +36,7 @@ export class DeliveryRepository {
     await this.#requireVisible(caller, webhookId);
     const retried = await this.#collections.deliveries.findOneAndUpdate(
       { _id: deliveryId, webhookId },
-      { $set: { status: 'pending', nextAttemptAt: new Date() } },
+      { $set: { status: 'pending', nextAttemptAt: new Date() }, $unset: { expireAt: '' } },
       { returnDocument: 'after' },
     );
     if (!retried) throw new AppError('not_found', 'no such delivery of this webhook');
@@ -64,10 +68,10 @@ export class DeliveryRepository {
     const gone = candidates.filter((id) => !enabled.some(({ _id }) => _id === id));
     if (gone.length === 0) return undefined;
     const lastError = 'the webhook is disabled or deleted';
-    await deliveries.updateMany(
-      { webhookId: { $in: gone }, ...due },
-      { $set: { status: 'failed', lastError, nextAttemptAt: null } },
-    );
+    const expireAt = { $add: ['$eventAt', this.retentionMs] };
+    await deliveries.updateMany({ webhookId: { $in: gone }, ...due }, [
+      { $set: { status: 'failed', lastError, nextAttemptAt: null, expireAt } },
+    ]);
     return undefined;
   }
 
@@ -86,11 +90,24 @@ export class DeliveryRepository {
     );
   }
 
-  nextDue(webhookId: string): Promise<WebhookDeliveryDocument | null> {
-    return this.#collections.deliveries.findOne(
-      { webhookId, status: 'pending', nextAttemptAt: { $lte: new Date() } },
-      { sort: { nextAttemptAt: 1, eventAt: 1 } },
-    );
+  /** Up to `limit` of the webhook's deliveries due now, the longest due first. */
+  nextDue(webhookId: string, limit: number): Promise<WebhookDeliveryDocument[]> {
+    return this.#collections.deliveries
+      .find({ webhookId, status: 'pending', nextAttemptAt: { $lte: new Date() } })
+      .sort({ nextAttemptAt: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** The pending deliveries of each webhook that has any. */
+  async backlog(): Promise<Record<string, number>> {
+    const counts = await this.#collections.deliveries
+      .aggregate<{ _id: string; pending: number }>([
+        { $match: { status: 'pending' } },
+        { $group: { _id: '$webhookId', pending: { $sum: 1 } } },
+      ])
+      .toArray();
+    return Object.fromEntries(counts.map(({ _id, pending }) => [_id, pending]));
   }
 
   /** When the next retry falls due, or another gateway's lease runs out. */
@@ -108,10 +125,6 @@ export class DeliveryRepository {
     ]);
     const times = [retry?.nextAttemptAt, lease?.leaseUntil].flatMap((at) => at?.getTime() ?? []);
     return times.length === 0 ? undefined : Math.min(...times) - now.getTime();
-  }
-
-  eventOf(delivery: WebhookDeliveryDocument) {
-    return this.#collections.events.findOne({ _id: delivery.eventId });
   }
 
   async delivered(delivery: WebhookDeliveryDocument, statusCode: number | null): Promise<void> {
@@ -144,29 +157,21 @@ export class DeliveryRepository {
     return disabled.modifiedCount === 1;
   }
 
-  /** The deliveries that ended before `cutoff`, then the events no pending one needs. */
-  async sweep(cutoff: Date): Promise<{ deliveries: number; events: number }> {
-    const { events, deliveries } = this.#collections;
-    const before = { eventAt: { $lt: cutoff } };
-    const ended = await deliveries.deleteMany({
-      ...before,
-      status: { $in: ['delivered', 'failed'] },
-    });
-    const needed = await deliveries.distinct('eventId', { ...before, status: 'pending' });
-    const old = await events.deleteMany({ timestamp: { $lt: cutoff }, _id: { $nin: needed } });
-    return { deliveries: ended.deletedCount, events: old.deletedCount };
-  }
-
-  /** Records an attempt; matches nothing once another gateway recorded it. */
+  /**
+   * Records an attempt; matches nothing once another gateway recorded it. A delivery that ended
+   * is removed by the database once its event is `retentionMs` old.
+   */
   async #attempted(
-    { _id, attempts }: WebhookDeliveryDocument,
+    { _id, attempts, eventAt }: WebhookDeliveryDocument,
     lastStatusCode: number | null,
     lastError: string | null,
     outcome: Pick<WebhookDeliveryDocument, 'status' | 'nextAttemptAt' | 'deliveredAt'>,
   ): Promise<void> {
+    const expireAt = new Date(eventAt.getTime() + this.retentionMs);
+    const ended = outcome.status === 'pending' ? {} : { expireAt };
     await this.#collections.deliveries.updateOne(
       { _id, status: 'pending', attempts },
-      { $set: { ...outcome, attempts: attempts + 1, lastStatusCode, lastError } },
+      { $set: { ...outcome, ...ended, attempts: attempts + 1, lastStatusCode, lastError } },
     );
   }
 

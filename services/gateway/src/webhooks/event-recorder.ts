@@ -1,17 +1,12 @@
 import { createHash } from 'node:crypto';
 import { customerEventTypes, type RecordedEvent } from '@petstore/contract';
 import type { Session } from '@petstore/service-kit';
-import {
-  MongoBulkWriteError,
-  type Collection,
-  type Db,
-  type OptionalUnlessRequiredId,
-} from 'mongodb';
+import { MongoBulkWriteError, type Db } from 'mongodb';
 import {
   gatewayCollections,
   type GatewayCollections,
+  type WebhookDeliveryDocument,
   type WebhookDocument,
-  type WebhookEventDocument,
 } from '../database/collections.js';
 
 /**
@@ -23,7 +18,7 @@ export function deliveryIdOf(webhookId: string, eventId: string): string {
   return `whd_${eventId.slice('evt_'.length, 'evt_'.length + 12)}${digest.slice(0, 20)}`;
 }
 
-function wants(webhook: WebhookDocument, event: WebhookEventDocument): boolean {
+function wants(webhook: WebhookDocument, event: RecordedEvent): boolean {
   if (!webhook.events.includes(event.type)) return false;
   if (webhook.role === 'admin') return true;
   return event.accountId === webhook.accountId && customerEventTypes.includes(event.type);
@@ -31,24 +26,24 @@ function wants(webhook: WebhookDocument, event: WebhookEventDocument): boolean {
 
 const UNSENT = { status: 'pending', attempts: 0, lastStatusCode: null, lastError: null } as const;
 
-/** Inserts the documents not already there (by `_id`); how many were new. */
-async function insertOnce<T extends { _id: string }>(
-  collection: Collection<T>,
-  documents: OptionalUnlessRequiredId<T>[],
-): Promise<number> {
-  if (documents.length === 0) return 0;
+/** The event ids of the deliveries not already there (by `_id`), once inserted. */
+async function insertOnce(
+  collection: GatewayCollections['deliveries'],
+  deliveries: WebhookDeliveryDocument[],
+): Promise<string[]> {
+  if (deliveries.length === 0) return [];
   try {
-    await collection.insertMany(documents, { ordered: false });
-    return documents.length;
+    await collection.insertMany(deliveries, { ordered: false });
+    return deliveries.map(({ eventId }) => eventId);
   } catch (error) {
     const refused = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
     if (refused.length === 0 || refused.some(({ code }) => code !== 11000)) throw error;
-    // Counted from the refusals: not every server reports `insertedCount` after one.
-    return documents.length - refused.length;
+    const there = new Set(refused.map(({ index }) => index));
+    return deliveries.filter((_delivery, index) => !there.has(index)).map(({ eventId }) => eventId);
   }
 }
 
-/** Records each event once by its id, and its delivery to every webhook that wants it. */
+/** Records each event's delivery, once, to every webhook that wants it. */
 export class EventRecorder {
   readonly #collections: GatewayCollections;
 
@@ -65,40 +60,32 @@ export class EventRecorder {
    * half-way. An event no webhook wants is not kept. Returns how many events were newly kept.
    */
   async recordEvents(events: RecordedEvent[], session?: Session): Promise<number> {
-    const recordedAt = new Date();
-    const documents = events.map(({ id, type, timestamp, data, accountId }) => {
-      const owner = accountId === undefined ? {} : { accountId };
-      return { _id: id, type, timestamp: new Date(timestamp), data, ...owner, recordedAt };
-    });
-    const deliveries = await this.#deliveriesOf(documents, recordedAt, session);
-    const wanted = new Set(deliveries.map(({ eventId }) => eventId));
-    const kept = documents.filter(({ _id }) => wanted.has(_id));
+    const deliveries = await this.#deliveriesOf(events, session);
     const webhookIds = [...new Set(deliveries.map(({ webhookId }) => webhookId))];
+    const { deliveries: collection } = this.#collections;
     if (session) {
       // New events of the gateway's own, in the transaction of their change.
-      if (kept.length > 0) await this.#collections.events.insertMany(kept, { session });
-      if (deliveries.length > 0) {
-        await this.#collections.deliveries.insertMany(deliveries, { session });
-        session.once('ended', () => this.onRecorded(webhookIds));
-      }
-      return kept.length;
+      if (deliveries.length === 0) return 0;
+      await collection.insertMany(deliveries, { session });
+      session.once('ended', () => this.onRecorded(webhookIds));
+      return new Set(deliveries.map(({ eventId }) => eventId)).size;
     }
-    const recorded = await insertOnce(this.#collections.events, kept);
-    if ((await insertOnce(this.#collections.deliveries, deliveries)) > 0) {
-      this.onRecorded(webhookIds);
-    }
-    return recorded;
+    const kept = await insertOnce(collection, deliveries);
+    if (kept.length > 0) this.onRecorded(webhookIds);
+    return new Set(kept).size;
   }
 
-  async #deliveriesOf(events: WebhookEventDocument[], createdAt: Date, session?: Session) {
+  async #deliveriesOf(events: RecordedEvent[], session?: Session) {
     const types = [...new Set(events.map(({ type }) => type))];
     const webhooks = await this.#collections.webhooks
       .find({ enabled: true, events: { $in: types } }, { session })
       .project<WebhookDocument>({ secrets: 0 })
       .toArray();
+    const createdAt = new Date();
     return events.flatMap((event) => {
-      const { _id: eventId, type, timestamp: eventAt } = event;
-      const due = { eventId, type, eventAt, nextAttemptAt: eventAt, createdAt, ...UNSENT };
+      const { id: eventId, type, data } = event;
+      const eventAt = new Date(event.timestamp);
+      const due = { eventId, type, eventAt, data, nextAttemptAt: eventAt, createdAt, ...UNSENT };
       return webhooks
         .filter((webhook) => wants(webhook, event))
         .map(({ _id }) => ({ _id: deliveryIdOf(_id, eventId), webhookId: _id, ...due }));

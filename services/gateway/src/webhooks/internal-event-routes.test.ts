@@ -24,7 +24,7 @@ describe('POST /internal/events', () => {
       expect(await answer.json()).toMatchObject({ code: 'unauthorized', status: 401 });
     }
     expect((await post(gateway.url, { nonsense: true })).status).toBe(401);
-    expect(await gatewayCollections(gateway.db).events.countDocuments()).toBe(0);
+    expect(await gatewayCollections(gateway.db).deliveries.countDocuments()).toBe(0);
   });
 
   it('records events once, and the gateway delivers them', async ({ mongo }) => {

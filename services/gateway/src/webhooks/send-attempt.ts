@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import { parseWebhookUrl, webhookLookup } from './url-policy.js';
 
@@ -26,6 +26,15 @@ export interface AttemptResult {
 const USER_AGENT = 'Petstore-Webhooks/1.0';
 /** Past this much of a response, the connection is closed. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * Connections to each receiver are kept and used again. Each is checked against the address
+ * policy by the lookup when it is made; one made stays with the address it was made to.
+ */
+const agents = {
+  'http:': new HttpAgent({ keepAlive: true }),
+  'https:': new HttpsAgent({ keepAlive: true }),
+};
 
 function signatures({ eventId, timestamp, body, secrets }: Attempt): string {
   const date = new Date(timestamp * 1000);
@@ -61,10 +70,11 @@ export function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
   };
 
   return new Promise((resolve) => {
-    const finish = (result: AttemptResult) => {
+    // A connection whose answer was read to its end is kept; any other is closed.
+    const finish = (result: AttemptResult, { keep = false } = {}) => {
       clearTimeout(timer);
       resolve(result);
-      request.destroy();
+      if (!keep) request.destroy();
     };
     const failed = (statusCode: number | null) => (error: Error) =>
       finish({ ok: false, statusCode, error: error.message });
@@ -75,8 +85,7 @@ export function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
     const request = send(target, {
       method: 'POST',
       headers,
-      // A fresh connection, so that every attempt goes through the lookup's address check.
-      agent: false,
+      agent: agents[target.protocol as keyof typeof agents],
       lookup: webhookLookup(policy),
     });
     request.on('error', failed(null));
@@ -87,7 +96,7 @@ export function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
         read += chunk.length;
         if (read >= MAX_RESPONSE_BYTES) finish(resultOf(statusCode));
       });
-      response.on('end', () => finish(resultOf(statusCode)));
+      response.on('end', () => finish(resultOf(statusCode), { keep: true }));
       response.on('error', failed(statusCode));
     });
     request.end(body);

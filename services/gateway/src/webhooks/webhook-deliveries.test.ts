@@ -26,6 +26,7 @@ function delivery(
     eventId: `evt_${id.slice('whd_'.length)}`,
     type: 'order.created',
     eventAt: createdAt,
+    data: {},
     status: 'delivered',
     attempts: 1,
     lastStatusCode: 200,
@@ -115,6 +116,7 @@ describe('retrying a delivery', () => {
         status: 'failed',
         attempts: 3,
         lastStatusCode: 500,
+        expireAt: new Date(createdAt.getTime() + 720 * HOUR_MS),
       }),
     );
 
@@ -140,6 +142,8 @@ describe('retrying a delivery', () => {
     expect(due).toBeLessThanOrEqual(afterwards);
     const stored = await deliveries(gateway).findOne({ _id: 'whd_gaveUp' });
     expect(stored?.status).toBe('pending');
+    // Pending again, it is no longer due to be removed.
+    expect(stored).not.toHaveProperty('expireAt');
   });
 
   it('is 404 for a delivery the webhook does not have; an admin may retry any', async ({
