@@ -44,8 +44,8 @@ export class DeliveryRepository {
   }
 
   /**
-   * Leases a webhook with deliveries due now, not one of `busy`, whose lease is free or ran out.
-   * The due deliveries of disabled or deleted webhooks fail, not to be found due again.
+   * Leases a webhook with deliveries due now, not one of `busy`, whose lease is free or ran out,
+   * and returns it. The due deliveries of disabled or deleted webhooks fail, not to be found due again.
    */
   async claimWebhook(owner: string, leaseMs: number, busy: ReadonlyMap<string, unknown>) {
     const { webhooks, deliveries } = this.#collections;
@@ -60,8 +60,9 @@ export class DeliveryRepository {
         $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lt: now } }],
       },
       { $set: { leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs) } },
+      { returnDocument: 'after' },
     );
-    if (claimed) return claimed._id;
+    if (claimed) return claimed;
     const enabled = await webhooks
       .find({ _id: { $in: candidates }, enabled: true }, { projection: { _id: 1 } })
       .toArray();
@@ -127,9 +128,14 @@ export class DeliveryRepository {
     return times.length === 0 ? undefined : Math.min(...times) - now.getTime();
   }
 
-  async delivered(delivery: WebhookDeliveryDocument, statusCode: number | null): Promise<void> {
+  /** `wasFailing`: the webhook was failing when it was read, and is no longer. */
+  async delivered(
+    delivery: WebhookDeliveryDocument,
+    { statusCode, wasFailing }: { statusCode: number | null; wasFailing: boolean },
+  ): Promise<void> {
     const ended = { status: 'delivered' as const, nextAttemptAt: null, deliveredAt: new Date() };
     await this.#attempted(delivery, statusCode, null, ended);
+    if (!wasFailing) return;
     await this.#collections.webhooks.updateOne(
       { _id: delivery.webhookId, failingSince: { $ne: null } },
       { $set: { failingSince: null } },

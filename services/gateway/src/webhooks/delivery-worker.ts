@@ -15,6 +15,8 @@ const MAX_WEBHOOKS = 32;
 const PER_WEBHOOK = 16;
 /** How long stopping waits for the attempts in flight before it leaves them to their leases. */
 const STOP_GRACE_MS = 1_000;
+/** How long a webhook with nothing due is kept for the next event before its lease is released. */
+const HOLD_MS = 250;
 
 export interface DeliverySettings {
   allowPrivateUrls: boolean;
@@ -34,8 +36,9 @@ export type DeliveryWorker = Pick<Worker, 'start' | 'kick' | 'stop'> & {
 /**
  * Delivers recorded events: claims a webhook with due deliveries (a lease, renewed before each
  * batch) and sends them in batches of up to 16 at once, the longest due first; no order is
- * promised. A failure is tried again by the retry schedule. At least once: a gateway that dies
- * mid-attempt loses its lease, and the next one sends it again.
+ * promised. A webhook is held for 250 ms after its last batch, so that a steady stream of
+ * events costs no claim each. A failure is tried again by the retry schedule. At least once: a
+ * gateway that dies mid-attempt loses its lease, and the next one sends it again.
  */
 export function deliveryWorker(
   deliveries: DeliveryRepository,
@@ -44,6 +47,21 @@ export function deliveryWorker(
 ): DeliveryWorker {
   const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   const inFlight = new Map<string, Promise<void>>();
+  // The webhooks held with nothing due, each with what wakes its loop.
+  const held = new Map<string, () => void>();
+  /** Whether an event for the webhook came within `HOLD_MS`. */
+  const nextEvent = (webhookId: string) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        held.delete(webhookId);
+        resolve(false);
+      }, HOLD_MS);
+      held.set(webhookId, () => {
+        clearTimeout(timer);
+        held.delete(webhookId);
+        resolve(true);
+      });
+    });
   // Once stopping has waited enough, an attempt that ends is left unrecorded, as if it died.
   let stopping = false;
   let abandoned = false;
@@ -72,13 +90,18 @@ export function deliveryWorker(
     });
   };
 
-  const record = async (delivery: WebhookDeliveryDocument, result: AttemptResult) => {
+  const record = async (
+    webhook: WebhookDocument,
+    delivery: WebhookDeliveryDocument,
+    result: AttemptResult,
+  ) => {
     const { webhookId, _id: deliveryId } = delivery;
     const log = { webhookId, deliveryId, attempts: delivery.attempts + 1, ...result };
     if (result.ok) {
       deliveryAttempts.inc({ outcome: 'delivered' });
       deliveryLag.observe((Date.now() - delivery.eventAt.getTime()) / 1000);
-      await deliveries.delivered(delivery, result.statusCode);
+      const wasFailing = webhook.failingSince !== null;
+      await deliveries.delivered(delivery, { statusCode: result.statusCode, wasFailing });
       logger.debug(log, 'webhook delivery delivered');
       return;
     }
@@ -101,23 +124,27 @@ export function deliveryWorker(
       secrets = secretsOf(webhook);
     } catch (error) {
       const result = { ok: false, statusCode: null, error: (error as Error).message };
-      await Promise.all(due.map((delivery) => record(delivery, result)));
+      await Promise.all(due.map((delivery) => record(webhook, delivery, result)));
       return;
     }
     await Promise.all(
       due.map(async (delivery) => {
         const result = await attempt(webhook, secrets, delivery);
-        if (!abandoned) await record(delivery, result);
+        if (!abandoned) await record(webhook, delivery, result);
       }),
     );
   };
 
-  const deliverTo = async (webhookId: string) => {
+  const deliverTo = async (claimed: WebhookDocument) => {
+    const webhookId = claimed._id;
+    let webhook: WebhookDocument | null = claimed;
     try {
-      while (!stopping) {
+      for (let batch = 0; !stopping; batch++) {
         const due = await deliveries.nextDue(webhookId, PER_WEBHOOK);
+        if (due.length === 0 && (await nextEvent(webhookId))) continue;
         if (due.length === 0) break;
-        const webhook = await deliveries.renewLease(webhookId, owner, settings.leaseMs);
+        // The claim was the first renewal; each later batch renews it, and reads the webhook again.
+        if (batch > 0) webhook = await deliveries.renewLease(webhookId, owner, settings.leaseMs);
         if (!webhook) return;
         await deliverBatch(webhook, due);
         if (abandoned) return;
@@ -136,13 +163,13 @@ export function deliveryWorker(
     nextDueInMs: () => deliveries.nextDueInMs(owner),
     step: async () => {
       if (inFlight.size >= MAX_WEBHOOKS) return false;
-      const webhookId = await deliveries.claimWebhook(owner, settings.leaseMs, inFlight);
-      if (webhookId === undefined) return false;
-      const delivering = deliverTo(webhookId).finally(() => {
-        inFlight.delete(webhookId);
+      const webhook = await deliveries.claimWebhook(owner, settings.leaseMs, inFlight);
+      if (webhook === undefined) return false;
+      const delivering = deliverTo(webhook).finally(() => {
+        inFlight.delete(webhook._id);
         worker.kick();
       });
-      inFlight.set(webhookId, delivering);
+      inFlight.set(webhook._id, delivering);
       return true;
     },
   });
@@ -153,14 +180,16 @@ export function deliveryWorker(
       worker.start();
     },
     kick: () => worker.kick(),
-    // A webhook being delivered to here gets its new deliveries from the loop sending them; its
-    // end wakes the worker anyway. Looking for due webhooks reads every pending delivery, which
-    // pile up behind a receiver that hangs: it is done only when it may find one.
+    // A webhook being delivered to here gets its new deliveries from the loop sending them, held
+    // or not; its end wakes the worker anyway. Looking for due webhooks reads every pending
+    // delivery, which pile up behind a receiver that hangs: it is done only when it may find one.
     wake(webhookIds) {
+      for (const webhookId of webhookIds) held.get(webhookId)?.();
       if (webhookIds.some((webhookId) => !inFlight.has(webhookId))) worker.kick();
     },
     async stop() {
       stopping = true;
+      for (const wakeUp of held.values()) wakeUp();
       await worker.stop();
       const grace = delay(STOP_GRACE_MS, undefined, { ref: false });
       await Promise.race([Promise.allSettled(inFlight.values()), grace]);
