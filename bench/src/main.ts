@@ -32,6 +32,7 @@ import {
   type Scenario,
 } from './scenarios.js';
 import { startTraceSink } from './trace-sink.js';
+import { renderWebhookLag, runWebhookLag, type WebhookLagResult } from './webhook-lag.js';
 
 // `pnpm bench`: every scenario one after the other, on this machine, on the embedded database
 // (mongod; the one `MONGODB_URI` names when it is set), then the store as it grows,
@@ -56,7 +57,7 @@ const options: LoadOptions = {
   durationSeconds: Number(args.duration),
 };
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
-type Selectable = ScenarioId | 'g' | 'commands' | 'stages';
+type Selectable = ScenarioId | 'g' | 'commands' | 'stages' | 'w';
 const selected = new Set<Selectable>(
   (args.only?.split(',').map((id) => id.trim()) as Selectable[] | undefined) ??
     (args.profile
@@ -75,6 +76,7 @@ const selected = new Set<Selectable>(
           'h',
           'i',
           'j',
+          'w',
           'stages',
           'g',
           'commands',
@@ -382,6 +384,20 @@ async function runWebhooks(): Promise<ScenarioResult[]> {
   return [withoutWebhook, withWebhook];
 }
 
+/** (w): webhooks keeping up with orders, in a stack of its own. */
+async function runWebhookLagScenario(): Promise<WebhookLagResult | undefined> {
+  if (!selected.has('w')) return undefined;
+  // Eleven sign-ups from one address.
+  const env = {
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    SIGNUP_RATE_LIMIT_PER_MINUTE: '1000',
+    SIGNUP_RATE_LIMIT_BURST: '1000',
+  };
+  const result = await withStack(undefined, (stack) => runWebhookLag(stack), { env });
+  log(`(w): ${result.orders} orders, lag p99 ${result.lagMs.p99} ms, ${result.missing} missing`);
+  return result;
+}
+
 /**
  * (g): the store as it grows, in a stack of its own started as `pnpm start` starts it (its
  * database keeping its data in a file in the stack's data folder, metrics on).
@@ -521,6 +537,7 @@ async function main(): Promise<number> {
   }
   const scenarios = await runAll();
   const stages = await measureStages(scenarios);
+  const webhooks = await runWebhookLagScenario();
   const growth = await runGrowthScenario();
   const commands = await countCommands();
   const results: BenchResults = {
@@ -533,8 +550,11 @@ async function main(): Promise<number> {
     commands,
     stages,
     growth,
+    webhooks,
   };
-  const markdown = renderMarkdown(results);
+  const markdown = [renderMarkdown(results), webhooks && renderWebhookLag(webhooks)]
+    .filter(Boolean)
+    .join('\n');
   if (args.only === undefined) {
     // Measured once, not by this command: kept below every run's tables.
     const recordedOnce = await readFile(join(benchDir, 'node-20-vs-24.md'), 'utf8');

@@ -1,3 +1,4 @@
+import type { WebhookLagResult } from './webhook-lag.js';
 import type { OperationCommands } from './commands.js';
 import { growthGoals, growthTable } from './growth-report.js';
 import type { GrowthResult } from './growth.js';
@@ -63,6 +64,8 @@ export interface BenchResults {
   stages?: StageCosts;
   /** (g): the store measured at growing numbers of orders, when it ran. */
   growth?: GrowthResult;
+  /** (w): webhooks keeping up with orders, when it ran. */
+  webhooks?: WebhookLagResult;
 }
 
 /** For R1, pets, R2 and the gateway: each stage's share of its profile, and the CPU it scales. */
