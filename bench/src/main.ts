@@ -384,8 +384,8 @@ async function runWebhooks(): Promise<ScenarioResult[]> {
   return [withoutWebhook, withWebhook];
 }
 
-/** (w): webhooks keeping up with orders, in a stack of its own. */
-async function runWebhookLagScenario(): Promise<WebhookLagResult | undefined> {
+/** (w): webhooks keeping up with orders, without a hanging receiver then with one. */
+async function runWebhookLagScenario(): Promise<WebhookLagResult[] | undefined> {
   if (!selected.has('w')) return undefined;
   // Eleven sign-ups from one address.
   const env = {
@@ -393,9 +393,14 @@ async function runWebhookLagScenario(): Promise<WebhookLagResult | undefined> {
     SIGNUP_RATE_LIMIT_PER_MINUTE: '1000',
     SIGNUP_RATE_LIMIT_BURST: '1000',
   };
-  const result = await withStack(undefined, (stack) => runWebhookLag(stack), { env });
-  log(`(w): ${result.orders} orders, lag p99 ${result.lagMs.p99} ms, ${result.missing} missing`);
-  return result;
+  const results: WebhookLagResult[] = [];
+  for (const withHangingReceiver of [false, true]) {
+    const run = (stack: Stack) => runWebhookLag(stack, { withHangingReceiver });
+    const result = await withStack(undefined, run, { env });
+    log(`(w): ${result.orders} orders, lag p99 ${result.lagMs.p99} ms, ${result.missing} missing`);
+    results.push(result);
+  }
+  return results;
 }
 
 /**

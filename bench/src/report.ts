@@ -64,8 +64,8 @@ export interface BenchResults {
   stages?: StageCosts;
   /** (g): the store measured at growing numbers of orders, when it ran. */
   growth?: GrowthResult;
-  /** (w): webhooks keeping up with orders, when it ran. */
-  webhooks?: WebhookLagResult;
+  /** (w): webhooks keeping up with orders, without a hanging receiver then with one, when it ran. */
+  webhooks?: WebhookLagResult[];
 }
 
 /** For R1, pets, R2 and the gateway: each stage's share of its profile, and the CPU it scales. */
