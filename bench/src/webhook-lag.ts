@@ -1,7 +1,11 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPetstoreClient, type WebhookEventType } from '@petstore/contract';
+import {
+  createPetstoreClient,
+  WebhookEventTypeSchema,
+  type WebhookEventType,
+} from '@petstore/contract';
 import type { Stack } from '@petstore/stack';
 import { seed } from './fixtures.js';
 import { startHangingReceiver } from './hanging-receiver.js';
@@ -29,14 +33,7 @@ export interface WebhookLagResult {
 const CUSTOMERS = 8;
 const LOAD_SECONDS = 30;
 const DRAIN_LIMIT_MS = 120_000;
-const ALL_EVENTS: WebhookEventType[] = [
-  'order.created',
-  'order.completed',
-  'order.cancelled',
-  'message.delivered',
-  'pet.status_changed',
-  'inventory.updated',
-];
+const ALL_EVENTS = WebhookEventTypeSchema.options;
 
 /** A receiver answering 204 at once: `/all` and `/customer/<n>`; when each order's event came. */
 async function startFastReceiver() {
