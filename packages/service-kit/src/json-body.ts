@@ -4,11 +4,12 @@ import { AppError } from './app-error.js';
 import './koa-context.js';
 import { tooLarge } from './too-large.js';
 
-async function readText(ctx: Context, limitBytes: number): Promise<string> {
+/** The request's body, read whole: 413 once it is announced or read past `limitBytes`. */
+export async function readBody(ctx: Context, limitBytes: number): Promise<Buffer> {
   const length = ctx.request.length ?? null;
   if ((length ?? 0) > limitBytes) throw tooLarge(ctx, limitBytes);
   try {
-    return await getRawBody(ctx.req, { length, limit: limitBytes, encoding: 'utf-8' });
+    return await getRawBody(ctx.req, { length, limit: limitBytes });
   } catch (error) {
     if (error instanceof Error && 'type' in error && error.type === 'entity.too.large') {
       throw tooLarge(ctx, limitBytes);
@@ -30,7 +31,8 @@ async function readJson(ctx: Context, limitBytes: number): Promise<unknown> {
       'a request body must be sent with Content-Type: application/json',
     );
   }
-  const text = await readText(ctx, limitBytes);
+  // TextDecoder, as raw-body's decoding did, drops a leading byte order mark.
+  const text = new TextDecoder().decode(await readBody(ctx, limitBytes));
   try {
     // JSON.parse defines `__proto__` as an own property, so a body cannot reach any prototype.
     return JSON.parse(text) as unknown;

@@ -1,7 +1,5 @@
-import { AppError, tooLarge, upstreamErrors } from '@petstore/service-kit';
-import type { Context } from 'koa';
+import { AppError, upstreamErrors } from '@petstore/service-kit';
 import { errors } from 'undici';
-import { RequestBodyTooLarge } from './request-body.js';
 
 /** The service could not be reached, or dropped the connection. */
 const UNREACHABLE = new Set(
@@ -27,20 +25,13 @@ export interface FailedExchange {
   responded: boolean;
   timedOut: boolean;
   timeoutMs: number;
-  bodyLimitBytes: number;
 }
 
-/** 413, 504, 502 or 503 for the client; anything else is a bug (500). */
-export function classifyFailure(ctx: Context, error: unknown, failed: FailedExchange): Error {
+/** 504, 502 or 503 for the client; anything else is a bug (500). */
+export function classifyFailure(error: unknown, failed: FailedExchange): Error {
   const code = errorCode(error);
   const fail = (status: 'upstream_timeout' | 'bad_gateway' | 'service_unavailable', why: string) =>
     new AppError(status, `[gateway] ${failed.service} ${why}`, { cause: error });
-  if (
-    error instanceof RequestBodyTooLarge ||
-    (error as { cause?: unknown })?.cause instanceof RequestBodyTooLarge
-  ) {
-    return tooLarge(ctx, failed.bodyLimitBytes);
-  }
   if (failed.timedOut || TIMED_OUT.has(code ?? '')) {
     return fail('upstream_timeout', `did not answer within ${failed.timeoutMs} ms`);
   }

@@ -3,12 +3,13 @@ import { internalHeaders, withTraceContext, type Caller } from '@petstore/servic
 import type { Context } from 'koa';
 
 /**
- * Never forwarded: hop-by-hop headers; `accept-encoding`, since the gateway checks every
- * response's bytes; the client's credentials and trace context; what only the gateway may set.
+ * Never forwarded: hop-by-hop headers; `content-length`, which undici sets for the body read;
+ * `accept-encoding`, since the gateway checks every response's bytes; the
+ * client's credentials and trace context; what only the gateway may set.
  */
 const DROPPED = new Set([
   ...'connection keep-alive proxy-authenticate proxy-authorization proxy-connection te'.split(' '),
-  ...'trailer transfer-encoding upgrade expect host accept-encoding'.split(' '),
+  ...'trailer transfer-encoding content-length upgrade expect host accept-encoding'.split(' '),
   ...['authorization', 'traceparent', 'tracestate'],
   ...Object.values(internalHeaders),
 ]);

@@ -1,5 +1,6 @@
-import { freePort, testInternalToken } from '@petstore/testkit';
+import { freePort, serveHttp, testInternalToken } from '@petstore/testkit';
 import { request, type IncomingHttpHeaders } from 'node:http';
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import { describe, expect, vi } from 'vitest';
 import { sendJson, startFakeService } from '../test-support/fake-service.js';
@@ -537,5 +538,37 @@ describe('upstream failures', () => {
       expect.objectContaining({ level: 30, msg: 'client closed request', status: 499 }),
     ]);
     expect(lines().filter((line) => Number(line.level) >= 50)).toEqual([]);
+  });
+});
+
+describe('a body sent slowly', () => {
+  it('reaches the service only once it has come whole, holding none of its connections', async ({
+    mongo,
+  }) => {
+    const started: string[] = [];
+    await using pets = await serveHttp(async (req, res) => {
+      started.push(req.method ?? '');
+      req.resume();
+      await once(req, 'end');
+      sendJson(res, 200, { id: 1 });
+    });
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const { hostname, port } = new URL(gateway.url);
+    const socket = connect(Number(port), hostname);
+    socket.setEncoding('utf-8');
+    const body = '{"name":"Rex","categoryId":1}';
+    socket.write(
+      'POST /v1/pets HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n' +
+        `Authorization: Bearer ${ADMIN_API_KEY}\r\nContent-Length: ${body.length}\r\n\r\n{`,
+    );
+    // Another request, sent while the first body is still coming, is served first.
+    expect((await fetch(`${gateway.url}/v1/pets`, { headers: admin })).status).toBe(200);
+    expect(started).toEqual(['GET']);
+
+    socket.write(body.slice(1));
+    const [answer] = (await once(socket, 'data')) as [string];
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(started).toEqual(['GET', 'POST']);
   });
 });

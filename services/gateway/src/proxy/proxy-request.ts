@@ -1,11 +1,10 @@
-import { AppError, tooLarge, type Caller } from '@petstore/service-kit';
-import type { Readable } from 'node:stream';
+import { AppError, readBody, type Caller } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import type { Dispatcher, Pool } from 'undici';
 import { unusableResponse } from './response-check.js';
 import { CLIENT_CLOSED_REQUEST, classifyFailure, countFailure, errorCode } from './failure.js';
 import { forwardedHeaders, headerValue, passResponseHeaders } from './header-policy.js';
-import { RequestBodyTooLarge, requestBody } from './request-body.js';
+import { hasBody } from './request-body.js';
 import { exchange, type UpstreamResponse } from './upstream-exchange.js';
 import type { Upstream } from './upstreams.js';
 
@@ -23,23 +22,14 @@ const MAX_ATTEMPTS = 3;
 /** DELETE too: cancelling twice is the same as once. */
 const HARMLESS_TWICE = new Set(['GET', 'HEAD', 'DELETE']);
 
-async function readWhole(ctx: Context, body: Readable, limitBytes: number): Promise<Buffer> {
-  try {
-    return Buffer.concat((await body.toArray()) as Buffer[]);
-  } catch (error) {
-    if (error instanceof RequestBodyTooLarge) throw tooLarge(ctx, limitBytes);
-    throw error;
-  }
-}
-
 class ClientGone extends Error {}
 class UpstreamTimedOut extends Error {}
 
 /**
- * Forwards the request to the service that owns the operation, its body streamed through unread,
- * and responds with the service's status, body and the headers that matter. A refused connection
- * is tried on another replica; a dropped one only when sending twice is harmless (`GET`, `HEAD`,
- * `DELETE`, a `POST` with an `Idempotency-Key`, whose body is then read first).
+ * Forwards the request to the service that owns the operation and responds with the service's
+ * status, body and the headers that matter. The body is read whole first, so that a client that
+ * sends it slowly holds only its own connection, never one to a service. A refused connection is tried on another replica; a dropped one only when
+ * sending twice is harmless (`GET`, `HEAD`, `DELETE`, a `POST` with an `Idempotency-Key`).
  */
 export async function proxyRequest(
   ctx: Context,
@@ -54,8 +44,7 @@ export async function proxyRequest(
     return;
   }
   const keyed = ctx.method === 'POST' && ctx.get('idempotency-key') !== '';
-  const streamed = requestBody(ctx, bodyLimitBytes);
-  const body = keyed && streamed ? await readWhole(ctx, streamed, bodyLimitBytes) : streamed;
+  const body = hasBody(ctx) ? await readBody(ctx, bodyLimitBytes) : undefined;
   const request: Dispatcher.DispatchOptions = {
     path: `${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`,
     method: ctx.method,
@@ -81,7 +70,6 @@ export async function proxyRequest(
   // A refused connection never carried the request; a dropped one may have.
   const worthRetrying = (error: unknown) => {
     if (responded || stopped !== undefined) return false;
-    if (body !== undefined && !Buffer.isBuffer(body) && body.readableDidRead) return false;
     const code = errorCode(error);
     const dropped = code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
     return code === 'ECONNREFUSED' || (dropped && (HARMLESS_TWICE.has(ctx.method) || keyed));
@@ -121,7 +109,7 @@ export async function proxyRequest(
     }
     const timedOut = stopped !== undefined;
     const failed = { ...options, service: upstream.name, responded, timedOut };
-    const failure = error instanceof AppError ? error : classifyFailure(ctx, error, failed);
+    const failure = error instanceof AppError ? error : classifyFailure(error, failed);
     countFailure(upstream.name, failure);
     throw failure;
   } finally {

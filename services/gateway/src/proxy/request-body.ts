@@ -1,10 +1,7 @@
-import { Transform, type Readable } from 'node:stream';
-import { AppError, tooLarge } from '@petstore/service-kit';
+import { AppError } from '@petstore/service-kit';
 import type { Context } from 'koa';
 
-export class RequestBodyTooLarge extends Error {}
-
-function hasBody(ctx: Context): boolean {
+export function hasBody(ctx: Context): boolean {
   return ctx.get('Transfer-Encoding') !== '' || Boolean(ctx.request.length);
 }
 
@@ -20,22 +17,4 @@ export function refuseEncodedBody(ctx: Context): void {
     `a request body must not be encoded (Content-Encoding: ${encoding}); send it as plain JSON`,
     { headers: { 'Accept-Encoding': 'identity' } },
   );
-}
-
-export function requestBody(ctx: Context, limitBytes: number): Readable | undefined {
-  if (!hasBody(ctx)) return undefined;
-  const length = ctx.request.length;
-  const chunked = ctx.get('Transfer-Encoding') !== '';
-  if (length !== undefined && length > limitBytes) throw tooLarge(ctx, limitBytes);
-  if (!chunked) return ctx.req;
-  let received = 0;
-  const limiter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      received += chunk.length;
-      if (received > limitBytes) callback(new RequestBodyTooLarge());
-      else callback(null, chunk);
-    },
-  });
-  ctx.req.on('error', (error) => limiter.destroy(error));
-  return ctx.req.pipe(limiter);
 }

@@ -1,5 +1,4 @@
-import { IncomingMessage, type IncomingHttpHeaders } from 'node:http';
-import { Readable } from 'node:stream';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 
 /** A service's response, read whole; header names lower-case. */
@@ -23,8 +22,7 @@ export interface Exchange {
 
 /**
  * Sends one request and collects its response straight from undici's dispatch callbacks, without
- * the stream, iterator and AbortSignal `dispatcher.request()` adds per request. On failure, a body
- * stream of our own (the size limiter) is destroyed; the client's request is left to Node.
+ * the stream, iterator and AbortSignal `dispatcher.request()` adds per request.
  */
 export function exchange(
   dispatcher: Dispatcher,
@@ -71,11 +69,6 @@ export function exchange(
     onResponseError(_controller, error) {
       if (settled) return;
       settled = true;
-      const { body } = request;
-      if (body instanceof Readable && !(body instanceof IncomingMessage) && !body.destroyed) {
-        body.on('error', () => undefined);
-        body.destroy(error);
-      }
       reject(error);
     },
   };
