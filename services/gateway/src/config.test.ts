@@ -43,7 +43,7 @@ describe('loadGatewayConfig', () => {
       RATE_LIMIT_PER_SECOND: '0.5',
       SIGNUP_RATE_LIMIT_PER_MINUTE: '6',
     });
-    expect(config.rateLimit.key.perSecond).toBe(0.5);
+    expect(config.rateLimit.account.perSecond).toBe(0.5);
     expect(config.rateLimit.address.perSecond).toBeCloseTo(0.1);
     expect(() => loadGatewayConfig({ ...required, RATE_LIMIT_PER_SECOND: '0' })).toThrow(
       /RATE_LIMIT_PER_SECOND/,

@@ -91,7 +91,7 @@ const GatewayEnvSchema = z
     upstream: { timeoutMs: env.UPSTREAM_TIMEOUT_MS },
     adminApiKey: env.ADMIN_API_KEY,
     rateLimit: {
-      key: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
+      account: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
       address: {
         perSecond: env.SIGNUP_RATE_LIMIT_PER_MINUTE / 60,
         burst: env.SIGNUP_RATE_LIMIT_BURST,

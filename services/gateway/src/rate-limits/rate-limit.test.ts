@@ -3,7 +3,7 @@ import { startFakeService, sendJson } from '../test-support/fake-service.js';
 import { bearer, signUp, startTestGateway } from '../test-support/gateway-harness.js';
 import { it } from '@petstore/testkit/vitest';
 
-/** A gateway in front of a pets service answering [], whose keys hold `burst` requests. */
+/** A gateway in front of a pets service answering [], whose accounts hold `burst` requests. */
 async function limitedGateway(mongo: Parameters<typeof startTestGateway>[0], burst: number) {
   const pets = await startFakeService((_request, res) => sendJson(res, 200, []));
   const gateway = await startTestGateway(mongo, {
@@ -23,18 +23,25 @@ async function limitedGateway(mongo: Parameters<typeof startTestGateway>[0], bur
 }
 
 describe('rate limits', () => {
-  it('limits each API key for all gateways: RateLimit-* headers, then 429 with Retry-After', async ({
+  it('limits each account for all gateways: RateLimit-* headers, then 429 with Retry-After', async ({
     mongo,
   }) => {
-    await using stack = await limitedGateway(mongo, 3);
+    await using stack = await limitedGateway(mongo, 4);
     const { pets, gateway } = stack;
     const { apiKey } = await signUp(gateway.url);
     const other = await signUp(gateway.url);
+    // A second key of the account shares its bucket: its creation is the first request counted.
+    const made = await fetch(`${gateway.url}/v1/accounts/me/keys`, {
+      method: 'POST',
+      headers: bearer(apiKey),
+    });
+    const secondKey = ((await made.json()) as { apiKey: string }).apiKey;
 
     const answers = [];
-    for (let i = 0; i < 4; i++) {
-      answers.push(await fetch(`${gateway.url}/v1/pets`, { headers: bearer(apiKey) }));
+    for (const key of [apiKey, secondKey, apiKey, secondKey]) {
+      answers.push(await fetch(`${gateway.url}/v1/pets`, { headers: bearer(key) }));
     }
+    expect(made.status).toBe(201);
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 429]);
     expect(answers.map((res) => res.headers.get('ratelimit-remaining'))).toEqual([
       '2',
@@ -43,7 +50,7 @@ describe('rate limits', () => {
       '0',
     ]);
     for (const res of answers) {
-      expect(res.headers.get('ratelimit-limit')).toBe('3');
+      expect(res.headers.get('ratelimit-limit')).toBe('4');
       expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1000);
     }
     const limited = answers[3];
@@ -53,18 +60,18 @@ describe('rate limits', () => {
     // Refused requests never reach the service.
     expect(pets.received).toHaveLength(3);
 
-    // Another key has its own bucket; the gateway's own operations count too.
+    // Another account has its own bucket; the gateway's own operations count too.
     const otherAnswer = await fetch(`${gateway.url}/v1/accounts/me`, {
       headers: bearer(other.apiKey),
     });
     expect(otherAnswer.status).toBe(200);
-    expect(otherAnswer.headers.get('ratelimit-remaining')).toBe('2');
+    expect(otherAnswer.headers.get('ratelimit-remaining')).toBe('3');
     // Counted in the database the gateways share.
     const counted = await gateway.db.collection('rate_limits').countDocuments();
     expect(counted > 0).toBe(true);
   });
 
-  it('counts a key in the shared window by reservations of a tenth of its burst', async ({
+  it('counts an account in the shared window by reservations of a tenth of its burst', async ({
     mongo,
   }) => {
     await using stack = await limitedGateway(mongo, 100);
@@ -80,7 +87,7 @@ describe('rate limits', () => {
     expect(answers.map((res) => res.status)).toEqual(Array.from({ length: 25 }, () => 200));
     // Three reservations of 10 for 25 requests, however they arrived: what the window counts.
     const windows = await gateway.db.collection('rate_limits').find().toArray();
-    const window = windows.find((counted) => String(counted.key).startsWith('key:'));
+    const window = windows.find((counted) => String(counted.key).startsWith('account:'));
     expect(window?.points).toBe(30);
   });
 

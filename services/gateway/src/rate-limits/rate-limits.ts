@@ -3,13 +3,16 @@ import type { Context } from 'koa';
 import type { Db } from 'mongodb';
 import { sharedWindows, type RatePolicy } from './shared-windows.js';
 
-/** Per key, and per client address for the `/v1` operations that need no key (sign-up). */
-export type RateLimits = Record<'key' | 'address', ReturnType<typeof sharedWindows>>;
+/**
+ * Per account (all its keys share one), and per client address for the `/v1` operations that need
+ * no key (sign-up).
+ */
+export type RateLimits = Record<'account' | 'address', ReturnType<typeof sharedWindows>>;
 
 /** One limit whatever the number of gateways: windows counted in the database they share. */
 export function rateLimits(db: Db, limits: Record<keyof RateLimits, RatePolicy>): RateLimits {
   return {
-    key: sharedWindows(db, 'key', limits.key),
+    account: sharedWindows(db, 'account', limits.account),
     address: sharedWindows(db, 'address', limits.address),
   };
 }

@@ -17,10 +17,9 @@ import {
   deprecation,
   proxyTo,
   rateLimitPerAddress,
-  rateLimitPerKey,
+  rateLimitPerAccount,
   refuseEncoding,
   requireAdmin,
-  type GatewayState,
   type Step,
 } from './request-steps.js';
 
@@ -50,25 +49,25 @@ function gatewayOperations(): ContractOperation[] {
  * Router, each with its steps in order. An unknown path goes on (404 `route_not_found` further on);
  * a known path with another method is 405 with `Allow` (`OPTIONS`: 204), before authentication.
  */
-export function gatewayRouter(options: GatewayRouterOptions): Router<GatewayState> {
-  const router = contractRouter<GatewayState>();
+export function gatewayRouter(options: GatewayRouterOptions): Router {
+  const router = contractRouter();
   const steps = requestSteps(options);
   for (const operation of gatewayOperations()) addRoute(router, operation, steps(operation));
   return router;
 }
 
 /**
- * An operation's steps: its deprecation headers; for `auth: 'key'` the key (401), its rate limit
- * (429) and the role (403), for the `/v1` ones without a key the client address's rate limit; an
- * encoded body (415); then the proxy for pets and store, or the JSON body and the gateway's own
- * handler. Internal operations were let in by the internal token (`internalOnly`).
+ * An operation's steps: its deprecation headers; for `auth: 'key'` the key (401), its account's
+ * rate limit (429) and the role (403), for the `/v1` ones without a key the client address's rate
+ * limit; an encoded body (415); then the proxy for pets and store, or the JSON body and the
+ * gateway's own handler. Internal operations were let in by the internal token (`internalOnly`).
  */
 function requestSteps(options: GatewayRouterOptions) {
   const { authenticator, rateLimits, upstreams, proxy, ownRoutes } = options;
   const cachedKey = authenticate(authenticator, { fresh: false });
   // A key revoked through another gateway, still cached here, may not manage keys or messages.
   const freshKey = authenticate(authenticator, { fresh: true });
-  const perKey = rateLimitPerKey(rateLimits);
+  const perAccount = rateLimitPerAccount(rateLimits);
   const perAddress = rateLimitPerAddress(rateLimits);
   const deprecated = deprecation(options.deprecation);
   const proxies = {
@@ -89,7 +88,7 @@ function requestSteps(options: GatewayRouterOptions) {
       metadata.auth === 'key'
         ? [
             metadata.service === 'gateway' ? freshKey : cachedKey,
-            perKey,
+            perAccount,
             ...(metadata.role === 'admin' ? [requireAdmin] : []),
           ]
         : route.path.startsWith('/v1/')

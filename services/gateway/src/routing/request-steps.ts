@@ -1,18 +1,20 @@
 import type { RouterMiddleware } from '@koa/router';
-import { AppError, callerOf, inSpan, setCaller, SpanKind } from '@petstore/service-kit';
+import {
+  AppError,
+  callerOf,
+  inSpan,
+  requireCaller,
+  setCaller,
+  SpanKind,
+} from '@petstore/service-kit';
 import type { Authenticator } from '../auth/authentication.js';
 import { proxyRequest, type ProxyOptions } from '../proxy/proxy-request.js';
 import { refuseEncodedBody } from '../proxy/request-body.js';
 import type { Upstream } from '../proxy/upstreams.js';
 import { admit, type RateLimits } from '../rate-limits/rate-limits.js';
 
-/** What a step leaves for the next ones: the API key that authenticated the request. */
-export interface GatewayState {
-  apiKeyId?: string;
-}
-
 /** A step of a route: @koa/router route middleware. */
-export type Step = RouterMiddleware<GatewayState>;
+export type Step = RouterMiddleware;
 
 /** The deprecated operation's headers, on every response to it, the gateway's errors included. */
 export function deprecation(headers: Record<string, string>): Step {
@@ -29,22 +31,18 @@ export function deprecation(headers: Record<string, string>): Step {
  */
 export function authenticate(authenticator: Authenticator, { fresh }: { fresh: boolean }): Step {
   return async function authenticate(ctx, next) {
-    const { caller, keyId } = await authenticator.authenticate(ctx.get('Authorization'), {
+    const { caller } = await authenticator.authenticate(ctx.get('Authorization'), {
       fresh,
     });
     setCaller(ctx, caller);
-    ctx.state.apiKeyId = keyId;
     await next();
   };
 }
 
-/** The key's rate limit (429); after `authenticate`. */
-export function rateLimitPerKey(rateLimits: RateLimits): Step {
-  return async function rateLimitPerKey(ctx, next) {
-    const { apiKeyId } = ctx.state;
-    if (apiKeyId === undefined)
-      throw new Error('[gateway] rate limit per key before authentication');
-    await admit(ctx, rateLimits, 'key', apiKeyId);
+/** The account's rate limit, whichever of its keys is used (429); after `authenticate`. */
+export function rateLimitPerAccount(rateLimits: RateLimits): Step {
+  return async function rateLimitPerAccount(ctx, next) {
+    await admit(ctx, rateLimits, 'account', requireCaller(ctx).accountId);
     await next();
   };
 }
