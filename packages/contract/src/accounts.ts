@@ -114,8 +114,9 @@ export const accounts = c.router({
     ...at('POST /v1/accounts/me/keys', keyManagement),
     body: c.noBody(),
     summary: 'Create an API key',
-    description: 'A new key for the current account, shown this once; the other keys keep working.',
-    responses: { 201: CreatedApiKeySchema, ...v1Errors(401) },
+    description:
+      'A new key for the current account, shown this once; the other keys keep working. An account has at most 10 keys not revoked: one more is 409 `conflict`.',
+    responses: { 201: CreatedApiKeySchema, ...v1Errors(401, 409) },
   },
   listKeys: {
     ...at('GET /v1/accounts/me/keys', keyManagement),

@@ -10,6 +10,7 @@ import {
   type GatewayCollections,
 } from '../database/collections.js';
 import { newAccountId, newKeyId } from '../database/ids.js';
+import { MAX_ACTIVE_KEYS, refuseOverLimit } from './account-limits.js';
 
 export const ADMIN_ACCOUNT_ID = 'acct_admin';
 export const ADMIN_KEY_ID = 'key_admin';
@@ -46,9 +47,16 @@ export class AccountRepository {
     return account ? toAccount(account) : undefined;
   }
 
+  /** 409 once the account has 10 keys not revoked. */
   async createKey({ accountId, role }: Caller): Promise<CreatedApiKey> {
     const { apiKey, document } = this.#newKey(accountId, role, new Date());
-    await this.#collections.apiKeys.insertOne(document);
+    const { accounts, apiKeys } = this.#collections;
+    await inTransaction(this.#client, async (session) => {
+      const count = () => apiKeys.countDocuments({ accountId, revokedAt: null }, { session });
+      const limit = { accountId, max: MAX_ACTIVE_KEYS, what: 'active keys', count };
+      await refuseOverLimit(accounts, session, limit);
+      await apiKeys.insertOne(document, { session });
+    });
     const { _id: id, prefix, createdAt } = document;
     return { id, apiKey, prefix, createdAt: createdAt.toISOString() };
   }

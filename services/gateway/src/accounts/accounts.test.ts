@@ -9,6 +9,7 @@ import {
   testConfig,
   it,
 } from '../test-support/gateway-harness.js';
+import { PUBLIC_URL } from '../test-support/webhook-fixtures.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -184,6 +185,50 @@ describe('API keys', () => {
     expect(await res.json()).toMatchObject({ code: 'not_found', status: 404 });
     const bobMe = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(bob.apiKey) });
     expect(bobMe.status).toBe(200);
+  });
+});
+
+describe('an account’s limits', () => {
+  it('keeps 10 active keys when 12 are asked for at once; a revoked one frees a place', async ({
+    gateway,
+  }) => {
+    const { apiKey } = await signUp(gateway.url);
+    const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey });
+    const made = await Promise.all(Array.from({ length: 12 }, () => petstore.accounts.createKey()));
+
+    // The sign-up's key and nine more.
+    expect(made.filter(({ status }) => status === 201)).toHaveLength(9);
+    const refused = made.filter(({ status }) => status === 409);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]?.body).toMatchObject({
+      code: 'conflict',
+      message: 'an account has at most 10 active keys',
+    });
+    const keys = await petstore.accounts.listKeys();
+    if (keys.status !== 200) throw new Error('no keys');
+    expect(keys.body).toHaveLength(10);
+    await petstore.accounts.revokeKey({ params: { keyId: keys.body[9]?.id ?? '' } });
+    expect((await petstore.accounts.createKey()).status).toBe(201);
+  });
+
+  it('keeps 16 webhooks when 18 are asked for at once', async ({ gateway }) => {
+    const { apiKey } = await signUp(gateway.url);
+    const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey });
+    const made = await Promise.all(
+      Array.from({ length: 18 }, () =>
+        petstore.webhooks.createWebhook({
+          body: { url: PUBLIC_URL, events: ['order.created'] },
+        }),
+      ),
+    );
+
+    expect(made.filter(({ status }) => status === 201)).toHaveLength(16);
+    const refused = made.filter(({ status }) => status === 409);
+    expect(refused).toHaveLength(2);
+    expect(refused[0]?.body).toMatchObject({
+      code: 'conflict',
+      message: 'an account has at most 16 webhooks',
+    });
   });
 });
 

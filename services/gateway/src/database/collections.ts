@@ -8,7 +8,10 @@ type Stored<T extends { id: string }, Times extends keyof T> = Omit<T, 'id' | Ti
 } & { [K in Times]: Date | Extract<T[K], null> };
 
 /** `email` lower-cased; unique. */
-export type AccountDocument = Stored<Account, 'createdAt'>;
+export type AccountDocument = Stored<Account, 'createdAt'> & {
+  /** Written by each transaction that counts the account's keys or webhooks, to take turns. */
+  turns?: number;
+};
 
 /** Only the key's SHA-256 is kept, never the key. */
 export interface ApiKeyDocument extends Stored<ApiKey, 'createdAt' | 'lastUsedAt'> {

@@ -22,6 +22,7 @@ import {
   type SealedSecret,
   type WebhookDocument,
 } from '../database/collections.js';
+import { MAX_WEBHOOKS, refuseOverLimit } from '../accounts/account-limits.js';
 import { newWebhookId } from '../database/ids.js';
 import { checkWebhookUrl } from './url-policy.js';
 import { newWebhookSecret, sealSecret } from './webhook-secret.js';
@@ -32,6 +33,7 @@ const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 export const webhookNotFound = () => new AppError('not_found', 'no such webhook');
 
 export class WebhookRepository {
+  readonly #accounts: GatewayCollections['accounts'];
   readonly #webhooks: GatewayCollections['webhooks'];
   readonly #deliveries: GatewayCollections['deliveries'];
   readonly #client: MongoClient;
@@ -40,10 +42,16 @@ export class WebhookRepository {
     db: Db,
     private readonly policy: { allowPrivateUrls: boolean; secretsKey: Buffer },
   ) {
-    ({ webhooks: this.#webhooks, deliveries: this.#deliveries } = gatewayCollections(db));
+    const collections = gatewayCollections(db);
+    ({
+      accounts: this.#accounts,
+      webhooks: this.#webhooks,
+      deliveries: this.#deliveries,
+    } = collections);
     this.#client = db.client;
   }
 
+  /** 409 once the account has 16 webhooks. */
   async create(caller: Caller, { url, events, description }: NewWebhook): Promise<CreatedWebhook> {
     const subscribed = allowedEvents(caller.role, events);
     await this.#checkUrl(url);
@@ -62,7 +70,17 @@ export class WebhookRepository {
       updatedAt: now,
       failingSince: null,
     };
-    await this.#webhooks.insertOne(document);
+    const { accountId } = caller;
+    await inTransaction(this.#client, async (session) => {
+      const count = () => this.#webhooks.countDocuments({ accountId }, { session });
+      await refuseOverLimit(this.#accounts, session, {
+        accountId,
+        max: MAX_WEBHOOKS,
+        what: 'webhooks',
+        count,
+      });
+      await this.#webhooks.insertOne(document, { session });
+    });
     return { ...toWebhook(document), secret };
   }
 
