@@ -14,16 +14,19 @@ describe('order schemas', () => {
   });
 
   it('accepts a new order with a quantity of 1 and a ship date with an offset', () => {
-    const order = { petId: 1, quantity: 1, shipDate: '2026-12-01T12:00:00+02:00' };
-    expect(NewOrderSchema.parse(order)).toEqual(order);
+    for (const shipDate of ['2026-12-01T12:00:00+02:00', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z']) {
+      const order = { petId: 1, quantity: 1, shipDate };
+      expect(NewOrderSchema.parse(order)).toEqual(order);
+    }
   });
 
   it.each([[0], [-1], [1.5], ['1'], [1_000_001]])('rejects the quantity %j', (quantity) => {
     expect(NewOrderSchema.safeParse({ petId: 1, quantity }).success).toBe(false);
   });
 
-  it('rejects a ship date that is not an ISO 8601 instant', () => {
-    for (const shipDate of ['tomorrow', '2026-12-01', '2026-02-30T10:00:00Z']) {
+  it('rejects a ship date that is not an ISO 8601 instant within the years 0000–9999 in UTC', () => {
+    const outOfRange = ['0000-01-01T00:00:00+14:00', '9999-12-31T23:59:59-01:00'];
+    for (const shipDate of ['tomorrow', '2026-12-01', '2026-02-30T10:00:00Z', ...outOfRange]) {
       expect(NewOrderSchema.safeParse({ petId: 1, quantity: 1, shipDate }).success).toBe(false);
     }
   });
