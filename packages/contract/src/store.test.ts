@@ -14,7 +14,11 @@ describe('order schemas', () => {
   });
 
   it('accepts a new order with a quantity of 1 and a ship date with an offset', () => {
-    for (const shipDate of ['2026-12-01T12:00:00+02:00', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z']) {
+    for (const shipDate of [
+      '2026-12-01T12:00:00+02:00',
+      '0000-01-01T00:00:00Z',
+      '9999-12-31T23:59:59Z',
+    ]) {
       const order = { petId: 1, quantity: 1, shipDate };
       expect(NewOrderSchema.parse(order)).toEqual(order);
     }

@@ -23,7 +23,12 @@ export type { StartServiceOptions } from './start-service.js';
 export { callerOf, requireAdmin, requireCaller, setCaller, trustGateway } from './trust-gateway.js';
 export { internalHeaders, type Caller, type Role } from './trust-gateway.js';
 export { Worker, type WorkerOptions } from './worker.js';
-export { databaseGauge, rateLimitRejections, registry, upstreamErrors } from './telemetry/telemetry.js';
+export {
+  databaseGauge,
+  rateLimitRejections,
+  registry,
+  upstreamErrors,
+} from './telemetry/telemetry.js';
 export {
   currentTraceparent,
   contextFrom,

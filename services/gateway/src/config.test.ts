@@ -13,7 +13,7 @@ describe('loadGatewayConfig', () => {
       services: { pets: ['http://127.0.0.1:3001'], store: ['http://127.0.0.1:3002'] },
       upstream: { timeoutMs: 5000 },
       adminApiKey: undefined,
-      rateLimit: { key: { perSecond: 100, burst: 200 }, address: { burst: 5 } },
+      rateLimit: { account: { perSecond: 100, burst: 200 }, address: { burst: 5 } },
       trustedProxyHops: 0,
       keys: { cacheTtlMs: 1000 },
     });
