@@ -302,7 +302,7 @@ describe('every error, through the gateway', () => {
   it('reaches every error code of API.md but internal_error and request_timeout', () => {
     const covered = new Set([...cases.map(({ code }) => code), ...coveredBelow]);
     const missing = ErrorCodeSchema.options.filter((code) => !covered.has(code));
-    // request_timeout takes a client silent for over a minute: service-kit's client-errors test.
+    // request_timeout takes a client silent for 10 s: security/slow-clients.e2e.test.ts.
     expect(missing).toEqual(['request_timeout', 'internal_error']);
   });
 

@@ -1,3 +1,4 @@
+import { apiVersion } from '@petstore/contract';
 import Koa, { type DefaultState, type Middleware } from 'koa';
 import { AppError, errorMiddleware } from './app-error.js';
 import { health, type ReadinessCheck } from './health.js';
@@ -23,6 +24,21 @@ export interface ServiceOptions {
   internalToken?: string;
 }
 
+/**
+ * 400 `malformed_request` for an HTTP/1.1 request without `Host` (RFC 9112 §3.2), with the
+ * headers of the parser's own refusals, before any other middleware could add them.
+ */
+function requireHost(): Middleware {
+  return async (ctx, next) => {
+    if (ctx.req.httpVersion !== '1.0' && ctx.get('Host') === '') {
+      const message = 'an HTTP/1.1 request must carry a Host header';
+      const headers = { 'API-Version': apiVersion, Connection: 'close' };
+      throw new AppError('malformed_request', message, { headers });
+    }
+    await next();
+  };
+}
+
 export function createService(options: ServiceOptions): Koa {
   const { name, logger, routers, beforeBody = [], readiness = {}, dependencies } = options;
   const { readinessTimeoutMs = 1_000, bodyLimitBytes, internalToken } = options;
@@ -35,6 +51,7 @@ export function createService(options: ServiceOptions): Koa {
   app.use(requestId(app, logger));
   app.use(requestLogging(logger));
   app.use(errorMiddleware());
+  app.use(requireHost());
   for (const middleware of beforeBody) app.use(middleware);
   app.use(health({ name, readiness, dependencies, readinessTimeoutMs }));
   if (internalToken !== undefined) app.use(trustGateway(internalToken));

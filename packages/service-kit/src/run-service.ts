@@ -45,15 +45,23 @@ export async function runHooks(hooks: ShutdownHook[], logger: Logger): Promise<v
 // Longer than clients keep idle connections (undici: 4 s, load balancers: 60 s), so a client
 // never sends on a connection the server is just closing.
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+// A request, its headers and its body, must have come whole within 10 s of its first byte, or it
+// is answered 408 request_timeout; Node looks every second.
+const REQUEST_TIMEOUT_MS = 10_000;
+const SERVER_OPTIONS = {
+  keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+  headersTimeout: REQUEST_TIMEOUT_MS,
+  requestTimeout: REQUEST_TIMEOUT_MS,
+  connectionsCheckingInterval: 1_000,
+  // Node answers a missing Host with a bare 400: the app answers it in the Error shape.
+  requireHostHeader: false,
+};
 
 export async function runService(options: RunServiceOptions): Promise<RunningService> {
   const { app, host, port, logger, onShutdown = [], drainMs = 0, gracePeriodMs = 10_000 } = options;
   const { signals = ['SIGTERM', 'SIGINT'] } = options;
   const handle = app.callback();
-  const server = createServer(
-    { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, headersTimeout: KEEP_ALIVE_TIMEOUT_MS + 1_000 },
-    (req, res) => void handle(req, res),
-  );
+  const server = createServer(SERVER_OPTIONS, (req, res) => void handle(req, res));
   answerClientErrors(server, logger);
   // From the drain on, responses close their connection: clients reconnect to another replica.
   const open = new Set<ServerResponse>();
