@@ -17,6 +17,7 @@ import { upstreamReady, type Upstreams } from './proxy/upstreams.js';
 import type { RateLimits } from './rate-limits/rate-limits.js';
 import { gatewayContract, gatewayRoutes, type GatewayRoutesDeps } from './routes.js';
 import { gatewayRouter } from './routing/gateway-router.js';
+import { refuseTooManyHeaders } from './routing/header-count.js';
 import { securityHeaders } from './routing/security-headers.js';
 import type { EventRecorder } from './webhooks/event-recorder.js';
 import {
@@ -77,6 +78,7 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
     },
     beforeBody: [
       securityHeaders({ https: publicUrl.startsWith('https:') }),
+      refuseTooManyHeaders(),
       // Before the router: any `/internal/…` path is 401 without the token, known or not.
       internalOnly(internalToken),
       // @koa/router types its middleware as needing `ctx.params` and `ctx.router`, which it sets.
