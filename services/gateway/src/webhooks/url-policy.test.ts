@@ -23,6 +23,8 @@ const privateUrls = [
   'https://100.64.0.1/',
   'https://0.0.0.0/',
   'https://[::ffff:127.0.0.1]/',
+  'https://[::7f00:1]/',
+  'https://[100::1]/',
 ];
 
 describe('checkWebhookUrl', () => {
@@ -43,6 +45,8 @@ describe('checkWebhookUrl', () => {
 
   const neverCalled = [
     'https://169.254.169.254/latest/meta-data/',
+    'https://[::7f00:1]/',
+    'https://[100::1]/',
     'https://[fe80::1]/',
     'https://0.0.0.0/',
     'https://224.0.0.1/',

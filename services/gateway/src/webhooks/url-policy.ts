@@ -15,10 +15,20 @@ function invalid(message: string): AppError {
 
 /** What `allowPrivate` opens; link-local (cloud metadata), multicast, reserved stay refused. */
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
+/** IPv6's global unicast: past it, what ipaddr.js calls unicast is reserved or deprecated. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+function rangeOf(address: string): string {
+  // process() turns an IPv4-mapped IPv6 address (::ffff:127.0.0.1) into the IPv4 one it carries.
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range !== 'unicast' || parsed.kind() === 'ipv4') return range;
+  // The deprecated IPv4-compatible ::/96 (::7f00:1 is 127.0.0.1), among others.
+  return (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST) ? range : 'reserved';
+}
 
 function refusal(host: string, address: string, { allowPrivate }: WebhookUrlPolicy) {
-  // process() turns an IPv4-mapped IPv6 address (::ffff:127.0.0.1) into the IPv4 one it carries.
-  const range = ipaddr.process(address).range();
+  const range = rangeOf(address);
   if (range === 'unicast' || (allowPrivate && PRIVATE_RANGES.has(range))) return undefined;
   const kind = `${address} (${range.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)})`;
   return invalid(
