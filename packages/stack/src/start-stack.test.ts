@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@petstore/testkit';
@@ -67,8 +67,11 @@ it('keeps the data, in its mongod under the data folder, when started again', as
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'kept@example.com' }),
     });
+  // A folder made by hand, readable by everyone, becomes its owner's alone.
+  await chmod(dataDir, 0o755);
   const first = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
   try {
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
     expect((await signUp(first.url)).status).toBe(201);
   } finally {
     await first.stop();

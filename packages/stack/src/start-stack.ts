@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { freePort, startMongod, type MongoServer } from '@petstore/testkit';
@@ -71,6 +71,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const env = options.env ?? {};
   const replicas = { pets: 1, store: 1, gateway: 1, ...options.replicas };
   await mkdir(options.dataDir, { recursive: true });
+  // It holds e-mails, messages and the admin key: its owner's alone, whatever made it.
+  await chmod(options.dataDir, 0o700);
   for (const [service, port] of Object.entries(options.ports ?? {})) {
     if (port) await ensurePortFree(port, PORT_VARIABLES[service as ServiceName]);
   }
