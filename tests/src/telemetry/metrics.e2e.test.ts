@@ -80,7 +80,7 @@ describe('metrics', () => {
       expect(sample(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
       expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
     }
-    expect(sample(gateway, 'petstore_rate_limit_rejections_total', { limit: 'key' })).toBe(1);
+    expect(sample(gateway, 'petstore_rate_limit_rejections_total', { limit: 'account' })).toBe(1);
     expect(
       sample(gateway, 'petstore_upstream_errors_total', { service: 'store', kind: 'refused' }),
     ).toBeGreaterThanOrEqual(1);

@@ -35,7 +35,7 @@ export const upstreamErrors = new Counter({
 
 export const rateLimitRejections = new Counter({
   name: 'petstore_rate_limit_rejections_total',
-  help: 'Requests refused with 429 rate_limited, by limit (key or address).',
+  help: 'Requests refused with 429 rate_limited, by limit (account or address).',
   labelNames: ['limit'] as const,
   registers: [registry],
 });
