@@ -188,21 +188,33 @@ describe('API keys', () => {
   });
 });
 
+/**
+ * Asks for `burst` at once, then one at a time until one is refused: never more than `max` made.
+ * Creations that wait their turn too long under contention are 503, a retry's to make.
+ */
+async function fillUp(create: () => Promise<{ status: number; body: unknown }>, burst: number) {
+  const made = await Promise.all(Array.from({ length: burst }, create));
+  for (const { status } of made) expect([201, 409, 503]).toContain(status);
+  let created = made.filter(({ status }) => status === 201).length;
+  for (let answer = await create(); ; answer = await create()) {
+    if (answer.status !== 201) return { created, refused: answer };
+    created += 1;
+  }
+}
+
 describe('an account’s limits', () => {
-  it('keeps 10 active keys when 12 are asked for at once; a revoked one frees a place', async ({
+  it('keeps 10 active keys, however many are asked for at once; revoking frees a place', async ({
     gateway,
   }) => {
     const { apiKey } = await signUp(gateway.url);
     const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey });
-    const made = await Promise.all(Array.from({ length: 12 }, () => petstore.accounts.createKey()));
 
-    // The sign-up's key and nine more.
-    expect(made.filter(({ status }) => status === 201)).toHaveLength(9);
-    const refused = made.filter(({ status }) => status === 409);
-    expect(refused).toHaveLength(3);
-    expect(refused[0]?.body).toMatchObject({
-      code: 'conflict',
-      message: 'an account has at most 10 active keys',
+    const { created, refused } = await fillUp(() => petstore.accounts.createKey(), 12);
+    // Nine besides the sign-up's key.
+    expect(created).toBe(9);
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { code: 'conflict', message: 'an account has at most 10 active keys' },
     });
     const keys = await petstore.accounts.listKeys();
     if (keys.status !== 200) throw new Error('no keys');
@@ -211,23 +223,16 @@ describe('an account’s limits', () => {
     expect((await petstore.accounts.createKey()).status).toBe(201);
   });
 
-  it('keeps 16 webhooks when 18 are asked for at once', async ({ gateway }) => {
+  it('keeps 16 webhooks, however many are asked for at once', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
     const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey });
-    const made = await Promise.all(
-      Array.from({ length: 18 }, () =>
-        petstore.webhooks.createWebhook({
-          body: { url: PUBLIC_URL, events: ['order.created'] },
-        }),
-      ),
-    );
+    const body = { url: PUBLIC_URL, events: ['order.created' as const] };
 
-    expect(made.filter(({ status }) => status === 201)).toHaveLength(16);
-    const refused = made.filter(({ status }) => status === 409);
-    expect(refused).toHaveLength(2);
-    expect(refused[0]?.body).toMatchObject({
-      code: 'conflict',
-      message: 'an account has at most 16 webhooks',
+    const { created, refused } = await fillUp(() => petstore.webhooks.createWebhook({ body }), 18);
+    expect(created).toBe(16);
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { code: 'conflict', message: 'an account has at most 16 webhooks' },
     });
   });
 });
