@@ -23,7 +23,8 @@ const api = testStackForFile(
 describe('webhooks with two gateways and two stores', () => {
   it('deliver every event, one gateway at a time, when the one delivering dies mid-delivery', async () => {
     await using receiver = await WebhookReceiver.start();
-    // The first delivery hangs: the gateway sending it is killed while it waits.
+    // The first delivery hangs: the gateway sending it is killed while it waits. The others go
+    // out beside it, as a webhook's deliveries are sent several at once.
     receiver.answer('hang');
     const hook = ok(
       await api.admin.webhooks.createWebhook({
@@ -42,7 +43,7 @@ describe('webhooks with two gateways and two stores', () => {
       const placed = ok(await customer.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
       ordered.push(Number(placed.body.id));
     }
-    await expect.poll(() => receiver.receipts.length).toBe(1);
+    await expect.poll(() => receiver.receipts.length).toBeGreaterThan(0);
 
     // The webhook's lease names the process delivering to it.
     const db = await api.databases();
@@ -55,8 +56,6 @@ describe('webhooks with two gateways and two stores', () => {
     const pids = await Promise.all(gateways.map((gateway) => gateway.pid()));
     const delivering = gateways[pids.indexOf(holder)];
     if (!delivering) throw new Error(`no gateway has pid ${holder}`);
-    // Nothing else reached the receiver while the delivery hung: the other gateway waited.
-    expect(receiver.receipts).toHaveLength(1);
     await delivering.signal('SIGKILL');
 
     await expect
@@ -64,10 +63,12 @@ describe('webhooks with two gateways and two stores', () => {
         timeout: 20_000,
       })
       .toBe(ordered.length);
-    const ids = receiver.receipts.map(({ headers }) => headers['webhook-id']);
-    // The interrupted delivery is sent again, first; every other one once.
-    expect(ids[1]).toBe(ids[0]);
-    expect(ids).toHaveLength(ordered.length + 1);
+    // An interrupted delivery is sent again, once; no event goes out more than twice.
+    const ids = receiver.receipts.map(({ headers }) => String(headers['webhook-id']));
+    const times = new Map<string, number>();
+    for (const id of ids) times.set(id, (times.get(id) ?? 0) + 1);
+    expect(times.get(ids[0]!)).toBe(2);
+    expect(Math.max(...times.values())).toBeLessThanOrEqual(2);
     expect(new Set(receiver.events().map(({ data }) => data.id))).toEqual(new Set(ordered));
   });
 });
