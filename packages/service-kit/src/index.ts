@@ -9,7 +9,7 @@ export { eventsConfigOf, eventsEnv, getPetDeprecationEnv, getPetDeprecationOf } 
 export type { EventsEnv } from './config.js';
 export { createService, type RouterMiddleware, type ServiceOptions } from './create-service.js';
 export type { ReadinessCheck } from './health.js';
-export { jsonBody, readBody } from './json-body.js';
+export { hasBody, jsonBody, readBody } from './json-body.js';
 export { tooLarge } from './too-large.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
 export { connectMongo, isDuplicateKey, type ConnectMongoOptions } from './mongo.js';

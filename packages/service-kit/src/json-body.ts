@@ -4,6 +4,11 @@ import { AppError } from './app-error.js';
 import './koa-context.js';
 import { tooLarge } from './too-large.js';
 
+/** Whether the request says it carries a body: chunked, or a length above 0. */
+export function hasBody(ctx: Context): boolean {
+  return ctx.get('Transfer-Encoding') !== '' || (ctx.request.length ?? 0) > 0;
+}
+
 /** The request's body, read whole: 413 once it is announced or read past `limitBytes`. */
 export async function readBody(ctx: Context, limitBytes: number): Promise<Buffer> {
   const length = ctx.request.length ?? null;
@@ -43,8 +48,7 @@ async function readJson(ctx: Context, limitBytes: number): Promise<unknown> {
 
 export function jsonBody({ limitBytes = 64 * 1024 }: { limitBytes?: number } = {}): Middleware {
   return async (ctx, next) => {
-    const hasBody = ctx.get('Transfer-Encoding') !== '' || (ctx.request.length ?? 0) > 0;
-    if (hasBody) ctx.request.body = await readJson(ctx, limitBytes);
+    if (hasBody(ctx)) ctx.request.body = await readJson(ctx, limitBytes);
     await next();
   };
 }

@@ -1,10 +1,9 @@
-import { AppError, readBody, type Caller } from '@petstore/service-kit';
+import { AppError, hasBody, readBody, type Caller } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import type { Dispatcher, Pool } from 'undici';
 import { unusableResponse } from './response-check.js';
 import { CLIENT_CLOSED_REQUEST, classifyFailure, countFailure, errorCode } from './failure.js';
 import { forwardedHeaders, headerValue, passResponseHeaders } from './header-policy.js';
-import { hasBody } from './request-body.js';
 import { exchange, type UpstreamResponse } from './upstream-exchange.js';
 import type { Upstream } from './upstreams.js';
 
@@ -28,8 +27,9 @@ class UpstreamTimedOut extends Error {}
 /**
  * Forwards the request to the service that owns the operation and responds with the service's
  * status, body and the headers that matter. The body is read whole first, so that a client that
- * sends it slowly holds only its own connection, never one to a service. A refused connection is tried on another replica; a dropped one only when
- * sending twice is harmless (`GET`, `HEAD`, `DELETE`, a `POST` with an `Idempotency-Key`).
+ * sends it slowly holds only its own connection, never one to a service. A refused connection is
+ * tried on another replica; a dropped one only when sending twice is harmless (`GET`, `HEAD`,
+ * `DELETE`, a `POST` with an `Idempotency-Key`).
  */
 export async function proxyRequest(
   ctx: Context,

@@ -1,9 +1,5 @@
-import { AppError } from '@petstore/service-kit';
+import { AppError, hasBody } from '@petstore/service-kit';
 import type { Context } from 'koa';
-
-export function hasBody(ctx: Context): boolean {
-  return ctx.get('Transfer-Encoding') !== '' || Boolean(ctx.request.length);
-}
 
 /**
  * An encoded body is refused (415, RFC 9110 §15.5.16), never decoded: bodies are small, and no

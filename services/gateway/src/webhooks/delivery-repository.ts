@@ -45,7 +45,8 @@ export class DeliveryRepository {
 
   /**
    * Leases a webhook with deliveries due now, not one of `busy`, whose lease is free or ran out,
-   * and returns it. The due deliveries of disabled or deleted webhooks fail, not to be found due again.
+   * and returns it. The due deliveries of disabled or deleted webhooks fail, not to be found due
+   * again.
    */
   async claimWebhook(owner: string, leaseMs: number, busy: ReadonlyMap<string, unknown>) {
     const { webhooks, deliveries } = this.#collections;
