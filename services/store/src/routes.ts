@@ -12,9 +12,9 @@ export interface UseCases {
   inventory: Inventory;
 }
 
-/** What a use case needs of the request it serves: its id, passed on to pets, and its log. */
+/** What a use case needs of the request it serves: its id, passed on to pets. */
 function requestScope(ctx: Context): RequestScope {
-  return { requestId: ctx.requestId, log: ctx.log };
+  return { requestId: ctx.requestId };
 }
 
 export function createStoreRouter({ orders, inventory }: UseCases, validateResponses = false) {

@@ -49,7 +49,7 @@ export function startStore(
       const { internalToken } = config;
       const { urls: baseUrls, timeoutMs, confirmedForMs } = config.pets;
       const pets = createPetsAdapter({ baseUrls, internalToken, timeoutMs });
-      const petCheck = createPetCheck(pets, inventory, confirmedForMs);
+      const petCheck = createPetCheck(pets, confirmedForMs);
       const relay = outboxRelay({
         outbox,
         senders: {

@@ -18,6 +18,7 @@ export interface StatusReconciliationDeps {
 
 // Repairs drift between the status the store derives and the one pets holds (an admin's edit, a
 // push lost with a database restored from a backup): a new version of the stock, pushed again.
+// The stock of a pet that pets no longer holds (deleted) goes.
 export function statusReconciliation(deps: StatusReconciliationDeps): Worker {
   const { inventory, outbox, pets, transaction, logger, intervalMs } = deps;
   const pushAgain = (petId: number) =>
@@ -33,7 +34,12 @@ export function statusReconciliation(deps: StatusReconciliationDeps): Worker {
       for (const stock of stocks) {
         const holds = held.get(stock.petId);
         const derived = derivedStatus(stock);
-        if (holds === undefined || holds === derived) continue;
+        if (holds === undefined) {
+          logger.info({ petId: stock.petId }, 'pets no longer holds the pet; its stock goes');
+          await inventory.remove(stock.petId);
+          continue;
+        }
+        if (holds === derived) continue;
         logger.warn(
           { petId: stock.petId, holds, derived },
           'pets holds another status; pushing again',

@@ -47,6 +47,11 @@ export class InventoryRepository {
     return { before: stock, after: { ...stock, quantity, version: stock.version + 1 } };
   }
 
+  /** The stock of a pet that no longer exists. */
+  async remove(petId: number): Promise<void> {
+    await this.#inventory.deleteOne({ _id: petId });
+  }
+
   /** Takes `quantity` for a new open order, only if there is that much. */
   take(petId: number, quantity: number, session: Session): Promise<StockChange | undefined> {
     const filter = { _id: petId, quantity: { $gte: quantity } };

@@ -41,7 +41,7 @@ export function testLogger(name: string): Logger {
   return createLogger({ name, level: (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'silent' });
 }
 
-/** The store's config for tests: quick outbox retries and event relay. */
+/** The store's config for tests: quick outbox retries and event relay; pets asked every time. */
 export function storeConfig(
   mongo: MongoServer,
   petsUrl: string,
@@ -56,6 +56,7 @@ export function storeConfig(
         OUTBOX_MAX_BACKOFF_MS: '500',
         GATEWAY_URL: nowhere,
         EVENT_RELAY_INTERVAL_MS: '100',
+        PET_CONFIRMED_MS: '0',
         ...env,
       },
     ),
