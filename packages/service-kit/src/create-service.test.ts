@@ -1,4 +1,5 @@
 import { createKoaRouter } from '@petstore/ts-rest-koa';
+import { Agent, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestService } from './test-support/test-service.js';
@@ -29,6 +30,25 @@ function petsService() {
   return startTestService([router.routes()]);
 }
 
+/** Sends `method` with `body` over `agent`'s connection; the status and body of the answer. */
+function send(url: string, agent: Agent, method: string, body?: string) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    // Node's client sends a GET's or DELETE's body unannounced unless told its length.
+    const headers =
+      body === undefined
+        ? {}
+        : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
+    const req = request(`${url}/pets/1`, { method, agent, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 describe('createService with a contract router', () => {
   it('parses the body and hands it to the contract handler', async () => {
     await using served = await petsService();
@@ -55,6 +75,26 @@ describe('createService with a contract router', () => {
       requestId: 'req-v',
       details: [{ path: 'body.name', message: expect.any(String) as string }],
     });
+  });
+
+  it('refuses a body on GET, HEAD and DELETE with 400, and keeps the connection', async () => {
+    await using served = await petsService();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    agent.on('free', (socket) => sockets.add(socket));
+    for (const method of ['GET', 'HEAD', 'DELETE']) {
+      const refused = await send(served.url, agent, method, '{"name":"Rex"}');
+      expect(refused.status, method).toBe(400);
+      if (method !== 'HEAD') {
+        expect(JSON.parse(refused.body)).toMatchObject({
+          code: 'validation_failed',
+          message: `a ${method} request takes no body`,
+        });
+      }
+    }
+    expect(await send(served.url, agent, 'GET')).toMatchObject({ status: 200 });
+    expect(sockets.size).toBe(1);
+    agent.destroy();
   });
 
   it('answers a known path asked with another method with 405 and Allow', async () => {

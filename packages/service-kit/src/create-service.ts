@@ -2,7 +2,7 @@ import { apiVersion } from '@petstore/contract';
 import Koa, { type DefaultState, type Middleware } from 'koa';
 import { AppError, errorMiddleware } from './app-error.js';
 import { health, type ReadinessCheck } from './health.js';
-import { jsonBody } from './json-body.js';
+import { hasBody, jsonBody } from './json-body.js';
 import type { Logger } from './logger.js';
 import { requestId, requestLogging } from './request-id.js';
 import { serverTelemetry } from './telemetry/telemetry.js';
@@ -15,7 +15,10 @@ export interface ServiceOptions {
   name: string;
   logger: Logger;
   routers: RouterMiddleware[];
-  /** Before `/health`, `/ready` and the body parser, e.g. a proxy that streams the body unread. */
+  /**
+   * Before `/health`, `/ready`, the body parser and `refuseBodyWhereNone`, e.g. a proxy that
+   * reads the body itself (it then refuses bodies where none belongs itself).
+   */
   beforeBody?: Middleware[];
   readiness?: Record<string, ReadinessCheck>;
   dependencies?: Record<string, ReadinessCheck>;
@@ -39,6 +42,23 @@ function requireHost(): Middleware {
   };
 }
 
+const WITHOUT_BODY = new Set(['GET', 'HEAD', 'DELETE']);
+
+/**
+ * 400 for a body on `GET`, `HEAD` or `DELETE`: it has no meaning there (RFC 9110 §9.3), and a
+ * proxy that forwarded it could be made to smuggle a second request.
+ */
+export function refuseBodyWhereNone(): Middleware {
+  return async (ctx, next) => {
+    if (WITHOUT_BODY.has(ctx.method) && hasBody(ctx)) {
+      const message = `a ${ctx.method} request takes no body`;
+      const details = [{ path: 'body', message: 'must be absent' }];
+      throw new AppError('validation_failed', message, { details });
+    }
+    await next();
+  };
+}
+
 export function createService(options: ServiceOptions): Koa {
   const { name, logger, routers, beforeBody = [], readiness = {}, dependencies } = options;
   const { readinessTimeoutMs = 1_000, bodyLimitBytes, internalToken } = options;
@@ -53,6 +73,7 @@ export function createService(options: ServiceOptions): Koa {
   app.use(errorMiddleware());
   app.use(requireHost());
   for (const middleware of beforeBody) app.use(middleware);
+  app.use(refuseBodyWhereNone());
   app.use(health({ name, readiness, dependencies, readinessTimeoutMs }));
   if (internalToken !== undefined) app.use(trustGateway(internalToken));
   app.use(jsonBody({ limitBytes: bodyLimitBytes }));

@@ -7,7 +7,12 @@ export { loadConfig, loadOrExit, type Env } from './config.js';
 export { serviceConfig, serviceEnv, type ServiceConfig, type ServiceEnv } from './config.js';
 export { eventsConfigOf, eventsEnv, getPetDeprecationEnv, getPetDeprecationOf } from './config.js';
 export type { EventsEnv } from './config.js';
-export { createService, type RouterMiddleware, type ServiceOptions } from './create-service.js';
+export {
+  createService,
+  refuseBodyWhereNone,
+  type RouterMiddleware,
+  type ServiceOptions,
+} from './create-service.js';
 export type { ReadinessCheck } from './health.js';
 export { hasBody, jsonBody, readBody } from './json-body.js';
 export { tooLarge } from './too-large.js';

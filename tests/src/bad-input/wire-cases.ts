@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@petstore/contract';
 import {
   JSON_TYPE,
   MIB,
@@ -34,45 +35,39 @@ const get = (
   more?: Partial<BadInputCase>,
 ) => caseOf(operation, name, 'GET', path, expected, more);
 
-/** Bodies where none belongs: an operation without a body still refuses a broken one. */
+/**
+ * Bodies where none belongs: a POST without a body still refuses a broken one; a DELETE refuses
+ * any body.
+ */
 function unexpectedBodies(): BadInputCase[] {
-  const on = (
-    operation: string,
-    method: string,
-    path: string,
-    as: Caller,
-  ): [string, string, string, Caller] => [operation, method, path, as];
-  const operations = [
-    on('createKey', 'POST', '/v1/accounts/me/keys', 'admin'),
-    on('deletePet', 'DELETE', '/v1/pets/{pet}', 'admin'),
-    on('deleteCategory', 'DELETE', '/v1/categories/{category}', 'admin'),
-    on('cancelOrder', 'DELETE', '/v1/store/orders/{order}', 'admin'),
-    on('revokeKey', 'DELETE', '/v1/accounts/me/keys/{key}', 'customer'),
+  const operations: [string, string, string, Caller][] = [
+    ['createKey', 'POST', '/v1/accounts/me/keys', 'admin'],
+    ['deletePet', 'DELETE', '/v1/pets/{pet}', 'admin'],
+    ['deleteCategory', 'DELETE', '/v1/categories/{category}', 'admin'],
+    ['cancelOrder', 'DELETE', '/v1/store/orders/{order}', 'admin'],
+    ['revokeKey', 'DELETE', '/v1/accounts/me/keys/{key}', 'customer'],
   ];
-  return operations.flatMap(([operation, method, path, as]) => [
-    withJson(operation, method, path, 'a malformed JSON body', '{"x": ', error('invalid_json'), as),
-    {
-      ...withJson(
-        operation,
-        method,
-        path,
-        'a text/plain body',
-        'x',
-        error('unsupported_content_type'),
-        as,
-      ),
-      headers: { 'content-type': 'text/plain' },
-    },
-    withJson(
-      operation,
-      method,
-      path,
-      'a body of 1 MiB',
-      JSON.stringify({ pad: 'x'.repeat(MIB) }),
-      error('payload_too_large'),
-      as,
-    ),
-  ]);
+  return operations.flatMap(([operation, method, path, as]) => {
+    const refusal = (code: ErrorCode) => error(method === 'POST' ? code : 'validation_failed');
+    const malformed = refusal('invalid_json');
+    const large = JSON.stringify({ pad: 'x'.repeat(MIB) });
+    return [
+      withJson(operation, method, path, 'a malformed JSON body', '{"x": ', malformed, as),
+      {
+        ...withJson(
+          operation,
+          method,
+          path,
+          'a text/plain body',
+          'x',
+          refusal('unsupported_content_type'),
+          as,
+        ),
+        headers: { 'content-type': 'text/plain' },
+      },
+      withJson(operation, method, path, 'a body of 1 MiB', large, refusal('payload_too_large'), as),
+    ];
+  });
 }
 
 /** Headers with odd values that `fetch` can still send. */
@@ -212,7 +207,7 @@ function rawPathCases(): BadInputCase[] {
       'a GET with a malformed JSON body',
       'GET',
       '/v1/pets/{pet}',
-      error('invalid_json'),
+      error('validation_failed'),
       {
         rawHeaders: 'Content-Type: application/json\r\n',
         body: '{',
@@ -223,9 +218,7 @@ function rawPathCases(): BadInputCase[] {
       'a GET with a text/plain body',
       'GET',
       '/v1/messages/{message}',
-      {
-        ...error('unsupported_content_type'),
-      },
+      error('validation_failed'),
       { rawHeaders: 'Content-Type: text/plain\r\n', body: 'hello' },
     ),
   ];

@@ -69,7 +69,7 @@ export const refuseEncoding: Step = async function refuseEncoding(ctx, next) {
   await next();
 };
 
-/** Sends the request on to the service that owns the operation, its body streamed unread. */
+/** Sends the request on to the service that owns the operation, its body read whole first. */
 export function proxyTo(upstream: Upstream, options: ProxyOptions): Step {
   return async function proxy(ctx) {
     const attributes = { 'http.request.method': ctx.method, 'peer.service': upstream.name };
