@@ -61,6 +61,7 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
     }),
     authenticator,
     rateLimits,
+    maxInFlightPerAccount: config.maxInFlightPerAccount,
     upstreams,
     proxy: { ...config.upstream, internalToken, bodyLimitBytes: BODY_LIMIT_BYTES },
     ownRoutes,

@@ -61,6 +61,7 @@ const GatewayEnvSchema = z
     UPSTREAM_TIMEOUT_MS: envInteger(5_000, { min: 1, max: 600_000 }),
     RATE_LIMIT_PER_SECOND: envRate(100),
     RATE_LIMIT_BURST: envInteger(200, { min: 1, max: 1_000_000 }),
+    ACCOUNT_MAX_IN_FLIGHT: envInteger(64, { min: 1, max: 100_000 }),
     SIGNUP_RATE_LIMIT_PER_MINUTE: envRate(20),
     SIGNUP_RATE_LIMIT_BURST: envInteger(5, { min: 1, max: 1_000_000 }),
     // At most 1 s: a key revoked through one gateway is refused by every other within it.
@@ -90,6 +91,7 @@ const GatewayEnvSchema = z
     services: { pets: env.PETS_URL, store: env.STORE_URL },
     upstream: { timeoutMs: env.UPSTREAM_TIMEOUT_MS },
     adminApiKey: env.ADMIN_API_KEY,
+    maxInFlightPerAccount: env.ACCOUNT_MAX_IN_FLIGHT,
     rateLimit: {
       account: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
       address: {

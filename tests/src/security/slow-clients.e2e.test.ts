@@ -9,6 +9,8 @@ const api = testStackForFile();
 
 /** More connections than the gateway's pool to a service holds. */
 const HANGING = 130;
+/** The gateway's default `ACCOUNT_MAX_IN_FLIGHT`. */
+const IN_FLIGHT = 64;
 
 /** Opens a connection that sends an order's headers and the first byte of its 100-byte body. */
 async function hangingOrder(url: string, apiKey: string): Promise<Socket> {
@@ -32,7 +34,7 @@ async function answerOf(socket: Socket): Promise<string> {
 }
 
 describe('clients that send their bodies slowly', () => {
-  it('hold only their own connections, and are answered 408 once 10 s have passed', async () => {
+  it('hold only their own share, and are answered 408 once 10 s have passed', async () => {
     const { petId } = await stockedPet(api.admin);
     const greedy = await api.signUp();
     const other = await api.signUp();
@@ -50,10 +52,21 @@ describe('clients that send their bodies slowly', () => {
     }
     expect(reads.map(({ status }) => status)).toEqual(Array.from({ length: 20 }, () => 200));
 
-    for (const answer of await Promise.all(answers)) {
-      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown;
-      expect(body).toMatchObject({ code: 'request_timeout', status: 408 });
-    }
+    // The account's first 64 wait for their bodies; the others are refused at once.
+    const codes = (await Promise.all(answers)).map((answer) => {
+      const head = answer.slice(0, answer.indexOf('\r\n\r\n'));
+      const body = answer.slice(head.length + 4, answer.indexOf('}') + 1);
+      const error = JSON.parse(body) as { code: string; status: number };
+      expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${error.status} `));
+      if (error.code === 'rate_limited') expect(head).toMatch(/\r\nretry-after: 1\r\n/i);
+      return error.code;
+    });
+    expect(codes.filter((code) => code === 'request_timeout')).toHaveLength(IN_FLIGHT);
+    expect(codes.filter((code) => code === 'rate_limited')).toHaveLength(HANGING - IN_FLIGHT);
+    // Each request gave its place back.
+    const after = await callHttp(api.url, 'GET', `/v1/store/inventory/${petId}`, {
+      apiKey: greedy.apiKey,
+    });
+    expect(after.status).toBe(200);
   });
 });

@@ -35,6 +35,7 @@ export const unthrottled = {
   RATE_LIMIT_BURST: '100000',
   SIGNUP_RATE_LIMIT_PER_MINUTE: '100000',
   SIGNUP_RATE_LIMIT_BURST: '100000',
+  ACCOUNT_MAX_IN_FLIGHT: '100000',
 };
 
 let accounts = 0;

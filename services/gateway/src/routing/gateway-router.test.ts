@@ -10,6 +10,7 @@ const router = gatewayRouter({
   deprecation: {},
   authenticator: {} as Authenticator,
   rateLimits: {} as RateLimits,
+  maxInFlightPerAccount: 1,
   upstreams: { pets: {}, store: {} } as Upstreams,
   proxy: { internalToken: 'x', timeoutMs: 1, bodyLimitBytes: 1 },
   ownRoutes: new Map(),

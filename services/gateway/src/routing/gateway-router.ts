@@ -11,6 +11,7 @@ import type { AppRoute } from '@ts-rest/core';
 import type { Authenticator } from '../auth/authentication.js';
 import type { ProxyOptions } from '../proxy/proxy-request.js';
 import type { Upstreams } from '../proxy/upstreams.js';
+import { inFlight } from '../rate-limits/in-flight.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
 import {
   authenticate,
@@ -28,6 +29,8 @@ export interface GatewayRouterOptions {
   deprecation: Record<string, string>;
   authenticator: Authenticator;
   rateLimits: RateLimits;
+  /** Requests of one account at a time in this gateway. */
+  maxInFlightPerAccount: number;
   upstreams: Upstreams;
   proxy: ProxyOptions;
   /** The gateway's own operations: ts-rest-koa's route middleware, which validates and handles. */
@@ -58,7 +61,7 @@ export function gatewayRouter(options: GatewayRouterOptions): Router {
 
 /**
  * An operation's steps: its deprecation headers; for `auth: 'key'` the key (401), its account's
- * rate limit (429) and the role (403), for the `/v1` ones without a key the client address's rate
+ * rate limit and requests in flight (429) and the role (403), for the `/v1` ones without a key the client address's rate
  * limit; an encoded body (415); then the proxy for pets and store, or the JSON body and the
  * gateway's own handler. Internal operations were let in by the internal token (`internalOnly`).
  */
@@ -67,7 +70,7 @@ function requestSteps(options: GatewayRouterOptions) {
   const cachedKey = authenticate(authenticator, { fresh: false });
   // A key revoked through another gateway, still cached here, may not manage keys or messages.
   const freshKey = authenticate(authenticator, { fresh: true });
-  const perAccount = rateLimitPerAccount(rateLimits);
+  const perAccount = rateLimitPerAccount(rateLimits, inFlight(options.maxInFlightPerAccount));
   const perAddress = rateLimitPerAddress(rateLimits);
   const deprecated = deprecation(options.deprecation);
   const proxies = {

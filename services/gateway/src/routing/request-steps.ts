@@ -11,6 +11,7 @@ import type { Authenticator } from '../auth/authentication.js';
 import { proxyRequest, type ProxyOptions } from '../proxy/proxy-request.js';
 import { refuseEncodedBody } from '../proxy/request-body.js';
 import type { Upstream } from '../proxy/upstreams.js';
+import type { InFlight } from '../rate-limits/in-flight.js';
 import { admit, type RateLimits } from '../rate-limits/rate-limits.js';
 
 /** A step of a route: @koa/router route middleware. */
@@ -39,11 +40,15 @@ export function authenticate(authenticator: Authenticator, { fresh }: { fresh: b
   };
 }
 
-/** The account's rate limit, whichever of its keys is used (429); after `authenticate`. */
-export function rateLimitPerAccount(rateLimits: RateLimits): Step {
+/**
+ * The account's rate limit, whichever of its keys is used, and its requests in flight (429);
+ * after `authenticate`.
+ */
+export function rateLimitPerAccount(rateLimits: RateLimits, within: InFlight): Step {
   return async function rateLimitPerAccount(ctx, next) {
-    await admit(ctx, rateLimits, 'account', requireCaller(ctx).accountId);
-    await next();
+    const { accountId } = requireCaller(ctx);
+    await admit(ctx, rateLimits, 'account', accountId);
+    await within(accountId, next);
   };
 }
 
