@@ -67,7 +67,8 @@ async function openEveryOperation(): Promise<void> {
   const placeholder = page.locator('[data-placeholder="true"]');
   await vi.waitFor(
     async () => {
-      if ((await more.count()) > 0) await more.first().click({ timeout: 2_000 });
+      // Dispatched, not clicked: a section still laying itself out may lie over the button.
+      if ((await more.count()) > 0) await more.first().dispatchEvent('click');
       else if ((await placeholder.count()) > 0) await placeholder.first().scrollIntoViewIfNeeded();
       else await page.keyboard.press('End');
       const rendered = await Promise.all(

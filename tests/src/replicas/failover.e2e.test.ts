@@ -52,7 +52,17 @@ async function startMember(): Promise<Member> {
     ...['--setParameter', 'transactionLifetimeLimitSeconds=6'],
   ];
   const process = spawnGuarded(await mongodBinary(), args, { output: 'ignore' });
-  return { host: `127.0.0.1:${port}`, process };
+  const host = `127.0.0.1:${port}`;
+  // The set can be initiated only once every member listens.
+  const direct = new MongoClient(`mongodb://${host}/?directConnection=true`, {
+    serverSelectionTimeoutMS: 30_000,
+  });
+  try {
+    await direct.db('admin').command({ ping: 1 });
+  } finally {
+    await direct.close();
+  }
+  return { host, process };
 }
 
 const setUri = () => `mongodb://${members.map(({ host }) => host).join(',')}/?replicaSet=${SET}`;
