@@ -2,10 +2,11 @@
 # CI's Docker leg; fails (non-zero) whenever any part of it cannot run:
 #   1. a Docker daemon: the one that answers, or one started here (installing Debian's docker.io
 #      if needed), started again should it go away between the parts;
-#   2. the database suites again with their databases in containers, on the mongod image built
-#      locally (scripts/build-mongod-image.sh), each a one-node replica set: the testkit, which
-#      starts them, service-kit (connections, transactions, the outbox), pets and the store. The
-#      gateway's suite, the longest, is left to the test command, which runs it on the same mongod;
+#   2. the database suites of the shared packages again with their databases in containers, on the
+#      mongod image built locally (scripts/build-mongod-image.sh), each a one-node replica set: the
+#      testkit, which starts them, and service-kit (connections, transactions, the outbox). The
+#      services' suites use only these two to reach a database, and the test command runs them on
+#      the same mongod;
 #   3. the service images, run and walked through (scripts/test-service-images.sh).
 # Removes the containers it made and stops the daemon it started.
 set -euo pipefail
@@ -58,8 +59,7 @@ ensure_docker
 image=$(bash scripts/build-mongod-image.sh) || fail "could not build the mongod image"
 # The daemon runs on this machine: containers' published ports are on its loopback.
 export PETSTORE_TEST_MONGO_IMAGE=$image TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1
-pnpm exec turbo run test --force --filter=@petstore/testkit --filter=@petstore/service-kit \
-  --filter=@petstore/pets --filter=@petstore/store ||
+pnpm exec turbo run test --force --filter=@petstore/testkit --filter=@petstore/service-kit ||
   fail "the database tests through testcontainers failed"
 
 ensure_docker
