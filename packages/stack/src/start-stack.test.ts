@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@petstore/testkit';
@@ -73,6 +73,14 @@ it('keeps the data, in its mongod under the data folder, when started again', as
   try {
     expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
     expect((await signUp(first.url)).status).toBe(201);
+    // E-mails and message texts: nothing under the folder is open to anyone but its owner.
+    const entries = await readdir(dataDir, { recursive: true });
+    expect(entries).toContain(join('mongodb', 'WiredTiger'));
+    const open = [];
+    for (const entry of entries) {
+      if (((await stat(join(dataDir, entry))).mode & 0o077) !== 0) open.push(entry);
+    }
+    expect(open).toEqual([]);
   } finally {
     await first.stop();
   }

@@ -57,7 +57,8 @@ export async function startMongod(options: MongodOptions = {}): Promise<MongoSer
   ];
   let logFile: string | undefined;
   if (options.dataDir) {
-    await mkdir(options.dataDir, { recursive: true });
+    // mongod makes its own files 0600 and folders 0700; its data folder is made so too.
+    await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
     logFile = join(options.dataDir, 'mongod.log');
     args.push('--logpath', logFile, '--logappend', '--quiet');
   } else {
