@@ -6,6 +6,7 @@ import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
+import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
 
 const EMAIL_EXAMPLE = 'jane@example.com';
@@ -120,9 +121,10 @@ export const accounts = c.router({
   },
   listKeys: {
     ...at('GET /v1/accounts/me/keys', keyManagement),
+    query: PageQuerySchema,
     summary: 'List API keys',
-    description: 'Every live key of the current account, oldest first, never the key itself.',
-    responses: { 200: z.array(ApiKeySchema), ...v1Errors(401) },
+    description: 'The current account’s live keys, oldest first, never the key itself.',
+    responses: { 200: z.array(ApiKeySchema), ...v1Errors(400, 401) },
   },
   revokeKey: {
     ...at('DELETE /v1/accounts/me/keys/:keyId', keyManagement),

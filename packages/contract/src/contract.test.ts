@@ -17,7 +17,7 @@ const specified: [method: string, path: string, statuses: number[]][] = [
   ['POST', '/v1/accounts', [201, 400, 409, 413, 415, ...V1]],
   ['GET', '/v1/accounts/me', [200, 401, ...V1]],
   ['POST', '/v1/accounts/me/keys', [201, 401, ...V1]],
-  ['GET', '/v1/accounts/me/keys', [200, 401, ...V1]],
+  ['GET', '/v1/accounts/me/keys', [200, 400, 401, ...V1]],
   ['DELETE', '/v1/accounts/me/keys/:keyId', [204, 400, 401, 404, ...V1]],
   ['GET', '/v1/pets', [200, 400, 401, ...V1]],
   ['POST', '/v1/pets', [201, 400, 401, 403, 413, 415, 422, ...V1]],

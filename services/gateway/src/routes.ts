@@ -59,10 +59,10 @@ export function gatewayRoutes(
         status: 201,
         body: await accounts.createKey(requireCaller(ctx)),
       }),
-      listKeys: async ({ ctx }) => ({
-        status: 200,
-        body: await accounts.listKeys(requireCaller(ctx).accountId),
-      }),
+      listKeys: async ({ query, ctx }) => {
+        const keys = await accounts.listKeys(requireCaller(ctx).accountId, timePage(query));
+        return { status: 200, body: pageOf(ctx, keys, query.limit) };
+      },
       revokeKey: async ({ params, ctx }) => {
         const hash = await accounts.revokeKey(requireCaller(ctx).accountId, params.keyId);
         deps.authenticator.forget(found(hash, () => new AppError('not_found', 'no such API key')));

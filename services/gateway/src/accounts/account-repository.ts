@@ -1,5 +1,12 @@
 import type { Account, ApiKey, CreatedAccount, CreatedApiKey, Role } from '@petstore/contract';
-import { AppError, inTransaction, isDuplicateKey, type Caller } from '@petstore/service-kit';
+import {
+  AppError,
+  findPage,
+  inTransaction,
+  isDuplicateKey,
+  type Caller,
+  type TimePage,
+} from '@petstore/service-kit';
 import type { Db, MongoClient } from 'mongodb';
 import { hashApiKey, keyPrefix, newApiKey } from '../auth/api-key-secret.js';
 import type { KeyOwner } from '../auth/key-cache.js';
@@ -61,13 +68,10 @@ export class AccountRepository {
     return { id, apiKey, prefix, createdAt: createdAt.toISOString() };
   }
 
-  /** The account's live keys, oldest first. */
-  async listKeys(accountId: string): Promise<ApiKey[]> {
-    const keys = await this.#collections.apiKeys
-      .find({ accountId, revokedAt: null })
-      .sort({ createdAt: 1, _id: 1 })
-      .toArray();
-    return keys.map(toApiKey);
+  /** A page of the account's live keys, oldest first. */
+  async listKeys(accountId: string, page: TimePage): Promise<ApiKey[]> {
+    const live = { accountId, revokedAt: null };
+    return (await findPage(this.#collections.apiKeys, live, page, 'ascending')).map(toApiKey);
   }
 
   /** The revoked key's hash (to evict it from caches); undefined when no such live key. */

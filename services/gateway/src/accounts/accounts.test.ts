@@ -142,6 +142,34 @@ describe('API keys', () => {
     expect(JSON.stringify(listed.body)).not.toContain(apiKey);
   });
 
+  it('pages the keys like every list: oldest first, the next page in Link', async ({ gateway }) => {
+    const { apiKey } = await signUp(gateway.url);
+    const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey });
+    for (let key = 2; key <= 7; key++)
+      expect((await petstore.accounts.createKey()).status).toBe(201);
+    const all = await petstore.accounts.listKeys({ query: {} });
+    if (all.status !== 200) throw new Error('no keys');
+    expect(all.body).toHaveLength(7);
+
+    const seen: unknown[] = [];
+    let next: string | undefined = '/v1/accounts/me/keys?limit=3';
+    while (next !== undefined) {
+      const page = await fetch(`${gateway.url}${next}`, { headers: bearer(apiKey) });
+      expect(page.status).toBe(200);
+      seen.push(...((await page.json()) as unknown[]));
+      next = /^<([^>]+)>; rel="next"$/.exec(page.headers.get('link') ?? '')?.[1];
+    }
+    expect(seen).toEqual(all.body);
+
+    for (const query of ['limit=0', 'limit=101', 'cursor=nonsense']) {
+      const refused = await fetch(`${gateway.url}/v1/accounts/me/keys?${query}`, {
+        headers: bearer(apiKey),
+      });
+      expect(refused.status, query).toBe(400);
+      expect(await refused.json()).toMatchObject({ code: 'validation_failed' });
+    }
+  });
+
   it('revokes a key: 204, then 401 for that key at once, the other keys keep working', async ({
     gateway,
   }) => {
