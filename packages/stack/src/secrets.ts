@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -17,10 +17,11 @@ export function generateApiKey(): string {
 
 async function storedOrNew(file: string, make: () => string) {
   const stored = (await readFile(file, 'utf8').catch(() => '')).trim();
-  if (stored) return { value: stored, generated: false };
-  const value = make();
-  await writeFile(file, `${value}\n`, { mode: 0o600 });
-  return { value, generated: true };
+  const value = stored || make();
+  if (!stored) await writeFile(file, `${value}\n`, { mode: 0o600 });
+  // The mode counts only when the write creates the file: one made by hand keeps its own.
+  await chmod(file, 0o600);
+  return { value, generated: !stored };
 }
 
 export async function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv): Promise<StackSecrets> {

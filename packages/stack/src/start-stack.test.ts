@@ -32,6 +32,19 @@ async function noneAnswers(urls: string[]): Promise<void> {
 
 const quiet = { LOG_LEVEL: 'silent' };
 
+/** What under the folder is open to anyone but its owner: it holds e-mails and message texts. */
+async function openToOthers(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true });
+  expect(entries).toContain(join('mongodb', 'WiredTiger'));
+  const open = [];
+  for (const entry of entries) {
+    if (((await stat(join(folder, entry))).mode & 0o077) !== 0) open.push(entry);
+  }
+  return open;
+}
+
+const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+
 it('starts the database and every service, ready through the gateway, and stops them all', async () => {
   const stack = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
   try {
@@ -71,22 +84,24 @@ it('keeps the data, in its mongod under the data folder, when started again', as
   await chmod(dataDir, 0o755);
   const first = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
   try {
-    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    expect(await modeOf(dataDir)).toBe(0o700);
     expect((await signUp(first.url)).status).toBe(201);
-    // E-mails and message texts: nothing under the folder is open to anyone but its owner.
-    const entries = await readdir(dataDir, { recursive: true });
-    expect(entries).toContain(join('mongodb', 'WiredTiger'));
-    const open = [];
-    for (const entry of entries) {
-      if (((await stat(join(dataDir, entry))).mode & 0o077) !== 0) open.push(entry);
-    }
-    expect(open).toEqual([]);
+    expect(await openToOthers(dataDir)).toEqual([]);
+    expect(await modeOf(join(dataDir, 'admin-api-key'))).toBe(0o600);
   } finally {
     await first.stop();
   }
 
+  // As an earlier version or a hand could leave them: each start makes them its owner's again.
+  await chmod(join(dataDir, 'mongodb'), 0o755);
+  await chmod(join(dataDir, 'admin-api-key'), 0o644);
+  await chmod(join(dataDir, 'internal-token'), 0o644);
   const again = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
   try {
+    expect(await modeOf(dataDir)).toBe(0o700);
+    expect(await modeOf(join(dataDir, 'mongodb'))).toBe(0o700);
+    expect(await openToOthers(dataDir)).toEqual([]);
+    expect(await modeOf(join(dataDir, 'admin-api-key'))).toBe(0o600);
     expect(again.database.uri).not.toBe(first.database.uri);
     const answer = await signUp(again.url);
     expect(answer.status).toBe(409);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDatabaseProcess } from './database-process.js';
@@ -57,8 +57,10 @@ export async function startMongod(options: MongodOptions = {}): Promise<MongoSer
   ];
   let logFile: string | undefined;
   if (options.dataDir) {
-    // mongod makes its own files 0600 and folders 0700; its data folder is made so too.
+    // mongod makes its own files 0600 and folders 0700 (honorSystemUmask is off by default);
+    // its data folder is made so too, and tightened when an earlier run or a hand made it looser.
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    await chmod(options.dataDir, 0o700);
     logFile = join(options.dataDir, 'mongod.log');
     args.push('--logpath', logFile, '--logappend', '--quiet');
   } else {
