@@ -30,6 +30,7 @@ export type {
   InventoryUpdate,
   ListCategoriesQuery,
   ListInventoryQuery,
+  ListKeysQuery,
   ListOrdersQuery,
   ListPetsQuery,
   ListWebhookDeliveriesQuery,

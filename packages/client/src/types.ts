@@ -70,4 +70,5 @@ export type ListCategoriesQuery = QueryOf<'listCategories'>;
 export type ListOrdersQuery = QueryOf<'listOrders'>;
 export type ListInventoryQuery = QueryOf<'listInventory'>;
 export type ListWebhooksQuery = QueryOf<'listWebhooks'>;
+export type ListKeysQuery = QueryOf<'listKeys'>;
 export type ListWebhookDeliveriesQuery = QueryOf<'listWebhookDeliveries'>;

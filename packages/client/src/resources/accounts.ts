@@ -8,8 +8,8 @@ import type {
   CreatedAccount,
   CreatedApiKey,
   Empty,
+  ListKeysQuery,
   NewAccount,
-  QueryOf,
   WithRequestId,
 } from '../types.js';
 
@@ -58,7 +58,7 @@ export class Accounts {
    * @experimental
    * @operationId listKeys
    */
-  listKeys(query?: QueryOf<'listKeys'>, options?: RequestOptions): List<ApiKey> {
+  listKeys(query?: ListKeysQuery, options?: RequestOptions): List<ApiKey> {
     return list(this.sender, { path: '/v1/accounts/me/keys', query }, options);
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createPetstoreClient } from '@petstore/contract';
+import { createPetstoreClient, type ApiKey } from '@petstore/contract';
 import { describe, expect } from 'vitest';
 import {
   ADMIN_API_KEY,
@@ -10,6 +10,7 @@ import {
   it,
 } from '../test-support/gateway-harness.js';
 import { PUBLIC_URL } from '../test-support/webhook-fixtures.js';
+import { MAX_ACTIVE_KEYS } from './account-limits.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -142,32 +143,65 @@ describe('API keys', () => {
     expect(JSON.stringify(listed.body)).not.toContain(apiKey);
   });
 
-  it('pages the keys like every list: oldest first, the next page in Link', async ({ gateway }) => {
+  it('pages the live keys by limit and cursor, oldest first, the next page in Link', async ({
+    gateway,
+  }) => {
     const { apiKey } = await signUp(gateway.url);
     const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey });
-    for (let key = 2; key <= 7; key++)
-      expect((await petstore.accounts.createKey()).status).toBe(201);
-    const all = await petstore.accounts.listKeys({ query: {} });
-    if (all.status !== 200) throw new Error('no keys');
-    expect(all.body).toHaveLength(7);
+    const signedUp = await petstore.accounts.listKeys();
+    if (signedUp.status !== 200) throw new Error('no keys');
+    const ids = signedUp.body.map(({ id }) => id);
+    while (ids.length < MAX_ACTIVE_KEYS) ids.push(await createKeyId(petstore));
+    // Nine live keys: three full pages, and no empty fourth one.
+    const [revoked = ''] = ids.splice(4, 1);
+    expect((await petstore.accounts.revokeKey({ params: { keyId: revoked } })).status).toBe(204);
 
-    const seen: unknown[] = [];
+    const pages: ApiKey[][] = [];
     let next: string | undefined = '/v1/accounts/me/keys?limit=3';
     while (next !== undefined) {
       const page = await fetch(`${gateway.url}${next}`, { headers: bearer(apiKey) });
       expect(page.status).toBe(200);
-      seen.push(...((await page.json()) as unknown[]));
+      pages.push((await page.json()) as ApiKey[]);
       next = /^<([^>]+)>; rel="next"$/.exec(page.headers.get('link') ?? '')?.[1];
+      if (next) expect(next).toMatch(/^\/v1\/accounts\/me\/keys\?limit=3&cursor=[\w-]+$/);
     }
-    expect(seen).toEqual(all.body);
+    expect(pages.map((page) => page.length)).toEqual([3, 3, 3]);
+    const listed = pages.flat();
+    expect(listed.map(({ id }) => id).toSorted()).toEqual(ids.toSorted());
+    const times = listed.map(({ createdAt }) => createdAt);
+    expect(times).toEqual(times.toSorted());
+  });
 
-    for (const query of ['limit=0', 'limit=101', 'cursor=nonsense']) {
+  it('refuses a limit out of 1–100 or a cursor it did not give out', async ({ gateway }) => {
+    const { apiKey } = await signUp(gateway.url);
+    for (const query of ['limit=0', 'limit=101', 'limit=two', 'cursor=nonsense']) {
       const refused = await fetch(`${gateway.url}/v1/accounts/me/keys?${query}`, {
         headers: bearer(apiKey),
       });
       expect(refused.status, query).toBe(400);
       expect(await refused.json()).toMatchObject({ code: 'validation_failed' });
     }
+  });
+
+  it('reads a page of keys in the order of an index, never a revoked key', async ({ gateway }) => {
+    const { accountId, apiKey } = await signUp(gateway.url);
+    const petstore = createPetstoreClient({ baseUrl: gateway.url, apiKey });
+    const revoked = await createKeyId(petstore);
+    await petstore.accounts.revokeKey({ params: { keyId: revoked } });
+    await gateway.db.command({ profile: 2 });
+
+    expect((await petstore.accounts.listKeys({ query: { limit: 1 } })).status).toBe(200);
+    const reads = await gateway.db
+      .collection('system.profile')
+      .find({ ns: `${gateway.db.databaseName}.api_keys`, 'command.filter.accountId': accountId })
+      .toArray();
+    expect(reads).toEqual([
+      expect.objectContaining({
+        planSummary: expect.stringMatching(/^IXSCAN /) as string,
+        docsExamined: 1,
+      }),
+    ]);
+    expect(reads[0]).not.toHaveProperty('hasSortStage');
   });
 
   it('revokes a key: 204, then 401 for that key at once, the other keys keep working', async ({
@@ -215,6 +249,12 @@ describe('API keys', () => {
     expect(bobMe.status).toBe(200);
   });
 });
+
+async function createKeyId(petstore: ReturnType<typeof createPetstoreClient>): Promise<string> {
+  const created = await petstore.accounts.createKey();
+  if (created.status !== 201) throw new Error(`createKey answered ${created.status}`);
+  return created.body.id;
+}
 
 /**
  * Asks for `burst` at once, then one at a time until one is refused: never more than `max` made.

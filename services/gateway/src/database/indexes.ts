@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import { MongoServerError, type Collection, type Db } from 'mongodb';
 import { gatewayCollections, RATE_LIMITS_COLLECTION } from './collections.js';
 
 /** Idempotent, run at start-up. */
@@ -6,7 +6,12 @@ export async function ensureIndexes(db: Db): Promise<void> {
   const { accounts, apiKeys, messages, webhooks, deliveries } = gatewayCollections(db);
   await accounts.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
   await apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' });
-  await apiKeys.createIndex({ accountId: 1, createdAt: 1 }, { name: 'account_created' });
+  // `revokedAt` before the order, so that a page of live keys reads no revoked one.
+  await apiKeys.createIndex(
+    { accountId: 1, revokedAt: 1, createdAt: 1, _id: 1 },
+    { name: 'account_revoked_created' },
+  );
+  await dropIndex(apiKeys, 'account_created');
   await messages.createIndex({ status: 1, leaseUntil: 1 }, { name: 'status_lease' });
   await messages.createIndex(
     { idempotencyKey: 1 },
@@ -26,4 +31,11 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await windows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
   // A window is removed once it has ended.
   await windows.createIndex({ expire: 1 }, { expireAfterSeconds: 0, name: 'expire_ttl' });
+}
+
+/** Drops an index a newer one replaced: already gone (or dropped by another gateway) is fine. */
+async function dropIndex(collection: Pick<Collection, 'dropIndex'>, name: string): Promise<void> {
+  await collection.dropIndex(name).catch((error: unknown) => {
+    if (!(error instanceof MongoServerError && error.codeName === 'IndexNotFound')) throw error;
+  });
 }
