@@ -5,7 +5,7 @@ import {
   getPetDocumentation,
   OpenApiDocumentSchema,
 } from '@petstore/contract';
-import { createService, refuseBodyWhereNone, type Logger } from '@petstore/service-kit';
+import { createService, type Logger } from '@petstore/service-kit';
 import { routeHandlers } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
@@ -80,7 +80,6 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
     beforeBody: [
       securityHeaders({ https: publicUrl.startsWith('https:') }),
       refuseTooManyHeaders(),
-      refuseBodyWhereNone(),
       // Before the router: any `/internal/…` path is 401 without the token, known or not.
       internalOnly(internalToken),
       // @koa/router types its middleware as needing `ctx.params` and `ctx.router`, which it sets.

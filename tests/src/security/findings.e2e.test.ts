@@ -108,6 +108,16 @@ describe('the security review’s findings', () => {
     expectError(answer, 'validation_failed');
   });
 
+  it('answers another method on a known path 405, whatever its body', async () => {
+    const answer = await rawJsonRequest(
+      api.url,
+      'DELETE /v1/pets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n' +
+        `Authorization: Bearer ${api.stack.adminApiKey}\r\nContent-Type: application/json\r\n` +
+        'Content-Length: 7\r\n\r\n{"x":1}',
+    );
+    expectError(answer, 'method_not_allowed');
+  });
+
   it('logs none of them at error level', () => {
     const levels = api
       .logsOf('gateway')

@@ -19,6 +19,7 @@ import {
   proxyTo,
   rateLimitPerAddress,
   rateLimitPerAccount,
+  refuseBody,
   refuseEncoding,
   requireAdmin,
   type Step,
@@ -61,9 +62,10 @@ export function gatewayRouter(options: GatewayRouterOptions): Router {
 
 /**
  * An operation's steps: its deprecation headers; for `auth: 'key'` the key (401), its account's
- * rate limit and requests in flight (429) and the role (403), for the `/v1` ones without a key the client address's rate
- * limit; an encoded body (415); then the proxy for pets and store, or the JSON body and the
- * gateway's own handler. Internal operations were let in by the internal token (`internalOnly`).
+ * rate limit and requests in flight (429) and the role (403), for the `/v1` ones without a key the
+ * client address's rate limit; a body where none belongs (400), an encoded body (415); then the
+ * proxy for pets and store, or the JSON body and the gateway's own handler. Internal operations
+ * were let in by the internal token (`internalOnly`).
  */
 function requestSteps(options: GatewayRouterOptions) {
   const { authenticator, rateLimits, upstreams, proxy, ownRoutes } = options;
@@ -97,6 +99,12 @@ function requestSteps(options: GatewayRouterOptions) {
         : route.path.startsWith('/v1/')
           ? [perAddress]
           : [];
-    return [...(route.deprecated ? [deprecated] : []), ...checks, refuseEncoding, ...serve()];
+    return [
+      ...(route.deprecated ? [deprecated] : []),
+      ...checks,
+      refuseBody,
+      refuseEncoding,
+      ...serve(),
+    ];
   };
 }

@@ -3,6 +3,7 @@ import {
   AppError,
   callerOf,
   inSpan,
+  refuseBodyWhereNone,
   requireCaller,
   setCaller,
   SpanKind,
@@ -67,6 +68,12 @@ export const requireAdmin: Step = async function requireAdmin(ctx, next) {
   }
   await next();
 };
+
+/**
+ * 400 for a body on `GET`, `HEAD` or `DELETE`, as every service refuses it, once the router has
+ * matched the method: another method on a known path stays 405 whatever its body.
+ */
+export const refuseBody: Step = refuseBodyWhereNone();
 
 /** 415 for a body with a `Content-Encoding`: bodies are never decoded. */
 export const refuseEncoding: Step = async function refuseEncoding(ctx, next) {
