@@ -26,6 +26,8 @@ fail() {
 }
 trap 'echo "validate-deploy: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
 
+# Go's own installer puts it in /usr/local/go, which a minimal PATH leaves out.
+command -v go >/dev/null || [ ! -x /usr/local/go/bin/go ] || PATH="/usr/local/go/bin:$PATH"
 for command in go python3; do
   command -v "$command" >/dev/null || fail "$command is needed (Go >= 1.26 builds the tools, Python 3 makes the schemas)"
 done
