@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // Database tests start a real MongoDB-compatible server.
+    // Each test starts a real mongod and the services as processes.
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

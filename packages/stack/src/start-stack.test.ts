@@ -109,7 +109,7 @@ it('keeps the data, in its mongod under the data folder, when started again', as
   } finally {
     await again.stop();
   }
-});
+}, 150_000); // two stacks, one after the other, on a machine busy with every other suite
 
 it('learns at once that a service died, and how', async () => {
   const stack = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
