@@ -48,6 +48,7 @@ const specified: [method: string, path: string, statuses: number[]][] = [
   ['POST', '/v1/webhooks/:webhookId/secret', [201, 400, 401, 404, ...V1]],
   ['GET', '/v1/webhooks/:webhookId/deliveries', [200, 400, 401, 404, ...V1]],
   ['POST', '/v1/webhooks/:webhookId/deliveries/:deliveryId/retry', [202, 400, 401, 404, ...V1]],
+  ['POST', '/v1/webhooks/:webhookId/test', [202, 400, 401, 404, 409, ...V1]],
 ];
 
 const publicRoutes = contractOperations(contract);
@@ -98,7 +99,7 @@ describe('the contract against API.md', () => {
         .map(({ name }) => name)
         .sort();
     const webhookOperations = Object.keys(contract.webhooks);
-    expect(webhookOperations).toHaveLength(8);
+    expect(webhookOperations).toHaveLength(9);
     expect(withStability('experimental')).toEqual(['createKey', 'listKeys', 'revokeKey']);
     expect(withStability('beta')).toEqual(
       ['getMessage', 'sendMessage', ...webhookOperations].sort(),

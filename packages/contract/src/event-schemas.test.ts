@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { customerEventTypes, RecordedEventSchema, WebhookEventSchema } from './event-schemas.js';
+import { customerEventTypes, RecordedEventSchema } from './event-schemas.js';
+import { WebhookEventSchema } from './webhooks.js';
 
 const order = { id: 7, petId: 1, quantity: 2, shipDate: '2026-12-01T10:00:00Z', complete: false };
 

@@ -17,16 +17,26 @@ export const WebhookEventTypeSchema = z
   });
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 
+/** What a delivery carries: an event type, or `webhook.test`, sent only when asked for. */
+export const DeliveryTypeSchema = z
+  .enum([...WebhookEventTypeSchema.options, 'webhook.test'])
+  .openapi('DeliveryType', {
+    description:
+      'The event’s type; `webhook.test` is sent only by `POST /v1/webhooks/{webhookId}/test`.',
+    example: 'order.created',
+  });
+export type DeliveryType = z.infer<typeof DeliveryTypeSchema>;
+
 /** The event types a customer may subscribe to: those about its own orders and messages. */
 export const customerEventTypes: readonly WebhookEventType[] = [
   ...orderEventTypes,
   'message.delivered',
 ];
 
-function eventOf<
-  const Types extends readonly [WebhookEventType, ...WebhookEventType[]],
+export function eventOf<
+  const Types extends readonly [DeliveryType, ...DeliveryType[]],
   Data extends z.ZodTypeAny,
->(name: string, types: Types, data: Data, what: string) {
+>(name: string, types: Types, data: Data, description: string) {
   return z
     .object({
       id: EventIdSchema.openapi({
@@ -37,34 +47,36 @@ function eventOf<
       // No description of its own here: `.openapi()` on a named schema would rename or wrap it.
       data,
     })
-    .openapi(name, {
-      description: `\`data\` is the ${what} as the API returns it, after the change.`,
-    });
+    .openapi(name, { description });
 }
 
-export const OrderEventSchema = eventOf('OrderEvent', orderEventTypes, OrderSchema, 'order');
+const dataAfter = (what: string) =>
+  `\`data\` is the ${what} as the API returns it, after the change.`;
+
+export const OrderEventSchema = eventOf(
+  'OrderEvent',
+  orderEventTypes,
+  OrderSchema,
+  dataAfter('order'),
+);
 export const MessageEventSchema = eventOf(
   'MessageEvent',
   ['message.delivered'],
   MessageSchema,
-  'message',
+  dataAfter('message'),
 );
-export const PetEventSchema = eventOf('PetEvent', ['pet.status_changed'], PetSchema, 'pet');
+export const PetEventSchema = eventOf(
+  'PetEvent',
+  ['pet.status_changed'],
+  PetSchema,
+  dataAfter('pet'),
+);
 export const InventoryEventSchema = eventOf(
   'InventoryEvent',
   ['inventory.updated'],
   InventoryItemSchema,
-  'stock entry',
+  dataAfter('stock entry'),
 );
-
-/** What a webhook receives: parse a delivery's body with it to get the event, typed by `type`. */
-export const WebhookEventSchema = z.union([
-  OrderEventSchema,
-  MessageEventSchema,
-  PetEventSchema,
-  InventoryEventSchema,
-]);
-export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
 
 /** An event as a service sends it to the gateway, with the account whose resource it is. */
 export const RecordedEventSchema = z.object({

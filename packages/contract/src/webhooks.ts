@@ -1,5 +1,13 @@
 import { EventIdSchema, WebhookDeliveryIdSchema, WebhookIdSchema } from './ids.js';
-import { WebhookEventTypeSchema } from './event-schemas.js';
+import {
+  DeliveryTypeSchema,
+  eventOf,
+  InventoryEventSchema,
+  MessageEventSchema,
+  OrderEventSchema,
+  PetEventSchema,
+  WebhookEventTypeSchema,
+} from './event-schemas.js';
 import { lengthInCodePoints } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
@@ -75,6 +83,23 @@ export const WebhookSchema = z
   .openapi('Webhook', { description: 'A subscription: where to POST which events.' });
 export type Webhook = z.infer<typeof WebhookSchema>;
 
+export const WebhookTestEventSchema = eventOf(
+  'WebhookTestEvent',
+  ['webhook.test'],
+  WebhookSchema,
+  '`data` is the webhook tested, as the API returns it.',
+);
+
+/** What a webhook receives: parse a delivery's body with it to get the event, typed by `type`. */
+export const WebhookEventSchema = z.union([
+  OrderEventSchema,
+  MessageEventSchema,
+  PetEventSchema,
+  InventoryEventSchema,
+  WebhookTestEventSchema,
+]);
+export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
+
 export const CreatedWebhookSchema = z
   .object({ ...WebhookSchema.shape, secret })
   .openapi('CreatedWebhook', { description: 'The new subscription and its signing secret.' });
@@ -98,7 +123,7 @@ export const WebhookDeliverySchema = z
   .object({
     id: WebhookDeliveryIdSchema,
     eventId: EventIdSchema,
-    type: WebhookEventTypeSchema,
+    type: DeliveryTypeSchema,
     status: WebhookDeliveryStatusSchema,
     attempts: z.number().int().min(0).openapi({ description: 'Attempts made so far.', example: 1 }),
     lastStatusCode: z.number().int().nullable().openapi({
@@ -187,5 +212,14 @@ export const webhooks = c.router({
     description:
       'Schedules another attempt now, whatever the delivery’s status; the receiver gets the same `webhook-id` again.',
     responses: { 202: WebhookDeliverySchema, ...v1Errors(400, 401, 404) },
+  },
+  testWebhook: {
+    ...at('POST /v1/webhooks/:webhookId/test', metadata),
+    pathParams: WebhookPathSchema,
+    body: c.noBody(),
+    summary: 'Send a test event',
+    description:
+      'Sends a signed `webhook.test` event to the webhook now, whatever events it receives, so that a receiver can be checked without placing an order; `data` is the webhook. Answers with the delivery, to follow in the webhook’s deliveries. A webhook that is turned off is 409 `conflict`.',
+    responses: { 202: WebhookDeliverySchema, ...v1Errors(400, 401, 404, 409) },
   },
 });

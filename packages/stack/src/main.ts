@@ -23,9 +23,13 @@ function exitDescription(code: number | null): string {
 
 const dataDir = resolve(env.DATA_DIR ?? '.data');
 const replicas = Object.fromEntries(['pets', 'store', 'gateway'].map((s) => [s, replicasOf(s)]));
+// A development stack on this machine alone may send webhooks to receivers on it; one listening
+// on another address may not, unless told so.
+const onThisMachineAlone = ['127.0.0.1', '::1', 'localhost'].includes(env.HOST ?? '127.0.0.1');
+const allowPrivateUrls = env.WEBHOOK_ALLOW_PRIVATE_URLS ?? String(onThisMachineAlone);
 const starting = startStack({
   dataDir,
-  env,
+  env: { ...env, WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateUrls },
   replicas,
   stdio: process.stdout.isTTY ? 'pretty' : 'inherit',
   ports: {
@@ -65,6 +69,9 @@ if (!stopping) {
       `Ready         ${stack.url}/ready`,
       ...(more.length > 0 ? [`More gateways ${more.join(', ')}`] : []),
       `Admin API key ${stack.adminApiKey}   (${keyNote})`,
+      allowPrivateUrls === 'true'
+        ? 'Webhooks      may go to receivers on this machine or a private network (WEBHOOK_ALLOW_PRIVATE_URLS=false refuses them)'
+        : 'Webhooks      only to public addresses (WEBHOOK_ALLOW_PRIVATE_URLS=true allows receivers on this machine)',
       `Processes     ${everyProcess.map((process) => `${process.name} ${process.url}`).join(', ')}`,
       `Metrics       ${everyProcess.map((process) => `${process.name} ${process.metricsUrl ?? '–'}`).join(', ')}`,
       'Ctrl-C stops everything.',

@@ -119,6 +119,12 @@ export function gatewayRoutes(
         deps.onWebhookDeliveryDue();
         return { status: 202, body: delivery };
       },
+      testWebhook: async ({ params, ctx }) => {
+        const webhook = found(await webhooks.get(requireCaller(ctx), params.webhookId));
+        const delivery = await deliveries.addTest(webhook);
+        deps.onWebhookDeliveryDue();
+        return { status: 202, body: delivery };
+      },
     },
     meta: docsRoutes(deps.openApiDocument, deps.publicUrl),
   };

@@ -233,12 +233,40 @@ describe('webhooks through the gateway', () => {
       await other.api.webhooks.updateWebhook({ params, body: { enabled: false } }),
       await other.api.webhooks.rotateWebhookSecret({ params }),
       await other.api.webhooks.listWebhookDeliveries({ params }),
+      await other.api.webhooks.testWebhook({ params }),
       await other.api.webhooks.deleteWebhook({ params }),
     ];
-    expect(answers.map(({ status }) => status)).toEqual([404, 404, 404, 404, 404]);
+    expect(answers.map(({ status }) => status)).toEqual([404, 404, 404, 404, 404, 404]);
     const list = ok(await other.api.webhooks.listWebhooks(), 200).body;
     expect(list.map(({ id }) => id)).not.toContain(hook.id);
     ok(await customer.api.webhooks.getWebhook({ params }), 200);
+  });
+
+  it('send a signed webhook.test event to one webhook when asked, whatever its events', async () => {
+    const hooks = await receiver();
+    const others = await receiver();
+    const hook = await subscribe(customer.api, hooks.url, ['order.created']);
+    await subscribe(customer.api, others.url, ['order.created']);
+    const params = { webhookId: hook.id };
+
+    const sent = ok(await customer.api.webhooks.testWebhook({ params }), 202).body;
+    expect(sent).toMatchObject({ type: 'webhook.test', status: 'pending', attempts: 0 });
+
+    await expect.poll(() => hooks.receipts.length).toBe(1);
+    const event = verified(hook.secret, hooks.receipts[0] as Receipt);
+    const { secret: _secret, ...webhook } = hook;
+    expect(event).toMatchObject({ id: sent.eventId, type: 'webhook.test', data: webhook });
+    await expect
+      .poll(async () => ok(await customer.api.webhooks.listWebhookDeliveries({ params }), 200).body)
+      .toEqual([
+        { ...sent, status: 'delivered', attempts: 1, lastStatusCode: 200, nextAttemptAt: null },
+      ]);
+    expect(others.receipts).toEqual([]);
+
+    ok(await customer.api.webhooks.updateWebhook({ params, body: { enabled: false } }), 200);
+    const off = await customer.api.webhooks.testWebhook({ params });
+    expect(off.status).toBe(409);
+    expect(off.body).toMatchObject({ code: 'conflict', status: 409 });
   });
 
   it('sign with the old and the new secret while a rotation overlaps', async () => {

@@ -4,8 +4,9 @@ import {
   MessageEventSchema,
   OrderEventSchema,
   PetEventSchema,
-  type WebhookEventType,
+  type DeliveryType,
 } from '../event-schemas.js';
+import { WebhookTestEventSchema } from '../webhooks.js';
 
 /** The payload schemas of the events, as components the callbacks refer to. */
 export const eventSchemas = {
@@ -13,10 +14,11 @@ export const eventSchemas = {
   MessageEvent: MessageEventSchema,
   PetEvent: PetEventSchema,
   InventoryEvent: InventoryEventSchema,
+  WebhookTestEvent: WebhookTestEventSchema,
 };
 
 /** Each event type, the component its payload is, and what happened. */
-const events: [WebhookEventType, keyof typeof eventSchemas, string][] = [
+const events: [DeliveryType, keyof typeof eventSchemas, string][] = [
   ['order.created', 'OrderEvent', 'An order was placed.'],
   ['order.completed', 'OrderEvent', 'An order was marked complete.'],
   [
@@ -27,6 +29,11 @@ const events: [WebhookEventType, keyof typeof eventSchemas, string][] = [
   ['message.delivered', 'MessageEvent', 'A message was delivered.'],
   ['pet.status_changed', 'PetEvent', 'A pet’s status changed (admins only).'],
   ['inventory.updated', 'InventoryEvent', 'A pet’s stock was set (admins only).'],
+  [
+    'webhook.test',
+    'WebhookTestEvent',
+    'Sent when asked for by `POST /v1/webhooks/{webhookId}/test`.',
+  ],
 ];
 
 const signatureHeaders: ParameterObject[] = [
@@ -64,7 +71,7 @@ export const webhookCallbacks: CallbacksObject = Object.fromEntries(
           operationId: `${type.replace(/[._]([a-z])/g, (_, letter: string) => letter.toUpperCase())}Event`,
           summary: `${type}: ${summary}`,
           description:
-            'Answer 2xx within 10 s. Anything else, a timeout or a redirect is retried with exponential backoff and jitter for about 24 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then marked `failed`; a webhook failing for 5 days is disabled. Delivery is at least once, per webhook in the order the events happened as far as retries allow.',
+            'Answer 2xx within 10 s. Anything else, a timeout or a redirect is retried with exponential backoff and jitter for about 24 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then marked `failed`; a webhook failing for 5 days is disabled. Delivery is at least once and not in order: drop duplicates by `webhook-id`, order by the event’s `timestamp`.',
           // The receiver authenticates a delivery by its signature, not by a scheme of this API.
           security: [],
           parameters: signatureHeaders,

@@ -1,5 +1,11 @@
-import type { WebhookDelivery } from '@petstore/contract';
-import { AppError, findPage, type Caller, type TimePage } from '@petstore/service-kit';
+import type { Webhook, WebhookDelivery } from '@petstore/contract';
+import {
+  AppError,
+  findPage,
+  timeOrderedId,
+  type Caller,
+  type TimePage,
+} from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import {
   gatewayCollections,
@@ -8,6 +14,7 @@ import {
   type WebhookDeliveryDocument,
   type WebhookDocument,
 } from '../database/collections.js';
+import { newDelivery } from './event-recorder.js';
 import { webhookNotFound } from './webhook-repository.js';
 
 /**
@@ -41,6 +48,18 @@ export class DeliveryRepository {
     );
     if (!retried) throw new AppError('not_found', 'no such delivery of this webhook');
     return toDelivery(retried);
+  }
+
+  /** A `webhook.test` event to this webhook alone, due now; its `data` is the webhook. */
+  async addTest(webhook: Webhook): Promise<WebhookDelivery> {
+    if (!webhook.enabled) {
+      throw new AppError('conflict', 'the webhook is turned off: turn it on to test it');
+    }
+    const timestamp = new Date().toISOString();
+    const event = { id: timeOrderedId('evt'), type: 'webhook.test' as const, timestamp };
+    const delivery = newDelivery(webhook.id, { ...event, data: webhook });
+    await this.#collections.deliveries.insertOne(delivery);
+    return toDelivery(delivery);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { customerEventTypes, type RecordedEvent } from '@petstore/contract';
+import { customerEventTypes, type DeliveryType, type RecordedEvent } from '@petstore/contract';
 import type { Session } from '@petstore/service-kit';
 import { MongoBulkWriteError, type Db } from 'mongodb';
 import {
@@ -24,7 +24,29 @@ function wants(webhook: WebhookDocument, event: RecordedEvent): boolean {
   return event.accountId === webhook.accountId && customerEventTypes.includes(event.type);
 }
 
-const UNSENT = { status: 'pending', attempts: 0, lastStatusCode: null, lastError: null } as const;
+/** An event's delivery to one webhook, not yet attempted, due when the event happened. */
+export function newDelivery(
+  webhookId: string,
+  event: Pick<RecordedEvent, 'id' | 'timestamp' | 'data'> & { type: DeliveryType },
+  createdAt = new Date(),
+): WebhookDeliveryDocument {
+  const { id: eventId, type, data } = event;
+  const eventAt = new Date(event.timestamp);
+  return {
+    _id: deliveryIdOf(webhookId, eventId),
+    webhookId,
+    eventId,
+    type,
+    eventAt,
+    data,
+    nextAttemptAt: eventAt,
+    createdAt,
+    status: 'pending',
+    attempts: 0,
+    lastStatusCode: null,
+    lastError: null,
+  };
+}
 
 /** The event ids of the deliveries not already there (by `_id`), once inserted. */
 async function insertOnce(
@@ -82,13 +104,10 @@ export class EventRecorder {
       .project<WebhookDocument>({ secrets: 0 })
       .toArray();
     const createdAt = new Date();
-    return events.flatMap((event) => {
-      const { id: eventId, type, data } = event;
-      const eventAt = new Date(event.timestamp);
-      const due = { eventId, type, eventAt, data, nextAttemptAt: eventAt, createdAt, ...UNSENT };
-      return webhooks
+    return events.flatMap((event) =>
+      webhooks
         .filter((webhook) => wants(webhook, event))
-        .map(({ _id }) => ({ _id: deliveryIdOf(_id, eventId), webhookId: _id, ...due }));
-    });
+        .map(({ _id }) => newDelivery(_id, event, createdAt)),
+    );
   }
 }
