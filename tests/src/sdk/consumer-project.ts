@@ -54,6 +54,9 @@ export interface CompiledConsumer {
   typesFrom: string;
 }
 
+/** Where a bundle runs: Node (CommonJS), or a browser or edge runtime (one script). */
+export type BundlePlatform = 'node' | 'browser';
+
 /** A program bundled by esbuild into one file. */
 export interface Bundle {
   file: string;
@@ -154,21 +157,22 @@ export class ConsumerProject implements AsyncDisposable {
   }
 
   /** Copies a program from consumers/ into the project and bundles it. */
-  async bundleProgram(name: string): Promise<Bundle> {
+  async bundleProgram(name: string, platform: BundlePlatform = 'node'): Promise<Bundle> {
     const folder = join(this.dir, 'programs');
     await mkdir(folder, { recursive: true });
     await copyFile(join(consumers, name), join(folder, name));
-    return this.bundle(join(folder, name), join(folder, 'dist', name.replace(/\.ts$/, '.cjs')));
+    const output = name.replace(/\.ts$/, platform === 'node' ? '.cjs' : `.${platform}.js`);
+    return this.bundle(join(folder, name), join(folder, 'dist', output), platform);
   }
 
-  /** esbuild --bundle --minify --platform=node, resolving from the project. */
-  async bundle(entry: string, outfile: string): Promise<Bundle> {
+  /** esbuild --bundle --minify --platform=<platform>, resolving from the project. */
+  async bundle(entry: string, outfile: string, platform: BundlePlatform = 'node'): Promise<Bundle> {
     const { metafile } = await build({
       entryPoints: [entry],
       outfile,
       bundle: true,
       minify: true,
-      platform: 'node',
+      platform,
       absWorkingDir: this.dir,
       metafile: true,
       logLevel: 'silent',
