@@ -128,6 +128,10 @@ describe('@petstore/client bundled for the browser', () => {
     }
   });
 
+  it('typechecks a browser program with the DOM types only, without Node types', async () => {
+    await expect(expectProject().typecheckForBrowser('web-program.ts')).resolves.toBeUndefined();
+  });
+
   it('lists, orders once per key, reads errors and headers, checks a webhook, in Chromium', async () => {
     browser = await launchChromium();
     const page = await browser.newPage();

@@ -90,8 +90,10 @@ async function runPetstore(input: WebInput): Promise<WebReport> {
     ),
   );
 
+  // Typed for the browser: Node's globals are no names here.
+  const nodeGlobals = globalThis as unknown as Record<string, unknown>;
   return {
-    runtime: { process: typeof globalThis.process, buffer: typeof globalThis.Buffer },
+    runtime: { process: typeof nodeGlobals.process, buffer: typeof nodeGlobals.Buffer },
     listed,
     firstPage: {
       status: response.status,
