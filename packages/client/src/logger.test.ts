@@ -41,16 +41,31 @@ describe('logger', () => {
     expect(JSON.stringify(lines)).not.toContain('psk_secret_value');
   });
 
-  it('is told why a connection failed before its retry', async () => {
+  it('is told of each attempt that got no answer, and why it is retried', async () => {
     await using server = await startServer(() => 'hang');
     const { logger, lines } = recordingLogger();
     const { client } = testClient(server.baseUrl, { logger, timeout: 20, maxRetries: 1 });
 
     await expect(client.pets.get(1)).rejects.toThrow('timed out');
 
-    expect(lines[1]).toEqual({
-      message: '[petstore-client] GET /v1/pets/1 retrying in 500 ms',
-      details: { retry: 1, delayMs: 500, reason: 'GET /v1/pets/1 timed out after 20 ms' },
-    });
+    const timedOut = 'GET /v1/pets/1 timed out after 20 ms';
+    expect(lines.slice(1)).toEqual([
+      {
+        message: '[petstore-client] GET /v1/pets/1 got no answer',
+        details: { attempt: 1, error: timedOut },
+      },
+      {
+        message: '[petstore-client] GET /v1/pets/1 retrying in 500 ms',
+        details: { retry: 1, delayMs: 500, reason: timedOut },
+      },
+      {
+        message: '[petstore-client] GET /v1/pets/1 attempt 2',
+        details: expect.objectContaining({ attempt: 2 }) as unknown,
+      },
+      {
+        message: '[petstore-client] GET /v1/pets/1 got no answer',
+        details: { attempt: 2, error: timedOut },
+      },
+    ]);
   });
 });

@@ -133,7 +133,9 @@ export class RequestSender {
       try {
         ({ response, text } = await this.attempt(url, init, spec, options));
       } catch (error) {
-        if (last || !(error instanceof PetstoreConnectionError)) throw error;
+        if (!(error instanceof PetstoreConnectionError)) throw error;
+        this.log(`${describe(spec)} got no answer`, { attempt, error: error.message });
+        if (last) throw error;
         await this.wait(spec, retry, undefined, options.signal, error.message);
         continue;
       }
