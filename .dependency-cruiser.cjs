@@ -7,7 +7,7 @@ const layers = {
   gateway: [
     'start|main|index',
     'app|routes|config',
-    'routing|docs',
+    'routing|docs|cors',
     'accounts|messages|webhooks',
     'auth|rate-limits|proxy',
     'database',

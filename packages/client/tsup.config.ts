@@ -7,10 +7,10 @@ export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
   dts: true,
-  target: 'node20',
-  platform: 'node',
-  // Keep `node:crypto` as written: Deno knows Node's built-ins only by their `node:` names.
-  removeNodeProtocol: false,
+  // Node 20, current browsers, Deno, Bun and edge runtimes all read ES2022.
+  target: 'es2022',
+  // The source uses web APIs only, so the build assumes no runtime.
+  platform: 'neutral',
   clean: true,
   // The package ships dist only; a map would point at sources that are not in the tarball.
   sourcemap: false,

@@ -1,3 +1,4 @@
+import { ApiPromise } from './api-promise.js';
 import { unexpectedBody } from './errors.js';
 import {
   describe,
@@ -21,7 +22,8 @@ export interface Page<T> {
  * the items before it are used up); `firstPage()` reads one.
  */
 export interface List<T> extends AsyncIterable<T> {
-  firstPage(): Promise<Page<T>>;
+  /** The first page; `.withResponse()` gives its response too. */
+  firstPage(): ApiPromise<Page<T>>;
 }
 
 /** The `cursor` of the `rel="next"` link of a `Link` header. */
@@ -40,15 +42,18 @@ export function list<T>(
   spec: Omit<RequestSpec, 'method'>,
   options?: RequestOptions,
 ): List<T> {
-  const page = async (cursor: string | undefined): Promise<Page<T>> => {
+  const page = (cursor: string | undefined): ApiPromise<Page<T>> => {
     const query = cursor === undefined ? spec.query : { ...spec.query, cursor };
     const request = { ...spec, method: 'GET' as const, query };
-    const { status, headers, body, requestId } = await sender.send(request, options);
-    if (!Array.isArray(body)) throw unexpectedBody(describe(request), status, requestId);
-    const nextCursor = nextCursorOf(headers.get('link'));
-    const nextPage = () =>
-      nextCursor === undefined ? Promise.resolve(undefined) : page(nextCursor);
-    return { data: body as T[], requestId, nextCursor, nextPage };
+    return new ApiPromise(
+      sender.send(request, options).then(({ response, body, requestId }) => {
+        if (!Array.isArray(body)) throw unexpectedBody(describe(request), response, requestId);
+        const nextCursor = nextCursorOf(response.headers.get('link'));
+        const nextPage = () =>
+          nextCursor === undefined ? Promise.resolve(undefined) : page(nextCursor);
+        return { data: { data: body as T[], requestId, nextCursor, nextPage }, response };
+      }),
+    );
   };
   return {
     firstPage: () => page(undefined),

@@ -93,4 +93,38 @@ describe('PetstoreError', () => {
     expect(error).toMatchObject({ status: 200, code: 'bad_gateway', requestId: 'req-200' });
     await expect(client.pets.list().firstPage()).rejects.toMatchObject({ code: 'bad_gateway' });
   });
+
+  it('carries the response headers and the seconds Retry-After asks', async () => {
+    await using server = await startServer((_, index) => ({
+      status: 429,
+      headers: {
+        'retry-after': index === 0 ? '7' : new Date(Date.now() + 30_000).toUTCString(),
+        'ratelimit-remaining': '0',
+      },
+      body: { code: 'rate_limited', message: 'slow down', status: 429 },
+    }));
+    const { client } = testClient(server.baseUrl, { maxRetries: 0 });
+
+    const inSeconds = await failure(client.pets.get(1));
+    const asDate = await failure(client.pets.get(1));
+
+    expect(inSeconds.retryAfter).toBe(7);
+    expect(inSeconds.headers.get('ratelimit-remaining')).toBe('0');
+    expect(asDate.retryAfter).toBeGreaterThan(25);
+    expect(asDate.retryAfter).toBeLessThanOrEqual(30);
+  });
+
+  it('has no retryAfter without Retry-After, and the headers of a body that is no Error', async () => {
+    await using server = await startServer(() => ({
+      status: 502,
+      headers: { 'content-type': 'text/html', 'x-served-by': 'proxy' },
+      text: '<html>Bad Gateway</html>',
+    }));
+    const { client } = testClient(server.baseUrl, { maxRetries: 0 });
+
+    const error = await failure(client.pets.get(1));
+
+    expect(error.retryAfter).toBeUndefined();
+    expect(error.headers.get('x-served-by')).toBe('proxy');
+  });
 });

@@ -1,3 +1,4 @@
+import { retryAfterMs } from './retries.js';
 import type { ErrorBody, ErrorCode, ErrorDetail } from './types.js';
 
 /** The API answered with an error status; `code` says which error, `requestId` is for support. */
@@ -7,13 +8,20 @@ export class PetstoreError extends Error {
   readonly code: ErrorCode;
   readonly requestId: string;
   readonly details: ErrorDetail[] | undefined;
+  /** The response's headers (`RateLimit-*`, `Retry-After`, `X-Request-Id`, …). */
+  readonly headers: Headers;
+  /** The seconds `Retry-After` asks to wait (as a number or an HTTP date), if it was sent. */
+  readonly retryAfter: number | undefined;
 
-  constructor(body: ErrorBody, requestId: string) {
+  constructor(body: ErrorBody, requestId: string, headers: Headers = new Headers()) {
     super(body.message);
     this.status = body.status;
     this.code = body.code;
     this.requestId = body.requestId ?? requestId;
     this.details = body.details;
+    this.headers = headers;
+    const wait = retryAfterMs(headers.get('retry-after'), Date.now());
+    this.retryAfter = wait === undefined ? undefined : Math.ceil(wait / 1000);
   }
 }
 
@@ -64,18 +72,24 @@ function isErrorBody(body: unknown): body is Omit<ErrorBody, 'status'> {
  * proxy's HTML page, an empty body) still gives a PetstoreError, its code chosen by the status.
  */
 export function errorFromResponse(
-  status: number,
+  response: Response,
   body: unknown,
   requestId: string,
   fallbackMessage: string,
 ): PetstoreError {
-  if (isErrorBody(body)) return new PetstoreError({ ...body, status }, requestId);
+  const { status, headers } = response;
+  if (isErrorBody(body)) return new PetstoreError({ ...body, status }, requestId, headers);
   const code = codeOfStatus[status] ?? (status < 500 ? 'malformed_request' : 'internal_error');
-  return new PetstoreError({ code, message: fallbackMessage, status }, requestId);
+  return new PetstoreError({ code, message: fallbackMessage, status }, requestId, headers);
 }
 
 /** A success whose body is not what the operation answers: the gateway's fault, as 502 is. */
-export function unexpectedBody(request: string, status: number, requestId: string): PetstoreError {
+export function unexpectedBody(
+  request: string,
+  response: Response,
+  requestId: string,
+): PetstoreError {
+  const { status, headers } = response;
   const message = `${request} answered ${status} without the JSON body it should have`;
-  return new PetstoreError({ code: 'bad_gateway', message, status }, requestId);
+  return new PetstoreError({ code: 'bad_gateway', message, status }, requestId, headers);
 }

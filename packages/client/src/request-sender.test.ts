@@ -99,11 +99,11 @@ describe('RequestSender', () => {
     expect(server.received).toHaveLength(1);
   });
 
-  it('does not retry a POST without an Idempotency-Key', async () => {
+  it('does not retry a PATCH, which carries no Idempotency-Key', async () => {
     await using server = await startServer(() => errorBody(503, 'service_unavailable'));
     const { client } = testClient(server.baseUrl);
 
-    await expect(client.pets.create({ name: 'Rex', categoryId: 1 })).rejects.toMatchObject({
+    await expect(client.pets.update(1, { status: 'sold' })).rejects.toMatchObject({
       code: 'service_unavailable',
     });
     expect(server.received).toHaveLength(1);
@@ -190,5 +190,41 @@ describe('RequestSender', () => {
 
     await expect(call).rejects.toThrow('stop');
     expect(server.received).toHaveLength(1);
+  });
+});
+
+describe('headers', () => {
+  it('sends the client’s headers and the call’s over them, whatever their case', async () => {
+    await using server = await startServer(() => ({ status: 200, body: pet }));
+    const { client } = testClient(server.baseUrl, {
+      headers: { 'X-Tenant': 'client', 'X-Trace': 'client' },
+    });
+
+    await client.pets.get(1, { headers: { 'x-trace': 'call', Authorization: 'Bearer psk_other' } });
+    await client.pets.get(1, { headers: new Headers({ 'X-Extra': 'yes' }) });
+
+    expect(server.received[0]?.headers).toMatchObject({
+      'x-tenant': 'client',
+      'x-trace': 'call',
+      authorization: 'Bearer psk_other',
+    });
+    expect(server.received[1]?.headers).toMatchObject({ 'x-trace': 'client', 'x-extra': 'yes' });
+  });
+
+  it('takes an Idempotency-Key given as a header instead of generating one', async () => {
+    await using server = await startServer((_, index) =>
+      index === 0 ? errorBody(503, 'service_unavailable') : { status: 201, body: pet },
+    );
+    const { client } = testClient(server.baseUrl);
+
+    await client.pets.create(
+      { name: 'Rex', categoryId: 1 },
+      { headers: { 'idempotency-key': 'from-header' } },
+    );
+
+    expect(server.received.map((request) => request.headers['idempotency-key'])).toEqual([
+      'from-header',
+      'from-header',
+    ]);
   });
 });

@@ -1,13 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { ApiPromise, type WithResponse } from './api-promise.js';
 import {
   PetstoreConnectionError,
   PetstoreTimeoutError,
   errorFromResponse,
   unexpectedBody,
 } from './errors.js';
+import { loggableHeaders, type Logger } from './logger.js';
 import { isRetryableStatus, mayRetry, retryDelay, sleep } from './retries.js';
 import type { Empty, WithRequestId } from './types.js';
 import { userAgent } from './user-agent.js';
+
+/** Headers to send, as a plain object or a fetch `Headers`. */
+export type HeadersLike = Record<string, string> | Headers;
 
 export interface ClientOptions {
   /** The API key, sent as `Authorization: Bearer <apiKey>`; only `accounts.create` needs none. */
@@ -20,6 +24,10 @@ export interface ClientOptions {
   maxRetries?: number;
   /** The `fetch` to send requests with. Default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
+  /** Sent with every request, over the client's own (`Authorization` included). */
+  headers?: HeadersLike;
+  /** Told of every attempt, retry and response at debug level (`console` will do); never the key. */
+  logger?: Logger;
 }
 
 /** The last argument of every method: settings for this call only. */
@@ -29,12 +37,14 @@ export interface RequestOptions {
   /** Overrides the client's `maxRetries`. */
   maxRetries?: number;
   /**
-   * Sent as `Idempotency-Key`, the same on every retry. A POST is only retried with one;
-   * `orders.create` and `messages.send` generate one when none is given.
+   * Sent as `Idempotency-Key`, the same on every retry. Every POST sends one, generated when
+   * none is given, so that a retry never does the work twice.
    */
   idempotencyKey?: string;
   /** Cancels the call, retries and waits included; the call rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Sent with this call, over the client's `headers` and its own. */
+  headers?: HeadersLike;
 }
 
 export type QueryValue = string | number | boolean | readonly (string | number | boolean)[];
@@ -44,14 +54,11 @@ export interface RequestSpec {
   path: string;
   query?: Record<string, QueryValue | undefined> | undefined;
   body?: unknown;
-  /** Generate an `Idempotency-Key` when the caller gives none, so that the POST may be retried. */
-  idempotent?: boolean;
 }
 
 /** A success, read and parsed. */
 export interface Answer {
-  status: number;
-  headers: Headers;
+  response: Response;
   body: unknown;
   requestId: string;
 }
@@ -87,8 +94,9 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * The one place requests are sent: authentication, the user agent, per-attempt timeouts,
- * idempotency keys, retries with backoff, and turning every failure into one of the SDK's errors.
+ * The one place requests are sent: authentication, headers, the user agent, per-attempt timeouts,
+ * idempotency keys, retries with backoff, logging, and turning every failure into one of the
+ * SDK's errors.
  */
 export class RequestSender {
   private readonly baseUrl: string;
@@ -102,26 +110,46 @@ export class RequestSender {
 
   /** Sends the request, retrying what may be retried; resolves to a 2xx answer. */
   async send(spec: RequestSpec, options: RequestOptions = {}): Promise<Answer> {
-    const idempotencyKey = options.idempotencyKey ?? (spec.idempotent ? randomUUID() : undefined);
+    const headers = this.headers(spec, options);
+    const idempotencyKey = headers.get('idempotency-key') ?? undefined;
     const maxRetries = options.maxRetries ?? this.options.maxRetries ?? 2;
     const retryable = mayRetry(spec.method, idempotencyKey);
     const url = `${this.baseUrl}${spec.path}${queryString(spec.query)}`;
-    const init: RequestInit = { method: spec.method, headers: this.headers(spec, idempotencyKey) };
+    const init: RequestInit = { method: spec.method, headers };
     if (spec.body !== undefined) init.body = JSON.stringify(spec.body);
 
     for (let retry = 0; ; retry += 1) {
       const last = !retryable || retry >= maxRetries;
+      const attempt = retry + 1;
+      this.log(`${describe(spec)} attempt ${attempt}`, {
+        method: spec.method,
+        url,
+        attempt,
+        headers: loggableHeaders(headers),
+      });
+      const started = Date.now();
       let response: Response;
       let text: string;
       try {
         ({ response, text } = await this.attempt(url, init, spec, options));
       } catch (error) {
-        if (last || !(error instanceof PetstoreConnectionError)) throw error;
-        await this.wait(retry, undefined, options.signal);
+        if (!(error instanceof PetstoreConnectionError)) throw error;
+        this.log(`${describe(spec)} got no answer`, { attempt, error: error.message });
+        if (last) throw error;
+        await this.wait(spec, retry, undefined, options.signal, error.message);
         continue;
       }
+      const ms = Date.now() - started;
+      const requestId = response.headers.get('x-request-id') ?? undefined;
+      this.log(`${describe(spec)} answered ${response.status}`, {
+        status: response.status,
+        attempt,
+        ms,
+        requestId,
+      });
       if (!last && isRetryableStatus(response.status)) {
-        await this.wait(retry, response.headers.get('retry-after'), options.signal);
+        const reason = `answered ${response.status}`;
+        await this.wait(spec, retry, response.headers.get('retry-after'), options.signal, reason);
         continue;
       }
       return this.answer(spec, response, text);
@@ -129,29 +157,46 @@ export class RequestSender {
   }
 
   /** Sends the request and gives its body with the request id attached. */
-  async request<T>(spec: RequestSpec, options?: RequestOptions): Promise<WithRequestId<T>> {
-    const { status, body, requestId } = await this.send(spec, options);
-    if (body === null || typeof body !== 'object') {
-      throw unexpectedBody(describe(spec), status, requestId);
-    }
-    Object.defineProperty(body, 'requestId', { value: requestId, enumerable: false });
-    return body as WithRequestId<T>;
+  request<T>(spec: RequestSpec, options?: RequestOptions): ApiPromise<WithRequestId<T>> {
+    return new ApiPromise(
+      this.send(spec, options).then(({ response, body, requestId }) => {
+        if (body === null || typeof body !== 'object') {
+          throw unexpectedBody(describe(spec), response, requestId);
+        }
+        Object.defineProperty(body, 'requestId', { value: requestId, enumerable: false });
+        return { data: body as WithRequestId<T>, response };
+      }),
+    );
   }
 
   /** Sends a request answered by 204 No Content. */
-  async requestEmpty(spec: RequestSpec, options?: RequestOptions): Promise<Empty> {
-    const { requestId } = await this.send(spec, options);
-    return { requestId };
+  requestEmpty(spec: RequestSpec, options?: RequestOptions): ApiPromise<Empty> {
+    return new ApiPromise(
+      this.send(spec, options).then(({ response, requestId }): WithResponse<Empty> => ({
+        data: { requestId },
+        response,
+      })),
+    );
   }
 
-  private headers(spec: RequestSpec, idempotencyKey: string | undefined): Record<string, string> {
-    const headers: Record<string, string> = {
-      Accept: 'application/json',
-      'User-Agent': userAgent(),
-    };
-    if (this.options.apiKey) headers.Authorization = `Bearer ${this.options.apiKey}`;
-    if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
-    if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
+  /**
+   * The SDK's headers, then the client's, then the call's: a later one replaces an earlier one of
+   * the same name. A POST without an `Idempotency-Key` gets a generated one.
+   */
+  private headers(spec: RequestSpec, options: RequestOptions): Headers {
+    const headers = new Headers({ Accept: 'application/json' });
+    const agent = userAgent();
+    if (agent) headers.set('User-Agent', agent);
+    if (this.options.apiKey) headers.set('Authorization', `Bearer ${this.options.apiKey}`);
+    if (spec.body !== undefined) headers.set('Content-Type', 'application/json');
+    for (const given of [this.options.headers, options.headers]) {
+      new Headers(given).forEach((value, name) => headers.set(name, value));
+    }
+    if (options.idempotencyKey !== undefined) {
+      headers.set('Idempotency-Key', options.idempotencyKey);
+    } else if (spec.method === 'POST' && !headers.has('Idempotency-Key')) {
+      headers.set('Idempotency-Key', globalThis.crypto.randomUUID());
+    }
     return headers;
   }
 
@@ -190,20 +235,33 @@ export class RequestSender {
     }
   }
 
-  private wait(retry: number, retryAfter: string | null | undefined, signal?: AbortSignal) {
+  private wait(
+    spec: RequestSpec,
+    retry: number,
+    retryAfter: string | null | undefined,
+    signal: AbortSignal | undefined,
+    reason: string,
+  ) {
     const ms = retryDelay(retry, retryAfter, this.hooks.random);
+    this.log(`${describe(spec)} retrying in ${ms} ms`, { retry: retry + 1, delayMs: ms, reason });
     return (this.hooks.sleep ?? sleep)(ms, signal);
   }
 
+  private log(message: string, details: Record<string, unknown>): void {
+    this.options.logger?.debug(`[petstore-client] ${message}`, details);
+  }
+
   private answer(spec: RequestSpec, response: Response, text: string): Answer {
-    const { status, headers } = response;
     const body = parseJson(text);
     const requestId =
-      headers.get('x-request-id') ?? (body as { requestId?: string } | undefined)?.requestId ?? '';
-    if (status >= 200 && status < 300) return { status, headers, body, requestId };
-    const type = headers.get('content-type') ?? 'no content type';
+      response.headers.get('x-request-id') ??
+      (body as { requestId?: string } | undefined)?.requestId ??
+      '';
+    const { status } = response;
+    if (status >= 200 && status < 300) return { response, body, requestId };
+    const type = response.headers.get('content-type') ?? 'no content type';
     throw errorFromResponse(
-      status,
+      response,
       body,
       requestId,
       `${describe(spec)} answered ${status} (${type})`,

@@ -13,16 +13,17 @@ export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
 }
 
-/** `Retry-After` in seconds or as an HTTP date, in milliseconds from now, capped. */
-function retryAfterMs(header: string | null | undefined, now: number): number | undefined {
+/** `Retry-After` in seconds or as an HTTP date: the milliseconds it asks to wait from `now`. */
+export function retryAfterMs(header: string | null | undefined, now: number): number | undefined {
   if (!header) return undefined;
   const ms = /^\d+$/.test(header.trim()) ? Number(header) * 1000 : Date.parse(header) - now;
-  return Number.isNaN(ms) ? undefined : Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+  return Number.isNaN(ms) ? undefined : Math.max(ms, 0);
 }
 
 /**
- * How long to wait before retry `retry` (0 for the first): what `Retry-After` asks, else
- * exponential backoff with full jitter, so that many clients do not come back at once.
+ * How long to wait before retry `retry` (0 for the first): what `Retry-After` asks (at most a
+ * minute), else exponential backoff with full jitter, `random() * min(8 s, 0.5 s * 2^retry)`, so
+ * that many clients do not come back at once.
  */
 export function retryDelay(
   retry: number,
@@ -30,7 +31,7 @@ export function retryDelay(
   random = Math.random,
 ): number {
   const asked = retryAfterMs(retryAfter, Date.now());
-  if (asked !== undefined) return asked;
+  if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
   return Math.round(random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** retry));
 }
 

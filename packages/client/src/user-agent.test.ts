@@ -10,10 +10,10 @@ describe('userAgent', () => {
     expect(userAgent()).toBe(`petstore-client/1.0.0 node/${process.versions.node}`);
   });
 
-  it('names only the package where there is no process', () => {
+  it('is none where there is no process, as in a browser', () => {
     vi.stubGlobal('process', undefined);
     const agent = userAgent();
     vi.unstubAllGlobals();
-    expect(agent).toBe('petstore-client/1.0.0');
+    expect(agent).toBeUndefined();
   });
 });

@@ -3,8 +3,13 @@ declare const __CLIENT_VERSION__: string;
 
 export const VERSION = __CLIENT_VERSION__;
 
-/** `petstore-client/1.0.0 node/20.19.0`; without the runtime part where there is no `process`. */
-export function userAgent(): string {
+/**
+ * `petstore-client/1.0.0 node/24.1.0` where `process.versions.node` tells the version (Node, and
+ * Deno and Bun, which say which Node they match). Elsewhere none: a browser sends its own and
+ * ignores or refuses the header, and sending it would make every cross-origin request ask the
+ * API to allow one more header.
+ */
+export function userAgent(): string | undefined {
   const node = typeof process === 'undefined' ? undefined : process.versions?.node;
-  return `petstore-client/${VERSION}${node ? ` node/${node}` : ''}`;
+  return node ? `petstore-client/${VERSION} node/${node}` : undefined;
 }

@@ -27,94 +27,112 @@ function delivery({ keys = [secret], timestamp = Math.floor(Date.now() / 1000) }
   };
 }
 
-function rejection(run: () => unknown): PetstoreWebhookError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(PetstoreWebhookError);
-    return error as PetstoreWebhookError;
-  }
-  throw new Error('expected a PetstoreWebhookError');
+async function rejection(run: () => Promise<unknown>): Promise<PetstoreWebhookError> {
+  const error = await run().then(
+    () => new Error('expected a PetstoreWebhookError'),
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(PetstoreWebhookError);
+  return error as PetstoreWebhookError;
 }
 
 describe('constructEvent', () => {
-  it('returns the event of a delivery signed with the secret', () => {
-    const received = constructEvent(body, delivery(), secret);
+  it('resolves to the event of a delivery signed with the secret', async () => {
+    const received = await constructEvent(body, delivery(), secret);
 
     expect(received).toEqual(event);
     if (received.type !== 'order.created') throw new Error('narrowed by type');
     expect(received.data.quantity).toBe(1);
   });
 
-  it('reads a Uint8Array body and fetch Headers', () => {
+  it('reads the body as a Uint8Array, a Buffer or an ArrayBuffer, and fetch Headers', async () => {
     const headers = new Headers(delivery());
-    expect(constructEvent(new TextEncoder().encode(body), headers, secret)).toEqual(event);
+    const bytes = new TextEncoder().encode(body);
+
+    await expect(constructEvent(bytes, headers, secret)).resolves.toEqual(event);
+    await expect(constructEvent(Buffer.from(body), headers, secret)).resolves.toEqual(event);
+    await expect(constructEvent(bytes.buffer, headers, secret)).resolves.toEqual(event);
   });
 
-  it('reads Node request headers of any case', () => {
+  it('reads Node request headers of any case', async () => {
     const headers = Object.fromEntries(
       Object.entries(delivery()).map(([name, value]) => [name.toUpperCase(), [value]]),
     );
-    expect(constructEvent(body, headers, secret)).toEqual(event);
+    await expect(constructEvent(body, headers, secret)).resolves.toEqual(event);
   });
 
-  it('accepts either of two secrets while one is rotated', () => {
+  it('accepts either of two secrets while one is rotated', async () => {
     const signedByBoth = delivery({ keys: [otherSecret, secret] });
     const signedByOld = delivery({ keys: [secret] });
 
-    expect(constructEvent(body, signedByBoth, secret)).toEqual(event);
-    expect(constructEvent(body, signedByOld, [otherSecret, secret])).toEqual(event);
+    await expect(constructEvent(body, signedByBoth, secret)).resolves.toEqual(event);
+    await expect(constructEvent(body, signedByOld, [otherSecret, secret])).resolves.toEqual(event);
   });
 
-  it('refuses a signature made with another secret', () => {
-    const error = rejection(() => constructEvent(body, delivery({ keys: [otherSecret] }), secret));
+  it('skips a signature that is not base64 and checks the others', async () => {
+    const headers = delivery();
+    headers['webhook-signature'] = `v1,not*base64 ${headers['webhook-signature']}`;
+
+    await expect(constructEvent(body, headers, secret)).resolves.toEqual(event);
+  });
+
+  it('refuses a signature made with another secret', async () => {
+    const error = await rejection(() =>
+      constructEvent(body, delivery({ keys: [otherSecret] }), secret),
+    );
     expect(error.message).toMatch(/No webhook-signature matches/);
   });
 
-  it('refuses a body changed after signing', () => {
+  it('refuses a body changed after signing', async () => {
     const changed = body.replace('"quantity":1', '"quantity":9');
-    expect(rejection(() => constructEvent(changed, delivery(), secret)).message).toMatch(
-      /No webhook-signature matches/,
-    );
+    const error = await rejection(() => constructEvent(changed, delivery(), secret));
+    expect(error.message).toMatch(/No webhook-signature matches/);
   });
 
-  it('refuses a timestamp outside the tolerance, either way', () => {
+  it('refuses a secret that is not base64', async () => {
+    const error = await rejection(() => constructEvent(body, delivery(), 'whsec_not*base64'));
+    expect(error.message).toBe('The webhook secret is not whsec_ and base64');
+  });
+
+  it('refuses a timestamp outside the tolerance, either way', async () => {
     const now = Math.floor(Date.now() / 1000);
     const stale = delivery({ timestamp: now - 301 });
     const early = delivery({ timestamp: now + 600 });
 
-    expect(rejection(() => constructEvent(body, stale, secret)).message).toMatch(
+    expect((await rejection(() => constructEvent(body, stale, secret))).message).toMatch(
       /is 301 s old, more than the tolerance of 300 s/,
     );
-    expect(rejection(() => constructEvent(body, early, secret)).message).toMatch(/in the future/);
-    expect(constructEvent(body, stale, secret, { tolerance: 400 })).toEqual(event);
+    expect((await rejection(() => constructEvent(body, early, secret))).message).toMatch(
+      /in the future/,
+    );
+    await expect(constructEvent(body, stale, secret, { tolerance: 400 })).resolves.toEqual(event);
   });
 
   it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])(
     'refuses a delivery without %s',
-    (name) => {
+    async (name) => {
       const headers: Record<string, string | undefined> = { ...delivery(), [name]: undefined };
-      expect(rejection(() => constructEvent(body, headers, secret)).message).toBe(
+      expect((await rejection(() => constructEvent(body, headers, secret))).message).toBe(
         `The webhook request has no ${name} header`,
       );
     },
   );
 
-  it('refuses a timestamp that is not unix seconds', () => {
+  it('refuses a timestamp that is not unix seconds', async () => {
     const headers = { ...delivery(), 'webhook-timestamp': '2026-01-15T09:30:00Z' };
-    expect(rejection(() => constructEvent(body, headers, secret)).message).toMatch(
+    expect((await rejection(() => constructEvent(body, headers, secret))).message).toMatch(
       /not unix seconds/,
     );
   });
 
-  it('refuses a signed body that is not an event', () => {
+  it('refuses a signed body that is not an event', async () => {
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
       'webhook-id': event.id,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': sign(secret, event.id, timestamp, 'not json'),
     };
-    expect(rejection(() => constructEvent('not json', headers, secret)).message).toBe(
+    expect((await rejection(() => constructEvent('not json', headers, secret))).message).toBe(
       'The webhook body is not JSON',
     );
   });

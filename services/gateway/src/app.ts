@@ -11,6 +11,7 @@ import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type { Db } from 'mongodb';
 import type { Config } from './config.js';
+import { corsForOrigins } from './cors/cors.js';
 import { apiIndex, apiIndexRoutes } from './docs/api-index.js';
 import { docsAssets } from './docs/docs-page.js';
 import { upstreamReady, type Upstreams } from './proxy/upstreams.js';
@@ -66,6 +67,7 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
     proxy: { ...config.upstream, internalToken, bodyLimitBytes: BODY_LIMIT_BYTES },
     ownRoutes,
   });
+  const cors = corsForOrigins(config.corsOrigins);
   const app = createService({
     name: 'gateway',
     logger,
@@ -78,6 +80,9 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
       store: () => upstreamReady(upstreams.store, internalToken, READINESS_TIMEOUT_MS),
     },
     beforeBody: [
+      // First: every answer to an allowed origin, errors included, carries its headers, and a
+      // preflight is answered before authentication and before the router's own OPTIONS.
+      ...(cors ? [cors] : []),
       securityHeaders({ https: publicUrl.startsWith('https:') }),
       refuseTooManyHeaders(),
       // Before the router: any `/internal/…` path is 401 without the token, known or not.

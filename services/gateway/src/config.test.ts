@@ -136,3 +136,24 @@ describe('loadGatewayConfig', () => {
     expect(() => loadGatewayConfig({})).toThrow(/INTERNAL_TOKEN/);
   });
 });
+
+describe('CORS_ORIGINS', () => {
+  it('is empty by default and reads comma-separated origins, normalised', () => {
+    expect(loadGatewayConfig(required).corsOrigins).toEqual([]);
+    const origins = ' https://App.Example.com , http://localhost:3000/,https://x.example:443';
+    expect(loadGatewayConfig({ ...required, CORS_ORIGINS: origins }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:3000',
+      'https://x.example',
+    ]);
+  });
+
+  it.each(['*', 'https://app.example.com/path', 'app.example.com', 'ftp://files.example.com'])(
+    'refuses %s, naming the variable',
+    (origins) => {
+      expect(() => loadGatewayConfig({ ...required, CORS_ORIGINS: origins })).toThrow(
+        /CORS_ORIGINS: Expected comma-separated origins/,
+      );
+    },
+  );
+});

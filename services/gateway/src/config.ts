@@ -12,6 +12,7 @@ import {
 } from '@petstore/service-kit';
 import { z } from 'zod';
 import { API_KEY_PATTERN } from './auth/api-key-secret.js';
+import { envCorsOrigins } from './cors/cors-origins.js';
 import { webhookSecretsKey } from './webhooks/webhook-secret.js';
 
 function envRate(defaultValue: number) {
@@ -71,6 +72,7 @@ const GatewayEnvSchema = z
     MESSAGE_POLL_MS: envInteger(30_000, { min: 10, max: 600_000 }),
     MESSAGE_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
     TRUSTED_PROXY_HOPS: envInteger(0, { min: 0, max: 10 }),
+    CORS_ORIGINS: envCorsOrigins(),
     ...getPetDeprecationEnv,
     WEBHOOK_ALLOW_PRIVATE_URLS: envBoolean(false),
     WEBHOOK_SECRETS_KEY: envSecret(
@@ -88,6 +90,7 @@ const GatewayEnvSchema = z
     ...serviceConfig(env),
     publicUrl: env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`,
     trustedProxyHops: env.TRUSTED_PROXY_HOPS,
+    corsOrigins: env.CORS_ORIGINS,
     services: { pets: env.PETS_URL, store: env.STORE_URL },
     upstream: { timeoutMs: env.UPSTREAM_TIMEOUT_MS },
     adminApiKey: env.ADMIN_API_KEY,

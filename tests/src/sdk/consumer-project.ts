@@ -54,6 +54,9 @@ export interface CompiledConsumer {
   typesFrom: string;
 }
 
+/** Where a bundle runs: Node (CommonJS), or a browser or edge runtime (one script). */
+export type BundlePlatform = 'node' | 'browser';
+
 /** A program bundled by esbuild into one file. */
 export interface Bundle {
   file: string;
@@ -153,22 +156,48 @@ export class ConsumerProject implements AsyncDisposable {
     return { kind, entry: bundle.file, typesFrom };
   }
 
+  /**
+   * Copies a program from consumers/ into the project and typechecks it with `strict` as a
+   * browser project does: the DOM's types, no Node types, the package's declarations checked too.
+   */
+  async typecheckForBrowser(name: string): Promise<void> {
+    const folder = join(this.dir, 'browser-types');
+    await mkdir(folder, { recursive: true });
+    await copyFile(join(consumers, name), join(folder, name));
+    const compilerOptions = {
+      strict: true,
+      target: 'es2022',
+      lib: ['es2022', 'dom', 'dom.iterable'],
+      types: [],
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      noEmit: true,
+      skipLibCheck: false,
+    };
+    const tsconfig = { compilerOptions, files: [name] };
+    await writeFile(join(folder, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+    await run(process.execPath, [tsc, '-p', folder]).catch((error: Error) => {
+      throw new Error(`[sdk] ${name} does not compile for the browser: ${error.message}`);
+    });
+  }
+
   /** Copies a program from consumers/ into the project and bundles it. */
-  async bundleProgram(name: string): Promise<Bundle> {
+  async bundleProgram(name: string, platform: BundlePlatform = 'node'): Promise<Bundle> {
     const folder = join(this.dir, 'programs');
     await mkdir(folder, { recursive: true });
     await copyFile(join(consumers, name), join(folder, name));
-    return this.bundle(join(folder, name), join(folder, 'dist', name.replace(/\.ts$/, '.cjs')));
+    const output = name.replace(/\.ts$/, platform === 'node' ? '.cjs' : `.${platform}.js`);
+    return this.bundle(join(folder, name), join(folder, 'dist', output), platform);
   }
 
-  /** esbuild --bundle --minify --platform=node, resolving from the project. */
-  async bundle(entry: string, outfile: string): Promise<Bundle> {
+  /** esbuild --bundle --minify --platform=<platform>, resolving from the project. */
+  async bundle(entry: string, outfile: string, platform: BundlePlatform = 'node'): Promise<Bundle> {
     const { metafile } = await build({
       entryPoints: [entry],
       outfile,
       bundle: true,
       minify: true,
-      platform: 'node',
+      platform,
       absWorkingDir: this.dir,
       metafile: true,
       logLevel: 'silent',

@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.js';
 import { list, type List } from '../auto-pagination.js';
 import { path } from '../path.js';
 import type { RequestOptions, RequestSender } from '../request-sender.js';
@@ -23,7 +24,7 @@ export class Accounts {
    * Needs no key. The result's `apiKey` is shown this once. An email already used is 409 `conflict`.
    * @operationId createAccount
    */
-  create(body: NewAccount, options?: RequestOptions): Promise<WithRequestId<CreatedAccount>> {
+  create(body: NewAccount, options?: RequestOptions): ApiPromise<WithRequestId<CreatedAccount>> {
     return this.sender.request({ method: 'POST', path: '/v1/accounts', body }, options);
   }
 
@@ -33,7 +34,7 @@ export class Accounts {
    * The account the API key belongs to.
    * @operationId getMe
    */
-  me(options?: RequestOptions): Promise<WithRequestId<Account>> {
+  me(options?: RequestOptions): ApiPromise<WithRequestId<Account>> {
     return this.sender.request({ method: 'GET', path: '/v1/accounts/me' }, options);
   }
 
@@ -47,7 +48,7 @@ export class Accounts {
   createKey(
     body?: BodyOf<'createKey'>,
     options?: RequestOptions,
-  ): Promise<WithRequestId<CreatedApiKey>> {
+  ): ApiPromise<WithRequestId<CreatedApiKey>> {
     return this.sender.request({ method: 'POST', path: '/v1/accounts/me/keys', body }, options);
   }
 
@@ -69,7 +70,7 @@ export class Accounts {
    * @experimental
    * @operationId revokeKey
    */
-  revokeKey(keyId: string, options?: RequestOptions): Promise<Empty> {
+  revokeKey(keyId: string, options?: RequestOptions): ApiPromise<Empty> {
     const spec = { method: 'DELETE', path: path`/v1/accounts/me/keys/${keyId}` } as const;
     return this.sender.requestEmpty(spec, options);
   }

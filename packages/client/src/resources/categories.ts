@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.js';
 import { list, type List } from '../auto-pagination.js';
 import { path } from '../path.js';
 import type { RequestOptions, RequestSender } from '../request-sender.js';
@@ -23,7 +24,7 @@ export class Categories {
    * A name already used, in any case, is 409 `conflict`.
    * @operationId createCategory
    */
-  create(body: NewCategory, options?: RequestOptions): Promise<WithRequestId<Category>> {
+  create(body: NewCategory, options?: RequestOptions): ApiPromise<WithRequestId<Category>> {
     return this.sender.request({ method: 'POST', path: '/v1/categories', body }, options);
   }
 
@@ -32,7 +33,7 @@ export class Categories {
    *
    * @operationId getCategory
    */
-  get(id: number, options?: RequestOptions): Promise<WithRequestId<Category>> {
+  get(id: number, options?: RequestOptions): ApiPromise<WithRequestId<Category>> {
     return this.sender.request({ method: 'GET', path: path`/v1/categories/${id}` }, options);
   }
 
@@ -46,7 +47,7 @@ export class Categories {
     id: number,
     body: NewCategory,
     options?: RequestOptions,
-  ): Promise<WithRequestId<Category>> {
+  ): ApiPromise<WithRequestId<Category>> {
     return this.sender.request({ method: 'PUT', path: path`/v1/categories/${id}`, body }, options);
   }
 
@@ -56,7 +57,7 @@ export class Categories {
    * While pets use it, 409 `category_in_use`.
    * @operationId deleteCategory
    */
-  delete(id: number, options?: RequestOptions): Promise<Empty> {
+  delete(id: number, options?: RequestOptions): ApiPromise<Empty> {
     return this.sender.requestEmpty(
       { method: 'DELETE', path: path`/v1/categories/${id}` },
       options,

@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.js';
 import { list, type List } from '../auto-pagination.js';
 import { path } from '../path.js';
 import type { RequestOptions, RequestSender } from '../request-sender.js';
@@ -28,7 +29,7 @@ export class Inventory {
    * A pet without stock yet is 404.
    * @operationId getInventoryItem
    */
-  get(petId: number, options?: RequestOptions): Promise<WithRequestId<InventoryItem>> {
+  get(petId: number, options?: RequestOptions): ApiPromise<WithRequestId<InventoryItem>> {
     return this.sender.request(
       { method: 'GET', path: path`/v1/store/inventory/${petId}` },
       options,
@@ -45,7 +46,7 @@ export class Inventory {
     petId: number,
     body: InventoryUpdate,
     options?: RequestOptions,
-  ): Promise<WithRequestId<InventoryItem>> {
+  ): ApiPromise<WithRequestId<InventoryItem>> {
     const spec = { method: 'PUT', path: path`/v1/store/inventory/${petId}`, body } as const;
     return this.sender.request(spec, options);
   }

@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.js';
 import { path } from '../path.js';
 import type { RequestOptions, RequestSender } from '../request-sender.js';
 import type { Message, NewMessage, WithRequestId } from '../types.js';
@@ -14,8 +15,8 @@ export class Messages {
    * @beta
    * @operationId sendMessage
    */
-  send(body: NewMessage, options?: RequestOptions): Promise<WithRequestId<Message>> {
-    const spec = { method: 'POST', path: '/v1/messages', body, idempotent: true } as const;
+  send(body: NewMessage, options?: RequestOptions): ApiPromise<WithRequestId<Message>> {
+    const spec = { method: 'POST', path: '/v1/messages', body } as const;
     return this.sender.request(spec, options);
   }
 
@@ -26,7 +27,7 @@ export class Messages {
    * @beta
    * @operationId getMessage
    */
-  get(id: string, options?: RequestOptions): Promise<WithRequestId<Message>> {
+  get(id: string, options?: RequestOptions): ApiPromise<WithRequestId<Message>> {
     return this.sender.request({ method: 'GET', path: path`/v1/messages/${id}` }, options);
   }
 }

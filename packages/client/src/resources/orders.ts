@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.js';
 import { list, type List } from '../auto-pagination.js';
 import { path } from '../path.js';
 import type { RequestOptions, RequestSender } from '../request-sender.js';
@@ -31,8 +32,8 @@ export class Orders {
    * never places a second order. More than the stock is 409 `insufficient_stock`.
    * @operationId placeOrder
    */
-  create(body: NewOrder, options?: RequestOptions): Promise<WithRequestId<Order>> {
-    const spec = { method: 'POST', path: '/v1/store/orders', body, idempotent: true } as const;
+  create(body: NewOrder, options?: RequestOptions): ApiPromise<WithRequestId<Order>> {
+    const spec = { method: 'POST', path: '/v1/store/orders', body } as const;
     return this.sender.request(spec, options);
   }
 
@@ -42,7 +43,7 @@ export class Orders {
    * Another account's order is 404.
    * @operationId getOrder
    */
-  get(id: number, options?: RequestOptions): Promise<WithRequestId<Order>> {
+  get(id: number, options?: RequestOptions): ApiPromise<WithRequestId<Order>> {
     return this.sender.request({ method: 'GET', path: path`/v1/store/orders/${id}` }, options);
   }
 
@@ -52,7 +53,11 @@ export class Orders {
    * Completes it or moves its ship date; needs an admin key.
    * @operationId updateOrder
    */
-  update(id: number, body: OrderUpdate, options?: RequestOptions): Promise<WithRequestId<Order>> {
+  update(
+    id: number,
+    body: OrderUpdate,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<Order>> {
     const spec = { method: 'PATCH', path: path`/v1/store/orders/${id}`, body } as const;
     return this.sender.request(spec, options);
   }
@@ -63,7 +68,7 @@ export class Orders {
    * Its quantity goes back to stock; a complete order is 409 `order_complete`.
    * @operationId cancelOrder
    */
-  cancel(id: number, options?: RequestOptions): Promise<Empty> {
+  cancel(id: number, options?: RequestOptions): ApiPromise<Empty> {
     return this.sender.requestEmpty(
       { method: 'DELETE', path: path`/v1/store/orders/${id}` },
       options,

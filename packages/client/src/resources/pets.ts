@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.js';
 import { list, type List } from '../auto-pagination.js';
 import { path } from '../path.js';
 import type { RequestOptions, RequestSender } from '../request-sender.js';
@@ -23,7 +24,7 @@ export class Pets {
    * Without a status it is available. An unknown category is 422 `unknown_category`.
    * @operationId createPet
    */
-  create(body: NewPet, options?: RequestOptions): Promise<WithRequestId<Pet>> {
+  create(body: NewPet, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
     return this.sender.request({ method: 'POST', path: '/v1/pets', body }, options);
   }
 
@@ -33,7 +34,7 @@ export class Pets {
    * @deprecated Sunset 2027-06-30T00:00:00Z: from then on the API answers 410 `gone`.
    * @operationId getPet
    */
-  get(id: number, options?: RequestOptions): Promise<WithRequestId<Pet>> {
+  get(id: number, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
     return this.sender.request({ method: 'GET', path: path`/v1/pets/${id}` }, options);
   }
 
@@ -43,7 +44,7 @@ export class Pets {
    * Name, category and status; a status left out is available.
    * @operationId replacePet
    */
-  replace(id: number, body: NewPet, options?: RequestOptions): Promise<WithRequestId<Pet>> {
+  replace(id: number, body: NewPet, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
     return this.sender.request({ method: 'PUT', path: path`/v1/pets/${id}`, body }, options);
   }
 
@@ -53,7 +54,7 @@ export class Pets {
    * Changes the fields given and keeps the others.
    * @operationId updatePet
    */
-  update(id: number, patch: PetPatch, options?: RequestOptions): Promise<WithRequestId<Pet>> {
+  update(id: number, patch: PetPatch, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
     return this.sender.request(
       { method: 'PATCH', path: path`/v1/pets/${id}`, body: patch },
       options,
@@ -66,7 +67,7 @@ export class Pets {
    * Its id is never given again.
    * @operationId deletePet
    */
-  delete(id: number, options?: RequestOptions): Promise<Empty> {
+  delete(id: number, options?: RequestOptions): ApiPromise<Empty> {
     return this.sender.requestEmpty({ method: 'DELETE', path: path`/v1/pets/${id}` }, options);
   }
 }

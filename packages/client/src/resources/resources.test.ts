@@ -160,27 +160,35 @@ describe('resources', () => {
     expect(server.received[0]?.url).toBe('/v1/webhooks/wh_1%2F..%2Fx%3Fy');
   });
 
-  it.each([
-    ['orders.create', (c: PetstoreClient) => c.orders.create({ petId: 1, quantity: 1 })],
-    ['messages.send', (c: PetstoreClient) => c.messages.send({ message: 'Hello' })],
-  ])('%s sends a generated Idempotency-Key, the same on every retry', async (_, call) => {
-    await using server = await startServer((_, index) =>
-      index < 2 ? errorBody(503, 'service_unavailable') : { status: 201, body: {} },
-    );
-    const { client } = testClient(server.baseUrl);
+  const posts: [string, Call][] = [
+    ...calls
+      .filter(([, , method]) => method === 'POST')
+      .map(([name, call]): [string, Call] => [name, call]),
+    ['orders.create', (c) => c.orders.create({ petId: 1, quantity: 1 })],
+    ['messages.send', (c) => c.messages.send({ message: 'Hello' })],
+  ];
 
-    await call(client);
-    await call(client);
+  it.each(posts)(
+    '%s sends a generated Idempotency-Key, the same on every retry',
+    async (_, call) => {
+      await using server = await startServer((_, index) =>
+        index < 2 ? errorBody(503, 'service_unavailable') : { status: 201, body: {} },
+      );
+      const { client } = testClient(server.baseUrl);
 
-    const keys = server.received.map((request) => request.headers['idempotency-key']);
-    expect(keys).toHaveLength(4);
-    expect(keys[0]).toMatch(
-      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
-    );
-    expect(keys[1]).toBe(keys[0]);
-    expect(keys[2]).toBe(keys[0]);
-    expect(keys[3]).not.toBe(keys[0]);
-  });
+      await call(client);
+      await call(client);
+
+      const keys = server.received.map((request) => request.headers['idempotency-key']);
+      expect(keys).toHaveLength(4);
+      expect(keys[0]).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      expect(keys[1]).toBe(keys[0]);
+      expect(keys[2]).toBe(keys[0]);
+      expect(keys[3]).not.toBe(keys[0]);
+    },
+  );
 
   it('sends the caller’s Idempotency-Key instead of a generated one', async () => {
     await using server = await startServer(() => ({ status: 201, body: {} }));

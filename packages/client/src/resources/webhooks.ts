@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.js';
 import { list, type List } from '../auto-pagination.js';
 import { path } from '../path.js';
 import type { RequestOptions, RequestSender } from '../request-sender.js';
@@ -14,7 +15,12 @@ import type {
   WebhookSecret,
   WithRequestId,
 } from '../types.js';
-import { constructEvent, type ConstructEventOptions, type WebhookHeaders } from '../webhooks.js';
+import {
+  constructEvent,
+  type ConstructEventOptions,
+  type WebhookBody,
+  type WebhookHeaders,
+} from '../webhooks.js';
 
 /** Subscriptions that POST signed events to a URL, their deliveries, and checking a delivery. */
 export class Webhooks {
@@ -28,7 +34,7 @@ export class Webhooks {
    * @beta
    * @operationId createWebhook
    */
-  create(body: NewWebhook, options?: RequestOptions): Promise<WithRequestId<CreatedWebhook>> {
+  create(body: NewWebhook, options?: RequestOptions): ApiPromise<WithRequestId<CreatedWebhook>> {
     return this.sender.request({ method: 'POST', path: '/v1/webhooks', body }, options);
   }
 
@@ -50,7 +56,7 @@ export class Webhooks {
    * @beta
    * @operationId getWebhook
    */
-  get(id: string, options?: RequestOptions): Promise<WithRequestId<Webhook>> {
+  get(id: string, options?: RequestOptions): ApiPromise<WithRequestId<Webhook>> {
     return this.sender.request({ method: 'GET', path: path`/v1/webhooks/${id}` }, options);
   }
 
@@ -65,7 +71,7 @@ export class Webhooks {
     id: string,
     body: WebhookPatch,
     options?: RequestOptions,
-  ): Promise<WithRequestId<Webhook>> {
+  ): ApiPromise<WithRequestId<Webhook>> {
     return this.sender.request({ method: 'PATCH', path: path`/v1/webhooks/${id}`, body }, options);
   }
 
@@ -76,7 +82,7 @@ export class Webhooks {
    * @beta
    * @operationId deleteWebhook
    */
-  delete(id: string, options?: RequestOptions): Promise<Empty> {
+  delete(id: string, options?: RequestOptions): ApiPromise<Empty> {
     return this.sender.requestEmpty({ method: 'DELETE', path: path`/v1/webhooks/${id}` }, options);
   }
 
@@ -88,7 +94,7 @@ export class Webhooks {
    * @beta
    * @operationId rotateWebhookSecret
    */
-  rotateSecret(id: string, options?: RequestOptions): Promise<WithRequestId<WebhookSecret>> {
+  rotateSecret(id: string, options?: RequestOptions): ApiPromise<WithRequestId<WebhookSecret>> {
     return this.sender.request({ method: 'POST', path: path`/v1/webhooks/${id}/secret` }, options);
   }
 
@@ -118,7 +124,7 @@ export class Webhooks {
     id: string,
     deliveryId: string,
     options?: RequestOptions,
-  ): Promise<WithRequestId<WebhookDelivery>> {
+  ): ApiPromise<WithRequestId<WebhookDelivery>> {
     const spec = {
       method: 'POST',
       path: path`/v1/webhooks/${id}/deliveries/${deliveryId}/retry`,
@@ -127,17 +133,17 @@ export class Webhooks {
   }
 
   /**
-   * Checks the signature and timestamp of a delivery and returns its event, narrowed by `type`.
-   * Pass the body exactly as received (not parsed and serialised again), the request's headers,
-   * and the webhook's secret, or both secrets while one is rotated. Throws a
-   * PetstoreWebhookError for a delivery that cannot be trusted.
+   * Checks the signature and timestamp of a delivery with Web Crypto and resolves to its event,
+   * narrowed by `type`. Pass the body exactly as received (not parsed and serialised again), as
+   * text or bytes, the request's headers, and the webhook's secret, or both secrets while one is
+   * rotated. Rejects with a PetstoreWebhookError for a delivery that cannot be trusted.
    */
   constructEvent(
-    rawBody: string | Uint8Array,
+    rawBody: WebhookBody,
     headers: WebhookHeaders,
     secret: string | string[],
     options?: ConstructEventOptions,
-  ): WebhookEvent {
+  ): Promise<WebhookEvent> {
     return constructEvent(rawBody, headers, secret, options);
   }
 }

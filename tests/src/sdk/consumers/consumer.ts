@@ -147,7 +147,11 @@ async function main(): Promise<void> {
   const timeout = errorReport(await thrownBy(() => hanging.accounts.me()));
 
   const delivery = JSON.parse(readFileSync(input.deliveryPath, 'utf8')) as Delivery;
-  const event = client.webhooks.constructEvent(delivery.body, delivery.headers, delivery.secret);
+  const event = await client.webhooks.constructEvent(
+    delivery.body,
+    delivery.headers,
+    delivery.secret,
+  );
   const orderId = event.type === 'order.created' ? event.data.id : undefined;
   const forged = delivery.body.replace('"order.created"', '"order.cancelled"');
   const tampered = errorReport(
