@@ -133,6 +133,7 @@ const calls: [string, Call, string, string, unknown?][] = [
     'POST',
     '/v1/webhooks/wh_1/deliveries/whd_2/retry',
   ],
+  ['webhooks.test', (c) => c.webhooks.test('wh_1'), 'POST', '/v1/webhooks/wh_1/test'],
 ];
 
 describe('resources', () => {

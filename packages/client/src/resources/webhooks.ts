@@ -133,6 +133,18 @@ export class Webhooks {
   }
 
   /**
+   * Send a test event
+   *
+   * A signed `webhook.test` event to this webhook now, whatever events it lists; resolves to its
+   * delivery. A webhook turned off is 409 `conflict`.
+   * @beta
+   * @operationId testWebhook
+   */
+  test(id: string, options?: RequestOptions): ApiPromise<WithRequestId<WebhookDelivery>> {
+    return this.sender.request({ method: 'POST', path: path`/v1/webhooks/${id}/test` }, options);
+  }
+
+  /**
    * Checks the signature and timestamp of a delivery with Web Crypto and resolves to its event,
    * narrowed by `type`. Pass the body exactly as received (not parsed and serialised again), as
    * text or bytes, the request's headers, and the webhook's secret, or both secrets while one is
