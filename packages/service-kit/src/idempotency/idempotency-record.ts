@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ErrorBody } from '@petstore/contract';
-import { AppError } from '@petstore/service-kit';
-import type { IdempotencyRecord, StoredResponse } from '../repositories/idempotency-repository.js';
+import { AppError } from '../app-error.js';
+import type { IdempotencyRecord, StoredResponse } from './idempotency-repository.js';
 
 /** API.md asks for at least 24 h. */
 const RETENTION_MS = 48 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
-import type { Session } from '@petstore/service-kit';
 import type { Collection, Db } from 'mongodb';
+import type { Session } from '../transactions.js';
 
-/** What a request answered: a placed order, or the Error it was refused with. */
+/** What a request answered: the resource it made, or the Error it was refused with. */
 export interface StoredResponse {
   status: number;
   body: unknown;
@@ -18,11 +18,17 @@ export interface IdempotencyRecord {
   expiresAt: Date;
 }
 
+/** The `idempotency_keys` collection of a service's database. */
 export class IdempotencyRepository {
   readonly #keys: Collection<IdempotencyRecord>;
 
   constructor(db: Db) {
     this.#keys = db.collection<IdempotencyRecord>('idempotency_keys');
+  }
+
+  /** MongoDB deletes a key's record once it expires. Run at every start. */
+  async ensureIndexes(): Promise<void> {
+    await this.#keys.createIndex({ expiresAt: 1 }, { name: 'expires_at', expireAfterSeconds: 0 });
   }
 
   async find(id: string, session?: Session): Promise<IdempotencyRecord | undefined> {
