@@ -108,6 +108,16 @@ describe('the contract against API.md', () => {
   it.each([
     ['POST /v1/store/orders', contract.orders.placeOrder.headers],
     ['POST /v1/messages', contract.messages.sendMessage.headers],
+    ['POST /v1/pets', contract.pets.createPet.headers],
+    ['POST /v1/categories', contract.categories.createCategory.headers],
+    ['POST /v1/accounts', contract.accounts.createAccount.headers],
+    ['POST /v1/accounts/me/keys', contract.accounts.createKey.headers],
+    ['POST /v1/webhooks', contract.webhooks.createWebhook.headers],
+    ['POST /v1/webhooks/{webhookId}/secret', contract.webhooks.rotateWebhookSecret.headers],
+    [
+      'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
+      contract.webhooks.retryWebhookDelivery.headers,
+    ],
   ])('declares the optional Idempotency-Key header of %s', (_operation, headers) => {
     expect(headers.parse({})).toEqual({});
     expect(headers.safeParse({ 'idempotency-key': 'x'.repeat(255) }).success).toBe(true);

@@ -8,6 +8,7 @@ import { v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
+import { IdempotentHeadersSchema } from './idempotency.js';
 
 /** What the gateway refuses with 422 `invalid_webhook_url` beyond the pattern, in words. */
 const URL_RULE =
@@ -123,10 +124,11 @@ const WebhookPathSchema = z.object({ webhookId });
 export const webhooks = c.router({
   createWebhook: {
     ...at('POST /v1/webhooks', metadata),
+    headers: IdempotentHeadersSchema,
     body: requestBody(NewWebhookSchema),
     summary: 'Create a webhook',
     description:
-      'Subscribes a URL to event types and returns its signing secret, shown this once. A URL the gateway refuses (see `url`: a scheme other than `https`, or an address that is loopback, private, link-local or metadata, unless the deployment allows private URLs) is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. An account has at most 16 webhooks: one more is 409 `conflict`. The events it will receive are described under Callbacks.',
+      'Subscribes a URL to event types and returns its signing secret, shown this once. A URL the gateway refuses (see `url`: a scheme other than `https`, or an address that is loopback, private, link-local or metadata, unless the deployment allows private URLs) is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. An account has at most 16 webhooks: one more is 409 `conflict`. The events it will receive are described under Callbacks. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
     responses: { 201: CreatedWebhookSchema, ...v1Errors(400, 401, 403, 409, 413, 415, 422) },
   },
   listWebhooks: {
@@ -161,12 +163,13 @@ export const webhooks = c.router({
   },
   rotateWebhookSecret: {
     ...at('POST /v1/webhooks/:webhookId/secret', metadata),
+    headers: IdempotentHeadersSchema,
     pathParams: WebhookPathSchema,
     body: c.noBody(),
     summary: 'Rotate a webhook’s secret',
     description:
-      'A new signing secret, shown this once. For 24 hours deliveries carry a signature by each secret (space separated in `webhook-signature`), so a receiver can switch without missing one.',
-    responses: { 201: WebhookSecretSchema, ...v1Errors(400, 401, 404) },
+      'A new signing secret, shown this once. For 24 hours deliveries carry a signature by each secret (space separated in `webhook-signature`), so a receiver can switch without missing one. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
+    responses: { 201: WebhookSecretSchema, ...v1Errors(400, 401, 404, 422) },
   },
   listWebhookDeliveries: {
     ...at('GET /v1/webhooks/:webhookId/deliveries', metadata),
@@ -179,13 +182,14 @@ export const webhooks = c.router({
   },
   retryWebhookDelivery: {
     ...at('POST /v1/webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
+    headers: IdempotentHeadersSchema,
     pathParams: WebhookPathSchema.extend({
       deliveryId: WebhookDeliveryIdSchema.openapi({ description: 'The delivery’s id.' }),
     }),
     body: c.noBody(),
     summary: 'Retry a delivery',
     description:
-      'Schedules another attempt now, whatever the delivery’s status; the receiver gets the same `webhook-id` again.',
-    responses: { 202: WebhookDeliverySchema, ...v1Errors(400, 401, 404) },
+      'Schedules another attempt now, whatever the delivery’s status; the receiver gets the same `webhook-id` again. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
+    responses: { 202: WebhookDeliverySchema, ...v1Errors(400, 401, 404, 422) },
   },
 });

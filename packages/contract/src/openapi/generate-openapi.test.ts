@@ -321,14 +321,16 @@ describe('generateOpenApi', () => {
     expect(description).not.toContain('not `https`');
   });
 
-  it.each(['placeOrder', 'sendMessage'])(
-    'shows the optional Idempotency-Key header of %s',
-    (id) => {
-      expect(operationById(document, id).parameters).toContainEqual(
+  it('shows the optional Idempotency-Key header and a 422 on every POST', () => {
+    const posts = Object.values(document.paths).flatMap((item) => (item.post ? [item.post] : []));
+    expect(posts.length).toBeGreaterThanOrEqual(9);
+    for (const operation of posts) {
+      expect(operation.parameters, operation.operationId).toContainEqual(
         expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
       );
-    },
-  );
+      expect(Object.keys(operation.responses), operation.operationId).toContain('422');
+    }
+  });
 
   it('documents the headers each kind of response carries', () => {
     const headersOf = (operationId: string, status: string) =>
