@@ -54,10 +54,15 @@ export {
   type IdempotencyRecord,
   type StoredResponse,
 } from './idempotency/idempotency-repository.js';
-export { hashBody, REPLAYED_HEADER, type KeyedRequest } from './idempotency/idempotency-record.js';
+export {
+  REPLAYED_HEADER,
+  requestHashOf,
+  type KeyedRequest,
+} from './idempotency/idempotency-record.js';
 export {
   createIdempotency,
   keyedRequest,
   type Executed,
   type Idempotency,
+  type Sealing,
 } from './idempotency/idempotent.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashBody } from './idempotency-record.js';
+import { hashBody, requestHashOf } from './idempotency-record.js';
 
 describe('hashBody', () => {
   it('is the same whatever the order of the keys', () => {
@@ -17,5 +17,16 @@ describe('hashBody', () => {
 
   it('is a SHA-256 in hex', () => {
     expect(hashBody({})).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('requestHashOf', () => {
+  it('binds a key to its operation as well as its body', () => {
+    const request = { accountId: 'acct_1', key: 'k', body: undefined };
+    const rotate = requestHashOf({ ...request, operation: 'POST /v1/webhooks/wh_1/secret' });
+    expect(rotate).not.toBe(requestHashOf({ ...request, operation: 'POST /v1/accounts/me/keys' }));
+    expect(rotate).not.toBe(
+      requestHashOf({ ...request, operation: 'POST /v1/webhooks/wh_2/secret' }),
+    );
   });
 });

@@ -1,6 +1,10 @@
 import { AppError } from '../app-error.js';
 import type { Session, Transaction } from '../transactions.js';
-import type { IdempotencyRepository, StoredResponse } from './idempotency-repository.js';
+import type {
+  IdempotencyRecord,
+  IdempotencyRepository,
+  StoredResponse,
+} from './idempotency-repository.js';
 import {
   answer,
   keyRecord,
@@ -19,6 +23,12 @@ export interface Executed<T> {
 
 export type Idempotency = ReturnType<typeof createIdempotency>;
 
+/** Encrypts what a key's record keeps, for responses that show a secret once (an API key). */
+export interface Sealing {
+  seal(text: string): string;
+  open(sealed: string): string;
+}
+
 /**
  * Refusals that come once a request executed (the resource is missing, in conflict, refers to
  * nothing), remembered under its key like a success; a refusal before it (400, 401, 403) is not.
@@ -32,26 +42,41 @@ class Refused extends Error {
   }
 }
 
-/** The key a request carries, bound to its account and body; undefined without a key. */
+/** The key a request carries, bound to its account, operation and body; undefined without a key. */
 export function keyedRequest(
   accountId: string,
   key: string | undefined,
-  body: unknown,
+  { operation, body }: Pick<KeyedRequest, 'operation' | 'body'>,
 ): KeyedRequest | undefined {
-  return key === undefined ? undefined : { accountId, key, body };
+  return key === undefined ? undefined : { accountId, key, operation, body };
 }
 
 /**
  * `Idempotency-Key` over a service's database: each request with a key executes at most once,
  * and the key answers the outcome of the first that did, refusals included.
  */
-export function createIdempotency(keys: IdempotencyRepository, transaction: Transaction) {
+export function createIdempotency(
+  keys: IdempotencyRepository,
+  transaction: Transaction,
+  sealing?: Sealing,
+) {
+  const stored = ({ status, body }: StoredResponse): StoredResponse =>
+    sealing ? { status, body: sealing.seal(JSON.stringify(body)) } : { status, body };
+  const opened = ({ status, body }: StoredResponse): StoredResponse =>
+    sealing
+      ? { status, body: JSON.parse(sealing.open(body as string)) as unknown }
+      : { status, body };
+  const replayed = (record: IdempotencyRecord, keyed: KeyedRequest) => ({
+    response: opened(replayOf(record, keyed)),
+    replayed: true,
+  });
+
   /** The key's record answered, or its refusal stored, in one transaction. */
   function remember(keyed: KeyedRequest, refusal: StoredResponse) {
     return transaction(async (session) => {
       const record = await keys.find(recordIdOf(keyed), session);
-      if (record) return { response: replayOf(record, keyed), replayed: true };
-      await keys.insert(keyRecord(keyed, refusal), session);
+      if (record) return replayed(record, keyed);
+      await keys.insert(keyRecord(keyed, stored(refusal)), session);
       return { response: refusal, replayed: false };
     });
   }
@@ -77,12 +102,12 @@ export function createIdempotency(keys: IdempotencyRepository, transaction: Tran
         return executed<T>(
           await transaction(async (session) => {
             const record = await keys.find(recordIdOf(keyed), session);
-            if (record) return { response: replayOf(record, keyed), replayed: true };
+            if (record) return replayed(record, keyed);
             const response = await work(session).catch((error: unknown) => {
               const remembered = error instanceof AppError && REMEMBERED_STATUSES.has(error.status);
               throw remembered ? new Refused(error) : error;
             });
-            await keys.insert(keyRecord(keyed, response), session);
+            await keys.insert(keyRecord(keyed, stored(response)), session);
             return { response, replayed: false };
           }),
         );
@@ -98,7 +123,7 @@ export function createIdempotency(keys: IdempotencyRepository, transaction: Tran
     /** What the key answered before, outside any transaction; undefined when it is unused. */
     async replay<T>(keyed: KeyedRequest): Promise<Executed<T> | undefined> {
       const record = await keys.find(recordIdOf(keyed));
-      return record && executed<T>({ response: replayOf(record, keyed), replayed: true });
+      return record && executed<T>(replayed(record, keyed));
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { hashBody, type IdempotencyRecord } from '@petstore/service-kit';
+import { requestHashOf, type IdempotencyRecord } from '@petstore/service-kit';
 import { accounts, type Account } from '@petstore/testkit';
 import { describe, expect } from 'vitest';
 import { it, type Stack } from '../test-support/stack.js';
@@ -78,7 +78,12 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     const placed = await place(stack, key, { petId, quantity: 1 });
     const record = await keys(stack).findOne({ _id: `${jane.accountId}:${key}` });
     expect(record).toMatchObject({
-      requestHash: hashBody({ petId, quantity: 1 }),
+      requestHash: requestHashOf({
+        accountId: jane.accountId,
+        key,
+        operation: 'POST /v1/store/orders',
+        body: { petId, quantity: 1 },
+      }),
       response: { status: 201, body: placed.body },
     });
     const hours = (record!.expiresAt.getTime() - before) / 3_600_000;

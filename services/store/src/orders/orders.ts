@@ -93,7 +93,10 @@ export function createOrders(deps: OrdersDeps) {
     const { caller, order, key, request } = placing;
     // The same instant written another way is the same request.
     const shipDate = order.shipDate && new Date(order.shipDate).toISOString();
-    const keyed = keyedRequest(caller.accountId, key, { ...order, shipDate });
+    const keyed = keyedRequest(caller.accountId, key, {
+      operation: 'POST /v1/store/orders',
+      body: { ...order, shipDate },
+    });
     let refusal: AppError | undefined;
     try {
       await petCheck(order.petId, request);
