@@ -1,5 +1,11 @@
 import type { WebhookDelivery } from '@petstore/contract';
-import { AppError, findPage, type Caller, type TimePage } from '@petstore/service-kit';
+import {
+  AppError,
+  findPage,
+  type Caller,
+  type Session,
+  type TimePage,
+} from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import {
   gatewayCollections,
@@ -32,12 +38,18 @@ export class DeliveryRepository {
     return (await findPage(deliveries, { webhookId }, page, 'descending')).map(toDelivery);
   }
 
-  async retry(caller: Caller, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
-    await this.#requireVisible(caller, webhookId);
+  /** In the transaction of `session`. */
+  async retry(
+    caller: Caller,
+    webhookId: string,
+    deliveryId: string,
+    session: Session,
+  ): Promise<WebhookDelivery> {
+    await this.#requireVisible(caller, webhookId, session);
     const retried = await this.#collections.deliveries.findOneAndUpdate(
       { _id: deliveryId, webhookId },
       { $set: { status: 'pending', nextAttemptAt: new Date() }, $unset: { expireAt: '' } },
-      { returnDocument: 'after' },
+      { returnDocument: 'after', session },
     );
     if (!retried) throw new AppError('not_found', 'no such delivery of this webhook');
     return toDelivery(retried);
@@ -182,10 +194,10 @@ export class DeliveryRepository {
     );
   }
 
-  async #requireVisible(caller: Caller, webhookId: string): Promise<void> {
+  async #requireVisible(caller: Caller, webhookId: string, session?: Session): Promise<void> {
     const { webhooks } = this.#collections;
     const projection = { _id: 1 };
-    if (!(await webhooks.findOne(visibleTo(caller, webhookId), { projection }))) {
+    if (!(await webhooks.findOne(visibleTo(caller, webhookId), { projection, session }))) {
       throw webhookNotFound();
     }
   }
