@@ -99,17 +99,6 @@ describe('RequestSender', () => {
     expect(server.received).toHaveLength(1);
   });
 
-  it('does not retry a POST without an Idempotency-Key', async () => {
-    await using server = await startServer(() => errorBody(503, 'service_unavailable'));
-    const { client } = testClient(server.baseUrl);
-
-    await expect(client.pets.create({ name: 'Rex', categoryId: 1 })).rejects.toMatchObject({
-      code: 'service_unavailable',
-    });
-    expect(server.received).toHaveLength(1);
-    expect(server.received[0]?.headers['idempotency-key']).toBeUndefined();
-  });
-
   it('retries a POST that carries an Idempotency-Key, with the same key', async () => {
     await using server = await startServer((_, index) =>
       index < 2 ? errorBody(503, 'service_unavailable') : { status: 201, body: pet },

@@ -44,8 +44,6 @@ export interface RequestSpec {
   path: string;
   query?: Record<string, QueryValue | undefined> | undefined;
   body?: unknown;
-  /** Generate an `Idempotency-Key` when the caller gives none, so that the POST may be retried. */
-  idempotent?: boolean;
 }
 
 /** A success, read and parsed. */
@@ -102,7 +100,9 @@ export class RequestSender {
 
   /** Sends the request, retrying what may be retried; resolves to a 2xx answer. */
   async send(spec: RequestSpec, options: RequestOptions = {}): Promise<Answer> {
-    const idempotencyKey = options.idempotencyKey ?? (spec.idempotent ? randomUUID() : undefined);
+    // Every POST honours a key: one is generated when the caller gives none, so it may be retried.
+    const idempotencyKey =
+      options.idempotencyKey ?? (spec.method === 'POST' ? randomUUID() : undefined);
     const maxRetries = options.maxRetries ?? this.options.maxRetries ?? 2;
     const retryable = mayRetry(spec.method, idempotencyKey);
     const url = `${this.baseUrl}${spec.path}${queryString(spec.query)}`;

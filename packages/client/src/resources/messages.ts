@@ -15,7 +15,7 @@ export class Messages {
    * @operationId sendMessage
    */
   send(body: NewMessage, options?: RequestOptions): Promise<WithRequestId<Message>> {
-    const spec = { method: 'POST', path: '/v1/messages', body, idempotent: true } as const;
+    const spec = { method: 'POST', path: '/v1/messages', body } as const;
     return this.sender.request(spec, options);
   }
 

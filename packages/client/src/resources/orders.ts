@@ -32,7 +32,7 @@ export class Orders {
    * @operationId placeOrder
    */
   create(body: NewOrder, options?: RequestOptions): Promise<WithRequestId<Order>> {
-    const spec = { method: 'POST', path: '/v1/store/orders', body, idempotent: true } as const;
+    const spec = { method: 'POST', path: '/v1/store/orders', body } as const;
     return this.sender.request(spec, options);
   }
 

@@ -163,6 +163,10 @@ describe('resources', () => {
   it.each([
     ['orders.create', (c: PetstoreClient) => c.orders.create({ petId: 1, quantity: 1 })],
     ['messages.send', (c: PetstoreClient) => c.messages.send({ message: 'Hello' })],
+    ['pets.create', (c: PetstoreClient) => c.pets.create({ name: 'Rex', categoryId: 1 })],
+    ['categories.create', (c: PetstoreClient) => c.categories.create({ name: 'Dogs' })],
+    ['accounts.createKey', (c: PetstoreClient) => c.accounts.createKey()],
+    ['webhooks.rotateSecret', (c: PetstoreClient) => c.webhooks.rotateSecret('wh_1')],
   ])('%s sends a generated Idempotency-Key, the same on every retry', async (_, call) => {
     await using server = await startServer((_, index) =>
       index < 2 ? errorBody(503, 'service_unavailable') : { status: 201, body: {} },
