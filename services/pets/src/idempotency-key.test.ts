@@ -66,6 +66,30 @@ describe('Idempotency-Key on POST /v1/pets', () => {
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
 
+  it('answers 409 conflict while another request with the key has not committed, leaving it free', async ({
+    pets,
+  }) => {
+    const { id: categoryId } = await seedCategory(pets, 'Dogs');
+    const key = randomUUID();
+    // Another request with the key, stuck before its commit: it holds the key's record.
+    const session = pets.db.client.startSession();
+    session.startTransaction();
+    await pets.db
+      .collection<{ _id: string }>('idempotency_keys')
+      .insertOne({ _id: `${accounts.admin.accountId}:${key}` }, { session });
+
+    const waiting = await post(pets, '/v1/pets', key, { name: 'Rex', categoryId });
+    expect(waiting).toMatchObject({
+      status: 409,
+      body: { code: 'conflict', message: expect.stringContaining('still in progress') as string },
+    });
+    await session.abortTransaction();
+    await session.endSession();
+
+    expect((await post(pets, '/v1/pets', key, { name: 'Rex', categoryId })).status).toBe(201);
+    expect(await pets.db.collection('pets').countDocuments()).toBe(1);
+  });
+
   it('leaves the key free after a 400 or a 403', async ({ pets }) => {
     const { id: categoryId } = await seedCategory(pets, 'Dogs');
     const key = randomUUID();

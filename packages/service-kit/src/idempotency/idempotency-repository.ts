@@ -31,8 +31,12 @@ export class IdempotencyRepository {
     await this.#keys.createIndex({ expiresAt: 1 }, { name: 'expires_at', expireAfterSeconds: 0 });
   }
 
-  async find(id: string, session?: Session): Promise<IdempotencyRecord | undefined> {
-    const record = await this.#keys.findOne({ _id: id }, { session });
+  /** `timeoutMS` bounds the whole read, the wait for a primary included. */
+  async find(
+    id: string,
+    { session, timeoutMS }: { session?: Session; timeoutMS?: number } = {},
+  ): Promise<IdempotencyRecord | undefined> {
+    const record = await this.#keys.findOne({ _id: id }, { session, timeoutMS });
     // A record past its time may wait a minute for MongoDB's TTL monitor: it is gone already.
     return record && record.expiresAt > new Date() ? record : undefined;
   }

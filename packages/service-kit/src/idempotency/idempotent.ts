@@ -35,6 +35,9 @@ export interface Sealing {
  */
 const REMEMBERED_STATUSES = new Set([404, 409, 422]);
 
+const isUnavailable = (error: unknown) =>
+  error instanceof AppError && error.code === 'service_unavailable';
+
 /** A refusal the work gave, carried out of its transaction, which it aborts. */
 class Refused extends Error {
   constructor(readonly refusal: AppError) {
@@ -74,7 +77,7 @@ export function createIdempotency(
   /** The key's record answered, or its refusal stored, in one transaction. */
   function remember(keyed: KeyedRequest, refusal: StoredResponse) {
     return transaction(async (session) => {
-      const record = await keys.find(recordIdOf(keyed), session);
+      const record = await keys.find(recordIdOf(keyed), { session });
       if (record) return replayed(record, keyed);
       await keys.insert(keyRecord(keyed, stored(refusal)), session);
       return { response: refusal, replayed: false };
@@ -84,6 +87,22 @@ export function createIdempotency(
   function executed<T>(outcome: { response: StoredResponse; replayed: boolean }): Executed<T> {
     const { status, body } = answer(outcome.response, outcome);
     return { status, body: body as T, replayed: outcome.replayed };
+  }
+
+  /**
+   * A transaction that could not commit in time: when the database answers, it was waiting on
+   * another request with the key (whose outcome is answered once it committed), else it is down.
+   */
+  async function settled<T>(keyed: KeyedRequest, unavailable: unknown): Promise<Executed<T>> {
+    // Briefly: a client is waiting, and a database that is down is answered 503 at once.
+    const record = await keys.find(recordIdOf(keyed), { timeoutMS: 500 }).catch(() => {
+      throw unavailable;
+    });
+    if (record) return executed<T>(replayed(record, keyed));
+    throw new AppError(
+      'conflict',
+      'a request with this Idempotency-Key is still in progress; retry it later',
+    );
   }
 
   return {
@@ -101,7 +120,7 @@ export function createIdempotency(
       try {
         return executed<T>(
           await transaction(async (session) => {
-            const record = await keys.find(recordIdOf(keyed), session);
+            const record = await keys.find(recordIdOf(keyed), { session });
             if (record) return replayed(record, keyed);
             const response = await work(session).catch((error: unknown) => {
               const remembered = error instanceof AppError && REMEMBERED_STATUSES.has(error.status);
@@ -112,6 +131,7 @@ export function createIdempotency(
           }),
         );
       } catch (error) {
+        if (isUnavailable(error)) return settled<T>(keyed, error);
         if (!(error instanceof Refused)) throw error;
         const outcome = await remember(keyed, refusalOf(error.refusal));
         // The first to execute gets its refusal as it was thrown, details included.
