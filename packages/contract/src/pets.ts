@@ -85,7 +85,7 @@ export const pets = c.router({
     summary: 'Add a pet',
     description:
       'Adds a pet to the catalogue; `Location` gives its address. Its category must exist (422 `unknown_category`). With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 201: PetSchema, ...v1Errors(400, 401, 403, 413, 415, 422) },
+    responses: { 201: PetSchema, ...v1Errors(400, 401, 403, 409, 413, 415, 422) },
   },
   getPet: {
     ...at('GET /v1/pets/:petId', { ...read, sunset: getPetSunset }),

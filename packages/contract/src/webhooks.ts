@@ -169,7 +169,7 @@ export const webhooks = c.router({
     summary: 'Rotate a webhook’s secret',
     description:
       'A new signing secret, shown this once. For 24 hours deliveries carry a signature by each secret (space separated in `webhook-signature`), so a receiver can switch without missing one. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 201: WebhookSecretSchema, ...v1Errors(400, 401, 404, 422) },
+    responses: { 201: WebhookSecretSchema, ...v1Errors(400, 401, 404, 409, 422) },
   },
   listWebhookDeliveries: {
     ...at('GET /v1/webhooks/:webhookId/deliveries', metadata),
@@ -190,6 +190,6 @@ export const webhooks = c.router({
     summary: 'Retry a delivery',
     description:
       'Schedules another attempt now, whatever the delivery’s status; the receiver gets the same `webhook-id` again. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 202: WebhookDeliverySchema, ...v1Errors(400, 401, 404, 422) },
+    responses: { 202: WebhookDeliverySchema, ...v1Errors(400, 401, 404, 409, 422) },
   },
 });

@@ -321,7 +321,7 @@ describe('generateOpenApi', () => {
     expect(description).not.toContain('not `https`');
   });
 
-  it('shows the optional Idempotency-Key header and a 422 on every POST', () => {
+  it('shows the optional Idempotency-Key header, a 409 and a 422 on every POST but a message', () => {
     const posts = Object.values(document.paths).flatMap((item) => (item.post ? [item.post] : []));
     expect(posts.length).toBeGreaterThanOrEqual(9);
     for (const operation of posts) {
@@ -329,6 +329,9 @@ describe('generateOpenApi', () => {
         expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
       );
       expect(Object.keys(operation.responses), operation.operationId).toContain('422');
+      if (operation.operationId !== 'sendMessage') {
+        expect(Object.keys(operation.responses), operation.operationId).toContain('409');
+      }
     }
   });
 
