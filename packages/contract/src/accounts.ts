@@ -8,6 +8,7 @@ import { v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
+import { IdempotentHeadersSchema } from './idempotency.js';
 
 const EMAIL_EXAMPLE = 'jane@example.com';
 const API_KEY_EXAMPLE = 'psk_8Zq3VtK1mW7xR2cN5bH9jL4pD6fS0aYe';
@@ -99,11 +100,12 @@ const keyManagement = { ...account, stability: 'experimental' } satisfies RouteM
 export const accounts = c.router({
   createAccount: {
     ...at('POST /v1/accounts', { service: 'gateway', auth: 'none' }),
+    headers: IdempotentHeadersSchema,
     body: requestBody(NewAccountSchema),
     summary: 'Create an account',
     description:
-      'Signs up a customer and returns its first API key, shown this once. An email already used is 409 `conflict`. Needs no key; rate limited per client address.',
-    responses: { 201: CreatedAccountSchema, ...v1Errors(400, 409, 413, 415) },
+      'Signs up a customer and returns its first API key, shown this once. An email already used is 409 `conflict`. Needs no key; rate limited per client address. With `Idempotency-Key`, kept per client address, a retry with the same body answers the first response again, key included; another body with the same key is 422 `idempotency_key_reused`.',
+    responses: { 201: CreatedAccountSchema, ...v1Errors(400, 409, 413, 415, 422) },
   },
   getMe: {
     ...at('GET /v1/accounts/me', account),
@@ -113,11 +115,12 @@ export const accounts = c.router({
   },
   createKey: {
     ...at('POST /v1/accounts/me/keys', keyManagement),
+    headers: IdempotentHeadersSchema,
     body: c.noBody(),
     summary: 'Create an API key',
     description:
-      'A new key for the current account, shown this once; the other keys keep working. An account has at most 10 keys not revoked: one more is 409 `conflict`.',
-    responses: { 201: CreatedApiKeySchema, ...v1Errors(401, 409) },
+      'A new key for the current account, shown this once; the other keys keep working. An account has at most 10 keys not revoked: one more is 409 `conflict`. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
+    responses: { 201: CreatedApiKeySchema, ...v1Errors(400, 401, 409, 422) },
   },
   listKeys: {
     ...at('GET /v1/accounts/me/keys', keyManagement),

@@ -6,6 +6,7 @@ import { v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
+import { IdempotentHeadersSchema } from './idempotency.js';
 
 export const NewCategorySchema = z
   .object({
@@ -50,11 +51,12 @@ export const categories = c.router({
   },
   createCategory: {
     ...at('POST /v1/categories', adminWrite),
+    headers: IdempotentHeadersSchema,
     body: requestBody(NewCategorySchema),
     summary: 'Add a category',
     description:
-      'Adds a category; `Location` gives its address. A name already used, in any case, is 409 `conflict`.',
-    responses: { 201: CategorySchema, ...v1Errors(400, 401, 403, 409, 413, 415) },
+      'Adds a category; `Location` gives its address. A name already used, in any case, is 409 `conflict`. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
+    responses: { 201: CategorySchema, ...v1Errors(400, 401, 403, 409, 413, 415, 422) },
   },
   getCategory: {
     ...at('GET /v1/categories/:categoryId', read),

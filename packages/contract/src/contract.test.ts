@@ -48,7 +48,7 @@ const specified: [method: string, path: string, statuses: number[]][] = [
   ['POST', '/v1/webhooks/:webhookId/secret', [201, 400, 401, 404, ...V1]],
   ['GET', '/v1/webhooks/:webhookId/deliveries', [200, 400, 401, 404, ...V1]],
   ['POST', '/v1/webhooks/:webhookId/deliveries/:deliveryId/retry', [202, 400, 401, 404, ...V1]],
-  ['POST', '/v1/webhooks/:webhookId/test', [202, 400, 401, 404, 409, ...V1]],
+  ['POST', '/v1/webhooks/:webhookId/test', [202, 400, 401, 404, 409, 422, ...V1]],
 ];
 
 const publicRoutes = contractOperations(contract);
@@ -109,6 +109,16 @@ describe('the contract against API.md', () => {
   it.each([
     ['POST /v1/store/orders', contract.orders.placeOrder.headers],
     ['POST /v1/messages', contract.messages.sendMessage.headers],
+    ['POST /v1/pets', contract.pets.createPet.headers],
+    ['POST /v1/categories', contract.categories.createCategory.headers],
+    ['POST /v1/accounts', contract.accounts.createAccount.headers],
+    ['POST /v1/accounts/me/keys', contract.accounts.createKey.headers],
+    ['POST /v1/webhooks', contract.webhooks.createWebhook.headers],
+    ['POST /v1/webhooks/{webhookId}/secret', contract.webhooks.rotateWebhookSecret.headers],
+    [
+      'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
+      contract.webhooks.retryWebhookDelivery.headers,
+    ],
   ])('declares the optional Idempotency-Key header of %s', (_operation, headers) => {
     expect(headers.parse({})).toEqual({});
     expect(headers.safeParse({ 'idempotency-key': 'x'.repeat(255) }).success).toBe(true);

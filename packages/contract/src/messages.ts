@@ -6,7 +6,7 @@ import { initContract } from '@ts-rest/core';
 import { v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
-import { IdempotencyKeySchema } from './store.js';
+import { IdempotentHeadersSchema } from './idempotency.js';
 
 const messageText = lengthInCodePoints(z.string(), { min: 1, max: 10_000 }).openapi({
   description: '1–10 000 characters (Unicode code points), kept as sent.',
@@ -39,7 +39,7 @@ const metadata = { service: 'gateway', auth: 'key', stability: 'beta' } satisfie
 export const messages = c.router({
   sendMessage: {
     ...at('POST /v1/messages', metadata),
-    headers: z.object({ 'idempotency-key': IdempotencyKeySchema.optional() }),
+    headers: IdempotentHeadersSchema,
     body: requestBody(NewMessageSchema),
     summary: 'Send a message',
     description:

@@ -6,6 +6,7 @@ import { initContract } from '@ts-rest/core';
 import { v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
+import { IdempotentHeadersSchema } from './idempotency.js';
 
 export const PetStatusSchema = z.enum(['available', 'pending', 'sold']).openapi('PetStatus', {
   description:
@@ -79,11 +80,12 @@ export const pets = c.router({
   },
   createPet: {
     ...at('POST /v1/pets', adminWrite),
+    headers: IdempotentHeadersSchema,
     body: requestBody(NewPetSchema),
     summary: 'Add a pet',
     description:
-      'Adds a pet to the catalogue; `Location` gives its address. Its category must exist (422 `unknown_category`).',
-    responses: { 201: PetSchema, ...v1Errors(400, 401, 403, 413, 415, 422) },
+      'Adds a pet to the catalogue; `Location` gives its address. Its category must exist (422 `unknown_category`). With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
+    responses: { 201: PetSchema, ...v1Errors(400, 401, 403, 409, 413, 415, 422) },
   },
   getPet: {
     ...at('GET /v1/pets/:petId', { ...read, sunset: getPetSunset }),

@@ -3,12 +3,12 @@ import type { ZodOpenAPIMetadata } from '@asteasolutions/zod-to-openapi';
 import { IdParamSchema, IdSchema } from './ids.js';
 import { PageQuerySchema } from './pagination.js';
 import { TimestampInputSchema, TimestampSchema } from './timestamps.js';
-import { lengthInCodePoints } from './text.js';
 import { PetStatusSchema } from './pets.js';
 import { initContract } from '@ts-rest/core';
 import { v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
+import { IdempotentHeadersSchema } from './idempotency.js';
 
 /** A number of pets in stock or in an order: a whole number up to a million. */
 export const QuantitySchema = z.number().int().min(0).max(1_000_000);
@@ -70,12 +70,6 @@ export const ListOrdersQuerySchema = PageQuerySchema.extend({
 });
 export type ListOrdersQuery = z.infer<typeof ListOrdersQuerySchema>;
 
-export const IdempotencyKeySchema = lengthInCodePoints(z.string(), { min: 1, max: 255 }).openapi({
-  description:
-    'Retrying with the same key and body returns the first answer again; keys are kept at least 24 hours.',
-  example: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
-});
-
 export const InventoryItemSchema = z
   .object({
     petId: IdSchema.openapi({ example: 1 }),
@@ -129,7 +123,7 @@ export const orders = c.router({
   },
   placeOrder: {
     ...at('POST /v1/store/orders', customer),
-    headers: z.object({ 'idempotency-key': IdempotencyKeySchema.optional() }),
+    headers: IdempotentHeadersSchema,
     body: requestBody(NewOrderSchema),
     summary: 'Place an order',
     description:

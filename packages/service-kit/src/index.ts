@@ -49,3 +49,20 @@ export { Outbox, type NewMessage, type OutboxMessage } from './outbox/outbox.js'
 export { outboxRelay, type OutboxRelayOptions, type Sender } from './outbox/outbox-relay.js';
 export { EVENTS_TOPIC, eventMessages, eventsSender, newEvent } from './outbox/event-messages.js';
 export type { EventsSenderOptions } from './outbox/event-messages.js';
+export {
+  IdempotencyRepository,
+  type IdempotencyRecord,
+  type StoredResponse,
+} from './idempotency/idempotency-repository.js';
+export {
+  REPLAYED_HEADER,
+  requestHashOf,
+  type KeyedRequest,
+} from './idempotency/idempotency-record.js';
+export {
+  createIdempotency,
+  keyedRequest,
+  type Executed,
+  type Idempotency,
+  type Sealing,
+} from './idempotency/idempotent.js';

@@ -1,5 +1,16 @@
 import { contract } from '@petstore/contract';
-import { AppError, decodeCursor, pageOf, requireCaller } from '@petstore/service-kit';
+import {
+  AppError,
+  decodeCursor,
+  keyedRequest,
+  pageOf,
+  REPLAYED_HEADER,
+  requireCaller,
+  type Executed,
+  type Idempotency,
+  type Session,
+} from '@petstore/service-kit';
+import type { Context } from 'koa';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { AccountRepository } from './accounts/account-repository.js';
 import type { Authenticator } from './auth/authentication.js';
@@ -22,6 +33,8 @@ export interface GatewayRoutesDeps {
   messages: MessageRepository;
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
+  /** `Idempotency-Key` records, in the gateway's database. */
+  idempotency: Idempotency;
   /** Called once a message is queued, to have the worker deliver it. */
   onMessageQueued: (id: string) => void;
   /** Called once a delivery is due now, to wake the delivery worker. */
@@ -35,6 +48,23 @@ const timePage = (query: { cursor?: string; limit: number }) => ({
   limit: query.limit + 1,
 });
 
+/** The request's `Idempotency-Key`: its operation is the path, with the ids in it. */
+function keyOf(
+  ctx: Context,
+  owner: string,
+  headers: { 'idempotency-key'?: string },
+  body: unknown,
+) {
+  const operation = `POST ${ctx.path}`;
+  return keyedRequest(owner, headers['idempotency-key'], { operation, body });
+}
+
+/** A response made, or made before under the request's `Idempotency-Key`. */
+function answered<T>(ctx: Context, { body, replayed }: Executed<T>): T {
+  if (replayed) ctx.set(REPLAYED_HEADER, 'true');
+  return body;
+}
+
 function found<T>(value: T | undefined, notFound: () => AppError = webhookNotFound): T {
   if (value === undefined) throw notFound();
   return value;
@@ -43,22 +73,43 @@ function found<T>(value: T | undefined, notFound: () => AppError = webhookNotFou
 export function gatewayRoutes(
   deps: GatewayRoutesDeps,
 ): RouterImplementation<typeof gatewayContract> {
-  const { accounts, messages, webhooks, deliveries } = deps;
+  const { accounts, messages, webhooks, deliveries, idempotency } = deps;
+  /** Runs `work` once per `Idempotency-Key` of `owner`'s, the key's record written with it. */
+  const once = async <T extends object>(
+    ctx: Context,
+    request: { owner: string; headers: { 'idempotency-key'?: string }; body?: unknown },
+    status: number,
+    work: (session: Session) => Promise<T>,
+  ): Promise<T> => {
+    const keyed = keyOf(ctx, request.owner, request.headers, request.body);
+    const made = await idempotency.run<T>(keyed, async (session) => ({
+      status,
+      body: await work(session),
+    }));
+    return answered(ctx, made);
+  };
   return {
     accounts: {
-      createAccount: async ({ body }) => ({
+      // No account yet: a key is kept per client address.
+      createAccount: async ({ headers, body, ctx }) => ({
         status: 201,
-        body: await accounts.createCustomer(body.email, body.name ?? null),
+        body: await once(ctx, { owner: `address:${ctx.ip}`, headers, body }, 201, (session) =>
+          accounts.createCustomer(body.email, body.name ?? null, session),
+        ),
       }),
       getMe: async ({ ctx }) => {
         const account = await accounts.getAccount(requireCaller(ctx).accountId);
         const gone = () => new AppError('unauthorized', 'the API key’s account no longer exists');
         return { status: 200, body: found(account, gone) };
       },
-      createKey: async ({ ctx }) => ({
-        status: 201,
-        body: await accounts.createKey(requireCaller(ctx)),
-      }),
+      createKey: async ({ headers, ctx }) => {
+        const caller = requireCaller(ctx);
+        const request = { owner: caller.accountId, headers };
+        return {
+          status: 201,
+          body: await once(ctx, request, 201, (session) => accounts.createKey(caller, session)),
+        };
+      },
       listKeys: async ({ query, ctx }) => {
         const keys = await accounts.listKeys(requireCaller(ctx).accountId, timePage(query));
         return { status: 200, body: pageOf(ctx, keys, query.limit) };
@@ -84,10 +135,14 @@ export function gatewayRoutes(
       },
     },
     webhooks: {
-      createWebhook: async ({ body, ctx }) => ({
-        status: 201,
-        body: await webhooks.create(requireCaller(ctx), body),
-      }),
+      createWebhook: async ({ headers, body, ctx }) => {
+        const caller = requireCaller(ctx);
+        const request = { owner: caller.accountId, headers, body };
+        return {
+          status: 201,
+          body: await once(ctx, request, 201, (session) => webhooks.create(caller, body, session)),
+        };
+      },
       listWebhooks: async ({ query, ctx }) => {
         const items = await webhooks.list(requireCaller(ctx), timePage(query));
         return { status: 200, body: pageOf(ctx, items, query.limit) };
@@ -104,24 +159,36 @@ export function gatewayRoutes(
         if (!(await webhooks.delete(requireCaller(ctx), params.webhookId))) throw webhookNotFound();
         return { status: 204, body: undefined };
       },
-      rotateWebhookSecret: async ({ params, ctx }) => ({
-        status: 201,
-        body: { secret: found(await webhooks.rotateSecret(requireCaller(ctx), params.webhookId)) },
-      }),
+      rotateWebhookSecret: async ({ params, headers, ctx }) => {
+        const caller = requireCaller(ctx);
+        const request = { owner: caller.accountId, headers };
+        const body = await once(ctx, request, 201, async (session) => ({
+          secret: found(await webhooks.rotateSecret(caller, params.webhookId, session)),
+        }));
+        return { status: 201, body };
+      },
       listWebhookDeliveries: async ({ params, query, ctx }) => {
         const page = timePage(query);
         const items = await deliveries.list(requireCaller(ctx), params.webhookId, page);
         return { status: 200, body: pageOf(ctx, items, query.limit) };
       },
-      retryWebhookDelivery: async ({ params, ctx }) => {
+      retryWebhookDelivery: async ({ params, headers, ctx }) => {
         const caller = requireCaller(ctx);
-        const delivery = await deliveries.retry(caller, params.webhookId, params.deliveryId);
+        const { webhookId, deliveryId } = params;
+        const request = { owner: caller.accountId, headers };
+        const delivery = await once(ctx, request, 202, (session) =>
+          deliveries.retry(caller, webhookId, deliveryId, session),
+        );
         deps.onWebhookDeliveryDue();
         return { status: 202, body: delivery };
       },
-      testWebhook: async ({ params, ctx }) => {
-        const webhook = found(await webhooks.get(requireCaller(ctx), params.webhookId));
-        const delivery = await deliveries.addTest(webhook);
+      testWebhook: async ({ params, headers, ctx }) => {
+        const caller = requireCaller(ctx);
+        const request = { owner: caller.accountId, headers };
+        const delivery = await once(ctx, request, 202, async (session) => {
+          const webhook = found(await webhooks.get(caller, params.webhookId, session));
+          return deliveries.addTest(webhook, session);
+        });
         deps.onWebhookDeliveryDue();
         return { status: 202, body: delivery };
       },

@@ -1,8 +1,11 @@
 import {
+  createIdempotency,
   databaseGauge,
+  IdempotencyRepository,
   inTransaction,
   startService,
   type Logger,
+  type Session,
   type StartedService,
   type StartOptions,
 } from '@petstore/service-kit';
@@ -22,6 +25,7 @@ import { DeliveryRepository } from './webhooks/delivery-repository.js';
 import { deliveryWorker } from './webhooks/delivery-worker.js';
 import { EventRecorder } from './webhooks/event-recorder.js';
 import { WebhookRepository } from './webhooks/webhook-repository.js';
+import { sealSecret, unsealSecret } from './webhooks/webhook-secret.js';
 
 export interface StartGatewayOptions extends StartOptions {
   /** Check the gateway's own responses against the contract (tests). */
@@ -40,10 +44,17 @@ export function buildGateway(client: MongoClient, db: Db, config: Config, logger
   const webhookDeliveries = deliveryWorker(deliveries, config.webhooks, logger);
   const recorder = new EventRecorder(db, (webhookIds) => webhookDeliveries.wake(webhookIds));
   const deliver = logDelivery(logger);
+  const transaction = <T>(work: (session: Session) => Promise<T>) => inTransaction(client, work);
+  // Created keys and webhook secrets are shown again to a retry: records keep them sealed.
+  const { secretsKey } = config.webhooks;
+  const idempotency = createIdempotency(new IdempotencyRepository(db), transaction, {
+    seal: (text) => sealSecret(text, secretsKey),
+    open: (sealed) => unsealSecret(sealed, secretsKey),
+  });
   const messageDeliveries = messageWorker({
     messages,
     recorder,
-    transaction: (work) => inTransaction(client, work),
+    transaction,
     deliver,
     logger,
     ...config.messages,
@@ -55,6 +66,7 @@ export function buildGateway(client: MongoClient, db: Db, config: Config, logger
     accounts,
     messages,
     deliveries,
+    idempotency,
     recorder,
     webhooks: new WebhookRepository(db, config.webhooks),
     authenticator: new Authenticator(accounts, createKeyCache({ ttlMs, maxEntries }), keyUsage),

@@ -1,7 +1,10 @@
-import type { NewPet, Pet, PetPatch, PetStatus } from '@petstore/contract';
+import type { Category, NewCategory, NewPet, Pet, PetPatch, PetStatus } from '@petstore/contract';
 import {
   eventMessages,
   newEvent,
+  type Executed,
+  type Idempotency,
+  type KeyedRequest,
   type Outbox,
   type Session,
   type Transaction,
@@ -14,6 +17,8 @@ export interface CatalogueDeps {
   pets: PetsRepository;
   categories: CategoriesRepository;
   outbox: Outbox;
+  /** `Idempotency-Key` records, in the pets database. */
+  idempotency: Idempotency;
   /** Runs `work` in one transaction of the pets database. */
   transaction: Transaction;
 }
@@ -25,7 +30,8 @@ export type Catalogue = ReturnType<typeof createCatalogue>;
  * category's revision, so that it and a delete of the category cannot both commit; a change of
  * status adds `pet.status_changed` to the outbox with the change.
  */
-export function createCatalogue({ pets, categories, outbox, transaction }: CatalogueDeps) {
+export function createCatalogue(deps: CatalogueDeps) {
+  const { pets, categories, outbox, idempotency, transaction } = deps;
   async function write(petId: bigint, fields: PetFields, session: Session): Promise<Pet> {
     const before = await pets.find(petId, session);
     if (!before) throw notFound('pet', petId);
@@ -44,14 +50,25 @@ export function createCatalogue({ pets, categories, outbox, transaction }: Catal
   }
 
   return {
-    async createPet({ name, categoryId, status = 'available' }: NewPet): Promise<Pet> {
+    /** Adds a pet, once per `Idempotency-Key`: the key's record is written with it. */
+    async createPet(pet: NewPet, keyed?: KeyedRequest): Promise<Executed<Pet>> {
+      const { name, categoryId, status = 'available' } = pet;
       const _id = await pets.nextId();
-      return transaction(async (session) => {
+      return idempotency.run<Pet>(keyed, async (session) => {
         if (!(await categories.confirm(categoryId, session))) throw unknownCategory(categoryId);
         const document = { _id, name, categoryId, status };
         await pets.insert(document, session);
-        return toPet(document);
+        return { status: 201, body: toPet(document) };
       });
+    },
+
+    /** Adds a category, once per `Idempotency-Key`: the key's record is written with it. */
+    async createCategory(category: NewCategory, keyed?: KeyedRequest): Promise<Executed<Category>> {
+      const _id = await categories.nextId();
+      return idempotency.run<Category>(keyed, async (session) => ({
+        status: 201,
+        body: await categories.create(_id, category, session),
+      }));
     },
 
     replacePet(petId: bigint, { name, categoryId, status = 'available' }: NewPet) {

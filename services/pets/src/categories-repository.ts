@@ -22,8 +22,15 @@ export class CategoriesRepository extends CatalogueCollections {
     return toCategory(document);
   }
 
-  async create({ name, description }: NewCategory): Promise<Category> {
-    const _id = await nextSequenceValue(this.db, 'categories');
+  nextId(): Promise<number> {
+    return nextSequenceValue(this.db, 'categories');
+  }
+
+  async create(
+    _id: number,
+    { name, description }: NewCategory,
+    session: Session,
+  ): Promise<Category> {
     const document = {
       _id,
       name,
@@ -31,7 +38,7 @@ export class CategoriesRepository extends CatalogueCollections {
       revision: 0,
       ...(description === undefined ? {} : { description }),
     };
-    await named(name, () => this.categories.insertOne(document));
+    await named(name, () => this.categories.insertOne(document, { session }));
     return toCategory(document);
   }
 

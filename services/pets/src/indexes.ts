@@ -1,4 +1,4 @@
-import { isDuplicateKey, Outbox } from '@petstore/service-kit';
+import { IdempotencyRepository, isDuplicateKey, Outbox } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import { categoriesCollection, nameKeyOf, petsCollection } from './storage.js';
 
@@ -13,6 +13,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     { name: 'nameKey_unique', unique: true },
   );
   await new Outbox(db).ensureIndexes();
+  await new IdempotencyRepository(db).ensureIndexes();
 }
 
 /**

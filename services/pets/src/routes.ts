@@ -1,5 +1,13 @@
 import { contract, internalContract } from '@petstore/contract';
-import { decodeCursor, pageOf, type IdPage } from '@petstore/service-kit';
+import {
+  decodeCursor,
+  keyedRequest,
+  pageOf,
+  REPLAYED_HEADER,
+  requireCaller,
+  type Executed,
+  type IdPage,
+} from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
 import type { Catalogue } from './catalogue.js';
@@ -19,10 +27,19 @@ export interface RoutesDeps {
   catalogue: Catalogue;
 }
 
-const created = <T extends { id: number }>(ctx: Context, path: string, resource: T) => {
-  ctx.set('Location', `${path}/${resource.id}`);
-  return { status: 201 as const, body: resource };
+/** A resource made, or made before under the request's `Idempotency-Key`. */
+const created = <T extends { id: number }>(ctx: Context, path: string, made: Executed<T>) => {
+  ctx.set('Location', `${path}/${made.body.id}`);
+  if (made.replayed) ctx.set(REPLAYED_HEADER, 'true');
+  return { status: 201 as const, body: made.body };
 };
+
+/** The request's `Idempotency-Key`, bound to the calling account, the operation and the body. */
+const keyed = (
+  ctx: Context,
+  operation: string,
+  { headers, body }: { headers: { 'idempotency-key'?: string }; body: unknown },
+) => keyedRequest(requireCaller(ctx).accountId, headers['idempotency-key'], { operation, body });
 
 const ok = <T>(body: T) => ({ status: 200 as const, body });
 const noContent = { status: 204 as const, body: undefined };
@@ -43,7 +60,13 @@ export function routes({
   return {
     pets: {
       listPets: ({ query, ctx }) => listed(ctx, query, (page) => pets.list(query, page)),
-      createPet: async ({ body, ctx }) => created(ctx, '/v1/pets', await catalogue.createPet(body)),
+      createPet: async ({ headers, body, ctx }) => {
+        const made = await catalogue.createPet(
+          body,
+          keyed(ctx, 'POST /v1/pets', { headers, body }),
+        );
+        return created(ctx, '/v1/pets', made);
+      },
       // Deprecated: its headers and its sunset are set by operationPolicies, in front of it.
       getPet: async ({ params }) => ok(await pets.get(params.petId)),
       replacePet: async ({ params, body }) => ok(await catalogue.replacePet(params.petId, body)),
@@ -55,8 +78,10 @@ export function routes({
     },
     categories: {
       listCategories: ({ query, ctx }) => listed(ctx, query, (page) => categories.list(page)),
-      createCategory: async ({ body, ctx }) =>
-        created(ctx, '/v1/categories', await categories.create(body)),
+      createCategory: async ({ headers, body, ctx }) => {
+        const request = keyed(ctx, 'POST /v1/categories', { headers, body });
+        return created(ctx, '/v1/categories', await catalogue.createCategory(body, request));
+      },
       getCategory: async ({ params }) => ok(await categories.get(params.categoryId)),
       replaceCategory: async ({ params, body }) =>
         ok(await categories.replace(params.categoryId, body)),

@@ -1,6 +1,8 @@
 import {
   EVENTS_TOPIC,
   eventsSender,
+  createIdempotency,
+  IdempotencyRepository,
   inTransaction,
   Outbox,
   outboxRelay,
@@ -24,7 +26,8 @@ export function petsDeps(client: MongoClient, db: Db, config: PetsConfig, logger
   const categories = new CategoriesRepository(db);
   const outbox = new Outbox(db);
   const transaction = <T>(work: (session: Session) => Promise<T>) => inTransaction(client, work);
-  const catalogue = createCatalogue({ pets, categories, outbox, transaction });
+  const idempotency = createIdempotency(new IdempotencyRepository(db), transaction);
+  const catalogue = createCatalogue({ pets, categories, outbox, idempotency, transaction });
   return { db, config, logger, pets, categories, catalogue };
 }
 

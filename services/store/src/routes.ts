@@ -1,8 +1,13 @@
 import { contract, storedId } from '@petstore/contract';
-import { decodeCursor, encodeCursor, pageOf, requireCaller } from '@petstore/service-kit';
+import {
+  decodeCursor,
+  encodeCursor,
+  pageOf,
+  REPLAYED_HEADER,
+  requireCaller,
+} from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
-import { REPLAYED_HEADER } from './idempotency/idempotency.js';
 import type { Inventory } from './inventory/inventory.js';
 import type { Orders } from './orders/orders.js';
 import type { RequestScope } from './pets-service/pet-check.js';

@@ -2,6 +2,8 @@ import {
   databaseGauge,
   EVENTS_TOPIC,
   eventsSender,
+  createIdempotency,
+  IdempotencyRepository,
   inTransaction,
   Outbox,
   outboxRelay,
@@ -19,7 +21,6 @@ import { statusPushSender } from './outbox/status-pushes.js';
 import { statusReconciliation } from './outbox/status-reconciliation.js';
 import { createPetCheck } from './pets-service/pet-check.js';
 import { createPetsAdapter } from './pets-service/pets-adapter.js';
-import { IdempotencyRepository } from './repositories/idempotency-repository.js';
 import { ensureIndexes } from './repositories/indexes.js';
 import { InventoryRepository } from './repositories/inventory-repository.js';
 import { OrderRepository } from './repositories/order-repository.js';
@@ -44,7 +45,7 @@ export function startStore(
         inTransaction(client, work);
       const orders = new OrderRepository(db);
       const inventory = new InventoryRepository(db);
-      const keys = new IdempotencyRepository(db);
+      const idempotency = createIdempotency(new IdempotencyRepository(db), transaction);
       const outbox = new Outbox(db);
       const { internalToken } = config;
       const { urls: baseUrls, timeoutMs, confirmedForMs } = config.pets;
@@ -65,7 +66,14 @@ export function startStore(
         logger,
         internalToken,
         validateResponses,
-        orders: createOrders({ orders, inventory, keys, outbox, petCheck, transaction }),
+        orders: createOrders({
+          orders,
+          inventory,
+          idempotency,
+          outbox,
+          petCheck,
+          transaction,
+        }),
         inventory: createInventory({ inventory, outbox, petCheck, transaction }),
       });
       databaseGauge('petstore_outbox_backlog', 'Messages the outbox holds.', async () => {

@@ -321,14 +321,19 @@ describe('generateOpenApi', () => {
     expect(description).not.toContain('not `https`');
   });
 
-  it.each(['placeOrder', 'sendMessage'])(
-    'shows the optional Idempotency-Key header of %s',
-    (id) => {
-      expect(operationById(document, id).parameters).toContainEqual(
+  it('shows the optional Idempotency-Key header, a 409 and a 422 on every POST but a message', () => {
+    const posts = Object.values(document.paths).flatMap((item) => (item.post ? [item.post] : []));
+    expect(posts.length).toBeGreaterThanOrEqual(9);
+    for (const operation of posts) {
+      expect(operation.parameters, operation.operationId).toContainEqual(
         expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
       );
-    },
-  );
+      expect(Object.keys(operation.responses), operation.operationId).toContain('422');
+      if (operation.operationId !== 'sendMessage') {
+        expect(Object.keys(operation.responses), operation.operationId).toContain('409');
+      }
+    }
+  });
 
   it('documents the headers each kind of response carries', () => {
     const headersOf = (operationId: string, status: string) =>

@@ -2,12 +2,12 @@ import type { Account, ApiKey, CreatedAccount, CreatedApiKey, Role } from '@pets
 import {
   AppError,
   findPage,
-  inTransaction,
   isDuplicateKey,
   type Caller,
+  type Session,
   type TimePage,
 } from '@petstore/service-kit';
-import type { Db, MongoClient } from 'mongodb';
+import type { Db } from 'mongodb';
 import { hashApiKey, keyPrefix, newApiKey } from '../auth/api-key-secret.js';
 import type { KeyOwner } from '../auth/key-cache.js';
 import {
@@ -24,24 +24,24 @@ export const ADMIN_KEY_ID = 'key_admin';
 
 export class AccountRepository {
   readonly #collections: GatewayCollections;
-  readonly #client: MongoClient;
 
   constructor(db: Db) {
     this.#collections = gatewayCollections(db);
-    this.#client = db.client;
   }
 
-  /** The account and its first key, in one transaction. A duplicate email is 409. */
-  async createCustomer(email: string, name: string | null): Promise<CreatedAccount> {
+  /** The account and its first key, in the transaction of `session`. A duplicate email is 409. */
+  async createCustomer(
+    email: string,
+    name: string | null,
+    session: Session,
+  ): Promise<CreatedAccount> {
     const now = new Date();
     const account = { _id: newAccountId(), email, name, role: 'customer' as const, createdAt: now };
     const { apiKey, document: key } = this.#newKey(account._id, 'customer', now);
     const { apiKeys, accounts } = this.#collections;
     try {
-      await inTransaction(this.#client, async (session) => {
-        await accounts.insertOne(account, { session });
-        await apiKeys.insertOne(key, { session });
-      });
+      await accounts.insertOne(account, { session });
+      await apiKeys.insertOne(key, { session });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       throw new AppError('conflict', 'an account with this email already exists', { cause: error });
@@ -54,16 +54,14 @@ export class AccountRepository {
     return account ? toAccount(account) : undefined;
   }
 
-  /** 409 once the account has 10 keys not revoked. */
-  async createKey({ accountId, role }: Caller): Promise<CreatedApiKey> {
+  /** In the transaction of `session`; 409 once the account has 10 keys not revoked. */
+  async createKey({ accountId, role }: Caller, session: Session): Promise<CreatedApiKey> {
     const { apiKey, document } = this.#newKey(accountId, role, new Date());
     const { accounts, apiKeys } = this.#collections;
-    await inTransaction(this.#client, async (session) => {
-      const count = () => apiKeys.countDocuments({ accountId, revokedAt: null }, { session });
-      const limit = { accountId, max: MAX_ACTIVE_KEYS, what: 'active keys', count };
-      await refuseOverLimit(accounts, session, limit);
-      await apiKeys.insertOne(document, { session });
-    });
+    const count = () => apiKeys.countDocuments({ accountId, revokedAt: null }, { session });
+    const limit = { accountId, max: MAX_ACTIVE_KEYS, what: 'active keys', count };
+    await refuseOverLimit(accounts, session, limit);
+    await apiKeys.insertOne(document, { session });
     const { _id: id, prefix, createdAt } = document;
     return { id, apiKey, prefix, createdAt: createdAt.toISOString() };
   }

@@ -1,3 +1,4 @@
+import { IdempotencyRepository } from '@petstore/service-kit';
 import { MongoServerError, type Collection, type Db } from 'mongodb';
 import { gatewayCollections, RATE_LIMITS_COLLECTION } from './collections.js';
 
@@ -27,6 +28,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   );
   await deliveries.createIndex({ webhookId: 1, createdAt: -1, _id: -1 }, { name: 'webhook_log' });
   await deliveries.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0, name: 'expire_ttl' });
+  await new IdempotencyRepository(db).ensureIndexes();
   const windows = db.collection(RATE_LIMITS_COLLECTION);
   await windows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
   // A window is removed once it has ended.

@@ -15,7 +15,10 @@ const DROPPED = new Set([
 ]);
 
 /** Service response headers a client needs; the gateway decides every other one. */
-const PASSED_THROUGH = ['Location', 'Link', 'Deprecation', 'Sunset', 'Allow', 'Retry-After'];
+const PASSED_THROUGH = [
+  ...['Location', 'Link', 'Deprecation', 'Sunset', 'Allow', 'Retry-After'],
+  'Idempotent-Replayed',
+];
 
 export function forwardedHeaders(ctx: Context, caller: Caller | undefined, internalToken: string) {
   const connection = ctx.get('Connection');

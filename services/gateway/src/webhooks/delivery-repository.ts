@@ -4,6 +4,7 @@ import {
   findPage,
   timeOrderedId,
   type Caller,
+  type Session,
   type TimePage,
 } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
@@ -39,26 +40,32 @@ export class DeliveryRepository {
     return (await findPage(deliveries, { webhookId }, page, 'descending')).map(toDelivery);
   }
 
-  async retry(caller: Caller, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
-    await this.#requireVisible(caller, webhookId);
+  /** In the transaction of `session`. */
+  async retry(
+    caller: Caller,
+    webhookId: string,
+    deliveryId: string,
+    session: Session,
+  ): Promise<WebhookDelivery> {
+    await this.#requireVisible(caller, webhookId, session);
     const retried = await this.#collections.deliveries.findOneAndUpdate(
       { _id: deliveryId, webhookId },
       { $set: { status: 'pending', nextAttemptAt: new Date() }, $unset: { expireAt: '' } },
-      { returnDocument: 'after' },
+      { returnDocument: 'after', session },
     );
     if (!retried) throw new AppError('not_found', 'no such delivery of this webhook');
     return toDelivery(retried);
   }
 
   /** A `webhook.test` event to this webhook alone, due now; its `data` is the webhook. */
-  async addTest(webhook: Webhook): Promise<WebhookDelivery> {
+  async addTest(webhook: Webhook, session: Session): Promise<WebhookDelivery> {
     if (!webhook.enabled) {
       throw new AppError('conflict', 'the webhook is turned off: turn it on to test it');
     }
     const timestamp = new Date().toISOString();
     const event = { id: timeOrderedId('evt'), type: 'webhook.test' as const, timestamp };
     const delivery = newDelivery(webhook.id, { ...event, data: webhook });
-    await this.#collections.deliveries.insertOne(delivery);
+    await this.#collections.deliveries.insertOne(delivery, { session });
     return toDelivery(delivery);
   }
 
@@ -201,10 +208,10 @@ export class DeliveryRepository {
     );
   }
 
-  async #requireVisible(caller: Caller, webhookId: string): Promise<void> {
+  async #requireVisible(caller: Caller, webhookId: string, session?: Session): Promise<void> {
     const { webhooks } = this.#collections;
     const projection = { _id: 1 };
-    if (!(await webhooks.findOne(visibleTo(caller, webhookId), { projection }))) {
+    if (!(await webhooks.findOne(visibleTo(caller, webhookId), { projection, session }))) {
       throw webhookNotFound();
     }
   }

@@ -12,6 +12,7 @@ import {
   findPage,
   inTransaction,
   type Caller,
+  type Session,
   type TimePage,
 } from '@petstore/service-kit';
 import type { Db, MongoClient } from 'mongodb';
@@ -51,8 +52,12 @@ export class WebhookRepository {
     this.#client = db.client;
   }
 
-  /** 409 once the account has 16 webhooks. */
-  async create(caller: Caller, { url, events, description }: NewWebhook): Promise<CreatedWebhook> {
+  /** In the transaction of `session`; 409 once the account has 16 webhooks. */
+  async create(
+    caller: Caller,
+    { url, events, description }: NewWebhook,
+    session: Session,
+  ): Promise<CreatedWebhook> {
     const subscribed = allowedEvents(caller.role, events);
     await this.#checkUrl(url);
     const secret = newWebhookSecret();
@@ -71,16 +76,14 @@ export class WebhookRepository {
       failingSince: null,
     };
     const { accountId } = caller;
-    await inTransaction(this.#client, async (session) => {
-      const count = () => this.#webhooks.countDocuments({ accountId }, { session });
-      await refuseOverLimit(this.#accounts, session, {
-        accountId,
-        max: MAX_WEBHOOKS,
-        what: 'webhooks',
-        count,
-      });
-      await this.#webhooks.insertOne(document, { session });
+    const count = () => this.#webhooks.countDocuments({ accountId }, { session });
+    await refuseOverLimit(this.#accounts, session, {
+      accountId,
+      max: MAX_WEBHOOKS,
+      what: 'webhooks',
+      count,
     });
+    await this.#webhooks.insertOne(document, { session });
     return { ...toWebhook(document), secret };
   }
 
@@ -90,8 +93,8 @@ export class WebhookRepository {
     return (await findPage(this.#webhooks, owned, page, 'ascending')).map(toWebhook);
   }
 
-  async get(caller: Caller, webhookId: string): Promise<Webhook | undefined> {
-    const document = await this.#webhooks.findOne(visibleTo(caller, webhookId));
+  async get(caller: Caller, webhookId: string, session?: Session): Promise<Webhook | undefined> {
+    const document = await this.#webhooks.findOne(visibleTo(caller, webhookId), { session });
     return document ? toWebhook(document) : undefined;
   }
 
@@ -122,25 +125,30 @@ export class WebhookRepository {
     });
   }
 
-  /** The replaced secret signs alongside the new one for 24 hours; expired ones are dropped. */
-  async rotateSecret(caller: Caller, webhookId: string): Promise<string | undefined> {
+  /**
+   * The replaced secret signs alongside the new one for 24 hours; expired ones are dropped. In the
+   * transaction of `session`: a rotation that ran meanwhile conflicts, and this one runs again.
+   */
+  async rotateSecret(
+    caller: Caller,
+    webhookId: string,
+    session: Session,
+  ): Promise<string | undefined> {
     const secret = newWebhookSecret();
-    // Applies only if the newest secret is still the one read, else reads again.
-    for (;;) {
-      const current = await this.#webhooks.findOne(visibleTo(caller, webhookId));
-      if (!current) return undefined;
-      const now = new Date();
-      const replacedUntil = new Date(now.getTime() + PREVIOUS_SECRET_MS);
-      const stillSigning = current.secrets.flatMap((previous): SealedSecret[] => {
-        const expiresAt = previous.expiresAt ?? replacedUntil;
-        return expiresAt > now ? [{ ...previous, expiresAt }] : [];
-      });
-      const { matchedCount } = await this.#webhooks.updateOne(
-        { ...visibleTo(caller, webhookId), 'secrets.0.sealed': current.secrets[0]?.sealed ?? null },
-        { $set: { secrets: [this.#seal(secret, now), ...stillSigning], updatedAt: now } },
-      );
-      if (matchedCount === 1) return secret;
-    }
+    const current = await this.#webhooks.findOne(visibleTo(caller, webhookId), { session });
+    if (!current) return undefined;
+    const now = new Date();
+    const replacedUntil = new Date(now.getTime() + PREVIOUS_SECRET_MS);
+    const stillSigning = current.secrets.flatMap((previous): SealedSecret[] => {
+      const expiresAt = previous.expiresAt ?? replacedUntil;
+      return expiresAt > now ? [{ ...previous, expiresAt }] : [];
+    });
+    await this.#webhooks.updateOne(
+      { _id: current._id },
+      { $set: { secrets: [this.#seal(secret, now), ...stillSigning], updatedAt: now } },
+      { session },
+    );
+    return secret;
   }
 
   #seal(secret: string, now: Date): SealedSecret {

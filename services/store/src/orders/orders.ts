@@ -1,28 +1,19 @@
 import { storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
 import {
   AppError,
+  keyedRequest,
   requireAdmin,
   toAppError,
   type Caller,
+  type Executed,
+  type Idempotency,
   type Outbox,
   type Session,
   type Transaction,
 } from '@petstore/service-kit';
 import { orderEvent, stockMessages } from '../events.js';
-import {
-  answer,
-  keyRecord,
-  recordIdOf,
-  refusalOf,
-  replayOf,
-  type KeyedRequest,
-} from '../idempotency/idempotency.js';
 import type { PetCheck, RequestScope } from '../pets-service/pet-check.js';
 import { oneAtATime } from './one-at-a-time.js';
-import type {
-  IdempotencyRepository,
-  StoredResponse,
-} from '../repositories/idempotency-repository.js';
 import type { InventoryRepository } from '../repositories/inventory-repository.js';
 import {
   toOrder,
@@ -36,7 +27,7 @@ import {
 export interface OrdersDeps {
   orders: OrderRepository;
   inventory: InventoryRepository;
-  keys: IdempotencyRepository;
+  idempotency: Idempotency;
   outbox: Outbox;
   petCheck: PetCheck;
   /** Runs `work` in one transaction of the store's database. */
@@ -56,9 +47,6 @@ export interface PlaceRequest {
   request: RequestScope;
 }
 
-/** Aborts an order's transaction when the stock is short. */
-class OutOfStock extends Error {}
-
 const notFound = (id: bigint) => new AppError('not_found', `order ${id} not found`);
 
 function scopeOf(caller: Caller): OrderScope {
@@ -66,7 +54,7 @@ function scopeOf(caller: Caller): OrderScope {
 }
 
 export function createOrders(deps: OrdersDeps) {
-  const { orders, inventory, keys, outbox, petCheck, transaction } = deps;
+  const { orders, inventory, idempotency, outbox, petCheck, transaction } = deps;
   // Every order of a pet writes its stock entry, and concurrent transactions that write one
   // document conflict: all but one abort and start again. This process places a pet's orders one
   // after another instead; orders of other pets, and of other processes, still run alongside. An
@@ -75,16 +63,11 @@ export function createOrders(deps: OrdersDeps) {
   const perPet = oneAtATime<number>((error) => toAppError(error).code === 'service_unavailable');
 
   /**
-   * Stores the order, its key's record and its messages, and takes the stock. The stock entry,
-   * which every order of the pet writes, is written last, so that it is held only until the
-   * commit: orders of one pet wait on each other that long, no longer. Short stock aborts it all.
+   * Stores the order and its messages, and takes the stock. The stock entry, which every order of
+   * the pet writes, is written last, so that it is held only until the commit: orders of one pet
+   * wait on each other that long, no longer. Short stock aborts it all.
    */
-  async function placeIn(
-    session: Session,
-    { caller, order }: PlaceRequest,
-    orderId: number,
-    keyed?: KeyedRequest,
-  ): Promise<StoredResponse> {
+  async function placeIn(session: Session, { caller, order }: PlaceRequest, orderId: number) {
     const { petId, quantity, shipDate } = order;
     const placedAt = new Date();
     const stored = await orders.insert(
@@ -98,67 +81,44 @@ export function createOrders(deps: OrdersDeps) {
       },
       session,
     );
-    const response = { status: 201, body: toOrder(stored) };
-    if (keyed) await keys.insert(keyRecord(keyed, response), session);
     const change = await inventory.take(petId, quantity, session);
-    if (!change) throw new OutOfStock(`pet ${petId} has fewer than ${quantity} in stock`);
+    if (!change) {
+      throw new AppError('insufficient_stock', `pet ${petId} has fewer than ${quantity} in stock`);
+    }
     await outbox.add(session, [...orderEvent('order.created', stored), ...stockMessages(change)]);
-    return response;
-  }
-
-  /** Executes the order, or its refusal when one is given: the key answers it from then on. */
-  function execute(
-    placing: PlaceRequest,
-    orderId: number,
-    keyed?: KeyedRequest,
-    refusal?: StoredResponse,
-  ) {
-    return transaction(async (session) => {
-      const record = keyed && (await keys.find(recordIdOf(keyed), session));
-      if (keyed && record) return { response: replayOf(record, keyed), replayed: true };
-      if (refusal && keyed) await keys.insert(keyRecord(keyed, refusal), session);
-      const response = refusal ?? (await placeIn(session, placing, orderId, keyed));
-      return { response, replayed: false };
-    });
+    return { status: 201, body: toOrder(stored) };
   }
 
   async function place(placing: PlaceRequest): Promise<Placed> {
     const { caller, order, key, request } = placing;
     // The same instant written another way is the same request.
     const shipDate = order.shipDate && new Date(order.shipDate).toISOString();
-    const keyed: KeyedRequest | undefined =
-      key === undefined
-        ? undefined
-        : { accountId: caller.accountId, key, body: { ...order, shipDate } };
-    let refusal: StoredResponse | undefined;
+    const keyed = keyedRequest(caller.accountId, key, {
+      operation: 'POST /v1/store/orders',
+      body: { ...order, shipDate },
+    });
+    let refusal: AppError | undefined;
     try {
       await petCheck(order.petId, request);
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'unknown_pet')) {
-        return replayOrThrow(keyed, error);
+        // Pets cannot say whether the pet exists, so nothing executes: a key answers what
+        // executed under it before, if anything did.
+        const replayed = keyed && (await idempotency.replay<PlacedOrder>(keyed));
+        if (!replayed) throw error;
+        return placed(replayed);
       }
-      refusal = refusalOf(error);
+      refusal = error;
     }
     // A refused order takes no id.
     const orderId = refusal ? 0 : await orders.nextId();
-    const executed = perPet(order.petId, () => execute(placing, orderId, keyed, refusal));
-    const outcome = await executed.catch((error: unknown) => {
-      if (!(error instanceof OutOfStock)) throw error;
-      const short = refusalOf(new AppError('insufficient_stock', error.message));
-      return execute(placing, orderId, keyed, short);
-    });
+    const outcome = await perPet(order.petId, () =>
+      idempotency.run<PlacedOrder>(keyed, async (session) => {
+        if (refusal) throw refusal;
+        return placeIn(session, placing, orderId);
+      }),
+    );
     return placed(outcome);
-  }
-
-  /**
-   * When pets cannot say whether the pet exists, nothing executes: a key answers what executed
-   * under it before, if anything did.
-   */
-  async function replayOrThrow(keyed: KeyedRequest | undefined, error: unknown): Promise<Placed> {
-    if (!keyed) throw error;
-    const record = await keys.find(recordIdOf(keyed));
-    if (!record) throw error;
-    return placed({ response: replayOf(record, keyed), replayed: true });
   }
 
   /** Closes an open order in one transaction with its stock and messages; undefined if not open. */
@@ -229,8 +189,6 @@ export function createOrders(deps: OrdersDeps) {
   };
 }
 
-/** A stored outcome as the client gets it: the order, or the refusal thrown again. */
-function placed(outcome: { response: StoredResponse; replayed: boolean }): Placed {
-  const { body } = answer(outcome.response, outcome);
-  return { order: body as PlacedOrder, replayed: outcome.replayed };
+function placed({ body, replayed }: Executed<PlacedOrder>): Placed {
+  return { order: body, replayed };
 }

@@ -1,4 +1,4 @@
-import { Outbox } from '@petstore/service-kit';
+import { IdempotencyRepository, Outbox } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 
 /** Run at every start; creating an index that exists changes nothing. */
@@ -6,9 +6,6 @@ export async function ensureIndexes(db: Db): Promise<void> {
   const orders = db.collection('orders');
   await orders.createIndex({ ownerId: 1, _id: 1 }, { name: 'owner_id' });
   await orders.createIndex({ petId: 1, complete: 1, cancelled: 1 }, { name: 'pet_open' });
-  // MongoDB deletes a key's record once it expires.
-  await db
-    .collection('idempotency_keys')
-    .createIndex({ expiresAt: 1 }, { name: 'expires_at', expireAfterSeconds: 0 });
+  await new IdempotencyRepository(db).ensureIndexes();
   await new Outbox(db).ensureIndexes();
 }

@@ -97,15 +97,17 @@ print(response.status_code, response.json())`,
     expect(samples.Python).toContain(`    "${url}",\n`);
   });
 
-  it('creates an account without a key', () => {
+  it('creates an account without an API key, with an Idempotency-Key', () => {
     expect(samplesOf('createAccount')).toEqual({
       cURL: `curl -i -X POST 'http://127.0.0.1:8080/v1/accounts' \\
   -H 'Content-Type: application/json' \\
+  -H 'Idempotency-Key: 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f' \\
   -d '{"email":"jane@example.com","name":"Jane Doe"}'`,
       JavaScript: `const response = await fetch('http://127.0.0.1:8080/v1/accounts', {
   method: 'POST',
   headers: {
     'Content-Type': 'application/json',
+    'Idempotency-Key': '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
   },
   body: JSON.stringify({
     "email": "jane@example.com",
@@ -117,6 +119,9 @@ console.log(response.status, await response.json());`,
 
 response = requests.post(
     "http://127.0.0.1:8080/v1/accounts",
+    headers={
+        "Idempotency-Key": "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
+    },
     json={
         "email": "jane@example.com",
         "name": "Jane Doe",

@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { ErrorBody } from '@petstore/contract';
-import { AppError } from '@petstore/service-kit';
-import type { IdempotencyRecord, StoredResponse } from '../repositories/idempotency-repository.js';
+import { AppError } from '../app-error.js';
+import type { IdempotencyRecord, StoredResponse } from './idempotency-repository.js';
 
 /** API.md asks for at least 24 h. */
 const RETENTION_MS = 48 * 60 * 60 * 1000;
 
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
-/** A request that carries an `Idempotency-Key`, with the body that key is bound to. */
+/** A request that carries an `Idempotency-Key`, with the operation and body that key is bound to. */
 export interface KeyedRequest {
   accountId: string;
   key: string;
+  /** `POST /v1/webhooks/wh_1/secret`: one key used on another operation or resource is refused. */
+  operation: string;
   body: unknown;
 }
 
@@ -20,7 +22,7 @@ export function keyRecord(request: KeyedRequest, response: StoredResponse): Idem
   const createdAt = new Date();
   return {
     _id: recordIdOf(request),
-    requestHash: hashBody(request.body),
+    requestHash: requestHashOf(request),
     response,
     createdAt,
     expiresAt: new Date(createdAt.getTime() + RETENTION_MS),
@@ -39,10 +41,10 @@ export function refusalOf(error: AppError): StoredResponse {
 
 /** The first outcome under the key, for a request that used it again: the same body, or 422. */
 export function replayOf(record: IdempotencyRecord, request: KeyedRequest): StoredResponse {
-  if (record.requestHash !== hashBody(request.body)) {
+  if (record.requestHash !== requestHashOf(request)) {
     throw new AppError(
       'idempotency_key_reused',
-      'this Idempotency-Key was used with another request body',
+      'this Idempotency-Key was used with another request body or operation',
     );
   }
   return record.response;
@@ -54,6 +56,11 @@ export function answer(response: StoredResponse, { replayed }: { replayed: boole
   const { code, message } = response.body as ErrorBody;
   const headers: Record<string, string> = replayed ? { [REPLAYED_HEADER]: 'true' } : {};
   throw new AppError(code, message, { headers });
+}
+
+/** What a key is bound to: its operation and body. */
+export function requestHashOf({ operation, body }: KeyedRequest): string {
+  return hashBody({ operation, body });
 }
 
 /** SHA-256 of the body's canonical JSON (keys sorted at every level, undefined left out). */

@@ -1,7 +1,7 @@
-import type { Session } from '@petstore/service-kit';
 import type { Collection, Db } from 'mongodb';
+import type { Session } from '../transactions.js';
 
-/** What a request answered: a placed order, or the Error it was refused with. */
+/** What a request answered: the resource it made, or the Error it was refused with. */
 export interface StoredResponse {
   status: number;
   body: unknown;
@@ -18,6 +18,7 @@ export interface IdempotencyRecord {
   expiresAt: Date;
 }
 
+/** The `idempotency_keys` collection of a service's database. */
 export class IdempotencyRepository {
   readonly #keys: Collection<IdempotencyRecord>;
 
@@ -25,8 +26,17 @@ export class IdempotencyRepository {
     this.#keys = db.collection<IdempotencyRecord>('idempotency_keys');
   }
 
-  async find(id: string, session?: Session): Promise<IdempotencyRecord | undefined> {
-    const record = await this.#keys.findOne({ _id: id }, { session });
+  /** MongoDB deletes a key's record once it expires. Run at every start. */
+  async ensureIndexes(): Promise<void> {
+    await this.#keys.createIndex({ expiresAt: 1 }, { name: 'expires_at', expireAfterSeconds: 0 });
+  }
+
+  /** `timeoutMS` bounds the whole read, the wait for a primary included. */
+  async find(
+    id: string,
+    { session, timeoutMS }: { session?: Session; timeoutMS?: number } = {},
+  ): Promise<IdempotencyRecord | undefined> {
+    const record = await this.#keys.findOne({ _id: id }, { session, timeoutMS });
     // A record past its time may wait a minute for MongoDB's TTL monitor: it is gone already.
     return record && record.expiresAt > new Date() ? record : undefined;
   }

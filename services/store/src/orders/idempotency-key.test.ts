@@ -1,28 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { requestHashOf, type IdempotencyRecord } from '@petstore/service-kit';
 import { accounts, type Account } from '@petstore/testkit';
 import { describe, expect } from 'vitest';
-import type { IdempotencyRecord } from '../repositories/idempotency-repository.js';
 import { it, type Stack } from '../test-support/stack.js';
-import { hashBody } from './idempotency.js';
-
-describe('hashBody', () => {
-  it('is the same whatever the order of the keys', () => {
-    expect(hashBody({ petId: 1, quantity: 2 })).toBe(hashBody({ quantity: 2, petId: 1 }));
-  });
-
-  it('ignores properties that are undefined', () => {
-    expect(hashBody({ petId: 1, shipDate: undefined })).toBe(hashBody({ petId: 1 }));
-  });
-
-  it('differs when a value differs', () => {
-    expect(hashBody({ petId: 1, quantity: 2 })).not.toBe(hashBody({ petId: 1, quantity: 3 }));
-    expect(hashBody({ petId: 1 })).not.toBe(hashBody({ petId: '1' }));
-  });
-
-  it('is a SHA-256 in hex', () => {
-    expect(hashBody({})).toMatch(/^[0-9a-f]{64}$/);
-  });
-});
 
 describe('Idempotency-Key on POST /v1/store/orders', () => {
   const { jane, john } = accounts;
@@ -98,7 +78,12 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     const placed = await place(stack, key, { petId, quantity: 1 });
     const record = await keys(stack).findOne({ _id: `${jane.accountId}:${key}` });
     expect(record).toMatchObject({
-      requestHash: hashBody({ petId, quantity: 1 }),
+      requestHash: requestHashOf({
+        accountId: jane.accountId,
+        key,
+        operation: 'POST /v1/store/orders',
+        body: { petId, quantity: 1 },
+      }),
       response: { status: 201, body: placed.body },
     });
     const hours = (record!.expiresAt.getTime() - before) / 3_600_000;

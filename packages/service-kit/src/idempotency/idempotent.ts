@@ -1,0 +1,149 @@
+import { AppError } from '../app-error.js';
+import type { Session, Transaction } from '../transactions.js';
+import type {
+  IdempotencyRecord,
+  IdempotencyRepository,
+  StoredResponse,
+} from './idempotency-repository.js';
+import {
+  answer,
+  keyRecord,
+  recordIdOf,
+  refusalOf,
+  replayOf,
+  type KeyedRequest,
+} from './idempotency-record.js';
+
+/** What a request answered, `replayed` when an earlier request with its key executed it. */
+export interface Executed<T> {
+  status: number;
+  body: T;
+  replayed: boolean;
+}
+
+export type Idempotency = ReturnType<typeof createIdempotency>;
+
+/** Encrypts what a key's record keeps, for responses that show a secret once (an API key). */
+export interface Sealing {
+  seal(text: string): string;
+  open(sealed: string): string;
+}
+
+/**
+ * Refusals that come once a request executed (the resource is missing, in conflict, refers to
+ * nothing), remembered under its key like a success; a refusal before it (400, 401, 403) is not.
+ */
+const REMEMBERED_STATUSES = new Set([404, 409, 422]);
+
+const isUnavailable = (error: unknown) =>
+  error instanceof AppError && error.code === 'service_unavailable';
+
+/** A refusal the work gave, carried out of its transaction, which it aborts. */
+class Refused extends Error {
+  constructor(readonly refusal: AppError) {
+    super(refusal.message);
+  }
+}
+
+/** The key a request carries, bound to its account, operation and body; undefined without a key. */
+export function keyedRequest(
+  accountId: string,
+  key: string | undefined,
+  { operation, body }: Pick<KeyedRequest, 'operation' | 'body'>,
+): KeyedRequest | undefined {
+  return key === undefined ? undefined : { accountId, key, operation, body };
+}
+
+/**
+ * `Idempotency-Key` over a service's database: each request with a key executes at most once,
+ * and the key answers the outcome of the first that did, refusals included.
+ */
+export function createIdempotency(
+  keys: IdempotencyRepository,
+  transaction: Transaction,
+  sealing?: Sealing,
+) {
+  const stored = ({ status, body }: StoredResponse): StoredResponse =>
+    sealing ? { status, body: sealing.seal(JSON.stringify(body)) } : { status, body };
+  const opened = ({ status, body }: StoredResponse): StoredResponse =>
+    sealing
+      ? { status, body: JSON.parse(sealing.open(body as string)) as unknown }
+      : { status, body };
+  const replayed = (record: IdempotencyRecord, keyed: KeyedRequest) => ({
+    response: opened(replayOf(record, keyed)),
+    replayed: true,
+  });
+
+  /** The key's record answered, or its refusal stored, in one transaction. */
+  function remember(keyed: KeyedRequest, refusal: StoredResponse) {
+    return transaction(async (session) => {
+      const record = await keys.find(recordIdOf(keyed), { session });
+      if (record) return replayed(record, keyed);
+      await keys.insert(keyRecord(keyed, stored(refusal)), session);
+      return { response: refusal, replayed: false };
+    });
+  }
+
+  function executed<T>(outcome: { response: StoredResponse; replayed: boolean }): Executed<T> {
+    const { status, body } = answer(outcome.response, outcome);
+    return { status, body: body as T, replayed: outcome.replayed };
+  }
+
+  /**
+   * A transaction that could not commit in time: when the database answers, it was waiting on
+   * another request with the key (whose outcome is answered once it committed), else it is down.
+   */
+  async function settled<T>(keyed: KeyedRequest, unavailable: unknown): Promise<Executed<T>> {
+    // Briefly: a client is waiting, and a database that is down is answered 503 at once.
+    const record = await keys.find(recordIdOf(keyed), { timeoutMS: 500 }).catch(() => {
+      throw unavailable;
+    });
+    if (record) return executed<T>(replayed(record, keyed));
+    throw new AppError(
+      'conflict',
+      'a request with this Idempotency-Key is still in progress; retry it later',
+    );
+  }
+
+  return {
+    /**
+     * Runs `work` in one transaction with the key's record: a record there answers again (another
+     * body: 422 `idempotency_key_reused`); else `work` runs and its outcome is written with it.
+     * Concurrent requests with one key conflict on the record, and MongoDB commits only one: the
+     * others run again and find it. A refusal `work` throws aborts its writes and is stored alone.
+     */
+    async run<T extends object>(
+      keyed: KeyedRequest | undefined,
+      work: (session: Session) => Promise<{ status: number; body: T }>,
+    ): Promise<Executed<T>> {
+      if (!keyed) return { ...(await transaction(work)), replayed: false };
+      try {
+        return executed<T>(
+          await transaction(async (session) => {
+            const record = await keys.find(recordIdOf(keyed), { session });
+            if (record) return replayed(record, keyed);
+            const response = await work(session).catch((error: unknown) => {
+              const remembered = error instanceof AppError && REMEMBERED_STATUSES.has(error.status);
+              throw remembered ? new Refused(error) : error;
+            });
+            await keys.insert(keyRecord(keyed, stored(response)), session);
+            return { response, replayed: false };
+          }),
+        );
+      } catch (error) {
+        if (isUnavailable(error)) return settled<T>(keyed, error);
+        if (!(error instanceof Refused)) throw error;
+        const outcome = await remember(keyed, refusalOf(error.refusal));
+        // The first to execute gets its refusal as it was thrown, details included.
+        if (!outcome.replayed) throw error.refusal;
+        return executed<T>(outcome);
+      }
+    },
+
+    /** What the key answered before, outside any transaction; undefined when it is unused. */
+    async replay<T>(keyed: KeyedRequest): Promise<Executed<T> | undefined> {
+      const record = await keys.find(recordIdOf(keyed));
+      return record && executed<T>(replayed(record, keyed));
+    },
+  };
+}
