@@ -4,7 +4,7 @@ import { trimmedText } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { v1Errors } from './errors.js';
+import { BODY_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
@@ -32,6 +32,7 @@ export const NewAccountSchema = z
       example: 'Jane Doe',
     }),
   })
+  .strict()
   .openapi('NewAccount');
 export type NewAccount = z.infer<typeof NewAccountSchema>;
 
@@ -105,13 +106,16 @@ export const accounts = c.router({
     summary: 'Create an account',
     description:
       'Signs up a customer and returns its first API key, shown this once. An email already used is 409 `conflict`. Needs no key; rate limited per client address. With `Idempotency-Key`, kept per client address, a retry with the same body answers the first response again, key included; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 201: CreatedAccountSchema, ...v1Errors(400, 409, 413, 415, 422) },
+    responses: {
+      201: CreatedAccountSchema,
+      ...v1Errors(...BODY_ERRORS, 'conflict', 'idempotency_key_reused'),
+    },
   },
   getMe: {
     ...at('GET /v1/accounts/me', account),
     summary: 'Get the current account',
     description: 'The account the API key belongs to.',
-    responses: { 200: AccountSchema, ...v1Errors(401) },
+    responses: { 200: AccountSchema, ...v1Errors('validation_failed', 'unauthorized') },
   },
   createKey: {
     ...at('POST /v1/accounts/me/keys', keyManagement),
@@ -120,20 +124,23 @@ export const accounts = c.router({
     summary: 'Create an API key',
     description:
       'A new key for the current account, shown this once; the other keys keep working. An account has at most 10 keys not revoked: one more is 409 `conflict`. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 201: CreatedApiKeySchema, ...v1Errors(400, 401, 409, 422) },
+    responses: {
+      201: CreatedApiKeySchema,
+      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'conflict', 'idempotency_key_reused'),
+    },
   },
   listKeys: {
     ...at('GET /v1/accounts/me/keys', keyManagement),
     query: PageQuerySchema,
     summary: 'List API keys',
     description: 'The current account’s live keys, oldest first, never the key itself.',
-    responses: { 200: z.array(ApiKeySchema), ...v1Errors(400, 401) },
+    responses: { 200: z.array(ApiKeySchema), ...v1Errors('validation_failed', 'unauthorized') },
   },
   revokeKey: {
     ...at('DELETE /v1/accounts/me/keys/:keyId', keyManagement),
     pathParams: z.object({ keyId: ApiKeyIdSchema.openapi({ description: 'The key’s id.' }) }),
     summary: 'Revoke an API key',
     description: 'The key gets 401 from then on, even when it is the one making this call.',
-    responses: { 204: c.noBody(), ...v1Errors(400, 401, 404) },
+    responses: { 204: c.noBody(), ...v1Errors('validation_failed', 'unauthorized', 'not_found') },
   },
 });

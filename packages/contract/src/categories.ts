@@ -2,7 +2,7 @@ import { IdParamSchema, IdSchema } from './ids.js';
 import { trimmedText } from './text.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { v1Errors } from './errors.js';
+import { BODY_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
@@ -20,6 +20,7 @@ export const NewCategorySchema = z
       example: 'Loyal companions of every size.',
     }),
   })
+  .strict()
   .openapi('NewCategory');
 export type NewCategory = z.infer<typeof NewCategorySchema>;
 
@@ -47,7 +48,7 @@ export const categories = c.router({
     query: PageQuerySchema,
     summary: 'List categories',
     description: 'Categories in id order. The next page is in the `Link: <…>; rel="next"` header.',
-    responses: { 200: z.array(CategorySchema), ...v1Errors(400, 401) },
+    responses: { 200: z.array(CategorySchema), ...v1Errors('validation_failed', 'unauthorized') },
   },
   createCategory: {
     ...at('POST /v1/categories', adminWrite),
@@ -56,14 +57,26 @@ export const categories = c.router({
     summary: 'Add a category',
     description:
       'Adds a category; `Location` gives its address. A name already used, in any case, is 409 `conflict`. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 201: CategorySchema, ...v1Errors(400, 401, 403, 409, 413, 415, 422) },
+    responses: {
+      201: CategorySchema,
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'forbidden',
+        'conflict',
+        'idempotency_key_reused',
+      ),
+    },
   },
   getCategory: {
     ...at('GET /v1/categories/:categoryId', read),
     pathParams: CategoryPathSchema,
     summary: 'Get a category',
     description: 'One category by its id.',
-    responses: { 200: CategorySchema, ...v1Errors(400, 401, 404) },
+    responses: {
+      200: CategorySchema,
+      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+    },
   },
   replaceCategory: {
     ...at('PUT /v1/categories/:categoryId', adminWrite),
@@ -72,13 +85,19 @@ export const categories = c.router({
     summary: 'Replace a category',
     description:
       'Replaces the name and description; a description left out is removed. A name another category uses is 409 `conflict`.',
-    responses: { 200: CategorySchema, ...v1Errors(400, 401, 403, 404, 409, 413, 415) },
+    responses: {
+      200: CategorySchema,
+      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'not_found', 'conflict'),
+    },
   },
   deleteCategory: {
     ...at('DELETE /v1/categories/:categoryId', adminWrite),
     pathParams: CategoryPathSchema,
     summary: 'Delete a category',
     description: 'Removes a category no pet uses; while pets use it, 409 `category_in_use`.',
-    responses: { 204: c.noBody(), ...v1Errors(400, 401, 403, 404, 409) },
+    responses: {
+      204: c.noBody(),
+      ...v1Errors('validation_failed', 'unauthorized', 'forbidden', 'not_found', 'category_in_use'),
+    },
   },
 });

@@ -17,7 +17,7 @@ describe('createPetstoreClient', () => {
     const response = await client.pets.createPet({ body: { name: 'Rex', categoryId: 1 } });
 
     expectTypeOf(response.status).toEqualTypeOf<
-      201 | 400 | 401 | 403 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504
+      201 | 400 | 401 | 403 | 408 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504
     >();
     expect(response.status).toBe(201);
     expect(response.body).toEqual(pet);

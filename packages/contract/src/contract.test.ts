@@ -2,7 +2,9 @@ import { isZodType, type AppRoute } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
 import { contractOperations } from './contract-operations.js';
 import { contract, internalContract } from './contract.js';
-import { ErrorSchema } from './errors.js';
+import { ErrorSchema, errorStatus, responseCodes } from './errors.js';
+import { innerSchema, objectShape } from './zod-unwrap.js';
+import { z } from './zod.js';
 import { routeMetadata } from './contract-operations.js';
 
 /** What every /v1 operation can answer on its way through the gateway. */
@@ -64,6 +66,25 @@ function statusesOf(route: AppRoute): number[] {
 
 function hasBody(route: AppRoute): boolean {
   return 'body' in route && isZodType(route.body);
+}
+
+/** Where an object schema inside `schema` lets unknown keys through (a record's values aside). */
+function looseObjects(schema: z.ZodTypeAny, at: string): string[] {
+  const inner = innerSchema(schema);
+  if (inner !== undefined) return looseObjects(inner, at);
+  if (schema instanceof z.ZodObject) {
+    const own = schema._def.unknownKeys === 'strict' ? [] : [at];
+    const shape = schema.shape as z.ZodRawShape;
+    return [
+      ...own,
+      ...Object.entries(shape).flatMap(([key, field]) => looseObjects(field, `${at}.${key}`)),
+    ];
+  }
+  if (schema instanceof z.ZodArray) return looseObjects(schema.element as z.ZodTypeAny, `${at}[]`);
+  if (schema instanceof z.ZodUnion) {
+    return (schema.options as z.ZodTypeAny[]).flatMap((option) => looseObjects(option, at));
+  }
+  return [];
 }
 
 describe('the contract against API.md', () => {
@@ -154,12 +175,42 @@ describe('rules every route follows', () => {
     }
   });
 
-  it('answers every error with the shared Error schema', () => {
+  it('answers every error with the Error schema, its codes exactly those of its status', () => {
+    const errorFields = Object.keys(ErrorSchema.shape).sort();
     for (const { name, route } of everyRoute) {
       for (const status of statusesOf(route).filter((status) => status >= 400)) {
-        expect(route.responses[status], `${name} ${status}`).toBe(ErrorSchema);
+        const response = route.responses[status];
+        const codes = responseCodes(response);
+        expect(codes.length, `${name} ${status}`).toBeGreaterThan(0);
+        expect(new Set(codes.map((code) => errorStatus[code])), `${name} ${status}`).toEqual(
+          new Set([status]),
+        );
+        expect(Object.keys(objectShape(response) ?? {}).sort(), `${name} ${status}`).toEqual(
+          errorFields,
+        );
       }
     }
+  });
+
+  it('lets every POST answer 422 idempotency_key_reused', () => {
+    const posts = everyRoute.filter(
+      ({ route, metadata }) => route.method === 'POST' && metadata.auth !== 'internal',
+    );
+    expect(posts.length).toBeGreaterThan(5);
+    for (const { name, route } of posts) {
+      expect(responseCodes(route.responses[422]), name).toContain('idempotency_key_reused');
+    }
+  });
+
+  it('refuses what it does not list: every object of a body or a query is strict, at any depth', () => {
+    const loose: string[] = [];
+    for (const { name, route } of everyRoute) {
+      const parts = { body: 'body' in route ? route.body : undefined, query: route.query };
+      for (const [part, schema] of Object.entries(parts)) {
+        if (isZodType(schema)) loose.push(...looseObjects(schema, `${name} ${part}`));
+      }
+    }
+    expect(loose).toEqual([]);
   });
 
   it('declares what auth, role, inputs and the gateway can answer', () => {

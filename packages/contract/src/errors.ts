@@ -1,3 +1,4 @@
+import { objectShape } from './zod-unwrap.js';
 import { z } from './zod.js';
 
 /** What went wrong, one closed set of snake_case codes shared by every service, by HTTP status. */
@@ -74,24 +75,71 @@ export const ErrorSchema = z
   .openapi('Error');
 export type ErrorBody = z.infer<typeof ErrorSchema>;
 
-type ErrorResponses<TStatus extends ErrorStatus> = { [K in TStatus]: typeof ErrorSchema };
+/** The Error body of one status of an operation: its `code` is one of those the operation answers. */
+export type ErrorResponseSchema<TCode extends ErrorCode> = ReturnType<
+  typeof ErrorSchema.extend<{ code: z.ZodEnum<[TCode, ...TCode[]]> }>
+>;
+
+/** `{ [status]: schema }`: each status of the codes, with the codes of that status. */
+type ErrorResponses<TCode extends ErrorCode> = {
+  [S in (typeof errorStatus)[TCode]]: ErrorResponseSchema<Extract<TCode, CodeOfStatus<S>>>;
+};
+type CodeOfStatus<S> = {
+  [C in ErrorCode]: (typeof errorStatus)[C] extends S ? C : never;
+}[ErrorCode];
 
 /** What any /v1 operation can meet on its way: the rate limit, a failing, unreachable or slow service. */
-const THROUGH_THE_GATEWAY = [429, 500, 502, 503, 504] as const;
-type GatewayStatus = (typeof THROUGH_THE_GATEWAY)[number];
+const THROUGH_THE_GATEWAY = [
+  'rate_limited',
+  'internal_error',
+  'bad_gateway',
+  'service_unavailable',
+  'upstream_timeout',
+] as const satisfies ErrorCode[];
+type GatewayCode = (typeof THROUGH_THE_GATEWAY)[number];
 
-/** `{ [status]: ErrorSchema }` for each status: the error responses of a route. */
-export function errors<const TStatus extends ErrorStatus>(
-  ...statuses: TStatus[]
-): ErrorResponses<TStatus> {
+/**
+ * What reading a request body can fail with, on every operation that reads one (a body that is not
+ * JSON, not sent as JSON, too large, encoded, or too slow to arrive); its schema adds
+ * `validation_failed`.
+ */
+export const BODY_ERRORS = [
+  'validation_failed',
+  'invalid_json',
+  'unsupported_content_type',
+  'request_timeout',
+  'payload_too_large',
+  'unsupported_content_encoding',
+] as const satisfies ErrorCode[];
+
+/**
+ * The error responses of a route from the codes it answers: one response per status (from
+ * `errorStatus`), whose Error lists exactly the codes of that status, so that the document and
+ * the types say which errors an operation has.
+ */
+export function errors<const TCode extends ErrorCode>(...codes: TCode[]): ErrorResponses<TCode> {
+  const byStatus = new Map<number, TCode[]>();
+  for (const code of new Set(codes)) {
+    const status = errorStatus[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
   return Object.fromEntries(
-    statuses.map((status) => [status, ErrorSchema]),
-  ) as ErrorResponses<TStatus>;
+    [...byStatus].map(([status, [first, ...rest]]) => [
+      status,
+      ErrorSchema.extend({ code: z.enum([first!, ...rest]) }),
+    ]),
+  ) as unknown as ErrorResponses<TCode>;
 }
 
-/** The error responses of a /v1 operation: its own statuses and those of the way through the gateway. */
-export function v1Errors<const TStatus extends ErrorStatus>(
-  ...statuses: TStatus[]
-): ErrorResponses<TStatus | GatewayStatus> {
-  return errors<TStatus | GatewayStatus>(...statuses, ...THROUGH_THE_GATEWAY);
+/** The error responses of a /v1 operation: its own codes and those of the way through the gateway. */
+export function v1Errors<const TCode extends ErrorCode>(
+  ...codes: TCode[]
+): ErrorResponses<TCode | GatewayCode> {
+  return errors<TCode | GatewayCode>(...codes, ...THROUGH_THE_GATEWAY);
+}
+
+/** The codes an error response of the contract lists (its `code` enum). */
+export function responseCodes(schema: unknown): ErrorCode[] {
+  const code = objectShape(schema)?.code;
+  return code instanceof z.ZodEnum ? (code.options as ErrorCode[]) : [];
 }

@@ -79,11 +79,13 @@ export const InventoryEventSchema = eventOf(
 );
 
 /** An event as a service sends it to the gateway, with the account whose resource it is. */
-export const RecordedEventSchema = z.object({
-  id: EventIdSchema,
-  type: WebhookEventTypeSchema,
-  timestamp: TimestampSchema,
-  data: z.record(z.unknown()),
-  accountId: z.string().min(1).max(100).optional(),
-});
+export const RecordedEventSchema = z
+  .object({
+    id: EventIdSchema,
+    type: WebhookEventTypeSchema,
+    timestamp: TimestampSchema,
+    data: z.record(z.unknown()),
+    accountId: z.string().min(1).max(100).optional(),
+  })
+  .strict();
 export type RecordedEvent = z.infer<typeof RecordedEventSchema>;

@@ -14,14 +14,18 @@ const metadata = { service: 'pets', auth: 'internal' } satisfies RouteMetadata;
 const PetPathSchema = z.object({ petId: IdParamSchema });
 
 /** A status the store derived, with its stock version: pets keeps it only over an older one. */
-export const PetStatusUpdateSchema = z.object({
-  status: PetStatusSchema,
-  version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-});
+export const PetStatusUpdateSchema = z
+  .object({
+    status: PetStatusSchema,
+    version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  })
+  .strict();
 export type PetStatusUpdate = z.infer<typeof PetStatusUpdateSchema>;
 
 /** Repeated: `?petId=1&petId=2`. */
-export const PetStatusesQuerySchema = z.object({ petId: z.array(IdParamSchema).min(1).max(100) });
+export const PetStatusesQuerySchema = z
+  .object({ petId: z.array(IdParamSchema).min(1).max(100) })
+  .strict();
 
 /** A pet's status as pets holds it, for the store to compare with the one it derives. */
 export const PetStatusEntrySchema = z.object({ petId: IdSchema, status: PetStatusSchema });
@@ -33,20 +37,44 @@ export const internalPets = c.router({
     ...at('GET /internal/pets/:petId', metadata),
     pathParams: PetPathSchema,
     summary: 'Get a pet for another service',
-    responses: { 200: PetSchema, ...errors(400, 401, 404, 500, 503) },
+    responses: {
+      200: PetSchema,
+      ...errors(
+        'validation_failed',
+        'unauthorized',
+        'not_found',
+        'internal_error',
+        'service_unavailable',
+      ),
+    },
   },
   setPetStatus: {
     ...at('PUT /internal/pets/:petId/status', metadata),
     pathParams: PetPathSchema,
     body: requestBody(PetStatusUpdateSchema),
     summary: 'Set the status the store derives from stock, unless a newer one was set',
-    responses: { 200: PetSchema, ...errors(400, 401, 404, 413, 500, 503) },
+    responses: {
+      200: PetSchema,
+      ...errors(
+        'validation_failed',
+        'invalid_json',
+        'unsupported_content_type',
+        'payload_too_large',
+        'unauthorized',
+        'not_found',
+        'internal_error',
+        'service_unavailable',
+      ),
+    },
   },
   listPetStatuses: {
     ...at('GET /internal/pet-statuses', metadata),
     query: PetStatusesQuerySchema,
     summary: 'The statuses of up to 100 pets, those that exist, for the store to reconcile',
-    responses: { 200: z.array(PetStatusEntrySchema), ...errors(400, 401, 500, 503) },
+    responses: {
+      200: z.array(PetStatusEntrySchema),
+      ...errors('validation_failed', 'unauthorized', 'internal_error', 'service_unavailable'),
+    },
   },
 });
 
@@ -54,11 +82,19 @@ export const internalPets = c.router({
 export const internalEvents = c.router({
   recordEvents: {
     ...at('POST /internal/events', { service: 'gateway', auth: 'internal' }),
-    body: requestBody(z.object({ events: z.array(RecordedEventSchema).min(1).max(100) })),
+    body: requestBody(z.object({ events: z.array(RecordedEventSchema).min(1).max(100) }).strict()),
     summary: 'Record events for the webhooks that want them; recording one twice changes nothing',
     responses: {
       202: z.object({ recorded: z.number().int().min(0) }),
-      ...errors(400, 401, 413, 500, 503),
+      ...errors(
+        'validation_failed',
+        'invalid_json',
+        'unsupported_content_type',
+        'payload_too_large',
+        'unauthorized',
+        'internal_error',
+        'service_unavailable',
+      ),
     },
   },
 });

@@ -3,7 +3,7 @@ import { lengthInCodePoints } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { v1Errors } from './errors.js';
+import { BODY_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 import { IdempotentHeadersSchema } from './idempotency.js';
@@ -19,7 +19,7 @@ export const MessageStatusSchema = z.enum(['queued', 'delivered']).openapi('Mess
 });
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 
-export const NewMessageSchema = z.object({ message: messageText }).openapi('NewMessage');
+export const NewMessageSchema = z.object({ message: messageText }).strict().openapi('NewMessage');
 export type NewMessage = z.infer<typeof NewMessageSchema>;
 
 export const MessageSchema = z
@@ -44,7 +44,10 @@ export const messages = c.router({
     summary: 'Send a message',
     description:
       'Queues a message (202); a worker delivers it shortly after. With `Idempotency-Key`, a retry with the same body returns the first answer again and queues nothing; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 202: MessageSchema, ...v1Errors(400, 401, 413, 415, 422) },
+    responses: {
+      202: MessageSchema,
+      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'idempotency_key_reused'),
+    },
   },
   getMessage: {
     ...at('GET /v1/messages/:messageId', metadata),
@@ -53,6 +56,9 @@ export const messages = c.router({
     }),
     summary: 'Get a message',
     description: 'One of the caller’s messages and its delivery status; another account’s is 404.',
-    responses: { 200: MessageSchema, ...v1Errors(400, 401, 404) },
+    responses: {
+      200: MessageSchema,
+      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+    },
   },
 });

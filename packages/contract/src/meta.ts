@@ -32,20 +32,20 @@ export const meta = c.router({
     ...at('GET /health', metadata),
     summary: 'Liveness',
     description: 'Answers while the gateway process is up.',
-    responses: { 200: HealthSchema, ...errors(500) },
+    responses: { 200: HealthSchema, ...errors('internal_error') },
   },
   ready: {
     ...at('GET /ready', metadata),
     summary: 'Readiness',
     description:
       'Answers 200 when every service and database answers, else 503 naming the parts that are down.',
-    responses: { 200: HealthSchema, ...errors(500, 503) },
+    responses: { 200: HealthSchema, ...errors('internal_error', 'service_unavailable') },
   },
   openapi: {
     ...at('GET /openapi.json', metadata),
     summary: 'This document',
     description: 'The OpenAPI 3.0.3 document of the API.',
-    responses: { 200: OpenApiDocumentSchema, ...errors(500) },
+    responses: { 200: OpenApiDocumentSchema, ...errors('internal_error') },
   },
   docs: {
     ...at('GET /docs', metadata),
@@ -53,7 +53,7 @@ export const meta = c.router({
     description: 'An interactive reference page built from this document, served without a CDN.',
     responses: {
       200: c.otherResponse({ contentType: 'text/html', body: z.string() }),
-      ...errors(500),
+      ...errors('internal_error'),
     },
   },
 });

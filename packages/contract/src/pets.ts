@@ -3,7 +3,7 @@ import { PageQuerySchema } from './pagination.js';
 import { trimmedText } from './text.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { v1Errors } from './errors.js';
+import { BODY_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 import { IdempotentHeadersSchema } from './idempotency.js';
@@ -24,6 +24,7 @@ export const NewPetSchema = z
     categoryId: IdSchema.openapi({ description: 'An existing category.', example: 1 }),
     status: PetStatusSchema.optional(),
   })
+  .strict()
   .openapi('NewPet', { description: 'A pet to add; without a status it is available.' });
 export type NewPet = z.infer<typeof NewPetSchema>;
 
@@ -76,7 +77,7 @@ export const pets = c.router({
     summary: 'List pets',
     description:
       'Pets in id order, filtered by status and category. The next page is in the `Link: <…>; rel="next"` header.',
-    responses: { 200: PetsSchema, ...v1Errors(400, 401) },
+    responses: { 200: PetsSchema, ...v1Errors('validation_failed', 'unauthorized') },
   },
   createPet: {
     ...at('POST /v1/pets', adminWrite),
@@ -85,7 +86,17 @@ export const pets = c.router({
     summary: 'Add a pet',
     description:
       'Adds a pet to the catalogue; `Location` gives its address. Its category must exist (422 `unknown_category`). With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 201: PetSchema, ...v1Errors(400, 401, 403, 409, 413, 415, 422) },
+    responses: {
+      201: PetSchema,
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'forbidden',
+        'unknown_category',
+        'conflict',
+        'idempotency_key_reused',
+      ),
+    },
   },
   getPet: {
     ...at('GET /v1/pets/:petId', { ...read, sunset: getPetSunset }),
@@ -94,7 +105,10 @@ export const pets = c.router({
     description:
       'One pet by its id. Every answer carries `Deprecation`, `Sunset` and a `Link` to the deprecation notice.',
     deprecated: true,
-    responses: { 200: PetSchema, ...v1Errors(400, 401, 404, 410) },
+    responses: {
+      200: PetSchema,
+      ...v1Errors('validation_failed', 'unauthorized', 'not_found', 'gone'),
+    },
   },
   replacePet: {
     ...at('PUT /v1/pets/:petId', adminWrite),
@@ -103,7 +117,10 @@ export const pets = c.router({
     summary: 'Replace a pet',
     description:
       'Replaces the name, category and status of a pet (available when left out). Its category must exist (422 `unknown_category`).',
-    responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 415, 422) },
+    responses: {
+      200: PetSchema,
+      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'not_found', 'unknown_category'),
+    },
   },
   updatePet: {
     ...at('PATCH /v1/pets/:petId', adminWrite),
@@ -112,13 +129,19 @@ export const pets = c.router({
     summary: 'Update a pet',
     description:
       'Changes the fields given and keeps the others. A new category must exist (422 `unknown_category`).',
-    responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 415, 422) },
+    responses: {
+      200: PetSchema,
+      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'not_found', 'unknown_category'),
+    },
   },
   deletePet: {
     ...at('DELETE /v1/pets/:petId', adminWrite),
     pathParams: PetPathSchema,
     summary: 'Delete a pet',
     description: 'Removes a pet from the catalogue; its id is never given again.',
-    responses: { 204: c.noBody(), ...v1Errors(400, 401, 403, 404) },
+    responses: {
+      204: c.noBody(),
+      ...v1Errors('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
+    },
   },
 });

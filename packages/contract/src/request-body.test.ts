@@ -4,7 +4,8 @@ import { NewPetSchema } from './pets.js';
 import { requestBody } from './request-body.js';
 import type { z } from './zod.js';
 
-const NewPetBody = requestBody(NewPetSchema);
+// Unknown keys stripped rather than refused, to see what the walk alone refuses.
+const NewPetBody = requestBody(NewPetSchema.strip());
 const pet = { name: 'Rex', categoryId: 1 };
 
 function issuePaths(value: unknown): string[] {
@@ -17,8 +18,15 @@ describe('requestBody', () => {
     expect(NewPetBody.parse({ ...pet, status: 'sold' })).toEqual({ ...pet, status: 'sold' });
   });
 
-  it('drops unknown properties', () => {
+  it('drops unknown properties of a schema that strips them', () => {
     expect(NewPetBody.parse({ ...pet, owner: 'jane', id: 99 })).toEqual(pet);
+  });
+
+  it('refuses unknown properties of a strict schema, as the contract’s are', () => {
+    const result = requestBody(NewPetSchema).safeParse({ ...pet, stauts: 'sold' });
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({ code: 'unrecognized_keys', keys: ['stauts'], path: [] }),
+    ]);
   });
 
   it('rejects $-prefixed and dotted keys at the top level, even unknown ones', () => {

@@ -5,7 +5,7 @@ import { PageQuerySchema } from './pagination.js';
 import { TimestampInputSchema, TimestampSchema } from './timestamps.js';
 import { PetStatusSchema } from './pets.js';
 import { initContract } from '@ts-rest/core';
-import { v1Errors } from './errors.js';
+import { BODY_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 import { IdempotentHeadersSchema } from './idempotency.js';
@@ -46,6 +46,7 @@ export const NewOrderSchema = z
     }),
     shipDate: TimestampInputSchema.optional().openapi({ example: SHIP_DATE_EXAMPLE }),
   })
+  .strict()
   .openapi('NewOrder');
 export type NewOrder = z.infer<typeof NewOrderSchema>;
 
@@ -57,6 +58,7 @@ export const OrderUpdateSchema = z
     }),
     shipDate: TimestampInputSchema.optional().openapi({ example: SHIP_DATE_EXAMPLE }),
   })
+  .strict()
   .openapi('OrderUpdate');
 export type OrderUpdate = z.infer<typeof OrderUpdateSchema>;
 
@@ -88,6 +90,7 @@ export const InventoryUpdateSchema = z
   .object({
     quantity: QuantitySchema.openapi({ description: 'The new stock count.', example: 12 }),
   })
+  .strict()
   .openapi('InventoryUpdate');
 export type InventoryUpdate = z.infer<typeof InventoryUpdateSchema>;
 
@@ -119,7 +122,7 @@ export const orders = c.router({
     summary: 'List orders',
     description:
       'The caller’s orders (an admin sees every order), in id order. The next page is in the `Link: <…>; rel="next"` header.',
-    responses: { 200: z.array(OrderSchema), ...v1Errors(400, 401) },
+    responses: { 200: z.array(OrderSchema), ...v1Errors('validation_failed', 'unauthorized') },
   },
   placeOrder: {
     ...at('POST /v1/store/orders', customer),
@@ -128,14 +131,23 @@ export const orders = c.router({
     summary: 'Place an order',
     description:
       'Takes the quantity from stock at once: more than the stock holds is 409 `insufficient_stock`, a pet that does not exist 422 `unknown_pet`. With `Idempotency-Key`, a retry with the same body returns the first order again; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 201: OrderSchema, ...v1Errors(400, 401, 409, 413, 415, 422) },
+    responses: {
+      201: OrderSchema,
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'insufficient_stock',
+        'unknown_pet',
+        'idempotency_key_reused',
+      ),
+    },
   },
   getOrder: {
     ...at('GET /v1/store/orders/:orderId', customer),
     pathParams: OrderPathSchema,
     summary: 'Get an order',
     description: 'One of the caller’s orders (an admin: any order); another account’s is 404.',
-    responses: { 200: OrderSchema, ...v1Errors(400, 401, 404) },
+    responses: { 200: OrderSchema, ...v1Errors('validation_failed', 'unauthorized', 'not_found') },
   },
   updateOrder: {
     ...at('PATCH /v1/store/orders/:orderId', admin),
@@ -144,7 +156,10 @@ export const orders = c.router({
     summary: 'Update an order',
     description:
       'Completes an order or moves its ship date. The ship date of a complete order no longer moves: 409 `order_complete`.',
-    responses: { 200: OrderSchema, ...v1Errors(400, 401, 403, 404, 409, 413, 415) },
+    responses: {
+      200: OrderSchema,
+      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'not_found', 'order_complete'),
+    },
   },
   cancelOrder: {
     ...at('DELETE /v1/store/orders/:orderId', customer),
@@ -152,7 +167,10 @@ export const orders = c.router({
     summary: 'Cancel an order',
     description:
       'Cancels an open order and puts its quantity back in stock; a complete order is 409 `order_complete`. Idempotent: an order already cancelled answers 204 again.',
-    responses: { 204: c.noBody(), ...v1Errors(400, 401, 404, 409) },
+    responses: {
+      204: c.noBody(),
+      ...v1Errors('validation_failed', 'unauthorized', 'not_found', 'order_complete'),
+    },
   },
 });
 
@@ -163,14 +181,20 @@ export const inventory = c.router({
     summary: 'List the inventory',
     description:
       'The stock of every pet that has one, in pet id order. The next page is in the `Link: <…>; rel="next"` header.',
-    responses: { 200: z.array(InventoryItemSchema), ...v1Errors(400, 401) },
+    responses: {
+      200: z.array(InventoryItemSchema),
+      ...v1Errors('validation_failed', 'unauthorized'),
+    },
   },
   getInventoryItem: {
     ...at('GET /v1/store/inventory/:petId', customer),
     pathParams: InventoryPathSchema,
     summary: 'Get the stock of a pet',
     description: 'The stock of one pet; a pet without stock yet is 404.',
-    responses: { 200: InventoryItemSchema, ...v1Errors(400, 401, 404) },
+    responses: {
+      200: InventoryItemSchema,
+      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+    },
   },
   setInventory: {
     ...at('PUT /v1/store/inventory/:petId', admin),
@@ -179,6 +203,9 @@ export const inventory = c.router({
     summary: 'Set the stock of a pet',
     description:
       'Creates or replaces the stock count of a pet, which sets the pet’s status. A pet that does not exist is 422 `unknown_pet`.',
-    responses: { 200: InventoryItemSchema, ...v1Errors(400, 401, 403, 413, 415, 422) },
+    responses: {
+      200: InventoryItemSchema,
+      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'unknown_pet'),
+    },
   },
 });

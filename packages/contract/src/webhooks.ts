@@ -12,7 +12,7 @@ import { lengthInCodePoints } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { v1Errors } from './errors.js';
+import { BODY_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
@@ -54,6 +54,7 @@ const secret = z.string().openapi({
 
 export const NewWebhookSchema = z
   .object({ url, events, description: description.optional() })
+  .strict()
   .openapi('NewWebhook');
 export type NewWebhook = z.infer<typeof NewWebhookSchema>;
 
@@ -66,6 +67,7 @@ export const WebhookPatchSchema = z
       description: 'false stops deliveries; true resumes them (and restarts the failure count).',
     }),
   })
+  .strict()
   .openapi('WebhookPatch');
 export type WebhookPatch = z.infer<typeof WebhookPatchSchema>;
 
@@ -154,21 +156,34 @@ export const webhooks = c.router({
     summary: 'Create a webhook',
     description:
       'Subscribes a URL to event types and returns its signing secret, shown this once. A URL the gateway refuses (see `url`: a scheme other than `https`, or an address that is loopback, private, link-local or metadata, unless the deployment allows private URLs) is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. An account has at most 16 webhooks: one more is 409 `conflict`. The events it will receive are described under Callbacks. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 201: CreatedWebhookSchema, ...v1Errors(400, 401, 403, 409, 413, 415, 422) },
+    responses: {
+      201: CreatedWebhookSchema,
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'forbidden',
+        'conflict',
+        'invalid_webhook_url',
+        'idempotency_key_reused',
+      ),
+    },
   },
   listWebhooks: {
     ...at('GET /v1/webhooks', metadata),
     query: PageQuerySchema,
     summary: 'List webhooks',
     description: 'The caller’s webhooks (an admin: every account’s), oldest first, never a secret.',
-    responses: { 200: z.array(WebhookSchema), ...v1Errors(400, 401) },
+    responses: { 200: z.array(WebhookSchema), ...v1Errors('validation_failed', 'unauthorized') },
   },
   getWebhook: {
     ...at('GET /v1/webhooks/:webhookId', metadata),
     pathParams: WebhookPathSchema,
     summary: 'Get a webhook',
     description: 'One of the caller’s webhooks; another account’s is 404.',
-    responses: { 200: WebhookSchema, ...v1Errors(400, 401, 404) },
+    responses: {
+      200: WebhookSchema,
+      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+    },
   },
   updateWebhook: {
     ...at('PATCH /v1/webhooks/:webhookId', metadata),
@@ -177,14 +192,17 @@ export const webhooks = c.router({
     summary: 'Update a webhook',
     description:
       'Changes the URL, the event types, the description, or turns deliveries off and on. As on creation, a refused URL is 422 `invalid_webhook_url` and an event type the caller may not receive is 403 `forbidden`.',
-    responses: { 200: WebhookSchema, ...v1Errors(400, 401, 403, 404, 413, 415, 422) },
+    responses: {
+      200: WebhookSchema,
+      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'not_found', 'invalid_webhook_url'),
+    },
   },
   deleteWebhook: {
     ...at('DELETE /v1/webhooks/:webhookId', metadata),
     pathParams: WebhookPathSchema,
     summary: 'Delete a webhook',
     description: 'Stops every delivery to it, pending retries included.',
-    responses: { 204: c.noBody(), ...v1Errors(400, 401, 404) },
+    responses: { 204: c.noBody(), ...v1Errors('validation_failed', 'unauthorized', 'not_found') },
   },
   rotateWebhookSecret: {
     ...at('POST /v1/webhooks/:webhookId/secret', metadata),
@@ -194,7 +212,16 @@ export const webhooks = c.router({
     summary: 'Rotate a webhook’s secret',
     description:
       'A new signing secret, shown this once. For 24 hours deliveries carry a signature by each secret (space separated in `webhook-signature`), so a receiver can switch without missing one. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 201: WebhookSecretSchema, ...v1Errors(400, 401, 404, 409, 422) },
+    responses: {
+      201: WebhookSecretSchema,
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'not_found',
+        'conflict',
+        'idempotency_key_reused',
+      ),
+    },
   },
   listWebhookDeliveries: {
     ...at('GET /v1/webhooks/:webhookId/deliveries', metadata),
@@ -203,7 +230,10 @@ export const webhooks = c.router({
     summary: 'List a webhook’s deliveries',
     description:
       'Each event sent or to be sent to the webhook, newest first: its status, attempts, the last HTTP status and when the next attempt is due.',
-    responses: { 200: z.array(WebhookDeliverySchema), ...v1Errors(400, 401, 404) },
+    responses: {
+      200: z.array(WebhookDeliverySchema),
+      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+    },
   },
   retryWebhookDelivery: {
     ...at('POST /v1/webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
@@ -215,7 +245,16 @@ export const webhooks = c.router({
     summary: 'Retry a delivery',
     description:
       'Schedules another attempt now, whatever the delivery’s status; the receiver gets the same `webhook-id` again. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 202: WebhookDeliverySchema, ...v1Errors(400, 401, 404, 409, 422) },
+    responses: {
+      202: WebhookDeliverySchema,
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'not_found',
+        'conflict',
+        'idempotency_key_reused',
+      ),
+    },
   },
   testWebhook: {
     ...at('POST /v1/webhooks/:webhookId/test', metadata),
@@ -225,6 +264,15 @@ export const webhooks = c.router({
     summary: 'Send a test event',
     description:
       'Sends a signed `webhook.test` event to the webhook now, whatever events it receives, so that a receiver can be checked without placing an order; `data` is the webhook. Answers with the delivery, to follow in the webhook’s deliveries. A webhook that is turned off is 409 `conflict`. With `Idempotency-Key`, a retry with the same body answers the first response again and sends nothing more; another body with the same key is 422 `idempotency_key_reused`.',
-    responses: { 202: WebhookDeliverySchema, ...v1Errors(400, 401, 404, 409, 422) },
+    responses: {
+      202: WebhookDeliverySchema,
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'not_found',
+        'conflict',
+        'idempotency_key_reused',
+      ),
+    },
   },
 });

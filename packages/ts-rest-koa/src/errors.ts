@@ -6,9 +6,19 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** Flattens zod issues to `{ path: 'body.quantity', message }`, the path starting at `part`. */
+/**
+ * Flattens zod issues to `{ path: 'body.quantity', message }`, the path starting at `part`; a
+ * property or parameter a strict schema does not list is named in the path of an issue of its own.
+ */
 export function toValidationIssues(part: string, error: ZodError): ValidationIssue[] {
-  return error.issues.map(({ path, message }) => ({ path: [part, ...path].join('.'), message }));
+  return error.issues.flatMap((issue) => {
+    const at = [part, ...issue.path];
+    if (issue.code !== 'unrecognized_keys') return [{ path: at.join('.'), message: issue.message }];
+    return issue.keys.map((key) => ({
+      path: [...at, key].join('.'),
+      message: 'unknown parameter',
+    }));
+  });
 }
 
 const describe = (issues: ValidationIssue[]) =>

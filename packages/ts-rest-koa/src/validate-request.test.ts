@@ -69,6 +69,51 @@ describe('validateRequest', () => {
   });
 });
 
+describe('validateRequest with strict schemas', () => {
+  const updateShop = c.router({
+    updateShop: {
+      method: 'PATCH',
+      path: '/shops/:shopId',
+      query: z.object({ dryRun: z.enum(['true', 'false']).optional() }).strict(),
+      body: z
+        .object({ name: z.string(), address: z.object({ city: z.string() }).strict() })
+        .partial()
+        .strict(),
+      responses: { 200: z.object({}) },
+    },
+  }).updateShop;
+  const getShop = c.router({
+    getShop: { method: 'GET', path: '/shops/:shopId', responses: { 200: z.object({}) } },
+  }).getShop;
+  const shop = { params: { shopId: 'north' }, query: {}, headers: {}, body: {} };
+
+  it('names each unknown body property, at any depth, and each unknown query parameter', () => {
+    const request = {
+      ...shop,
+      query: { dryRun: 'true', colour: 'red' },
+      body: { stauts: 'open', nmae: 'x', address: { city: 'Oslo', zip: '0150' } },
+    };
+    expect(issuesOf(() => validateRequest(updateShop, request))).toEqual([
+      { path: 'query.colour', message: 'unknown parameter' },
+      { path: 'body.address.zip', message: 'unknown parameter' },
+      { path: 'body.stauts', message: 'unknown parameter' },
+      { path: 'body.nmae', message: 'unknown parameter' },
+    ]);
+  });
+
+  it('says what it refuses in the message, path first', () => {
+    const request = { ...shop, body: { stauts: 'open' } };
+    expect(() => validateRequest(updateShop, request)).toThrow('body.stauts: unknown parameter');
+  });
+
+  it('refuses any query parameter on a route that declares no query', () => {
+    expect(issuesOf(() => validateRequest(getShop, { ...shop, query: { colour: 'x' } }))).toEqual([
+      { path: 'query.colour', message: 'unknown parameter' },
+    ]);
+    expect(validateRequest(getShop, shop).query).toEqual({});
+  });
+});
+
 describe('coerceQuery', () => {
   it('wraps a single value of an array field, however the array is wrapped', () => {
     const schema = z

@@ -19,9 +19,14 @@ export interface ValidatedRequest {
   body: unknown;
 }
 
+/** The query of a route that declares none: it takes no parameter. */
+const NO_QUERY = z.object({}).strict();
+
 /**
- * Parses every request part with the route's schemas and returns the parsed values (coerced,
- * unknown object keys stripped). Throws one RequestValidationError listing the issues of all parts.
+ * Parses every request part with the route's schemas and returns the parsed values (coerced).
+ * A strict schema (the contract's query and body schemas are) makes an unknown parameter or
+ * property an issue, and a route without a query schema takes no parameter; headers the schema
+ * does not name always pass. Throws one RequestValidationError listing the issues of all parts.
  */
 export function validateRequest(route: AppRoute, raw: RawRequest): ValidatedRequest {
   const issues: ValidationIssue[] = [];
@@ -31,14 +36,14 @@ export function validateRequest(route: AppRoute, raw: RawRequest): ValidatedRequ
     issues.push(...toValidationIssues(part, result.error));
     return undefined;
   };
-  // A part the route declares no schema for (ts-rest leaves `{}` or nothing) is passed on as it
-  // came, without a copy.
+  // Headers or a body the route declares no schema for (ts-rest leaves `{}` or nothing) are
+  // passed on as they came, without a copy.
   const validated: ValidatedRequest = {
     // Path parameters the schema does not name stay, as ts-rest types them from the path itself.
     params: check('params', raw.params, route.pathParams, true),
     query: isZodType(route.query)
       ? check('query', coerceQuery(raw.query, route.query), route.query)
-      : raw.query,
+      : check('query', raw.query, NO_QUERY),
     headers: !isZodType(route.headers)
       ? raw.headers
       : {

@@ -107,8 +107,13 @@ function headerCases(): BadInputCase[] {
         'x-internal-token': 'x'.repeat(64),
       },
     },
-    get('getMe', 'an unknown $-parameter', '/v1/accounts/me?$where=1', success(200)),
-    get('listKeys', 'an operator in brackets', '/v1/accounts/me/keys?limit[$gt]=0', success(200)),
+    get('getMe', 'an unknown $-parameter', '/v1/accounts/me?$where=1', error('validation_failed')),
+    get(
+      'listKeys',
+      'an operator in brackets',
+      '/v1/accounts/me/keys?limit[$gt]=0',
+      error('validation_failed'),
+    ),
   ];
 }
 
@@ -129,9 +134,15 @@ function metaCases(): BadInputCase[] {
     method('docs', 'PATCH', '/docs'),
     get('health', 'an unknown $-parameter', '/health?$where=1', success(200), { as: 'anonymous' }),
     get('ready', 'a NUL in the query', '/ready?x=%00', success(200), { as: 'anonymous' }),
-    get('openapi', 'invalid UTF-8 in the query', '/openapi.json?x=%FF', success(200), {
-      as: 'anonymous',
-    }),
+    get(
+      'openapi',
+      'invalid UTF-8 in an unknown parameter',
+      '/openapi.json?x=%FF',
+      error('validation_failed'),
+      {
+        as: 'anonymous',
+      },
+    ),
   ];
 }
 

@@ -13,13 +13,15 @@ export const documentInfo: InfoObject = {
       'Creating an account returns its first key, once.',
     '',
     '**Errors.** Every error is JSON `{code, message, status, requestId?, details?}` (the `Error` schema); ' +
-      '`status` equals the HTTP status.',
+      '`status` equals the HTTP status. Each error response of an operation lists the `code`s it can carry, ' +
+      'with an example of each.',
     '',
     '**Paths and methods.** A path the API does not have is 404 `route_not_found`; a method a path does not ' +
       'have is 405 `method_not_allowed`, with the methods it has in `Allow` (`OPTIONS` answers 204 with `Allow`).',
     '',
-    '**Bodies.** A key that starts with `$` or contains `.` is refused with 400 `validation_failed` anywhere in a ' +
-      'body, nested objects and arrays included; other properties a schema does not list are dropped, never stored.',
+    '**Strict input.** A body property or query parameter the operation does not list, at any depth, is ' +
+      'refused with 400 `validation_failed` naming it (`body.stauts`, `query.colour`): request schemas say ' +
+      '`additionalProperties: false`. So is a key that starts with `$` or contains `.` anywhere in a body.',
     '',
     '**Pagination.** Lists take `limit` (1–100, default 20) and `cursor`, answer a plain array, ' +
       'and give the next page in a `Link: <…>; rel="next"` header.',

@@ -1,11 +1,14 @@
 import type {
+  ExampleObject,
   OpenAPIObject,
   ParameterObject,
+  ReferenceObject,
   ResponseObject,
   SchemaObject,
 } from 'openapi3-ts/oas30';
 import { describe, expect, it } from 'vitest';
 import { contract, internalContract } from '../contract.js';
+import { type ErrorCode, errorStatus } from '../errors.js';
 import { getPetSunset } from '../pets.js';
 import { documentedOperations } from './generate-openapi.js';
 import { generateOpenApi } from './generate-openapi.js';
@@ -19,6 +22,28 @@ const metadataOf = new Map(
   documentedOperations(contract).map(({ name, metadata }) => [name, metadata]),
 );
 const isIdName = (name: string) => name === 'id' || name.endsWith('Id');
+
+/** The `code` enum of an error response's schema: `allOf: [Error, { code: { enum } }]`. */
+function errorCodesOf(schema: SchemaObject | ReferenceObject | undefined): string[] {
+  const [, codes] = (schema as SchemaObject | undefined)?.allOf ?? [];
+  const code = (codes as SchemaObject | undefined)?.properties?.code as SchemaObject | undefined;
+  return (code?.enum ?? []) as string[];
+}
+
+/** `paths.<path>.<method>.responses.<4xx or 5xx>.content.application/json.schema`. */
+const isErrorSchema = (path: string[]) =>
+  path.length === 8 && path[3] === 'responses' && Number(path[4]) >= 400 && path[7] === 'schema';
+
+/** The components request bodies name (`NewPet`, `PetPatch`, …), read from the document. */
+const requestComponents = new Set(
+  documentOperations(document).flatMap(({ operation }) => {
+    const schema = (operation.requestBody as { content?: Record<string, { schema?: unknown }> })
+      ?.content?.['application/json']?.schema as ReferenceObject | undefined;
+    return schema?.$ref === undefined ? [] : [schema.$ref.replace('#/components/schemas/', '')];
+  }),
+);
+const isRequestComponent = (path: string[]) =>
+  path[0] === 'components' && path[1] === 'schemas' && requestComponents.has(path[2] ?? '');
 
 describe('generateOpenApi', () => {
   it('writes an OpenAPI 3.0.3 document of API version 1.0.0 for the local gateway', () => {
@@ -186,23 +211,52 @@ describe('generateOpenApi', () => {
     }
   });
 
-  it('refers every 4xx and 5xx response to the Error schema', () => {
+  it('answers every 4xx and 5xx with the Error schema, its codes listed, an example of each', () => {
     let errors = 0;
     for (const { operation } of operations) {
       const responses: Record<string, ResponseObject> = operation.responses;
       for (const [status, response] of Object.entries(responses)) {
-        if (Number(status) >= 400) {
-          errors += 1;
-          expect(
-            response.content?.['application/json']?.schema,
-            `${operation.operationId} ${status}`,
-          ).toEqual({
-            $ref: '#/components/schemas/Error',
-          });
+        if (Number(status) < 400) continue;
+        errors += 1;
+        const at = `${operation.operationId} ${status}`;
+        const json = response.content?.['application/json'];
+        const codes = errorCodesOf(json?.schema);
+        expect(json?.schema, at).toEqual({
+          allOf: [
+            { $ref: '#/components/schemas/Error' },
+            { type: 'object', properties: { code: { type: 'string', enum: codes } } },
+          ],
+        });
+        expect(codes.length, at).toBeGreaterThan(0);
+        expect(
+          codes.map((code) => errorStatus[code as ErrorCode]),
+          at,
+        ).toEqual(codes.map(() => Number(status)));
+        const examples = (json?.examples ?? {}) as Record<string, ExampleObject>;
+        expect(Object.keys(examples), at).toEqual(codes);
+        for (const [code, example] of Object.entries(examples)) {
+          expect(example.value, `${at} ${code}`).toMatchObject({ code, status: Number(status) });
         }
       }
     }
     expect(errors).toBeGreaterThan(operations.length);
+  });
+
+  it('gives placing an order its own conflicts: 409 insufficient_stock, 422 unknown_pet or a reused key', () => {
+    const responses = operationById(document, 'placeOrder').responses as Record<
+      string,
+      ResponseObject
+    >;
+    const json = (status: string) => responses[status]?.content?.['application/json'];
+
+    expect(errorCodesOf(json('409')?.schema)).toEqual(['insufficient_stock']);
+    expect(json('409')?.examples).toEqual({
+      insufficient_stock: expect.objectContaining({
+        value: expect.objectContaining({ code: 'insufficient_stock', status: 409 }) as unknown,
+      }) as unknown,
+    });
+    expect(errorCodesOf(json('422')?.schema)).toEqual(['unknown_pet', 'idempotency_key_reused']);
+    expect(errorCodesOf(json('400')?.schema)).toContain('validation_failed');
   });
 
   it('marks getPet deprecated with its sunset, and describes the deprecation headers', () => {
@@ -278,12 +332,13 @@ describe('generateOpenApi', () => {
 
   it('names every resource body by its component, never wrapping it', () => {
     const wrapped = [...objectsIn(document)].filter(
-      ({ object }) => 'allOf' in object || 'anyOf' in object || 'oneOf' in object,
+      ({ path, object }) =>
+        ('allOf' in object || 'anyOf' in object || 'oneOf' in object) && !isErrorSchema(path),
     );
     expect(wrapped.map(({ path }) => path.join('.'))).toEqual([]);
     for (const { operation } of operations) {
       const bodies = Object.entries({ request: operation.requestBody, ...operation.responses });
-      for (const [status, body] of bodies) {
+      for (const [status, body] of bodies.filter(([status]) => !(Number(status) >= 400))) {
         const schema = (body as ResponseObject | undefined)?.content?.['application/json']?.schema;
         if (schema === undefined) continue;
         const named = 'items' in schema && schema.items !== undefined ? schema.items : schema;
@@ -295,6 +350,19 @@ describe('generateOpenApi', () => {
     expect(operationById(document, 'getPet').responses['200']).toMatchObject({
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
     });
+  });
+
+  it('closes every object of a request body, and leaves responses open', () => {
+    const open = [...objectsIn(document)].filter(
+      ({ path, object }) =>
+        object.type === 'object' &&
+        object.additionalProperties !== false &&
+        (path.includes('requestBody') || isRequestComponent(path)),
+    );
+    expect(open.map(({ path }) => path.join('.'))).toEqual([]);
+    const schemas = document.components?.schemas ?? {};
+    expect(schemas.NewOrder).toMatchObject({ additionalProperties: false });
+    expect(schemas.Order).not.toHaveProperty('additionalProperties');
   });
 
   it('states the webhook URL rule: http(s) without credentials in the pattern, refused addresses in words', () => {

@@ -7,9 +7,9 @@ type Request = NonNullable<RouteConfig['request']>;
 
 /** What `requestBody()` refuses beyond the schema, in words: OpenAPI 3.0 has no `propertyNames`. */
 export const BODY_KEYS_RULE =
-  'A key that starts with `$` or contains `.` is refused with 400 `validation_failed` anywhere in ' +
-  'the body, nested objects and arrays included; other properties the schema does not list are ' +
-  'dropped, never stored. A string that is not well-formed Unicode (a lone surrogate) is 400 too.';
+  'A property the schema does not list is refused with 400 `validation_failed` naming it, at any ' +
+  'depth. So is a key that starts with `$` or contains `.` anywhere in the body, nested objects ' +
+  'and arrays included, and a string that is not well-formed Unicode (a lone surrogate).';
 
 /** The parameters and body of a route, as zod-to-openapi takes them. */
 export function operationRequest(route: AppRoute): Request {

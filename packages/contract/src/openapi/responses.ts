@@ -12,8 +12,10 @@ import { STATUS_CODES } from 'node:http';
 import type { HeaderObject, HeadersObject, LinksObject } from 'openapi3-ts/oas30';
 import { documentInfo } from './document-info.js';
 import { unwrapSchema } from '../zod-unwrap.js';
+import { responseCodes } from '../errors.js';
+import { errorExamples } from './error-examples.js';
 
-/** Every status the contract lists for a route, with its content, headers and links. */
+/** Every status the contract lists for a route, with its content (an error: an example per code), headers and links. */
 export function operationResponses(
   operation: ContractOperation,
   operations: ContractOperation[],
@@ -21,6 +23,7 @@ export function operationResponses(
   return Object.fromEntries(
     routeResponses(operation.route).map(([status, response]) => {
       const content = responseContent(response);
+      const codes = responseCodes(content?.schema);
       // 202: a message is accepted, not yet delivered, but it can be read by its id at once.
       const links =
         operation.route.method === 'POST' && (status === 201 || status === 202)
@@ -33,7 +36,14 @@ export function operationResponses(
           headers: responseHeaders(operation, status, content),
           ...(content === undefined
             ? {}
-            : { content: { [content.contentType]: { schema: content.schema ?? {} } } }),
+            : {
+                content: {
+                  [content.contentType]: {
+                    schema: content.schema ?? {},
+                    ...(codes.length === 0 ? {} : { examples: errorExamples(codes) }),
+                  },
+                },
+              }),
           ...(Object.keys(links).length === 0 ? {} : { links }),
         },
       ];

@@ -1,6 +1,11 @@
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
-import type { MediaTypeObject, OpenAPIObject, SchemaObject } from 'openapi3-ts/oas30';
+import type {
+  ExampleObject,
+  MediaTypeObject,
+  OpenAPIObject,
+  SchemaObject,
+} from 'openapi3-ts/oas30';
 import { describe, expect, it } from 'vitest';
 import { contract } from '../contract.js';
 import { generateOpenApi } from './generate-openapi.js';
@@ -61,6 +66,23 @@ describe('examples in the document', () => {
     for (const { path, object } of withExamples) {
       expect(errorsOf(object.schema, object.example), path.join(' ')).toBeUndefined();
     }
+  });
+
+  it('validates every named example (one per error code) against its schema', () => {
+    const named = mediaTypes.flatMap(({ path, object }) =>
+      Object.entries(object.examples ?? {}).map(([name, example]) => ({
+        at: [...path, name].join(' '),
+        schema: object.schema,
+        value: (example as ExampleObject).value as unknown,
+      })),
+    );
+    expect(named.length).toBeGreaterThan(100);
+    for (const { at, schema, value } of named) {
+      expect(errorsOf(schema, value), at).toBeUndefined();
+    }
+    expect(errorsOf(named[0]?.schema, { code: 'teapot', message: 'x', status: 400 })).toMatch(
+      /code/,
+    );
   });
 
   it('finds a broken example', () => {
