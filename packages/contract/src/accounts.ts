@@ -98,7 +98,7 @@ const keyManagement = { ...account, stability: 'experimental' } satisfies RouteM
 
 export const accounts = c.router({
   createAccount: {
-    ...at('POST /v1/accounts', { service: 'gateway', auth: 'none' }),
+    ...at('POST /accounts', { service: 'gateway', auth: 'none' }),
     body: requestBody(NewAccountSchema),
     summary: 'Create an account',
     description:
@@ -106,13 +106,13 @@ export const accounts = c.router({
     responses: { 201: CreatedAccountSchema, ...v1Errors(400, 409, 413, 415) },
   },
   getMe: {
-    ...at('GET /v1/accounts/me', account),
+    ...at('GET /accounts/me', account),
     summary: 'Get the current account',
     description: 'The account the API key belongs to.',
     responses: { 200: AccountSchema, ...v1Errors(401) },
   },
   createKey: {
-    ...at('POST /v1/accounts/me/keys', keyManagement),
+    ...at('POST /accounts/me/keys', keyManagement),
     body: c.noBody(),
     summary: 'Create an API key',
     description:
@@ -120,14 +120,14 @@ export const accounts = c.router({
     responses: { 201: CreatedApiKeySchema, ...v1Errors(401, 409) },
   },
   listKeys: {
-    ...at('GET /v1/accounts/me/keys', keyManagement),
+    ...at('GET /accounts/me/keys', keyManagement),
     query: PageQuerySchema,
     summary: 'List API keys',
     description: 'The current account’s live keys, oldest first, never the key itself.',
     responses: { 200: z.array(ApiKeySchema), ...v1Errors(400, 401) },
   },
   revokeKey: {
-    ...at('DELETE /v1/accounts/me/keys/:keyId', keyManagement),
+    ...at('DELETE /accounts/me/keys/:keyId', keyManagement),
     pathParams: z.object({ keyId: ApiKeyIdSchema.openapi({ description: 'The key’s id.' }) }),
     summary: 'Revoke an API key',
     description: 'The key gets 401 from then on, even when it is the one making this call.',

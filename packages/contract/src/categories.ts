@@ -42,14 +42,14 @@ const CategoryPathSchema = z.object({
 
 export const categories = c.router({
   listCategories: {
-    ...at('GET /v1/categories', read),
+    ...at('GET /categories', read),
     query: PageQuerySchema,
     summary: 'List categories',
     description: 'Categories in id order. The next page is in the `Link: <…>; rel="next"` header.',
     responses: { 200: z.array(CategorySchema), ...v1Errors(400, 401) },
   },
   createCategory: {
-    ...at('POST /v1/categories', adminWrite),
+    ...at('POST /categories', adminWrite),
     body: requestBody(NewCategorySchema),
     summary: 'Add a category',
     description:
@@ -57,14 +57,14 @@ export const categories = c.router({
     responses: { 201: CategorySchema, ...v1Errors(400, 401, 403, 409, 413, 415) },
   },
   getCategory: {
-    ...at('GET /v1/categories/:categoryId', read),
+    ...at('GET /categories/:categoryId', read),
     pathParams: CategoryPathSchema,
     summary: 'Get a category',
     description: 'One category by its id.',
     responses: { 200: CategorySchema, ...v1Errors(400, 401, 404) },
   },
   replaceCategory: {
-    ...at('PUT /v1/categories/:categoryId', adminWrite),
+    ...at('PUT /categories/:categoryId', adminWrite),
     pathParams: CategoryPathSchema,
     body: requestBody(NewCategorySchema),
     summary: 'Replace a category',
@@ -73,7 +73,7 @@ export const categories = c.router({
     responses: { 200: CategorySchema, ...v1Errors(400, 401, 403, 404, 409, 413, 415) },
   },
   deleteCategory: {
-    ...at('DELETE /v1/categories/:categoryId', adminWrite),
+    ...at('DELETE /categories/:categoryId', adminWrite),
     pathParams: CategoryPathSchema,
     summary: 'Delete a category',
     description: 'Removes a category no pet uses; while pets use it, 409 `category_in_use`.',

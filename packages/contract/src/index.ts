@@ -1,4 +1,5 @@
 export * from './accounts.js';
+export * from './api-version.js';
 export * from './categories.js';
 export * from './clients.js';
 export * from './contract-operations.js';

@@ -38,7 +38,7 @@ const metadata = { service: 'gateway', auth: 'key', stability: 'beta' } satisfie
 
 export const messages = c.router({
   sendMessage: {
-    ...at('POST /v1/messages', metadata),
+    ...at('POST /messages', metadata),
     headers: z.object({ 'idempotency-key': IdempotencyKeySchema.optional() }),
     body: requestBody(NewMessageSchema),
     summary: 'Send a message',
@@ -47,7 +47,7 @@ export const messages = c.router({
     responses: { 202: MessageSchema, ...v1Errors(400, 401, 413, 415, 422) },
   },
   getMessage: {
-    ...at('GET /v1/messages/:messageId', metadata),
+    ...at('GET /messages/:messageId', metadata),
     pathParams: z.object({
       messageId: MessageIdSchema.openapi({ description: 'The message’s id.' }),
     }),

@@ -70,7 +70,7 @@ const PetPathSchema = z.object({ petId: IdParamSchema.openapi({ description: 'Th
 
 export const pets = c.router({
   listPets: {
-    ...at('GET /v1/pets', read),
+    ...at('GET /pets', read),
     query: ListPetsQuerySchema,
     summary: 'List pets',
     description:
@@ -78,7 +78,7 @@ export const pets = c.router({
     responses: { 200: PetsSchema, ...v1Errors(400, 401) },
   },
   createPet: {
-    ...at('POST /v1/pets', adminWrite),
+    ...at('POST /pets', adminWrite),
     body: requestBody(NewPetSchema),
     summary: 'Add a pet',
     description:
@@ -86,16 +86,16 @@ export const pets = c.router({
     responses: { 201: PetSchema, ...v1Errors(400, 401, 403, 413, 415, 422) },
   },
   getPet: {
-    ...at('GET /v1/pets/:petId', { ...read, sunset: getPetSunset }),
+    // Deprecated in /v1 only: /v2 serves it as the current way to read a pet (versions.ts).
+    ...at('GET /pets/:petId', { ...read, sunset: getPetSunset }),
     pathParams: PetPathSchema,
     summary: 'Get a pet',
-    description:
-      'One pet by its id. Every answer carries `Deprecation`, `Sunset` and a `Link` to the deprecation notice.',
+    description: 'One pet by its id.',
     deprecated: true,
     responses: { 200: PetSchema, ...v1Errors(400, 401, 404, 410) },
   },
   replacePet: {
-    ...at('PUT /v1/pets/:petId', adminWrite),
+    ...at('PUT /pets/:petId', adminWrite),
     pathParams: PetPathSchema,
     body: requestBody(NewPetSchema),
     summary: 'Replace a pet',
@@ -104,7 +104,7 @@ export const pets = c.router({
     responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 415, 422) },
   },
   updatePet: {
-    ...at('PATCH /v1/pets/:petId', adminWrite),
+    ...at('PATCH /pets/:petId', adminWrite),
     pathParams: PetPathSchema,
     body: requestBody(PetPatchSchema),
     summary: 'Update a pet',
@@ -113,7 +113,7 @@ export const pets = c.router({
     responses: { 200: PetSchema, ...v1Errors(400, 401, 403, 404, 413, 415, 422) },
   },
   deletePet: {
-    ...at('DELETE /v1/pets/:petId', adminWrite),
+    ...at('DELETE /pets/:petId', adminWrite),
     pathParams: PetPathSchema,
     summary: 'Delete a pet',
     description: 'Removes a pet from the catalogue; its id is never given again.',

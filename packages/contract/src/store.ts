@@ -120,7 +120,7 @@ const InventoryPathSchema = z.object({
 
 export const orders = c.router({
   listOrders: {
-    ...at('GET /v1/store/orders', { ...customer, hideTryItPanel: true }),
+    ...at('GET /store/orders', { ...customer, hideTryItPanel: true }),
     query: ListOrdersQuerySchema,
     summary: 'List orders',
     description:
@@ -128,7 +128,7 @@ export const orders = c.router({
     responses: { 200: z.array(OrderSchema), ...v1Errors(400, 401) },
   },
   placeOrder: {
-    ...at('POST /v1/store/orders', customer),
+    ...at('POST /store/orders', customer),
     headers: z.object({ 'idempotency-key': IdempotencyKeySchema.optional() }),
     body: requestBody(NewOrderSchema),
     summary: 'Place an order',
@@ -137,14 +137,14 @@ export const orders = c.router({
     responses: { 201: OrderSchema, ...v1Errors(400, 401, 409, 413, 415, 422) },
   },
   getOrder: {
-    ...at('GET /v1/store/orders/:orderId', customer),
+    ...at('GET /store/orders/:orderId', customer),
     pathParams: OrderPathSchema,
     summary: 'Get an order',
     description: 'One of the caller’s orders (an admin: any order); another account’s is 404.',
     responses: { 200: OrderSchema, ...v1Errors(400, 401, 404) },
   },
   updateOrder: {
-    ...at('PATCH /v1/store/orders/:orderId', admin),
+    ...at('PATCH /store/orders/:orderId', admin),
     pathParams: OrderPathSchema,
     body: requestBody(OrderUpdateSchema),
     summary: 'Update an order',
@@ -153,7 +153,7 @@ export const orders = c.router({
     responses: { 200: OrderSchema, ...v1Errors(400, 401, 403, 404, 409, 413, 415) },
   },
   cancelOrder: {
-    ...at('DELETE /v1/store/orders/:orderId', customer),
+    ...at('DELETE /store/orders/:orderId', customer),
     pathParams: OrderPathSchema,
     summary: 'Cancel an order',
     description:
@@ -164,7 +164,7 @@ export const orders = c.router({
 
 export const inventory = c.router({
   listInventory: {
-    ...at('GET /v1/store/inventory', customer),
+    ...at('GET /store/inventory', customer),
     query: ListInventoryQuerySchema,
     summary: 'List the inventory',
     description:
@@ -172,14 +172,14 @@ export const inventory = c.router({
     responses: { 200: z.array(InventoryItemSchema), ...v1Errors(400, 401) },
   },
   getInventoryItem: {
-    ...at('GET /v1/store/inventory/:petId', customer),
+    ...at('GET /store/inventory/:petId', customer),
     pathParams: InventoryPathSchema,
     summary: 'Get the stock of a pet',
     description: 'The stock of one pet; a pet without stock yet is 404.',
     responses: { 200: InventoryItemSchema, ...v1Errors(400, 401, 404) },
   },
   setInventory: {
-    ...at('PUT /v1/store/inventory/:petId', admin),
+    ...at('PUT /store/inventory/:petId', admin),
     pathParams: InventoryPathSchema,
     body: requestBody(InventoryUpdateSchema),
     summary: 'Set the stock of a pet',

@@ -122,7 +122,7 @@ const WebhookPathSchema = z.object({ webhookId });
 
 export const webhooks = c.router({
   createWebhook: {
-    ...at('POST /v1/webhooks', metadata),
+    ...at('POST /webhooks', metadata),
     body: requestBody(NewWebhookSchema),
     summary: 'Create a webhook',
     description:
@@ -130,21 +130,21 @@ export const webhooks = c.router({
     responses: { 201: CreatedWebhookSchema, ...v1Errors(400, 401, 403, 409, 413, 415, 422) },
   },
   listWebhooks: {
-    ...at('GET /v1/webhooks', metadata),
+    ...at('GET /webhooks', metadata),
     query: PageQuerySchema,
     summary: 'List webhooks',
     description: 'The caller’s webhooks (an admin: every account’s), oldest first, never a secret.',
     responses: { 200: z.array(WebhookSchema), ...v1Errors(400, 401) },
   },
   getWebhook: {
-    ...at('GET /v1/webhooks/:webhookId', metadata),
+    ...at('GET /webhooks/:webhookId', metadata),
     pathParams: WebhookPathSchema,
     summary: 'Get a webhook',
     description: 'One of the caller’s webhooks; another account’s is 404.',
     responses: { 200: WebhookSchema, ...v1Errors(400, 401, 404) },
   },
   updateWebhook: {
-    ...at('PATCH /v1/webhooks/:webhookId', metadata),
+    ...at('PATCH /webhooks/:webhookId', metadata),
     pathParams: WebhookPathSchema,
     body: requestBody(WebhookPatchSchema),
     summary: 'Update a webhook',
@@ -153,14 +153,14 @@ export const webhooks = c.router({
     responses: { 200: WebhookSchema, ...v1Errors(400, 401, 403, 404, 413, 415, 422) },
   },
   deleteWebhook: {
-    ...at('DELETE /v1/webhooks/:webhookId', metadata),
+    ...at('DELETE /webhooks/:webhookId', metadata),
     pathParams: WebhookPathSchema,
     summary: 'Delete a webhook',
     description: 'Stops every delivery to it, pending retries included.',
     responses: { 204: c.noBody(), ...v1Errors(400, 401, 404) },
   },
   rotateWebhookSecret: {
-    ...at('POST /v1/webhooks/:webhookId/secret', metadata),
+    ...at('POST /webhooks/:webhookId/secret', metadata),
     pathParams: WebhookPathSchema,
     body: c.noBody(),
     summary: 'Rotate a webhook’s secret',
@@ -169,7 +169,7 @@ export const webhooks = c.router({
     responses: { 201: WebhookSecretSchema, ...v1Errors(400, 401, 404) },
   },
   listWebhookDeliveries: {
-    ...at('GET /v1/webhooks/:webhookId/deliveries', metadata),
+    ...at('GET /webhooks/:webhookId/deliveries', metadata),
     pathParams: WebhookPathSchema,
     query: PageQuerySchema,
     summary: 'List a webhook’s deliveries',
@@ -178,7 +178,7 @@ export const webhooks = c.router({
     responses: { 200: z.array(WebhookDeliverySchema), ...v1Errors(400, 401, 404) },
   },
   retryWebhookDelivery: {
-    ...at('POST /v1/webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
+    ...at('POST /webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
     pathParams: WebhookPathSchema.extend({
       deliveryId: WebhookDeliveryIdSchema.openapi({ description: 'The delivery’s id.' }),
     }),
