@@ -1,6 +1,5 @@
 import {
   contract,
-  deprecationHeaders,
   generateOpenApi,
   getPetDocumentation,
   OpenApiDocumentSchema,
@@ -55,10 +54,7 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
     ...routeHandlers(internalEventsContract, internalEventRoutes(recorder), { validateResponses }),
   ]);
   const router = gatewayRouter({
-    deprecation: deprecationHeaders({
-      ...config.getPetDeprecation,
-      documentation: getPetDocumentation,
-    }),
+    deprecation: { ...config.getPetDeprecation, documentation: getPetDocumentation },
     authenticator,
     rateLimits,
     maxInFlightPerAccount: config.maxInFlightPerAccount,

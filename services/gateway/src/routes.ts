@@ -8,11 +8,21 @@ import type { MessageRepository } from './messages/message-repository.js';
 import type { DeliveryRepository } from './webhooks/delivery-repository.js';
 import { webhookNotFound, type WebhookRepository } from './webhooks/webhook-repository.js';
 
-/** The operations the gateway serves itself (route metadata `service: 'gateway'`). */
+/**
+ * The operations the gateway serves itself (route metadata `service: 'gateway'`), in both
+ * versions (the same handlers serve each).
+ */
 export const gatewayContract = {
-  accounts: contract.accounts,
-  messages: contract.messages,
-  webhooks: contract.webhooks,
+  v2: {
+    accounts: contract.v2.accounts,
+    messages: contract.v2.messages,
+    webhooks: contract.v2.webhooks,
+  },
+  v1: {
+    accounts: contract.v1.accounts,
+    messages: contract.v1.messages,
+    webhooks: contract.v1.webhooks,
+  },
   meta: docsContract,
 };
 
@@ -44,7 +54,7 @@ export function gatewayRoutes(
   deps: GatewayRoutesDeps,
 ): RouterImplementation<typeof gatewayContract> {
   const { accounts, messages, webhooks, deliveries } = deps;
-  return {
+  const own: RouterImplementation<typeof gatewayContract.v2> = {
     accounts: {
       createAccount: async ({ body }) => ({
         status: 201,
@@ -120,6 +130,6 @@ export function gatewayRoutes(
         return { status: 202, body: delivery };
       },
     },
-    meta: docsRoutes(deps.openApiDocument, deps.publicUrl),
   };
+  return { v2: own, v1: own, meta: docsRoutes(deps.openApiDocument, deps.publicUrl) };
 }

@@ -6,10 +6,13 @@ import type { Catalogue } from './catalogue.js';
 import type { CategoriesRepository } from './categories-repository.js';
 import type { PetsRepository } from './pets-repository.js';
 
-/** Every route the pets service serves: its part of the public contract and the internal one. */
+/**
+ * Every route the pets service serves: its part of the public contract in both versions (the
+ * same handlers serve each) and the internal one.
+ */
 export const petsServiceContract = {
-  pets: contract.pets,
-  categories: contract.categories,
+  v2: { pets: contract.v2.pets, categories: contract.v2.categories },
+  v1: { pets: contract.v1.pets, categories: contract.v1.categories },
   internal: internalContract.pets,
 };
 
@@ -19,6 +22,7 @@ export interface RoutesDeps {
   catalogue: Catalogue;
 }
 
+/** 201 with the new resource's address in the current version, whichever version was asked. */
 const created = <T extends { id: number }>(ctx: Context, path: string, resource: T) => {
   ctx.set('Location', `${path}/${resource.id}`);
   return { status: 201 as const, body: resource };
@@ -40,11 +44,12 @@ export function routes({
   categories,
   catalogue,
 }: RoutesDeps): RouterImplementation<typeof petsServiceContract> {
-  return {
+  const catalogueRoutes: RouterImplementation<typeof petsServiceContract.v2> = {
     pets: {
       listPets: ({ query, ctx }) => listed(ctx, query, (page) => pets.list(query, page)),
-      createPet: async ({ body, ctx }) => created(ctx, '/v1/pets', await catalogue.createPet(body)),
-      // Deprecated: its headers and its sunset are set by operationPolicies, in front of it.
+      createPet: async ({ body, ctx }) =>
+        created(ctx, contract.v2.pets.listPets.path, await catalogue.createPet(body)),
+      // Deprecated in /v1: its headers and its sunset are set by operationPolicies, in front of it.
       getPet: async ({ params }) => ok(await pets.get(params.petId)),
       replacePet: async ({ params, body }) => ok(await catalogue.replacePet(params.petId, body)),
       updatePet: async ({ params, body }) => ok(await catalogue.updatePet(params.petId, body)),
@@ -56,7 +61,7 @@ export function routes({
     categories: {
       listCategories: ({ query, ctx }) => listed(ctx, query, (page) => categories.list(page)),
       createCategory: async ({ body, ctx }) =>
-        created(ctx, '/v1/categories', await categories.create(body)),
+        created(ctx, contract.v2.categories.listCategories.path, await categories.create(body)),
       getCategory: async ({ params }) => ok(await categories.get(params.categoryId)),
       replaceCategory: async ({ params, body }) =>
         ok(await categories.replace(params.categoryId, body)),
@@ -65,6 +70,10 @@ export function routes({
         return noContent;
       },
     },
+  };
+  return {
+    v2: catalogueRoutes,
+    v1: catalogueRoutes,
     // What the store asks: the internal token is enough, no account is involved.
     internal: {
       getPet: async ({ params }) => ok(await pets.get(params.petId)),
