@@ -16,8 +16,8 @@ interface DocumentedMethod {
   tags: Map<string, string>;
 }
 
-/** Meta endpoints of the gateway, not part of the API the client wraps. */
-const META_PATHS = ['/health', '/ready', '/openapi.json', '/docs'];
+/** The version the client talks: its methods name that version's operations, by their key. */
+const CLIENT_VERSION = 'v1';
 /** Methods that send no request. */
 const LOCAL_METHODS = ['Webhooks.constructEvent'];
 
@@ -25,9 +25,15 @@ const document = JSON.parse(
   readFileSync(new URL('../../../contract/openapi.json', import.meta.url), 'utf8'),
 ) as { paths: Record<string, Record<string, Operation>> };
 
+// An operation of an older version has its version after its key: `getPetV1`.
+const versionSuffix = new RegExp(`${CLIENT_VERSION.toUpperCase()}$`);
 const operations = Object.entries(document.paths)
-  .filter(([path]) => !META_PATHS.includes(path))
-  .flatMap(([, methods]) => Object.values(methods).filter((operation) => operation.operationId));
+  .filter(([path]) => path.startsWith(`/${CLIENT_VERSION}/`))
+  .flatMap(([, methods]) => Object.values(methods).filter((operation) => operation.operationId))
+  .map((operation) => ({
+    ...operation,
+    operationId: operation.operationId.replace(versionSuffix, ''),
+  }));
 
 /** Every method of every resource class, with its JSDoc read by the TypeScript compiler. */
 function documentedMethods(): DocumentedMethod[] {
