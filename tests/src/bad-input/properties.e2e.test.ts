@@ -13,7 +13,6 @@
  */
 import { parse as parseQuery } from 'node:querystring';
 import {
-  contract,
   ErrorSchema,
   objectShape,
   unwrapSchema,
