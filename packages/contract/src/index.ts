@@ -18,6 +18,7 @@ export {
 export * from './messages.js';
 export * from './meta.js';
 export * from './store.js';
+export type { VersionedRouter } from './versions.js';
 export * from './pagination.js';
 export * from './pets.js';
 export { generateOpenApi, type GenerateOpenApiOptions } from './openapi/generate-openapi.js';
