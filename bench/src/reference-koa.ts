@@ -13,11 +13,11 @@ const client = await new MongoClient(uri).connect();
 const pets = client
   .db(database)
   .collection<{ _id: number; name: string; categoryId: number; status: string }>('pets');
-const headers = deprecationHeaders({
+const policy = {
   deprecatedAt: new Date('2026-01-01T00:00:00Z'),
   sunsetAt: new Date('2027-07-01T00:00:00Z'),
   documentation: 'http://127.0.0.1/docs#getPet',
-});
+};
 
 const app = new Koa();
 app.use(async (ctx) => {
@@ -28,7 +28,7 @@ app.use(async (ctx) => {
   }
   const { _id: id, name, categoryId, status } = document;
   ctx.set('X-Request-Id', 'bench');
-  ctx.set(headers);
+  ctx.set(deprecationHeaders(policy, `/v2/pets/${id}`));
   ctx.body = { id, name, categoryId, status };
 });
 

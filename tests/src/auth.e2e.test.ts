@@ -72,7 +72,7 @@ const adminRequests: Record<
   setInventory: (c) => ({ params: { petId: c.petId }, body: { quantity: 3 } }),
 };
 
-const adminRoutes = contractOperations(contract).filter(
+const adminRoutes = contractOperations(contract.v2).filter(
   ({ metadata }) => metadata.role === 'admin',
 );
 

@@ -60,7 +60,8 @@ function badgesOf(key: string): Promise<string[]> {
 /**
  * Scalar opens the first tag; each other one opens with its "Show More" button. It renders a tag,
  * and an operation in an open one, only once it comes near the viewport, and keeps it rendered:
- * until then an operation is an empty placeholder under the same id.
+ * until then an operation is an empty placeholder under the same id. With both versions there
+ * are twice as many to open.
  */
 async function openEveryOperation(): Promise<void> {
   const more = page.locator('button.show-more');
@@ -77,7 +78,7 @@ async function openEveryOperation(): Promise<void> {
       const missing = [...operations.keys()].filter((_, index) => rendered[index] === 0);
       if (missing.length > 0) throw new Error(`[tests] /docs does not show ${missing.join(', ')}`);
     },
-    { timeout: 30_000, interval: 100 },
+    { timeout: 240_000, interval: 100 },
   );
 }
 
@@ -144,7 +145,7 @@ beforeAll(async () => {
   watch = watchPage(page);
   await page.goto(`${api.url}/docs`);
   await openEveryOperation();
-});
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -218,6 +219,23 @@ describe('/docs in a browser', () => {
     await expect
       .poll(() => badgesOf(key))
       .toEqual(expect.arrayContaining(['Deprecated', expect.stringContaining(sunset ?? '')]));
+  });
+
+  it('shows GET /v2/pets/{petId}, its successor, as the current read: no deprecation, no sunset', async () => {
+    const key = 'GET /v2/pets/{petId}';
+    expect(operation(key).deprecated).toBeUndefined();
+    expect(operation(key)['x-sunset']).toBeUndefined();
+    await sectionOf(key).getByTestId('client-picker').waitFor();
+    const badges = await badgesOf(key);
+    expect(badges).not.toContain('Deprecated');
+    expect(badges.filter((badge) => badge.startsWith('Sunset'))).toEqual([]);
+  });
+
+  it('shows /v2 first and /v1 under it, in a group of its own', () => {
+    const groups = document['x-tagGroups'] ?? [];
+    expect(groups.at(-1)?.tags).toEqual(expect.arrayContaining(['Pets (v1)', 'Store (v1)']));
+    expect(operation('GET /v1/pets')?.tags).toEqual(['Pets (v1)']);
+    expect(operation('GET /v2/pets')?.tags).toEqual(['Pets']);
   });
 
   it("shows the document's tag groups in the sidebar, Store's first and then Pets'", async () => {

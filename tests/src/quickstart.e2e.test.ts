@@ -14,7 +14,7 @@ describe('the quickstart, through the gateway', () => {
   it('is ready and documents itself', async () => {
     const ready = await fetch(`${api.url}/ready`);
     expect(ready.status).toBe(200);
-    expect(ready.headers.get('api-version')).toBe('1.0.0');
+    expect(ready.headers.get('api-version')).toBe('2.0.0');
     const document = (await (await fetch(`${api.url}/openapi.json`)).json()) as {
       openapi: string;
       servers: { url: string }[];
@@ -48,7 +48,7 @@ describe('the quickstart, through the gateway', () => {
       body: { name: 'Rex', categoryId, status: 'available' },
     });
     const petId = pet.status === 201 ? pet.body.id : -1;
-    expect(pet.headers.get('location')).toBe(`/v1/pets/${petId}`);
+    expect(pet.headers.get('location')).toBe(`/v2/pets/${petId}`);
 
     const stocked = await api.admin.inventory.setInventory({
       params: { petId: String(petId) },

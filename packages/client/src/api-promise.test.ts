@@ -10,7 +10,7 @@ describe('withResponse', () => {
   it('gives the result with the response, its status and rate-limit headers', async () => {
     await using server = await startServer(() => ({
       status: 201,
-      headers: { ...rateLimit, 'x-request-id': 'req-1', location: '/v1/pets/1' },
+      headers: { ...rateLimit, 'x-request-id': 'req-1', location: '/v2/pets/1' },
       body: pet,
     }));
     const { client } = testClient(server.baseUrl);
@@ -23,7 +23,7 @@ describe('withResponse', () => {
     expect(data.requestId).toBe('req-1');
     expect(response.status).toBe(201);
     expect(response.headers.get('ratelimit-remaining')).toBe('99');
-    expect(response.headers.get('location')).toBe('/v1/pets/1');
+    expect(response.headers.get('location')).toBe('/v2/pets/1');
     expect(server.received).toHaveLength(1);
   });
 

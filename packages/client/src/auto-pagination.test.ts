@@ -30,9 +30,9 @@ describe('lists', () => {
 
     expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
     expect(server.received.map((request) => request.url)).toEqual([
-      '/v1/pets?status=available&limit=2',
-      '/v1/pets?status=available&limit=2&cursor=c1',
-      '/v1/pets?status=available&limit=2&cursor=c2',
+      '/v2/pets?status=available&limit=2',
+      '/v2/pets?status=available&limit=2&cursor=c1',
+      '/v2/pets?status=available&limit=2&cursor=c2',
     ]);
   });
 
@@ -68,8 +68,8 @@ describe('lists', () => {
     await client.orders.list({ complete: false }).firstPage();
 
     expect(server.received.map((request) => request.url)).toEqual([
-      '/v1/pets?status=available&status=pending&categoryId=3',
-      '/v1/store/orders?complete=false',
+      '/v2/pets?status=available&status=pending&categoryId=3',
+      '/v2/store/orders?complete=false',
     ]);
   });
 });

@@ -65,7 +65,7 @@ describe('PetstoreError', () => {
       status: 502,
       code: 'bad_gateway',
       requestId: 'req-502',
-      message: 'GET /v1/pets/1 answered 502 (text/html)',
+      message: 'GET /v2/pets/1 answered 502 (text/html)',
     });
   });
 

@@ -23,15 +23,15 @@ describe('logger', () => {
     await client.pets.list({ limit: 5 }).firstPage();
 
     expect(lines.map((line) => line.message)).toEqual([
-      '[petstore-client] GET /v1/pets attempt 1',
-      '[petstore-client] GET /v1/pets answered 503',
-      '[petstore-client] GET /v1/pets retrying in 500 ms',
-      '[petstore-client] GET /v1/pets attempt 2',
-      '[petstore-client] GET /v1/pets answered 200',
+      '[petstore-client] GET /v2/pets attempt 1',
+      '[petstore-client] GET /v2/pets answered 503',
+      '[petstore-client] GET /v2/pets retrying in 500 ms',
+      '[petstore-client] GET /v2/pets attempt 2',
+      '[petstore-client] GET /v2/pets answered 200',
     ]);
     expect(lines[0]?.details).toMatchObject({
       method: 'GET',
-      url: `${server.baseUrl}/v1/pets?limit=5`,
+      url: `${server.baseUrl}/v2/pets?limit=5`,
       attempt: 1,
       headers: { authorization: '[redacted]', accept: 'application/json' },
     });
@@ -48,22 +48,22 @@ describe('logger', () => {
 
     await expect(client.pets.get(1)).rejects.toThrow('timed out');
 
-    const timedOut = 'GET /v1/pets/1 timed out after 20 ms';
+    const timedOut = 'GET /v2/pets/1 timed out after 20 ms';
     expect(lines.slice(1)).toEqual([
       {
-        message: '[petstore-client] GET /v1/pets/1 got no answer',
+        message: '[petstore-client] GET /v2/pets/1 got no answer',
         details: { attempt: 1, error: timedOut },
       },
       {
-        message: '[petstore-client] GET /v1/pets/1 retrying in 500 ms',
+        message: '[petstore-client] GET /v2/pets/1 retrying in 500 ms',
         details: { retry: 1, delayMs: 500, reason: timedOut },
       },
       {
-        message: '[petstore-client] GET /v1/pets/1 attempt 2',
+        message: '[petstore-client] GET /v2/pets/1 attempt 2',
         details: expect.objectContaining({ attempt: 2 }) as unknown,
       },
       {
-        message: '[petstore-client] GET /v1/pets/1 got no answer',
+        message: '[petstore-client] GET /v2/pets/1 got no answer',
         details: { attempt: 2, error: timedOut },
       },
     ]);

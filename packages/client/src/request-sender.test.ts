@@ -14,7 +14,7 @@ describe('RequestSender', () => {
 
     const [request] = server.received;
     expect(request?.method).toBe('POST');
-    expect(request?.url).toBe('/v1/pets');
+    expect(request?.url).toBe('/v2/pets');
     expect(request?.headers).toMatchObject({
       authorization: 'Bearer psk_test',
       accept: 'application/json',
@@ -143,7 +143,7 @@ describe('RequestSender', () => {
 
     expect(error).toBeInstanceOf(PetstoreConnectionError);
     expect(error).not.toBeInstanceOf(PetstoreTimeoutError);
-    expect((error as Error).message).toMatch(/GET \/v1\/pets\/1 failed: .*ECONNREFUSED/);
+    expect((error as Error).message).toMatch(/GET \/v2\/pets\/1 failed: .*ECONNREFUSED/);
     expect((error as Error).cause).toBeInstanceOf(Error);
     expect(delays).toHaveLength(2);
   });
@@ -156,7 +156,7 @@ describe('RequestSender', () => {
 
     expect(error).toBeInstanceOf(PetstoreTimeoutError);
     expect(error).toBeInstanceOf(PetstoreConnectionError);
-    expect((error as Error).message).toBe('GET /v1/pets/1 timed out after 50 ms');
+    expect((error as Error).message).toBe('GET /v2/pets/1 timed out after 50 ms');
     // Retried once. On a busy machine the second attempt can time out before the server has
     // read it, so the attempts are counted where they are made.
     expect(delays).toHaveLength(1);

@@ -100,7 +100,7 @@ const keyManagement = { ...account, stability: 'experimental' } satisfies RouteM
 
 export const accounts = c.router({
   createAccount: {
-    ...at('POST /v1/accounts', { service: 'gateway', auth: 'none' }),
+    ...at('POST /accounts', { service: 'gateway', auth: 'none' }),
     headers: IdempotentHeadersSchema,
     body: requestBody(NewAccountSchema),
     summary: 'Create an account',
@@ -112,13 +112,13 @@ export const accounts = c.router({
     },
   },
   getMe: {
-    ...at('GET /v1/accounts/me', account),
+    ...at('GET /accounts/me', account),
     summary: 'Get the current account',
     description: 'The account the API key belongs to.',
     responses: { 200: AccountSchema, ...v1Errors('validation_failed', 'unauthorized') },
   },
   createKey: {
-    ...at('POST /v1/accounts/me/keys', keyManagement),
+    ...at('POST /accounts/me/keys', keyManagement),
     headers: IdempotentHeadersSchema,
     body: c.noBody(),
     summary: 'Create an API key',
@@ -130,14 +130,14 @@ export const accounts = c.router({
     },
   },
   listKeys: {
-    ...at('GET /v1/accounts/me/keys', keyManagement),
+    ...at('GET /accounts/me/keys', keyManagement),
     query: PageQuerySchema,
     summary: 'List API keys',
     description: 'The current account’s live keys, oldest first, never the key itself.',
     responses: { 200: z.array(ApiKeySchema), ...v1Errors('validation_failed', 'unauthorized') },
   },
   revokeKey: {
-    ...at('DELETE /v1/accounts/me/keys/:keyId', keyManagement),
+    ...at('DELETE /accounts/me/keys/:keyId', keyManagement),
     pathParams: z.object({ keyId: ApiKeyIdSchema.openapi({ description: 'The key’s id.' }) }),
     summary: 'Revoke an API key',
     description: 'The key gets 401 from then on, even when it is the one making this call.',

@@ -44,14 +44,14 @@ const CategoryPathSchema = z.object({
 
 export const categories = c.router({
   listCategories: {
-    ...at('GET /v1/categories', read),
+    ...at('GET /categories', read),
     query: PageQuerySchema,
     summary: 'List categories',
     description: 'Categories in id order. The next page is in the `Link: <…>; rel="next"` header.',
     responses: { 200: z.array(CategorySchema), ...v1Errors('validation_failed', 'unauthorized') },
   },
   createCategory: {
-    ...at('POST /v1/categories', adminWrite),
+    ...at('POST /categories', adminWrite),
     headers: IdempotentHeadersSchema,
     body: requestBody(NewCategorySchema),
     summary: 'Add a category',
@@ -69,7 +69,7 @@ export const categories = c.router({
     },
   },
   getCategory: {
-    ...at('GET /v1/categories/:categoryId', read),
+    ...at('GET /categories/:categoryId', read),
     pathParams: CategoryPathSchema,
     summary: 'Get a category',
     description: 'One category by its id.',
@@ -79,7 +79,7 @@ export const categories = c.router({
     },
   },
   replaceCategory: {
-    ...at('PUT /v1/categories/:categoryId', adminWrite),
+    ...at('PUT /categories/:categoryId', adminWrite),
     pathParams: CategoryPathSchema,
     body: requestBody(NewCategorySchema),
     summary: 'Replace a category',
@@ -91,7 +91,7 @@ export const categories = c.router({
     },
   },
   deleteCategory: {
-    ...at('DELETE /v1/categories/:categoryId', adminWrite),
+    ...at('DELETE /categories/:categoryId', adminWrite),
     pathParams: CategoryPathSchema,
     summary: 'Delete a category',
     description: 'Removes a category no pet uses; while pets use it, 409 `category_in_use`.',

@@ -24,7 +24,7 @@ describe('createPetstoreClient', () => {
     const [request] = server.requests;
     expect(request).toMatchObject({
       method: 'POST',
-      url: '/v1/pets',
+      url: '/v2/pets',
       body: { name: 'Rex', categoryId: 1 },
     });
     expect(request?.headers.authorization).toBe(`Bearer ${API_KEY}`);
@@ -40,7 +40,7 @@ describe('createPetstoreClient', () => {
     });
 
     expect(server.requests[0]?.url).toBe(
-      '/v1/pets?status=available&status=pending&categoryId=1&limit=5',
+      '/v2/pets?status=available&status=pending&categoryId=1&limit=5',
     );
   });
 
@@ -51,7 +51,7 @@ describe('createPetstoreClient', () => {
     const response = await client.pets.getPet({ params: { petId: '7' } });
 
     expect(response.body).toEqual(pet);
-    expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/v1/pets/7' });
+    expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/v2/pets/7' });
   });
 
   it('sends the Idempotency-Key header of an order', async () => {
@@ -63,7 +63,7 @@ describe('createPetstoreClient', () => {
       headers: { 'idempotency-key': 'order-1' },
     });
 
-    expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/v1/store/orders' });
+    expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/v2/store/orders' });
     expect(server.requests[0]?.headers['idempotency-key']).toBe('order-1');
   });
 

@@ -25,7 +25,7 @@ export const fetchWithRepeatedQuery: ApiFetcher = (args) =>
   });
 
 export interface PetstoreClientOptions {
-  /** Where the gateway listens, without `/v1`: `http://127.0.0.1:8080`. */
+  /** Where the gateway listens, without `/v2`: `http://127.0.0.1:8080`. */
   baseUrl: string;
   /** Sent as `Authorization: Bearer <apiKey>`; leave out for the operations that need none. */
   apiKey?: string;
@@ -33,7 +33,13 @@ export interface PetstoreClientOptions {
   validateResponse?: boolean;
 }
 
-/** A typed client of the public API; an undeclared status throws `UnknownStatusError`. */
+/** The operations a `PetstoreClient` calls: the current version's, and the meta endpoints. */
+const currentApi = { ...contract.v2, meta: contract.meta };
+
+/**
+ * A typed client of the public API's current version (`/v2`) and its meta endpoints; an
+ * undeclared status throws `UnknownStatusError`.
+ */
 export function createPetstoreClient({
   baseUrl,
   apiKey,
@@ -41,9 +47,9 @@ export function createPetstoreClient({
 }: PetstoreClientOptions): PetstoreClient {
   const baseHeaders: Record<string, string> =
     apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
-  return initClient(contract, { ...shared(baseUrl), baseHeaders, validateResponse });
+  return initClient(currentApi, { ...shared(baseUrl), baseHeaders, validateResponse });
 }
-export type PetstoreClient = InitClientReturn<typeof contract, ClientArgs>;
+export type PetstoreClient = InitClientReturn<typeof currentApi, ClientArgs>;
 
 export interface InternalClientOptions {
   /** Where the service listens: `http://127.0.0.1:3001`. */

@@ -1,4 +1,5 @@
 import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
+import { type ApiVersionName, currentVersion, isApiVersionName } from './api-version.js';
 
 /** The process that answers an operation; the gateway routes by it. */
 export type OwningService = 'gateway' | 'pets' | 'store';
@@ -14,11 +15,16 @@ export interface RouteMetadata {
   stability?: 'experimental' | 'beta';
   /** With `deprecated: true` on the route: when it stops working (ISO 8601), `x-sunset`. */
   sunset?: string;
+  /**
+   * With `deprecated: true`: the path of the operation that replaces it, its twin in the current
+   * version (`/v2/pets/:petId`); set when the versions are derived, never written by hand.
+   */
+  successor?: string;
   /** `x-hideTryItPanel` in the document. */
   hideTryItPanel?: boolean;
 }
 
-/** `method` and `path` from `'GET /v1/pets/:petId'`, with the route's metadata. */
+/** `method` and `path` from `'GET /pets/:petId'`, with the route's metadata. */
 export function at<M extends AppRoute['method'], P extends string>(
   route: `${M} ${P}`,
   metadata: RouteMetadata,
@@ -40,24 +46,41 @@ export function routeMetadata(route: AppRoute): RouteMetadata {
 export interface ContractOperation {
   /** The route's key in its router, e.g. `listPets`: the document's operationId. */
   name: string;
-  /** The top-level router key the route sits under, e.g. `pets`. */
+  /** The resource's router key the route sits under, e.g. `pets` (below a version key). */
   group: string;
+  /** The version the route belongs to (`contract.v1…`); none for meta and internal routes. */
+  version?: ApiVersionName;
   route: AppRoute;
   metadata: RouteMetadata;
 }
 
-/** Every route of a (nested) router, internal ones included, in declaration order. */
+/**
+ * Every route of a (nested) router, internal ones included, in declaration order. A top-level key
+ * that names a version (`v1`, `v2`) gives its routes that version, and the key below it the group.
+ */
 export function contractOperations(router: AppRouter): ContractOperation[] {
-  return Object.entries(router).flatMap(([group, entry]) => collect(group, group, entry));
+  return Object.entries(router).flatMap(([key, entry]) =>
+    isApiVersionName(key) && !isAppRoute(entry)
+      ? Object.entries(entry).flatMap(([group, child]) =>
+          collect({ group, version: key }, group, child),
+        )
+      : collect({ group: key }, key, entry),
+  );
 }
 
-function collect(group: string, name: string, entry: AppRouter | AppRoute): ContractOperation[] {
+type Placement = Pick<ContractOperation, 'group' | 'version'>;
+
+function collect(
+  placement: Placement,
+  name: string,
+  entry: AppRouter | AppRoute,
+): ContractOperation[] {
   if (isAppRoute(entry)) {
     // Read on use, so a router of routes without metadata can still be matched (ts-rest-koa).
     return [
       {
         name,
-        group,
+        ...placement,
         route: entry,
         get metadata() {
           return routeMetadata(entry);
@@ -65,5 +88,20 @@ function collect(group: string, name: string, entry: AppRouter | AppRoute): Cont
       },
     ];
   }
-  return Object.entries(entry).flatMap(([key, child]) => collect(group, key, child));
+  return Object.entries(entry).flatMap(([key, child]) => collect(placement, key, child));
+}
+
+/** `/v1/pets/:petId` → `/v1/pets/{petId}`: a path as the document and messages write it. */
+export function toOpenApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+}
+
+/**
+ * The operationId: the route's key in the current version and at the root (`getPet`), with the
+ * version after it in an older one (`getPetV1`), so that both versions fit one document.
+ */
+export function operationIdOf({ name, version }: ContractOperation): string {
+  return version === undefined || version === currentVersion
+    ? name
+    : `${name}${version.toUpperCase()}`;
 }

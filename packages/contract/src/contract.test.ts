@@ -7,50 +7,63 @@ import { innerSchema, objectShape } from './zod-unwrap.js';
 import { z } from './zod.js';
 import { routeMetadata } from './contract-operations.js';
 
-/** What every /v1 operation can answer on its way through the gateway. */
-const V1 = [429, 500, 502, 503, 504];
+/** What every operation of a version can answer on its way through the gateway. */
+const THROUGH = [429, 500, 502, 503, 504];
 
-/** API.md's operations, with every status it gives each one, its Errors table included. */
+/** API.md's operations within a version, with every status it gives each one, Errors included. */
+const versioned: [method: string, path: string, statuses: number[]][] = [
+  ['POST', '/accounts', [201, 400, 409, 413, 415, ...THROUGH]],
+  ['GET', '/accounts/me', [200, 401, ...THROUGH]],
+  ['POST', '/accounts/me/keys', [201, 401, ...THROUGH]],
+  ['GET', '/accounts/me/keys', [200, 400, 401, ...THROUGH]],
+  ['DELETE', '/accounts/me/keys/:keyId', [204, 400, 401, 404, ...THROUGH]],
+  ['GET', '/pets', [200, 400, 401, ...THROUGH]],
+  ['POST', '/pets', [201, 400, 401, 403, 413, 415, 422, ...THROUGH]],
+  ['GET', '/pets/:petId', [200, 400, 401, 404, ...THROUGH]],
+  ['PUT', '/pets/:petId', [200, 400, 401, 403, 404, 413, 415, 422, ...THROUGH]],
+  ['PATCH', '/pets/:petId', [200, 400, 401, 403, 404, 413, 415, 422, ...THROUGH]],
+  ['DELETE', '/pets/:petId', [204, 400, 401, 403, 404, ...THROUGH]],
+  ['GET', '/categories', [200, 400, 401, ...THROUGH]],
+  ['POST', '/categories', [201, 400, 401, 403, 409, 413, 415, ...THROUGH]],
+  ['GET', '/categories/:categoryId', [200, 400, 401, 404, ...THROUGH]],
+  ['PUT', '/categories/:categoryId', [200, 400, 401, 403, 404, 409, 413, 415, ...THROUGH]],
+  ['DELETE', '/categories/:categoryId', [204, 400, 401, 403, 404, 409, ...THROUGH]],
+  ['GET', '/store/orders', [200, 400, 401, ...THROUGH]],
+  ['POST', '/store/orders', [201, 400, 401, 409, 413, 415, 422, ...THROUGH]],
+  ['GET', '/store/orders/:orderId', [200, 400, 401, 404, ...THROUGH]],
+  ['PATCH', '/store/orders/:orderId', [200, 400, 401, 403, 404, 413, 415, ...THROUGH]],
+  ['DELETE', '/store/orders/:orderId', [204, 400, 401, 404, 409, ...THROUGH]],
+  ['GET', '/store/inventory', [200, 400, 401, ...THROUGH]],
+  ['GET', '/store/inventory/:petId', [200, 400, 401, 404, ...THROUGH]],
+  ['PUT', '/store/inventory/:petId', [200, 400, 401, 403, 413, 415, 422, ...THROUGH]],
+  ['POST', '/messages', [202, 400, 401, 413, 415, 422, ...THROUGH]],
+  ['GET', '/messages/:messageId', [200, 400, 401, 404, ...THROUGH]],
+  ['POST', '/webhooks', [201, 400, 401, 403, 422, ...THROUGH]],
+  ['GET', '/webhooks', [200, 400, 401, ...THROUGH]],
+  ['GET', '/webhooks/:webhookId', [200, 400, 401, 404, ...THROUGH]],
+  ['PATCH', '/webhooks/:webhookId', [200, 400, 401, 403, 404, 422, ...THROUGH]],
+  ['DELETE', '/webhooks/:webhookId', [204, 400, 401, 404, ...THROUGH]],
+  ['POST', '/webhooks/:webhookId/secret', [201, 400, 401, 404, ...THROUGH]],
+  ['GET', '/webhooks/:webhookId/deliveries', [200, 400, 401, 404, ...THROUGH]],
+  ['POST', '/webhooks/:webhookId/deliveries/:deliveryId/retry', [202, 400, 401, 404, ...THROUGH]],
+  ['POST', '/webhooks/:webhookId/test', [202, 400, 401, 404, 409, 422, ...THROUGH]],
+];
+
+/** API.md's operations: the meta endpoints, and each versioned one under `/v2` and `/v1`. */
 const specified: [method: string, path: string, statuses: number[]][] = [
   ['GET', '/health', [200]],
   ['GET', '/ready', [200, 503]],
   ['GET', '/openapi.json', [200]],
   ['GET', '/docs', [200]],
-  ['POST', '/v1/accounts', [201, 400, 409, 413, 415, ...V1]],
-  ['GET', '/v1/accounts/me', [200, 401, ...V1]],
-  ['POST', '/v1/accounts/me/keys', [201, 401, ...V1]],
-  ['GET', '/v1/accounts/me/keys', [200, 400, 401, ...V1]],
-  ['DELETE', '/v1/accounts/me/keys/:keyId', [204, 400, 401, 404, ...V1]],
-  ['GET', '/v1/pets', [200, 400, 401, ...V1]],
-  ['POST', '/v1/pets', [201, 400, 401, 403, 413, 415, 422, ...V1]],
-  ['GET', '/v1/pets/:petId', [200, 400, 401, 404, 410, ...V1]],
-  ['PUT', '/v1/pets/:petId', [200, 400, 401, 403, 404, 413, 415, 422, ...V1]],
-  ['PATCH', '/v1/pets/:petId', [200, 400, 401, 403, 404, 413, 415, 422, ...V1]],
-  ['DELETE', '/v1/pets/:petId', [204, 400, 401, 403, 404, ...V1]],
-  ['GET', '/v1/categories', [200, 400, 401, ...V1]],
-  ['POST', '/v1/categories', [201, 400, 401, 403, 409, 413, 415, ...V1]],
-  ['GET', '/v1/categories/:categoryId', [200, 400, 401, 404, ...V1]],
-  ['PUT', '/v1/categories/:categoryId', [200, 400, 401, 403, 404, 409, 413, 415, ...V1]],
-  ['DELETE', '/v1/categories/:categoryId', [204, 400, 401, 403, 404, 409, ...V1]],
-  ['GET', '/v1/store/orders', [200, 400, 401, ...V1]],
-  ['POST', '/v1/store/orders', [201, 400, 401, 409, 413, 415, 422, ...V1]],
-  ['GET', '/v1/store/orders/:orderId', [200, 400, 401, 404, ...V1]],
-  ['PATCH', '/v1/store/orders/:orderId', [200, 400, 401, 403, 404, 413, 415, ...V1]],
-  ['DELETE', '/v1/store/orders/:orderId', [204, 400, 401, 404, 409, ...V1]],
-  ['GET', '/v1/store/inventory', [200, 400, 401, ...V1]],
-  ['GET', '/v1/store/inventory/:petId', [200, 400, 401, 404, ...V1]],
-  ['PUT', '/v1/store/inventory/:petId', [200, 400, 401, 403, 413, 415, 422, ...V1]],
-  ['POST', '/v1/messages', [202, 400, 401, 413, 415, 422, ...V1]],
-  ['GET', '/v1/messages/:messageId', [200, 400, 401, 404, ...V1]],
-  ['POST', '/v1/webhooks', [201, 400, 401, 403, 422, ...V1]],
-  ['GET', '/v1/webhooks', [200, 400, 401, ...V1]],
-  ['GET', '/v1/webhooks/:webhookId', [200, 400, 401, 404, ...V1]],
-  ['PATCH', '/v1/webhooks/:webhookId', [200, 400, 401, 403, 404, 422, ...V1]],
-  ['DELETE', '/v1/webhooks/:webhookId', [204, 400, 401, 404, ...V1]],
-  ['POST', '/v1/webhooks/:webhookId/secret', [201, 400, 401, 404, ...V1]],
-  ['GET', '/v1/webhooks/:webhookId/deliveries', [200, 400, 401, 404, ...V1]],
-  ['POST', '/v1/webhooks/:webhookId/deliveries/:deliveryId/retry', [202, 400, 401, 404, ...V1]],
-  ['POST', '/v1/webhooks/:webhookId/test', [202, 400, 401, 404, 409, 422, ...V1]],
+  ...versioned.flatMap(([method, path, statuses]): (typeof versioned)[number][] => [
+    [method, `/v2${path}`, statuses],
+    // Only /v1 retires its deprecated read at the sunset.
+    [
+      method,
+      `/v1${path}`,
+      `${method} ${path}` === 'GET /pets/:petId' ? [...statuses, 410] : statuses,
+    ],
+  ]),
 ];
 
 const publicRoutes = contractOperations(contract);
@@ -103,14 +116,50 @@ describe('the contract against API.md', () => {
     expect(extra).toEqual([]);
   });
 
-  it('marks GET /v1/pets/{petId} deprecated with its sunset date', () => {
-    const route = contract.pets.getPet;
+  it('marks GET /v1/pets/{petId} deprecated with its sunset date, naming its /v2 successor', () => {
+    const route = contract.v1.pets.getPet;
     expect(route.deprecated).toBe(true);
-    expect(routeMetadata(route).sunset).toBe('2027-06-30T00:00:00Z');
+    expect(routeMetadata(route)).toMatchObject({
+      sunset: '2027-06-30T00:00:00Z',
+      successor: '/v2/pets/:petId',
+    });
+    expect(route.description).toContain('`GET /v2/pets/{petId}`');
   });
 
-  it('hides the try-it panel of GET /v1/store/orders', () => {
-    expect(routeMetadata(contract.orders.listOrders).hideTryItPanel).toBe(true);
+  it('serves GET /v2/pets/{petId} as the current read: not deprecated, no sunset, never 410', () => {
+    const route = contract.v2.pets.getPet;
+    expect('deprecated' in route).toBe(false);
+    expect(routeMetadata(route).sunset).toBeUndefined();
+    expect(routeMetadata(route).successor).toBeUndefined();
+    expect(statusesOf(route)).not.toContain(410);
+    expect(route.description).not.toMatch(/deprecat/i);
+  });
+
+  it('deprecates no operation but GET /v1/pets/{petId}', () => {
+    const deprecated = publicRoutes.filter(({ route }) => route.deprecated === true);
+    expect(deprecated.map(({ route }) => `${route.method} ${route.path}`)).toEqual([
+      'GET /v1/pets/:petId',
+    ]);
+  });
+
+  it('derives /v1 and /v2 from one definition: the same operations, apart from the deprecation', () => {
+    const shape = ({ name, group, route }: (typeof publicRoutes)[number]) => ({
+      name,
+      group,
+      method: route.method,
+      path: route.path.replace(/^\/v[12]\//, '/'),
+      body: 'body' in route ? route.body : undefined,
+      query: route.query,
+    });
+    const inVersion = (version: string) =>
+      publicRoutes.filter((operation) => operation.version === version).map(shape);
+    expect(inVersion('v2')).toHaveLength(34);
+    expect(inVersion('v1')).toEqual(inVersion('v2'));
+  });
+
+  it('hides the try-it panel of GET /v1/store/orders and GET /v2/store/orders', () => {
+    expect(routeMetadata(contract.v1.orders.listOrders).hideTryItPanel).toBe(true);
+    expect(routeMetadata(contract.v2.orders.listOrders).hideTryItPanel).toBe(true);
   });
 
   it('marks the key-management operations experimental, messages and webhooks beta', () => {
@@ -119,27 +168,31 @@ describe('the contract against API.md', () => {
         .filter(({ route }) => routeMetadata(route).stability === stability)
         .map(({ name }) => name)
         .sort();
-    const webhookOperations = Object.keys(contract.webhooks);
+    const webhookOperations = Object.keys(contract.v2.webhooks);
     expect(webhookOperations).toHaveLength(9);
-    expect(withStability('experimental')).toEqual(['createKey', 'listKeys', 'revokeKey']);
+    const twice = (names: string[]) => [...names, ...names].sort();
+    expect(withStability('experimental')).toEqual(twice(['createKey', 'listKeys', 'revokeKey']));
     expect(withStability('beta')).toEqual(
-      ['getMessage', 'sendMessage', ...webhookOperations].sort(),
+      twice(['getMessage', 'sendMessage', ...webhookOperations]),
     );
   });
 
   it.each([
-    ['POST /v1/store/orders', contract.orders.placeOrder.headers],
-    ['POST /v1/messages', contract.messages.sendMessage.headers],
-    ['POST /v1/pets', contract.pets.createPet.headers],
-    ['POST /v1/categories', contract.categories.createCategory.headers],
-    ['POST /v1/accounts', contract.accounts.createAccount.headers],
-    ['POST /v1/accounts/me/keys', contract.accounts.createKey.headers],
-    ['POST /v1/webhooks', contract.webhooks.createWebhook.headers],
-    ['POST /v1/webhooks/{webhookId}/secret', contract.webhooks.rotateWebhookSecret.headers],
+    ['POST /v2/store/orders', contract.v2.orders.placeOrder.headers],
+    ['POST /v2/messages', contract.v2.messages.sendMessage.headers],
+    ['POST /v2/pets', contract.v2.pets.createPet.headers],
+    ['POST /v2/categories', contract.v2.categories.createCategory.headers],
+    ['POST /v2/accounts', contract.v2.accounts.createAccount.headers],
+    ['POST /v2/accounts/me/keys', contract.v2.accounts.createKey.headers],
+    ['POST /v2/webhooks', contract.v2.webhooks.createWebhook.headers],
+    ['POST /v2/webhooks/{webhookId}/secret', contract.v2.webhooks.rotateWebhookSecret.headers],
     [
-      'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
-      contract.webhooks.retryWebhookDelivery.headers,
+      'POST /v2/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
+      contract.v2.webhooks.retryWebhookDelivery.headers,
     ],
+    ['POST /v2/webhooks/{webhookId}/test', contract.v2.webhooks.testWebhook.headers],
+    ['POST /v1/store/orders', contract.v1.orders.placeOrder.headers],
+    ['POST /v1/messages', contract.v1.messages.sendMessage.headers],
   ])('declares the optional Idempotency-Key header of %s', (_operation, headers) => {
     expect(headers.parse({})).toEqual({});
     expect(headers.safeParse({ 'idempotency-key': 'x'.repeat(255) }).success).toBe(true);
@@ -161,8 +214,8 @@ describe('rules every route follows', () => {
     }
   });
 
-  it('gives every route a unique key and a unique method and path', () => {
-    const keys = publicRoutes.map(({ name }) => name);
+  it('gives every route a unique key within its version and a unique method and path', () => {
+    const keys = publicRoutes.map(({ name, version }) => `${version} ${name}`);
     expect(new Set(keys).size).toBe(keys.length);
     const operations = everyRoute.map(({ route }) => `${route.method} ${route.path}`);
     expect(new Set(operations).size).toBe(operations.length);
@@ -214,7 +267,7 @@ describe('rules every route follows', () => {
   });
 
   it('declares what auth, role, inputs and the gateway can answer', () => {
-    for (const { name, route } of publicRoutes) {
+    for (const { name, route, version } of publicRoutes) {
       const metadata = routeMetadata(route);
       const statuses = statusesOf(route);
       const expected = [
@@ -222,7 +275,7 @@ describe('rules every route follows', () => {
         ...(metadata.role === 'admin' ? [403] : []),
         ...(route.pathParams || route.query || hasBody(route) ? [400] : []),
         ...(hasBody(route) ? [413] : []),
-        ...(route.path.startsWith('/v1/') ? V1 : [500]),
+        ...(version === undefined ? [500] : THROUGH),
       ];
       expect(statuses, name).toEqual(expect.arrayContaining(expected));
       expect(statuses.includes(401), name).toBe(metadata.auth === 'key');
@@ -233,20 +286,20 @@ describe('rules every route follows', () => {
     }
   });
 
-  it('needs a key for every /v1 operation but account creation, and none for meta', () => {
-    for (const { name, route } of publicRoutes) {
-      const open = !route.path.startsWith('/v1/') || name === 'createAccount';
+  it('needs a key for every /v1 and /v2 operation but account creation, and none for meta', () => {
+    for (const { name, route, version } of publicRoutes) {
+      const open = version === undefined || name === 'createAccount';
       expect(routeMetadata(route).auth, name).toBe(open ? 'none' : 'key');
     }
   });
 
   it('gives the gateway accounts, messages, webhooks and meta, pets the catalogue, store the rest', () => {
-    const owners = Object.fromEntries(
-      Object.entries(contract).map(([group, router]) => [
-        group,
-        [...new Set(contractOperations(router).map(({ route }) => routeMetadata(route).service))],
-      ]),
-    );
+    const owners: Record<string, string[]> = {};
+    for (const { group, route } of publicRoutes) {
+      const services = (owners[group] ??= []);
+      const { service } = routeMetadata(route);
+      if (!services.includes(service)) services.push(service);
+    }
     expect(owners).toEqual({
       pets: ['pets'],
       categories: ['pets'],

@@ -22,7 +22,7 @@ export const DeliveryTypeSchema = z
   .enum([...WebhookEventTypeSchema.options, 'webhook.test'])
   .openapi('DeliveryType', {
     description:
-      'The event’s type; `webhook.test` is sent only by `POST /v1/webhooks/{webhookId}/test`.',
+      'The event’s type; `webhook.test` is sent only by `POST /v2/webhooks/{webhookId}/test`.',
     example: 'order.created',
   });
 export type DeliveryType = z.infer<typeof DeliveryTypeSchema>;

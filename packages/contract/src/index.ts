@@ -1,4 +1,5 @@
 export * from './accounts.js';
+export * from './api-version.js';
 export * from './categories.js';
 export * from './clients.js';
 export * from './contract-operations.js';
@@ -18,6 +19,7 @@ export {
 export * from './messages.js';
 export * from './meta.js';
 export * from './store.js';
+export type { VersionedRouter } from './versions.js';
 export * from './pagination.js';
 export * from './pets.js';
 export { generateOpenApi, type GenerateOpenApiOptions } from './openapi/generate-openapi.js';

@@ -38,7 +38,7 @@ const metadata = { service: 'gateway', auth: 'key', stability: 'beta' } satisfie
 
 export const messages = c.router({
   sendMessage: {
-    ...at('POST /v1/messages', metadata),
+    ...at('POST /messages', metadata),
     headers: IdempotentHeadersSchema,
     body: requestBody(NewMessageSchema),
     summary: 'Send a message',
@@ -50,7 +50,7 @@ export const messages = c.router({
     },
   },
   getMessage: {
-    ...at('GET /v1/messages/:messageId', metadata),
+    ...at('GET /messages/:messageId', metadata),
     pathParams: z.object({
       messageId: MessageIdSchema.openapi({ description: 'The message’s id.' }),
     }),

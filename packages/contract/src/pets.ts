@@ -72,7 +72,7 @@ const PetPathSchema = z.object({ petId: IdParamSchema.openapi({ description: 'Th
 
 export const pets = c.router({
   listPets: {
-    ...at('GET /v1/pets', read),
+    ...at('GET /pets', read),
     query: ListPetsQuerySchema,
     summary: 'List pets',
     description:
@@ -80,7 +80,7 @@ export const pets = c.router({
     responses: { 200: PetsSchema, ...v1Errors('validation_failed', 'unauthorized') },
   },
   createPet: {
-    ...at('POST /v1/pets', adminWrite),
+    ...at('POST /pets', adminWrite),
     headers: IdempotentHeadersSchema,
     body: requestBody(NewPetSchema),
     summary: 'Add a pet',
@@ -99,11 +99,11 @@ export const pets = c.router({
     },
   },
   getPet: {
-    ...at('GET /v1/pets/:petId', { ...read, sunset: getPetSunset }),
+    // Deprecated in /v1 only: /v2 serves it as the current way to read a pet (versions.ts).
+    ...at('GET /pets/:petId', { ...read, sunset: getPetSunset }),
     pathParams: PetPathSchema,
     summary: 'Get a pet',
-    description:
-      'One pet by its id. Every answer carries `Deprecation`, `Sunset` and a `Link` to the deprecation notice.',
+    description: 'One pet by its id.',
     deprecated: true,
     responses: {
       200: PetSchema,
@@ -111,7 +111,7 @@ export const pets = c.router({
     },
   },
   replacePet: {
-    ...at('PUT /v1/pets/:petId', adminWrite),
+    ...at('PUT /pets/:petId', adminWrite),
     pathParams: PetPathSchema,
     body: requestBody(NewPetSchema),
     summary: 'Replace a pet',
@@ -123,7 +123,7 @@ export const pets = c.router({
     },
   },
   updatePet: {
-    ...at('PATCH /v1/pets/:petId', adminWrite),
+    ...at('PATCH /pets/:petId', adminWrite),
     pathParams: PetPathSchema,
     body: requestBody(PetPatchSchema),
     summary: 'Update a pet',
@@ -135,7 +135,7 @@ export const pets = c.router({
     },
   },
   deletePet: {
-    ...at('DELETE /v1/pets/:petId', adminWrite),
+    ...at('DELETE /pets/:petId', adminWrite),
     pathParams: PetPathSchema,
     summary: 'Delete a pet',
     description: 'Removes a pet from the catalogue; its id is never given again.',

@@ -117,7 +117,7 @@ const InventoryPathSchema = z.object({
 
 export const orders = c.router({
   listOrders: {
-    ...at('GET /v1/store/orders', { ...customer, hideTryItPanel: true }),
+    ...at('GET /store/orders', { ...customer, hideTryItPanel: true }),
     query: ListOrdersQuerySchema,
     summary: 'List orders',
     description:
@@ -125,7 +125,7 @@ export const orders = c.router({
     responses: { 200: z.array(OrderSchema), ...v1Errors('validation_failed', 'unauthorized') },
   },
   placeOrder: {
-    ...at('POST /v1/store/orders', customer),
+    ...at('POST /store/orders', customer),
     headers: IdempotentHeadersSchema,
     body: requestBody(NewOrderSchema),
     summary: 'Place an order',
@@ -143,14 +143,14 @@ export const orders = c.router({
     },
   },
   getOrder: {
-    ...at('GET /v1/store/orders/:orderId', customer),
+    ...at('GET /store/orders/:orderId', customer),
     pathParams: OrderPathSchema,
     summary: 'Get an order',
     description: 'One of the caller’s orders (an admin: any order); another account’s is 404.',
     responses: { 200: OrderSchema, ...v1Errors('validation_failed', 'unauthorized', 'not_found') },
   },
   updateOrder: {
-    ...at('PATCH /v1/store/orders/:orderId', admin),
+    ...at('PATCH /store/orders/:orderId', admin),
     pathParams: OrderPathSchema,
     body: requestBody(OrderUpdateSchema),
     summary: 'Update an order',
@@ -162,7 +162,7 @@ export const orders = c.router({
     },
   },
   cancelOrder: {
-    ...at('DELETE /v1/store/orders/:orderId', customer),
+    ...at('DELETE /store/orders/:orderId', customer),
     pathParams: OrderPathSchema,
     summary: 'Cancel an order',
     description:
@@ -176,7 +176,7 @@ export const orders = c.router({
 
 export const inventory = c.router({
   listInventory: {
-    ...at('GET /v1/store/inventory', customer),
+    ...at('GET /store/inventory', customer),
     query: ListInventoryQuerySchema,
     summary: 'List the inventory',
     description:
@@ -187,7 +187,7 @@ export const inventory = c.router({
     },
   },
   getInventoryItem: {
-    ...at('GET /v1/store/inventory/:petId', customer),
+    ...at('GET /store/inventory/:petId', customer),
     pathParams: InventoryPathSchema,
     summary: 'Get the stock of a pet',
     description: 'The stock of one pet; a pet without stock yet is 404.',
@@ -197,7 +197,7 @@ export const inventory = c.router({
     },
   },
   setInventory: {
-    ...at('PUT /v1/store/inventory/:petId', admin),
+    ...at('PUT /store/inventory/:petId', admin),
     pathParams: InventoryPathSchema,
     body: requestBody(InventoryUpdateSchema),
     summary: 'Set the stock of a pet',

@@ -150,7 +150,7 @@ const WebhookPathSchema = z.object({ webhookId });
 
 export const webhooks = c.router({
   createWebhook: {
-    ...at('POST /v1/webhooks', metadata),
+    ...at('POST /webhooks', metadata),
     headers: IdempotentHeadersSchema,
     body: requestBody(NewWebhookSchema),
     summary: 'Create a webhook',
@@ -169,14 +169,14 @@ export const webhooks = c.router({
     },
   },
   listWebhooks: {
-    ...at('GET /v1/webhooks', metadata),
+    ...at('GET /webhooks', metadata),
     query: PageQuerySchema,
     summary: 'List webhooks',
     description: 'The caller’s webhooks (an admin: every account’s), oldest first, never a secret.',
     responses: { 200: z.array(WebhookSchema), ...v1Errors('validation_failed', 'unauthorized') },
   },
   getWebhook: {
-    ...at('GET /v1/webhooks/:webhookId', metadata),
+    ...at('GET /webhooks/:webhookId', metadata),
     pathParams: WebhookPathSchema,
     summary: 'Get a webhook',
     description: 'One of the caller’s webhooks; another account’s is 404.',
@@ -186,7 +186,7 @@ export const webhooks = c.router({
     },
   },
   updateWebhook: {
-    ...at('PATCH /v1/webhooks/:webhookId', metadata),
+    ...at('PATCH /webhooks/:webhookId', metadata),
     pathParams: WebhookPathSchema,
     body: requestBody(WebhookPatchSchema),
     summary: 'Update a webhook',
@@ -198,14 +198,14 @@ export const webhooks = c.router({
     },
   },
   deleteWebhook: {
-    ...at('DELETE /v1/webhooks/:webhookId', metadata),
+    ...at('DELETE /webhooks/:webhookId', metadata),
     pathParams: WebhookPathSchema,
     summary: 'Delete a webhook',
     description: 'Stops every delivery to it, pending retries included.',
     responses: { 204: c.noBody(), ...v1Errors('validation_failed', 'unauthorized', 'not_found') },
   },
   rotateWebhookSecret: {
-    ...at('POST /v1/webhooks/:webhookId/secret', metadata),
+    ...at('POST /webhooks/:webhookId/secret', metadata),
     headers: IdempotentHeadersSchema,
     pathParams: WebhookPathSchema,
     body: c.noBody(),
@@ -224,7 +224,7 @@ export const webhooks = c.router({
     },
   },
   listWebhookDeliveries: {
-    ...at('GET /v1/webhooks/:webhookId/deliveries', metadata),
+    ...at('GET /webhooks/:webhookId/deliveries', metadata),
     pathParams: WebhookPathSchema,
     query: PageQuerySchema,
     summary: 'List a webhook’s deliveries',
@@ -236,7 +236,7 @@ export const webhooks = c.router({
     },
   },
   retryWebhookDelivery: {
-    ...at('POST /v1/webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
+    ...at('POST /webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
     headers: IdempotentHeadersSchema,
     pathParams: WebhookPathSchema.extend({
       deliveryId: WebhookDeliveryIdSchema.openapi({ description: 'The delivery’s id.' }),
@@ -257,7 +257,7 @@ export const webhooks = c.router({
     },
   },
   testWebhook: {
-    ...at('POST /v1/webhooks/:webhookId/test', metadata),
+    ...at('POST /webhooks/:webhookId/test', metadata),
     headers: IdempotentHeadersSchema,
     pathParams: WebhookPathSchema,
     body: c.noBody(),

@@ -1,4 +1,4 @@
-import { apiVersion } from '@petstore/contract';
+import { apiVersionOf } from '@petstore/contract';
 import Koa, { type DefaultState, type Middleware } from 'koa';
 import { AppError, errorMiddleware } from './app-error.js';
 import { health, type ReadinessCheck } from './health.js';
@@ -35,7 +35,7 @@ function requireHost(): Middleware {
   return async (ctx, next) => {
     if (ctx.req.httpVersion !== '1.0' && ctx.get('Host') === '') {
       const message = 'an HTTP/1.1 request must carry a Host header';
-      const headers = { 'API-Version': apiVersion, Connection: 'close' };
+      const headers = { 'API-Version': apiVersionOf(ctx.path), Connection: 'close' };
       throw new AppError('malformed_request', message, { headers });
     }
     await next();

@@ -126,8 +126,8 @@ describe('pnpm start', () => {
     async () => {
       const { child, output, exited, urls } = await pnpmStart();
       const [gateway] = urls;
-      expect(output()).toContain(`Petstore API  ${gateway}/v1`);
-      const index = await fetch(`${gateway}/v1`);
+      expect(output()).toContain(`Petstore API  ${gateway}/v2`);
+      const index = await fetch(`${gateway}/v2`);
       expect(index.status).toBe(200);
       expect(await index.json()).toMatchObject({ docs: `${gateway}/docs` });
 

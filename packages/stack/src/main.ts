@@ -63,7 +63,7 @@ if (!stopping) {
   process.stdout.write(
     [
       '',
-      `Petstore API  ${stack.url}/v1   (every operation, as JSON)`,
+      `Petstore API  ${stack.url}/v2   (every operation, as JSON; /v1 still works)`,
       `Reference     ${stack.url}/docs   (paste the admin key under Authentication to try operations)`,
       `OpenAPI       ${stack.url}/openapi.json`,
       `Ready         ${stack.url}/ready`,

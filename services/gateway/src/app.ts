@@ -1,6 +1,5 @@
 import {
   contract,
-  deprecationHeaders,
   generateOpenApi,
   getPetDocumentation,
   OpenApiDocumentSchema,
@@ -56,10 +55,7 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
     ...routeHandlers(internalEventsContract, internalEventRoutes(recorder), { validateResponses }),
   ]);
   const router = gatewayRouter({
-    deprecation: deprecationHeaders({
-      ...config.getPetDeprecation,
-      documentation: getPetDocumentation,
-    }),
+    deprecation: { ...config.getPetDeprecation, documentation: getPetDocumentation },
     authenticator,
     rateLimits,
     maxInFlightPerAccount: config.maxInFlightPerAccount,

@@ -14,8 +14,10 @@ function readyService(): Promise<FakeService> {
   });
 }
 
+/** `1.0.0` under `/v1`; `2.0.0` under `/v2` and outside the versions (meta, unknown paths). */
 function expectEdgeHeaders(res: Response) {
-  expect(res.headers.get('api-version')).toBe('1.0.0');
+  const version = new URL(res.url).pathname.startsWith('/v1/') ? '1.0.0' : '2.0.0';
+  expect(res.headers.get('api-version'), res.url).toBe(version);
   expect(res.headers.get('x-request-id')).toBeTruthy();
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   expect(res.headers.get('referrer-policy')).toBe('no-referrer');
@@ -34,9 +36,13 @@ describe('headers on every answer', () => {
       fetch(`${gateway.url}/openapi.json`),
       fetch(`${gateway.url}/docs`),
       fetch(`${gateway.url}/v1/pets`, { headers: bearer(ADMIN_API_KEY) }),
+      fetch(`${gateway.url}/v2/pets`, { headers: bearer(ADMIN_API_KEY) }),
       fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) }),
+      fetch(`${gateway.url}/v2/accounts/me`, { headers: bearer(ADMIN_API_KEY) }),
       fetch(`${gateway.url}/v1/accounts/me`),
+      fetch(`${gateway.url}/v2/accounts/me`),
       fetch(`${gateway.url}/v1/nothing`),
+      fetch(`${gateway.url}/v2/nothing`),
       fetch(`${gateway.url}/health`, { method: 'POST' }),
       fetch(`${gateway.url}/v1/accounts`, {
         method: 'POST',
@@ -46,13 +52,13 @@ describe('headers on every answer', () => {
       fetch(`${gateway.url}/ready?deep=true`),
     ]);
     expect(answers.map((res) => res.status)).toEqual([
-      200, 200, 200, 200, 200, 401, 404, 405, 400, 503,
+      200, 200, 200, 200, 200, 200, 200, 401, 401, 404, 404, 405, 400, 503,
     ]);
     for (const res of answers) {
       expectEdgeHeaders(res);
       expect(res.headers.get('strict-transport-security')).toBeNull();
     }
-    for (const res of answers.filter((answer) => answer.url.includes('/v1/'))) {
+    for (const res of answers.filter((answer) => /\/v[12]\//.test(answer.url))) {
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
   });

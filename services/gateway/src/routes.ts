@@ -19,11 +19,21 @@ import type { MessageRepository } from './messages/message-repository.js';
 import type { DeliveryRepository } from './webhooks/delivery-repository.js';
 import { webhookNotFound, type WebhookRepository } from './webhooks/webhook-repository.js';
 
-/** The operations the gateway serves itself (route metadata `service: 'gateway'`). */
+/**
+ * The operations the gateway serves itself (route metadata `service: 'gateway'`), in both
+ * versions (the same handlers serve each).
+ */
 export const gatewayContract = {
-  accounts: contract.accounts,
-  messages: contract.messages,
-  webhooks: contract.webhooks,
+  v2: {
+    accounts: contract.v2.accounts,
+    messages: contract.v2.messages,
+    webhooks: contract.v2.webhooks,
+  },
+  v1: {
+    accounts: contract.v1.accounts,
+    messages: contract.v1.messages,
+    webhooks: contract.v1.webhooks,
+  },
   meta: docsContract,
 };
 
@@ -48,14 +58,17 @@ const timePage = (query: { cursor?: string; limit: number }) => ({
   limit: query.limit + 1,
 });
 
-/** The request's `Idempotency-Key`: its operation is the path, with the ids in it. */
+/**
+ * The request's `Idempotency-Key`: its operation is the path, with the ids in it, the same in
+ * every version.
+ */
 function keyOf(
   ctx: Context,
   owner: string,
   headers: { 'idempotency-key'?: string },
   body: unknown,
 ) {
-  const operation = `POST ${ctx.path}`;
+  const operation = `POST ${ctx.path.replace(/^\/v\d+\//, '/')}`;
   return keyedRequest(owner, headers['idempotency-key'], { operation, body });
 }
 
@@ -88,7 +101,7 @@ export function gatewayRoutes(
     }));
     return answered(ctx, made);
   };
-  return {
+  const own: RouterImplementation<typeof gatewayContract.v2> = {
     accounts: {
       // No account yet: a key is kept per client address.
       createAccount: async ({ headers, body, ctx }) => ({
@@ -193,6 +206,6 @@ export function gatewayRoutes(
         return { status: 202, body: delivery };
       },
     },
-    meta: docsRoutes(deps.openApiDocument, deps.publicUrl),
   };
+  return { v2: own, v1: own, meta: docsRoutes(deps.openApiDocument, deps.publicUrl) };
 }

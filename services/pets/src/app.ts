@@ -1,4 +1,9 @@
-import { deprecationHeaders, getPetDocumentation } from '@petstore/contract';
+import {
+  deprecationHeaders,
+  getPetDocumentation,
+  successorPath,
+  toOpenApiPath,
+} from '@petstore/contract';
 import type { ContractOperation, DeprecationPolicy } from '@petstore/contract';
 import { AppError, createService, requireAdmin, requireCaller } from '@petstore/service-kit';
 import type { Logger } from '@petstore/service-kit';
@@ -45,18 +50,20 @@ export function createApp({
 /**
  * What the contract says of an operation beyond its shapes, as route middleware that runs before
  * the request is validated so that its validation errors obey it too: a deprecated operation marks
- * every response, and from its sunset on answers 410 `gone`; `role: 'admin'` needs an admin (the
- * gateway checks first).
+ * every response, its successor (the same request in the current version) included, and from its
+ * sunset on answers 410 `gone` naming it; `role: 'admin'` needs an admin (the gateway checks first).
  */
 function operationPolicies(policy: DeprecationPolicy, now: () => Date) {
-  const headers = deprecationHeaders(policy);
   return ({ route, metadata }: ContractOperation): Middleware[] => {
+    const successor = metadata.successor ?? '';
     const deprecated: Middleware = async function deprecated(ctx, next) {
+      const params = (ctx as { params?: Record<string, string> }).params ?? {};
+      const headers = deprecationHeaders(policy, successorPath(successor, params));
       ctx.set(headers);
       if (now().getTime() >= policy.sunsetAt.getTime()) {
         throw new AppError(
           'gone',
-          `[pets] ${route.method} ${route.path} was retired on ${policy.sunsetAt.toISOString()}; list pets with GET /v1/pets instead`,
+          `[pets] ${route.method} ${toOpenApiPath(route.path)} was retired on ${policy.sunsetAt.toISOString()}; use its successor, ${route.method} ${toOpenApiPath(successor)}`,
           { headers },
         );
       }

@@ -53,7 +53,7 @@ describe('POST /v1/categories', () => {
     });
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({ id: 1, name: 'Dogs', description: 'Loyal companions.' });
-    expect(answer.headers.get('location')).toBe('/v1/categories/1');
+    expect(answer.headers.get('location')).toBe('/v2/categories/1');
   });
 
   it('leaves the description out when none is given', async ({ pets }) => {

@@ -5,12 +5,13 @@ import { seedCategory, seedPet } from './test-support/seed.js';
 
 const sunset = new Date('2027-06-30T00:00:00Z');
 
-/** The headers of the default deprecation (2026-01-01) and sunset (2027-06-30). */
-const deprecated = {
+/** The headers of the default deprecation (2026-01-01) and sunset (2027-06-30) for one id. */
+const deprecatedFor = (id: string) => ({
   deprecation: '@1767225600',
   sunset: 'Wed, 30 Jun 2027 00:00:00 GMT',
-  link: '</docs#tag/pets/GET/v1/pets/{petId}>; rel="deprecation"; type="text/html"',
-};
+  link: `</docs#tag/pets-v1/GET/v1/pets/{petId}>; rel="deprecation"; type="text/html", </v2/pets/${id}>; rel="successor-version"`,
+});
+const deprecated = deprecatedFor('42');
 
 function deprecationOf(headers: Headers) {
   return {
@@ -26,7 +27,7 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('GET', '/v1/pets/1', { as: accounts.jane });
     expect(answer.status).toBe(200);
-    expect(deprecationOf(answer.headers)).toEqual(deprecated);
+    expect(deprecationOf(answer.headers)).toEqual(deprecatedFor('1'));
   });
 
   it('marks a 404 the same way', async ({ pets }) => {
@@ -38,7 +39,7 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
   it('marks a 400 for a bad id the same way', async ({ pets }) => {
     const answer = await pets.call('GET', '/v1/pets/not-an-id');
     expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
-    expect(deprecationOf(answer.headers)).toEqual(deprecated);
+    expect(deprecationOf(answer.headers)).toEqual(deprecatedFor('not-an-id'));
   });
 
   it.for(['/v1/pets/42/', '/V1/Pets/42'])(
@@ -67,7 +68,7 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     });
     const answer = await pets.call('GET', '/v1/pets/1');
     expect(deprecationOf(answer.headers)).toEqual({
-      ...deprecated,
+      ...deprecatedFor('1'),
       deprecation: '@1740832200',
       sunset: 'Sat, 15 Jan 2028 08:00:00 GMT',
     });
@@ -91,9 +92,25 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     for (const id of ['1', '42', 'not-an-id']) {
       const answer = await pets.call('GET', `/v1/pets/${id}`);
       expect(answer).toMatchObject({ status: 410, body: { code: 'gone', status: 410 } });
-      expect((answer.body as { message: string }).message).toMatch(/^\[pets\] /);
-      expect(deprecationOf(answer.headers)).toEqual(deprecated);
+      expect((answer.body as { message: string }).message).toMatch(
+        /^\[pets\] GET \/v1\/pets\/\{petId\} was retired on 2027-06-30T00:00:00\.000Z; use its successor, GET \/v2\/pets\/\{petId\}$/,
+      );
+      expect(deprecationOf(answer.headers)).toEqual(deprecatedFor(id));
     }
+  });
+
+  it('serves GET /v2/pets/{petId}, its successor, unmarked and working after the sunset', async ({
+    mongo,
+  }) => {
+    await using pets = await servePets(mongo, { now: () => new Date('2030-01-01T00:00:00Z') });
+    await seedCategory(pets, 'Dogs');
+    await seedPet(pets, { name: 'Rex', categoryId: 1 });
+    const answer = await pets.call('GET', '/v2/pets/1');
+    expect(answer).toMatchObject({ status: 200, body: { id: 1, name: 'Rex' } });
+    expect(deprecationOf(answer.headers)).toEqual({ deprecation: null, sunset: null, link: null });
+    const missing = await pets.call('GET', '/v2/pets/42');
+    expect(missing).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(missing.headers.get('deprecation')).toBeNull();
   });
 
   it('leaves the other operations on pets unmarked and working after the sunset', async ({

@@ -185,14 +185,23 @@ describe('GET /v1/pets', () => {
 });
 
 describe('POST /v1/pets', () => {
-  it('adds an available pet by default, answering 201 with its Location', async ({
+  it('adds an available pet by default, answering 201 with its Location in /v2', async ({
     petsWithCategories: pets,
   }) => {
     const answer = await pets.call('POST', '/v1/pets', { body: { name: '  Rex ', categoryId: 1 } });
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
-    expect(answer.headers.get('location')).toBe('/v1/pets/1');
+    expect(answer.headers.get('location')).toBe('/v2/pets/1');
+    expect(await pets.call('GET', '/v2/pets/1')).toMatchObject({ status: 200, body: answer.body });
     expect(await pets.call('GET', '/v1/pets/1')).toMatchObject({ status: 200, body: answer.body });
+  });
+
+  it('adds a pet through /v2 the same way, its Location in /v2', async ({
+    petsWithCategories: pets,
+  }) => {
+    const answer = await pets.call('POST', '/v2/pets', { body: { name: 'Rex', categoryId: 1 } });
+    expect(answer).toMatchObject({ status: 201, body: { id: 1, name: 'Rex' } });
+    expect(answer.headers.get('location')).toBe('/v2/pets/1');
   });
 
   it('keeps the status it is given', async ({ petsWithCategories: pets }) => {

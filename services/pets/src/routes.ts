@@ -14,10 +14,13 @@ import type { Catalogue } from './catalogue.js';
 import type { CategoriesRepository } from './categories-repository.js';
 import type { PetsRepository } from './pets-repository.js';
 
-/** Every route the pets service serves: its part of the public contract and the internal one. */
+/**
+ * Every route the pets service serves: its part of the public contract in both versions (the
+ * same handlers serve each) and the internal one.
+ */
 export const petsServiceContract = {
-  pets: contract.pets,
-  categories: contract.categories,
+  v2: { pets: contract.v2.pets, categories: contract.v2.categories },
+  v1: { pets: contract.v1.pets, categories: contract.v1.categories },
   internal: internalContract.pets,
 };
 
@@ -27,7 +30,7 @@ export interface RoutesDeps {
   catalogue: Catalogue;
 }
 
-/** A resource made, or made before under the request's `Idempotency-Key`. */
+/** A resource made, or made before under the request's `Idempotency-Key`, at its address in the current version. */
 const created = <T extends { id: number }>(ctx: Context, path: string, made: Executed<T>) => {
   ctx.set('Location', `${path}/${made.body.id}`);
   if (made.replayed) ctx.set(REPLAYED_HEADER, 'true');
@@ -57,7 +60,7 @@ export function routes({
   categories,
   catalogue,
 }: RoutesDeps): RouterImplementation<typeof petsServiceContract> {
-  return {
+  const catalogueRoutes: RouterImplementation<typeof petsServiceContract.v2> = {
     pets: {
       listPets: ({ query, ctx }) => listed(ctx, query, (page) => pets.list(query, page)),
       createPet: async ({ headers, body, ctx }) => {
@@ -65,9 +68,9 @@ export function routes({
           body,
           keyed(ctx, 'POST /v1/pets', { headers, body }),
         );
-        return created(ctx, '/v1/pets', made);
+        return created(ctx, contract.v2.pets.listPets.path, made);
       },
-      // Deprecated: its headers and its sunset are set by operationPolicies, in front of it.
+      // Deprecated in /v1: its headers and its sunset are set by operationPolicies, in front of it.
       getPet: async ({ params }) => ok(await pets.get(params.petId)),
       replacePet: async ({ params, body }) => ok(await catalogue.replacePet(params.petId, body)),
       updatePet: async ({ params, body }) => ok(await catalogue.updatePet(params.petId, body)),
@@ -80,7 +83,8 @@ export function routes({
       listCategories: ({ query, ctx }) => listed(ctx, query, (page) => categories.list(page)),
       createCategory: async ({ headers, body, ctx }) => {
         const request = keyed(ctx, 'POST /v1/categories', { headers, body });
-        return created(ctx, '/v1/categories', await catalogue.createCategory(body, request));
+        const made = await catalogue.createCategory(body, request);
+        return created(ctx, contract.v2.categories.listCategories.path, made);
       },
       getCategory: async ({ params }) => ok(await categories.get(params.categoryId)),
       replaceCategory: async ({ params, body }) =>
@@ -90,6 +94,10 @@ export function routes({
         return noContent;
       },
     },
+  };
+  return {
+    v2: catalogueRoutes,
+    v1: catalogueRoutes,
     // What the store asks: the internal token is enough, no account is involved.
     internal: {
       getPet: async ({ params }) => ok(await pets.get(params.petId)),

@@ -6,7 +6,7 @@ import {
   REPLAYED_HEADER,
   requireCaller,
 } from '@petstore/service-kit';
-import { createKoaRouter } from '@petstore/ts-rest-koa';
+import { createKoaRouter, type RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
 import type { Inventory } from './inventory/inventory.js';
 import type { Orders } from './orders/orders.js';
@@ -23,63 +23,65 @@ function requestScope(ctx: Context): RequestScope {
 }
 
 export function createStoreRouter({ orders, inventory }: UseCases, validateResponses = false) {
-  const routes = { orders: contract.orders, inventory: contract.inventory };
-  return createKoaRouter(
-    routes,
-    {
-      orders: {
-        listOrders: async ({ query, ctx }) => {
-          const found = await orders.list(requireCaller(ctx), {
-            petId: query.petId === undefined ? undefined : storedId(query.petId),
-            complete: query.complete,
-            after: decodeCursor(query.cursor),
-            limit: query.limit + 1,
-          });
-          return { status: 200, body: pageOf(ctx, found, query.limit) };
-        },
-        placeOrder: async ({ headers, body, ctx }) => {
-          const { order, replayed } = await orders.place({
-            caller: requireCaller(ctx),
-            order: body,
-            key: headers['idempotency-key'],
-            request: requestScope(ctx),
-          });
-          ctx.set('Location', `/v1/store/orders/${order.id}`);
-          if (replayed) ctx.set(REPLAYED_HEADER, 'true');
-          return { status: 201, body: order };
-        },
-        getOrder: async ({ params, ctx }) => {
-          return { status: 200, body: await orders.get(requireCaller(ctx), params.orderId) };
-        },
-        updateOrder: async ({ params, body, ctx }) => {
-          const order = await orders.update(requireCaller(ctx), params.orderId, body);
-          return { status: 200, body: order };
-        },
-        cancelOrder: async ({ params, ctx }) => {
-          await orders.cancel(requireCaller(ctx), params.orderId);
-          return { status: 204, body: undefined };
-        },
+  // Both versions, served by the same handlers.
+  const routes = {
+    v2: { orders: contract.v2.orders, inventory: contract.v2.inventory },
+    v1: { orders: contract.v1.orders, inventory: contract.v1.inventory },
+  };
+  const handlers: RouterImplementation<typeof routes.v2> = {
+    orders: {
+      listOrders: async ({ query, ctx }) => {
+        const found = await orders.list(requireCaller(ctx), {
+          petId: query.petId === undefined ? undefined : storedId(query.petId),
+          complete: query.complete,
+          after: decodeCursor(query.cursor),
+          limit: query.limit + 1,
+        });
+        return { status: 200, body: pageOf(ctx, found, query.limit) };
       },
-      inventory: {
-        listInventory: async ({ query, ctx }) => {
-          const items = await inventory.list({
-            statuses: query.status,
-            after: decodeCursor(query.cursor),
-            limit: query.limit + 1,
-          });
-          const body = pageOf(ctx, items, query.limit, (last) => encodeCursor(last.petId));
-          return { status: 200, body };
-        },
-        getInventoryItem: async ({ params }) => {
-          return { status: 200, body: await inventory.get(params.petId) };
-        },
-        setInventory: async ({ params, body, ctx }) => {
-          const caller = requireCaller(ctx);
-          const item = await inventory.set(caller, params.petId, body.quantity, requestScope(ctx));
-          return { status: 200, body: item };
-        },
+      placeOrder: async ({ headers, body, ctx }) => {
+        const { order, replayed } = await orders.place({
+          caller: requireCaller(ctx),
+          order: body,
+          key: headers['idempotency-key'],
+          request: requestScope(ctx),
+        });
+        // In the current version, whichever version was asked.
+        ctx.set('Location', `${contract.v2.orders.listOrders.path}/${order.id}`);
+        if (replayed) ctx.set(REPLAYED_HEADER, 'true');
+        return { status: 201, body: order };
+      },
+      getOrder: async ({ params, ctx }) => {
+        return { status: 200, body: await orders.get(requireCaller(ctx), params.orderId) };
+      },
+      updateOrder: async ({ params, body, ctx }) => {
+        const order = await orders.update(requireCaller(ctx), params.orderId, body);
+        return { status: 200, body: order };
+      },
+      cancelOrder: async ({ params, ctx }) => {
+        await orders.cancel(requireCaller(ctx), params.orderId);
+        return { status: 204, body: undefined };
       },
     },
-    { validateResponses },
-  );
+    inventory: {
+      listInventory: async ({ query, ctx }) => {
+        const items = await inventory.list({
+          statuses: query.status,
+          after: decodeCursor(query.cursor),
+          limit: query.limit + 1,
+        });
+        const body = pageOf(ctx, items, query.limit, (last) => encodeCursor(last.petId));
+        return { status: 200, body };
+      },
+      getInventoryItem: async ({ params }) => {
+        return { status: 200, body: await inventory.get(params.petId) };
+      },
+      setInventory: async ({ params, body, ctx }) => {
+        const caller = requireCaller(ctx);
+        const item = await inventory.set(caller, params.petId, body.quantity, requestScope(ctx));
+        return { status: 200, body: item };
+      },
+    },
+  };
+  return createKoaRouter(routes, { v2: handlers, v1: handlers }, { validateResponses });
 }

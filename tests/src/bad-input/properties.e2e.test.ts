@@ -13,8 +13,6 @@
  */
 import { parse as parseQuery } from 'node:querystring';
 import {
-  contract,
-  contractOperations,
   ErrorSchema,
   objectShape,
   unwrapSchema,
@@ -27,7 +25,7 @@ import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 import { createFixtures, type Fixtures } from './fixtures.js';
-import { VALID_BODIES } from './generated-cases.js';
+import { operationsUnderTest, VALID_BODIES } from './generated-cases.js';
 import { arbitraryOf, validArbitraryOf, type ArbitraryOptions } from './zod-arbitrary.js';
 
 /** 40 runs a property: about 2 000 requests in all, some 20 s; `PROPERTY_RUNS=200` digs deeper. */
@@ -50,7 +48,7 @@ interface Operation extends ContractOperation {
 const schemaOf = (value: unknown) => (value instanceof z.ZodType ? value : undefined);
 
 /** Every operation of the contract, with its request schemas; deletes last, they remove things. */
-const operations: Operation[] = contractOperations(contract)
+const operations: Operation[] = operationsUnderTest
   .map((operation) => {
     const { route } = operation;
     return {

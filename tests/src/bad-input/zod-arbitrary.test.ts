@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { arbitraryOf, validArbitraryOf } from './zod-arbitrary.js';
 
 /** Every request schema of the public contract: bodies, path parameters, queries, headers. */
-const schemas = Object.values(contract).flatMap((router) =>
+const schemas = Object.values(contract.v2).flatMap((router) =>
   Object.entries(router).flatMap(([name, route]) =>
     (['body', 'pathParams', 'query', 'headers'] as const).flatMap((part) => {
       const schema = (route as Record<string, unknown>)[part];

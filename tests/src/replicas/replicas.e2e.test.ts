@@ -117,7 +117,7 @@ describe('two gateways, two pets and two stores on one database', () => {
       webhookId: 'wh_x',
       deliveryId: 'whd_x',
     };
-    for (const { route, metadata } of contractOperations(contract)) {
+    for (const { route, metadata } of contractOperations(contract.v2)) {
       if (metadata.auth !== 'key') continue;
       for (const gateway of gateways) {
         const answer = await callHttp(gateway, route.method, fillPath(route.path, params), {

@@ -162,7 +162,7 @@ describe('identity headers sent by a client', () => {
       orders: await allDocuments(db, databaseNames.store, 'orders'),
       inventory: await allDocuments(db, databaseNames.store, 'inventory'),
     };
-    const adminRoutes = contractOperations(contract).filter(
+    const adminRoutes = contractOperations(contract.v2).filter(
       ({ metadata }) => metadata.role === 'admin',
     );
     expect(adminRoutes.length).toBeGreaterThan(0);
@@ -305,7 +305,7 @@ describe('the address a client claims to use', () => {
       JSON.stringify({ petId, quantity: 1 }),
     );
     expect(order.status).toBe(201);
-    expect(order.headers.get('location')).toMatch(/^\/v1\/store\/orders\/\d+$/);
+    expect(order.headers.get('location')).toMatch(/^\/v2\/store\/orders\/\d+$/);
 
     const page = await request(
       ['GET /v1/store/orders?limit=1 HTTP/1.1', `Authorization: Bearer ${bob.apiKey}`].join('\r\n'),

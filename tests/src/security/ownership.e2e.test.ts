@@ -219,7 +219,7 @@ describe('another account’s Idempotency-Key', () => {
     expect(bobs.status).toBe(201);
     const bobsId = (bobs.body as { id: number }).id;
     expect(bobsId).not.toBe((alices.body as { id: number }).id);
-    expect(bobs.headers.get('location')).toBe(`/v1/store/orders/${bobsId}`);
+    expect(bobs.headers.get('location')).toBe(`/v2/store/orders/${bobsId}`);
     expect(await ownerOf(bobsId)).toBe(bob.accountId);
     // Bob's own retry answers Bob's order.
     expect(await place(bob.apiKey, key, 1)).toMatchObject({ status: 201, body: { id: bobsId } });

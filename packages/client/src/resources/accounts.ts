@@ -25,7 +25,7 @@ export class Accounts {
    * @operationId createAccount
    */
   create(body: NewAccount, options?: RequestOptions): ApiPromise<WithRequestId<CreatedAccount>> {
-    return this.sender.request({ method: 'POST', path: '/v1/accounts', body }, options);
+    return this.sender.request({ method: 'POST', path: '/v2/accounts', body }, options);
   }
 
   /**
@@ -35,7 +35,7 @@ export class Accounts {
    * @operationId getMe
    */
   me(options?: RequestOptions): ApiPromise<WithRequestId<Account>> {
-    return this.sender.request({ method: 'GET', path: '/v1/accounts/me' }, options);
+    return this.sender.request({ method: 'GET', path: '/v2/accounts/me' }, options);
   }
 
   /**
@@ -49,7 +49,7 @@ export class Accounts {
     body?: BodyOf<'createKey'>,
     options?: RequestOptions,
   ): ApiPromise<WithRequestId<CreatedApiKey>> {
-    return this.sender.request({ method: 'POST', path: '/v1/accounts/me/keys', body }, options);
+    return this.sender.request({ method: 'POST', path: '/v2/accounts/me/keys', body }, options);
   }
 
   /**
@@ -60,7 +60,7 @@ export class Accounts {
    * @operationId listKeys
    */
   listKeys(query?: ListKeysQuery, options?: RequestOptions): List<ApiKey> {
-    return list(this.sender, { path: '/v1/accounts/me/keys', query }, options);
+    return list(this.sender, { path: '/v2/accounts/me/keys', query }, options);
   }
 
   /**
@@ -71,7 +71,7 @@ export class Accounts {
    * @operationId revokeKey
    */
   revokeKey(keyId: string, options?: RequestOptions): ApiPromise<Empty> {
-    const spec = { method: 'DELETE', path: path`/v1/accounts/me/keys/${keyId}` } as const;
+    const spec = { method: 'DELETE', path: path`/v2/accounts/me/keys/${keyId}` } as const;
     return this.sender.requestEmpty(spec, options);
   }
 }

@@ -15,7 +15,7 @@ export class Categories {
    * @operationId listCategories
    */
   list(query?: ListCategoriesQuery, options?: RequestOptions): List<Category> {
-    return list(this.sender, { path: '/v1/categories', query }, options);
+    return list(this.sender, { path: '/v2/categories', query }, options);
   }
 
   /**
@@ -25,7 +25,7 @@ export class Categories {
    * @operationId createCategory
    */
   create(body: NewCategory, options?: RequestOptions): ApiPromise<WithRequestId<Category>> {
-    return this.sender.request({ method: 'POST', path: '/v1/categories', body }, options);
+    return this.sender.request({ method: 'POST', path: '/v2/categories', body }, options);
   }
 
   /**
@@ -34,7 +34,7 @@ export class Categories {
    * @operationId getCategory
    */
   get(id: number, options?: RequestOptions): ApiPromise<WithRequestId<Category>> {
-    return this.sender.request({ method: 'GET', path: path`/v1/categories/${id}` }, options);
+    return this.sender.request({ method: 'GET', path: path`/v2/categories/${id}` }, options);
   }
 
   /**
@@ -48,7 +48,7 @@ export class Categories {
     body: NewCategory,
     options?: RequestOptions,
   ): ApiPromise<WithRequestId<Category>> {
-    return this.sender.request({ method: 'PUT', path: path`/v1/categories/${id}`, body }, options);
+    return this.sender.request({ method: 'PUT', path: path`/v2/categories/${id}`, body }, options);
   }
 
   /**
@@ -59,7 +59,7 @@ export class Categories {
    */
   delete(id: number, options?: RequestOptions): ApiPromise<Empty> {
     return this.sender.requestEmpty(
-      { method: 'DELETE', path: path`/v1/categories/${id}` },
+      { method: 'DELETE', path: path`/v2/categories/${id}` },
       options,
     );
   }

@@ -20,7 +20,7 @@ export class Inventory {
    * @operationId listInventory
    */
   list(query?: ListInventoryQuery, options?: RequestOptions): List<InventoryItem> {
-    return list(this.sender, { path: '/v1/store/inventory', query }, options);
+    return list(this.sender, { path: '/v2/store/inventory', query }, options);
   }
 
   /**
@@ -31,7 +31,7 @@ export class Inventory {
    */
   get(petId: number, options?: RequestOptions): ApiPromise<WithRequestId<InventoryItem>> {
     return this.sender.request(
-      { method: 'GET', path: path`/v1/store/inventory/${petId}` },
+      { method: 'GET', path: path`/v2/store/inventory/${petId}` },
       options,
     );
   }
@@ -47,7 +47,7 @@ export class Inventory {
     body: InventoryUpdate,
     options?: RequestOptions,
   ): ApiPromise<WithRequestId<InventoryItem>> {
-    const spec = { method: 'PUT', path: path`/v1/store/inventory/${petId}`, body } as const;
+    const spec = { method: 'PUT', path: path`/v2/store/inventory/${petId}`, body } as const;
     return this.sender.request(spec, options);
   }
 }

@@ -16,7 +16,7 @@ export class Messages {
    * @operationId sendMessage
    */
   send(body: NewMessage, options?: RequestOptions): ApiPromise<WithRequestId<Message>> {
-    const spec = { method: 'POST', path: '/v1/messages', body } as const;
+    const spec = { method: 'POST', path: '/v2/messages', body } as const;
     return this.sender.request(spec, options);
   }
 
@@ -28,6 +28,6 @@ export class Messages {
    * @operationId getMessage
    */
   get(id: string, options?: RequestOptions): ApiPromise<WithRequestId<Message>> {
-    return this.sender.request({ method: 'GET', path: path`/v1/messages/${id}` }, options);
+    return this.sender.request({ method: 'GET', path: path`/v2/messages/${id}` }, options);
   }
 }

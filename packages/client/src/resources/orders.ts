@@ -22,7 +22,7 @@ export class Orders {
    * @operationId listOrders
    */
   list(query?: ListOrdersQuery, options?: RequestOptions): List<Order> {
-    return list(this.sender, { path: '/v1/store/orders', query }, options);
+    return list(this.sender, { path: '/v2/store/orders', query }, options);
   }
 
   /**
@@ -33,7 +33,7 @@ export class Orders {
    * @operationId placeOrder
    */
   create(body: NewOrder, options?: RequestOptions): ApiPromise<WithRequestId<Order>> {
-    const spec = { method: 'POST', path: '/v1/store/orders', body } as const;
+    const spec = { method: 'POST', path: '/v2/store/orders', body } as const;
     return this.sender.request(spec, options);
   }
 
@@ -44,7 +44,7 @@ export class Orders {
    * @operationId getOrder
    */
   get(id: number, options?: RequestOptions): ApiPromise<WithRequestId<Order>> {
-    return this.sender.request({ method: 'GET', path: path`/v1/store/orders/${id}` }, options);
+    return this.sender.request({ method: 'GET', path: path`/v2/store/orders/${id}` }, options);
   }
 
   /**
@@ -58,7 +58,7 @@ export class Orders {
     body: OrderUpdate,
     options?: RequestOptions,
   ): ApiPromise<WithRequestId<Order>> {
-    const spec = { method: 'PATCH', path: path`/v1/store/orders/${id}`, body } as const;
+    const spec = { method: 'PATCH', path: path`/v2/store/orders/${id}`, body } as const;
     return this.sender.request(spec, options);
   }
 
@@ -70,7 +70,7 @@ export class Orders {
    */
   cancel(id: number, options?: RequestOptions): ApiPromise<Empty> {
     return this.sender.requestEmpty(
-      { method: 'DELETE', path: path`/v1/store/orders/${id}` },
+      { method: 'DELETE', path: path`/v2/store/orders/${id}` },
       options,
     );
   }

@@ -15,7 +15,7 @@ export class Pets {
    * @operationId listPets
    */
   list(query?: ListPetsQuery, options?: RequestOptions): List<Pet> {
-    return list(this.sender, { path: '/v1/pets', query }, options);
+    return list(this.sender, { path: '/v2/pets', query }, options);
   }
 
   /**
@@ -25,17 +25,17 @@ export class Pets {
    * @operationId createPet
    */
   create(body: NewPet, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
-    return this.sender.request({ method: 'POST', path: '/v1/pets', body }, options);
+    return this.sender.request({ method: 'POST', path: '/v2/pets', body }, options);
   }
 
   /**
    * Get a pet
    *
-   * @deprecated Sunset 2027-06-30T00:00:00Z: from then on the API answers 410 `gone`.
+   * `GET /v2/pets/{petId}`, the successor of `/v1`'s deprecated read.
    * @operationId getPet
    */
   get(id: number, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
-    return this.sender.request({ method: 'GET', path: path`/v1/pets/${id}` }, options);
+    return this.sender.request({ method: 'GET', path: path`/v2/pets/${id}` }, options);
   }
 
   /**
@@ -45,7 +45,7 @@ export class Pets {
    * @operationId replacePet
    */
   replace(id: number, body: NewPet, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
-    return this.sender.request({ method: 'PUT', path: path`/v1/pets/${id}`, body }, options);
+    return this.sender.request({ method: 'PUT', path: path`/v2/pets/${id}`, body }, options);
   }
 
   /**
@@ -56,7 +56,7 @@ export class Pets {
    */
   update(id: number, patch: PetPatch, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
     return this.sender.request(
-      { method: 'PATCH', path: path`/v1/pets/${id}`, body: patch },
+      { method: 'PATCH', path: path`/v2/pets/${id}`, body: patch },
       options,
     );
   }
@@ -68,6 +68,6 @@ export class Pets {
    * @operationId deletePet
    */
   delete(id: number, options?: RequestOptions): ApiPromise<Empty> {
-    return this.sender.requestEmpty({ method: 'DELETE', path: path`/v1/pets/${id}` }, options);
+    return this.sender.requestEmpty({ method: 'DELETE', path: path`/v2/pets/${id}` }, options);
   }
 }

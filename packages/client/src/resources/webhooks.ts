@@ -35,7 +35,7 @@ export class Webhooks {
    * @operationId createWebhook
    */
   create(body: NewWebhook, options?: RequestOptions): ApiPromise<WithRequestId<CreatedWebhook>> {
-    return this.sender.request({ method: 'POST', path: '/v1/webhooks', body }, options);
+    return this.sender.request({ method: 'POST', path: '/v2/webhooks', body }, options);
   }
 
   /**
@@ -46,7 +46,7 @@ export class Webhooks {
    * @operationId listWebhooks
    */
   list(query?: ListWebhooksQuery, options?: RequestOptions): List<Webhook> {
-    return list(this.sender, { path: '/v1/webhooks', query }, options);
+    return list(this.sender, { path: '/v2/webhooks', query }, options);
   }
 
   /**
@@ -57,7 +57,7 @@ export class Webhooks {
    * @operationId getWebhook
    */
   get(id: string, options?: RequestOptions): ApiPromise<WithRequestId<Webhook>> {
-    return this.sender.request({ method: 'GET', path: path`/v1/webhooks/${id}` }, options);
+    return this.sender.request({ method: 'GET', path: path`/v2/webhooks/${id}` }, options);
   }
 
   /**
@@ -72,7 +72,7 @@ export class Webhooks {
     body: WebhookPatch,
     options?: RequestOptions,
   ): ApiPromise<WithRequestId<Webhook>> {
-    return this.sender.request({ method: 'PATCH', path: path`/v1/webhooks/${id}`, body }, options);
+    return this.sender.request({ method: 'PATCH', path: path`/v2/webhooks/${id}`, body }, options);
   }
 
   /**
@@ -83,7 +83,7 @@ export class Webhooks {
    * @operationId deleteWebhook
    */
   delete(id: string, options?: RequestOptions): ApiPromise<Empty> {
-    return this.sender.requestEmpty({ method: 'DELETE', path: path`/v1/webhooks/${id}` }, options);
+    return this.sender.requestEmpty({ method: 'DELETE', path: path`/v2/webhooks/${id}` }, options);
   }
 
   /**
@@ -95,7 +95,7 @@ export class Webhooks {
    * @operationId rotateWebhookSecret
    */
   rotateSecret(id: string, options?: RequestOptions): ApiPromise<WithRequestId<WebhookSecret>> {
-    return this.sender.request({ method: 'POST', path: path`/v1/webhooks/${id}/secret` }, options);
+    return this.sender.request({ method: 'POST', path: path`/v2/webhooks/${id}/secret` }, options);
   }
 
   /**
@@ -110,7 +110,7 @@ export class Webhooks {
     query?: ListWebhookDeliveriesQuery,
     options?: RequestOptions,
   ): List<WebhookDelivery> {
-    return list(this.sender, { path: path`/v1/webhooks/${id}/deliveries`, query }, options);
+    return list(this.sender, { path: path`/v2/webhooks/${id}/deliveries`, query }, options);
   }
 
   /**
@@ -127,7 +127,7 @@ export class Webhooks {
   ): ApiPromise<WithRequestId<WebhookDelivery>> {
     const spec = {
       method: 'POST',
-      path: path`/v1/webhooks/${id}/deliveries/${deliveryId}/retry`,
+      path: path`/v2/webhooks/${id}/deliveries/${deliveryId}/retry`,
     } as const;
     return this.sender.request(spec, options);
   }
@@ -141,7 +141,7 @@ export class Webhooks {
    * @operationId testWebhook
    */
   test(id: string, options?: RequestOptions): ApiPromise<WithRequestId<WebhookDelivery>> {
-    return this.sender.request({ method: 'POST', path: path`/v1/webhooks/${id}/test` }, options);
+    return this.sender.request({ method: 'POST', path: path`/v2/webhooks/${id}/test` }, options);
   }
 
   /**

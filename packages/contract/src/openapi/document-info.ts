@@ -1,16 +1,21 @@
 import type { InfoObject } from 'openapi3-ts/oas30';
+import { apiVersion } from '../api-version.js';
 
 export const documentInfo: InfoObject = {
   title: 'Petstore API',
-  version: '1.0.0',
+  version: apiVersion,
   // The repository grants no licence; the document says so rather than leave it unstated.
   license: { name: 'Proprietary' },
   contact: { name: 'Petstore API' },
   description: [
     'A pet shop: a catalogue of pets and categories, orders drawing on stock, accounts with API keys, and a message queue.',
     '',
-    '**Authentication.** Every `/v1` operation except `POST /v1/accounts` needs `Authorization: Bearer <API key>`. ' +
-      'Creating an account returns its first key, once.',
+    '**Versions.** `/v2` is the current version; `/v1`, the previous one, serves the same operations, ' +
+      'listed after them, and keeps working. Its `GET /v1/pets/{petId}` is deprecated for `GET /v2/pets/{petId}`. ' +
+      '`Location` headers point into `/v2`.',
+    '',
+    '**Authentication.** Every `/v2` and `/v1` operation except `POST /v2/accounts` (and `POST /v1/accounts`) ' +
+      'needs `Authorization: Bearer <API key>`. Creating an account returns its first key, once.',
     '',
     '**Errors.** Every error is JSON `{code, message, status, requestId?, details?}` (the `Error` schema); ' +
       '`status` equals the HTTP status. Each error response of an operation lists the `code`s it can carry, ' +
@@ -28,6 +33,6 @@ export const documentInfo: InfoObject = {
     '',
     '**Rate limits.** Per API key, announced in `RateLimit-*` headers; over it, 429 with `Retry-After`.',
     '',
-    'Every response carries `API-Version` and `X-Request-Id`.',
+    'Every response carries `API-Version` (`2.0.0` under `/v2` and outside the versions, `1.0.0` under `/v1`) and `X-Request-Id`.',
   ].join('\n'),
 };

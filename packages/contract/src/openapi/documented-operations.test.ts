@@ -28,7 +28,7 @@ describe('documentedOperations', () => {
       others: { getThing: { method: 'GET', path: '/others/:id', responses, metadata } },
     });
     expect(() => documentedOperations(router)).toThrow(
-      '[openapi] two routes share the key getThing',
+      '[openapi] two routes share the operationId getThing',
     );
   });
 });

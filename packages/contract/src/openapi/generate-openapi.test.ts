@@ -13,13 +13,13 @@ import { getPetSunset } from '../pets.js';
 import { documentedOperations } from './generate-openapi.js';
 import { generateOpenApi } from './generate-openapi.js';
 import { BODY_KEYS_RULE } from './operation-request.js';
-import { toOpenApiPath } from './operation.js';
+import { operationIdOf, toOpenApiPath } from '../contract-operations.js';
 import { documentOperations, objectsIn, operationById } from './test-support/document-walk.js';
 
 const document: OpenAPIObject = generateOpenApi(contract);
 const operations = documentOperations(document);
 const metadataOf = new Map(
-  documentedOperations(contract).map(({ name, metadata }) => [name, metadata]),
+  documentedOperations(contract).map((operation) => [operationIdOf(operation), operation.metadata]),
 );
 const isIdName = (name: string) => name === 'id' || name.endsWith('Id');
 
@@ -46,19 +46,23 @@ const isRequestComponent = (path: string[]) =>
   path[0] === 'components' && path[1] === 'schemas' && requestComponents.has(path[2] ?? '');
 
 describe('generateOpenApi', () => {
-  it('writes an OpenAPI 3.0.3 document of API version 1.0.0 for the local gateway', () => {
+  it('writes an OpenAPI 3.0.3 document of the current API version, 2.0.0, for the local gateway', () => {
     expect(document.openapi).toBe('3.0.3');
-    expect(document.info).toMatchObject({ title: 'Petstore API', version: '1.0.0' });
+    expect(document.info).toMatchObject({ title: 'Petstore API', version: '2.0.0' });
     expect(document.servers).toEqual([{ url: 'http://127.0.0.1:8080' }]);
   });
 
   it('uses the servers it is given, and aims the code samples at the first', () => {
     const servers: [{ url: string }] = [{ url: 'https://petstore.example.com' }];
     const custom = generateOpenApi(contract, { servers });
-    const samples = operationById(custom, 'listPets')['x-codeSamples'] as { source: string }[];
+    const samplesOf = (id: string) =>
+      operationById(custom, id)['x-codeSamples'] as { source: string }[];
 
     expect(custom.servers).toEqual(servers);
-    for (const { source } of samples) {
+    for (const { source } of samplesOf('listPets')) {
+      expect(source).toContain('https://petstore.example.com/v2/pets');
+    }
+    for (const { source } of samplesOf('listPetsV1')) {
       expect(source).toContain('https://petstore.example.com/v1/pets');
     }
   });
@@ -133,7 +137,8 @@ describe('generateOpenApi', () => {
 
   it('declares every tag it uses, with a description', () => {
     const declared = (document.tags ?? []).map(({ name }) => name);
-    expect(declared).toEqual(['Pets', 'Store', 'Accounts', 'Messages', 'Webhooks', 'Meta']);
+    const resources = ['Pets', 'Store', 'Accounts', 'Messages', 'Webhooks'];
+    expect(declared).toEqual([...resources, 'Meta', ...resources.map((tag) => `${tag} (v1)`)]);
     for (const tag of document.tags ?? []) {
       expect(tag.description).toBeTruthy();
     }
@@ -142,6 +147,7 @@ describe('generateOpenApi', () => {
     }
     expect(operationById(document, 'listCategories').tags).toEqual(['Pets']);
     expect(operationById(document, 'listInventory').tags).toEqual(['Store']);
+    expect(operationById(document, 'listInventoryV1').tags).toEqual(['Store (v1)']);
   });
 
   it('asks for the bearer key exactly on the operations that need one, and says none on the rest', () => {
@@ -259,21 +265,38 @@ describe('generateOpenApi', () => {
     expect(errorCodesOf(json('400')?.schema)).toContain('validation_failed');
   });
 
-  it('marks getPet deprecated with its sunset, and describes the deprecation headers', () => {
-    const getPet = operationById(document, 'getPet');
+  it('marks GET /v1/pets/{petId} deprecated with its sunset and successor, and describes the deprecation headers', () => {
+    const getPet = operationById(document, 'getPetV1');
     const ok = getPet.responses['200'] as ResponseObject;
 
     expect(getPet.deprecated).toBe(true);
-    expect(getPet['x-sunset']).toBe(metadataOf.get('getPet')?.sunset);
+    expect(getPet['x-sunset']).toBe(getPetSunset);
+    expect(getPet.description).toContain('`GET /v2/pets/{petId}`');
     expect(Object.keys(ok.headers ?? {})).toEqual(
       expect.arrayContaining(['Deprecation', 'Sunset', 'Link']),
     );
+    expect(Object.keys(getPet.responses)).toContain('410');
     const deprecated = operations.filter(({ operation }) => operation.deprecated === true);
-    expect(deprecated.map(({ operation }) => operation.operationId)).toEqual(['getPet']);
+    expect(deprecated.map(({ operation }) => operation.operationId)).toEqual(['getPetV1']);
   });
 
-  it('hides the try-it panel of listOrders', () => {
+  it('documents GET /v2/pets/{petId} as the current read, without deprecation', () => {
+    const getPet = operationById(document, 'getPet');
+    const ok = getPet.responses['200'] as ResponseObject;
+
+    expect(operations.find(({ operation }) => operation === getPet)?.path).toBe('/v2/pets/{petId}');
+    expect(getPet.deprecated).toBeUndefined();
+    expect(getPet['x-sunset']).toBeUndefined();
+    expect(getPet['x-badges']).toBeUndefined();
+    expect(Object.keys(getPet.responses)).not.toContain('410');
+    expect(Object.keys(ok.headers ?? {})).not.toEqual(
+      expect.arrayContaining(['Deprecation', 'Sunset']),
+    );
+  });
+
+  it('hides the try-it panel of listOrders in both versions', () => {
     expect(operationById(document, 'listOrders')['x-hideTryItPanel']).toBe(true);
+    expect(operationById(document, 'listOrdersV1')['x-hideTryItPanel']).toBe(true);
   });
 
   it('marks the key-management operations experimental and the messages beta', () => {
@@ -306,12 +329,13 @@ describe('generateOpenApi', () => {
     expect(badgesOf('createKey')).toEqual([
       expect.objectContaining({ name: 'Experimental', position: 'before' }),
     ]);
-    expect(badgesOf('getPet')).toEqual([
+    expect(badgesOf('getPetV1')).toEqual([
       expect.objectContaining({ name: `Sunset ${getPetSunset.slice(0, 10)}`, position: 'before' }),
     ]);
+    expect(badgesOf('getPet')).toEqual([]);
     expect(badgesOf('listPets')).toEqual([]);
     const colours = new Set(
-      ['createKey', 'sendMessage', 'getPet'].map((id) => badgesOf(id)[0]?.color),
+      ['createKey', 'sendMessage', 'getPetV1'].map((id) => badgesOf(id)[0]?.color),
     );
     expect(colours.size).toBe(3);
   });

@@ -7,7 +7,11 @@ import type {
   SchemaObject,
   ServerObject,
 } from 'openapi3-ts/oas30';
-import { type ContractOperation, contractOperations } from '../contract-operations.js';
+import {
+  type ContractOperation,
+  contractOperations,
+  operationIdOf,
+} from '../contract-operations.js';
 import { documentInfo } from './document-info.js';
 import { bearerAuth, bearerAuthName, operationConfig, tags } from './operation.js';
 import { tagGroups } from './renderer-extensions.js';
@@ -58,12 +62,12 @@ export function generateOpenApi(
   return document;
 }
 
-/** The routes the document shows (not the internal ones); keys are operationIds, so unique. */
+/** The routes the document shows (not the internal ones); their operationIds are unique. */
 export function documentedOperations(router: AppRouter): ContractOperation[] {
   const operations = contractOperations(router);
-  const names = operations.map(({ name }) => name);
-  const shared = names.find((name, index) => names.indexOf(name) !== index);
-  if (shared !== undefined) throw new Error(`[openapi] two routes share the key ${shared}`);
+  const ids = operations.map(operationIdOf);
+  const shared = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (shared !== undefined) throw new Error(`[openapi] two routes share the operationId ${shared}`);
   return operations.filter(({ metadata }) => metadata.auth !== 'internal');
 }
 

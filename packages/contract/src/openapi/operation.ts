@@ -1,6 +1,7 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { SecuritySchemeObject, TagObject } from 'openapi3-ts/oas30';
-import type { ContractOperation } from '../contract-operations.js';
+import { currentVersion } from '../api-version.js';
+import { type ContractOperation, operationIdOf, toOpenApiPath } from '../contract-operations.js';
 import { codeSamples } from './code-samples/code-samples.js';
 import { operationRequest } from './operation-request.js';
 import { operationBadges } from './renderer-extensions.js';
@@ -14,6 +15,7 @@ export function operationConfig(
   serverUrl: string,
 ): RouteConfig {
   const { route, metadata, name } = operation;
+  const operationId = operationIdOf(operation);
   const description = [
     route.description,
     metadata.role === 'admin' && 'Needs an admin key; a customer key gets 403 `forbidden`.',
@@ -25,8 +27,8 @@ export function operationConfig(
   return {
     method: route.method.toLowerCase() as RouteConfig['method'],
     path: toOpenApiPath(route.path),
-    operationId: name,
-    tags: [tagOf(operation.group)],
+    operationId,
+    tags: [tagOf(operation)],
     ...(route.summary === undefined ? {} : { summary: route.summary }),
     ...(description === '' ? {} : { description }),
     ...(route.deprecated === true ? { deprecated: true } : {}),
@@ -39,13 +41,10 @@ export function operationConfig(
     ...(metadata.hideTryItPanel === true ? { 'x-hideTryItPanel': true } : {}),
     ...(badges.length === 0 ? {} : { 'x-badges': badges }),
     'x-codeSamples': codeSamples(operation, serverUrl),
-    ...(name === 'createWebhook' ? { callbacks: webhookCallbacks } : {}),
+    ...(name === 'createWebhook'
+      ? { callbacks: webhookCallbacks(operationId.slice(name.length)) }
+      : {}),
   };
-}
-
-/** `/v1/pets/:petId` → `/v1/pets/{petId}`. */
-export function toOpenApiPath(path: string): string {
-  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
 }
 
 export const bearerAuthName = 'bearerAuth';
@@ -59,8 +58,8 @@ export const bearerAuth: SecuritySchemeObject = {
     '`Authorization: Bearer <API key>`.',
 };
 
-/** The document's tags, in navigation order. */
-export const tags: TagObject[] = [
+/** The tags of the current version's operations and the meta endpoints, in navigation order. */
+const currentTags: TagObject[] = [
   { name: 'Pets', description: 'The catalogue: pets and the categories they belong to.' },
   {
     name: 'Store',
@@ -76,6 +75,22 @@ export const tags: TagObject[] = [
   { name: 'Meta', description: 'Health, readiness, this document and its reference page.' },
 ];
 
+/** The tag of an older version's operations of a resource: `Pets (v1)`. */
+export function olderTag(tag: string, version: string): string {
+  return `${tag} (${version})`;
+}
+
+/** The resources' tags again for `/v1`, whose operations are those of `/v2` at its address. */
+export const previousTags: TagObject[] = currentTags
+  .filter(({ name }) => name !== 'Meta')
+  .map(({ name, description }) => ({
+    name: olderTag(name, 'v1'),
+    description: `${description ?? ''} The same operations at \`/v1\`, the previous version; \`GET /v1/pets/{petId}\` is deprecated for \`GET /v2/pets/{petId}\`.`,
+  }));
+
+/** The document's tags, in navigation order: the current version's, then `/v1`'s. */
+export const tags: TagObject[] = [...currentTags, ...previousTags];
+
 const tagOfGroup: Record<string, string> = {
   pets: 'Pets',
   categories: 'Pets',
@@ -87,9 +102,9 @@ const tagOfGroup: Record<string, string> = {
   meta: 'Meta',
 };
 
-/** The tag of a top-level router key of the contract. */
-function tagOf(group: string): string {
+/** The tag of an operation: its resource's, marked with its version when that is not current. */
+function tagOf({ group, version }: ContractOperation): string {
   const tag = tagOfGroup[group];
   if (tag === undefined) throw new Error(`[openapi] no tag for the contract's "${group}" routes`);
-  return tag;
+  return version === undefined || version === currentVersion ? tag : olderTag(tag, version);
 }

@@ -26,7 +26,8 @@ export function operationBadges({ stability, sunset }: RouteMetadata): Badge[] {
 }
 
 /**
- * The navigation: the seed's groups, Store then Pets, then the rest (a tag in no group is hidden).
+ * The navigation: the seed's groups, Store then Pets, then the rest (a tag in no group is hidden),
+ * all of the current version `/v2`; then `/v1` under them, in the same order.
  * No group is named as a tag: Scalar would take the tag for its own group and recurse.
  */
 export const tagGroups = [
@@ -34,4 +35,8 @@ export const tagGroups = [
   { name: 'Pets and categories', tags: ['Pets'] },
   { name: 'Accounts and notifications', tags: ['Accounts', 'Messages', 'Webhooks'] },
   { name: 'Health and reference', tags: ['Meta'] },
+  {
+    name: 'Previous version: /v1',
+    tags: ['Store (v1)', 'Pets (v1)', 'Accounts (v1)', 'Messages (v1)', 'Webhooks (v1)'],
+  },
 ];

@@ -1,5 +1,5 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import type { ContractOperation } from '../contract-operations.js';
+import { type ContractOperation, operationIdOf } from '../contract-operations.js';
 import {
   type AppRoute,
   type AppRouteResponse,
@@ -54,12 +54,18 @@ export function operationResponses(
 /** Links from what a `POST` creates to the operations on it (`<path>/:id`), by its body's `id`. */
 function createdLinks({ route }: ContractOperation, operations: ContractOperation[]): LinksObject {
   return Object.fromEntries(
-    operations.flatMap(({ name, route: child }) => {
-      const parameter = /^\/:([A-Za-z]+)$/.exec(child.path.slice(route.path.length))?.[1];
-      if (child.method === 'POST' || !child.path.startsWith(route.path) || !parameter) return [];
-      const link = { operationId: name, parameters: { [parameter]: '$response.body#/id' } };
+    operations.flatMap((child) => {
+      const parameter = /^\/:([A-Za-z]+)$/.exec(child.route.path.slice(route.path.length))?.[1];
+      if (child.route.method === 'POST' || !child.route.path.startsWith(route.path) || !parameter) {
+        return [];
+      }
+      const operationId = operationIdOf(child);
+      const link = { operationId, parameters: { [parameter]: '$response.body#/id' } };
       return [
-        [name, { ...link, description: `The \`id\` of the new resource as \`${parameter}\`.` }],
+        [
+          child.name,
+          { ...link, description: `The \`id\` of the new resource as \`${parameter}\`.` },
+        ],
       ];
     }),
   );
@@ -194,8 +200,8 @@ function deprecationHeaders(sunset: string | undefined): HeadersObject {
           ),
         }),
     Link: text(
-      'Where the deprecation is documented.',
-      '</docs>; rel="deprecation"; type="text/html"',
+      'Where the deprecation is documented, and the successor: the same request in the current version.',
+      '</docs>; rel="deprecation"; type="text/html", </v2/pets/1>; rel="successor-version"',
     ),
   };
 }

@@ -32,7 +32,7 @@ const events: [DeliveryType, keyof typeof eventSchemas, string][] = [
   [
     'webhook.test',
     'WebhookTestEvent',
-    'Sent when asked for by `POST /v1/webhooks/{webhookId}/test`.',
+    'Sent when asked for by `POST /v2/webhooks/{webhookId}/test`.',
   ],
 ];
 
@@ -61,32 +61,37 @@ const signatureHeaders: ParameterObject[] = [
   },
 ];
 
-/** Webhook deliveries as callbacks of `createWebhook`: OpenAPI 3.0 has no `webhooks`. */
-export const webhookCallbacks: CallbacksObject = Object.fromEntries(
-  events.map(([type, component, summary]) => [
-    type,
-    {
-      '{$request.body#/url}': {
-        post: {
-          operationId: `${type.replace(/[._]([a-z])/g, (_, letter: string) => letter.toUpperCase())}Event`,
-          summary: `${type}: ${summary}`,
-          description:
-            'Answer 2xx within 10 s. Anything else, a timeout or a redirect is retried with exponential backoff and jitter for about 24 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then marked `failed`; a webhook failing for 5 days is disabled. Delivery is at least once and not in order: drop duplicates by `webhook-id`, order by the event’s `timestamp`.',
-          // The receiver authenticates a delivery by its signature, not by a scheme of this API.
-          security: [],
-          parameters: signatureHeaders,
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': { schema: { $ref: `#/components/schemas/${component}` } },
+/**
+ * Webhook deliveries as callbacks of `createWebhook`: OpenAPI 3.0 has no `webhooks`. `suffix`
+ * ends their operationIds as it ends the operationId of the `createWebhook` they belong to
+ * (`V1`), so that each version's are unique.
+ */
+export const webhookCallbacks = (suffix: string): CallbacksObject =>
+  Object.fromEntries(
+    events.map(([type, component, summary]) => [
+      type,
+      {
+        '{$request.body#/url}': {
+          post: {
+            operationId: `${type.replace(/[._]([a-z])/g, (_, letter: string) => letter.toUpperCase())}Event${suffix}`,
+            summary: `${type}: ${summary}`,
+            description:
+              'Answer 2xx within 10 s. Anything else, a timeout or a redirect is retried with exponential backoff and jitter for about 24 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then marked `failed`; a webhook failing for 5 days is disabled. Delivery is at least once and not in order: drop duplicates by `webhook-id`, order by the event’s `timestamp`.',
+            // The receiver authenticates a delivery by its signature, not by a scheme of this API.
+            security: [],
+            parameters: signatureHeaders,
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': { schema: { $ref: `#/components/schemas/${component}` } },
+              },
             },
-          },
-          responses: {
-            '200': { description: 'Received (any 2xx).' },
-            '410': { description: 'Not received: retried like any answer that is not 2xx.' },
+            responses: {
+              '200': { description: 'Received (any 2xx).' },
+              '410': { description: 'Not received: retried like any answer that is not 2xx.' },
+            },
           },
         },
       },
-    },
-  ]),
-);
+    ]),
+  );

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { refuseUnlessRead, type OpenApiDocument } from './docs-page.js';
 
-const INDEX_PATHS = new Set(['/', '/v1']);
+const INDEX_PATHS = new Set(['/', '/v1', '/v2']);
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
@@ -39,7 +39,7 @@ export function apiIndex(document: OpenApiDocument, publicUrl: string) {
     docs: `${publicUrl}/docs`,
     openapi: `${publicUrl}/openapi.json`,
     authentication:
-      'Authorization: Bearer <API key>. POST /v1/accounts creates an account and answers its first key, once; the admin key is ADMIN_API_KEY.',
+      'Authorization: Bearer <API key>. POST /v2/accounts creates an account and answers its first key, once; the admin key is ADMIN_API_KEY.',
     operations,
   };
 }

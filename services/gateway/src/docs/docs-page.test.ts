@@ -22,7 +22,7 @@ describe('/docs', () => {
       .replace(/\s+/g, ' ');
     expect(hint).toContain('paste an API key as the Bearer Token under Authentication');
     expect(hint).toContain('the admin key (ADMIN_API_KEY');
-    expect(hint).toContain('POST /v1/accounts');
+    expect(hint).toContain('POST /v2/accounts');
   });
 
   it('hides Test Request on exactly the operations whose entry has x-hideTryItPanel', async ({

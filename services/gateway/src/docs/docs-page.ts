@@ -36,7 +36,7 @@ const docsHtml = (css: string) => `<!doctype html>
       To try an operation, paste an API key as the <strong>Bearer Token</strong> under
       <strong>Authentication</strong>: the admin key (<code>ADMIN_API_KEY</code>, which
       <code>pnpm start</code> prints and keeps in <code>.data/admin-api-key</code>) for every
-      operation, or the <code>apiKey</code> that <code>POST /v1/accounts</code> answers for a
+      operation, or the <code>apiKey</code> that <code>POST /v2/accounts</code> answers for a
       customer's.
     </p>
     <div id="petstore-reference"></div>

@@ -58,7 +58,7 @@ describe('routing', () => {
         201,
         { id: 7, name: 'Rex', categoryId: 1, status: 'available' },
         {
-          Location: '/v1/pets/7',
+          Location: '/v2/pets/7',
           'X-Powered-By': 'pets',
         },
       ),
@@ -80,7 +80,7 @@ describe('routing', () => {
       body,
     });
     expect(created.status).toBe(201);
-    expect(created.headers.get('location')).toBe('/v1/pets/7');
+    expect(created.headers.get('location')).toBe('/v2/pets/7');
     expect(created.headers.get('x-powered-by')).toBeNull();
     expect(await created.json()).toEqual({
       id: 7,
@@ -192,6 +192,35 @@ describe('routing', () => {
     expect(res.headers.get('deprecation')).toBe('@1767225600');
     expect(res.headers.get('sunset')).toBe('Wed, 30 Jun 2027 00:00:00 GMT');
     expect(res.headers.get('link')).toBe('</docs#getPet>; rel="deprecation"');
+  });
+
+  it('marks its own answers to GET /v1/pets/{petId} deprecated, with a Link to the /v2 successor', async ({
+    mongo,
+  }) => {
+    await using gateway = await startTestGateway(mongo);
+    const deprecated = await fetch(`${gateway.url}/v1/pets/7`);
+    expect(deprecated.status).toBe(401);
+    expect(deprecated.headers.get('deprecation')).toBe('@1767225600');
+    expect(deprecated.headers.get('link')).toBe(
+      '</docs#tag/pets-v1/GET/v1/pets/{petId}>; rel="deprecation"; type="text/html", </v2/pets/7>; rel="successor-version"',
+    );
+
+    const current = await fetch(`${gateway.url}/v2/pets/7`);
+    expect(current.status).toBe(401);
+    expect(current.headers.get('deprecation')).toBeNull();
+    expect(current.headers.get('sunset')).toBeNull();
+    expect(current.headers.get('link')).toBeNull();
+  });
+
+  it('sends /v2 operations to their service with the path intact', async ({ mongo }) => {
+    await using pets = await startFakeService((_request, res) =>
+      sendJson(res, 200, { id: 1, name: 'Rex', categoryId: 1, status: 'available' }),
+    );
+    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    const res = await fetch(`${gateway.url}/v2/pets/1`, { headers: admin });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('api-version')).toBe('2.0.0');
+    expect(pets.received[0]).toMatchObject({ method: 'GET', url: '/v2/pets/1' });
   });
 
   it('streams a chunked body through and refuses one over 64 KiB with 413', async ({ mongo }) => {

@@ -91,18 +91,18 @@ describe('rate limits', () => {
     expect(window?.points).toBe(30);
   });
 
-  it('limits sign-ups per client address', async ({ mongo }) => {
+  it('limits sign-ups per client address, one limit across /v2 and /v1', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo, {
       SIGNUP_RATE_LIMIT_PER_MINUTE: '0.01',
       SIGNUP_RATE_LIMIT_BURST: '2',
     });
     const statuses = [];
     let last: Response | undefined;
-    for (let i = 0; i < 3; i++) {
-      last = await fetch(`${gateway.url}/v1/accounts`, {
+    for (const version of ['v2', 'v1', 'v2']) {
+      last = await fetch(`${gateway.url}/${version}/accounts`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: `limited${i}@example.com` }),
+        body: JSON.stringify({ email: `limited${statuses.length}@example.com` }),
       });
       statuses.push(last.status);
     }

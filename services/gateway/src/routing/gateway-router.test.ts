@@ -7,7 +7,7 @@ import { gatewayRouter } from './gateway-router.js';
 
 /** Only matched here, never run: the steps' dependencies are never called. */
 const router = gatewayRouter({
-  deprecation: {},
+  deprecation: { deprecatedAt: new Date(0), sunsetAt: new Date(0), documentation: '/docs' },
   authenticator: {} as Authenticator,
   rateLimits: {} as RateLimits,
   maxInFlightPerAccount: 1,
@@ -33,6 +33,10 @@ describe('the gateway router', () => {
       );
     }
     expect(answering('HEAD', '/v1/pets/3')).toBe('getPet');
+    expect(answering('HEAD', '/v2/pets/3')).toBe('getPet');
+    expect(operations.filter(({ version }) => version === 'v2')).toHaveLength(
+      operations.filter(({ version }) => version === 'v1').length,
+    );
   });
 
   it('routes the internal operations the gateway answers, never those of the services', () => {

@@ -3,6 +3,7 @@ import {
   contractOperations,
   internalContract,
   type ContractOperation,
+  type DeprecationPolicy,
 } from '@petstore/contract';
 import { jsonBody } from '@petstore/service-kit';
 import { addRoute, contractRouter } from '@petstore/ts-rest-koa';
@@ -26,8 +27,8 @@ import {
 } from './request-steps.js';
 
 export interface GatewayRouterOptions {
-  /** The headers of every response to a deprecated operation, errors included. */
-  deprecation: Record<string, string>;
+  /** When the deprecated operations were deprecated and stop, for the headers of every response. */
+  deprecation: DeprecationPolicy;
   authenticator: Authenticator;
   rateLimits: RateLimits;
   /** Requests of one account at a time in this gateway. */
@@ -62,7 +63,7 @@ export function gatewayRouter(options: GatewayRouterOptions): Router {
 
 /**
  * An operation's steps: its deprecation headers; for `auth: 'key'` the key (401), its account's
- * rate limit and requests in flight (429) and the role (403), for the `/v1` ones without a key the
+ * rate limit and requests in flight (429) and the role (403), for the versioned ones without a key the
  * client address's rate limit; a body where none belongs (400), an encoded body (415); then the
  * proxy for pets and store, or the JSON body and the gateway's own handler. Internal operations
  * were let in by the internal token (`internalOnly`).
@@ -74,14 +75,13 @@ function requestSteps(options: GatewayRouterOptions) {
   const freshKey = authenticate(authenticator, { fresh: true });
   const perAccount = rateLimitPerAccount(rateLimits, inFlight(options.maxInFlightPerAccount));
   const perAddress = rateLimitPerAddress(rateLimits);
-  const deprecated = deprecation(options.deprecation);
   const proxies = {
     pets: proxyTo(upstreams.pets, proxy),
     store: proxyTo(upstreams.store, proxy),
   };
   const readJsonBody = jsonBody({ limitBytes: proxy.bodyLimitBytes });
 
-  return ({ route, metadata }: ContractOperation): Step[] => {
+  return ({ route, metadata, version }: ContractOperation): Step[] => {
     const serve = (): Step[] => {
       if (metadata.service !== 'gateway') return [proxies[metadata.service]];
       const own = ownRoutes.get(route);
@@ -96,11 +96,11 @@ function requestSteps(options: GatewayRouterOptions) {
             perAccount,
             ...(metadata.role === 'admin' ? [requireAdmin] : []),
           ]
-        : route.path.startsWith('/v1/')
-          ? [perAddress]
-          : [];
+        : version === undefined
+          ? []
+          : [perAddress];
     return [
-      ...(route.deprecated ? [deprecated] : []),
+      ...(route.deprecated ? [deprecation(options.deprecation, metadata.successor ?? '')] : []),
       ...checks,
       refuseBody,
       refuseEncoding,

@@ -1,4 +1,5 @@
 import type { RouterMiddleware } from '@koa/router';
+import { deprecationHeaders, successorPath, type DeprecationPolicy } from '@petstore/contract';
 import {
   AppError,
   callerOf,
@@ -18,10 +19,13 @@ import { admit, type RateLimits } from '../rate-limits/rate-limits.js';
 /** A step of a route: @koa/router route middleware. */
 export type Step = RouterMiddleware;
 
-/** The deprecated operation's headers, on every response to it, the gateway's errors included. */
-export function deprecation(headers: Record<string, string>): Step {
+/**
+ * The deprecated operation's headers, on every response to it, the gateway's errors included,
+ * with a `Link` to its successor (the same request at `successor`, e.g. `/v2/pets/:petId`).
+ */
+export function deprecation(policy: DeprecationPolicy, successor: string): Step {
   return async function deprecation(ctx, next) {
-    ctx.set(headers);
+    ctx.set(deprecationHeaders(policy, successorPath(successor, ctx.params)));
     await next();
   };
 }
@@ -53,7 +57,7 @@ export function rateLimitPerAccount(rateLimits: RateLimits, within: InFlight): S
   };
 }
 
-/** The client address's rate limit, for `/v1` operations that need no key (sign-up). */
+/** The client address's rate limit, for `/v1` and `/v2` operations that need no key (sign-up). */
 export function rateLimitPerAddress(rateLimits: RateLimits): Step {
   return async function rateLimitPerAddress(ctx, next) {
     await admit(ctx, rateLimits, 'address', ctx.ip);

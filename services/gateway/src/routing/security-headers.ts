@@ -1,10 +1,12 @@
-import { apiVersion } from '@petstore/contract';
+import { apiVersionOf } from '@petstore/contract';
 import type { Middleware } from 'koa';
 
-/** On every response: JSON for programs, nothing is cached, sniffed, framed or referred. */
+/**
+ * On every response: the version that answers (`API-Version` by the path's version, the current
+ * one outside them); JSON for programs, nothing is cached, sniffed, framed or referred.
+ */
 export function securityHeaders({ https }: { https: boolean }): Middleware {
   const headers: Record<string, string> = {
-    'API-Version': apiVersion,
     'Cache-Control': 'no-store',
     'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
     'Cross-Origin-Opener-Policy': 'same-origin',
@@ -16,6 +18,7 @@ export function securityHeaders({ https }: { https: boolean }): Middleware {
   if (https) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
   return async (ctx, next) => {
     ctx.set(headers);
+    ctx.set('API-Version', apiVersionOf(ctx.path));
     await next();
   };
 }

@@ -26,7 +26,7 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     expect(ids.size).toBe(1);
     const [id] = ids;
     for (const answer of answers) {
-      expect(answer.headers.get('location')).toBe(`/v1/store/orders/${id}`);
+      expect(answer.headers.get('location')).toBe(`/v2/store/orders/${id}`);
     }
     expect(await stack.storeDb.collection('orders').countDocuments({ petId })).toBe(1);
     expect(await stack.stockOf(petId)).toBe(18);

@@ -20,11 +20,29 @@ describe('POST /v1/store/orders', () => {
       shipDate: expect.any(String) as unknown,
       complete: false,
     });
-    expect(answer.headers.get('location')).toBe(`/v1/store/orders/${answer.body.id}`);
+    expect(answer.headers.get('location')).toBe(`/v2/store/orders/${answer.body.id}`);
     // Without a ship date, the order ships when it was placed.
     expect(Date.parse(answer.body.shipDate)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(answer.body.shipDate)).toBeLessThanOrEqual(Date.now() + 1000);
     expect(await stack.stockOf(petId)).toBe(3);
+  });
+
+  it('places an order through /v2 the same way, its Location read back there', async ({
+    stack,
+  }) => {
+    const petId = await stack.petWithStock(5);
+    const answer = await stack.store.call('POST', '/v2/store/orders', {
+      as: jane,
+      body: { petId, quantity: 1 },
+    });
+
+    expect(answer.status).toBe(201);
+    const location = answer.headers.get('location') ?? '';
+    expect(location).toMatch(/^\/v2\/store\/orders\/\d+$/);
+    expect(await stack.store.call('GET', location, { as: jane })).toMatchObject({
+      status: 200,
+      body: answer.body,
+    });
   });
 
   it('keeps the ship date it is given, in UTC', async ({ stack }) => {

@@ -23,7 +23,7 @@ function placeOrderSample(serverUrl: string, lang: CodeSample['lang']): string {
 const env = { ...process.env, API_KEY: apiKey };
 const expectedRequest = {
   method: 'POST',
-  url: '/v1/store/orders',
+  url: '/v2/store/orders',
   headers: expect.objectContaining({
     authorization: `Bearer ${apiKey}`,
     'content-type': 'application/json',

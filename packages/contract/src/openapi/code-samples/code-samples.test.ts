@@ -23,12 +23,12 @@ describe('x-codeSamples', () => {
 
   it('places an order with a body built from the examples and an Idempotency-Key', () => {
     expect(samplesOf('placeOrder')).toEqual({
-      cURL: `curl -i -X POST 'http://127.0.0.1:8080/v1/store/orders' \\
+      cURL: `curl -i -X POST 'http://127.0.0.1:8080/v2/store/orders' \\
   -H "Authorization: Bearer $API_KEY" \\
   -H 'Content-Type: application/json' \\
   -H 'Idempotency-Key: 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f' \\
   -d '{"petId":1,"quantity":1,"shipDate":"2026-12-01T10:00:00Z"}'`,
-      JavaScript: `const response = await fetch('http://127.0.0.1:8080/v1/store/orders', {
+      JavaScript: `const response = await fetch('http://127.0.0.1:8080/v2/store/orders', {
   method: 'POST',
   headers: {
     Authorization: \`Bearer \${process.env.API_KEY}\`,
@@ -47,7 +47,7 @@ console.log(response.status, await response.json());`,
 import requests
 
 response = requests.post(
-    "http://127.0.0.1:8080/v1/store/orders",
+    "http://127.0.0.1:8080/v2/store/orders",
     headers={
         "Authorization": f"Bearer {os.environ['API_KEY']}",
         "Idempotency-Key": "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
@@ -65,9 +65,9 @@ print(response.status_code, response.json())`,
 
   it('fills the path id of getPet from its example', () => {
     expect(samplesOf('getPet')).toEqual({
-      cURL: `curl -i 'http://127.0.0.1:8080/v1/pets/1' \\
+      cURL: `curl -i 'http://127.0.0.1:8080/v2/pets/1' \\
   -H "Authorization: Bearer $API_KEY"`,
-      JavaScript: `const response = await fetch('http://127.0.0.1:8080/v1/pets/1', {
+      JavaScript: `const response = await fetch('http://127.0.0.1:8080/v2/pets/1', {
   headers: {
     Authorization: \`Bearer \${process.env.API_KEY}\`,
   },
@@ -78,7 +78,7 @@ console.log(response.status, await response.json());`,
 import requests
 
 response = requests.get(
-    "http://127.0.0.1:8080/v1/pets/1",
+    "http://127.0.0.1:8080/v2/pets/1",
     headers={
         "Authorization": f"Bearer {os.environ['API_KEY']}",
     },
@@ -89,7 +89,7 @@ print(response.status_code, response.json())`,
   });
 
   it('lists pets with the query parameters that have examples, repeating arrays', () => {
-    const url = 'http://127.0.0.1:8080/v1/pets?limit=20&status=available&categoryId=1';
+    const url = 'http://127.0.0.1:8080/v2/pets?limit=20&status=available&categoryId=1';
     const samples = samplesOf('listPets');
 
     expect(samples.cURL).toBe(`curl -i '${url}' \\\n  -H "Authorization: Bearer $API_KEY"`);
@@ -99,11 +99,11 @@ print(response.status_code, response.json())`,
 
   it('creates an account without an API key, with an Idempotency-Key', () => {
     expect(samplesOf('createAccount')).toEqual({
-      cURL: `curl -i -X POST 'http://127.0.0.1:8080/v1/accounts' \\
+      cURL: `curl -i -X POST 'http://127.0.0.1:8080/v2/accounts' \\
   -H 'Content-Type: application/json' \\
   -H 'Idempotency-Key: 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f' \\
   -d '{"email":"jane@example.com","name":"Jane Doe"}'`,
-      JavaScript: `const response = await fetch('http://127.0.0.1:8080/v1/accounts', {
+      JavaScript: `const response = await fetch('http://127.0.0.1:8080/v2/accounts', {
   method: 'POST',
   headers: {
     'Content-Type': 'application/json',
@@ -118,7 +118,7 @@ console.log(response.status, await response.json());`,
       Python: `import requests
 
 response = requests.post(
-    "http://127.0.0.1:8080/v1/accounts",
+    "http://127.0.0.1:8080/v2/accounts",
     headers={
         "Idempotency-Key": "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
     },
