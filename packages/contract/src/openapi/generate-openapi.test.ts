@@ -415,13 +415,13 @@ describe('generateOpenApi', () => {
 
   it('shows the optional Idempotency-Key header, a 409 and a 422 on every POST but a message', () => {
     const posts = Object.values(document.paths).flatMap((item) => (item.post ? [item.post] : []));
-    expect(posts.length).toBeGreaterThanOrEqual(9);
+    expect(posts.length).toBe(2 * 10);
     for (const operation of posts) {
       expect(operation.parameters, operation.operationId).toContainEqual(
         expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
       );
       expect(Object.keys(operation.responses), operation.operationId).toContain('422');
-      if (operation.operationId !== 'sendMessage') {
+      if (!operation.operationId?.startsWith('sendMessage')) {
         expect(Object.keys(operation.responses), operation.operationId).toContain('409');
       }
     }
