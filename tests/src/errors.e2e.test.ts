@@ -159,7 +159,7 @@ const cases: ErrorCase[] = [
   ),
   failing('route_not_found', 'no operation has the path', () => asCustomer('GET', '/v1/unicorns')),
   failing('route_not_found', 'the path is outside every version', () =>
-    callHttp(api.url, 'GET', '/v2/pets'),
+    callHttp(api.url, 'GET', '/v3/pets'),
   ),
   {
     code: 'method_not_allowed',
@@ -188,11 +188,12 @@ const cases: ErrorCase[] = [
   {
     code: 'gone',
     when: 'the deprecated GET /v1/pets/{petId} is called after its sunset',
-    request: () => shop().pets.getPet({ params: { petId: String(stockedPetId) } }),
+    request: () => asCustomer('GET', `/v1/pets/${stockedPetId}`),
     also: ({ headers }) => {
       expect(headers.get('deprecation')).toBe(`@${Date.parse('2019-01-01T00:00:00Z') / 1000}`);
       expect(headers.get('sunset')).toBe('Wed, 01 Jan 2020 00:00:00 GMT');
       expect(headers.get('link')).toMatch(/rel="deprecation"/);
+      expect(headers.get('link')).toContain(`</v2/pets/${stockedPetId}>; rel="successor-version"`);
     },
   },
   failing('payload_too_large', 'a body for the gateway itself is 64 KiB + 1 byte', () =>

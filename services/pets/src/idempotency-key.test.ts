@@ -115,7 +115,7 @@ describe('Idempotency-Key on POST /v1/categories', () => {
     expect(first.status).toBe(201);
     expect(retry).toMatchObject({ status: 201, body: first.body });
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(retry.headers.get('location')).toBe(`/v1/categories/${first.body.id}`);
+    expect(retry.headers.get('location')).toBe(`/v2/categories/${first.body.id}`);
     expect(await pets.db.collection('categories').countDocuments()).toBe(1);
   });
 

@@ -12,12 +12,7 @@
  * path of its counterexample, and `PROPERTY_SEED=<seed> PROPERTY_PATH=<path>` replays it.
  */
 import { parse as parseQuery } from 'node:querystring';
-import {
-  ErrorSchema,
-  objectShape,
-  unwrapSchema,
-  type ContractOperation,
-} from '@petstore/contract';
+import { ErrorSchema, objectShape, unwrapSchema, type ContractOperation } from '@petstore/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -64,7 +64,7 @@ describe('Idempotency-Key through the gateway', () => {
     const categoryId = category.body.id;
     const pet = { name: 'Rex', categoryId };
     const added = await expectOnce('/v1/pets', adminKey, pet, { body: { ...pet, name: 'Fido' } });
-    expect(added.headers.get('location')).toBe(`/v1/pets/${added.body.id}`);
+    expect(added.headers.get('location')).toBe(`/v2/pets/${added.body.id}`);
 
     const listed = ok(
       await stack.admin.pets.listPets({ query: { categoryId: String(categoryId), limit: 100 } }),

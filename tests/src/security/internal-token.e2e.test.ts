@@ -19,9 +19,12 @@ interface ServiceRoute {
   service: 'pets' | 'store';
 }
 
-/** The routes of the contract and of the internal contract that a service (not the gateway) serves. */
+/**
+ * The routes of the contract and of the internal contract that a service (not the gateway)
+ * serves, in the current version: /v1's are the same routes, with the same handlers.
+ */
 function serviceRoutes(): ServiceRoute[] {
-  return [contract, internalContract]
+  return [contract.v2, internalContract]
     .flatMap((router) => contractOperations(router))
     .flatMap(({ name, route, metadata: { service } }) =>
       service === 'gateway' ? [] : [{ name, method: route.method, path: route.path, service }],

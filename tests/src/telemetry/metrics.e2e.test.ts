@@ -55,7 +55,7 @@ describe('metrics', () => {
     const pets = await scrape(api.stack.pets);
     const store = await scrape(api.stack.store);
     const request = {
-      http_route: '/v1/pets/:petId',
+      http_route: '/v2/pets/:petId',
       http_request_method: 'GET',
       http_response_status_code: '200',
     };

@@ -94,7 +94,7 @@ describe('traces', () => {
       .poll(() =>
         receiver.spans.some(
           (span) =>
-            !before.has(span.traceId) && span.service === 'gateway' && span.name === 'GET /v1/pets',
+            !before.has(span.traceId) && span.service === 'gateway' && span.name === 'GET /v2/pets',
         ),
       )
       .toBe(true);
