@@ -4,8 +4,6 @@ Each hook stands for a rule the document states in words because 3.0.3 has no ke
 (see schemathesis.toml for the reasons).
 """
 
-import uuid
-
 import schemathesis
 from schemathesis.core.parameters import ParameterLocation
 
@@ -28,13 +26,6 @@ def _allowed_key(key):
 def before_call(context, case, kwargs):
     if isinstance(case.body, (dict, list)):
         case.body = _without_refused_keys(case.body)
-    # A key used again answers its first request's response (a key revoked since, say): each
-    # request gets a key of its own, as a client's retries of different requests do.
-    negative_headers = case.meta is not None and case.meta.is_negative_at(ParameterLocation.HEADER)
-    if isinstance(case.headers, dict) and not negative_headers:
-        for name in case.headers:
-            if name.lower() == "idempotency-key":
-                case.headers[name] = str(uuid.uuid4())
     negative_query = case.meta is not None and case.meta.is_negative_at(ParameterLocation.QUERY)
     if isinstance(case.query, dict) and "cursor" in case.query and not negative_query:
         case.query = {name: value for name, value in case.query.items() if name != "cursor"}
