@@ -68,7 +68,6 @@ for role in admin customer; do
   echo "::: Schemathesis with the $role key (at most $seconds_per_key s)"
   "$venv/bin/st" --config-file schemathesis.toml run "$base/openapi.json" \
     --url "$base" \
-    --checks all \
     --phases examples,coverage,fuzzing,stateful \
     --max-examples 50 \
     --max-time "$seconds_per_key" \
