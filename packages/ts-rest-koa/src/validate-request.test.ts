@@ -112,6 +112,16 @@ describe('validateRequest with strict schemas', () => {
     ]);
     expect(validateRequest(getShop, shop).query).toEqual({});
   });
+
+  it('refuses a body, even an empty object, on a POST that takes none', () => {
+    const closeShop = c.router({
+      closeShop: { method: 'POST', path: '/shops/:shopId/close', body: c.noBody(), responses: {} },
+    }).closeShop;
+    expect(issuesOf(() => validateRequest(closeShop, shop))).toEqual([
+      { path: 'body', message: 'must be absent' },
+    ]);
+    expect(validateRequest(closeShop, { ...shop, body: undefined }).body).toBeUndefined();
+  });
 });
 
 describe('coerceQuery', () => {

@@ -1,7 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ParsedUrlQuery } from 'node:querystring';
 import { objectShape, unwrapSchema } from '@petstore/contract';
-import { checkZodSchema, isAppRouteMutation, isZodType, type AppRoute } from '@ts-rest/core';
+import {
+  checkZodSchema,
+  isAppRouteMutation,
+  isAppRouteNoBody,
+  isZodType,
+  type AppRoute,
+} from '@ts-rest/core';
 import { z } from 'zod';
 import { RequestValidationError, toValidationIssues, type ValidationIssue } from './errors.js';
 
@@ -25,8 +31,8 @@ const NO_QUERY = z.object({}).strict();
 /**
  * Parses every request part with the route's schemas and returns the parsed values (coerced).
  * A strict schema (the contract's query and body schemas are) makes an unknown parameter or
- * property an issue, and a route without a query schema takes no parameter; headers the schema
- * does not name always pass. Throws one RequestValidationError listing the issues of all parts.
+ * property an issue, a route without a query schema takes no parameter, and one whose body is
+ * `c.noBody()` takes no body; headers the schema does not name always pass. Throws one RequestValidationError listing the issues of all parts.
  */
 export function validateRequest(route: AppRoute, raw: RawRequest): ValidatedRequest {
   const issues: ValidationIssue[] = [];
@@ -54,6 +60,9 @@ export function validateRequest(route: AppRoute, raw: RawRequest): ValidatedRequ
         },
     body: isAppRouteMutation(route) ? check('body', raw.body, route.body) : undefined,
   };
+  if (isAppRouteMutation(route) && isAppRouteNoBody(route.body) && raw.body !== undefined) {
+    issues.push({ path: 'body', message: 'must be absent' });
+  }
   if (issues.length > 0) throw new RequestValidationError(issues);
   return validated;
 }

@@ -5,7 +5,6 @@ import type { RequestOptions, RequestSender } from '../request-sender.js';
 import type {
   Account,
   ApiKey,
-  BodyOf,
   CreatedAccount,
   CreatedApiKey,
   Empty,
@@ -45,11 +44,8 @@ export class Accounts {
    * @experimental
    * @operationId createKey
    */
-  createKey(
-    body?: BodyOf<'createKey'>,
-    options?: RequestOptions,
-  ): ApiPromise<WithRequestId<CreatedApiKey>> {
-    return this.sender.request({ method: 'POST', path: '/v2/accounts/me/keys', body }, options);
+  createKey(options?: RequestOptions): ApiPromise<WithRequestId<CreatedApiKey>> {
+    return this.sender.request({ method: 'POST', path: '/v2/accounts/me/keys' }, options);
   }
 
   /**

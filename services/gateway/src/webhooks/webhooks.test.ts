@@ -316,6 +316,18 @@ describe('another account’s webhook', () => {
     });
   });
 
+  it('refuses a body, even `{}`, on a rotation, which takes none', async ({ gateway }) => {
+    const { apiKey } = await signUp(gateway.url);
+    const webhook = await createWebhook(gateway.url, apiKey);
+    const path = `/v1/webhooks/${webhook.id}/secret`;
+    const before = await stored(gateway, webhook.id);
+    expect(await callHttp(gateway.url, 'POST', path, { apiKey, body: {} })).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed', details: [{ path: 'body', message: 'must be absent' }] },
+    });
+    expect(await stored(gateway, webhook.id)).toEqual(before);
+  });
+
   it('answers 400 validation_failed to an id that is not a webhook id', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
     for (const id of ['whd_0123456789', 'wh_not-an-id']) {
