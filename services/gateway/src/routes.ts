@@ -136,7 +136,10 @@ export function gatewayRoutes(
     messages: {
       sendMessage: async ({ headers, body, ctx }) => {
         const { accountId } = requireCaller(ctx);
-        const message = await messages.queue(accountId, body.message, headers['idempotency-key']);
+        const request = { owner: accountId, headers, body };
+        const message = await once(ctx, request, 202, (session) =>
+          messages.queue(accountId, body.message, session),
+        );
         // A replay too: the first request's gateway may have died; claims are conditional.
         deps.onMessageQueued(message.id);
         return { status: 202, body: message };

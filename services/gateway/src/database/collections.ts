@@ -33,8 +33,6 @@ export interface MessageDocument {
   attempts: number;
   deliveredAt: Date | null;
   traceparent?: string;
-  /** `<accountId>:<Idempotency-Key>` when sent with one; unique. */
-  idempotencyKey?: string;
 }
 
 export interface SealedSecret {

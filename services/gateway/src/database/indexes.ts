@@ -14,10 +14,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   );
   await dropIndex(apiKeys, 'account_created');
   await messages.createIndex({ status: 1, leaseUntil: 1 }, { name: 'status_lease' });
-  await messages.createIndex(
-    { idempotencyKey: 1 },
-    { unique: true, sparse: true, name: 'idempotency_key_unique' },
-  );
+  await dropIndex(messages, 'idempotency_key_unique');
   await webhooks.createIndex({ accountId: 1, createdAt: 1, _id: 1 }, { name: 'account_created' });
   await webhooks.createIndex({ createdAt: 1, _id: 1 }, { name: 'created' });
   await webhooks.createIndex({ enabled: 1, events: 1 }, { name: 'enabled_events' });

@@ -1,11 +1,5 @@
 import type { Message } from '@petstore/contract';
-import {
-  AppError,
-  currentTraceparent,
-  isDuplicateKey,
-  type Caller,
-  type Session,
-} from '@petstore/service-kit';
+import { currentTraceparent, type Caller, type Session } from '@petstore/service-kit';
 import type { Db, Filter } from 'mongodb';
 import {
   gatewayCollections,
@@ -32,14 +26,9 @@ export class MessageRepository {
     this.#messages = gatewayCollections(db).messages;
   }
 
-  /**
-   * Queues a message. With an Idempotency-Key the insert claims the key: a request that finds it
-   * taken gets the message queued under it, as first answered, if the text (the whole body) is
-   * the same.
-   */
-  async queue(accountId: string, message: string, key?: string): Promise<Message> {
+  /** Queues a message, in `session`'s transaction when given one. */
+  async queue(accountId: string, message: string, session?: Session): Promise<Message> {
     const traceparent = currentTraceparent();
-    const idempotencyKey = key === undefined ? undefined : `${accountId}:${key}`;
     const document: MessageDocument = {
       _id: newMessageId(),
       accountId,
@@ -48,22 +37,8 @@ export class MessageRepository {
       ...UNCLAIMED,
       // Continued by the message's delivery.
       ...(traceparent === undefined ? {} : { traceparent }),
-      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     };
-    try {
-      await this.#messages.insertOne(document);
-    } catch (error) {
-      if (idempotencyKey === undefined || !isDuplicateKey(error)) throw error;
-      const first = await this.#messages.findOne({ idempotencyKey });
-      if (!first) throw error;
-      if (first.message !== message) {
-        throw new AppError(
-          'idempotency_key_reused',
-          'this Idempotency-Key was used with another request body',
-        );
-      }
-      return { ...toMessage(first), status: 'queued' };
-    }
+    await this.#messages.insertOne(document, { session });
     return toMessage(document);
   }
 

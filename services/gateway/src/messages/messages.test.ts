@@ -168,6 +168,7 @@ describe('Idempotency-Key on POST /v1/messages', () => {
 
     const retry = await send(gateway.url, apiKey, 'once', withKey(key));
     expect(retry.status).toBe(202);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(await retry.json()).toEqual(sent);
     expect(await messagesOf(gateway, accountId)).toBe(1);
     // The worker takes named messages in turn: once a later one is delivered, the retry's is done.
