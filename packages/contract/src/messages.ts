@@ -46,7 +46,7 @@ export const messages = c.router({
       'Queues a message (202); a worker delivers it shortly after. With `Idempotency-Key`, a retry with the same body returns the first answer again and queues nothing; another body with the same key is 422 `idempotency_key_reused`.',
     responses: {
       202: MessageSchema,
-      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'idempotency_key_reused'),
+      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'conflict', 'idempotency_key_reused'),
     },
   },
   getMessage: {
