@@ -27,7 +27,7 @@ export const PetStatusesQuerySchema = z
   .object({ petId: z.array(IdParamSchema).min(1).max(100) })
   .strict();
 
-/** A pet's status as pets holds it, for the store to compare with the one it derives. */
+/** A pet's status as pets stores it, for the store to compare with the one it derives. */
 export const PetStatusEntrySchema = z.object({ petId: IdSchema, status: PetStatusSchema });
 export type PetStatusEntry = z.infer<typeof PetStatusEntrySchema>;
 

@@ -14,7 +14,7 @@ interface Visit {
 }
 
 /**
- * A body schema that also refuses keys starting with `$` or holding `.` at any depth (no operator
+ * A body schema that also refuses keys starting with `$` or containing `.` at any depth (no operator
  * or field path reaches MongoDB) and strings that are not well-formed Unicode (UTF-8 storage would
  * change a lone surrogate). A preprocess keeps the input type and the documented schema.
  */

@@ -41,7 +41,7 @@ export const NewOrderSchema = z
   .object({
     petId: IdSchema.openapi({ description: 'An existing pet.', example: 1 }),
     quantity: QuantitySchema.min(1).openapi({
-      description: 'Taken from the stock at once; more than it holds is 409.',
+      description: 'Taken from the stock at once; more than it has is 409.',
       example: 1,
     }),
     shipDate: TimestampInputSchema.optional().openapi({ example: SHIP_DATE_EXAMPLE }),
@@ -130,7 +130,7 @@ export const orders = c.router({
     body: requestBody(NewOrderSchema),
     summary: 'Place an order',
     description:
-      'Takes the quantity from stock at once: more than the stock holds is 409 `insufficient_stock`, a pet that does not exist 422 `unknown_pet`. With `Idempotency-Key`, a retry with the same body returns the first order again; another body with the same key is 422 `idempotency_key_reused`.',
+      'Takes the quantity from stock at once: more than the stock has is 409 `insufficient_stock`, a pet that does not exist 422 `unknown_pet`. With `Idempotency-Key`, a retry with the same body returns the first order again; another body with the same key is 422 `idempotency_key_reused`.',
     responses: {
       201: OrderSchema,
       ...v1Errors(

@@ -14,7 +14,7 @@ interface Limits {
   max: number;
 }
 
-/** `schema` held to `min`–`max` code points (zod counts UTF-16 units), after its own checks. */
+/** `schema` limited to `min`–`max` code points (zod counts UTF-16 units), after its own checks. */
 export function lengthInCodePoints(schema: z.ZodString, limits: Limits) {
   return schema.superRefine(lengthCheck(limits)).openapi(lengthKeywords(limits));
 }

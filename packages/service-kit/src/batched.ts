@@ -10,9 +10,9 @@ export interface BatchedOptions<T> {
 }
 
 export interface Batched<T> {
-  /** Settles as the batch `item` went in did; rejects at once when refused. */
+  /** Resolves or rejects as the batch `item` went in did; rejects at once when refused. */
   add(item: T): Promise<void>;
-  /** Settles once every item added so far was flushed, or failed. */
+  /** Resolves once every item added so far was flushed, or failed. */
   flushed(): Promise<void>;
 }
 

@@ -22,7 +22,7 @@ const IDENTIFYING_FIELDS = ['code', 'codeName', 'errno', 'syscall', 'status'];
 const CAUSE_DEPTH = 3;
 
 // Only these fields: an HTTP parse error carries the raw packet, a driver error its connection
-// state with cycles, and logging must neither throw nor leak what those hold.
+// state with cycles, and logging must neither throw nor leak what those contain.
 function serializeError(error: unknown, depth = 0): unknown {
   if (!(error instanceof Error)) return { type: typeof error, message: String(error) };
   const fields = error as unknown as Record<string, unknown>;

@@ -118,7 +118,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
-/** MongoDB refused a write for a value a unique index already holds. */
+/** MongoDB refused a write for a value a unique index already has. */
 export function isDuplicateKey(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === 11000;
 }

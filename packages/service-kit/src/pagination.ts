@@ -95,7 +95,7 @@ export function findPage<T extends Document>(
 const cursorOfLast = ({ id, createdAt }: { id: number | string; createdAt?: string }) =>
   encodeCursor(typeof id === 'number' ? id : { id, createdAt: new Date(createdAt!) });
 
-/** Of `items` fetched with `limit + 1`; the `Link` is relative, so that it holds behind the gateway. */
+/** Of `items` fetched with `limit + 1`; the `Link` is relative, so that it works behind the gateway. */
 export function pageOf<T extends Paged>(ctx: Context, items: T[], limit: number): T[];
 export function pageOf<T>(ctx: Context, items: T[], limit: number, cursorOf: CursorOf<T>): T[];
 export function pageOf<T>(ctx: Context, items: T[], limit: number, cursorOf?: CursorOf<T>) {

@@ -43,7 +43,7 @@ export async function runHooks(hooks: ShutdownHook[], logger: Logger): Promise<v
 }
 
 // Longer than clients keep idle connections (undici: 4 s, load balancers: 60 s), so a client
-// never sends on a connection the server is just closing.
+// never sends on a connection the server is about to close.
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 // A request, its headers and its body, must have come whole within 10 s of its first byte, or it
 // is answered 408 request_timeout; Node looks every second.
@@ -77,9 +77,9 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const url = `http://${hostname}:${address.port}`;
   logger.info({ url }, 'listening');
 
-  let closing: Promise<void> | undefined;
+  let stopped: Promise<void> | undefined;
   function close(): Promise<void> {
-    closing ??= (async () => {
+    stopped ??= (async () => {
       // A second signal gets Node's default behaviour: the process ends at once.
       for (const signal of signals) process.off(signal, onSignal);
       startDraining(app);
@@ -95,7 +95,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
       await runHooks(onShutdown, logger);
       logger.info('stopped');
     })();
-    return closing;
+    return stopped;
   }
   function onSignal(signal: NodeJS.Signals) {
     logger.info({ signal }, 'shutting down');
@@ -122,7 +122,7 @@ function refusalOf(error: ParserError): { code: ErrorCode; message: string } {
   return { code: 'malformed_request', message: `the request is not valid HTTP/1.1: ${reason}` };
 }
 
-// Node would send a bare 400, 408 or 431; the raw bytes, which may hold a key, are not logged.
+// Node would send a bare 400, 408 or 431; the raw bytes, which may contain a key, are not logged.
 export function answerClientErrors(server: Server, logger: Logger): void {
   server.on('clientError', (error: ParserError, socket: Duplex & { bytesWritten?: number }) => {
     // A client gone, or a response already started: nothing more can be sent.

@@ -5,7 +5,7 @@ const DROP_REST_MS = 5_000;
 
 /**
  * 413 for a request body over the limit. The rest of the body is read and dropped, not refused
- * by closing the connection: a server that closes while the client still sends makes the client's
+ * by ending the connection: a server that closes while the client still sends makes the client's
  * system reset the connection, and the client can lose the 413 it was sent. A body still arriving
  * 5 s after the answer closes the connection.
  */

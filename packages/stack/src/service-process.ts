@@ -58,7 +58,7 @@ export class ServiceProcess {
     while (Date.now() < deadline) {
       if (!this.running) {
         const status = child.exitCode ?? child.signalCode;
-        // The pipes may still hold the last words of a process that has exited.
+        // The pipes may still have the last words of a process that has exited.
         await Promise.all(pipes.map((pipe) => finished(pipe).catch(() => {})));
         const said = lastOutput.trim() ? `: ${lastOutput.trim()}` : '';
         throw new Error(`[stack] ${name} exited during start-up (${status})${said}`);

@@ -63,7 +63,11 @@ async function openDatabase(dataDir: string, mongoUri: string | undefined): Prom
       await server?.stop();
       server = undefined;
     },
-    start: async () => void (server ??= await start()),
+    async start() {
+      if (server === undefined) {
+        server = await start();
+      }
+    },
   };
 }
 
@@ -71,7 +75,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const env = options.env ?? {};
   const replicas = { pets: 1, store: 1, gateway: 1, ...options.replicas };
   await mkdir(options.dataDir, { recursive: true });
-  // It holds e-mails, messages and the admin key: its owner's alone, whatever made it.
+  // It has e-mails, messages and the admin key: its owner's alone, whatever made it.
   await chmod(options.dataDir, 0o700);
   for (const [service, port] of Object.entries(options.ports ?? {})) {
     if (port) await ensurePortFree(port, PORT_VARIABLES[service as ServiceName]);
@@ -79,20 +83,26 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   let database: StackDatabase | undefined;
   const processes: Record<ServiceName, ServiceProcess[]> = { pets: [], store: [], gateway: [] };
   let stopped: Promise<void> | undefined;
-  const stop = () =>
-    (stopped ??= (async () => {
-      for (const group of [processes.gateway, processes.store, processes.pets]) {
-        await Promise.all(group.map((process) => process.stop()));
-      }
-      await database?.stop();
-    })());
+  const stopEverything = async () => {
+    for (const group of [processes.gateway, processes.store, processes.pets]) {
+      await Promise.all(group.map((process) => process.stop()));
+    }
+    await database?.stop();
+  };
+  const stop = () => {
+    stopped ??= stopEverything();
+    return stopped;
+  };
   try {
     const secrets = await loadSecrets(options.dataDir, env);
     database = await openDatabase(options.dataDir, env.MONGODB_URI);
     const ports: Record<ServiceName, number[]> = { pets: [], store: [], gateway: [] };
     for (const service of SERVICES) {
+      // The first replica takes the port asked for, if any; the others take free ones.
+      const asked = options.ports?.[service];
       for (let index = 0; index < replicas[service]; index++) {
-        ports[service].push((index ? undefined : options.ports?.[service]) ?? (await freePort()));
+        const port = index === 0 && asked ? asked : await freePort();
+        ports[service].push(port);
       }
     }
     const urls = (service: ServiceName) => ports[service].map(url).join(',');

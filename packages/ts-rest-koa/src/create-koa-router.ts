@@ -15,7 +15,7 @@ export interface RouteHandlerOptions {
 export interface KoaRouterOptions<TState = DefaultState> extends RouteHandlerOptions {
   /**
    * Route middleware for an operation, run once it matched and before its request is validated,
-   * so that what it sets (headers) or throws holds for validation errors too: e.g. a deprecation
+   * so that what it sets (headers) or throws applies to validation errors too: e.g. a deprecation
    * or a role.
    */
   before?: (operation: ContractOperation) => Middleware<TState>[];

@@ -17,7 +17,7 @@ export interface KeyedRequest {
   body: unknown;
 }
 
-/** The key's record, holding `response`: written in the transaction that executed the request. */
+/** The key's record, with its `response`: written in the transaction that executed the request. */
 export function keyRecord(request: KeyedRequest, response: StoredResponse): IdempotencyRecord {
   const createdAt = new Date();
   return {

@@ -93,7 +93,7 @@ export function createIdempotency(
    * A transaction that could not commit in time: when the database answers, it was waiting on
    * another request with the key (whose outcome is answered once it committed), else it is down.
    */
-  async function settled<T>(keyed: KeyedRequest, unavailable: unknown): Promise<Executed<T>> {
+  async function afterTimeout<T>(keyed: KeyedRequest, unavailable: unknown): Promise<Executed<T>> {
     // Briefly: a client is waiting, and a database that is down is answered 503 at once.
     const record = await keys.find(recordIdOf(keyed), { timeoutMS: 500 }).catch(() => {
       throw unavailable;
@@ -131,7 +131,7 @@ export function createIdempotency(
           }),
         );
       } catch (error) {
-        if (isUnavailable(error)) return settled<T>(keyed, error);
+        if (isUnavailable(error)) return afterTimeout<T>(keyed, error);
         if (!(error instanceof Refused)) throw error;
         const outcome = await remember(keyed, refusalOf(error.refusal));
         // The first to execute gets its refusal as it was thrown, details included.
