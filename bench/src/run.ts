@@ -64,17 +64,20 @@ export async function runBench(
     const dataDir = await mkdtemp(join(tmpdir(), 'petstore-bench-'));
     options.log(`starting the ${name} stack (mongod, pets, store, gateway)`);
     const { env, metrics }: StackSettings = STACKS[name];
-    const stack = await startStack({
-      dataDir,
-      env: { ...STACK_ENV, ...env },
-      metrics,
-      stdio: 'pipe',
-      onOutput: options.onOutput,
-    });
     try {
-      results.push(...(await runInStack(stack, own, options)));
+      const stack = await startStack({
+        dataDir,
+        env: { ...STACK_ENV, ...env },
+        metrics,
+        stdio: 'pipe',
+        onOutput: options.onOutput,
+      });
+      try {
+        results.push(...(await runInStack(stack, own, options)));
+      } finally {
+        await stack.stop();
+      }
     } finally {
-      await stack.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
   }
