@@ -1,171 +1,126 @@
-import { internalHeaders } from '@petstore/service-kit';
-import type { Stack } from '@petstore/stack';
-import type { Fixtures } from './fixtures.js';
-import type { Target } from './load.js';
-import type { Database, ScenarioId } from './scenario-ids.js';
+import type { Measurement } from './load.js';
+
+// What `pnpm bench` measures, as data: the stacks, the scenarios run in them one after the other,
+// and the goals. bench/README.md describes each row.
+
+export interface StackSettings {
+  env?: Record<string, string>;
+  metrics?: boolean;
+}
+
+/** Each stack is started fresh, as `pnpm start` starts it, for the scenarios naming it. */
+export const STACKS = {
+  // The bench's webhook receivers listen on 127.0.0.1.
+  main: { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } },
+  growth: { metrics: true },
+} satisfies Record<string, StackSettings>;
+export type StackName = keyof typeof STACKS;
+
+/**
+ * Where the requests go: a reference server of the bench's own (R1, R2, RK, RG, on the stack's
+ * pets database), the pets service directly, or the gateway.
+ */
+export type Target = 'R1' | 'R2' | 'RK' | 'RG' | 'pets' | 'gateway';
+
+/** One request, sent again and again; `{petId}` stands for the fixtures' pet. */
+export interface Request {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
 
 export interface Scenario {
-  id: ScenarioId;
+  id: string;
   title: string;
-  /** The database under the scenario; none for the bare server. */
-  database?: Database;
+  stack: StackName;
   target: Target;
+  request: Request;
+  /** Before the load, orders are placed until the stack's store holds at least this many. */
+  storedOrders?: number;
+  /** Admin webhooks on `order.created` subscribed before the load, at receivers of the bench. */
+  webhooks?: ('answering' | 'hanging')[];
 }
 
-/** (a): the ceiling, `node:http` answering a fixed Pet. */
-export function bareScenario(url: string): Scenario {
-  return {
-    id: 'a',
-    title: 'bare `node:http`, a fixed Pet',
-    target: { url: `${url}/v1/pets/1`, method: 'GET', headers: {} },
-  };
-}
-
-/** Where each reference server started for a run listens. */
-export type ReferenceUrls = Partial<Record<'R1' | 'R2' | 'RK' | 'RG' | 'RT', string>>;
-
-const REFERENCE_TITLES = {
-  R1: '`node:http` + the driver’s `findOne`',
-  R2: '`node:http` + SHA-256 key lookup + undici `Pool` → R1',
-  RK: 'R1’s read in Koa’s one middleware, with the headers the API asks of it',
-  RG: 'R2’s proxy in Koa’s one middleware → RK',
-  RT: 'R1 with every request traced (`always_on`) and exported over OTLP',
+const READ: Request = { method: 'GET', path: '/v2/pets/{petId}' };
+export const ORDER: Request = {
+  method: 'POST',
+  path: '/v2/store/orders',
+  body: '{"petId":{petId},"quantity":1}',
 };
+const MESSAGE: Request = { method: 'POST', path: '/v2/messages', body: '{"message":"Hello"}' };
+const LIST_ORDERS: Request = { method: 'GET', path: '/v2/store/orders?limit=20' };
 
-/**
- * R1 and R2, the least a pet read costs, directly and through a proxy checking the key; RK, RG
- * and RT, the least it costs in Koa, through a Koa proxy in front of RK, and traced.
- */
-export function referenceScenarios(
-  database: Database,
-  urls: ReferenceUrls,
-  fixtures: Fixtures,
-): Scenario[] {
-  return (['R1', 'R2', 'RK', 'RG', 'RT'] as const).flatMap((id) => {
-    const url = urls[id];
-    if (url === undefined) return [];
-    const target: Target =
-      id === 'R2' || id === 'RG'
-        ? petRead(url, fixtures)
-        : { url: `${url}/v1/pets/${fixtures.petId}`, method: 'GET', headers: {} };
-    return [{ id, title: REFERENCE_TITLES[id], database, target }];
-  });
-}
-
-type Customer = Pick<Fixtures, 'petId' | 'customer'>;
-
-/** A customer reads the pet with their key, at `url`: the gateway or what stands for it. */
-function petRead(url: string, { petId, customer }: Customer): Target {
-  return {
-    url: `${url}/v1/pets/${petId}`,
-    method: 'GET',
-    headers: { authorization: `Bearer ${customer.apiKey}` },
-  };
-}
-
-/** (d)'s request: a customer orders one of the pet. */
-function orderTarget(stack: Stack, { petId, customer }: Customer): Target {
-  return {
-    url: `${stack.url}/v1/store/orders`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ petId, quantity: 1 }),
-  };
-}
-
-/** (b)–(e): the pets service directly, then the gateway with a customer's key. */
-export function stackScenarios(
-  database: Database,
-  stack: Stack,
-  { petId, customer }: Fixtures,
-): Scenario[] {
+/** A level of the store's growth: orders, then a page of them, once it holds `orders`. */
+function growth(orders: number, label: string): Scenario[] {
+  const level = { stack: 'growth', target: 'gateway', storedOrders: orders } as const;
+  const stored = `${label} orders stored`;
   return [
-    {
-      id: 'b',
-      title: '`GET /v1/pets/{petId}`, pets service directly',
-      database,
-      target: {
-        url: `${stack.pets.url}/v1/pets/${petId}`,
-        method: 'GET',
-        // What the gateway sends along with every request it forwards.
-        headers: {
-          [internalHeaders.token]: stack.internalToken,
-          [internalHeaders.accountId]: customer.accountId,
-          [internalHeaders.role]: 'customer',
-          [internalHeaders.requestId]: 'bench-direct',
-        },
-      },
-    },
-    {
-      id: 'c',
-      title: '`GET /v1/pets/{petId}` through the gateway',
-      database,
-      target: petRead(stack.url, { petId, customer }),
-    },
-    {
-      id: 'd',
-      title: '`POST /v1/store/orders` through the gateway',
-      database,
-      target: orderTarget(stack, { petId, customer }),
-    },
-    {
-      id: 'e',
-      title: '`POST /v1/messages` through the gateway',
-      database,
-      target: {
-        url: `${stack.url}/v1/messages`,
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${customer.apiKey}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ message: 'Hello, Petstore!' }),
-      },
-    },
+    { ...level, id: `g${label}`, title: `orders, ${stored}`, request: ORDER },
+    { ...level, id: `g${label}-list`, title: `a page of orders, ${stored}`, request: LIST_ORDERS },
   ];
 }
 
-/** How (h) and (i), each in a stack of its own, differ from (c). */
-const gatewayReadVariants = {
-  h: 'metrics on',
-  i: 'every request traced (`always_on`), exported over OTLP',
-};
+/** A scenario of the main stack, where the references and the services run side by side. */
+const main = (id: string, target: Target, request: Request, title: string): Scenario => ({
+  id,
+  title,
+  stack: 'main',
+  target,
+  request,
+});
+
+export const SCENARIOS: Scenario[] = [
+  main('R1', 'R1', READ, '`node:http` + the driver’s `findOne`'),
+  main('RK', 'RK', READ, 'Koa + the driver’s `findOne`'),
+  main('R2', 'R2', READ, '`node:http` + key lookup + undici `Pool` → R1'),
+  main('RG', 'RG', READ, 'Koa + key lookup + undici `Pool` → RK'),
+  main('b', 'pets', READ, 'a pet read, pets service directly'),
+  main('c', 'gateway', READ, 'a pet read through the gateway'),
+  main('d', 'gateway', ORDER, 'orders through the gateway'),
+  main('e', 'gateway', MESSAGE, 'messages through the gateway'),
+  {
+    ...main('w', 'gateway', ORDER, '(d) with a webhook answering 204 and one never answering'),
+    webhooks: ['answering', 'hanging'],
+  },
+  ...growth(1_000, '1k'),
+  ...growth(10_000, '10k'),
+  ...growth(50_000, '50k'),
+];
+
+/** A figure of a scenario's measurement. */
+export type Metric = Exclude<keyof Measurement, 'requests' | 'non2xx' | 'errors'>;
 
 /**
- * (h), (i): `GET /v1/pets/{petId}` through the gateway with metrics on; with tracing on.
+ * A figure the run reports: `metric` of `scenario`, divided by the same of `over` when given;
+ * a goal when it has a bound.
  */
-export function gatewayReadScenario(
-  id: keyof typeof gatewayReadVariants,
-  database: Database,
-  stack: Stack,
-  fixtures: Fixtures,
-): Scenario {
-  return {
-    id,
-    title: `\`GET /v1/pets/{petId}\` through the gateway, ${gatewayReadVariants[id]}`,
-    database,
-    target: petRead(stack.url, fixtures),
-  };
+export interface Goal {
+  scenario: string;
+  over?: string;
+  metric: Metric;
+  atLeast?: number;
+  atMost?: number;
 }
 
-/**
- * (j0), (j): (d) in fresh stacks of their own, without a webhook and with an admin webhook on
- * `order.created` whose receiver never answers.
- */
-export function webhookScenarios(
-  database: Database,
-  stack: Stack,
-  fixtures: Fixtures,
-): [Scenario, Scenario] {
-  const target = orderTarget(stack, fixtures);
-  const title = '`POST /v1/store/orders` through the gateway';
-  return [
-    { id: 'j0', title: `${title}, no webhook`, database, target },
-    {
-      id: 'j',
-      title: `${title}, a webhook on \`order.created\` whose receiver never answers`,
-      database,
-      target,
-    },
-  ];
-}
+const ratio = (scenario: string, over: string, atLeast?: number): Goal => ({
+  scenario,
+  over,
+  metric: 'requestsPerSecond',
+  atLeast,
+});
+
+export const GOALS: Goal[] = [
+  ratio('b', 'R1'),
+  ratio('b', 'RK', 0.85),
+  ratio('c', 'R2'),
+  ratio('c', 'RG', 0.85),
+  ratio('c', 'b', 0.6),
+  ratio('d', 'R1', 0.2),
+  { scenario: 'c', metric: 'p99Ms', atMost: 25 },
+  { scenario: 'd', metric: 'p99Ms' },
+  ratio('w', 'd', 0.9),
+  { scenario: 'w', metric: 'missing', atMost: 0 },
+  { scenario: 'w', metric: 'lagP99Ms', atMost: 2_000 },
+  ratio('g50k', 'g1k', 0.8),
+  ratio('g50k-list', 'g1k-list', 0.8),
+];
