@@ -22,7 +22,7 @@ const layers = {
     'events',
     'pets-service',
     'repositories',
-    'pet-status',
+    'pet-status|request-scope',
   ],
   pets: [
     'main|start|index',

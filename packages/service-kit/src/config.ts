@@ -1,4 +1,3 @@
-import { getPetDeprecatedAt, getPetSunset } from '@petstore/contract';
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 
@@ -127,14 +126,4 @@ export function eventsConfigOf(env: EventsEnv) {
     gateway: { urls: env.GATEWAY_URL },
     events: { relayIntervalMs: env.EVENT_RELAY_INTERVAL_MS },
   };
-}
-
-// Pets and the gateway default to the contract's dates, so that they agree with the document.
-export const getPetDeprecationEnv = {
-  GET_PET_DEPRECATED_AT: envInstant(getPetDeprecatedAt),
-  GET_PET_SUNSET: envInstant(getPetSunset),
-};
-
-export function getPetDeprecationOf(env: { GET_PET_DEPRECATED_AT: Date; GET_PET_SUNSET: Date }) {
-  return { deprecatedAt: env.GET_PET_DEPRECATED_AT, sunsetAt: env.GET_PET_SUNSET };
 }

@@ -2,10 +2,11 @@ import './koa-context.js';
 
 export { AppError, toAppError, type AppErrorOptions } from './app-error.js';
 export { batched, type Batched, type BatchedOptions } from './batched.js';
-export { envHttpUrls, envInteger, envOptionalHttpUrl, unsetWhenEmpty } from './config.js';
+export { envHttpUrls, envInstant, envInteger, envOptionalHttpUrl } from './config.js';
+export { unsetWhenEmpty } from './config.js';
 export { loadConfig, loadOrExit, type Env } from './config.js';
 export { serviceConfig, serviceEnv, type ServiceConfig, type ServiceEnv } from './config.js';
-export { eventsConfigOf, eventsEnv, getPetDeprecationEnv, getPetDeprecationOf } from './config.js';
+export { eventsConfigOf, eventsEnv } from './config.js';
 export type { EventsEnv } from './config.js';
 export {
   createService,
@@ -26,7 +27,7 @@ export { startService, type ServiceDatabase, type ServiceParts } from './start-s
 export type { ServiceSetUp, StartedService, StartOptions } from './start-service.js';
 export type { StartServiceOptions } from './start-service.js';
 export { callerOf, requireAdmin, requireCaller, setCaller, trustGateway } from './trust-gateway.js';
-export { internalHeaders, type Caller, type Role } from './trust-gateway.js';
+export { internalHeaders, type Caller } from './trust-gateway.js';
 export { Worker, type WorkerOptions } from './worker.js';
 export {
   databaseGauge,

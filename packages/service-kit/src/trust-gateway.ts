@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { RoleSchema, type Role } from '@petstore/contract';
 import type { Context, Middleware } from 'koa';
 import { AppError } from './app-error.js';
 
@@ -10,7 +11,6 @@ export const internalHeaders = {
   requestId: 'x-request-id',
 } as const;
 
-export type Role = 'customer' | 'admin';
 export interface Caller {
   accountId: string;
   role: Role;
@@ -47,9 +47,9 @@ export function trustGateway(internalToken: string): Middleware {
       });
     }
     const accountId = ctx.get(internalHeaders.accountId);
-    const role = ctx.get(internalHeaders.role);
-    if (accountId !== '' && (role === 'customer' || role === 'admin')) {
-      setCaller(ctx, { accountId, role });
+    const role = RoleSchema.safeParse(ctx.get(internalHeaders.role));
+    if (accountId !== '' && role.success) {
+      setCaller(ctx, { accountId, role: role.data });
     }
     await next();
   };

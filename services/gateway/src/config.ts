@@ -1,7 +1,7 @@
+import { getPetDeprecatedAt, getPetSunset } from '@petstore/contract';
 import {
   envHttpUrls,
-  getPetDeprecationEnv,
-  getPetDeprecationOf,
+  envInstant,
   envInteger,
   envOptionalHttpUrl,
   loadConfig,
@@ -73,7 +73,9 @@ const GatewayEnvSchema = z
     MESSAGE_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
     TRUSTED_PROXY_HOPS: envInteger(0, { min: 0, max: 10 }),
     CORS_ORIGINS: envCorsOrigins(),
-    ...getPetDeprecationEnv,
+    // The contract's dates by default, so that the document and pets agree.
+    GET_PET_DEPRECATED_AT: envInstant(getPetDeprecatedAt),
+    GET_PET_SUNSET: envInstant(getPetSunset),
     WEBHOOK_ALLOW_PRIVATE_URLS: envBoolean(false),
     WEBHOOK_SECRETS_KEY: envSecret(
       /^[A-Za-z0-9+/]{43}=$/,
@@ -108,7 +110,7 @@ const GatewayEnvSchema = z
       usageFlushMs: env.KEY_USAGE_FLUSH_MS,
     },
     messages: { pollMs: env.MESSAGE_POLL_MS, leaseMs: env.MESSAGE_LEASE_MS },
-    getPetDeprecation: getPetDeprecationOf(env),
+    getPetDeprecation: { deprecatedAt: env.GET_PET_DEPRECATED_AT, sunsetAt: env.GET_PET_SUNSET },
     webhooks: {
       allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
       secretsKey: webhookSecretsKey(env.INTERNAL_TOKEN, env.WEBHOOK_SECRETS_KEY),

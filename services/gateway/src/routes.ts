@@ -12,12 +12,13 @@ import {
 } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
-import type { AccountRepository } from './accounts/account-repository.js';
+import type { Accounts } from './accounts/accounts.js';
 import type { Authenticator } from './auth/authentication.js';
 import { docsContract, docsRoutes, type OpenApiDocument } from './docs/docs-page.js';
 import type { MessageRepository } from './messages/message-repository.js';
 import type { DeliveryRepository } from './webhooks/delivery-repository.js';
-import { webhookNotFound, type WebhookRepository } from './webhooks/webhook-repository.js';
+import { webhookNotFound } from './webhooks/webhook-repository.js';
+import type { Webhooks } from './webhooks/webhooks.js';
 
 /**
  * The operations the gateway serves itself (route metadata `service: 'gateway'`), in both
@@ -38,10 +39,10 @@ export const gatewayContract = {
 };
 
 export interface GatewayRoutesDeps {
-  accounts: AccountRepository;
+  accounts: Accounts;
   authenticator: Authenticator;
   messages: MessageRepository;
-  webhooks: WebhookRepository;
+  webhooks: Webhooks;
   deliveries: DeliveryRepository;
   /** `Idempotency-Key` records, in the gateway's database. */
   idempotency: Idempotency;
@@ -201,10 +202,9 @@ export function gatewayRoutes(
       testWebhook: async ({ params, headers, ctx }) => {
         const caller = requireCaller(ctx);
         const request = { owner: caller.accountId, headers };
-        const delivery = await once(ctx, request, 202, async (session) => {
-          const webhook = found(await webhooks.get(caller, params.webhookId, session));
-          return deliveries.addTest(webhook, session);
-        });
+        const delivery = await once(ctx, request, 202, (session) =>
+          webhooks.sendTest(caller, params.webhookId, session),
+        );
         deps.onWebhookDeliveryDue();
         return { status: 202, body: delivery };
       },

@@ -11,6 +11,7 @@ import {
 } from '@petstore/service-kit';
 import type { Db, MongoClient } from 'mongodb';
 import { AccountRepository } from './accounts/account-repository.js';
+import { createAccounts } from './accounts/accounts.js';
 import { createApp, type AppDeps } from './app.js';
 import { Authenticator } from './auth/authentication.js';
 import { createKeyCache } from './auth/key-cache.js';
@@ -25,6 +26,7 @@ import { DeliveryRepository } from './webhooks/delivery-repository.js';
 import { deliveryWorker } from './webhooks/delivery-worker.js';
 import { EventRecorder } from './webhooks/event-recorder.js';
 import { WebhookRepository } from './webhooks/webhook-repository.js';
+import { createWebhooks } from './webhooks/webhooks.js';
 import { sealSecret, unsealSecret } from './webhooks/webhook-secret.js';
 
 export interface StartGatewayOptions extends StartOptions {
@@ -63,12 +65,16 @@ export function buildGateway(client: MongoClient, db: Db, config: Config, logger
     db,
     config,
     logger,
-    accounts,
+    accounts: createAccounts(accounts),
     messages,
     deliveries,
     idempotency,
     recorder,
-    webhooks: new WebhookRepository(db, config.webhooks),
+    webhooks: createWebhooks({
+      webhooks: new WebhookRepository(db),
+      deliveries,
+      policy: config.webhooks,
+    }),
     authenticator: new Authenticator(accounts, createKeyCache({ ttlMs, maxEntries }), keyUsage),
     rateLimits: rateLimits(db, config.rateLimit),
     upstreams: createUpstreams(config.services, config.upstream.timeoutMs),
@@ -90,7 +96,7 @@ export function startGateway(
     ...options,
     setUp: async ({ database: { client, db }, logger, onShutdown }) => {
       await ensureIndexes(db);
-      const admin = await new AccountRepository(db).ensureAdmin(config.adminApiKey);
+      const admin = await createAccounts(new AccountRepository(db)).ensureAdmin(config.adminApiKey);
       if (admin === 'none') logger.warn('ADMIN_API_KEY is not set: no key has the admin role');
       if (admin === 'revoked') {
         logger.warn(

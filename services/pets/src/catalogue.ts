@@ -71,6 +71,10 @@ export function createCatalogue(deps: CatalogueDeps) {
       }));
     },
 
+    replaceCategory(categoryId: bigint, category: NewCategory): Promise<Category> {
+      return categories.replace(categoryId, category);
+    },
+
     replacePet(petId: bigint, { name, categoryId, status = 'available' }: NewPet) {
       return transaction((session) => write(petId, { name, categoryId, status }, session));
     },

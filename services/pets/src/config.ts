@@ -1,8 +1,8 @@
+import { getPetDeprecatedAt, getPetSunset } from '@petstore/contract';
 import {
+  envInstant,
   eventsConfigOf,
   eventsEnv,
-  getPetDeprecationEnv,
-  getPetDeprecationOf,
   loadConfig,
   serviceConfig,
   serviceEnv,
@@ -13,13 +13,15 @@ import { z } from 'zod';
 const PetsEnvSchema = z
   .object({
     ...serviceEnv({ port: 3001, database: 'petstore_pets' }),
-    ...getPetDeprecationEnv,
+    // The contract's dates by default, so that the document and the gateway agree.
+    GET_PET_DEPRECATED_AT: envInstant(getPetDeprecatedAt),
+    GET_PET_SUNSET: envInstant(getPetSunset),
     ...eventsEnv,
   })
   .transform((env) => ({
     ...serviceConfig(env),
     ...eventsConfigOf(env),
-    getPetDeprecation: getPetDeprecationOf(env),
+    getPetDeprecation: { deprecatedAt: env.GET_PET_DEPRECATED_AT, sunsetAt: env.GET_PET_SUNSET },
   }));
 
 export type PetsConfig = z.output<typeof PetsEnvSchema>;

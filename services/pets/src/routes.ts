@@ -88,7 +88,7 @@ export function routes({
       },
       getCategory: async ({ params }) => ok(await categories.get(params.categoryId)),
       replaceCategory: async ({ params, body }) =>
-        ok(await categories.replace(params.categoryId, body)),
+        ok(await catalogue.replaceCategory(params.categoryId, body)),
       deleteCategory: async ({ params }) => {
         await catalogue.deleteCategory(params.categoryId);
         return noContent;

@@ -10,16 +10,16 @@ import { createKoaRouter, type RouterImplementation } from '@petstore/ts-rest-ko
 import type { Context } from 'koa';
 import type { Inventory } from './inventory/inventory.js';
 import type { Orders } from './orders/orders.js';
-import type { RequestScope } from './pets-service/pet-check.js';
+import type { RequestScope } from './request-scope.js';
 
 export interface UseCases {
   orders: Orders;
   inventory: Inventory;
 }
 
-/** What a use case needs of the request it serves: its id, passed on to pets. */
+/** The request as use cases are told of it: who asks, and its id. */
 function requestScope(ctx: Context): RequestScope {
-  return { requestId: ctx.requestId };
+  return { caller: requireCaller(ctx), requestId: ctx.requestId };
 }
 
 export function createStoreRouter({ orders, inventory }: UseCases, validateResponses = false) {
@@ -40,11 +40,9 @@ export function createStoreRouter({ orders, inventory }: UseCases, validateRespo
         return { status: 200, body: pageOf(ctx, found, query.limit) };
       },
       placeOrder: async ({ headers, body, ctx }) => {
-        const { order, replayed } = await orders.place({
-          caller: requireCaller(ctx),
-          order: body,
-          key: headers['idempotency-key'],
-          request: requestScope(ctx),
+        const { order, replayed } = await orders.place(body, {
+          ...requestScope(ctx),
+          idempotencyKey: headers['idempotency-key'],
         });
         // In the current version, whichever version was asked.
         ctx.set('Location', `${contract.v2.orders.listOrders.path}/${order.id}`);
@@ -77,8 +75,7 @@ export function createStoreRouter({ orders, inventory }: UseCases, validateRespo
         return { status: 200, body: await inventory.get(params.petId) };
       },
       setInventory: async ({ params, body, ctx }) => {
-        const caller = requireCaller(ctx);
-        const item = await inventory.set(caller, params.petId, body.quantity, requestScope(ctx));
+        const item = await inventory.set(params.petId, body.quantity, requestScope(ctx));
         return { status: 200, body: item };
       },
     },

@@ -1,14 +1,12 @@
-import type { Account, ApiKey, CreatedAccount, CreatedApiKey, Role } from '@petstore/contract';
+import type { Account, ApiKey } from '@petstore/contract';
 import {
   AppError,
   findPage,
   isDuplicateKey,
-  type Caller,
   type Session,
   type TimePage,
 } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
-import { hashApiKey, keyPrefix, newApiKey } from '../auth/api-key-secret.js';
 import type { KeyOwner } from '../auth/key-cache.js';
 import {
   gatewayCollections,
@@ -16,8 +14,10 @@ import {
   type ApiKeyDocument,
   type GatewayCollections,
 } from '../database/collections.js';
-import { newAccountId, newKeyId } from '../database/ids.js';
 import { MAX_ACTIVE_KEYS, refuseOverLimit } from './account-limits.js';
+
+/** What is kept of a key besides its owner and times. */
+export type StoredKey = Pick<ApiKeyDocument, 'hash' | 'prefix'>;
 
 export const ADMIN_ACCOUNT_ID = 'acct_admin';
 export const ADMIN_KEY_ID = 'key_admin';
@@ -30,14 +30,11 @@ export class AccountRepository {
   }
 
   /** The account and its first key, in the transaction of `session`. A duplicate email is 409. */
-  async createCustomer(
-    email: string,
-    name: string | null,
+  async insertCustomer(
+    account: AccountDocument,
+    key: ApiKeyDocument,
     session: Session,
-  ): Promise<CreatedAccount> {
-    const now = new Date();
-    const account = { _id: newAccountId(), email, name, role: 'customer' as const, createdAt: now };
-    const { apiKey, document: key } = this.#newKey(account._id, 'customer', now);
+  ): Promise<Account> {
     const { apiKeys, accounts } = this.#collections;
     try {
       await accounts.insertOne(account, { session });
@@ -46,7 +43,7 @@ export class AccountRepository {
       if (!isDuplicateKey(error)) throw error;
       throw new AppError('conflict', 'an account with this email already exists', { cause: error });
     }
-    return { ...toAccount(account), apiKey };
+    return toAccount(account);
   }
 
   async getAccount(accountId: string): Promise<Account | undefined> {
@@ -55,15 +52,13 @@ export class AccountRepository {
   }
 
   /** In the transaction of `session`; 409 once the account has 10 keys not revoked. */
-  async createKey({ accountId, role }: Caller, session: Session): Promise<CreatedApiKey> {
-    const { apiKey, document } = this.#newKey(accountId, role, new Date());
+  async insertKey(document: ApiKeyDocument, session: Session): Promise<void> {
+    const { accountId } = document;
     const { accounts, apiKeys } = this.#collections;
     const count = () => apiKeys.countDocuments({ accountId, revokedAt: null }, { session });
     const limit = { accountId, max: MAX_ACTIVE_KEYS, what: 'active keys', count };
     await refuseOverLimit(accounts, session, limit);
     await apiKeys.insertOne(document, { session });
-    const { _id: id, prefix, createdAt } = document;
-    return { id, apiKey, prefix, createdAt: createdAt.toISOString() };
   }
 
   /** A page of the account's live keys, oldest first. */
@@ -104,11 +99,12 @@ export class AccountRepository {
   }
 
   /**
-   * Upserts `acct_admin` and makes `ADMIN_API_KEY` its key `key_admin`: a new value replaces the
-   * old key, the same value never brings back a key revoked through the API ('revoked'), and
-   * none revokes it. Idempotent, and safe for gateways starting together.
+   * Upserts `acct_admin` and makes `adminKey` (what is kept of `ADMIN_API_KEY`) its key
+   * `key_admin`: a new value replaces the old key, the same value never brings back a key revoked
+   * through the API ('revoked'), and none revokes it. Idempotent, and safe for gateways starting
+   * together.
    */
-  async ensureAdmin(adminApiKey: string | undefined): Promise<'active' | 'revoked' | 'none'> {
+  async ensureAdmin(adminKey: StoredKey | undefined): Promise<'active' | 'revoked' | 'none'> {
     const now = new Date();
     const { accounts, apiKeys } = this.#collections;
     await accounts.updateOne(
@@ -120,11 +116,11 @@ export class AccountRepository {
       },
       { upsert: true },
     );
-    if (adminApiKey === undefined) {
+    if (adminKey === undefined) {
       await apiKeys.updateOne({ _id: ADMIN_KEY_ID, revokedAt: null }, { $set: { revokedAt: now } });
       return 'none';
     }
-    const key = { accountId: ADMIN_ACCOUNT_ID, role: 'admin' as const, ...hashOf(adminApiKey) };
+    const key = { accountId: ADMIN_ACCOUNT_ID, role: 'admin' as const, ...adminKey };
     await apiKeys
       .insertOne({ _id: ADMIN_KEY_ID, ...key, createdAt: now, lastUsedAt: null, revokedAt: null })
       .catch((error: unknown) => {
@@ -135,12 +131,6 @@ export class AccountRepository {
     const stored = await apiKeys.findOne({ _id: ADMIN_KEY_ID });
     return stored?.revokedAt ? 'revoked' : 'active';
   }
-
-  #newKey(accountId: string, role: Role, now: Date) {
-    const apiKey = newApiKey();
-    const document = { _id: newKeyId(), accountId, role, ...hashOf(apiKey), createdAt: now };
-    return { apiKey, document: { ...document, lastUsedAt: null, revokedAt: null } };
-  }
 }
 
 function toAccount({ _id: id, email, name, role, createdAt }: AccountDocument): Account {
@@ -150,9 +140,4 @@ function toAccount({ _id: id, email, name, role, createdAt }: AccountDocument): 
 function toApiKey({ _id: id, prefix, createdAt, lastUsedAt }: ApiKeyDocument): ApiKey {
   const lastUsed = lastUsedAt?.toISOString() ?? null;
   return { id, prefix, createdAt: createdAt.toISOString(), lastUsedAt: lastUsed };
-}
-
-/** What is kept of a key: its hash, and its first characters to recognise it by. */
-function hashOf(apiKey: string) {
-  return { hash: hashApiKey(apiKey), prefix: keyPrefix(apiKey) };
 }

@@ -4,6 +4,7 @@ import { serveHttp, testInternalToken, type MongoServer } from '@petstore/testki
 import { test } from '@petstore/testkit/vitest';
 import { MongoClient, type Db } from 'mongodb';
 import { AccountRepository } from '../accounts/account-repository.js';
+import { createAccounts } from '../accounts/accounts.js';
 import { createApp, type AppDeps } from '../app.js';
 import { loadGatewayConfig, type Config } from '../config.js';
 import { ensureIndexes } from '../database/indexes.js';
@@ -91,7 +92,7 @@ export async function serveTestApp(mongo: MongoServer, overrides: Partial<AppDep
   const config = testConfig(mongo);
   const client = await new MongoClient(mongo.uri).connect();
   const db = client.db(config.mongo.database);
-  await new AccountRepository(db).ensureAdmin(config.adminApiKey);
+  await createAccounts(new AccountRepository(db)).ensureAdmin(config.adminApiKey);
   const { deps } = buildGateway(client, db, config, captureLogs().logger);
   const app = createApp({ ...deps, ...overrides, validateResponses: true });
   const served = await serveHttp(app.callback());

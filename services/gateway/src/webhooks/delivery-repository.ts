@@ -1,8 +1,7 @@
-import type { Webhook, WebhookDelivery } from '@petstore/contract';
+import type { WebhookDelivery } from '@petstore/contract';
 import {
   AppError,
   findPage,
-  timeOrderedId,
   type Caller,
   type Session,
   type TimePage,
@@ -15,7 +14,6 @@ import {
   type WebhookDeliveryDocument,
   type WebhookDocument,
 } from '../database/collections.js';
-import { newDelivery } from './event-recorder.js';
 import { webhookNotFound } from './webhook-repository.js';
 
 /**
@@ -57,14 +55,8 @@ export class DeliveryRepository {
     return toDelivery(retried);
   }
 
-  /** A `webhook.test` event to this webhook alone, due now; its `data` is the webhook. */
-  async addTest(webhook: Webhook, session: Session): Promise<WebhookDelivery> {
-    if (!webhook.enabled) {
-      throw new AppError('conflict', 'the webhook is turned off: turn it on to test it');
-    }
-    const timestamp = new Date().toISOString();
-    const event = { id: timeOrderedId('evt'), type: 'webhook.test' as const, timestamp };
-    const delivery = newDelivery(webhook.id, { ...event, data: webhook });
+  /** In the transaction of `session`. */
+  async insert(delivery: WebhookDeliveryDocument, session: Session): Promise<WebhookDelivery> {
     await this.#collections.deliveries.insertOne(delivery, { session });
     return toDelivery(delivery);
   }

@@ -1,12 +1,4 @@
-import {
-  customerEventTypes,
-  type CreatedWebhook,
-  type NewWebhook,
-  type Role,
-  type Webhook,
-  type WebhookEventType,
-  type WebhookPatch,
-} from '@petstore/contract';
+import type { Webhook } from '@petstore/contract';
 import {
   AppError,
   findPage,
@@ -24,14 +16,13 @@ import {
   type WebhookDocument,
 } from '../database/collections.js';
 import { MAX_WEBHOOKS, refuseOverLimit } from '../accounts/account-limits.js';
-import { newWebhookId } from '../database/ids.js';
-import { checkWebhookUrl } from './url-policy.js';
-import { newWebhookSecret, sealSecret } from './webhook-secret.js';
-
-/** How long a replaced secret keeps signing, so receivers can switch without missing one. */
-const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 
 export const webhookNotFound = () => new AppError('not_found', 'no such webhook');
+
+/** What an update sets; `updatedAt` is set with it. */
+export type WebhookChanges = Partial<
+  Pick<WebhookDocument, 'url' | 'events' | 'description' | 'enabled' | 'failingSince'>
+>;
 
 export class WebhookRepository {
   readonly #accounts: GatewayCollections['accounts'];
@@ -39,10 +30,7 @@ export class WebhookRepository {
   readonly #deliveries: GatewayCollections['deliveries'];
   readonly #client: MongoClient;
 
-  constructor(
-    db: Db,
-    private readonly policy: { allowPrivateUrls: boolean; secretsKey: Buffer },
-  ) {
+  constructor(db: Db) {
     const collections = gatewayCollections(db);
     ({
       accounts: this.#accounts,
@@ -53,29 +41,8 @@ export class WebhookRepository {
   }
 
   /** In the transaction of `session`; 409 once the account has 16 webhooks. */
-  async create(
-    caller: Caller,
-    { url, events, description }: NewWebhook,
-    session: Session,
-  ): Promise<CreatedWebhook> {
-    const subscribed = allowedEvents(caller.role, events);
-    await this.#checkUrl(url);
-    const secret = newWebhookSecret();
-    const now = new Date();
-    const document: WebhookDocument = {
-      _id: newWebhookId(),
-      accountId: caller.accountId,
-      role: caller.role,
-      url,
-      events: subscribed,
-      description: description ?? null,
-      enabled: true,
-      secrets: [this.#seal(secret, now)],
-      createdAt: now,
-      updatedAt: now,
-      failingSince: null,
-    };
-    const { accountId } = caller;
+  async insert(document: WebhookDocument, session: Session): Promise<Webhook> {
+    const { accountId } = document;
     const count = () => this.#webhooks.countDocuments({ accountId }, { session });
     await refuseOverLimit(this.#accounts, session, {
       accountId,
@@ -84,7 +51,7 @@ export class WebhookRepository {
       count,
     });
     await this.#webhooks.insertOne(document, { session });
-    return { ...toWebhook(document), secret };
+    return toWebhook(document);
   }
 
   /** Oldest first; an admin's list holds every account's. */
@@ -94,21 +61,18 @@ export class WebhookRepository {
   }
 
   async get(caller: Caller, webhookId: string, session?: Session): Promise<Webhook | undefined> {
-    const document = await this.#webhooks.findOne(visibleTo(caller, webhookId), { session });
+    const document = await this.find(caller, webhookId, session);
     return document ? toWebhook(document) : undefined;
   }
 
-  async update(caller: Caller, webhookId: string, patch: WebhookPatch) {
-    const current = await this.#webhooks.findOne(visibleTo(caller, webhookId));
-    if (!current) return undefined;
-    const allowed = patch.events && { events: allowedEvents(current.role, patch.events) };
-    if (patch.url !== undefined) await this.#checkUrl(patch.url);
-    // Turned back on, it forgets how long it had been failing.
-    const restarted = patch.enabled && { failingSince: null };
-    const set = { ...patch, ...allowed, ...restarted, updatedAt: new Date() };
+  async find(caller: Caller, webhookId: string, session?: Session) {
+    return (await this.#webhooks.findOne(visibleTo(caller, webhookId), { session })) ?? undefined;
+  }
+
+  async update(caller: Caller, webhookId: string, changes: WebhookChanges) {
     const updated = await this.#webhooks.findOneAndUpdate(
       visibleTo(caller, webhookId),
-      { $set: set },
+      { $set: { ...changes, updatedAt: new Date() } },
       { returnDocument: 'after' },
     );
     return updated ? toWebhook(updated) : undefined;
@@ -125,51 +89,17 @@ export class WebhookRepository {
     });
   }
 
-  /**
-   * The replaced secret signs alongside the new one for 24 hours; expired ones are dropped. In the
-   * transaction of `session`: a rotation that ran meanwhile conflicts, and this one runs again.
-   */
-  async rotateSecret(
-    caller: Caller,
+  async replaceSecrets(
     webhookId: string,
+    { secrets, updatedAt }: { secrets: SealedSecret[]; updatedAt: Date },
     session: Session,
-  ): Promise<string | undefined> {
-    const secret = newWebhookSecret();
-    const current = await this.#webhooks.findOne(visibleTo(caller, webhookId), { session });
-    if (!current) return undefined;
-    const now = new Date();
-    const replacedUntil = new Date(now.getTime() + PREVIOUS_SECRET_MS);
-    const stillSigning = current.secrets.flatMap((previous): SealedSecret[] => {
-      const expiresAt = previous.expiresAt ?? replacedUntil;
-      return expiresAt > now ? [{ ...previous, expiresAt }] : [];
-    });
+  ): Promise<void> {
     await this.#webhooks.updateOne(
-      { _id: current._id },
-      { $set: { secrets: [this.#seal(secret, now), ...stillSigning], updatedAt: now } },
+      { _id: webhookId },
+      { $set: { secrets, updatedAt } },
       { session },
     );
-    return secret;
   }
-
-  #seal(secret: string, now: Date): SealedSecret {
-    return { sealed: sealSecret(secret, this.policy.secretsKey), createdAt: now, expiresAt: null };
-  }
-
-  async #checkUrl(url: string): Promise<void> {
-    await checkWebhookUrl(url, { allowPrivate: this.policy.allowPrivateUrls });
-  }
-}
-
-function allowedEvents(role: Role, events: WebhookEventType[]): WebhookEventType[] {
-  const unique = [...new Set(events)];
-  const refused = unique.filter((type) => role !== 'admin' && !customerEventTypes.includes(type));
-  if (refused.length > 0) {
-    throw new AppError(
-      'forbidden',
-      `only an admin’s webhooks may receive ${refused.join(', ')}; a customer’s hear of its own orders and messages`,
-    );
-  }
-  return unique;
 }
 
 function toWebhook(document: WebhookDocument): Webhook {

@@ -1,14 +1,9 @@
 import { storedId, type InventoryItem, type PetStatus } from '@petstore/contract';
-import {
-  AppError,
-  requireAdmin,
-  type Caller,
-  type Outbox,
-  type Transaction,
-} from '@petstore/service-kit';
+import { AppError, requireAdmin, type Outbox, type Transaction } from '@petstore/service-kit';
 import { stockMessages } from '../events.js';
 import { derivedStatus, type Stock } from '../pet-status.js';
-import type { PetCheck, RequestScope } from '../pets-service/pet-check.js';
+import type { PetCheck } from '../pets-service/pet-check.js';
+import type { RequestScope } from '../request-scope.js';
 import type { InventoryRepository } from '../repositories/inventory-repository.js';
 
 export interface InventoryDeps {
@@ -26,17 +21,24 @@ function toItem(stock: Stock): InventoryItem {
   return { petId: stock.petId, quantity: stock.quantity, status: derivedStatus(stock) };
 }
 
+/** Whether stock entries of the wanted statuses have stock (`true`), have none, or either. */
+function inStockFilter(wanted: Set<PetStatus>): boolean | undefined {
+  if (!wanted.has('available')) return false;
+  if (wanted.size === 1) return true;
+  return undefined;
+}
+
 export function createInventory({ inventory, outbox, petCheck, transaction }: InventoryDeps) {
   return {
     // The status is derived, not stored: a status filter reads batches until the page is full.
     async list(filter: { statuses?: PetStatus[]; after: number; limit: number }) {
       const { statuses = ['available', 'pending', 'sold'], limit } = filter;
       const wanted = new Set(statuses);
-      const inStock = wanted.has('available') ? (wanted.size === 1 ? true : undefined) : false;
+      const inStock = inStockFilter(wanted);
       const batchSize = wanted.size === 3 ? limit : Math.max(limit, SCAN_BATCH);
       const page: InventoryItem[] = [];
       for (let after = filter.after; ;) {
-        const stocks = await inventory.list(after, batchSize, inStock);
+        const stocks = await inventory.list({ after, limit: batchSize, inStock });
         for (const item of stocks.map(toItem)) {
           if (wanted.has(item.status)) page.push(item);
           if (page.length === limit) return page;
@@ -53,9 +55,9 @@ export function createInventory({ inventory, outbox, petCheck, transaction }: In
       return toItem(stock);
     },
 
-    async set(caller: Caller, id: bigint, quantity: number, request: RequestScope) {
+    async set(id: bigint, quantity: number, { caller, requestId }: RequestScope) {
       requireAdmin(caller, 'set the stock');
-      await petCheck(id, request);
+      await petCheck(id, requestId);
       // The pet exists, so its id was issued and is exact as a number.
       const petId = storedId(id);
       const change = await transaction(async (session) => {

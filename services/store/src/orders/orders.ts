@@ -12,7 +12,8 @@ import {
   type Transaction,
 } from '@petstore/service-kit';
 import { orderEvent, stockMessages } from '../events.js';
-import type { PetCheck, RequestScope } from '../pets-service/pet-check.js';
+import type { PetCheck } from '../pets-service/pet-check.js';
+import type { RequestScope } from '../request-scope.js';
 import { oneAtATime } from './one-at-a-time.js';
 import type { InventoryRepository } from '../repositories/inventory-repository.js';
 import {
@@ -39,18 +40,17 @@ export type Orders = ReturnType<typeof createOrders>;
 /** The order placed under the request, `replayed` when an earlier request with its key placed it. */
 export type Placed = { order: PlacedOrder; replayed: boolean };
 
-export interface PlaceRequest {
-  caller: Caller;
-  order: NewOrder;
+export interface PlaceRequest extends RequestScope {
   /** The `Idempotency-Key` header, when sent. */
-  key?: string;
-  request: RequestScope;
+  idempotencyKey?: string;
 }
 
 const notFound = (id: bigint) => new AppError('not_found', `order ${id} not found`);
 
+const everyOrder: OrderScope = {};
+
 function scopeOf(caller: Caller): OrderScope {
-  return caller.role === 'admin' ? {} : { ownerId: caller.accountId };
+  return caller.role === 'admin' ? everyOrder : { ownerId: caller.accountId };
 }
 
 export function createOrders(deps: OrdersDeps) {
@@ -67,7 +67,10 @@ export function createOrders(deps: OrdersDeps) {
    * the pet writes, is written last, so that it is held only until the commit: orders of one pet
    * wait on each other that long, no longer. Short stock aborts it all.
    */
-  async function placeIn(session: Session, { caller, order }: PlaceRequest, orderId: number) {
+  async function placeIn(
+    session: Session,
+    { order, caller, orderId }: { order: NewOrder; caller: Caller; orderId: number },
+  ) {
     const { petId, quantity, shipDate } = order;
     const placedAt = new Date();
     const stored = await orders.insert(
@@ -89,17 +92,17 @@ export function createOrders(deps: OrdersDeps) {
     return { status: 201, body: toOrder(stored) };
   }
 
-  async function place(placing: PlaceRequest): Promise<Placed> {
-    const { caller, order, key, request } = placing;
+  async function place(order: NewOrder, request: PlaceRequest): Promise<Placed> {
+    const { caller, requestId, idempotencyKey } = request;
     // The same instant written another way is the same request.
     const shipDate = order.shipDate && new Date(order.shipDate).toISOString();
-    const keyed = keyedRequest(caller.accountId, key, {
+    const keyed = keyedRequest(caller.accountId, idempotencyKey, {
       operation: 'POST /v1/store/orders',
       body: { ...order, shipDate },
     });
     let refusal: AppError | undefined;
     try {
-      await petCheck(order.petId, request);
+      await petCheck(order.petId, requestId);
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'unknown_pet')) {
         // Pets cannot say whether the pet exists, so nothing executes: a key answers what
@@ -115,7 +118,7 @@ export function createOrders(deps: OrdersDeps) {
     const outcome = await perPet(order.petId, () =>
       idempotency.run<PlacedOrder>(keyed, async (session) => {
         if (refusal) throw refusal;
-        return placeIn(session, placing, orderId);
+        return placeIn(session, { order, caller, orderId });
       }),
     );
     return placed(outcome);
@@ -158,14 +161,14 @@ export function createOrders(deps: OrdersDeps) {
       const shipDate = body.shipDate === undefined ? undefined : new Date(body.shipDate);
       if (body.complete) {
         const changes = { complete: true, completedAt: new Date(), ...(shipDate && { shipDate }) };
-        const completed = await close({}, orderId, changes);
+        const completed = await close(everyOrder, orderId, changes);
         if (completed) return toOrder(completed);
       } else if (shipDate) {
         const moved = await orders.moveShipDate(orderId, shipDate);
         if (moved) return toOrder(moved);
       }
       // It is missing, cancelled, complete already, or the body is empty.
-      const found = await orders.find({}, orderId);
+      const found = await orders.find(everyOrder, orderId);
       if (!found || found.cancelled) throw notFound(id);
       const shipDateMoves = shipDate && found.shipDate.getTime() !== shipDate.getTime();
       if (found.complete && shipDateMoves) {

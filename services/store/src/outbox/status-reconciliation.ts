@@ -28,7 +28,7 @@ export function statusReconciliation(deps: StatusReconciliationDeps): Worker {
     });
   const step = async () => {
     for (let after = 0; ;) {
-      const stocks = await inventory.list(after, PAGE);
+      const stocks = await inventory.list({ after, limit: PAGE });
       const entries = stocks.length === 0 ? [] : await pets.statuses(stocks.map((s) => s.petId));
       const held = new Map(entries.map((entry) => [entry.petId, entry.status]));
       for (const stock of stocks) {

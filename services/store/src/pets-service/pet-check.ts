@@ -4,16 +4,12 @@ import type { PetsAdapter } from './pets-adapter.js';
 
 export type PetCheck = ReturnType<typeof createPetCheck>;
 
-/** The request a use case serves (a Koa context is one): its id goes on to pets. */
-export interface RequestScope {
-  requestId: string;
-}
-
 // Remembers a known pet for `confirmedForMs`. When pets cannot be asked, a pet it has not just
 // confirmed is refused (503): a stock entry does not prove the pet still exists.
 export function createPetCheck(pets: PetsAdapter, confirmedForMs: number) {
   const confirmed = new LRUCache<number, true>({ max: 10_000, ttl: Math.max(confirmedForMs, 1) });
-  return async (id: number | bigint, { requestId }: RequestScope): Promise<void> => {
+  // `requestId` goes on to pets.
+  return async (id: number | bigint, requestId: string): Promise<void> => {
     // Exact for every id pets can have issued; a larger one is past them all.
     const petId = Number(id);
     if (confirmed.has(petId)) return;

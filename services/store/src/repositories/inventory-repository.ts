@@ -12,6 +12,12 @@ export interface InventoryDocument {
   updatedAt: Date;
 }
 
+export interface StockPage {
+  after: number;
+  limit: number;
+  inStock?: boolean;
+}
+
 export class InventoryRepository {
   readonly #inventory: Collection<InventoryDocument>;
 
@@ -25,7 +31,7 @@ export class InventoryRepository {
   }
 
   /** A page in pet id order; only pets with stock (`inStock`) or without (`false`). */
-  async list(after: number, limit: number, inStock?: boolean): Promise<Stock[]> {
+  async list({ after, limit, inStock }: StockPage): Promise<Stock[]> {
     const filter: Filter<InventoryDocument> = {};
     if (inStock !== undefined) filter.quantity = inStock ? { $gt: 0 } : 0;
     return (await findPage(this.#inventory, filter, { after, limit })).map(toStock);
