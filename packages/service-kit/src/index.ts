@@ -63,6 +63,7 @@ export {
 export {
   createIdempotency,
   keyedRequest,
+  operationOf,
   type Executed,
   type Idempotency,
   type Sealing,

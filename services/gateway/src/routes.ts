@@ -3,6 +3,7 @@ import {
   AppError,
   decodeCursor,
   keyedRequest,
+  operationOf,
   pageOf,
   REPLAYED_HEADER,
   requireCaller,
@@ -59,18 +60,14 @@ const timePage = (query: { cursor?: string; limit: number }) => ({
   limit: query.limit + 1,
 });
 
-/**
- * The request's `Idempotency-Key`: its operation is the path, with the ids in it, the same in
- * every version.
- */
+/** The request's `Idempotency-Key`, bound to its owner, operation and body. */
 function keyOf(
   ctx: Context,
   owner: string,
   headers: { 'idempotency-key'?: string },
   body: unknown,
 ) {
-  const operation = `POST ${ctx.path.replace(/^\/v\d+\//, '/')}`;
-  return keyedRequest(owner, headers['idempotency-key'], { operation, body });
+  return keyedRequest(owner, headers['idempotency-key'], { operation: operationOf(ctx), body });
 }
 
 /** A response made, or made before under the request's `Idempotency-Key`. */

@@ -2,6 +2,7 @@ import { contract, internalContract } from '@petstore/contract';
 import {
   decodeCursor,
   keyedRequest,
+  operationOf,
   pageOf,
   REPLAYED_HEADER,
   requireCaller,
@@ -40,9 +41,12 @@ const created = <T extends { id: number }>(ctx: Context, path: string, made: Exe
 /** The request's `Idempotency-Key`, bound to the calling account, the operation and the body. */
 const keyed = (
   ctx: Context,
-  operation: string,
   { headers, body }: { headers: { 'idempotency-key'?: string }; body: unknown },
-) => keyedRequest(requireCaller(ctx).accountId, headers['idempotency-key'], { operation, body });
+) =>
+  keyedRequest(requireCaller(ctx).accountId, headers['idempotency-key'], {
+    operation: operationOf(ctx),
+    body,
+  });
 
 const ok = <T>(body: T) => ({ status: 200 as const, body });
 const noContent = { status: 204 as const, body: undefined };
@@ -64,10 +68,7 @@ export function routes({
     pets: {
       listPets: ({ query, ctx }) => listed(ctx, query, (page) => pets.list(query, page)),
       createPet: async ({ headers, body, ctx }) => {
-        const made = await catalogue.createPet(
-          body,
-          keyed(ctx, 'POST /v1/pets', { headers, body }),
-        );
+        const made = await catalogue.createPet(body, keyed(ctx, { headers, body }));
         return created(ctx, contract.v2.pets.listPets.path, made);
       },
       // Deprecated in /v1: its headers and its sunset are set by operationPolicies, in front of it.
@@ -82,7 +83,7 @@ export function routes({
     categories: {
       listCategories: ({ query, ctx }) => listed(ctx, query, (page) => categories.list(page)),
       createCategory: async ({ headers, body, ctx }) => {
-        const request = keyed(ctx, 'POST /v1/categories', { headers, body });
+        const request = keyed(ctx, { headers, body });
         const made = await catalogue.createCategory(body, request);
         return created(ctx, contract.v2.categories.listCategories.path, made);
       },

@@ -45,6 +45,14 @@ class Refused extends Error {
   }
 }
 
+/**
+ * What a key is bound to besides its account and body: the method and the path, ids included,
+ * the same in every version (`POST /webhooks/wh_1/secret`). Takes a request or a contract route.
+ */
+export function operationOf({ method, path }: { method: string; path: string }): string {
+  return `${method} ${path.replace(/^\/v\d+\//, '/')}`;
+}
+
 /** The key a request carries, bound to its account, operation and body; undefined without a key. */
 export function keyedRequest(
   accountId: string,

@@ -81,7 +81,7 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
       requestHash: requestHashOf({
         accountId: jane.accountId,
         key,
-        operation: 'POST /v1/store/orders',
+        operation: 'POST /store/orders',
         body: { petId, quantity: 1 },
       }),
       response: { status: 201, body: placed.body },

@@ -1,7 +1,8 @@
-import { storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
+import { contract, storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
 import {
   AppError,
   keyedRequest,
+  operationOf,
   requireAdmin,
   toAppError,
   type Caller,
@@ -97,7 +98,7 @@ export function createOrders(deps: OrdersDeps) {
     // The same instant written another way is the same request.
     const shipDate = order.shipDate && new Date(order.shipDate).toISOString();
     const keyed = keyedRequest(caller.accountId, idempotencyKey, {
-      operation: 'POST /v1/store/orders',
+      operation: operationOf(contract.v2.orders.placeOrder),
       body: { ...order, shipDate },
     });
     let refusal: AppError | undefined;
