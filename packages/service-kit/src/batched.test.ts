@@ -1,6 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { batched } from './batched.js';
+
+// The linger is a `node:timers/promises` sleep, which fake timers leave alone: route it through
+// the global setTimeout they replace.
+vi.mock('node:timers/promises', () => ({
+  setTimeout: (ms: number) => new Promise((resolve) => globalThis.setTimeout(resolve, ms)),
+}));
 
 /** A batcher that records its batches, each flush taking `flushMs`. */
 function recording(lingerMs: number, flushMs = 0, most?: number) {
@@ -22,6 +28,10 @@ function recording(lingerMs: number, flushMs = 0, most?: number) {
 }
 
 describe('batched', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('flushes what comes within the linger in one batch', async () => {
     const { batch, batches } = recording(30);
     const added = [1, 2, 3].map((item) => batch.add(item));
@@ -30,19 +40,33 @@ describe('batched', () => {
     expect(batches).toEqual([[1, 2, 3]]);
   });
 
-  it('flushes a lone item once the linger is over', async () => {
-    const { batch, batches } = recording(20);
-    const started = Date.now();
-    await batch.add(1);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(19);
+  it('flushes a lone item once the linger is over, not before', async () => {
+    vi.useFakeTimers();
+    const batches: number[][] = [];
+    const batch = batched<number>({
+      lingerMs: 60_000,
+      flush: (items) => {
+        batches.push(items);
+        return Promise.resolve();
+      },
+    });
+    const added = batch.add(1);
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(batches).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
     expect(batches).toEqual([[1]]);
+    await added;
   });
 
   it('runs one flush at a time, gathering what comes meanwhile into the next', async () => {
+    vi.useFakeTimers();
     const { batch, batches, overlapped } = recording(5, 40);
     const first = batch.add(1);
-    await sleep(15);
+    // The first batch is flushing (from 5 ms to 45 ms) when the next items come.
+    await vi.advanceTimersByTimeAsync(15);
+    expect(batches).toEqual([]);
     const later = [2, 3].map((item) => batch.add(item));
+    await vi.runAllTimersAsync();
     await Promise.all([first, ...later]);
     expect(batches).toEqual([[1], [2, 3]]);
     expect(overlapped()).toBe(false);

@@ -15,11 +15,7 @@ export {
   type Account,
   type Who,
 } from './gateway-identity.js';
-export {
-  ServiceUnderTest,
-  startServiceUnderTest,
-  type RunningService,
-} from './service-under-test.js';
+export { ServiceUnderTest, type RunningService } from './service-under-test.js';
 export { fileFixture } from './file-fixture.js';
 export { freePort } from './free-port.js';
 export { spawnGuarded, stopGuarded, type GuardedOptions } from './guarded-process.js';

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { accounts } from './gateway-identity.js';
 import { serveHttp } from './serve-http.js';
-import { startServiceUnderTest } from './service-under-test.js';
+import { ServiceUnderTest } from './service-under-test.js';
 
 /** A service answering who the gateway said the caller is. */
 const whoAmI = (port: number) =>
@@ -11,7 +11,7 @@ const whoAmI = (port: number) =>
   }, port);
 
 it('starts again on the port it had, and calls as the account it was given', async () => {
-  await using service = await startServiceUnderTest(whoAmI, { as: accounts.admin });
+  await using service = await new ServiceUnderTest(whoAmI, { as: accounts.admin }).start();
   const { port, url } = service;
   expect(port).toBeGreaterThan(0);
   expect((await service.call('GET', '/')).body).toEqual({ accountId: 'acct_admin1' });

@@ -10,6 +10,7 @@ export interface RunningService {
 /**
  * A service a test starts, stops and starts again on the same port: `run` starts it on `port`
  * (0 the first time: a free one). Calls go as the gateway's for `as` unless a call says otherwise.
+ * `await using service = await new ServiceUnderTest(run).start()` stops it at the end.
  */
 export class ServiceUnderTest implements AsyncDisposable {
   #running: RunningService | undefined;
@@ -51,12 +52,4 @@ export class ServiceUnderTest implements AsyncDisposable {
   [Symbol.asyncDispose](): Promise<void> {
     return this.stop();
   }
-}
-
-/** A service under test, started: `await using pets = await startServiceUnderTest(...)`. */
-export function startServiceUnderTest(
-  run: (port: number) => Promise<RunningService>,
-  options?: { as?: Who },
-): Promise<ServiceUnderTest> {
-  return new ServiceUnderTest(run, options).start();
 }

@@ -13,7 +13,9 @@ import {
 // Webhooks in these tests point at a loopback address, which the deployment must allow.
 const it = gatewayIt.extend<{ gateway: TestGateway }>({
   gateway: async ({ mongo }, use) => {
-    await using gateway = await startTestGateway(mongo, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    await using gateway = await startTestGateway(mongo, {
+      env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    });
     await use(gateway);
   },
 });

@@ -13,7 +13,9 @@ describe('logs', () => {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end('not json');
     });
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url, LOG_LEVEL: 'debug' });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url, LOG_LEVEL: 'debug' },
+    });
     const { apiKey } = await signUp(gateway.url);
     const unknownKey = `psk_${'Z'.repeat(40)}`;
 

@@ -30,7 +30,7 @@ describe('headers on every answer', () => {
     mongo,
   }) => {
     await using pets = await startFakeService((_request, res) => sendJson(res, 200, []));
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const answers = await Promise.all([
       fetch(`${gateway.url}/health`),
       fetch(`${gateway.url}/openapi.json`),
@@ -77,8 +77,10 @@ describe('/health and /ready', () => {
     await using pets = await readyService();
     await using store = await readyService();
     await using gateway = await startTestGateway(mongo, {
-      PETS_URL: pets.url,
-      STORE_URL: store.url,
+      env: {
+        PETS_URL: pets.url,
+        STORE_URL: store.url,
+      },
     });
     const res = await fetch(`${gateway.url}/ready?deep=true`);
     expect(res.status).toBe(200);
@@ -89,7 +91,9 @@ describe('/health and /ready', () => {
     mongo,
   }) => {
     await using gateway = await startTestGateway(mongo, {
-      STORE_URL: `http://127.0.0.1:${await freePort()}`,
+      env: {
+        STORE_URL: `http://127.0.0.1:${await freePort()}`,
+      },
     });
     const res = await fetch(`${gateway.url}/ready`);
     expect(res.status).toBe(200);
@@ -99,8 +103,10 @@ describe('/health and /ready', () => {
   it('answers /ready?deep=true with 503 naming the service that is down', async ({ mongo }) => {
     await using pets = await readyService();
     await using gateway = await startTestGateway(mongo, {
-      PETS_URL: pets.url,
-      STORE_URL: `http://127.0.0.1:${await freePort()}`,
+      env: {
+        PETS_URL: pets.url,
+        STORE_URL: `http://127.0.0.1:${await freePort()}`,
+      },
     });
     const res = await fetch(`${gateway.url}/ready?deep=true`);
     expect(res.status).toBe(503);
@@ -119,8 +125,10 @@ describe('/health and /ready', () => {
       sendJson(res, 503, { code: 'service_unavailable', message: 'db down', status: 503 }),
     );
     await using gateway = await startTestGateway(mongo, {
-      PETS_URL: pets.url,
-      STORE_URL: store.url,
+      env: {
+        PETS_URL: pets.url,
+        STORE_URL: store.url,
+      },
     });
     const res = await fetch(`${gateway.url}/ready?deep=true`);
     expect(res.status).toBe(503);
@@ -134,7 +142,9 @@ describe('/openapi.json and /docs', () => {
   it('serves the OpenAPI document with the configured public address as its server', async ({
     mongo,
   }) => {
-    await using gateway = await startTestGateway(mongo, { PUBLIC_URL: 'https://api.example.com' });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PUBLIC_URL: 'https://api.example.com' },
+    });
     const res = await fetch(`${gateway.url}/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -147,7 +157,7 @@ describe('/openapi.json and /docs', () => {
   });
 
   it('defaults the document’s server to the gateway’s own address', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo, { PORT: '0' });
+    await using gateway = await startTestGateway(mongo, { env: { PORT: '0' } });
     const document = (await (await fetch(`${gateway.url}/openapi.json`)).json()) as {
       servers: { url: string }[];
     };

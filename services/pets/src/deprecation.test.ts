@@ -1,6 +1,6 @@
 import { accounts, testInternalToken } from '@petstore/testkit';
 import { describe, expect } from 'vitest';
-import { it, servePets } from './test-support/pets-service.js';
+import { it, startTestPets } from './test-support/pets-service.js';
 import { seedCategory, seedPet } from './test-support/seed.js';
 
 const sunset = new Date('2027-06-30T00:00:00Z');
@@ -60,7 +60,7 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
   });
 
   it('takes its deprecation and sunset dates from the configuration', async ({ mongo }) => {
-    await using pets = await servePets(mongo, {
+    await using pets = await startTestPets(mongo, {
       env: {
         GET_PET_DEPRECATED_AT: '2025-03-01T12:30:00Z',
         GET_PET_SUNSET: '2028-01-15T08:00:00Z',
@@ -75,7 +75,7 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
   });
 
   it('still answers the pet one millisecond before the sunset', async ({ mongo }) => {
-    await using pets = await servePets(mongo, { now: () => new Date(sunset.getTime() - 1) });
+    await using pets = await startTestPets(mongo, { now: () => new Date(sunset.getTime() - 1) });
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     expect((await pets.call('GET', '/v1/pets/1')).status).toBe(200);
@@ -83,7 +83,7 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
 
   it('answers 410 gone from the sunset on, still marked, for any id', async ({ mongo }) => {
     let now = new Date(sunset.getTime() - 60_000);
-    await using pets = await servePets(mongo, { now: () => now });
+    await using pets = await startTestPets(mongo, { now: () => now });
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     expect((await pets.call('GET', '/v1/pets/1')).status).toBe(200);
@@ -102,7 +102,7 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
   it('serves GET /v2/pets/{petId}, its successor, unmarked and working after the sunset', async ({
     mongo,
   }) => {
-    await using pets = await servePets(mongo, { now: () => new Date('2030-01-01T00:00:00Z') });
+    await using pets = await startTestPets(mongo, { now: () => new Date('2030-01-01T00:00:00Z') });
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('GET', '/v2/pets/1');
@@ -116,7 +116,7 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
   it('leaves the other operations on pets unmarked and working after the sunset', async ({
     mongo,
   }) => {
-    await using pets = await servePets(mongo, { now: () => new Date('2030-01-01T00:00:00Z') });
+    await using pets = await startTestPets(mongo, { now: () => new Date('2030-01-01T00:00:00Z') });
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answers = [

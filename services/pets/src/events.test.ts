@@ -24,8 +24,8 @@ const it = test.extend<{ gateway: EventReceiver<RecordedEvent>; pets: ServedPets
   },
   pets: async ({ mongo, gateway }, use) => {
     await using pets = await startTestPets(mongo, {
-      GATEWAY_URL: gateway.url,
-      EVENT_RELAY_INTERVAL_MS: '50',
+      eventRelay: true,
+      env: { GATEWAY_URL: gateway.url, EVENT_RELAY_INTERVAL_MS: '50' },
     });
     await use(pets);
   },

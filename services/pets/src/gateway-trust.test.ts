@@ -1,12 +1,12 @@
 import { describe, expect } from 'vitest';
-import { it as petsIt, servePets, type ServedPets } from './test-support/pets-service.js';
+import { it as petsIt, startTestPets, type ServedPets } from './test-support/pets-service.js';
 import { seedCategory, seedPet } from './test-support/seed.js';
 
 const it = petsIt.extend<{ seeded: ServedPets }>({
   /** One service for the file, with Dogs and Rex: a later test sees what the earlier changed. */
   seeded: [
     async ({ mongo }, use) => {
-      await using pets = await servePets(mongo);
+      await using pets = await startTestPets(mongo);
       await seedCategory(pets, 'Dogs');
       await seedPet(pets, { name: 'Rex', categoryId: 1 });
       await use(pets);

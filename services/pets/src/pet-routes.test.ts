@@ -2,12 +2,12 @@ import { accounts } from '@petstore/testkit';
 import type { Pet } from '@petstore/contract';
 import type { MongoServer } from '@petstore/testkit';
 import { describe, expect } from 'vitest';
-import { it as petsIt, servePets, type ServedPets } from './test-support/pets-service.js';
+import { it as petsIt, startTestPets, type ServedPets } from './test-support/pets-service.js';
 import { nextLink, seedCategory, seedPet } from './test-support/seed.js';
 
 /** A service with categories 1 (Dogs) and 2 (Cats). */
 async function petsWithCategories(mongo: MongoServer): Promise<ServedPets> {
-  const pets = await servePets(mongo);
+  const pets = await startTestPets(mongo);
   await seedCategory(pets, 'Dogs');
   await seedCategory(pets, 'Cats');
   return pets;

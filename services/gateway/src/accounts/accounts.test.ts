@@ -309,7 +309,7 @@ describe('the admin account', () => {
   it('is made from ADMIN_API_KEY at start-up, idempotently across restarts', async ({ mongo }) => {
     const config = testConfig(mongo);
     for (let start = 0; start < 2; start++) {
-      await using gateway = await startTestGateway(mongo, {}, config);
+      await using gateway = await startTestGateway(mongo, { config });
       const me = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) });
       expect(me.status).toBe(200);
       expect(await me.json()).toMatchObject({ id: 'acct_admin', role: 'admin' });
@@ -325,12 +325,12 @@ describe('the admin account', () => {
     const newKey = 'psk_ChangedAdminKey0123456789abcdefABCDEFGH';
     const second = { ...first, adminApiKey: newKey };
     {
-      await using gateway = await startTestGateway(mongo, {}, first);
+      await using gateway = await startTestGateway(mongo, { config: first });
       expect(
         (await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) })).status,
       ).toBe(200);
     }
-    await using gateway = await startTestGateway(mongo, {}, second);
+    await using gateway = await startTestGateway(mongo, { config: second });
     expect(
       (await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) })).status,
     ).toBe(401);
@@ -342,14 +342,14 @@ describe('the admin account', () => {
   it('keeps an admin key revoked through the API revoked across restarts', async ({ mongo }) => {
     const config = testConfig(mongo);
     {
-      await using gateway = await startTestGateway(mongo, {}, config);
+      await using gateway = await startTestGateway(mongo, { config });
       const revoked = await fetch(`${gateway.url}/v1/accounts/me/keys/key_admin`, {
         method: 'DELETE',
         headers: bearer(ADMIN_API_KEY),
       });
       expect(revoked.status).toBe(204);
     }
-    await using gateway = await startTestGateway(mongo, {}, config);
+    await using gateway = await startTestGateway(mongo, { config });
     expect(
       (await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) })).status,
     ).toBe(401);
@@ -361,12 +361,14 @@ describe('the admin account', () => {
   it('has no working key when ADMIN_API_KEY is unset', async ({ mongo }) => {
     const first = testConfig(mongo);
     {
-      await using gateway = await startTestGateway(mongo, {}, first);
+      await using gateway = await startTestGateway(mongo, { config: first });
       expect(
         (await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) })).status,
       ).toBe(200);
     }
-    await using gateway = await startTestGateway(mongo, {}, { ...first, adminApiKey: undefined });
+    await using gateway = await startTestGateway(mongo, {
+      config: { ...first, adminApiKey: undefined },
+    });
     expect(
       (await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(ADMIN_API_KEY) })).status,
     ).toBe(401);

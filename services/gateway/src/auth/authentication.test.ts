@@ -95,7 +95,7 @@ describe('lastUsedAt', () => {
   it('costs no write per request: it is written in a batch when the gateway flushes', async ({
     mongo,
   }) => {
-    await using gateway = await startTestGateway(mongo, { KEY_USAGE_FLUSH_MS: '3600000' });
+    await using gateway = await startTestGateway(mongo, { env: { KEY_USAGE_FLUSH_MS: '3600000' } });
     const { apiKey, accountId } = await signUp(gateway.url);
     const keys = gateway.db.collection('api_keys');
     for (let i = 0; i < 5; i++) {
@@ -111,7 +111,7 @@ describe('lastUsedAt', () => {
   });
 
   it('is written on the flush timer and shows in the key list', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo, { KEY_USAGE_FLUSH_MS: '50' });
+    await using gateway = await startTestGateway(mongo, { env: { KEY_USAGE_FLUSH_MS: '50' } });
     const { apiKey } = await signUp(gateway.url);
     const listKeys = async () =>
       (await (

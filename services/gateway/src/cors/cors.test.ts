@@ -23,7 +23,7 @@ describe('CORS', () => {
   it('answers a preflight from an allowed origin with 204 before authentication', async ({
     mongo,
   }) => {
-    await using gateway = await startTestGateway(mongo, env);
+    await using gateway = await startTestGateway(mongo, { env });
 
     const res = await preflight(`${gateway.url}/v1/store/orders`, app);
 
@@ -41,7 +41,7 @@ describe('CORS', () => {
   it('lets an allowed origin read a response and its headers, errors included', async ({
     mongo,
   }) => {
-    await using gateway = await startTestGateway(mongo, env);
+    await using gateway = await startTestGateway(mongo, { env });
 
     const unauthorized = await fetch(`${gateway.url}/v1/pets`, { headers: { Origin: app } });
     const unknown = await fetch(`${gateway.url}/v1/unicorns`, { headers: { Origin: app } });
@@ -65,7 +65,7 @@ describe('CORS', () => {
   });
 
   it('gives another origin, or a request without one, no CORS header', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo, env);
+    await using gateway = await startTestGateway(mongo, { env });
 
     const refused = await preflight(`${gateway.url}/v1/pets`, 'https://evil.example.com');
     const other = await fetch(`${gateway.url}/health`, {

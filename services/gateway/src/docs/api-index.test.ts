@@ -8,7 +8,9 @@ describe('the index at /, /v2 and /v1', () => {
   it('answers each with where the reference is and every operation of the document', async ({
     mongo,
   }) => {
-    await using gateway = await startTestGateway(mongo, { PUBLIC_URL: 'https://api.example.com' });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PUBLIC_URL: 'https://api.example.com' },
+    });
     const root = await fetch(`${gateway.url}/`);
     expect(root.status).toBe(200);
     expect(root.headers.get('content-type')).toMatch(/^application\/json/);

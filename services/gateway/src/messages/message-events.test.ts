@@ -10,8 +10,10 @@ import { secretsKey, seedWebhook } from '../test-support/webhook-fixtures.js';
 describe('message.delivered', () => {
   it('is delivered to the owner’s webhooks once its message is delivered', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo, {
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_SECRETS_KEY: secretsKey.toString('base64'),
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_SECRETS_KEY: secretsKey.toString('base64'),
+      },
     });
     const receiver = await startFakeService((_request, res: ServerResponse) => {
       res.writeHead(200).end();

@@ -39,7 +39,7 @@ describe('messages', () => {
     mongo,
   }) => {
     // With polling this slow, only the kick after the post gets the message delivered in time.
-    await using gateway = await startTestGateway(mongo, { MESSAGE_POLL_MS: '600000' });
+    await using gateway = await startTestGateway(mongo, { env: { MESSAGE_POLL_MS: '600000' } });
     const { apiKey } = await signUp(gateway.url);
     const res = await send(gateway.url, apiKey, 'Hello from the Petstore!');
     expect(res.status).toBe(202);
@@ -96,7 +96,7 @@ describe('messages', () => {
 
   it('delivers messages queued before a restart once the gateway is back', async ({ mongo }) => {
     const config = testConfig(mongo);
-    await using before = await startTestGateway(mongo, {}, config);
+    await using before = await startTestGateway(mongo, { config });
     const { apiKey } = await signUp(before.url);
     const sent = (await (
       await send(before.url, apiKey, 'survives restarts')
@@ -119,7 +119,7 @@ describe('messages', () => {
       deliveredAt: null,
     });
 
-    await using after = await startTestGateway(mongo, {}, config);
+    await using after = await startTestGateway(mongo, { config });
     for (const messageId of [sent.id, 'msg_claimedByADeadWorker']) {
       const delivered = await vi.waitUntil(
         async () => {

@@ -69,8 +69,10 @@ describe('routing', () => {
       }),
     );
     await using gateway = await startTestGateway(mongo, {
-      PETS_URL: pets.url,
-      STORE_URL: store.url,
+      env: {
+        PETS_URL: pets.url,
+        STORE_URL: store.url,
+      },
     });
     const body = '{"name": "Rex",  "categoryId": 1, "extra": "\u00e9"}';
 
@@ -111,7 +113,7 @@ describe('routing', () => {
 
   it('sends its own identity headers and drops the ones a client sent', async ({ mongo }) => {
     await using pets = await startFakeService();
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const customer = await signUp(gateway.url);
 
     // node:http, because fetch does not let a client send its own Connection header.
@@ -154,7 +156,7 @@ describe('routing', () => {
   it('passes an upstream error through with its status and body', async ({ mongo }) => {
     const notFound = { code: 'not_found', message: '[pets] no pet 9', status: 404, requestId: 'r' };
     await using pets = await startFakeService((_request, res) => sendJson(res, 404, notFound));
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v1/pets/9`, { headers: admin });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual(notFound);
@@ -165,7 +167,7 @@ describe('routing', () => {
       res.writeHead(204);
       res.end();
     });
-    await using gateway = await startTestGateway(mongo, { STORE_URL: store.url });
+    await using gateway = await startTestGateway(mongo, { env: { STORE_URL: store.url } });
     const res = await fetch(`${gateway.url}/v1/store/orders/1`, {
       method: 'DELETE',
       headers: admin,
@@ -187,7 +189,7 @@ describe('routing', () => {
         },
       ),
     );
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v1/pets/1`, { headers: admin });
     expect(res.headers.get('deprecation')).toBe('@1767225600');
     expect(res.headers.get('sunset')).toBe('Wed, 30 Jun 2027 00:00:00 GMT');
@@ -216,7 +218,7 @@ describe('routing', () => {
     await using pets = await startFakeService((_request, res) =>
       sendJson(res, 200, { id: 1, name: 'Rex', categoryId: 1, status: 'available' }),
     );
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v2/pets/1`, { headers: admin });
     expect(res.status).toBe(200);
     expect(res.headers.get('api-version')).toBe('2.0.0');
@@ -227,7 +229,7 @@ describe('routing', () => {
     await using pets = await startFakeService((request, res) =>
       sendJson(res, 200, { length: request.body.length }),
     );
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const chunked = (text: string) =>
       new ReadableStream({
         start(controller) {
@@ -283,8 +285,10 @@ describe('broken request bytes', () => {
   }) => {
     await using pets = await startFakeService();
     await using gateway = await startTestGateway(mongo, {
-      PETS_URL: pets.url,
-      UPSTREAM_TIMEOUT_MS: '30000',
+      env: {
+        PETS_URL: pets.url,
+        UPSTREAM_TIMEOUT_MS: '30000',
+      },
     });
     const answer = await exchangeRaw(
       gateway.url,
@@ -319,8 +323,10 @@ describe('upstream failures', () => {
       sendJson(res, 200, []);
     });
     await using gateway = await startTestGateway(mongo, {
-      STORE_URL: store.url,
-      UPSTREAM_TIMEOUT_MS: '3000',
+      env: {
+        STORE_URL: store.url,
+        UPSTREAM_TIMEOUT_MS: '3000',
+      },
     });
     // The admin's key is looked up once beforehand, so the requests below only wait on the store.
     expect((await fetch(`${gateway.url}/v1/store/orders`, { headers: admin })).status).toBe(200);
@@ -348,7 +354,9 @@ describe('upstream failures', () => {
     mongo,
   }) => {
     await using gateway = await startTestGateway(mongo, {
-      STORE_URL: `http://127.0.0.1:${await freePort()}`,
+      env: {
+        STORE_URL: `http://127.0.0.1:${await freePort()}`,
+      },
     });
     const res = await fetch(`${gateway.url}/v1/store/orders`, {
       headers: { ...admin, 'X-Request-Id': 'req-503' },
@@ -367,7 +375,7 @@ describe('upstream failures', () => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<h1>hello</h1>');
     });
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
     expect(res.status).toBe(502);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -388,7 +396,7 @@ describe('upstream failures', () => {
       res.writeHead(answer.status, { 'Content-Type': 'application/json' });
       res.end(answer.body);
     });
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     for (let i = 0; i < answers.length; i++) {
       const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
       expect(res.status).toBe(502);
@@ -406,7 +414,7 @@ describe('upstream failures', () => {
       res.write('{"id": 1, "na');
       setImmediate(() => req.socket.destroy());
     });
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v1/pets/1`, { headers: admin });
     expect(res.status).toBe(502);
     expect(await res.json()).toMatchObject({ code: 'bad_gateway', status: 502 });
@@ -416,7 +424,7 @@ describe('upstream failures', () => {
     await using pets = await startFakeService((_request, _res, req) => {
       req.socket.end('SSH-2.0-OpenSSH\r\n\r\n');
     });
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
     expect(res.status).toBe(502);
   });
@@ -429,7 +437,7 @@ describe('upstream failures', () => {
         status: 401,
       }),
     );
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
     expect(res.status).toBe(502);
     expect(res.headers.get('www-authenticate')).toBeNull();
@@ -444,7 +452,7 @@ describe('upstream failures', () => {
       if (++calls === 1) req.socket.destroy();
       else sendJson(res, 200, [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
     });
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
@@ -456,7 +464,9 @@ describe('upstream failures', () => {
   }) => {
     await using store = await startFakeService((_request, res) => sendJson(res, 201, anOrder));
     const refusing = `http://127.0.0.1:${await freePort()}`;
-    await using gateway = await startTestGateway(mongo, { STORE_URL: `${refusing},${store.url}` });
+    await using gateway = await startTestGateway(mongo, {
+      env: { STORE_URL: `${refusing},${store.url}` },
+    });
     for (let order = 0; order < 4; order++) {
       const res = await fetch(`${gateway.url}/v1/store/orders`, {
         method: 'POST',
@@ -481,7 +491,7 @@ describe('upstream failures', () => {
       else if (request.method === 'DELETE') res.writeHead(204).end();
       else sendJson(res, 201, anOrder);
     });
-    await using gateway = await startTestGateway(mongo, { STORE_URL: store.url });
+    await using gateway = await startTestGateway(mongo, { env: { STORE_URL: store.url } });
     const cancelled = await fetch(`${gateway.url}/v1/store/orders/7`, {
       method: 'DELETE',
       headers: admin,
@@ -511,7 +521,7 @@ describe('upstream failures', () => {
     await using store = await startFakeService((_request, _res, req) => {
       req.socket.destroy();
     });
-    await using gateway = await startTestGateway(mongo, { STORE_URL: store.url });
+    await using gateway = await startTestGateway(mongo, { env: { STORE_URL: store.url } });
     const res = await fetch(`${gateway.url}/v1/store/orders`, {
       method: 'POST',
       headers: { ...admin, 'Content-Type': 'application/json' },
@@ -527,7 +537,7 @@ describe('upstream failures', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(`[${'"x",'.repeat(2 * 1024 * 1024)}"x"]`);
     });
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
     expect(res.status).toBe(502);
     expect(await res.json()).toMatchObject({ code: 'bad_gateway' });
@@ -541,7 +551,7 @@ describe('upstream failures', () => {
       await new Promise<void>((resolve) => req.socket.once('close', resolve));
       upstreamClosed = true;
     });
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     // The admin's key is looked up first, so the request below only waits on pets.
     await fetch(`${gateway.url}/v1/accounts/me`, { headers: admin });
     const client = new AbortController();
@@ -581,7 +591,7 @@ describe('a body sent slowly', () => {
       await once(req, 'end');
       sendJson(res, 200, { id: 1 });
     });
-    await using gateway = await startTestGateway(mongo, { PETS_URL: pets.url });
+    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const { hostname, port } = new URL(gateway.url);
     const socket = connect(Number(port), hostname);
     socket.setEncoding('utf-8');

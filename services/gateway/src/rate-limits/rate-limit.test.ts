@@ -7,10 +7,12 @@ import { it } from '@petstore/testkit/vitest';
 async function limitedGateway(mongo: Parameters<typeof startTestGateway>[0], burst: number) {
   const pets = await startFakeService((_request, res) => sendJson(res, 200, []));
   const gateway = await startTestGateway(mongo, {
-    PETS_URL: pets.url,
-    // One token every 1000 s: nothing refills while the test runs, however slow the machine.
-    RATE_LIMIT_PER_SECOND: '0.001',
-    RATE_LIMIT_BURST: String(burst),
+    env: {
+      PETS_URL: pets.url,
+      // One token every 1000 s: nothing refills while the test runs, however slow the machine.
+      RATE_LIMIT_PER_SECOND: '0.001',
+      RATE_LIMIT_BURST: String(burst),
+    },
   });
   return {
     pets,
@@ -93,8 +95,10 @@ describe('rate limits', () => {
 
   it('limits sign-ups per client address, one limit across /v2 and /v1', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo, {
-      SIGNUP_RATE_LIMIT_PER_MINUTE: '0.01',
-      SIGNUP_RATE_LIMIT_BURST: '2',
+      env: {
+        SIGNUP_RATE_LIMIT_PER_MINUTE: '0.01',
+        SIGNUP_RATE_LIMIT_BURST: '2',
+      },
     });
     const statuses = [];
     let last: Response | undefined;
@@ -124,11 +128,13 @@ describe('rate limits', () => {
       }).then((res) => res.status);
     const limits = { SIGNUP_RATE_LIMIT_PER_MINUTE: '0.01', SIGNUP_RATE_LIMIT_BURST: '1' };
     {
-      await using gateway = await startTestGateway(mongo, limits);
+      await using gateway = await startTestGateway(mongo, { env: limits });
       expect(await signUpFrom(gateway.url, '203.0.113.1', 'direct1@example.com')).toBe(201);
       expect(await signUpFrom(gateway.url, '203.0.113.2', 'direct2@example.com')).toBe(429);
     }
-    await using gateway = await startTestGateway(mongo, { ...limits, TRUSTED_PROXY_HOPS: '1' });
+    await using gateway = await startTestGateway(mongo, {
+      env: { ...limits, TRUSTED_PROXY_HOPS: '1' },
+    });
     expect(await signUpFrom(gateway.url, '203.0.113.1', 'proxied1@example.com')).toBe(201);
     expect(await signUpFrom(gateway.url, '203.0.113.2', 'proxied2@example.com')).toBe(201);
     expect(await signUpFrom(gateway.url, '203.0.113.2', 'proxied3@example.com')).toBe(429);

@@ -1,6 +1,11 @@
 // Test support: a gateway of the test's own on its own database, and what its tests share.
 import { connectMongo, createLogger, type Env, type Logger } from '@petstore/service-kit';
-import { serveHttp, testInternalToken, type MongoServer } from '@petstore/testkit';
+import {
+  serveHttp,
+  testInternalToken,
+  type MongoServer,
+  type RunningService,
+} from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';
 import { MongoClient, type Db } from 'mongodb';
 import { AccountRepository } from '../accounts/account-repository.js';
@@ -56,25 +61,35 @@ export interface TestGateway extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** Starts the gateway as `startGateway` does, with the test's database; `await using` stops it. */
+export interface TestGatewayOptions {
+  /** Added to the test's configuration (names: services/gateway/README). */
+  env?: Env;
+  /** The whole configuration, in place of the test's one. */
+  config?: Config;
+  /**
+   * Dependencies of the app to replace: the app alone is then served, built as `startGateway`
+   * builds it but without its background work.
+   */
+  deps?: Partial<AppDeps>;
+}
+
+/** Starts the gateway as `startGateway` does, on the test's database; `await using` stops it. */
 export async function startTestGateway(
   mongo: MongoServer,
-  env: Env = {},
-  config: Config = testConfig(mongo, env),
+  { env = {}, config = testConfig(mongo, env), deps }: TestGatewayOptions = {},
 ): Promise<TestGateway> {
   const logs = captureLogs();
-  const gateway = await startGateway(config, {
-    logger: logs.logger,
-    signals: [],
-    validateResponses: true,
-  });
   const client = await new MongoClient(mongo.uri).connect();
+  const db = client.db(config.mongo.database);
+  const gateway = deps
+    ? await serveApp({ client, db, config, logger: logs.logger, overrides: deps })
+    : await startGateway(config, { logger: logs.logger, signals: [], validateResponses: true });
   let stopped: Promise<void> | undefined;
   const close = () => (stopped ??= gateway.close());
   return {
     url: gateway.url,
     config,
-    db: client.db(config.mongo.database),
+    db,
     logs,
     close,
     [Symbol.asyncDispose]: async () => {
@@ -84,25 +99,28 @@ export async function startTestGateway(
   };
 }
 
-/**
- * The app alone, built as `startGateway` builds it but with `overrides`, served on the test's
- * database without its background work; `await using` stops it.
- */
-export async function serveTestApp(mongo: MongoServer, overrides: Partial<AppDeps> = {}) {
-  const config = testConfig(mongo);
-  const client = await new MongoClient(mongo.uri).connect();
-  const db = client.db(config.mongo.database);
+async function serveApp({
+  client,
+  db,
+  config,
+  logger,
+  overrides,
+}: {
+  client: MongoClient;
+  db: Db;
+  config: Config;
+  logger: Logger;
+  overrides: Partial<AppDeps>;
+}): Promise<RunningService> {
   await createAccounts(new AccountRepository(db)).ensureAdmin(config.adminApiKey);
-  const { deps } = buildGateway(client, db, config, captureLogs().logger);
+  const { deps } = buildGateway(client, db, config, logger);
   const app = createApp({ ...deps, ...overrides, validateResponses: true });
   const served = await serveHttp(app.callback());
   return {
     url: served.url,
-    db,
-    [Symbol.asyncDispose]: async () => {
+    close: async () => {
       await served.close();
       await closeUpstreams(deps.upstreams);
-      await client.close();
     },
   };
 }

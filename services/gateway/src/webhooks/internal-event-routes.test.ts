@@ -29,10 +29,12 @@ describe('POST /internal/events', () => {
 
   it('records events once, and the gateway delivers them', async ({ mongo }) => {
     await using gateway = await startTestGateway(mongo, {
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_SECRETS_KEY: secretsKey.toString('base64'),
-      // Only the kick after recording gets the event delivered in time.
-      WEBHOOK_POLL_MS: '600000',
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_SECRETS_KEY: secretsKey.toString('base64'),
+        // Only the kick after recording gets the event delivered in time.
+        WEBHOOK_POLL_MS: '600000',
+      },
     });
     const receiver = await startFakeService((_request, res: ServerResponse) => {
       res.writeHead(200).end();

@@ -72,8 +72,9 @@ describe('sendAttempt', () => {
     expect(result).toEqual({ ok: true, statusCode: 204 });
     const [delivery] = server.received;
     expect(delivery!.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
-    expect(verify(newest, delivery!)).toBeTruthy();
-    expect(verify(previous, delivery!)).toBeTruthy();
+    const payload: unknown = JSON.parse(delivery!.body);
+    expect(verify(newest, delivery!)).toEqual(payload);
+    expect(verify(previous, delivery!)).toEqual(payload);
     expect(() => verify(newWebhookSecret(), delivery!)).toThrow('No matching signature found');
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, vi } from 'vitest';
 import {
   ADMIN_API_KEY,
   it,
-  serveTestApp,
+  startTestGateway,
   signUp,
   type TestGateway,
 } from '../test-support/gateway-harness.js';
@@ -185,7 +185,7 @@ describe('retrying a delivery', () => {
 
   it('wakes the delivery worker once the delivery is due', async ({ mongo }) => {
     const onWebhookDeliveryDue = vi.fn();
-    await using served = await serveTestApp(mongo, { onWebhookDeliveryDue });
+    await using served = await startTestGateway(mongo, { deps: { onWebhookDeliveryDue } });
     const webhook = await createWebhook(served.url, ADMIN_API_KEY);
     await served.db
       .collection<WebhookDeliveryDocument>('webhook_deliveries')

@@ -195,7 +195,9 @@ describe('webhook URLs', () => {
   it('accepts http and private addresses when WEBHOOK_ALLOW_PRIVATE_URLS=true', async ({
     mongo,
   }) => {
-    await using gateway = await startTestGateway(mongo, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    await using gateway = await startTestGateway(mongo, {
+      env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    });
     const { apiKey } = await signUp(gateway.url);
     for (const url of ['http://127.0.0.1:9/hook', 'http://10.0.0.1/', 'https://192.168.1.10/']) {
       expect((await createWebhook(gateway.url, apiKey, { url })).url).toBe(url);

@@ -3,15 +3,14 @@ import {
   accounts,
   serveHttp,
   serviceTestEnv,
-  startServiceUnderTest,
+  ServiceUnderTest,
   testInternalToken,
   type HttpAnswer,
   type MongoServer,
   type RunningService,
-  type ServiceUnderTest,
 } from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';
-import type { Db, MongoClient } from 'mongodb';
+import type { Db } from 'mongodb';
 import { createApp } from '../app.js';
 import { loadPetsConfig, type PetsConfig } from '../config.js';
 import { ensureIndexes } from '../indexes.js';
@@ -34,15 +33,34 @@ export interface ServedPets extends ServiceUnderTest {
 
 const logger = createLogger({ name: 'pets', level: 'silent' });
 
-async function served(
-  config: PetsConfig,
-  run: (client: MongoClient, db: Db, port: number) => Promise<RunningService>,
+export interface TestPetsOptions {
+  /** Added to the test's configuration. */
+  env?: Record<string, string>;
+  /**
+   * Started as in production, its event relay included; otherwise the app alone, with its
+   * responses checked against the contract.
+   */
+  eventRelay?: boolean;
+  /** The app's clock, when it is served alone. */
+  now?: () => Date;
+}
+
+/** The pets service on a fresh database of `mongo`; `await using` stops it. */
+export async function startTestPets(
+  mongo: MongoServer,
+  { env, eventRelay = false, now }: TestPetsOptions = {},
 ): Promise<ServedPets> {
+  const config = testConfig(mongo, env);
   const client = await connectMongo(config.mongo.uri, { appName: 'pets-test' });
   const db = client.db(config.mongo.database);
-  const pets = await startServiceUnderTest((port) => run(client, db, port), {
-    as: accounts.admin,
-  });
+  const run = async (port: number): Promise<RunningService> => {
+    if (eventRelay) return startPets(config, { signals: [], port, logger });
+    await ensureIndexes(db);
+    const deps = petsDeps(client, db, config, logger);
+    const app = createApp({ ...deps, now, validateResponses: true });
+    return serveHttp(app.callback(), port);
+  };
+  const pets = await new ServiceUnderTest(run, { as: accounts.admin }).start();
   return Object.assign(pets, {
     db,
     [Symbol.asyncDispose]: async () => {
@@ -52,33 +70,10 @@ async function served(
   });
 }
 
-/** The pets app on a fresh database of `mongo`, with responses checked against the contract. */
-export function servePets(
-  mongo: MongoServer,
-  { now, env }: { now?: () => Date; env?: Record<string, string> } = {},
-): Promise<ServedPets> {
-  const config = testConfig(mongo, env);
-  return served(config, async (client, db, port) => {
-    await ensureIndexes(db);
-    const deps = petsDeps(client, db, config, logger);
-    const app = createApp({ ...deps, now, validateResponses: true });
-    return serveHttp(app.callback(), port);
-  });
-}
-
-/** The pets service started as in production (its event relay included); `env` adds to its own. */
-export function startTestPets(
-  mongo: MongoServer,
-  env: Record<string, string>,
-): Promise<ServedPets> {
-  const config = testConfig(mongo, env);
-  return served(config, (_client, _db, port) => startPets(config, { signals: [], port, logger }));
-}
-
 /** `it` with `mongo` (the file's database server) and `pets`, on a fresh database per test. */
 export const it = test.extend<{ pets: ServedPets }>({
   pets: async ({ mongo }, use) => {
-    await using pets = await servePets(mongo);
+    await using pets = await startTestPets(mongo);
     await use(pets);
   },
 });

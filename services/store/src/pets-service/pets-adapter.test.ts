@@ -7,15 +7,14 @@ import {
   type MongoServer,
 } from '@petstore/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PetsUnderTest } from '../test-support/stack.js';
+import { startTestPets, type PetsUnderTest } from '../test-support/stack.js';
 import { createPetsAdapter, PetsUnavailableError } from './pets-adapter.js';
 
 let mongo: MongoServer;
 let pets: PetsUnderTest;
 beforeAll(async () => {
   mongo = await startMongo();
-  pets = new PetsUnderTest(mongo);
-  await pets.start();
+  pets = await startTestPets(mongo);
 });
 afterAll(async () => {
   await pets?.stop();

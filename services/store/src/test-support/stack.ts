@@ -65,7 +65,7 @@ export function storeConfig(
 
 /** The store as in production (its workers included); calls go as the admin's by default. */
 export class StoreUnderTest extends ServiceUnderTest {
-  constructor(config: StoreConfig) {
+  constructor(readonly config: StoreConfig) {
     const logger = testLogger('store');
     super((port) => startStore(config, { signals: [], port, validateResponses: true, logger }), {
       as: accounts.admin,
@@ -121,6 +121,22 @@ export class PetsUnderTest extends ServiceUnderTest {
   }
 }
 
+/** The store on a fresh database of `mongo`, asking pets at `petsUrl`; `await using` stops it. */
+export function startTestStore(
+  mongo: MongoServer,
+  { petsUrl, env }: { petsUrl: string; env?: Record<string, string> },
+): Promise<StoreUnderTest> {
+  return new StoreUnderTest(storeConfig(mongo, petsUrl, env)).start();
+}
+
+/** A real pets service on a fresh database of `mongo`; `await using` stops it. */
+export function startTestPets(
+  mongo: MongoServer,
+  { env }: { env?: Record<string, string> } = {},
+): Promise<PetsUnderTest> {
+  return new PetsUnderTest(mongo, env).start();
+}
+
 /** Every page of a list, following Link rel="next" from `path`. */
 export async function pagesOf(
   store: StoreUnderTest,
@@ -168,11 +184,11 @@ export const it = test.extend<{ stack: Stack }>({
   stack: [
     async ({ mongo }, use) => {
       await using gateway = await new EventReceiver<RecordedEvent>().start();
-      await using pets = await new PetsUnderTest(mongo, { GATEWAY_URL: gateway.url }).start();
-      const config = storeConfig(mongo, pets.url, { GATEWAY_URL: gateway.url });
-      await using store = await new StoreUnderTest(config).start();
+      const env = { GATEWAY_URL: gateway.url };
+      await using pets = await startTestPets(mongo, { env });
+      await using store = await startTestStore(mongo, { petsUrl: pets.url, env });
       const client = await connectMongo(mongo.uri, { appName: 'store-tests' });
-      const storeDb = client.db(config.mongo.database);
+      const storeDb = client.db(store.config.mongo.database);
       try {
         await use({
           gateway,
