@@ -2,6 +2,7 @@ import type { Webhook, WebhookDelivery } from '@petstore/contract';
 import {
   AppError,
   findPage,
+  Lease,
   timeOrderedId,
   type Caller,
   type Session,
@@ -17,6 +18,8 @@ import {
 } from '../database/collections.js';
 import { newDelivery } from './event-recorder.js';
 import { webhookNotFound } from './webhook-repository.js';
+
+const WEBHOOK_LEASE = new Lease<WebhookDocument>({ owner: 'leaseOwner', until: 'leaseUntil' });
 
 /**
  * Deliveries as their account sees them, and the queries of the delivery worker: a webhook is
@@ -84,9 +87,9 @@ export class DeliveryRepository {
       {
         _id: { $in: candidates },
         enabled: true,
-        $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lt: now } }],
+        ...WEBHOOK_LEASE.free(now),
       },
-      { $set: { leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs) } },
+      { $set: WEBHOOK_LEASE.take(owner, leaseMs, now) },
       { returnDocument: 'after' },
     );
     if (claimed) return claimed;
@@ -105,16 +108,16 @@ export class DeliveryRepository {
 
   renewLease(webhookId: string, owner: string, leaseMs: number): Promise<WebhookDocument | null> {
     return this.#collections.webhooks.findOneAndUpdate(
-      { _id: webhookId, leaseOwner: owner, enabled: true },
-      { $set: { leaseUntil: new Date(new Date().getTime() + leaseMs) } },
+      { _id: webhookId, ...WEBHOOK_LEASE.heldBy(owner), enabled: true },
+      { $set: WEBHOOK_LEASE.take(owner, leaseMs) },
       { returnDocument: 'after' },
     );
   }
 
   async releaseWebhook(webhookId: string, owner: string): Promise<void> {
     await this.#collections.webhooks.updateOne(
-      { _id: webhookId, leaseOwner: owner },
-      { $unset: { leaseOwner: '', leaseUntil: '' } },
+      { _id: webhookId, ...WEBHOOK_LEASE.heldBy(owner) },
+      { $unset: WEBHOOK_LEASE.released() },
     );
   }
 
