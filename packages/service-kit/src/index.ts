@@ -44,7 +44,11 @@ export {
 } from './telemetry/tracing.js';
 export { withTraceContext } from './telemetry/tracing.js';
 export { timeOrderedId } from './time-ordered-id.js';
-export { backoffMs } from './backoff.js';
+export { backoffMs, type BackoffOptions } from './backoff.js';
+export { errorCode } from './upstream/error-code.js';
+export { withFailover, type FailoverOptions } from './upstream/failover.js';
+export { Replicas } from './upstream/replicas.js';
+export { Lease, type LeaseFields } from './lease.js';
 export { inTransaction, type Session, type Transaction } from './transactions.js';
 export { Outbox, type NewMessage, type OutboxMessage } from './outbox/outbox.js';
 export { outboxRelay, type OutboxRelayOptions, type Sender } from './outbox/outbox-relay.js';

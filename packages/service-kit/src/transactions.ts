@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientSession, MongoClient, TransactionOptions } from 'mongodb';
 import { AppError } from './app-error.js';
+import { backoffMs } from './backoff.js';
 
 export type Session = ClientSession;
 
@@ -17,7 +18,8 @@ const TRANSACTION_OPTIONS: TransactionOptions = {
  * within the gateway's 5 s, so that a client waiting on it hears 503, not a timeout.
  */
 const RETRY_FOR_MS = 4_000;
-const MAX_WAIT_MS = 200;
+/** Between runs of a transaction that conflicted: 10 ms doubling, at most 200 ms. */
+const RETRY_BACKOFF = { baseMs: 5, maxMs: 200 };
 
 /**
  * Runs `work` in one transaction. The driver runs it again after a transient error (a write
@@ -34,7 +36,7 @@ export function inTransaction<T>(
     session.withTransaction(async () => {
       // Transactions that conflicted on one document (orders of one pet) wait a random while
       // before they run again, rather than all at once and into each other again.
-      if (runs > 0) await sleep(Math.random() * Math.min(MAX_WAIT_MS, 5 * 2 ** runs));
+      if (runs > 0) await sleep(backoffMs(runs, RETRY_BACKOFF));
       runs += 1;
       if (Date.now() > deadline) {
         throw new AppError('service_unavailable', 'database unavailable: no transaction committed');

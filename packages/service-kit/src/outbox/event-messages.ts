@@ -1,9 +1,12 @@
 import {
   createInternalClient,
+  type InternalClient,
   type RecordedEvent,
   type WebhookEventType,
 } from '@petstore/contract';
 import { timeOrderedId } from '../time-ordered-id.js';
+import { withFailover } from '../upstream/failover.js';
+import { Replicas } from '../upstream/replicas.js';
 import type { Sender } from './outbox-relay.js';
 import type { NewMessage } from './outbox.js';
 
@@ -33,29 +36,27 @@ export interface EventsSenderOptions {
 
 /**
  * Sends events to the gateway's `POST /internal/events`, one gateway after another until one
- * takes them. Recording an event twice changes nothing there.
+ * takes them. Recording an event twice changes nothing there, so any failure, an answer other
+ * than 202 too, goes on to the next gateway.
  */
 export function eventsSender(options: EventsSenderOptions): Sender {
   const { baseUrls, internalToken, timeoutMs = 10_000 } = options;
-  const clients = baseUrls.map((baseUrl) => createInternalClient({ baseUrl, internalToken }));
-  let turn = 0;
+  const gateways = new Replicas(
+    baseUrls.map((baseUrl) => createInternalClient({ baseUrl, internalToken })),
+  );
   return async (messages) => {
     const events = messages.map((message) => message.payload as RecordedEvent);
-    const first = turn++;
-    let failure: unknown;
-    for (let attempt = 0; attempt < clients.length; attempt++) {
-      const client = clients[(first + attempt) % clients.length];
-      try {
-        const response = await client!.events.recordEvents({
-          body: { events },
-          fetchOptions: { signal: AbortSignal.timeout(timeoutMs) },
-        });
-        if (response.status === 202) return;
-        failure = new Error(`the gateway answered ${response.status}`);
-      } catch (error) {
-        failure = error;
-      }
+    const send = async (client: InternalClient) => {
+      const response = await client.events.recordEvents({
+        body: { events },
+        fetchOptions: { signal: AbortSignal.timeout(timeoutMs) },
+      });
+      if (response.status !== 202) throw new Error(`the gateway answered ${response.status}`);
+    };
+    try {
+      await withFailover({ replicas: gateways, send, mayTryAgain: () => true });
+    } catch (error) {
+      throw new Error(`no gateway took ${events.length} events`, { cause: error });
     }
-    throw new Error(`no gateway took ${events.length} events`, { cause: failure });
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
+import { Lease } from '../lease.js';
 import { currentTraceparent } from '../telemetry/tracing.js';
 import { timeOrderedId } from '../time-ordered-id.js';
 import type { Session } from '../transactions.js';
@@ -20,6 +21,14 @@ export interface OutboxMessage<Payload = unknown> {
 }
 
 export type NewMessage = Pick<OutboxMessage, 'topic' | 'payload'> & { id?: string };
+
+/** A claim holds messages until they are due again: `dueAt` is both the retry and the lease end. */
+const LEASE = new Lease<OutboxMessage>({ owner: 'claim', until: 'dueAt' });
+
+/** The messages of `claimed` whose claim no other process took over meanwhile. */
+function stillClaimed(claimed: OutboxMessage[]): Filter<OutboxMessage> {
+  return { $or: claimed.map(({ _id, claim = '' }) => ({ _id, ...LEASE.heldBy(claim) })) };
+}
 
 /** The service's outbox collection: messages are added in transactions and deleted once sent. */
 export class Outbox {
@@ -61,32 +70,31 @@ export class Outbox {
   /** Up to `limit` due messages, oldest due first, held for `leaseMs` by this claim. */
   async claim(limit: number, leaseMs: number): Promise<OutboxMessage[]> {
     const now = new Date();
-    const due = await this.#messages
-      .find({ dueAt: { $lte: now } }, { sort: { dueAt: 1 }, limit })
-      .toArray();
+    const due = await this.#messages.find(LEASE.free(now), { sort: { dueAt: 1 }, limit }).toArray();
     if (due.length === 0) return [];
     const claim = randomUUID();
     const ids = due.map(({ _id }) => _id);
-    const leased = { dueAt: new Date(now.getTime() + leaseMs), claim };
+    const leased = LEASE.take(claim, leaseMs, now);
     const { modifiedCount } = await this.#messages.updateMany(
-      { _id: { $in: ids }, dueAt: { $lte: now } },
+      { _id: { $in: ids }, ...LEASE.free(now) },
       { $set: leased },
     );
     if (modifiedCount === due.length) return due.map((message) => ({ ...message, ...leased }));
     // Another process claimed some of them in between.
-    return this.#messages.find({ _id: { $in: ids }, claim }).toArray();
+    return this.#messages.find({ _id: { $in: ids }, ...LEASE.heldBy(claim) }).toArray();
   }
 
   async sent(messages: OutboxMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    const claimed = messages.map(({ _id, claim }) => ({ _id, claim }));
-    await this.#messages.deleteMany({ $or: claimed });
+    await this.#messages.deleteMany(stillClaimed(messages));
   }
 
   async retryAt(messages: OutboxMessage[], dueAt: Date): Promise<void> {
     if (messages.length === 0) return;
-    const claimed = messages.map(({ _id, claim }) => ({ _id, claim }));
-    await this.#messages.updateMany({ $or: claimed }, { $set: { dueAt }, $inc: { attempts: 1 } });
+    await this.#messages.updateMany(stillClaimed(messages), {
+      $set: { dueAt },
+      $inc: { attempts: 1 },
+    });
   }
 
   /** How many messages wait, and since when the oldest has. */

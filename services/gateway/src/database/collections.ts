@@ -22,14 +22,18 @@ export interface ApiKeyDocument extends Stored<ApiKey, 'createdAt' | 'lastUsedAt
   revokedAt: Date | null;
 }
 
-/** `queued` → `delivering` (claimed until `leaseUntil`) → `delivered`; clients see `queued`. */
+/**
+ * `queued` → `delivering` (leased to `leaseOwner` until `leaseUntil`) → `delivered`; clients see
+ * `queued`. Messages stored before the lease had an owner keep `leaseUntil: null` when not leased.
+ */
 export interface MessageDocument {
   _id: string;
   accountId: string;
   message: string;
   status: 'queued' | 'delivering' | 'delivered';
   createdAt: Date;
-  leaseUntil: Date | null;
+  leaseOwner?: string;
+  leaseUntil?: Date | null;
   attempts: number;
   deliveredAt: Date | null;
   traceparent?: string;

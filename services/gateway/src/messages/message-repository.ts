@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Message } from '@petstore/contract';
-import { currentTraceparent, type Caller, type Session } from '@petstore/service-kit';
+import { currentTraceparent, Lease, type Caller, type Session } from '@petstore/service-kit';
 import type { Db, Filter } from 'mongodb';
 import {
   gatewayCollections,
@@ -14,10 +15,11 @@ export type ClaimedMessage = Pick<
   'accountId' | 'message' | 'traceparent' | 'createdAt'
 > & {
   id: string;
-  leaseUntil: Date;
+  leaseOwner: string;
 };
 
-const UNCLAIMED = { status: 'queued', leaseUntil: null, attempts: 0, deliveredAt: null } as const;
+const UNCLAIMED = { status: 'queued', attempts: 0, deliveredAt: null } as const;
+const MESSAGE_LEASE = new Lease<MessageDocument>({ owner: 'leaseOwner', until: 'leaseUntil' });
 
 export class MessageRepository {
   readonly #messages: GatewayCollections['messages'];
@@ -48,29 +50,32 @@ export class MessageRepository {
   }
 
   /**
-   * Claims the message `id` until `leaseUntil` while it is queued. A claim the database applied
-   * but whose answer was lost twice (the driver retries once) waits for its lease to run out.
+   * Claims the message `id` for `leaseMs` while it is queued. A claim the database applied but
+   * whose answer was lost twice (the driver retries once) waits for its lease to run out.
    */
-  claim(id: string, leaseUntil: Date): Promise<ClaimedMessage | undefined> {
-    return this.#claimOne({ _id: id, status: 'queued' }, leaseUntil);
+  claim(id: string, leaseMs: number): Promise<ClaimedMessage | undefined> {
+    return this.#claimOne({ _id: id, status: 'queued' }, leaseMs);
   }
 
   /** Claims a queued message, or one whose claim ran out (its worker died). */
   claimNext(leaseMs: number): Promise<ClaimedMessage | undefined> {
-    const expired = { status: 'delivering' as const, leaseUntil: { $lt: new Date() } };
-    const leaseUntil = new Date(Date.now() + leaseMs);
-    return this.#claimOne({ $or: [{ status: 'queued' }, expired] }, leaseUntil);
+    const waiting = { $in: ['queued' as const, 'delivering' as const] };
+    return this.#claimOne({ status: waiting, ...MESSAGE_LEASE.free(new Date()) }, leaseMs);
   }
 
-  async #claimOne(filter: Filter<MessageDocument>, leaseUntil: Date) {
+  async #claimOne(filter: Filter<MessageDocument>, leaseMs: number) {
+    const leaseOwner = randomUUID();
     const claimed = await this.#messages.findOneAndUpdate(
       filter,
-      { $set: { status: 'delivering', leaseUntil }, $inc: { attempts: 1 } },
+      {
+        $set: { status: 'delivering', ...MESSAGE_LEASE.take(leaseOwner, leaseMs) },
+        $inc: { attempts: 1 },
+      },
       { returnDocument: 'after' },
     );
     if (!claimed) return undefined;
     const { _id: id, accountId, message, traceparent, createdAt } = claimed;
-    return { id, accountId, message, traceparent, createdAt, leaseUntil };
+    return { id, accountId, message, traceparent, createdAt, leaseOwner };
   }
 
   /** Queued, or claimed and not yet delivered. */
@@ -80,10 +85,10 @@ export class MessageRepository {
 
   /** Marks a claimed message delivered; false when its lease was lost to another worker meanwhile. */
   async markDelivered(claimed: ClaimedMessage, session: Session): Promise<boolean> {
-    const { id, leaseUntil } = claimed;
+    const { id, leaseOwner } = claimed;
     const { modifiedCount } = await this.#messages.updateOne(
-      { _id: id, status: 'delivering', leaseUntil },
-      { $set: { status: 'delivered', deliveredAt: new Date(), leaseUntil: null } },
+      { _id: id, status: 'delivering', ...MESSAGE_LEASE.heldBy(leaseOwner) },
+      { $set: { status: 'delivered', deliveredAt: new Date() }, $unset: MESSAGE_LEASE.released() },
       { session },
     );
     return modifiedCount === 1;

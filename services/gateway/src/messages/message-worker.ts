@@ -58,8 +58,7 @@ export function messageWorker(options: MessageWorkerOptions): MessageWorker {
   const claim = async () => {
     const [id] = named;
     if (id !== undefined) {
-      const leaseUntil = new Date(Date.now() + leaseMs);
-      const claimed = await messages.claim(id, leaseUntil);
+      const claimed = await messages.claim(id, leaseMs);
       named.shift();
       return claimed;
     }

@@ -1,4 +1,4 @@
-import { AppError, upstreamErrors } from '@petstore/service-kit';
+import { AppError, errorCode, upstreamErrors } from '@petstore/service-kit';
 import { errors } from 'undici';
 
 /** The service could not be reached, or dropped the connection. */
@@ -13,11 +13,6 @@ const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** nginx's status for a client gone before the response: no fault, logged as completed. */
 export const CLIENT_CLOSED_REQUEST = 499;
-
-export function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
-}
 
 export interface FailedExchange {
   service: string;

@@ -1,10 +1,17 @@
-import { AppError, hasBody, readBody, type Caller } from '@petstore/service-kit';
+import {
+  AppError,
+  errorCode,
+  hasBody,
+  readBody,
+  withFailover,
+  type Caller,
+} from '@petstore/service-kit';
 import type { Context } from 'koa';
 import type { Dispatcher, Pool } from 'undici';
 import { unusableResponse } from './response-check.js';
-import { CLIENT_CLOSED_REQUEST, classifyFailure, countFailure, errorCode } from './failure.js';
+import { CLIENT_CLOSED_REQUEST, classifyFailure, countFailure } from './failure.js';
 import { forwardedHeaders, headerValue, passResponseHeaders } from './header-policy.js';
-import { exchange, type UpstreamResponse } from './upstream-exchange.js';
+import { exchange, type Exchange } from './upstream-exchange.js';
 import type { Upstream } from './upstreams.js';
 
 export interface ProxyOptions {
@@ -52,44 +59,39 @@ export async function proxyRequest(
     body,
   };
   let responded = false;
-  const tried = new Set<Pool>();
-  let replica = upstream.pick();
-  const send = () =>
-    exchange(replica, request, { maxBytes, onResponseStarted: () => (responded = true) });
-  let current = send();
+  let current: Exchange | undefined;
   let stopped: ClientGone | UpstreamTimedOut | undefined;
   const stop = (reason: ClientGone | UpstreamTimedOut) => {
     stopped ??= reason;
-    current.abort(reason);
+    current?.abort(reason);
   };
   const timer = setTimeout(() => stop(new UpstreamTimedOut()), timeoutMs);
   const onClientGone = () => {
     if (!ctx.res.writableFinished) stop(new ClientGone());
   };
   ctx.res.once('close', onClientGone);
+  const send = async (replica: Pool) => {
+    current = exchange(replica, request, { maxBytes, onResponseStarted: () => (responded = true) });
+    const response = await current.response;
+    if (headerValue(response.headers, 'connection')?.toLowerCase() === 'close') {
+      upstream.avoid(replica);
+    }
+    return response;
+  };
   // A refused connection never carried the request; a dropped one may have.
-  const worthRetrying = (error: unknown) => {
+  const mayTryAgain = (error: unknown) => {
     if (responded || stopped !== undefined) return false;
     const code = errorCode(error);
     const dropped = code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
     return code === 'ECONNREFUSED' || (dropped && (HARMLESS_TWICE.has(ctx.method) || keyed));
   };
   try {
-    let response: UpstreamResponse | undefined;
-    for (let attempt = 1; response === undefined; attempt++) {
-      try {
-        response = await current.response;
-      } catch (error) {
-        if (errorCode(error) === 'ECONNREFUSED') upstream.avoid(replica);
-        if (attempt === MAX_ATTEMPTS || !worthRetrying(error)) throw error;
-        tried.add(replica);
-        replica = upstream.pick(tried);
-        current = send();
-      }
-    }
-    if (headerValue(response.headers, 'connection')?.toLowerCase() === 'close') {
-      upstream.avoid(replica);
-    }
+    const response = await withFailover({
+      replicas: upstream,
+      send,
+      mayTryAgain,
+      attempts: MAX_ATTEMPTS,
+    });
     const contentType = headerValue(response.headers, 'content-type');
     const { body: bytes } = response;
     const problem = unusableResponse(ctx.method, response.statusCode, contentType, bytes);

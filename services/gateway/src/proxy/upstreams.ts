@@ -1,62 +1,29 @@
-import { internalHeaders } from '@petstore/service-kit';
+import { internalHeaders, Replicas } from '@petstore/service-kit';
 import { Pool } from 'undici';
 
 /** The services behind the gateway, as the contract's route metadata names them. */
 export type ServiceName = 'pets' | 'store';
 
-interface Replica {
-  pool: Pool;
-  /** Until when (ms since the epoch) requests go elsewhere: it refused a connection or drains. */
-  avoidUntil: number;
-}
-
 /**
  * Keep-alive connections to each replica of a service, taken in turn; a replica that refused a
  * connection or answered `Connection: close` (draining) gets none for a while if another can.
  */
-export class Upstream {
+export class Upstream extends Replicas<Pool> {
   readonly name: ServiceName;
-  readonly #replicas: Replica[];
-  #turn = 0;
 
   constructor(name: ServiceName, pools: Pool[]) {
+    super(pools);
     this.name = name;
-    this.#replicas = pools.map((pool) => ({ pool, avoidUntil: 0 }));
-  }
-
-  /**
-   * The replica for the next request, but not one of `tried`; when all are avoided, the one
-   * avoided longest ago (in a rolling restart, the one already back).
-   */
-  pick(tried: ReadonlySet<Pool> = new Set()): Pool {
-    const now = Date.now();
-    const count = this.#replicas.length;
-    const start = this.#turn++;
-    let fallback: Replica | undefined;
-    for (let index = 0; index < count; index++) {
-      const replica = this.#replicas[(start + index) % count]!;
-      if (tried.has(replica.pool)) continue;
-      if (replica.avoidUntil <= now) return replica.pool;
-      if (fallback === undefined || replica.avoidUntil < fallback.avoidUntil) fallback = replica;
-    }
-    return (fallback ?? this.#replicas[start % count]!).pool;
-  }
-
-  avoid(pool: Pool, forMs = AVOID_MS): void {
-    const replica = this.#replicas.find((candidate) => candidate.pool === pool);
-    if (replica && this.#replicas.length > 1) replica.avoidUntil = Date.now() + forMs;
   }
 
   close(): Promise<void> {
-    return Promise.all(this.#replicas.map(({ pool }) => pool.close())).then(() => undefined);
+    return Promise.all(this.all.map((pool) => pool.close())).then(() => undefined);
   }
 }
 
 export type Upstreams = Record<ServiceName, Upstream>;
 
 const CONNECTIONS_PER_REPLICA = 128;
-/** Longer than a service drains (SHUTDOWN_DRAIN_MS) and restarts. */
-const AVOID_MS = 10_000;
 /** Shorter than a service drains (SHUTDOWN_DRAIN_MS): no request goes on a connection it closes. */
 const IDLE_CONNECTION_MS = 1_000;
 

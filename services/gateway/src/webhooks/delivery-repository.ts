@@ -2,6 +2,7 @@ import type { WebhookDelivery } from '@petstore/contract';
 import {
   AppError,
   findPage,
+  Lease,
   type Caller,
   type Session,
   type TimePage,
@@ -15,6 +16,8 @@ import {
   type WebhookDocument,
 } from '../database/collections.js';
 import { webhookNotFound } from './webhook-repository.js';
+
+const WEBHOOK_LEASE = new Lease<WebhookDocument>({ owner: 'leaseOwner', until: 'leaseUntil' });
 
 /**
  * Deliveries as their account sees them, and the queries of the delivery worker: a webhook is
@@ -76,9 +79,9 @@ export class DeliveryRepository {
       {
         _id: { $in: candidates },
         enabled: true,
-        $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lt: now } }],
+        ...WEBHOOK_LEASE.free(now),
       },
-      { $set: { leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs) } },
+      { $set: WEBHOOK_LEASE.take(owner, leaseMs, now) },
       { returnDocument: 'after' },
     );
     if (claimed) return claimed;
@@ -97,16 +100,16 @@ export class DeliveryRepository {
 
   renewLease(webhookId: string, owner: string, leaseMs: number): Promise<WebhookDocument | null> {
     return this.#collections.webhooks.findOneAndUpdate(
-      { _id: webhookId, leaseOwner: owner, enabled: true },
-      { $set: { leaseUntil: new Date(new Date().getTime() + leaseMs) } },
+      { _id: webhookId, ...WEBHOOK_LEASE.heldBy(owner), enabled: true },
+      { $set: WEBHOOK_LEASE.take(owner, leaseMs) },
       { returnDocument: 'after' },
     );
   }
 
   async releaseWebhook(webhookId: string, owner: string): Promise<void> {
     await this.#collections.webhooks.updateOne(
-      { _id: webhookId, leaseOwner: owner },
-      { $unset: { leaseOwner: '', leaseUntil: '' } },
+      { _id: webhookId, ...WEBHOOK_LEASE.heldBy(owner) },
+      { $unset: WEBHOOK_LEASE.released() },
     );
   }
 

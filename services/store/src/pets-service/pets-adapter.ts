@@ -4,7 +4,14 @@ import {
   type PetStatus,
   type PetStatusEntry,
 } from '@petstore/contract';
-import { AppError, inSpan, SpanKind, withTraceContext } from '@petstore/service-kit';
+import {
+  AppError,
+  inSpan,
+  Replicas,
+  SpanKind,
+  withFailover,
+  withTraceContext,
+} from '@petstore/service-kit';
 
 export interface PetsAdapterOptions {
   baseUrls: string[];
@@ -28,28 +35,25 @@ type Response = { status: number; body: unknown };
 // Calls go to each replica in turn, and one that does not respond is passed over for the next:
 // every call here is safe to repeat.
 export function createPetsAdapter({ baseUrls, internalToken, timeoutMs }: PetsAdapterOptions) {
-  let turn = 0;
+  const replicas = new Replicas(baseUrls);
 
   async function send<R extends Response>(
     what: string,
     call: (client: InternalClient, fetchOptions: { signal: AbortSignal }) => Promise<R>,
     requestId?: string,
   ): Promise<Extract<R, { status: 200 | 404 }>> {
-    const first = turn++;
     const span = { kind: SpanKind.CLIENT, attributes: { 'peer.service': 'pets' } };
     const response = await inSpan(what, span, async () => {
-      let failure: unknown;
-      for (let attempt = 0; attempt < baseUrls.length; attempt++) {
-        const baseUrl = baseUrls[(first + attempt) % baseUrls.length] ?? '';
+      const sendTo = (baseUrl: string) => {
         const headers = withTraceContext<Record<string, string>>({});
         const client = createInternalClient({ baseUrl, internalToken, requestId, headers });
-        try {
-          return await call(client, { signal: AbortSignal.timeout(timeoutMs) });
-        } catch (error) {
-          failure = error;
-        }
+        return call(client, { signal: AbortSignal.timeout(timeoutMs) });
+      };
+      try {
+        return await withFailover({ replicas, send: sendTo, mayTryAgain: () => true });
+      } catch (error) {
+        throw new PetsUnavailableError(`${what}: no response`, error);
       }
-      throw new PetsUnavailableError(`${what}: no response`, failure);
     });
     if (response.status === 200 || response.status === 404) {
       return response as Extract<R, { status: 200 | 404 }>;

@@ -1,0 +1,65 @@
+import { test } from '@petstore/testkit/vitest';
+import type { Db, MongoClient } from 'mongodb';
+import { describe, expect } from 'vitest';
+import { Lease } from './lease.js';
+import { connectMongo } from './mongo.js';
+
+interface Job {
+  _id: string;
+  owner?: string;
+  until?: Date | null;
+}
+
+const it = test.extend<{ client: MongoClient; db: Db }>({
+  client: async ({ mongo }, use) => {
+    const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });
+    await use(client);
+    await client.close();
+  },
+  db: async ({ mongo, client }, use) => {
+    const db = client.db(mongo.databaseName(`lease_${Math.random().toString(36).slice(2)}`));
+    await use(db);
+    await db.dropDatabase();
+  },
+});
+
+const lease = new Lease<Job>({ owner: 'owner', until: 'until' });
+
+describe('a lease', () => {
+  it('is taken by one owner at a time, renewed by it, and free once released', async ({ db }) => {
+    const jobs = db.collection<Job>('jobs');
+    await jobs.insertMany([{ _id: 'never' }, { _id: 'unset', until: null }]);
+    const take = (owner: string) =>
+      jobs.findOneAndUpdate(
+        { _id: 'never', ...lease.free(new Date()) },
+        { $set: lease.take(owner, 60_000) },
+      );
+    expect(await take('a')).not.toBeNull();
+    expect(await take('b')).toBeNull();
+    expect(await jobs.countDocuments(lease.free(new Date()))).toBe(1);
+
+    const renewed = await jobs.updateOne(
+      { _id: 'never', ...lease.heldBy('a') },
+      { $set: lease.take('a', 120_000) },
+    );
+    expect(renewed.modifiedCount).toBe(1);
+    expect(
+      (await jobs.updateOne({ _id: 'never', ...lease.heldBy('b') }, { $unset: lease.released() }))
+        .modifiedCount,
+    ).toBe(0);
+    await jobs.updateOne({ _id: 'never', ...lease.heldBy('a') }, { $unset: lease.released() });
+    expect(await jobs.findOne({ _id: 'never' })).toEqual({ _id: 'never' });
+    expect(await take('b')).not.toBeNull();
+  });
+
+  it('is free again once it ran out: its owner died', async ({ db }) => {
+    const jobs = db.collection<Job>('jobs');
+    await jobs.insertOne({ _id: 'job', owner: 'dead', until: new Date(Date.now() - 1_000) });
+    const taken = await jobs.findOneAndUpdate(
+      { _id: 'job', ...lease.free(new Date()) },
+      { $set: lease.take('alive', 60_000) },
+      { returnDocument: 'after' },
+    );
+    expect(taken?.owner).toBe('alive');
+  });
+});
