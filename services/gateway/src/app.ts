@@ -4,10 +4,9 @@ import {
   getPetDocumentation,
   OpenApiDocumentSchema,
 } from '@petstore/contract';
-import { createService, type Logger } from '@petstore/service-kit';
+import { createService, refuseBodyWhereNone, type Logger } from '@petstore/service-kit';
 import { routeHandlers } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
-import type { Middleware } from 'koa';
 import type { Db } from 'mongodb';
 import type { Config } from './config.js';
 import { corsForOrigins } from './cors/cors.js';
@@ -16,8 +15,15 @@ import { docsAssets } from './docs/docs-page.js';
 import { upstreamReady, type Upstreams } from './proxy/upstreams.js';
 import type { RateLimits } from './rate-limits/rate-limits.js';
 import { gatewayContract, gatewayRoutes, type GatewayRoutesDeps } from './routes.js';
+import { authenticate } from './routing/authenticate.js';
+import { authorize } from './routing/authorize.js';
+import { deprecation } from './routing/deprecation.js';
 import { gatewayRouter } from './routing/gateway-router.js';
 import { refuseTooManyHeaders } from './routing/header-count.js';
+import { proxyOrHandle } from './routing/proxy-or-handle.js';
+import { rateLimit } from './routing/rate-limit.js';
+import { refuseEncoding } from './routing/refuse-encoding.js';
+import { resolveRoute } from './routing/resolve-route.js';
 import { securityHeaders } from './routing/security-headers.js';
 import type { EventRecorder } from './webhooks/event-recorder.js';
 import {
@@ -54,15 +60,7 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
     }),
     ...routeHandlers(internalEventsContract, internalEventRoutes(recorder), { validateResponses }),
   ]);
-  const router = gatewayRouter({
-    deprecation: { ...config.getPetDeprecation, documentation: getPetDocumentation },
-    authenticator,
-    rateLimits,
-    maxInFlightPerAccount: config.maxInFlightPerAccount,
-    upstreams,
-    proxy: { ...config.upstream, internalToken, bodyLimitBytes: BODY_LIMIT_BYTES },
-    ownRoutes,
-  });
+  const proxy = { ...config.upstream, internalToken, bodyLimitBytes: BODY_LIMIT_BYTES };
   const cors = corsForOrigins(config.corsOrigins);
   const app = createService({
     name: 'gateway',
@@ -75,16 +73,23 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
       pets: () => upstreamReady(upstreams.pets, internalToken, READINESS_TIMEOUT_MS),
       store: () => upstreamReady(upstreams.store, internalToken, READINESS_TIMEOUT_MS),
     },
+    // After service-kit's serverTelemetry, requestId, requestLogging, errorMiddleware, requireHost:
     beforeBody: [
       // First: every answer to an allowed origin, errors included, carries its headers, and a
-      // preflight is answered before authentication and before the router's own OPTIONS.
+      // preflight is answered here, before authentication and before the router's own OPTIONS.
       ...(cors ? [cors] : []),
       securityHeaders({ https: publicUrl.startsWith('https:') }),
       refuseTooManyHeaders(),
-      // Before the router: any `/internal/…` path is 401 without the token, known or not.
+      // Any `/internal/…` path is 401 without the token, known or not.
       internalOnly(internalToken),
-      // @koa/router types its middleware as needing `ctx.params` and `ctx.router`, which it sets.
-      router.routes() as Middleware,
+      resolveRoute(gatewayRouter()),
+      deprecation({ ...config.getPetDeprecation, documentation: getPetDocumentation }),
+      authenticate(authenticator),
+      rateLimit({ rateLimits, maxInFlightPerAccount: config.maxInFlightPerAccount }),
+      authorize,
+      refuseBodyWhereNone(),
+      refuseEncoding,
+      proxyOrHandle({ upstreams, proxy, ownRoutes }),
     ],
     // Not operations of the contract: the reference page's scripts and the API's index.
     routers: [docsAssets(), apiIndexRoutes(apiIndex(openApiDocument, publicUrl))],

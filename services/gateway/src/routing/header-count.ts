@@ -6,7 +6,7 @@ const MAX_HEADERS = 100;
 
 /** 431 `headers_too_large` for a request with more than 100 headers. */
 export function refuseTooManyHeaders(): Middleware {
-  return async (ctx, next) => {
+  return async function refuseTooManyHeaders(ctx, next) {
     if (ctx.req.rawHeaders.length / 2 > MAX_HEADERS) {
       throw new AppError('headers_too_large', `a request may carry at most ${MAX_HEADERS} headers`);
     }

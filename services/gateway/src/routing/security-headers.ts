@@ -16,7 +16,7 @@ export function securityHeaders({ https }: { https: boolean }): Middleware {
     'X-Frame-Options': 'DENY',
   };
   if (https) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
-  return async (ctx, next) => {
+  return async function securityHeaders(ctx, next) {
     ctx.set(headers);
     ctx.set('API-Version', apiVersionOf(ctx.path));
     await next();
