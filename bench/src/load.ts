@@ -44,7 +44,15 @@ export async function send(
         duration: seconds,
         amount,
         timeout: 10,
-        requests: onAnswer ? [{ onResponse: (status, body) => onAnswer(status, body) }] : undefined,
+        requests: onAnswer
+          ? [
+              {
+                onResponse: (status, body) => {
+                  onAnswer(status, body);
+                },
+              },
+            ]
+          : undefined,
       },
       (error, finished) => {
         clearTimeout(timer);
@@ -53,7 +61,12 @@ export async function send(
       },
     );
     // `amount` overrides `duration` in autocannon: the time bound is kept here.
-    const timer = setTimeout(() => instance.stop(), seconds * 1000 + 1000);
+    const timer = setTimeout(
+      () => {
+        instance.stop();
+      },
+      seconds * 1000 + 1000,
+    );
   });
   return {
     requestsPerSecond: Math.round(result.requests.total / result.duration),

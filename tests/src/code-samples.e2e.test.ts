@@ -36,7 +36,8 @@ function run(file: string, args: string[], env: Record<string, string>): Promise
       args,
       { env: { ...process.env, ...env }, timeout: 30_000 },
       (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        const failedWith = typeof error?.code === 'number' ? error.code : null;
+        const code = error ? failedWith : 0;
         resolve({ code, stdout, stderr });
       },
     );

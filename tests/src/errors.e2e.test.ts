@@ -94,7 +94,9 @@ const unauthorized = (when: string, authorization?: string): ErrorCase => ({
     callHttp(api.url, 'GET', '/v1/pets', {
       headers: authorization === undefined ? {} : { authorization },
     }),
-  also: ({ headers }) => expect(headers.get('www-authenticate')).toBe('Bearer realm="petstore"'),
+  also: ({ headers }) => {
+    expect(headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
+  },
 });
 
 const cases: ErrorCase[] = [
@@ -102,10 +104,11 @@ const cases: ErrorCase[] = [
     code: 'validation_failed',
     when: 'a body fails its schema',
     request: () => shop().orders.placeOrder({ body: { petId: stockedPetId, quantity: 0 } }),
-    also: ({ body }) =>
+    also: ({ body }) => {
       expect(body).toMatchObject({
         details: [{ path: 'body.quantity', message: expect.any(String) as string }],
-      }),
+      });
+    },
   },
   failing('validation_failed', 'a path id is negative', () =>
     shop().categories.getCategory({ params: { categoryId: '-1' } }),
@@ -165,7 +168,9 @@ const cases: ErrorCase[] = [
     code: 'method_not_allowed',
     when: 'a known path is asked with another method',
     request: () => asCustomer('PUT', '/v1/store/orders', { body: {} }),
-    also: ({ headers }) => expect(headers.get('allow')).toBe('GET, HEAD, OPTIONS, POST'),
+    also: ({ headers }) => {
+      expect(headers.get('allow')).toBe('GET, HEAD, OPTIONS, POST');
+    },
   },
   failing('conflict', 'an email is already used, in another case', () =>
     api.client().accounts.createAccount({ body: { email: customer.email.toUpperCase() } }),
@@ -269,7 +274,9 @@ const cases: ErrorCase[] = [
         body: '{"message": "hi"}',
         headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
       }),
-    also: ({ headers }) => expect(headers.get('accept-encoding')).toBe('identity'),
+    also: ({ headers }) => {
+      expect(headers.get('accept-encoding')).toBe('identity');
+    },
   },
   failing(
     'malformed_request',

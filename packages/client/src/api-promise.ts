@@ -24,7 +24,9 @@ export class ApiPromise<T> extends Promise<T> {
 
   constructor(answer: Promise<WithResponse<T>>) {
     // The base promise is never used: every way of reading this one goes to `answer`.
-    super((resolve) => resolve(undefined as T));
+    super((resolve) => {
+      resolve(undefined as T);
+    });
     this.#answer = answer;
   }
 

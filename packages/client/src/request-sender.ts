@@ -190,7 +190,9 @@ export class RequestSender {
     if (this.options.apiKey) headers.set('Authorization', `Bearer ${this.options.apiKey}`);
     if (spec.body !== undefined) headers.set('Content-Type', 'application/json');
     for (const given of [this.options.headers, options.headers]) {
-      new Headers(given).forEach((value, name) => headers.set(name, value));
+      new Headers(given).forEach((value, name) => {
+        headers.set(name, value);
+      });
     }
     if (options.idempotencyKey !== undefined) {
       headers.set('Idempotency-Key', options.idempotencyKey);
@@ -212,8 +214,15 @@ export class RequestSender {
     const timeout = options.timeout ?? this.options.timeout ?? 30_000;
     const controller = new AbortController();
     // setTimeout fires at once for more than 2^31 - 1 ms; such a timeout means none.
-    const timer = timeout < 2 ** 31 ? setTimeout(() => controller.abort(), timeout) : undefined;
-    const forward = () => controller.abort();
+    const timer =
+      timeout < 2 ** 31
+        ? setTimeout(() => {
+            controller.abort();
+          }, timeout)
+        : undefined;
+    const forward = () => {
+      controller.abort();
+    };
     signal?.addEventListener('abort', forward, { once: true });
     const fetch = this.options.fetch ?? globalThis.fetch;
     try {

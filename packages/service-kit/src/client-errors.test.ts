@@ -27,7 +27,9 @@ function exchange(port: number, bytes: string) {
     (resolve, reject) => {
       const socket = connect(port, '127.0.0.1');
       let text = '';
-      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
       socket.on('error', reject);
       socket.on('close', () => {
         const [head = '', body = ''] = text.split('\r\n\r\n');

@@ -41,8 +41,12 @@ function send(url: string, agent: Agent, method: string, body?: string) {
     const req = request(`${url}/pets/1`, { method, agent, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body: text });
+      });
     });
     req.on('error', reject);
     req.end(body);

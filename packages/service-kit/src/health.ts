@@ -17,7 +17,9 @@ function probe(name: string, check: ReadinessCheck, timeoutMs: number) {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<ReadinessFailure>((resolve) => {
     const reason = `no answer within ${timeoutMs} ms`;
-    timer = setTimeout(() => resolve({ name, reason }), timeoutMs);
+    timer = setTimeout(() => {
+      resolve({ name, reason });
+    }, timeoutMs);
   });
   const checked = Promise.resolve()
     .then(check)
@@ -25,7 +27,9 @@ function probe(name: string, check: ReadinessCheck, timeoutMs: number) {
       () => undefined,
       (error: unknown): ReadinessFailure => ({ name, reason: 'unavailable', error }),
     );
-  return Promise.race([checked, timedOut]).finally(() => clearTimeout(timer));
+  return Promise.race([checked, timedOut]).finally(() => {
+    clearTimeout(timer);
+  });
 }
 
 export interface HealthOptions {

@@ -35,7 +35,9 @@ function announce(url: string, length: number): Promise<{ status: number; body: 
     req.on('response', (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
       res.on('end', () => {
         req.destroy();
         resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
@@ -49,7 +51,11 @@ function announce(url: string, length: number): Promise<{ status: number; body: 
 function answers(socket: Socket): { next: () => Promise<string>; closed: Promise<void> } {
   let buffered = '';
   let wake = (): void => {};
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const closed = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      resolve();
+    }),
+  );
   socket.setEncoding('utf8');
   socket.on('data', (text: string) => {
     buffered += text;
@@ -65,7 +71,12 @@ function answers(socket: Socket): { next: () => Promise<string>; closed: Promise
         buffered = buffered.slice(end);
         return answer;
       }
-      await Promise.race([new Promise<void>((resolve) => (wake = resolve)), closed]);
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          wake = resolve;
+        }),
+        closed,
+      ]);
       if (socket.destroyed && !buffered.includes('\r\n\r\n')) throw new Error('closed');
     }
   };

@@ -1,6 +1,6 @@
 import type { Document, Filter, MatchKeysAndValues } from 'mongodb';
 
-/** The fields a collection keeps a document's lease in: who holds it, and until when. */
+/** The fields a collection keeps a document's lease in: who has it, and until when. */
 export interface LeaseFields<T> {
   owner: keyof T & string;
   until: keyof T & string;

@@ -117,8 +117,12 @@ const ping = (client: MongoClient) => client.db('admin').command({ ping: 1 });
  */
 function betweenHeartbeats(client: MongoClient): Promise<void> {
   return new Promise((resolve) => {
-    const started = (event: ServerHeartbeatStartedEvent) => event.awaited && done();
-    const timer = setTimeout(() => done(), 2_000);
+    const started = (event: ServerHeartbeatStartedEvent) => {
+      if (event.awaited) done();
+    };
+    const timer = setTimeout(() => {
+      done();
+    }, 2_000);
     const done = () => {
       clearTimeout(timer);
       client.off('serverHeartbeatStarted', started);
@@ -141,7 +145,9 @@ describe('a client from connectMongo', () => {
   it('leaves an awaited heartbeat alone, however long it lasts', async () => {
     await using mongo = await connected(TIMEOUT_MS);
     let reopened = false;
-    mongo.client.once('topologyOpening', () => (reopened = true));
+    mongo.client.once('topologyOpening', () => {
+      reopened = true;
+    });
     heartbeatStarted(mongo.client, true);
     await sleep(4 * TIMEOUT_MS + 1_000);
     expect(reopened).toBe(false);

@@ -52,7 +52,9 @@ function reconnectWhenMonitorHangs(client: MongoClient, hungAfterMs: number, ret
   client.on('serverHeartbeatStarted', (event: ServerHeartbeatStartedEvent) => {
     checkStartedAt = event.awaited ? undefined : Date.now();
   });
-  const checkEnded = () => (checkStartedAt = undefined);
+  const checkEnded = () => {
+    checkStartedAt = undefined;
+  };
   client.on('serverHeartbeatSucceeded', checkEnded);
   client.on('serverHeartbeatFailed', checkEnded);
 
@@ -72,7 +74,9 @@ function reconnectWhenMonitorHangs(client: MongoClient, hungAfterMs: number, ret
     if (reconnecting || checkStartedAt === undefined) return;
     if (Date.now() - checkStartedAt < hungAfterMs) return;
     checkStartedAt = undefined;
-    reconnecting = reconnect().finally(() => (reconnecting = undefined));
+    reconnecting = reconnect().finally(() => {
+      reconnecting = undefined;
+    });
   };
   const timer = setInterval(check, Math.min(hungAfterMs, retryMs)).unref();
   // The owner's close ends the watch, and no reconnect undoes it.

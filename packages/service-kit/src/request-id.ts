@@ -15,7 +15,8 @@ export function requestId(app: Koa, logger: Logger): Middleware {
     configurable: true,
     enumerable: true,
     get(this: WithRequestLogger): Logger {
-      return (this[requestLogger] ??= logger.child({ requestId: this.requestId }));
+      this[requestLogger] ??= logger.child({ requestId: this.requestId });
+      return this[requestLogger];
     },
     set(this: WithRequestLogger, bound: Logger) {
       this[requestLogger] = bound;
@@ -33,13 +34,18 @@ export function requestId(app: Koa, logger: Logger): Middleware {
 const CLIENT_CLOSED_REQUEST = 499;
 const PROBE_PATHS = new Set(['/health', '/ready']);
 
+/** Probes are polled often: their requests log at debug. */
+function levelOf(path: string): 'debug' | 'info' {
+  return PROBE_PATHS.has(path) ? 'debug' : 'info';
+}
+
 // A client that left (499) is no fault: info, so that an error rate counts real faults.
 export function requestLogging(logger: Logger): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
     await next();
     const failed = ctx.status >= 500;
-    const level = failed ? 'error' : PROBE_PATHS.has(ctx.path) ? 'debug' : 'info';
+    const level = failed ? 'error' : levelOf(ctx.path);
     if (!logger.isLevelEnabled(level)) return;
     const fields = {
       method: ctx.method,

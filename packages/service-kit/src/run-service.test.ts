@@ -12,7 +12,9 @@ import { route } from './test-support/test-service.js';
 /** A promise and the function that settles it, for holding a request open until a test says so. */
 function gate() {
   let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   return { open, opened };
 }
 
@@ -147,7 +149,9 @@ describe('runService', () => {
       const waiters: (() => void)[] = [];
       createInterface({ input: child.stdout }).on('line', (line) => {
         events.push(JSON.parse(line) as Record<string, unknown>);
-        waiters.splice(0).forEach((wake) => wake());
+        waiters.splice(0).forEach((wake) => {
+          wake();
+        });
       });
       const nextEvent = async (name: string) => {
         let found = events.find((event) => event.event === name);

@@ -89,7 +89,9 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
         logger.info({ drainMs }, 'draining: not ready, still serving');
         await sleep(drainMs);
       }
-      const cutOff = setTimeout(() => server.closeAllConnections(), gracePeriodMs);
+      const cutOff = setTimeout(() => {
+        server.closeAllConnections();
+      }, gracePeriodMs);
       await new Promise((resolve) => server.close(resolve));
       clearTimeout(cutOff);
       await runHooks(onShutdown, logger);

@@ -45,7 +45,9 @@ export class SequenceBlocks {
           this.#next = last - this.blockSize + 1;
           this.#last = last;
         })
-        .finally(() => (this.#refill = undefined));
+        .finally(() => {
+          this.#refill = undefined;
+        });
       await this.#refill;
     }
     return this.#next++;

@@ -15,7 +15,9 @@ export function tooLarge(ctx: Context, limitBytes: number): AppError {
     ctx.req.unpipe();
     ctx.req.resume();
     const close = setTimeout(() => ctx.req.socket.destroy(), DROP_REST_MS);
-    ctx.req.once('close', () => clearTimeout(close));
+    ctx.req.once('close', () => {
+      clearTimeout(close);
+    });
   });
   return new AppError('payload_too_large', `request body is larger than ${limitBytes} bytes`);
 }

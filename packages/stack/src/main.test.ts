@@ -56,10 +56,16 @@ async function pnpmStart(env: Record<string, string> = {}): Promise<Started> {
     detached: true,
   });
   let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
   const exited = new Promise<number | string | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal)),
+    child.once('exit', (code, signal) => {
+      resolve(code ?? signal);
+    }),
   );
   started = {
     child,
@@ -88,10 +94,14 @@ async function noneAnswers(urls: string[]): Promise<void> {
 /** A receiver on a loopback port: resolves with the first request's headers and body. */
 async function loopbackReceiver() {
   let received!: (request: { headers: IncomingMessage['headers']; body: string }) => void;
-  const request = new Promise<Parameters<typeof received>[0]>((resolve) => (received = resolve));
+  const request = new Promise<Parameters<typeof received>[0]>((resolve) => {
+    received = resolve;
+  });
   const server = createServer((req, res) => {
     let body = '';
-    req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    req.setEncoding('utf8').on('data', (chunk: string) => {
+      body += chunk;
+    });
     req.on('end', () => {
       res.writeHead(204).end();
       received({ headers: req.headers, body });

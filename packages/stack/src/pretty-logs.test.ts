@@ -8,14 +8,18 @@ async function prettyOf(lines: string[]): Promise<string[]> {
   const input = new PassThrough();
   const output = new PassThrough();
   let text = '';
-  output.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  output.setEncoding('utf8').on('data', (chunk: string) => {
+    text += chunk;
+  });
   printPretty(input, output, 'gateway-2');
   // Written in pieces that split lines, as a pipe delivers them.
   const all = lines.join('\n') + '\n';
   input.write(all.slice(0, 40));
   input.end(all.slice(40));
   const written = () => stripVTControlCharacters(text).split('\n').filter(Boolean);
-  await vi.waitFor(() => expect(written()).toHaveLength(lines.length));
+  await vi.waitFor(() => {
+    expect(written()).toHaveLength(lines.length);
+  });
   return written();
 }
 

@@ -45,7 +45,9 @@ export class ServiceProcess {
     const pipes = stdio === 'pipe' ? [child.stdout, child.stderr].filter((p) => p !== null) : [];
     // What a piped service last wrote while starting, so that a failed start says why.
     let lastOutput = '';
-    const keep = (chunk: string) => (lastOutput = (lastOutput + chunk).slice(-OUTPUT_KEPT));
+    const keep = (chunk: string) => {
+      lastOutput = (lastOutput + chunk).slice(-OUTPUT_KEPT);
+    };
     for (const pipe of pipes) {
       pipe.setEncoding('utf8').on('data', keep);
       pipe.on('data', (chunk: string) => onOutput?.(name, chunk));

@@ -33,7 +33,11 @@ const url = (port: number) => `http://127.0.0.1:${port}`;
 async function ensurePortFree(port: number, variable: string): Promise<void> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject).listen(port, '127.0.0.1', () => server.close(() => resolve()));
+    server.once('error', reject).listen(port, '127.0.0.1', () =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   }).catch((error: NodeJS.ErrnoException) => {
     throw new Error(
       error.code === 'EADDRINUSE'

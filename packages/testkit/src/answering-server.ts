@@ -5,7 +5,7 @@ import { waitForMongo } from './wait-for-mongo.js';
 
 /** Where a mongod just started answers. */
 export interface MongodAddresses {
-  /** For the clients handed the server. */
+  /** For the clients given the server. */
   uri: string;
   /** To this mongod alone (`directConnection=true`), for setting it up. */
   directUri: string;

@@ -36,7 +36,9 @@ export async function startDatabaseProcess({
     : 0;
   const child = spawnGuarded(command, args, { env });
   let output = '';
-  const keep = (chunk: string) => (output = (output + chunk).slice(-4000));
+  const keep = (chunk: string) => {
+    output = (output + chunk).slice(-4000);
+  };
   child.stdout?.setEncoding('utf8').on('data', keep);
   child.stderr?.setEncoding('utf8').on('data', keep);
   const startup = new AbortController();

@@ -3,7 +3,7 @@ import { DatabaseNames } from './database-names.js';
 import type { MongoServer } from './mongo-server.js';
 import { waitForMongo } from './wait-for-mongo.js';
 
-/** A server someone else runs (`MONGODB_URI`): only the databases handed out here are dropped. */
+/** A server someone else runs (`MONGODB_URI`): only the databases given out here are dropped. */
 export async function useExternalMongo(uri: string): Promise<MongoServer> {
   await waitForMongo(uri, 10_000);
   const names = new DatabaseNames();

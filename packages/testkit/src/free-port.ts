@@ -29,11 +29,13 @@ export async function freePort(): Promise<number> {
 function claim(port: number): Promise<boolean> {
   if (process.platform !== 'linux') return Promise.resolve(true);
   return new Promise((resolve) => {
-    const holder = createServer();
-    holder.unref();
-    holder.once('error', () => resolve(false));
-    holder.listen(`\0petstore-port-${port}`, () => {
-      setTimeout(() => holder.close(), CLAIM_MS).unref();
+    const claim = createServer();
+    claim.unref();
+    claim.once('error', () => {
+      resolve(false);
+    });
+    claim.listen(`\0petstore-port-${port}`, () => {
+      setTimeout(() => claim.close(), CLAIM_MS).unref();
       resolve(true);
     });
   });
@@ -43,7 +45,13 @@ function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.once('error', () => {
+      resolve(false);
+    });
+    server.listen(port, '127.0.0.1', () =>
+      server.close(() => {
+        resolve(true);
+      }),
+    );
   });
 }

@@ -41,7 +41,10 @@ export function spawnGuarded(
 export async function stopGuarded(child: ChildProcess): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
+    else
+      child.once('exit', (code) => {
+        resolve(code);
+      });
   });
   child.stdin?.end();
   return exited;

@@ -49,7 +49,7 @@ export async function initiateReplicaSet(
         });
       }
     }
-    // A transaction its dead client left holds its documents this long, not MongoDB's 60 s
+    // A transaction its dead client left locks its documents this long, not MongoDB's 60 s
     // (docs/configuration.md).
     await admin.command({ setParameter: 1, transactionLifetimeLimitSeconds: 6 });
     for (;;) {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The monorepo's root: the nearest folder above this file holding pnpm-workspace.yaml. */
+/** The monorepo's root: the nearest folder above this file with pnpm-workspace.yaml. */
 export function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {

@@ -22,8 +22,12 @@ export function runMain(entry: string, env: Record<string, string>): RunningMain
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   return {
     child,
@@ -35,20 +39,29 @@ export function runMain(entry: string, env: Record<string, string>): RunningMain
     output: () => ({ stdout, stderr }),
     url: () =>
       new Promise((resolve, reject) => {
-        const settle = (then: () => void) => {
+        const finish = (then: () => void) => {
           clearTimeout(timer);
           child.stdout.off('data', look);
           child.off('exit', fail);
           then();
         };
-        const fail = () =>
-          settle(() => reject(new Error(`${entry} did not start:\n${stdout}\n${stderr}`)));
+        const fail = () => {
+          finish(() => {
+            reject(new Error(`${entry} did not start:\n${stdout}\n${stderr}`));
+          });
+        };
         const look = () => {
           const url = /"url":"(http:\/\/[^"]+)"/.exec(stdout)?.[1];
-          if (url) settle(() => resolve(url));
+          if (url)
+            finish(() => {
+              resolve(url);
+            });
         };
         const timer = setTimeout(fail, 30_000);
-        if (child.exitCode !== null) return fail();
+        if (child.exitCode !== null) {
+          fail();
+          return;
+        }
         child.stdout.on('data', look);
         child.once('exit', fail);
         look();

@@ -20,11 +20,10 @@ describe('startMongo', () => {
   });
 
   it('takes MONGODB_URI first, then the container PETSTORE_TEST_MONGO_IMAGE names, else the embedded database', () => {
-    const expected = process.env.MONGODB_URI
-      ? 'external'
-      : process.env.PETSTORE_TEST_MONGO_IMAGE
-        ? 'container'
-        : 'embedded';
+    const { MONGODB_URI, PETSTORE_TEST_MONGO_IMAGE } = process.env;
+    let expected = 'embedded';
+    if (PETSTORE_TEST_MONGO_IMAGE) expected = 'container';
+    if (MONGODB_URI) expected = 'external';
     expect(server.kind).toBe(expected);
   });
 

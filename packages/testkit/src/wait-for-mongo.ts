@@ -52,6 +52,8 @@ function accepts(address: { host: string; port: number }): Promise<boolean> {
       socket.destroy();
       resolve(true);
     });
-    socket.once('error', () => resolve(false));
+    socket.once('error', () => {
+      resolve(false);
+    });
   });
 }

@@ -29,7 +29,9 @@ describe('headers on every answer', () => {
   it('sends API-Version and the security headers on successes, errors and meta answers', async ({
     mongo,
   }) => {
-    await using pets = await startFakeService((_request, res) => sendJson(res, 200, []));
+    await using pets = await startFakeService((_request, res) => {
+      sendJson(res, 200, []);
+    });
     await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const answers = await Promise.all([
       fetch(`${gateway.url}/health`),
@@ -121,9 +123,9 @@ describe('/health and /ready', () => {
     mongo,
   }) => {
     await using pets = await readyService();
-    await using store = await startFakeService((_request, res) =>
-      sendJson(res, 503, { code: 'service_unavailable', message: 'db down', status: 503 }),
-    );
+    await using store = await startFakeService((_request, res) => {
+      sendJson(res, 503, { code: 'service_unavailable', message: 'db down', status: 503 });
+    });
     await using gateway = await startTestGateway(mongo, {
       env: {
         PETS_URL: pets.url,

@@ -44,7 +44,9 @@ export function buildGateway(client: MongoClient, db: Db, config: Config, logger
   const messages = new MessageRepository(db);
   const deliveries = new DeliveryRepository(db, config.webhooks.retentionMs);
   const webhookDeliveries = deliveryWorker(deliveries, config.webhooks, logger);
-  const recorder = new EventRecorder(db, (webhookIds) => webhookDeliveries.wake(webhookIds));
+  const recorder = new EventRecorder(db, (webhookIds) => {
+    webhookDeliveries.wake(webhookIds);
+  });
   const deliver = logDelivery(logger);
   const transaction = <T>(work: (session: Session) => Promise<T>) => inTransaction(client, work);
   // Created keys and webhook secrets are shown again to a retry: records keep them sealed.
@@ -78,8 +80,12 @@ export function buildGateway(client: MongoClient, db: Db, config: Config, logger
     authenticator: new Authenticator(accounts, createKeyCache({ ttlMs, maxEntries }), keyUsage),
     rateLimits: rateLimits(db, config.rateLimit),
     upstreams: createUpstreams(config.services, config.upstream.timeoutMs),
-    onMessageQueued: (id) => messageDeliveries.queued(id),
-    onWebhookDeliveryDue: () => webhookDeliveries.kick(),
+    onMessageQueued: (id) => {
+      messageDeliveries.queued(id);
+    },
+    onWebhookDeliveryDue: () => {
+      webhookDeliveries.kick();
+    },
   };
   // Stopped last first: the messages, then the webhooks.
   return { deps, keyUsage, workers: [webhookDeliveries, messageDeliveries] };

@@ -76,7 +76,7 @@ export function startStore(
         }),
         inventory: createInventory({ inventory, outbox, petCheck, transaction }),
       });
-      databaseGauge('petstore_outbox_backlog', 'Messages the outbox holds.', async () => {
+      databaseGauge('petstore_outbox_backlog', 'Messages in the outbox.', async () => {
         return (await outbox.backlog()).size;
       });
       databaseGauge(

@@ -157,7 +157,13 @@ describe('database commands per operation', () => {
     reported.placeOrderFirst = total(await commandsOf([pets, store], order, sent));
     let placed = '';
     reported.placeOrderAlone = total(
-      await commandsOf([pets, store], async () => (placed = await order()), sent),
+      await commandsOf(
+        [pets, store],
+        async () => {
+          placed = await order();
+        },
+        sent,
+      ),
     );
     reported.placeOrderWithIdempotencyKeyAlone = total(
       await commandsOf([pets, store], () => order(keyed()), sent),

@@ -162,9 +162,9 @@ async function pnpmStart(
     };
     child.stdout?.setEncoding('utf8').on('data', onData);
     child.stderr?.setEncoding('utf8').on('data', onData);
-    child.once('exit', (code) =>
-      reject(new Error(`pnpm start exited (${code}) before it started: ${output.join('')}`)),
-    );
+    child.once('exit', (code) => {
+      reject(new Error(`pnpm start exited (${code}) before it started: ${output.join('')}`));
+    });
   });
   await started;
   return { child, url: `http://127.0.0.1:${port}` };
@@ -413,7 +413,9 @@ beforeAll(async () => {
   }
   // Reaped: none of them runs any more.
   await vi.waitFor(
-    async () => expect((await Promise.all(tree.map(running))).filter(Boolean)).toEqual([]),
+    async () => {
+      expect((await Promise.all(tree.map(running))).filter(Boolean)).toEqual([]);
+    },
     { timeout: 10_000, interval: 50 },
   );
 

@@ -39,7 +39,9 @@ function readyGateways(urls: string[]) {
       .finally(() => asking.delete(answer));
     asking.add(answer);
   };
-  const timer = setInterval(() => urls.forEach(ask), READY_POLL_MS);
+  const timer = setInterval(() => {
+    urls.forEach(ask);
+  }, READY_POLL_MS);
   let turn = 0;
   return {
     has: (url: string) => ready.has(url),

@@ -40,7 +40,9 @@ export class ConsumerRun implements AsyncDisposable {
       partial = texts.pop() ?? '';
       for (const text of texts) if (text) this.#take(parse(text));
     });
-    this.#child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.#stderr += chunk));
+    this.#child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      this.#stderr += chunk;
+    });
     this.exited = new Promise((resolve) => {
       this.#child.once('close', (code) => {
         if (partial) this.#take(parse(partial));

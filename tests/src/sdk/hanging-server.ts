@@ -24,6 +24,10 @@ export class HangingServer implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     for (const socket of this.#sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      this.#server.close(() => {
+        resolve();
+      }),
+    );
   }
 }

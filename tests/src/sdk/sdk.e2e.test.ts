@@ -101,7 +101,10 @@ async function shop(): Promise<Omit<ConsumerInput, 'hangingUrl' | 'deliveryPath'
 beforeAll(async () => {
   const making = consumerProject();
   const shopping = shop();
-  const serving = HangingServer.start().then((started) => (hanging = started));
+  const serving = HangingServer.start().then((started) => {
+    hanging = started;
+    return started;
+  });
   // All settle before a failure is thrown: nothing is left at work when afterAll cleans up.
   await Promise.allSettled([making, shopping, serving]);
   const [made, bought, server] = await Promise.all([making, shopping, serving]);

@@ -28,7 +28,9 @@ async function hangingOrder(url: string, apiKey: string): Promise<Socket> {
 /** Everything the server sends on `socket` until it closes it. */
 async function answerOf(socket: Socket): Promise<string> {
   let answer = '';
-  socket.on('data', (chunk: string) => (answer += chunk));
+  socket.on('data', (chunk: string) => {
+    answer += chunk;
+  });
   await once(socket, 'close');
   return answer;
 }

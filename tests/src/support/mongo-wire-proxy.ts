@@ -74,7 +74,9 @@ export class MongoWireProxy implements AsyncDisposable {
     const { hostname, port } = new URL(uri);
     const server = createServer();
     const proxy = new MongoWireProxy(server, { host: hostname, port: Number(port) });
-    server.on('connection', (client) => proxy.#accept(client));
+    server.on('connection', (client) => {
+      proxy.#accept(client);
+    });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     return proxy;
@@ -131,7 +133,11 @@ export class MongoWireProxy implements AsyncDisposable {
   async close(): Promise<void> {
     for (const socket of this.#sockets) socket.destroy();
     this.#sockets.clear();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      this.#server.close(() => {
+        resolve();
+      }),
+    );
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -16,7 +16,10 @@ export function runProgram(
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(file, args, { ...options, maxBuffer: 256 << 20 }, (error, stdout, stderr) => {
-      if (!error) return resolve(stdout);
+      if (!error) {
+        resolve(stdout);
+        return;
+      }
       const name = basename(file);
       reject(
         new Error(

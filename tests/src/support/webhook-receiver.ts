@@ -75,7 +75,11 @@ export class WebhookReceiver implements AsyncDisposable {
     for (const release of this.#hanging) release();
     this.#hanging.clear();
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

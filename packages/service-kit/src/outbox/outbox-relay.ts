@@ -23,7 +23,7 @@ const LEASE_MS = 30_000;
 const GATHER_MS = 10;
 
 /**
- * Sends what the outbox holds, topic by topic, and deletes what was sent. A commit that added
+ * Sends what is in the outbox, topic by topic, and deletes what was sent. A commit that added
  * messages wakes it, 10 ms later; otherwise it looks every `pollMs`, or when the first retry it
  * put off is due.
  */

@@ -5,7 +5,7 @@ import { currentTraceparent } from '../telemetry/tracing.js';
 import { timeOrderedId } from '../time-ordered-id.js';
 import type { Session } from '../transactions.js';
 
-/** A message another service is owed, written in the transaction of the change it tells of. */
+/** A message for another service, written in the transaction of the change it tells of. */
 export interface OutboxMessage<Payload = unknown> {
   /** In the order messages were added, like event ids. */
   _id: string;
@@ -22,7 +22,7 @@ export interface OutboxMessage<Payload = unknown> {
 
 export type NewMessage = Pick<OutboxMessage, 'topic' | 'payload'> & { id?: string };
 
-/** A claim holds messages until they are due again: `dueAt` is both the retry and the lease end. */
+/** A claim leases messages until they are due again: `dueAt` is both the retry and the lease end. */
 const LEASE = new Lease<OutboxMessage>({ owner: 'claim', until: 'dueAt' });
 
 /** The messages of `claimed` whose claim no other process took over meanwhile. */
@@ -59,7 +59,9 @@ export class Outbox {
     }));
     await this.#messages.insertMany(documents, { session });
     // Once the transaction ended: its messages are there to send, unless it aborted.
-    session.once('ended', () => this.#added());
+    session.once('ended', () => {
+      this.#added();
+    });
   }
 
   /** `then` runs once a transaction that added messages has ended, e.g. to wake the relay. */
@@ -67,7 +69,7 @@ export class Outbox {
     this.#added = then;
   }
 
-  /** Up to `limit` due messages, oldest due first, held for `leaseMs` by this claim. */
+  /** Up to `limit` due messages, oldest due first, leased for `leaseMs` by this claim. */
   async claim(limit: number, leaseMs: number): Promise<OutboxMessage[]> {
     const now = new Date();
     const due = await this.#messages.find(LEASE.free(now), { sort: { dueAt: 1 }, limit }).toArray();

@@ -106,7 +106,13 @@ export async function startTelemetry(service: string, host: string, metricsPort?
     metricsUrl:
       address && typeof address === 'object' ? `http://${host}:${address.port}/metrics` : undefined,
     async close() {
-      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      if (server) {
+        await new Promise<void>((resolve) => {
+          server.close(() => {
+            resolve();
+          });
+        });
+      }
       await stopTracing?.();
     },
   };
@@ -180,6 +186,10 @@ export function monitorMongoCommands(
     };
     dbOperationDuration.observe(labels, event.duration / 1000);
   };
-  client.on('commandSucceeded', (event) => finish(event, 'success'));
-  client.on('commandFailed', (event) => finish(event, 'error'));
+  client.on('commandSucceeded', (event) => {
+    finish(event, 'success');
+  });
+  client.on('commandFailed', (event) => {
+    finish(event, 'error');
+  });
 }

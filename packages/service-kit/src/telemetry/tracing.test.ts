@@ -38,7 +38,9 @@ describe('startTracing', () => {
     const received: { path?: string; type?: string; bytes: number }[] = [];
     await using collector = await serveHttp((req, res) => {
       let bytes = 0;
-      req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      req.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
       req.on('end', () => {
         received.push({ path: req.url, type: req.headers['content-type'], bytes });
         res.writeHead(200).end();

@@ -16,7 +16,9 @@ if (!mongoUri) throw new Error('[sigterm-fixture] FIXTURE_MONGODB_URI is not set
 const terminated = new Promise((resolve) => process.once('SIGTERM', resolve));
 const logger = createLogger({ name: 'fixture', level: 'silent' });
 const client = await connectMongo(mongoUri, { appName: 'sigterm-fixture' });
-client.on('topologyClosed', () => report({ event: 'mongo closed' }));
+client.on('topologyClosed', () => {
+  report({ event: 'mongo closed' });
+});
 
 const app = createService({
   name: 'fixture',

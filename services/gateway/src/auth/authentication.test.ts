@@ -143,7 +143,9 @@ describe('revocation', () => {
       () =>
         new Promise<KeyOwner | undefined>((resolve) => {
           const found = live ? owner : undefined;
-          answer = () => resolve(found);
+          answer = () => {
+            resolve(found);
+          };
         }),
     );
     const authenticator = new Authenticator(

@@ -97,11 +97,13 @@ function scalarBundlePath(): string {
 export function docsAssets(): Middleware {
   const bundlePath = scalarBundlePath();
   let bundle: Promise<{ plain: Buffer; gzipped: Buffer }> | undefined;
-  const load = () =>
-    (bundle ??= readFile(bundlePath).then(async (plain) => ({
+  const load = () => {
+    bundle ??= readFile(bundlePath).then(async (plain) => ({
       plain,
       gzipped: await gzipAsync(plain),
-    })));
+    }));
+    return bundle;
+  };
   return async (ctx, next) => {
     if (ctx.path !== DOCS_SCRIPT_PATH && ctx.path !== DOCS_INIT_PATH) {
       await next();

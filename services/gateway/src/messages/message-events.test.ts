@@ -38,7 +38,12 @@ describe('message.delivered', () => {
     });
     const message = (await sent.json()) as { id: string; createdAt: string };
 
-    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 20_000 });
+    await vi.waitFor(
+      () => {
+        expect(receiver.received).toHaveLength(1);
+      },
+      { timeout: 20_000 },
+    );
     const [{ body, headers }] = receiver.received as [(typeof receiver.received)[number]];
     const event = WebhookEventSchema.parse(
       new Webhook(webhook.secret).verify(body, headers as Record<string, string>),

@@ -38,7 +38,9 @@ describe('the message worker', () => {
         leaseMs: 60_000,
       }),
     );
-    workers.forEach((worker) => worker.start());
+    workers.forEach((worker) => {
+      worker.start();
+    });
     try {
       await vi.waitUntil(() => delivered.length >= queued.length, { timeout: 10_000 });
       for (const message of queued) {

@@ -30,7 +30,7 @@ export interface MessageWorkerOptions {
   transaction: Transaction;
   deliver: Deliver;
   logger: Logger;
-  /** How often to look through the collection for messages no `queued(id)` named. */
+  /** How often to search the collection for messages no `queued(id)` named. */
   pollMs: number;
   /** How long a claim lasts; a message whose worker died is taken over after it. */
   leaseMs: number;

@@ -52,7 +52,7 @@ describe('routing', () => {
   it('sends pets operations to pets and store operations to store, path, query and body intact', async ({
     mongo,
   }) => {
-    await using pets = await startFakeService((request, res) =>
+    await using pets = await startFakeService((request, res) => {
       sendJson(
         res,
         201,
@@ -61,13 +61,13 @@ describe('routing', () => {
           Location: '/v2/pets/7',
           'X-Powered-By': 'pets',
         },
-      ),
-    );
-    await using store = await startFakeService((_request, res) =>
+      );
+    });
+    await using store = await startFakeService((_request, res) => {
       sendJson(res, 200, [{ id: 1 }], {
         Link: '</v1/store/orders?limit=1&cursor=abc>; rel="next"',
-      }),
-    );
+      });
+    });
     await using gateway = await startTestGateway(mongo, {
       env: {
         PETS_URL: pets.url,
@@ -155,7 +155,9 @@ describe('routing', () => {
 
   it('passes an upstream error through with its status and body', async ({ mongo }) => {
     const notFound = { code: 'not_found', message: '[pets] no pet 9', status: 404, requestId: 'r' };
-    await using pets = await startFakeService((_request, res) => sendJson(res, 404, notFound));
+    await using pets = await startFakeService((_request, res) => {
+      sendJson(res, 404, notFound);
+    });
     await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v1/pets/9`, { headers: admin });
     expect(res.status).toBe(404);
@@ -177,7 +179,7 @@ describe('routing', () => {
   });
 
   it('passes the deprecation headers through', async ({ mongo }) => {
-    await using pets = await startFakeService((_request, res) =>
+    await using pets = await startFakeService((_request, res) => {
       sendJson(
         res,
         200,
@@ -187,8 +189,8 @@ describe('routing', () => {
           Sunset: 'Wed, 30 Jun 2027 00:00:00 GMT',
           Link: '</docs#getPet>; rel="deprecation"',
         },
-      ),
-    );
+      );
+    });
     await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v1/pets/1`, { headers: admin });
     expect(res.headers.get('deprecation')).toBe('@1767225600');
@@ -215,9 +217,9 @@ describe('routing', () => {
   });
 
   it('sends /v2 operations to their service with the path intact', async ({ mongo }) => {
-    await using pets = await startFakeService((_request, res) =>
-      sendJson(res, 200, { id: 1, name: 'Rex', categoryId: 1, status: 'available' }),
-    );
+    await using pets = await startFakeService((_request, res) => {
+      sendJson(res, 200, { id: 1, name: 'Rex', categoryId: 1, status: 'available' });
+    });
     await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v2/pets/1`, { headers: admin });
     expect(res.status).toBe(200);
@@ -226,9 +228,9 @@ describe('routing', () => {
   });
 
   it('streams a chunked body through and refuses one over 64 KiB with 413', async ({ mongo }) => {
-    await using pets = await startFakeService((request, res) =>
-      sendJson(res, 200, { length: request.body.length }),
-    );
+    await using pets = await startFakeService((request, res) => {
+      sendJson(res, 200, { length: request.body.length });
+    });
     await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const chunked = (text: string) =>
       new ReadableStream({
@@ -272,8 +274,12 @@ function exchangeRaw(url: string, text: string): Promise<string> {
     const socket = connect(Number(port), hostname);
     let answer = '';
     socket.setEncoding('utf-8');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('close', () => resolve(answer));
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('close', () => {
+      resolve(answer);
+    });
     socket.on('error', reject);
     socket.write(text);
   });
@@ -317,7 +323,9 @@ describe('upstream failures', () => {
     mongo,
   }) => {
     let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await using store = await startFakeService(async (request, res) => {
       if (request.url.startsWith('/v1/store/inventory')) await released;
       sendJson(res, 200, []);
@@ -430,13 +438,13 @@ describe('upstream failures', () => {
   });
 
   it('returns 502 when the service refuses the gateway’s internal token', async ({ mongo }) => {
-    await using pets = await startFakeService((_request, res) =>
+    await using pets = await startFakeService((_request, res) => {
       sendJson(res, 401, {
         code: 'unauthorized',
         message: 'this service only answers the gateway',
         status: 401,
-      }),
-    );
+      });
+    });
     await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
     const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
     expect(res.status).toBe(502);
@@ -462,7 +470,9 @@ describe('upstream failures', () => {
   it('sends a POST, body and all, to another replica when one refuses the connection', async ({
     mongo,
   }) => {
-    await using store = await startFakeService((_request, res) => sendJson(res, 201, anOrder));
+    await using store = await startFakeService((_request, res) => {
+      sendJson(res, 201, anOrder);
+    });
     const refusing = `http://127.0.0.1:${await freePort()}`;
     await using gateway = await startTestGateway(mongo, {
       env: { STORE_URL: `${refusing},${store.url}` },

@@ -34,7 +34,7 @@ class UpstreamTimedOut extends Error {}
 /**
  * Forwards the request to the service that owns the operation and responds with the service's
  * status, body and the headers that matter. The body is read whole first, so that a client that
- * sends it slowly holds only its own connection, never one to a service. A refused connection is
+ * sends it slowly ties up only its own connection, never one to a service. A refused connection is
  * tried on another replica; a dropped one only when sending twice is harmless (`GET`, `HEAD`,
  * `DELETE`, a `POST` with an `Idempotency-Key`).
  */
@@ -65,13 +65,20 @@ export async function proxyRequest(
     stopped ??= reason;
     current?.abort(reason);
   };
-  const timer = setTimeout(() => stop(new UpstreamTimedOut()), timeoutMs);
+  const timer = setTimeout(() => {
+    stop(new UpstreamTimedOut());
+  }, timeoutMs);
   const onClientGone = () => {
     if (!ctx.res.writableFinished) stop(new ClientGone());
   };
   ctx.res.once('close', onClientGone);
   const send = async (replica: Pool) => {
-    current = exchange(replica, request, { maxBytes, onResponseStarted: () => (responded = true) });
+    current = exchange(replica, request, {
+      maxBytes,
+      onResponseStarted: () => {
+        responded = true;
+      },
+    });
     const response = await current.response;
     if (headerValue(response.headers, 'connection')?.toLowerCase() === 'close') {
       upstream.avoid(replica);

@@ -15,7 +15,7 @@ function isJsonSpace(byte: number | undefined): boolean {
 
 /**
  * Whether the first and last significant bytes are `{`…`}` or `[`…`]`, as in every successful
- * response of the contract: undici has held the body to its framing, and the services write it
+ * response of the contract: undici has checked the body against its framing, and the services write it
  * with `JSON.stringify`, so this catches an HTML page or a body cut short without parsing it.
  */
 function framedAsJson(body: Buffer): boolean {

@@ -31,7 +31,7 @@ export function exchange(
 ): Exchange {
   let controller: Dispatcher.DispatchController | undefined;
   let reason: Error | undefined;
-  let settled = false;
+  let finished = false;
   let statusCode = 0;
   let headers: IncomingHttpHeaders = {};
   const chunks: Buffer[] = [];
@@ -62,13 +62,13 @@ export function exchange(
       else chunks.push(chunk);
     },
     onResponseEnd() {
-      if (settled) return;
-      settled = true;
+      if (finished) return;
+      finished = true;
       resolve({ statusCode, headers, body: Buffer.concat(chunks, size) });
     },
     onResponseError(_controller, error) {
-      if (settled) return;
-      settled = true;
+      if (finished) return;
+      finished = true;
       reject(error);
     },
   };
@@ -77,7 +77,7 @@ export function exchange(
   return {
     response,
     abort(why: Error) {
-      if (settled || reason) return;
+      if (finished || reason) return;
       reason = why;
       controller?.abort(why);
     },

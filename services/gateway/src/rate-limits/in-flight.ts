@@ -4,7 +4,7 @@ export type InFlight = ReturnType<typeof inFlight>;
 
 /**
  * At most `max` requests of one account at a time in this gateway: one more is 429 at once, so
- * that an account's slow or stuck requests hold its own share of the services, never another's.
+ * that an account's slow or stuck requests use up its own share of the services, never another's.
  */
 export function inFlight(max: number) {
   const counts = new Map<string, number>();

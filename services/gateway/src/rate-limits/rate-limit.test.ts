@@ -5,7 +5,9 @@ import { it } from '@petstore/testkit/vitest';
 
 /** A gateway in front of a pets service answering [], whose accounts hold `burst` requests. */
 async function limitedGateway(mongo: Parameters<typeof startTestGateway>[0], burst: number) {
-  const pets = await startFakeService((_request, res) => sendJson(res, 200, []));
+  const pets = await startFakeService((_request, res) => {
+    sendJson(res, 200, []);
+  });
   const gateway = await startTestGateway(mongo, {
     env: {
       PETS_URL: pets.url,

@@ -30,7 +30,7 @@ interface Reservation {
 
 /**
  * One limit per key for all gateways, counted in the database: a fixed window of burst / rate
- * seconds holding `burst` requests. A gateway reserves a tenth of the burst in one atomic
+ * seconds with room for `burst` requests. A gateway reserves a tenth of the burst in one atomic
  * increment and admits from it in memory; what it does not use lapses with the window. If the
  * database fails, each gateway counts alone.
  */
@@ -84,8 +84,8 @@ export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePo
   const take = async (key: string): Promise<Admission> => {
     // Requests arriving while a reservation is taken wait for it and share it.
     for (;;) {
-      const held = reservations.get(key);
-      if (held && held.tokens > 0) return admitted(held);
+      const reserved = reservations.get(key);
+      if (reserved && reserved.tokens > 0) return admitted(reserved);
       const pending = reserving.get(key);
       if (!pending) break;
       const outcome = await pending.catch(() => undefined);

@@ -15,8 +15,12 @@ function getWithHeaders(url: string, count: number): Promise<{ status: number; b
     const req = request(`${url}/v1/pets`, { headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body });
+      });
     });
     req.on('error', reject);
     req.end();

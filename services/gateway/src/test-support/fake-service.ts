@@ -37,7 +37,9 @@ export function sendJson(
 
 /** A small real HTTP server standing in for the pets or store service. */
 export async function startFakeService(
-  handler: FakeHandler = (request, res) => sendJson(res, 200, { echo: request.url }),
+  handler: FakeHandler = (request, res) => {
+    sendJson(res, 200, { echo: request.url });
+  },
 ): Promise<FakeService> {
   const received: ReceivedRequest[] = [];
   const served = await serveHttp(async (req, res) => {

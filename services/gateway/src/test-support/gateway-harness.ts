@@ -85,7 +85,10 @@ export async function startTestGateway(
     ? await serveApp({ client, db, config, logger: logs.logger, overrides: deps })
     : await startGateway(config, { logger: logs.logger, signals: [], validateResponses: true });
   let stopped: Promise<void> | undefined;
-  const close = () => (stopped ??= gateway.close());
+  const close = () => {
+    stopped ??= gateway.close();
+    return stopped;
+  };
   return {
     url: gateway.url,
     config,

@@ -21,7 +21,7 @@ const WEBHOOK_LEASE = new Lease<WebhookDocument>({ owner: 'leaseOwner', until: '
 
 /**
  * Deliveries as their account sees them, and the queries of the delivery worker: a webhook is
- * delivered to by one gateway at a time, which holds a lease on it (`leaseOwner`, `leaseUntil`).
+ * delivered to by one gateway at a time, which has a lease on it (`leaseOwner`, `leaseUntil`).
  */
 export class DeliveryRepository {
   readonly #collections: GatewayCollections;

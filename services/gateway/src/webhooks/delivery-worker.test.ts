@@ -37,7 +37,9 @@ async function deliverOne(
   settings: Partial<DeliverySettings> = {},
   logs = captureLogs(),
 ) {
-  const hook = await receiver((_request, res) => answer(res, status()));
+  const hook = await receiver((_request, res) => {
+    answer(res, status());
+  });
   const webhook = await seedWebhook(db, { url: hook.url });
   const event = await recordOne(db, startWorker(db, settings, logs));
   return { hook, webhook, event };
@@ -46,7 +48,9 @@ async function deliverOne(
 /** Records one event, waking `worker`. */
 async function recordOne(db: Db, worker: { kick(): void }) {
   const event = anEvent();
-  await new EventRecorder(db, () => worker.kick()).recordEvents([event]);
+  await new EventRecorder(db, () => {
+    worker.kick();
+  }).recordEvents([event]);
   return event;
 }
 
@@ -82,13 +86,17 @@ async function metricCounts() {
 
 describe('the webhook delivery worker', () => {
   it('delivers an event signed so that Standard Webhooks verifies it', async ({ db }) => {
-    const hook = await receiver((_request, res) => answer(res, 204));
+    const hook = await receiver((_request, res) => {
+      answer(res, 204);
+    });
     const webhook = await seedWebhook(db, { url: `${hook.url}/hook` });
     const logs = captureLogs();
     const worker = startWorker(db, {}, logs);
     const event = await recordOne(db, worker);
 
-    await vi.waitFor(() => expect(hook.received).toHaveLength(1), WAIT);
+    await vi.waitFor(() => {
+      expect(hook.received).toHaveLength(1);
+    }, WAIT);
     const [{ body, headers }] = hook.received as [ReceivedRequest];
     expect(headers['webhook-id']).toBe(event.id);
     expect(headers['content-type']).toBe('application/json');
@@ -156,13 +164,19 @@ describe('the webhook delivery worker', () => {
   });
 
   it('delivers each event once when two workers share the database', async ({ db }) => {
-    const hook = await receiver((_request, res) => answer(res, 200));
+    const hook = await receiver((_request, res) => {
+      answer(res, 200);
+    });
     const webhooks = await Promise.all(
       [1, 2, 3].map((i) => seedWebhook(db, { url: `${hook.url}/${i}` })),
     );
     const workers = [startWorker(db), startWorker(db)];
     const events = Array.from({ length: 20 }, () => anEvent());
-    const recorder = new EventRecorder(db, () => workers.forEach((worker) => worker.kick()));
+    const recorder = new EventRecorder(db, () => {
+      workers.forEach((worker) => {
+        worker.kick();
+      });
+    });
     await recorder.recordEvents(events.slice(0, 10));
     await recorder.recordEvents(events.slice(10));
 
@@ -187,7 +201,9 @@ describe('the webhook delivery worker', () => {
     const webhook = await seedWebhook(db, { url: hook.url });
     const first = startWorker(db, { leaseMs: 300 });
     const event = await recordOne(db, first);
-    await vi.waitFor(() => expect(hook.received).toHaveLength(1), WAIT);
+    await vi.waitFor(() => {
+      expect(hook.received).toHaveLength(1);
+    }, WAIT);
 
     await first.stop();
     startWorker(db, { leaseMs: 300 });
@@ -202,14 +218,20 @@ describe('the webhook delivery worker', () => {
   it('keeps delivering to other webhooks while a receiver hangs', async ({ db }) => {
     const hanging: ServerResponse[] = [];
     const stuck = await receiver((_request, res) => void hanging.push(res));
-    const fine = await receiver((_request, res) => answer(res, 200));
+    const fine = await receiver((_request, res) => {
+      answer(res, 200);
+    });
     const slow = await seedWebhook(db, { url: stuck.url });
     const quick = await seedWebhook(db, { url: fine.url });
     const worker = startWorker(db);
-    const recorder = new EventRecorder(db, () => worker.kick());
+    const recorder = new EventRecorder(db, () => {
+      worker.kick();
+    });
     const events = [anEvent(), anEvent(), anEvent()];
     await recorder.recordEvents([events[0]!]);
-    await vi.waitFor(() => expect(hanging.length).toBeGreaterThan(0), WAIT);
+    await vi.waitFor(() => {
+      expect(hanging.length).toBeGreaterThan(0);
+    }, WAIT);
     // Recorded once the slow receiver hangs: delivered all the same.
     for (const event of events.slice(1)) await recorder.recordEvents([event]);
 
@@ -233,7 +255,9 @@ describe('the webhook delivery worker', () => {
   it('does not look for due webhooks for deliveries to one it is delivering to', async ({ db }) => {
     const hanging: ServerResponse[] = [];
     const stuck = await receiver((_request, res) => void hanging.push(res));
-    const fine = await receiver((_request, res) => answer(res, 200));
+    const fine = await receiver((_request, res) => {
+      answer(res, 200);
+    });
     const slow = await seedWebhook(db, { url: stuck.url, events: ['order.created'] });
     const repository = new DeliveryRepository(db, RETENTION_MS);
     // Only a wake looks for due webhooks while this test runs, not the worker's poll.
@@ -244,9 +268,13 @@ describe('the webhook delivery worker', () => {
     );
     worker.start();
     onTestFinished(() => worker.stop());
-    const recorder = new EventRecorder(db, (webhookIds) => worker.wake(webhookIds));
+    const recorder = new EventRecorder(db, (webhookIds) => {
+      worker.wake(webhookIds);
+    });
     await recorder.recordEvents([anEvent()]);
-    await vi.waitFor(() => expect(hanging).toHaveLength(1), WAIT);
+    await vi.waitFor(() => {
+      expect(hanging).toHaveLength(1);
+    }, WAIT);
 
     const claims = vi.spyOn(repository, 'claimWebhook');
     for (let index = 0; index < 5; index++) await recorder.recordEvents([anEvent()]);
@@ -267,7 +295,9 @@ describe('the webhook delivery worker', () => {
     const { webhook, event } = await deliverOne(db, () => 500, settings, logs);
 
     // The log follows the update's answer, which can come after another connection sees the update.
-    await vi.waitFor(() => expect(logs.text()).toContain('webhook disabled'), WAIT);
+    await vi.waitFor(() => {
+      expect(logs.text()).toContain('webhook disabled');
+    }, WAIT);
     expect(await gatewayCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
       enabled: false,
     });

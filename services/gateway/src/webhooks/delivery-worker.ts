@@ -9,14 +9,14 @@ import { nextAttemptAt } from './retry-schedule.js';
 import { sendAttempt, type AttemptResult } from './send-attempt.js';
 import { unsealSecret } from './webhook-secret.js';
 
-/** Webhooks delivered to at once: a receiver that hangs holds up only its own. */
+/** Webhooks delivered to at once: a receiver that hangs delays only its own. */
 const MAX_WEBHOOKS = 32;
 /** Deliveries sent to one webhook at once. */
 const PER_WEBHOOK = 16;
 /** How long stopping waits for the attempts in flight before it leaves them to their leases. */
 const STOP_GRACE_MS = 1_000;
 /** How long a webhook with nothing due is kept for the next event before its lease is released. */
-const HOLD_MS = 250;
+const LINGER_MS = 250;
 
 export interface DeliverySettings {
   allowPrivateUrls: boolean;
@@ -36,7 +36,7 @@ export type DeliveryWorker = Pick<Worker, 'start' | 'kick' | 'stop'> & {
 /**
  * Delivers recorded events: claims a webhook with due deliveries (a lease, renewed before each
  * batch) and sends them in batches of up to 16 at once, the longest due first; no order is
- * promised. A webhook is held for 250 ms after its last batch, so that a steady stream of
+ * promised. A webhook's loop waits 250 ms after its last batch, so that a steady stream of
  * events costs no claim each. A failure is tried again by the retry schedule. At least once: a
  * gateway that dies mid-attempt loses its lease, and the next one sends it again.
  */
@@ -47,18 +47,18 @@ export function deliveryWorker(
 ): DeliveryWorker {
   const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   const inFlight = new Map<string, Promise<void>>();
-  // The webhooks held with nothing due, each with what wakes its loop.
-  const held = new Map<string, () => void>();
-  /** Whether an event for the webhook came within `HOLD_MS`. */
+  // The webhooks waiting with nothing due, each with what wakes its loop.
+  const waiting = new Map<string, () => void>();
+  /** Whether an event for the webhook came within `LINGER_MS`. */
   const nextEvent = (webhookId: string) =>
     new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => {
-        held.delete(webhookId);
+        waiting.delete(webhookId);
         resolve(false);
-      }, HOLD_MS);
-      held.set(webhookId, () => {
+      }, LINGER_MS);
+      waiting.set(webhookId, () => {
         clearTimeout(timer);
-        held.delete(webhookId);
+        waiting.delete(webhookId);
         resolve(true);
       });
     });
@@ -179,17 +179,19 @@ export function deliveryWorker(
       abandoned = false;
       worker.start();
     },
-    kick: () => worker.kick(),
-    // A webhook being delivered to here gets its new deliveries from the loop sending them, held
+    kick: () => {
+      worker.kick();
+    },
+    // A webhook being delivered to here gets its new deliveries from the loop sending them, waiting
     // or not; its end wakes the worker anyway. Looking for due webhooks reads every pending
     // delivery, which pile up behind a receiver that hangs: it is done only when it may find one.
     wake(webhookIds) {
-      for (const webhookId of webhookIds) held.get(webhookId)?.();
+      for (const webhookId of webhookIds) waiting.get(webhookId)?.();
       if (webhookIds.some((webhookId) => !inFlight.has(webhookId))) worker.kick();
     },
     async stop() {
       stopping = true;
-      for (const wakeUp of held.values()) wakeUp();
+      for (const wakeUp of waiting.values()) wakeUp();
       await worker.stop();
       const grace = delay(STOP_GRACE_MS, undefined, { ref: false });
       await Promise.race([Promise.allSettled(inFlight.values()), grace]);

@@ -89,7 +89,9 @@ export class EventRecorder {
       // New events of the gateway's own, in the transaction of their change.
       if (deliveries.length === 0) return 0;
       await collection.insertMany(deliveries, { session });
-      session.once('ended', () => this.onRecorded(webhookIds));
+      session.once('ended', () => {
+        this.onRecorded(webhookIds);
+      });
       return new Set(deliveries.map(({ eventId }) => eventId)).size;
     }
     const kept = await insertOnce(collection, deliveries);

@@ -48,7 +48,12 @@ describe('POST /internal/events', () => {
     expect(answer.status).toBe(202);
     expect(await answer.json()).toEqual({ recorded: 2 });
     expect(await (await post(gateway.url, { events }, token)).json()).toEqual({ recorded: 0 });
-    await vi.waitFor(() => expect(receiver.received).toHaveLength(2), { timeout: 20_000 });
+    await vi.waitFor(
+      () => {
+        expect(receiver.received).toHaveLength(2);
+      },
+      { timeout: 20_000 },
+    );
     expect(receiver.received.map(({ headers }) => headers['webhook-id'])).toEqual(
       events.map(({ id }) => id),
     );

@@ -115,7 +115,9 @@ describe('sendAttempt', () => {
     let closed = false;
     await using server = await serveHttp(async (req, res) => {
       await readBody(req);
-      const gone = once(res, 'close').then(() => (closed = true));
+      const gone = once(res, 'close').then(() => {
+        closed = true;
+      });
       res.writeHead(200, { 'content-length': total });
       while (!closed && written < total) {
         written += chunk.length;

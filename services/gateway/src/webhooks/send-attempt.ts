@@ -76,12 +76,12 @@ export function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
       resolve(result);
       if (!keep) request.destroy();
     };
-    const failed = (statusCode: number | null) => (error: Error) =>
+    const failed = (statusCode: number | null) => (error: Error) => {
       finish({ ok: false, statusCode, error: error.message });
-    const timer = setTimeout(
-      () => finish({ ok: false, statusCode: null, error: `timed out after ${timeoutMs / 1000} s` }),
-      timeoutMs,
-    );
+    };
+    const timer = setTimeout(() => {
+      finish({ ok: false, statusCode: null, error: `timed out after ${timeoutMs / 1000} s` });
+    }, timeoutMs);
     const request = send(target, {
       method: 'POST',
       headers,
@@ -96,7 +96,9 @@ export function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
         read += chunk.length;
         if (read >= MAX_RESPONSE_BYTES) finish(resultOf(statusCode));
       });
-      response.on('end', () => finish(resultOf(statusCode), { keep: true }));
+      response.on('end', () => {
+        finish(resultOf(statusCode), { keep: true });
+      });
       response.on('error', failed(statusCode));
     });
     request.end(body);

@@ -122,13 +122,17 @@ describe('parseWebhookUrl', () => {
 describe('webhookLookup', () => {
   it('answers as dns.lookup does, one address or all of them', async () => {
     const lookup = webhookLookup(lenient);
-    const one = await new Promise<unknown[]>((resolve) =>
-      lookup('localhost', { family: 4 }, (...answer) => resolve(answer)),
-    );
+    const one = await new Promise<unknown[]>((resolve) => {
+      lookup('localhost', { family: 4 }, (...answer) => {
+        resolve(answer);
+      });
+    });
     expect(one).toEqual([null, '127.0.0.1', 4]);
-    const all = await new Promise<unknown[]>((resolve) =>
-      lookup('localhost', { family: 4, all: true }, (...answer) => resolve(answer)),
-    );
+    const all = await new Promise<unknown[]>((resolve) => {
+      lookup('localhost', { family: 4, all: true }, (...answer) => {
+        resolve(answer);
+      });
+    });
     expect(all).toEqual([null, [{ address: '127.0.0.1', family: 4 }]]);
   });
 

@@ -67,10 +67,10 @@ function hostOf(url: URL): string {
  */
 export function webhookLookup(policy: WebhookUrlPolicy): LookupFunction {
   return (hostname, options, callback) => {
-    let settled = false;
-    const settle = (error: Error | null, addresses: LookupAddress[] = []) => {
-      if (settled) return;
-      settled = true;
+    let finished = false;
+    const finish = (error: Error | null, addresses: LookupAddress[] = []) => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       const refused =
         error ?? addresses.map(({ address }) => refusal(hostname, address, policy)).find(Boolean);
@@ -78,18 +78,17 @@ export function webhookLookup(policy: WebhookUrlPolicy): LookupFunction {
       else if (options.all) callback(null, addresses);
       else callback(null, addresses[0]!.address, addresses[0]!.family);
     };
-    const timer = setTimeout(
-      () => settle(invalid(`webhook URL host ${hostname} did not resolve within 2 s`)),
-      LOOKUP_TIMEOUT_MS,
-    );
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) =>
-      settle(
+    const timer = setTimeout(() => {
+      finish(invalid(`webhook URL host ${hostname} did not resolve within 2 s`));
+    }, LOOKUP_TIMEOUT_MS);
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      finish(
         error || addresses.length === 0
           ? invalid(`webhook URL host ${hostname} could not be resolved`)
           : null,
         addresses,
-      ),
-    );
+      );
+    });
   };
 }
 
@@ -100,7 +99,13 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Pr
   if (isIP(host)) return parsed;
   const lookup = webhookLookup(policy);
   await new Promise<void>((resolve, reject) => {
-    lookup(host, { all: true }, (error) => (error ? reject(error) : resolve()));
+    lookup(host, { all: true }, (error) => {
+      if (error) {
+        reject(error);
+      } else {
+        resolve();
+      }
+    });
   });
   return parsed;
 }

@@ -54,7 +54,7 @@ export class WebhookRepository {
     return toWebhook(document);
   }
 
-  /** Oldest first; an admin's list holds every account's. */
+  /** Oldest first; an admin's list has every account's. */
   async list(caller: Caller, page: TimePage): Promise<Webhook[]> {
     const owned = caller.role === 'admin' ? {} : { accountId: caller.accountId };
     return (await findPage(this.#webhooks, owned, page, 'ascending')).map(toWebhook);

@@ -4,14 +4,21 @@ import { oneAtATime } from './one-at-a-time.js';
 /** A piece of work that runs until `finish` is called, noting when it starts and ends. */
 function step(name: string, log: string[]) {
   let finish = (): void => undefined;
-  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
   const work = async () => {
     log.push(`${name} starts`);
     await finished;
     log.push(`${name} ends`);
     return name;
   };
-  return { work, finish: () => finish() };
+  return {
+    work,
+    finish: () => {
+      finish();
+    },
+  };
 }
 
 const shared = (error: unknown) => error instanceof Error && error.message === 'unavailable';

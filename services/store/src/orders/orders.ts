@@ -65,7 +65,7 @@ export function createOrders(deps: OrdersDeps) {
 
   /**
    * Stores the order and its messages, and takes the stock. The stock entry, which every order of
-   * the pet writes, is written last, so that it is held only until the commit: orders of one pet
+   * the pet writes, is written last, so that it is locked only until the commit: orders of one pet
    * wait on each other that long, no longer. Short stock aborts it all.
    */
   async function placeIn(

@@ -36,7 +36,7 @@ describe('the status reconciliation', () => {
     await expect.poll(() => stack.pets.statusOf(petId), { timeout: 10_000 }).toBe('available');
   });
 
-  it('removes the stock of a pet that pets no longer holds, and only its', async ({ stack }) => {
+  it('removes the stock of a pet that pets no longer has, and only its', async ({ stack }) => {
     const deleted = await stack.petWithStock(3);
     const kept = await stack.petWithStock(2);
     const removal = await stack.pets.call('DELETE', `/v1/pets/${deleted}`);

@@ -16,9 +16,9 @@ export interface StatusReconciliationDeps {
   intervalMs: number;
 }
 
-// Repairs drift between the status the store derives and the one pets holds (an admin's edit, a
+// Repairs drift between the status the store derives and the one pets has (an admin's edit, a
 // push lost with a database restored from a backup): a new version of the stock, pushed again.
-// The stock of a pet that pets no longer holds (deleted) goes.
+// The stock of a pet that pets no longer has (deleted) goes.
 export function statusReconciliation(deps: StatusReconciliationDeps): Worker {
   const { inventory, outbox, pets, transaction, logger, intervalMs } = deps;
   const pushAgain = (petId: number) =>
@@ -30,19 +30,19 @@ export function statusReconciliation(deps: StatusReconciliationDeps): Worker {
     for (let after = 0; ;) {
       const stocks = await inventory.list({ after, limit: PAGE });
       const entries = stocks.length === 0 ? [] : await pets.statuses(stocks.map((s) => s.petId));
-      const held = new Map(entries.map((entry) => [entry.petId, entry.status]));
+      const inPets = new Map(entries.map((entry) => [entry.petId, entry.status]));
       for (const stock of stocks) {
-        const holds = held.get(stock.petId);
+        const petsStatus = inPets.get(stock.petId);
         const derived = derivedStatus(stock);
-        if (holds === undefined) {
-          logger.info({ petId: stock.petId }, 'pets no longer holds the pet; its stock goes');
+        if (petsStatus === undefined) {
+          logger.info({ petId: stock.petId }, 'pets no longer has the pet; its stock goes');
           await inventory.remove(stock.petId);
           continue;
         }
-        if (holds === derived) continue;
+        if (petsStatus === derived) continue;
         logger.warn(
-          { petId: stock.petId, holds, derived },
-          'pets holds another status; pushing again',
+          { petId: stock.petId, petsStatus, derived },
+          'pets has another status; pushing again',
         );
         await pushAgain(stock.petId);
       }

@@ -94,9 +94,12 @@ export function shellQuote(word: string): string {
 export function jsString(value: string): string {
   const escaped = JSON.stringify(value)
     .slice(1, -1)
-    .replace(/\\(.)|'/g, (match, escape?: string) =>
-      escape === '"' ? '"' : escape === undefined ? "\\'" : match,
-    );
+    .replace(/\\(.)|'/g, (match, escape?: string) => {
+      // JSON's \" needs no escape in single quotes; a bare ' does.
+      if (escape === '"') return '"';
+      if (escape === undefined) return "\\'";
+      return match;
+    });
   return `'${escaped}'`;
 }
 

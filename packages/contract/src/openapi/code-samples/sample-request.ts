@@ -33,9 +33,13 @@ export function sampleRequest(operation: ContractOperation, serverUrl: string): 
       String(value),
     ]),
     ...(isZodType(body) ? { body: exampleValue(body) } : {}),
-    response:
-      success === undefined ? 'none' : success.contentType.includes('json') ? 'json' : 'text',
+    response: responseKind(success?.contentType),
   };
+}
+
+function responseKind(contentType: string | undefined): SampleRequest['response'] {
+  if (contentType === undefined) return 'none';
+  return contentType.includes('json') ? 'json' : 'text';
 }
 
 function samplePath(route: AppRoute): string {
