@@ -56,7 +56,8 @@ module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'An import circle: these modules cannot be read, tested or changed apart.',
+      comment:
+        'An import circle: these modules cannot be read, tested or changed apart.',
       severity: 'error',
       from: {},
       to: { circular: true },

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 // The library is testkit's dependency; it reads its settings from the root package.json.
-const require = createRequire(join(root, 'packages', 'testkit', 'package.json'));
+const require = createRequire(
+  join(root, 'packages', 'testkit', 'package.json'),
+);
 const { DryMongoBinary, MongoBinary } = require('mongodb-memory-server-core');
 const {
   MongoBinaryDownloadUrl,
@@ -23,7 +25,10 @@ if (found) {
 }
 const generated = await DryMongoBinary.generateOptions(options);
 const url = await new MongoBinaryDownloadUrl(generated).getDownloadUrl();
-const reachable = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(5_000) }).then(
+const reachable = await fetch(url, {
+  method: 'HEAD',
+  signal: AbortSignal.timeout(5_000),
+}).then(
   (answer) => answer.ok,
   () => false,
 );
@@ -31,5 +36,7 @@ if (!reachable) {
   console.error(`download-mongod: ${url} did not answer within 5 s`);
   process.exit(3);
 }
-console.error(`download-mongod: downloading mongod ${version} (once) from ${url}`);
+console.error(
+  `download-mongod: downloading mongod ${version} (once) from ${url}`,
+);
 console.log(await MongoBinary.getPath(options));

@@ -56,7 +56,8 @@ export async function send(
       },
       (error, finished) => {
         clearTimeout(timer);
-        if (error) reject(error instanceof Error ? error : new Error(String(error)));
+        if (error)
+          reject(error instanceof Error ? error : new Error(String(error)));
         else resolve(finished);
       },
     );

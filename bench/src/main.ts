@@ -3,7 +3,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { evaluate, renderMarkdown, spoiled, type BenchResults } from './report.js';
+import {
+  evaluate,
+  renderMarkdown,
+  spoiled,
+  type BenchResults,
+} from './report.js';
 import { runBench, type BenchOptions } from './run.js';
 import { GOALS, SCENARIOS } from './scenarios.js';
 
@@ -49,7 +54,8 @@ const measured = await runBench(scenarios, options);
 const ran = new Set(measured.map(({ id }) => id));
 // With --only, the figures of the scenarios that ran; every goal otherwise.
 const goals = GOALS.filter(
-  ({ scenario, over }) => !only || [scenario, over ?? scenario].every((id) => ran.has(id)),
+  ({ scenario, over }) =>
+    !only || [scenario, over ?? scenario].every((id) => ran.has(id)),
 );
 const [cpu] = cpus();
 const { connections, warmupSeconds, seconds, ordersScale, log } = options;
@@ -64,11 +70,19 @@ const results: BenchResults = {
 const markdown = renderMarkdown(results);
 if (only === undefined && !args.quick) {
   // Measured once by hand, not by this command: kept below every run's tables.
-  const recordedOnce = await readFile(join(benchDir, 'node-20-vs-24.md'), 'utf8');
+  const recordedOnce = await readFile(
+    join(benchDir, 'node-20-vs-24.md'),
+    'utf8',
+  );
   await writeFile(join(benchDir, 'results.md'), `${markdown}\n${recordedOnce}`);
-  await writeFile(join(benchDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(
+    join(benchDir, 'results.json'),
+    `${JSON.stringify(results, null, 2)}\n`,
+  );
   log('wrote bench/results.md and bench/results.json');
 }
 process.stdout.write(`\n${markdown}`);
 serviceLog.end();
-process.exitCode = measured.some(({ measurement }) => spoiled(measurement)) ? 1 : 0;
+process.exitCode = measured.some(({ measurement }) => spoiled(measurement))
+  ? 1
+  : 0;

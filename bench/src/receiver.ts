@@ -15,7 +15,11 @@ export interface Receiver {
  * A webhook receiver on 127.0.0.1: one answering 204 at once, or one that reads each delivery and
  * never answers, so that every delivery to it waits for the sender's timeout.
  */
-export async function startReceiver({ answers }: { answers: boolean }): Promise<Receiver> {
+export async function startReceiver({
+  answers,
+}: {
+  answers: boolean;
+}): Promise<Receiver> {
   const arrivals = new Map<number, number>();
   let waiting = () => {};
   // Node would answer 408 after `requestTimeout`: a hanging receiver must never answer.

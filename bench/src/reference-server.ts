@@ -1,5 +1,9 @@
 import { hash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import Koa from 'koa';
 import { MongoClient } from 'mongodb';
 import { Pool } from 'undici';
@@ -16,7 +20,9 @@ const [kind = '', ...args] = process.argv.slice(2);
 type Answer = { status: number; body: string | Buffer };
 type Answerer = (path: string, authorization: string) => Promise<Answer>;
 
-async function reader(uri: string): Promise<{ answer: Answerer; close: () => Promise<void> }> {
+async function reader(
+  uri: string,
+): Promise<{ answer: Answerer; close: () => Promise<void> }> {
   const client = await new MongoClient(uri).connect();
   const pets = client.db('petstore_pets').collection<{ _id: number }>('pets');
   const answer: Answerer = async (path) => {
@@ -36,7 +42,11 @@ function proxy(upstream: string, apiKey: string, accountId: string) {
     const account = keys.get(sha256(authorization.replace(/^Bearer /, '')));
     if (account === undefined) return { status: 401, body: '' };
     const headers = { 'x-account-id': account };
-    const { statusCode, body } = await pool.request({ path, method: 'GET', headers });
+    const { statusCode, body } = await pool.request({
+      path,
+      method: 'GET',
+      headers,
+    });
     return { status: statusCode, body: Buffer.from(await body.arrayBuffer()) };
   };
   return { answer, close: () => pool.close() };
@@ -44,12 +54,17 @@ function proxy(upstream: string, apiKey: string, accountId: string) {
 
 const [first = '', apiKey = '', accountId = ''] = args;
 const reads = kind === 'R1' || kind === 'RK';
-const { answer, close } = reads ? await reader(first) : proxy(first, apiKey, accountId);
+const { answer, close } = reads
+  ? await reader(first)
+  : proxy(first, apiKey, accountId);
 
 function httpHandler(req: IncomingMessage, res: ServerResponse): void {
   answer(req.url ?? '/', req.headers.authorization ?? '').then(
     ({ status, body }) => {
-      res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+      res.writeHead(status, {
+        'Content-Type': 'application/json',
+        'Content-Length': body.length,
+      });
       res.end(body);
     },
     () => res.writeHead(502).end(),
@@ -67,10 +82,13 @@ function koaHandler() {
   return app.callback();
 }
 
-const server = createServer(kind === 'RK' || kind === 'RG' ? koaHandler() : httpHandler);
+const server = createServer(
+  kind === 'RK' || kind === 'RG' ? koaHandler() : httpHandler,
+);
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const port =
+    typeof address === 'object' && address !== null ? address.port : 0;
   process.stdout.write(`listening ${port}\n`);
 });
 process.once('SIGTERM', () => {

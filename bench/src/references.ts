@@ -11,7 +11,11 @@ interface Server {
 }
 
 /** The reference servers the scenarios send to, on the stack's pets database. */
-export async function startReferences(stack: Stack, { customer }: Fixtures, targets: Set<Target>) {
+export async function startReferences(
+  stack: Stack,
+  { customer }: Fixtures,
+  targets: Set<Target>,
+) {
   const started: Server[] = [];
   const urls: Partial<Record<Target, string>> = {};
   const stop = async () => {
@@ -31,7 +35,8 @@ export async function startReferences(stack: Stack, { customer }: Fixtures, targ
     for (const [read, proxy] of pairs) {
       if (!targets.has(read) && !targets.has(proxy)) continue;
       const upstream = await start(read, [stack.database.uri]);
-      if (targets.has(proxy)) await start(proxy, [upstream, customer.apiKey, customer.accountId]);
+      if (targets.has(proxy))
+        await start(proxy, [upstream, customer.apiKey, customer.accountId]);
     }
   } catch (error) {
     await stop();
@@ -41,7 +46,10 @@ export async function startReferences(stack: Stack, { customer }: Fixtures, targ
 }
 
 /** `reference-server` next to this file: `.js` once built, `.ts` under the tests. */
-const REFERENCE_ENTRY = import.meta.filename.replace(/references\.(ts|js)$/, 'reference-server.$1');
+const REFERENCE_ENTRY = import.meta.filename.replace(
+  /references\.(ts|js)$/,
+  'reference-server.$1',
+);
 
 async function startReference(kind: Target, args: string[]): Promise<Server> {
   const child = spawn(process.execPath, [REFERENCE_ENTRY, kind, ...args], {

@@ -3,7 +3,10 @@ import type { Measurement } from './load.js';
 import { evaluate, renderMarkdown } from './report.js';
 import type { ScenarioResult } from './run.js';
 
-const measured = (id: string, figures: Partial<Measurement>): ScenarioResult => ({
+const measured = (
+  id: string,
+  figures: Partial<Measurement>,
+): ScenarioResult => ({
   id,
   title: `scenario ${id}`,
   stack: 'main',
@@ -21,7 +24,10 @@ const measured = (id: string, figures: Partial<Measurement>): ScenarioResult => 
 
 describe('evaluate', () => {
   it('divides a scenario by another and holds the ratio to its bound', () => {
-    const scenarios = [measured('b', { requestsPerSecond: 90 }), measured('RK', {})];
+    const scenarios = [
+      measured('b', { requestsPerSecond: 90 }),
+      measured('RK', {}),
+    ];
     const [met, notMet, unbounded] = evaluate(scenarios, [
       { scenario: 'b', over: 'RK', metric: 'requestsPerSecond', atLeast: 0.85 },
       { scenario: 'b', over: 'RK', metric: 'requestsPerSecond', atLeast: 0.95 },
@@ -51,13 +57,18 @@ describe('evaluate', () => {
 });
 
 it('renders a row per scenario and per figure, marking answers other than 2xx', () => {
-  const scenarios = [measured('c', { non2xx: 3 }), measured('w', { lagP99Ms: 180, missing: 0 })];
+  const scenarios = [
+    measured('c', { non2xx: 3 }),
+    measured('w', { lagP99Ms: 180, missing: 0 }),
+  ];
   const markdown = renderMarkdown({
     date: '2026-11-29T07:00:00.000Z',
     machine: '2 × CPU',
     options: { connections: 32, warmupSeconds: 2, seconds: 10, ordersScale: 1 },
     scenarios,
-    goals: evaluate(scenarios, [{ scenario: 'c', metric: 'p99Ms', atMost: 25 }]),
+    goals: evaluate(scenarios, [
+      { scenario: 'c', metric: 'p99Ms', atMost: 25 },
+    ]),
   });
   expect(markdown).toContain(
     '| (c) | main | scenario c | 100 | 5 | 20 | 1000 | **3 not 2xx, 0 errors** | – | – | – | – | 1 |',

@@ -14,7 +14,10 @@ export interface GoalResult {
 export interface BenchResults {
   date: string;
   machine: string;
-  options: Pick<BenchOptions, 'connections' | 'warmupSeconds' | 'seconds' | 'ordersScale'>;
+  options: Pick<
+    BenchOptions,
+    'connections' | 'warmupSeconds' | 'seconds' | 'ordersScale'
+  >;
   scenarios: ScenarioResult[];
   goals: GoalResult[];
 }
@@ -34,7 +37,12 @@ export const spoiled = (measurement: Measurement) =>
   measurement.non2xx > 0 || measurement.errors > 0;
 
 /** `metric` of `top`, or of `top` over `bottom` for a ratio; null where it was not measured. */
-function figureOf(metric: Metric, top?: Measurement, bottom?: Measurement, ratio = false) {
+function figureOf(
+  metric: Metric,
+  top?: Measurement,
+  bottom?: Measurement,
+  ratio = false,
+) {
   const value = top?.[metric];
   if (value === undefined) return null;
   if (!ratio) return value;
@@ -44,8 +52,12 @@ function figureOf(metric: Metric, top?: Measurement, bottom?: Measurement, ratio
 }
 
 /** Each goal's figure from `scenarios`, and whether it is met. */
-export function evaluate(scenarios: ScenarioResult[], goals: Goal[]): GoalResult[] {
-  const find = (id?: string) => scenarios.find((result) => result.id === id)?.measurement;
+export function evaluate(
+  scenarios: ScenarioResult[],
+  goals: Goal[],
+): GoalResult[] {
+  const find = (id?: string) =>
+    scenarios.find((result) => result.id === id)?.measurement;
   return goals.map(({ scenario, over, metric, atLeast, atMost }) => {
     const top = find(scenario);
     const bottom = find(over);
@@ -54,8 +66,12 @@ export function evaluate(scenarios: ScenarioResult[], goals: Goal[]): GoalResult
     if (atLeast !== undefined) bounds.push(`≥ ${atLeast}`);
     if (atMost !== undefined) bounds.push(`≤ ${atMost}`);
     const within =
-      value !== null && value >= (atLeast ?? -Infinity) && value <= (atMost ?? Infinity);
-    const clean = [top, bottom].every((measured) => measured === undefined || !spoiled(measured));
+      value !== null &&
+      value >= (atLeast ?? -Infinity) &&
+      value <= (atMost ?? Infinity);
+    const clean = [top, bottom].every(
+      (measured) => measured === undefined || !spoiled(measured),
+    );
     return {
       figure: `${METRIC_NAMES[metric]}, (${scenario})${over === undefined ? '' : ` / (${over})`}`,
       goal: bounds.join(' ') || '–',
@@ -65,10 +81,19 @@ export function evaluate(scenarios: ScenarioResult[], goals: Goal[]): GoalResult
   });
 }
 
-const cell = (value: number | undefined) => (value === undefined ? '–' : String(value));
+const cell = (value: number | undefined) =>
+  value === undefined ? '–' : String(value);
 
-function scenarioRow({ id, title, stack, measurement: m, loadAverageBefore }: ScenarioResult) {
-  const answers = spoiled(m) ? `**${m.non2xx} not 2xx, ${m.errors} errors**` : 'all 2xx';
+function scenarioRow({
+  id,
+  title,
+  stack,
+  measurement: m,
+  loadAverageBefore,
+}: ScenarioResult) {
+  const answers = spoiled(m)
+    ? `**${m.non2xx} not 2xx, ${m.errors} errors**`
+    : 'all 2xx';
   const delivery: (keyof Measurement)[] = [
     'deliveriesPerSecond',
     'lagP50Ms',
@@ -101,17 +126,27 @@ const SCENARIO_HEAD =
 
 /** A markdown table; `head` and `align` list their cells with commas. */
 const table = (head: string, align: string, rows: (string | number)[][]) =>
-  [head.split(','), align.split(','), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
+  [head.split(','), align.split(','), ...rows]
+    .map((row) => `| ${row.join(' | ')} |`)
+    .join('\n');
 
 /** bench/results.md: when and where, the scenarios, then the ratios and goals. */
-export function renderMarkdown({ date, machine, options, scenarios, goals }: BenchResults): string {
+export function renderMarkdown({
+  date,
+  machine,
+  options,
+  scenarios,
+  goals,
+}: BenchResults): string {
   return [
     '# Benchmark results',
     '',
     `Measured ${date} by \`pnpm bench\` on ${machine}, everything on 127.0.0.1.`,
     `Each scenario: ${options.connections} connections, ${options.warmupSeconds} s warm-up, then`,
     `${options.seconds} s measured; [README.md](README.md) describes them.`,
-    options.ordersScale === 1 ? '' : `Stored orders: ${options.ordersScale} of the titles' counts.`,
+    options.ordersScale === 1
+      ? ''
+      : `Stored orders: ${options.ordersScale} of the titles' counts.`,
     '',
     table(
       SCENARIO_HEAD,

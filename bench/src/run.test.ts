@@ -29,5 +29,7 @@ it('measures the scenarios against a real stack, every answer 2xx', async () => 
   const webhook = results.find(({ id }) => id === 'w')?.measurement;
   expect(webhook?.missing).toBe(0);
   expect(webhook?.deliveriesPerSecond).toBeGreaterThan(0);
-  expect(logged.some((line) => /^placing 10 orders, up to 10 stored$/.test(line))).toBe(true);
+  expect(
+    logged.some((line) => /^placing 10 orders, up to 10 stored$/.test(line)),
+  ).toBe(true);
 }, 180_000);

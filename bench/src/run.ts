@@ -84,7 +84,11 @@ export async function runBench(
   return results;
 }
 
-async function runInStack(stack: Stack, scenarios: Scenario[], options: BenchOptions) {
+async function runInStack(
+  stack: Stack,
+  scenarios: Scenario[],
+  options: BenchOptions,
+) {
   const fixtures = await seed(stack);
   const references = await startReferences(
     stack,
@@ -96,17 +100,37 @@ async function runInStack(stack: Stack, scenarios: Scenario[], options: BenchOpt
   try {
     for (const [index, scenario] of scenarios.entries()) {
       const sent = sentTo(scenario, stack, fixtures, references.urls);
-      const fill = Math.round((scenario.storedOrders ?? 0) * options.ordersScale) - storedOrders;
+      const fill =
+        Math.round((scenario.storedOrders ?? 0) * options.ordersScale) -
+        storedOrders;
       if (fill > 0) {
-        options.log(`placing ${fill} orders, up to ${storedOrders + fill} stored`);
-        const order = sentTo({ ...scenario, request: ORDER }, stack, fixtures, references.urls);
-        const load = { connections: options.connections, seconds: FILL_SECONDS, amount: fill };
+        options.log(
+          `placing ${fill} orders, up to ${storedOrders + fill} stored`,
+        );
+        const order = sentTo(
+          { ...scenario, request: ORDER },
+          stack,
+          fixtures,
+          references.urls,
+        );
+        const load = {
+          connections: options.connections,
+          seconds: FILL_SECONDS,
+          amount: fill,
+        };
         storedOrders += answered(await send(order, load));
       }
-      const warmup = options.warmupSeconds + (index === 0 ? options.stackWarmupSeconds : 0);
-      options.log(`(${scenario.id}) ${scenario.title}: ${warmup} s warm-up, ${options.seconds} s`);
-      const result = await measure(scenario, sent, stack, { ...options, warmupSeconds: warmup });
-      if (scenario.request === ORDER) storedOrders += answered(result.measurement);
+      const warmup =
+        options.warmupSeconds + (index === 0 ? options.stackWarmupSeconds : 0);
+      options.log(
+        `(${scenario.id}) ${scenario.title}: ${warmup} s warm-up, ${options.seconds} s`,
+      );
+      const result = await measure(scenario, sent, stack, {
+        ...options,
+        warmupSeconds: warmup,
+      });
+      if (scenario.request === ORDER)
+        storedOrders += answered(result.measurement);
       const { requestsPerSecond, p50Ms, p99Ms, non2xx } = result.measurement;
       options.log(
         `(${scenario.id}) ${requestsPerSecond}/s, p50 ${p50Ms}, p99 ${p99Ms} ms, ${non2xx} not 2xx`,
@@ -133,18 +157,22 @@ async function measure(
     webhooks.map((kind) => startReceiver({ answers: kind === 'answering' })),
   );
   try {
-    for (const receiver of receivers) await subscribeToOrders(stack, receiver.url);
+    for (const receiver of receivers)
+      await subscribeToOrders(stack, receiver.url);
     const answeredAt = new Map<number, number>();
     const onAnswer = (status: number, body: string) => {
-      if (status === 201) answeredAt.set((JSON.parse(body) as { id: number }).id, Date.now());
+      if (status === 201)
+        answeredAt.set((JSON.parse(body) as { id: number }).id, Date.now());
     };
     const listen = receivers.length > 0 ? onAnswer : undefined;
     const started = Date.now();
-    if (warmupSeconds > 0) await send(sent, { connections, seconds: warmupSeconds }, listen);
+    if (warmupSeconds > 0)
+      await send(sent, { connections, seconds: warmupSeconds }, listen);
     const loadAverageBefore = Math.round((loadavg()[0] ?? 0) * 100) / 100;
     const measured = await send(sent, { connections, seconds }, listen);
     const answering = receivers[webhooks.indexOf('answering')];
-    const delivered = answering && (await deliveries(answering, answeredAt, started));
+    const delivered =
+      answering && (await deliveries(answering, answeredAt, started));
     const measurement = { ...measured, ...delivered };
     return { id, title, stack: stackName, loadAverageBefore, measurement };
   } finally {
@@ -153,17 +181,29 @@ async function measure(
 }
 
 /** Waits for every answered order's event at `receiver`, then how fast and late they came. */
-async function deliveries(receiver: Receiver, answeredAt: Map<number, number>, started: number) {
+async function deliveries(
+  receiver: Receiver,
+  answeredAt: Map<number, number>,
+  started: number,
+) {
   await receiver.arrived([...answeredAt.keys()], DRAIN_MS);
   const arrivals = [...answeredAt].flatMap(([id, at]) => {
     const arrived = receiver.arrivals.get(id);
     return arrived === undefined ? [] : [{ at, arrived }];
   });
-  const lags = arrivals.map(({ at, arrived }) => arrived - at).sort((a, b) => a - b);
-  const percentile = (share: number) => lags[Math.ceil(share * lags.length) - 1] ?? 0;
-  const lastArrival = Math.max(started + 1, ...arrivals.map(({ arrived }) => arrived));
+  const lags = arrivals
+    .map(({ at, arrived }) => arrived - at)
+    .sort((a, b) => a - b);
+  const percentile = (share: number) =>
+    lags[Math.ceil(share * lags.length) - 1] ?? 0;
+  const lastArrival = Math.max(
+    started + 1,
+    ...arrivals.map(({ arrived }) => arrived),
+  );
   return {
-    deliveriesPerSecond: Math.round((lags.length * 1000) / (lastArrival - started)),
+    deliveriesPerSecond: Math.round(
+      (lags.length * 1000) / (lastArrival - started),
+    ),
     lagP50Ms: percentile(0.5),
     lagP99Ms: percentile(0.99),
     missing: answeredAt.size - lags.length,
@@ -177,9 +217,12 @@ function sentTo(
   fixtures: Fixtures,
   references: Partial<Record<Target, string>>,
 ): Sent {
-  const withPet = (text: string) => text.replaceAll('{petId}', String(fixtures.petId));
+  const withPet = (text: string) =>
+    text.replaceAll('{petId}', String(fixtures.petId));
   const bases = { ...references, pets: stack.pets.url, gateway: stack.url };
-  const headers: Record<string, string> = { authorization: `Bearer ${fixtures.customer.apiKey}` };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${fixtures.customer.apiKey}`,
+  };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (target === 'pets') {
     // What the gateway sends along with every request it forwards.

@@ -47,21 +47,42 @@ export const ORDER: Request = {
   path: '/v2/store/orders',
   body: '{"petId":{petId},"quantity":1}',
 };
-const MESSAGE: Request = { method: 'POST', path: '/v2/messages', body: '{"message":"Hello"}' };
-const LIST_ORDERS: Request = { method: 'GET', path: '/v2/store/orders?limit=20' };
+const MESSAGE: Request = {
+  method: 'POST',
+  path: '/v2/messages',
+  body: '{"message":"Hello"}',
+};
+const LIST_ORDERS: Request = {
+  method: 'GET',
+  path: '/v2/store/orders?limit=20',
+};
 
 /** A level of the store's growth: orders, then a page of them, once it holds `orders`. */
 function growth(orders: number, label: string): Scenario[] {
-  const level = { stack: 'growth', target: 'gateway', storedOrders: orders } as const;
+  const level = {
+    stack: 'growth',
+    target: 'gateway',
+    storedOrders: orders,
+  } as const;
   const stored = `${label} orders stored`;
   return [
     { ...level, id: `g${label}`, title: `orders, ${stored}`, request: ORDER },
-    { ...level, id: `g${label}-list`, title: `a page of orders, ${stored}`, request: LIST_ORDERS },
+    {
+      ...level,
+      id: `g${label}-list`,
+      title: `a page of orders, ${stored}`,
+      request: LIST_ORDERS,
+    },
   ];
 }
 
 /** A scenario of the main stack, where the references and the services run side by side. */
-const main = (id: string, target: Target, request: Request, title: string): Scenario => ({
+const main = (
+  id: string,
+  target: Target,
+  request: Request,
+  title: string,
+): Scenario => ({
   id,
   title,
   stack: 'main',
@@ -79,7 +100,12 @@ export const SCENARIOS: Scenario[] = [
   main('d', 'gateway', ORDER, 'orders through the gateway'),
   main('e', 'gateway', MESSAGE, 'messages through the gateway'),
   {
-    ...main('w', 'gateway', ORDER, '(d) with a webhook answering 204 and one never answering'),
+    ...main(
+      'w',
+      'gateway',
+      ORDER,
+      '(d) with a webhook answering 204 and one never answering',
+    ),
     webhooks: ['answering', 'hanging'],
   },
   ...growth(1_000, '1k'),
@@ -88,7 +114,10 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /** A figure of a scenario's measurement. */
-export type Metric = Exclude<keyof Measurement, 'requests' | 'non2xx' | 'errors'>;
+export type Metric = Exclude<
+  keyof Measurement,
+  'requests' | 'non2xx' | 'errors'
+>;
 
 /**
  * A figure the run reports: `metric` of `scenario`, divided by the same of `over` when given;

@@ -7,6 +7,7 @@ import { constants } from 'node:os';
 
 for (const signal of ['SIGTERM', 'SIGINT']) {
   process.on(signal, () => {
-    if (process.listenerCount(signal) === 1) process.exit(128 + constants.signals[signal]);
+    if (process.listenerCount(signal) === 1)
+      process.exit(128 + constants.signals[signal]);
   });
 }

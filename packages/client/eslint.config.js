@@ -9,12 +9,20 @@ export default defineConfig(config, {
     'no-restricted-imports': [
       'error',
       {
-        patterns: [{ regex: '^node:', message: 'The SDK uses web APIs only (fetch, Web Crypto).' }],
+        patterns: [
+          {
+            regex: '^node:',
+            message: 'The SDK uses web APIs only (fetch, Web Crypto).',
+          },
+        ],
       },
     ],
     'no-restricted-globals': [
       'error',
-      { name: 'Buffer', message: 'Use Uint8Array and TextEncoder: browsers have no Buffer.' },
+      {
+        name: 'Buffer',
+        message: 'Use Uint8Array and TextEncoder: browsers have no Buffer.',
+      },
     ],
   },
 });

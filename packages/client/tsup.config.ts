@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
-const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  version: string;
+};
 
 export default defineConfig({
   entry: ['src/index.ts'],

@@ -15,7 +15,10 @@ export const config = defineConfig(
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_' },
+      ],
       // Unpacked code: one statement a line, no ternary inside a ternary, no assignment returned.
       '@typescript-eslint/no-confusing-void-expression': 'error',
       'max-statements-per-line': ['error', { max: 1 }],

@@ -29,7 +29,11 @@ interface Ran {
 }
 
 /** Runs a program to its end, whatever its exit code. */
-function run(file: string, args: string[], env: Record<string, string>): Promise<Ran> {
+function run(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<Ran> {
   return new Promise((resolve) => {
     execFile(
       file,
@@ -57,7 +61,11 @@ const chosen: {
   { operationId: 'listPets', key: 'customer' },
   { operationId: 'getCategory', key: 'customer' },
   // The name "Dogs" is free before each run: the one the previous run made gets another name.
-  { operationId: 'createCategory', key: 'admin', prepare: () => renameCategory('Dogs') },
+  {
+    operationId: 'createCategory',
+    key: 'admin',
+    prepare: () => renameCategory('Dogs'),
+  },
   { operationId: 'setInventory', key: 'admin' },
   { operationId: 'getInventoryItem', key: 'customer' },
   // Both runs send the same Idempotency-Key and body: the second gets the first order again.
@@ -78,8 +86,13 @@ let operations: Map<string, Operation>;
 let document: OpenApiDocument;
 
 async function renameCategory(name: string): Promise<void> {
-  const listed = ok(await api.admin.categories.listCategories({ query: { limit: 100 } }), 200);
-  for (const category of listed.body.filter((c) => c.name.toLowerCase() === name.toLowerCase())) {
+  const listed = ok(
+    await api.admin.categories.listCategories({ query: { limit: 100 } }),
+    200,
+  );
+  for (const category of listed.body.filter(
+    (c) => c.name.toLowerCase() === name.toLowerCase(),
+  )) {
     ok(
       await api.admin.categories.replaceCategory({
         params: { categoryId: String(category.id) },
@@ -97,19 +110,27 @@ beforeAll(async () => {
   document = (await res.json()) as OpenApiDocument;
   operations = new Map(
     Object.values(document.paths).flatMap((byMethod) =>
-      Object.values(byMethod).map((operation) => [operation.operationId, operation] as const),
+      Object.values(byMethod).map(
+        (operation) => [operation.operationId, operation] as const,
+      ),
     ),
   );
 
   // What the examples refer to: category 1, pet 1 in it with stock, and order 1 of the customer.
   ({ apiKey: customerKey, api: customer } = await api.signUp());
-  const category = await api.admin.categories.createCategory({ body: { name: 'Cats' } });
-  const pet = await api.admin.pets.createPet({ body: { name: 'Rex', categoryId: 1 } });
+  const category = await api.admin.categories.createCategory({
+    body: { name: 'Cats' },
+  });
+  const pet = await api.admin.pets.createPet({
+    body: { name: 'Rex', categoryId: 1 },
+  });
   const stock = await api.admin.inventory.setInventory({
     params: { petId: '1' },
     body: { quantity: 20 },
   });
-  const order = await customer.orders.placeOrder({ body: { petId: 1, quantity: 1 } });
+  const order = await customer.orders.placeOrder({
+    body: { petId: 1, quantity: 1 },
+  });
   expect([category, pet, stock, order]).toMatchObject([
     { status: 201, body: { id: 1 } },
     { status: 201, body: { id: 1, categoryId: 1 } },
@@ -120,10 +141,13 @@ beforeAll(async () => {
 
 function sampleOf(operationId: string, lang: 'cURL' | 'JavaScript') {
   const operation = operations.get(operationId);
-  if (!operation) throw new Error(`the document has no operation ${operationId}`);
+  if (!operation)
+    throw new Error(`the document has no operation ${operationId}`);
   const sample = operation['x-codeSamples'].find((s) => s.lang === lang);
   if (!sample) throw new Error(`${operationId} has no ${lang} sample`);
-  const success = Object.keys(operation.responses).find((status) => /^2\d\d$/.test(status));
+  const success = Object.keys(operation.responses).find((status) =>
+    /^2\d\d$/.test(status),
+  );
   return { source: sample.source, success: Number(success) };
 }
 
@@ -144,9 +168,18 @@ describe('the code samples of the OpenAPI document, run against the running API'
 
   it('cover every tag of the API', () => {
     const tags = new Set(
-      chosen.flatMap(({ operationId }) => operations.get(operationId)?.tags ?? []),
+      chosen.flatMap(
+        ({ operationId }) => operations.get(operationId)?.tags ?? [],
+      ),
     );
-    expect([...tags].sort()).toEqual(['Accounts', 'Messages', 'Meta', 'Pets', 'Store', 'Webhooks']);
+    expect([...tags].sort()).toEqual([
+      'Accounts',
+      'Messages',
+      'Meta',
+      'Pets',
+      'Store',
+      'Webhooks',
+    ]);
   });
 
   for (const { operationId, key, prepare } of chosen) {
@@ -162,9 +195,15 @@ describe('the code samples of the OpenAPI document, run against the running API'
     it(`runs the JavaScript sample of ${operationId}`, async () => {
       await prepare?.();
       const { source, success } = sampleOf(operationId, 'JavaScript');
-      const ran = await run(process.execPath, ['--input-type=module', '-e', source], keyFor(key));
+      const ran = await run(
+        process.execPath,
+        ['--input-type=module', '-e', source],
+        keyFor(key),
+      );
       expect(ran, ran.stderr).toMatchObject({ code: 0 });
-      expect(Number(/^(\d{3})\b/.exec(ran.stdout)?.[1]), ran.stdout).toBe(success);
+      expect(Number(/^(\d{3})\b/.exec(ran.stdout)?.[1]), ran.stdout).toBe(
+        success,
+      );
     });
   }
 });

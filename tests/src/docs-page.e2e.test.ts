@@ -1,6 +1,10 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchChromium, watchPage, type PageWatch } from './support/browser.js';
+import {
+  launchChromium,
+  watchPage,
+  type PageWatch,
+} from './support/browser.js';
 import { testStackForFile } from './support/stack-for-file.js';
 
 interface Schema {
@@ -26,7 +30,16 @@ interface OpenApiDocument {
   'x-tagGroups'?: { name: string; tags: string[] }[];
 }
 
-const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+const HTTP_METHODS = new Set([
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+]);
 
 const api = testStackForFile();
 let document: OpenApiDocument;
@@ -59,13 +72,18 @@ function operation(key: string): Operation {
 function checkedOperations(): [string, Operation][] {
   return [...operations].filter(
     ([key, entry]) =>
-      key.includes(' /v2/') || entry.deprecated === true || entry['x-hideTryItPanel'] === true,
+      key.includes(' /v2/') ||
+      entry.deprecated === true ||
+      entry['x-hideTryItPanel'] === true,
   );
 }
 
 /** The badges a reader sees above an operation's title. */
 function badgesOf(key: string): Promise<string[]> {
-  return sectionOf(key).locator('.badge').filter({ visible: true }).allInnerTexts();
+  return sectionOf(key)
+    .locator('.badge')
+    .filter({ visible: true })
+    .allInnerTexts();
 }
 
 /**
@@ -81,13 +99,17 @@ async function openEveryOperation(): Promise<void> {
     async () => {
       // Dispatched, not clicked: a section still laying itself out may lie over the button.
       if ((await more.count()) > 0) await more.first().dispatchEvent('click');
-      else if ((await placeholder.count()) > 0) await placeholder.first().scrollIntoViewIfNeeded();
+      else if ((await placeholder.count()) > 0)
+        await placeholder.first().scrollIntoViewIfNeeded();
       else await page.keyboard.press('End');
       const rendered = await Promise.all(
         [...operations.keys()].map((key) => sectionOf(key).count()),
       );
-      const missing = [...operations.keys()].filter((_, index) => rendered[index] === 0);
-      if (missing.length > 0) throw new Error(`[tests] /docs does not show ${missing.join(', ')}`);
+      const missing = [...operations.keys()].filter(
+        (_, index) => rendered[index] === 0,
+      );
+      if (missing.length > 0)
+        throw new Error(`[tests] /docs does not show ${missing.join(', ')}`);
     },
     { timeout: 240_000, interval: 100 },
   );
@@ -96,7 +118,10 @@ async function openEveryOperation(): Promise<void> {
 /** A schema with its `$ref` followed. */
 function resolved(schema: Schema): Schema {
   if (!schema.$ref) return schema;
-  const named = document.components.schemas[schema.$ref.replace('#/components/schemas/', '')];
+  const named =
+    document.components.schemas[
+      schema.$ref.replace('#/components/schemas/', '')
+    ];
   if (!named) throw new Error(`the document has no schema ${schema.$ref}`);
   return resolved(named);
 }
@@ -114,7 +139,8 @@ function itemsOf(schema: Schema): Schema {
 }
 
 function responseSchema(key: string, status: string): Schema {
-  const schema = operation(key).responses[status]?.content?.['application/json']?.schema;
+  const schema =
+    operation(key).responses[status]?.content?.['application/json']?.schema;
   if (!schema) throw new Error(`${key} has no JSON ${status} response`);
   return schema;
 }
@@ -137,17 +163,24 @@ async function exampleOf(key: string, status: string): Promise<unknown> {
 /** An object with a value for every property the schema requires. */
 function complete(schema: Schema) {
   return expect.objectContaining(
-    Object.fromEntries(requiredOf(schema).map((name) => [name, expect.anything()])),
+    Object.fromEntries(
+      requiredOf(schema).map((name) => [name, expect.anything()]),
+    ),
   ) as unknown;
 }
 
 beforeAll(async () => {
-  document = (await (await fetch(`${api.url}/openapi.json`)).json()) as OpenApiDocument;
+  document = (await (
+    await fetch(`${api.url}/openapi.json`)
+  ).json()) as OpenApiDocument;
   operations = new Map(
     Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item)
         .filter(([method]) => HTTP_METHODS.has(method))
-        .map(([method, entry]) => [`${method.toUpperCase()} ${path}`, entry] as const),
+        .map(
+          ([method, entry]) =>
+            [`${method.toUpperCase()} ${path}`, entry] as const,
+        ),
     ),
   );
   browser = await launchChromium();
@@ -198,10 +231,13 @@ describe('/docs in a browser', () => {
     await testRequest(neighbour ?? '').click();
     const client = page.getByRole('dialog', { name: 'API Client' });
     await client.getByRole('button', { name: 'Show sidebar' }).click();
-    const entryOf = (key: string) => client.locator(`li[data-sidebar-id$=${idEnd(key)}]`);
+    const entryOf = (key: string) =>
+      client.locator(`li[data-sidebar-id$=${idEnd(key)}]`);
     await entryOf(neighbour ?? '').waitFor();
     // The client's sidebar lists a tag's operations once its folder is open: the neighbour's.
-    const besideIt = hidden.filter((key) => operation(key).tags.includes(tag ?? ''));
+    const besideIt = hidden.filter((key) =>
+      operation(key).tags.includes(tag ?? ''),
+    );
     const entries = await Promise.all(
       besideIt.map(async (key) => ({
         key,
@@ -211,27 +247,40 @@ describe('/docs in a browser', () => {
     );
     await client.getByRole('button', { name: 'Close Client' }).click();
     await client.waitFor({ state: 'hidden' });
-    expect(entries).toEqual(besideIt.map((key) => ({ key, listed: true, shown: 0 })));
+    expect(entries).toEqual(
+      besideIt.map((key) => ({ key, listed: true, shown: 0 })),
+    );
   }, 150_000);
 
   it("shows a badge with each operation's x-stability", async () => {
-    const unstable = [...operations].filter(([, entry]) => entry['x-stability'] !== undefined);
+    const unstable = [...operations].filter(
+      ([, entry]) => entry['x-stability'] !== undefined,
+    );
     expect(unstable.length).toBeGreaterThan(0);
     for (const [key, entry] of unstable) {
       const stability = entry['x-stability'] ?? '';
       const wanted = stability.charAt(0).toUpperCase() + stability.slice(1);
-      await expect.poll(() => badgesOf(key), { message: key }).toContain(wanted);
+      await expect
+        .poll(() => badgesOf(key), { message: key })
+        .toContain(wanted);
     }
   });
 
   it('shows GET /v1/pets/{petId} as deprecated, with its sunset date', async () => {
     const key = 'GET /v1/pets/{petId}';
     expect(operation(key).deprecated).toBe(true);
-    const sunset = /^\d{4}-\d{2}-\d{2}/.exec(operation(key)['x-sunset'] ?? '')?.[0];
+    const sunset = /^\d{4}-\d{2}-\d{2}/.exec(
+      operation(key)['x-sunset'] ?? '',
+    )?.[0];
     expect(sunset).toBeDefined();
     await expect
       .poll(() => badgesOf(key))
-      .toEqual(expect.arrayContaining(['Deprecated', expect.stringContaining(sunset ?? '')]));
+      .toEqual(
+        expect.arrayContaining([
+          'Deprecated',
+          expect.stringContaining(sunset ?? ''),
+        ]),
+      );
   });
 
   it('shows GET /v2/pets/{petId}, its successor, as the current read: no deprecation, no sunset', async () => {
@@ -246,13 +295,18 @@ describe('/docs in a browser', () => {
 
   it('shows /v2 first and /v1 under it, in a group of its own', () => {
     const groups = document['x-tagGroups'] ?? [];
-    expect(groups.at(-1)?.tags).toEqual(expect.arrayContaining(['Pets (v1)', 'Store (v1)']));
+    expect(groups.at(-1)?.tags).toEqual(
+      expect.arrayContaining(['Pets (v1)', 'Store (v1)']),
+    );
     expect(operation('GET /v1/pets')?.tags).toEqual(['Pets (v1)']);
     expect(operation('GET /v2/pets')?.tags).toEqual(['Pets']);
   });
 
   it("shows the document's tag groups in the sidebar, Store's first and then Pets'", async () => {
-    const wanted = (document['x-tagGroups'] ?? []).map(({ name, tags }) => ({ name, tags }));
+    const wanted = (document['x-tagGroups'] ?? []).map(({ name, tags }) => ({
+      name,
+      tags,
+    }));
     expect(wanted[0]?.tags).toContain('Store');
     expect(wanted[1]?.tags).toContain('Pets');
     // The reference's sidebar, not the request client's.
@@ -263,29 +317,38 @@ describe('/docs in a browser', () => {
     const shown = async () =>
       Promise.all(
         (await groups.all()).map(async (group) => ({
-          name: (await group.locator(`:scope > div > a ${label}`).innerText()).trim(),
-          tags: (await group.locator(`:scope > ul > li > div > a ${label}`).allInnerTexts()).map(
-            (tag) => tag.trim(),
-          ),
+          name: (
+            await group.locator(`:scope > div > a ${label}`).innerText()
+          ).trim(),
+          tags: (
+            await group
+              .locator(`:scope > ul > li > div > a ${label}`)
+              .allInnerTexts()
+          ).map((tag) => tag.trim()),
         })),
       );
     await expect.poll(shown).toEqual(wanted);
   });
 
   it('shows full pets as the examples of the pet operations', async () => {
-    const petOf = (key: string, status: string) => complete(responseSchema(key, status));
+    const petOf = (key: string, status: string) =>
+      complete(responseSchema(key, status));
     expect(requiredOf(responseSchema('GET /v1/pets/{petId}', '200'))).toEqual(
       expect.arrayContaining(['id', 'name', 'status']),
     );
     expect(await exampleOf('GET /v1/pets/{petId}', '200')).toEqual(
       petOf('GET /v1/pets/{petId}', '200'),
     );
-    expect(await exampleOf('POST /v1/pets', '201')).toEqual(petOf('POST /v1/pets', '201'));
+    expect(await exampleOf('POST /v1/pets', '201')).toEqual(
+      petOf('POST /v1/pets', '201'),
+    );
     const list = await exampleOf('GET /v1/pets', '200');
     expect(list).toEqual(expect.any(Array));
     expect((list as unknown[]).length).toBeGreaterThan(0);
     for (const item of list as unknown[]) {
-      expect(item).toEqual(complete(itemsOf(responseSchema('GET /v1/pets', '200'))));
+      expect(item).toEqual(
+        complete(itemsOf(responseSchema('GET /v1/pets', '200'))),
+      );
     }
   });
 
@@ -294,6 +357,8 @@ describe('/docs in a browser', () => {
     expect(await watch.problems()).toEqual([]);
     expect(watch.requests).toContain(`${api.url}/openapi.json`);
     const origin = new URL(api.url).origin;
-    expect(watch.requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect(
+      watch.requests.filter((url) => new URL(url).origin !== origin),
+    ).toEqual([]);
   });
 });

@@ -8,7 +8,11 @@ import { apiVersion } from '@petstore/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
-import { callHttp, type HttpAnswer, type HttpCallOptions } from '@petstore/testkit';
+import {
+  callHttp,
+  type HttpAnswer,
+  type HttpCallOptions,
+} from '@petstore/testkit';
 import { rawJsonRequest } from './support/raw-http.js';
 import { testStackForFile } from './support/stack-for-file.js';
 import { unthrottled } from './support/test-stack.js';
@@ -23,9 +27,15 @@ beforeAll(async () => {
 });
 
 const asAdmin = (method: string, path: string, options: HttpCallOptions = {}) =>
-  callHttp(api.url, method, path, { apiKey: api.stack.adminApiKey, ...options });
-const asCustomer = (method: string, path: string, options: HttpCallOptions = {}) =>
-  callHttp(api.url, method, path, { apiKey: customerKey, ...options });
+  callHttp(api.url, method, path, {
+    apiKey: api.stack.adminApiKey,
+    ...options,
+  });
+const asCustomer = (
+  method: string,
+  path: string,
+  options: HttpCallOptions = {},
+) => callHttp(api.url, method, path, { apiKey: customerKey, ...options });
 
 function messageOf(answer: HttpAnswer): string {
   return (answer.body as { message: string }).message;
@@ -48,7 +58,9 @@ describe('int64 path ids past 2^53', () => {
   });
 
   it('refuses stock for a pet id past 2^53 as an unknown pet, named exactly', async () => {
-    const answer = await asAdmin('PUT', `/v1/store/inventory/${past53}`, { body: { quantity: 1 } });
+    const answer = await asAdmin('PUT', `/v1/store/inventory/${past53}`, {
+      body: { quantity: 1 },
+    });
     expectError(answer, 'unknown_pet');
     expect(messageOf(answer)).toContain(`pet ${past53} does not exist`);
   });
@@ -61,7 +73,10 @@ describe('int64 path ids past 2^53', () => {
   });
 
   it('still refuses a value past int64 with 400', async () => {
-    expectError(await asAdmin('GET', '/v1/pets/9223372036854775808'), 'validation_failed');
+    expectError(
+      await asAdmin('GET', '/v1/pets/9223372036854775808'),
+      'validation_failed',
+    );
   });
 });
 
@@ -69,17 +84,23 @@ describe('string lengths count code points', () => {
   const dogs = (count: number) => '🐶'.repeat(count);
 
   it('takes a category name of 100 emoji (200 UTF-16 units) and refuses 101', async () => {
-    const created = await asAdmin('POST', '/v1/categories', { body: { name: dogs(100) } });
+    const created = await asAdmin('POST', '/v1/categories', {
+      body: { name: dogs(100) },
+    });
     expect(created).toMatchObject({ status: 201, body: { name: dogs(100) } });
     expectError(
-      await asAdmin('POST', '/v1/categories', { body: { name: `x${dogs(100)}` } }),
+      await asAdmin('POST', '/v1/categories', {
+        body: { name: `x${dogs(100)}` },
+      }),
       'validation_failed',
     );
   });
 
   it('takes a pet name of 100 emoji', async () => {
     const { categoryId } = await stockedPet(api.admin);
-    const created = await asAdmin('POST', '/v1/pets', { body: { name: dogs(100), categoryId } });
+    const created = await asAdmin('POST', '/v1/pets', {
+      body: { name: dogs(100), categoryId },
+    });
     expect(created).toMatchObject({ status: 201, body: { name: dogs(100) } });
   });
 
@@ -92,19 +113,27 @@ describe('string lengths count code points', () => {
   });
 
   it('takes a message of 10 000 emoji and refuses 10 001', async () => {
-    const sent = await asCustomer('POST', '/v1/messages', { body: { message: dogs(10_000) } });
+    const sent = await asCustomer('POST', '/v1/messages', {
+      body: { message: dogs(10_000) },
+    });
     expect(sent.status).toBe(202);
     expectError(
-      await asCustomer('POST', '/v1/messages', { body: { message: dogs(10_001) } }),
+      await asCustomer('POST', '/v1/messages', {
+        body: { message: dogs(10_001) },
+      }),
       'validation_failed',
     );
   });
 
   it('says maxLength in the document, as JSON Schema counts it', async () => {
     const document = (await callHttp(api.url, 'GET', '/openapi.json')).body as {
-      components: { schemas: Record<string, { properties: Record<string, object> }> };
+      components: {
+        schemas: Record<string, { properties: Record<string, object> }>;
+      };
     };
-    expect(document.components.schemas.NewCategory?.properties.name).toMatchObject({
+    expect(
+      document.components.schemas.NewCategory?.properties.name,
+    ).toMatchObject({
       minLength: 1,
       maxLength: 100,
     });
@@ -116,14 +145,24 @@ describe('category names are unique under Unicode case folding', () => {
     ['straße', 'STRASSE'],
     ['σας', 'ΣΑΣ'],
     ['ﬁsh', 'FISH'],
-  ])('refuses %s once %s exists… and the other way round', async (first, second) => {
-    const suffix = ` ${Date.now()}`;
-    ok(await api.admin.categories.createCategory({ body: { name: first + suffix } }), 201);
-    expectError(
-      await asAdmin('POST', '/v1/categories', { body: { name: second + suffix } }),
-      'conflict',
-    );
-  });
+  ])(
+    'refuses %s once %s exists… and the other way round',
+    async (first, second) => {
+      const suffix = ` ${Date.now()}`;
+      ok(
+        await api.admin.categories.createCategory({
+          body: { name: first + suffix },
+        }),
+        201,
+      );
+      expectError(
+        await asAdmin('POST', '/v1/categories', {
+          body: { name: second + suffix },
+        }),
+        'conflict',
+      );
+    },
+  );
 });
 
 describe('the deprecated GET /v1/pets/{petId}', () => {
@@ -166,7 +205,10 @@ describe('Content-Encoding on a request body', () => {
     const answer = await callHttp(api.url, 'POST', '/v1/categories', {
       apiKey: api.stack.adminApiKey,
       body: gzipSync(json) as unknown as string,
-      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      headers: {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
     });
     expectError(answer, 'unsupported_content_encoding');
     expect(answer.headers.get('accept-encoding')).toBe('identity');
@@ -183,7 +225,10 @@ describe('Content-Encoding on a request body', () => {
   it('takes a body labelled identity', async () => {
     const answer = await asAdmin('POST', '/v1/categories', {
       body: json,
-      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+      headers: {
+        'content-type': 'application/json',
+        'content-encoding': 'identity',
+      },
     });
     expect(answer.status).toBe(201);
   });
@@ -210,13 +255,18 @@ describe('what Node’s HTTP parser refuses', () => {
   });
 
   it('answers a lowercase method with 400 malformed_request', async () => {
-    const answer = await rawAnswer('get /v1/pets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const answer = await rawAnswer(
+      'get /v1/pets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
     expectError(answer, 'malformed_request');
   });
 
   it('logs them at warn, never at error', async () => {
     await expect
-      .poll(() => api.logsOf('gateway').filter((line) => line.includes('HPE_')).length)
+      .poll(
+        () =>
+          api.logsOf('gateway').filter((line) => line.includes('HPE_')).length,
+      )
       .toBeGreaterThanOrEqual(3);
     const parserLines = api
       .logsOf('gateway')

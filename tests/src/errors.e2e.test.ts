@@ -1,7 +1,16 @@
-import { ErrorCodeSchema, errorStatus, type ErrorCode } from '@petstore/contract';
+import {
+  ErrorCodeSchema,
+  errorStatus,
+  type ErrorCode,
+} from '@petstore/contract';
 import { serveHttp, type HttpHandler } from '@petstore/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callHttp, readAnswer, type HttpAnswer, type HttpCallOptions } from '@petstore/testkit';
+import {
+  callHttp,
+  readAnswer,
+  type HttpAnswer,
+  type HttpCallOptions,
+} from '@petstore/testkit';
 import { ok, petInStock } from './support/catalogue.js';
 import { expectError } from './support/error-bodies.js';
 import { rawJsonRequest } from './support/raw-http.js';
@@ -37,12 +46,16 @@ beforeAll(async () => {
   customer = { apiKey: (await api.signUp(email)).apiKey, email };
   const shopper = api.client(customer.apiKey);
 
-  categoryId = ok(await api.admin.categories.createCategory({ body: { name: 'Dogs' } }), 201).body
-    .id;
+  categoryId = ok(
+    await api.admin.categories.createCategory({ body: { name: 'Dogs' } }),
+    201,
+  ).body.id;
   soldOutPetId = await petInStock(api.admin, categoryId, 1, 'Rex');
   stockedPetId = await petInStock(api.admin, categoryId, 100, 'Fido');
 
-  const order = await shopper.orders.placeOrder({ body: { petId: soldOutPetId, quantity: 1 } });
+  const order = await shopper.orders.placeOrder({
+    body: { petId: soldOutPetId, quantity: 1 },
+  });
   if (order.status !== 201 || order.body.id === undefined)
     throw new Error(`order: ${order.status}`);
   completedOrderId = order.body.id;
@@ -55,10 +68,16 @@ beforeAll(async () => {
   );
 });
 
-const asCustomer = (method: string, path: string, options: HttpCallOptions = {}) =>
-  callHttp(api.url, method, path, { apiKey: customer.apiKey, ...options });
+const asCustomer = (
+  method: string,
+  path: string,
+  options: HttpCallOptions = {},
+) => callHttp(api.url, method, path, { apiKey: customer.apiKey, ...options });
 const asAdmin = (method: string, path: string, options: HttpCallOptions = {}) =>
-  callHttp(api.url, method, path, { apiKey: api.stack.adminApiKey, ...options });
+  callHttp(api.url, method, path, {
+    apiKey: api.stack.adminApiKey,
+    ...options,
+  });
 /** The customer's typed client. */
 const shop = () => api.client(customer.apiKey);
 
@@ -81,7 +100,11 @@ interface ErrorCase {
 }
 
 /** A request that must fail with `code`, and nothing more to check. */
-const failing = (code: ErrorCode, when: string, request: () => Promise<HttpAnswer>): ErrorCase => ({
+const failing = (
+  code: ErrorCode,
+  when: string,
+  request: () => Promise<HttpAnswer>,
+): ErrorCase => ({
   code,
   when,
   request,
@@ -103,10 +126,13 @@ const cases: ErrorCase[] = [
   {
     code: 'validation_failed',
     when: 'a body fails its schema',
-    request: () => shop().orders.placeOrder({ body: { petId: stockedPetId, quantity: 0 } }),
+    request: () =>
+      shop().orders.placeOrder({ body: { petId: stockedPetId, quantity: 0 } }),
     also: ({ body }) => {
       expect(body).toMatchObject({
-        details: [{ path: 'body.quantity', message: expect.any(String) as string }],
+        details: [
+          { path: 'body.quantity', message: expect.any(String) as string },
+        ],
       });
     },
   },
@@ -144,7 +170,10 @@ const cases: ErrorCase[] = [
     }),
   ),
   unauthorized('no Authorization header is sent'),
-  unauthorized('the scheme is Basic', `Basic ${Buffer.from('jane:secret').toString('base64')}`),
+  unauthorized(
+    'the scheme is Basic',
+    `Basic ${Buffer.from('jane:secret').toString('base64')}`,
+  ),
   unauthorized('Bearer comes with no token', 'Bearer '),
   unauthorized('the key is malformed', 'Bearer not-a-key'),
   unauthorized('the key was never issued', `Bearer psk_${'A'.repeat(40)}`),
@@ -158,9 +187,13 @@ const cases: ErrorCase[] = [
     shop().categories.getCategory({ params: { categoryId: '999999' } }),
   ),
   failing('not_found', 'a message id was never issued', () =>
-    shop().messages.getMessage({ params: { messageId: 'msg_neverIssued0000' } }),
+    shop().messages.getMessage({
+      params: { messageId: 'msg_neverIssued0000' },
+    }),
   ),
-  failing('route_not_found', 'no operation has the path', () => asCustomer('GET', '/v1/unicorns')),
+  failing('route_not_found', 'no operation has the path', () =>
+    asCustomer('GET', '/v1/unicorns'),
+  ),
   failing('route_not_found', 'the path is outside every version', () =>
     callHttp(api.url, 'GET', '/v3/pets'),
   ),
@@ -173,7 +206,11 @@ const cases: ErrorCase[] = [
     },
   },
   failing('conflict', 'an email is already used, in another case', () =>
-    api.client().accounts.createAccount({ body: { email: customer.email.toUpperCase() } }),
+    api
+      .client()
+      .accounts.createAccount({
+        body: { email: customer.email.toUpperCase() },
+      }),
   ),
   failing('conflict', 'a category name is already used, in another case', () =>
     api.admin.categories.createCategory({ body: { name: 'dOGS' } }),
@@ -185,27 +222,38 @@ const cases: ErrorCase[] = [
     shop().orders.placeOrder({ body: { petId: stockedPetId, quantity: 101 } }),
   ),
   failing('category_in_use', 'a category with pets is deleted', () =>
-    api.admin.categories.deleteCategory({ params: { categoryId: String(categoryId) } }),
+    api.admin.categories.deleteCategory({
+      params: { categoryId: String(categoryId) },
+    }),
   ),
   failing('order_complete', 'a complete order is cancelled', () =>
-    shop().orders.cancelOrder({ params: { orderId: String(completedOrderId) } }),
+    shop().orders.cancelOrder({
+      params: { orderId: String(completedOrderId) },
+    }),
   ),
   {
     code: 'gone',
     when: 'the deprecated GET /v1/pets/{petId} is called after its sunset',
     request: () => asCustomer('GET', `/v1/pets/${stockedPetId}`),
     also: ({ headers }) => {
-      expect(headers.get('deprecation')).toBe(`@${Date.parse('2019-01-01T00:00:00Z') / 1000}`);
+      expect(headers.get('deprecation')).toBe(
+        `@${Date.parse('2019-01-01T00:00:00Z') / 1000}`,
+      );
       expect(headers.get('sunset')).toBe('Wed, 01 Jan 2020 00:00:00 GMT');
       expect(headers.get('link')).toMatch(/rel="deprecation"/);
-      expect(headers.get('link')).toContain(`</v2/pets/${stockedPetId}>; rel="successor-version"`);
+      expect(headers.get('link')).toContain(
+        `</v2/pets/${stockedPetId}>; rel="successor-version"`,
+      );
     },
   },
-  failing('payload_too_large', 'a body for the gateway itself is 64 KiB + 1 byte', () =>
-    asCustomer('POST', '/v1/messages', {
-      body: jsonOfSize(BODY_LIMIT + 1),
-      headers: { 'content-type': 'application/json' },
-    }),
+  failing(
+    'payload_too_large',
+    'a body for the gateway itself is 64 KiB + 1 byte',
+    () =>
+      asCustomer('POST', '/v1/messages', {
+        body: jsonOfSize(BODY_LIMIT + 1),
+        headers: { 'content-type': 'application/json' },
+      }),
   ),
   failing('payload_too_large', 'a proxied body is 64 KiB + 1 byte', () =>
     asAdmin('POST', '/v1/categories', {
@@ -226,7 +274,9 @@ const cases: ErrorCase[] = [
           },
           body: new ReadableStream({
             start(controller) {
-              controller.enqueue(new TextEncoder().encode(jsonOfSize(BODY_LIMIT + 1, 'name')));
+              controller.enqueue(
+                new TextEncoder().encode(jsonOfSize(BODY_LIMIT + 1, 'name')),
+              );
               controller.close();
             },
           }),
@@ -234,23 +284,38 @@ const cases: ErrorCase[] = [
         }),
       ),
   },
-  failing('unknown_category', 'a pet names a category that does not exist', () =>
-    api.admin.pets.createPet({ body: { name: 'Rex', categoryId: 999999 } }),
+  failing(
+    'unknown_category',
+    'a pet names a category that does not exist',
+    () =>
+      api.admin.pets.createPet({ body: { name: 'Rex', categoryId: 999999 } }),
   ),
   failing('unknown_pet', 'an order names a pet that does not exist', () =>
     shop().orders.placeOrder({ body: { petId: 999999, quantity: 1 } }),
   ),
   failing('unknown_pet', 'stock is set for a pet that does not exist', () =>
-    api.admin.inventory.setInventory({ params: { petId: '999999' }, body: { quantity: 1 } }),
-  ),
-  failing('invalid_webhook_url', 'a webhook URL is the cloud metadata address', () =>
-    shop().webhooks.createWebhook({
-      body: { url: 'https://169.254.169.254/latest/meta-data/', events: ['order.created'] },
+    api.admin.inventory.setInventory({
+      params: { petId: '999999' },
+      body: { quantity: 1 },
     }),
+  ),
+  failing(
+    'invalid_webhook_url',
+    'a webhook URL is the cloud metadata address',
+    () =>
+      shop().webhooks.createWebhook({
+        body: {
+          url: 'https://169.254.169.254/latest/meta-data/',
+          events: ['order.created'],
+        },
+      }),
   ),
   failing('forbidden', 'a customer asks a webhook for the admins’ events', () =>
     shop().webhooks.createWebhook({
-      body: { url: 'https://93.184.216.34/hooks', events: ['inventory.updated'] },
+      body: {
+        url: 'https://93.184.216.34/hooks',
+        events: ['inventory.updated'],
+      },
     }),
   ),
   {
@@ -263,7 +328,10 @@ const cases: ErrorCase[] = [
         headers,
       });
       expect(first.status).toBe(201);
-      return shop().orders.placeOrder({ body: { petId: stockedPetId, quantity: 2 }, headers });
+      return shop().orders.placeOrder({
+        body: { petId: stockedPetId, quantity: 2 },
+        headers,
+      });
     },
   },
   {
@@ -272,7 +340,10 @@ const cases: ErrorCase[] = [
     request: () =>
       asCustomer('POST', '/v1/messages', {
         body: '{"message": "hi"}',
-        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        headers: {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+        },
       }),
     also: ({ headers }) => {
       expect(headers.get('accept-encoding')).toBe('identity');
@@ -284,7 +355,9 @@ const cases: ErrorCase[] = [
     () => rawJson('get /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n'),
   ),
   failing('headers_too_large', 'the request line and headers pass 16 KiB', () =>
-    rawJson(`GET /v1/pets?cursor=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+    rawJson(
+      `GET /v1/pets?cursor=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ),
   ),
   // internal_error (500) is a bug by definition: no request through the public API provokes one
   // on a correct build. service-kit's error-middleware tests cover how one is answered.
@@ -308,8 +381,13 @@ describe('every error, through the gateway', () => {
   }
 
   it('reaches every error code of API.md but internal_error and request_timeout', () => {
-    const covered = new Set([...cases.map(({ code }) => code), ...coveredBelow]);
-    const missing = ErrorCodeSchema.options.filter((code) => !covered.has(code));
+    const covered = new Set([
+      ...cases.map(({ code }) => code),
+      ...coveredBelow,
+    ]);
+    const missing = ErrorCodeSchema.options.filter(
+      (code) => !covered.has(code),
+    );
     // request_timeout takes a client silent for 10 s: security/slow-clients.e2e.test.ts.
     expect(missing).toEqual(['request_timeout', 'internal_error']);
   });
@@ -347,7 +425,9 @@ describe('every error, through the gateway', () => {
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(answer.headers.get('ratelimit-limit')).toBe('200');
     expect(answer.headers.get('ratelimit-remaining')).toBe('0');
-    expect(Number(answer.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+    expect(
+      Number(answer.headers.get('ratelimit-reset')),
+    ).toBeGreaterThanOrEqual(1);
     // Another key of another account is not affected.
     expect((await asCustomer('GET', '/v1/accounts/me')).status).toBe(200);
   });
@@ -355,10 +435,16 @@ describe('every error, through the gateway', () => {
 
 describe('a service that is down, slow or broken', () => {
   /** Replaces the store process with `handler` on the store's own port while `body` runs. */
-  async function withStandInStore(handler: HttpHandler, body: () => Promise<void>) {
+  async function withStandInStore(
+    handler: HttpHandler,
+    body: () => Promise<void>,
+  ) {
     await api.stack.store.stop();
     try {
-      const standIn = await serveHttp(handler, Number(new URL(api.stack.store.url).port));
+      const standIn = await serveHttp(
+        handler,
+        Number(new URL(api.stack.store.url).port),
+      );
       try {
         await body();
       } finally {
@@ -394,7 +480,9 @@ describe('a service that is down, slow or broken', () => {
       await api.stack.store.start();
     }
     // The same gateway process, never restarted, reaches the new store process.
-    expect((await callHttp(api.url, 'GET', '/ready?deep=true')).status).toBe(200);
+    expect((await callHttp(api.url, 'GET', '/ready?deep=true')).status).toBe(
+      200,
+    );
     const back = await api.client(customer.apiKey).inventory.getInventoryItem({
       params: { petId: String(stockedPetId) },
     });

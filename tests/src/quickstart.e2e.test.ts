@@ -15,7 +15,9 @@ describe('the quickstart, through the gateway', () => {
     const ready = await fetch(`${api.url}/ready`);
     expect(ready.status).toBe(200);
     expect(ready.headers.get('api-version')).toBe('2.0.0');
-    const document = (await (await fetch(`${api.url}/openapi.json`)).json()) as {
+    const document = (await (
+      await fetch(`${api.url}/openapi.json`)
+    ).json()) as {
       openapi: string;
       servers: { url: string }[];
     };
@@ -32,17 +34,26 @@ describe('the quickstart, through the gateway', () => {
       body: { email: 'jane@example.com', role: 'customer' },
     });
 
-    const sent = await customer.api.messages.sendMessage({ body: { message: 'Hello, Petstore!' } });
+    const sent = await customer.api.messages.sendMessage({
+      body: { message: 'Hello, Petstore!' },
+    });
     expect(sent).toMatchObject({ status: 202, body: { status: 'queued' } });
     const messageId = sent.status === 202 ? sent.body.id : '';
     await expect
       .poll(() => customer.api.messages.getMessage({ params: { messageId } }))
-      .toMatchObject({ status: 200, body: { id: messageId, status: 'delivered' } });
+      .toMatchObject({
+        status: 200,
+        body: { id: messageId, status: 'delivered' },
+      });
 
-    const category = await api.admin.categories.createCategory({ body: { name: 'Dogs' } });
+    const category = await api.admin.categories.createCategory({
+      body: { name: 'Dogs' },
+    });
     expect(category).toMatchObject({ status: 201, body: { name: 'Dogs' } });
     const categoryId = category.status === 201 ? category.body.id : -1;
-    const pet = await api.admin.pets.createPet({ body: { name: 'Rex', categoryId } });
+    const pet = await api.admin.pets.createPet({
+      body: { name: 'Rex', categoryId },
+    });
     expect(pet).toMatchObject({
       status: 201,
       body: { name: 'Rex', categoryId, status: 'available' },
@@ -59,8 +70,13 @@ describe('the quickstart, through the gateway', () => {
       body: { petId, quantity: 1, status: 'available' },
     });
 
-    const order = await customer.api.orders.placeOrder({ body: { petId, quantity: 1 } });
-    expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1, complete: false } });
+    const order = await customer.api.orders.placeOrder({
+      body: { petId, quantity: 1 },
+    });
+    expect(order).toMatchObject({
+      status: 201,
+      body: { petId, quantity: 1, complete: false },
+    });
 
     await expect
       .poll(async () => (await customer.api.pets.listPets({ query: {} })).body)

@@ -9,7 +9,10 @@ const run = promisify(execFile);
 
 /** The shell block of the README's walkthrough, exactly as a reader copies it. */
 async function walkthrough(): Promise<string> {
-  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = await readFile(
+    new URL('../../README.md', import.meta.url),
+    'utf8',
+  );
   const section = readme.slice(readme.indexOf('## Walkthrough'));
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
   if (!block) throw new Error('README.md has no sh block under ## Walkthrough');
@@ -25,7 +28,8 @@ function labelled(stdout: string): Map<string, unknown> {
       .trim()
       .split('\n')
       .map((line) => {
-        const [, label = line, json = ''] = /^([^:]+):\s+(.*)$/.exec(line) ?? [];
+        const [, label = line, json = ''] =
+          /^([^:]+):\s+(.*)$/.exec(line) ?? [];
         return [label, JSON.parse(json) as unknown] as const;
       }),
   );
@@ -52,12 +56,18 @@ it('runs the README walkthrough verbatim against a running API, labelling what i
     'Stock now',
     'My orders',
   ]);
-  expect(printed.get('Account')).toMatchObject({ name: 'Jane', role: 'customer' });
+  expect(printed.get('Account')).toMatchObject({
+    name: 'Jane',
+    role: 'customer',
+  });
   expect(printed.get('Message')).toMatchObject({
     message: 'Hello, Petstore!',
     status: 'delivered',
   });
-  expect(printed.get('Stock')).toMatchObject({ quantity: 3, status: 'available' });
+  expect(printed.get('Stock')).toMatchObject({
+    quantity: 3,
+    status: 'available',
+  });
   const order = printed.get('Order') as { id: number; petId: number };
   expect(order).toMatchObject({ quantity: 1, complete: false });
   // The retry with the same Idempotency-Key answers the same order and orders nothing more.
@@ -84,7 +94,11 @@ it('stops at once, saying why, when run outside the repository root without ADMI
 
 it('stops at the first error answer, showing its body', async () => {
   const failed = (await run('bash', ['-c', await walkthrough()], {
-    env: { ...process.env, BASE: api.url, ADMIN_KEY: 'psk_NotTheAdminKey0123456789abcdefABCDEF' },
+    env: {
+      ...process.env,
+      BASE: api.url,
+      ADMIN_KEY: 'psk_NotTheAdminKey0123456789abcdefABCDEF',
+    },
   }).then(
     () => undefined,
     (error: unknown) => error,

@@ -16,27 +16,41 @@ beforeAll(async () => {
     await api.admin.categories.createCategory({ body: { name: 'Dogs' } }),
     201,
   ).body;
-  petId = ok(await api.admin.pets.createPet({ body: { name: 'Rex', categoryId } }), 201).body.id;
+  petId = ok(
+    await api.admin.pets.createPet({ body: { name: 'Rex', categoryId } }),
+    201,
+  ).body.id;
 });
 
 const asAdmin = (method: string, path: string, body?: unknown) =>
-  callHttp(api.url, method, path, { apiKey: adminKey, ...(body === undefined ? {} : { body }) });
+  callHttp(api.url, method, path, {
+    apiKey: adminKey,
+    ...(body === undefined ? {} : { body }),
+  });
 
 /** A 400 `validation_failed` that names `path` in its details and its message. */
 function expectUnknown(answer: HttpAnswer, path: string): void {
   expectError(answer, 'validation_failed');
   expect(answer.body).toMatchObject({
     message: expect.stringContaining(`${path}: unknown parameter`) as unknown,
-    details: expect.arrayContaining([{ path, message: 'unknown parameter' }]) as unknown,
+    details: expect.arrayContaining([
+      { path, message: 'unknown parameter' },
+    ]) as unknown,
   });
 }
 
 describe('strict input, through the gateway', () => {
   it('answers 400 naming a misspelt PATCH field, and leaves the pet as it was', async () => {
-    expectUnknown(await asAdmin('PATCH', `/v1/pets/${petId}`, { stauts: 'sold' }), 'body.stauts');
+    expectUnknown(
+      await asAdmin('PATCH', `/v1/pets/${petId}`, { stauts: 'sold' }),
+      'body.stauts',
+    );
 
     const pets = ok(await api.admin.pets.listPets({ query: {} }), 200).body;
-    expect(pets.find(({ id }) => id === petId)).toMatchObject({ name: 'Rex', status: 'available' });
+    expect(pets.find(({ id }) => id === petId)).toMatchObject({
+      name: 'Rex',
+      status: 'available',
+    });
   });
 
   it('answers 400 naming an unknown query parameter of a list', async () => {
@@ -48,8 +62,14 @@ describe('strict input, through the gateway', () => {
       await asAdmin('POST', '/v1/messages', { message: 'hi', urgent: true }),
       'body.urgent',
     );
-    expectUnknown(await asAdmin('GET', '/v1/webhooks?colour=x'), 'query.colour');
-    expectUnknown(await asAdmin('GET', '/v1/accounts/me?colour=x'), 'query.colour');
+    expectUnknown(
+      await asAdmin('GET', '/v1/webhooks?colour=x'),
+      'query.colour',
+    );
+    expectUnknown(
+      await asAdmin('GET', '/v1/accounts/me?colour=x'),
+      'query.colour',
+    );
   });
 
   it('lets headers it does not know through', async () => {

@@ -13,9 +13,13 @@ describe('/v2 beside /v1, through the gateway', () => {
 
   beforeAll(async () => {
     api = await startTestStack();
-    const category = await api.admin.categories.createCategory({ body: { name: 'Dogs' } });
+    const category = await api.admin.categories.createCategory({
+      body: { name: 'Dogs' },
+    });
     const categoryId = category.status === 201 ? category.body.id : -1;
-    const pet = await api.admin.pets.createPet({ body: { name: 'Rex', categoryId } });
+    const pet = await api.admin.pets.createPet({
+      body: { name: 'Rex', categoryId },
+    });
     petId = pet.status === 201 ? pet.body.id : -1;
   });
   afterAll(async () => {
@@ -24,14 +28,19 @@ describe('/v2 beside /v1, through the gateway', () => {
 
   it('links the deprecated read to its successor, which answers the same pet unmarked', async () => {
     const apiKey = api.stack.adminApiKey;
-    const deprecated = await callHttp(api.url, 'GET', `/v1/pets/${petId}`, { apiKey });
+    const deprecated = await callHttp(api.url, 'GET', `/v1/pets/${petId}`, {
+      apiKey,
+    });
     expect(deprecated.status).toBe(200);
     expect(deprecated.headers.get('deprecation')).toMatch(/^@\d+$/);
     const successor = successorOf(deprecated.headers.get('link'));
     expect(successor).toBe(`/v2/pets/${petId}`);
 
     const current = await callHttp(api.url, 'GET', successor ?? '', { apiKey });
-    expect(current).toMatchObject({ status: 200, body: deprecated.body as object });
+    expect(current).toMatchObject({
+      status: 200,
+      body: deprecated.body as object,
+    });
     for (const header of ['deprecation', 'sunset', 'link']) {
       expect(current.headers.get(header), header).toBeNull();
     }
@@ -40,7 +49,9 @@ describe('/v2 beside /v1, through the gateway', () => {
   it('answers API-Version 1.0.0 under /v1, 2.0.0 under /v2 and at the root', async () => {
     const apiKey = api.stack.adminApiKey;
     const versionOf = async (path: string, key?: string) =>
-      (await callHttp(api.url, 'GET', path, { apiKey: key })).headers.get('api-version');
+      (await callHttp(api.url, 'GET', path, { apiKey: key })).headers.get(
+        'api-version',
+      );
     expect(await versionOf('/v1/pets', apiKey)).toBe('1.0.0');
     expect(await versionOf('/v1/pets')).toBe('1.0.0');
     expect(await versionOf('/v2/pets', apiKey)).toBe('2.0.0');
@@ -71,14 +82,24 @@ describe('after the sunset of GET /v1/pets/{petId}', () => {
 
   it('answers a created pet at its Location, and names it in the 410 of the retired read', async () => {
     const apiKey = api.stack.adminApiKey;
-    const category = await callHttp<{ id: number }>(api.url, 'POST', '/v1/categories', {
-      apiKey,
-      body: { name: 'Cats' },
-    });
-    const created = await callHttp<{ id: number }>(api.url, 'POST', '/v1/pets', {
-      apiKey,
-      body: { name: 'Tom', categoryId: category.body.id },
-    });
+    const category = await callHttp<{ id: number }>(
+      api.url,
+      'POST',
+      '/v1/categories',
+      {
+        apiKey,
+        body: { name: 'Cats' },
+      },
+    );
+    const created = await callHttp<{ id: number }>(
+      api.url,
+      'POST',
+      '/v1/pets',
+      {
+        apiKey,
+        body: { name: 'Tom', categoryId: category.body.id },
+      },
+    );
     expect(created.status).toBe(201);
     const location = created.headers.get('location') ?? '';
     expect(location).toBe(`/v2/pets/${created.body.id}`);

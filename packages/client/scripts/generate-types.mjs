@@ -24,13 +24,22 @@ const generator = await readFile(
   new URL('../node_modules/openapi-typescript/package.json', import.meta.url),
   'utf8',
 );
-const stamp = createHash('sha256').update(document).update(script).update(generator).digest('hex');
+const stamp = createHash('sha256')
+  .update(document)
+  .update(script)
+  .update(generator)
+  .digest('hex');
 const output = await readFile(outputUrl, 'utf8').catch(() => '');
 const stamped = await readFile(stampUrl, 'utf8').catch(() => '');
 
 if (!output || stamped !== stamp) {
-  const { default: openapiTS, astToString, COMMENT_HEADER } = await import('openapi-typescript');
-  const source = COMMENT_HEADER + astToString(await openapiTS(JSON.parse(document)));
+  const {
+    default: openapiTS,
+    astToString,
+    COMMENT_HEADER,
+  } = await import('openapi-typescript');
+  const source =
+    COMMENT_HEADER + astToString(await openapiTS(JSON.parse(document)));
   await mkdir(new URL('.', outputUrl), { recursive: true });
   await replace(outputUrl, source);
   await replace(stampUrl, stamp);

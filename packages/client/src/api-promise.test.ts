@@ -4,13 +4,21 @@ import { startServer } from './test-support/test-server.js';
 import { testClient } from './test-support/test-client.js';
 
 const pet = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
-const rateLimit = { 'ratelimit-limit': '100', 'ratelimit-remaining': '99', 'ratelimit-reset': '1' };
+const rateLimit = {
+  'ratelimit-limit': '100',
+  'ratelimit-remaining': '99',
+  'ratelimit-reset': '1',
+};
 
 describe('withResponse', () => {
   it('gives the result with the response, its status and rate-limit headers', async () => {
     await using server = await startServer(() => ({
       status: 201,
-      headers: { ...rateLimit, 'x-request-id': 'req-1', location: '/v2/pets/1' },
+      headers: {
+        ...rateLimit,
+        'x-request-id': 'req-1',
+        location: '/v2/pets/1',
+      },
       body: pet,
     }));
     const { client } = testClient(server.baseUrl);
@@ -31,7 +39,11 @@ describe('withResponse', () => {
     await using server = await startServer(({ method }) =>
       method === 'DELETE'
         ? { status: 204, headers: rateLimit }
-        : { status: 200, headers: { link: '</v1/pets?cursor=c2>; rel="next"' }, body: [pet] },
+        : {
+            status: 200,
+            headers: { link: '</v1/pets?cursor=c2>; rel="next"' },
+            body: [pet],
+          },
     );
     const { client } = testClient(server.baseUrl);
 
@@ -69,9 +81,13 @@ describe('withResponse', () => {
     const call = client.pets.get(7);
     const chained = call.catch((error: unknown) => (error as Error).message);
 
-    await expect(call.withResponse()).rejects.toMatchObject({ code: 'not_found' });
+    await expect(call.withResponse()).rejects.toMatchObject({
+      code: 'not_found',
+    });
     await expect(chained).resolves.toBe('pet 7 not found');
     expect(chained).not.toBeInstanceOf(ApiPromise);
-    await expect(call.finally(() => undefined)).rejects.toMatchObject({ status: 404 });
+    await expect(call.finally(() => undefined)).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });

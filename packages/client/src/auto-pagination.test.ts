@@ -4,7 +4,12 @@ import { startServer, type Received } from './test-support/test-server.js';
 import { testClient } from './test-support/test-client.js';
 
 const pets = (...ids: number[]) =>
-  ids.map((id) => ({ id, name: `Pet ${id}`, categoryId: 1, status: 'available' }));
+  ids.map((id) => ({
+    id,
+    name: `Pet ${id}`,
+    categoryId: 1,
+    status: 'available',
+  }));
 
 /** Three pages of two pets, linked as the API links them. */
 function threePages({ url }: Received) {
@@ -15,7 +20,10 @@ function threePages({ url }: Received) {
   });
   return {
     status: 200,
-    headers: { 'x-request-id': `req-${page}`, ...(page < 2 ? link(page + 1) : {}) },
+    headers: {
+      'x-request-id': `req-${page}`,
+      ...(page < 2 ? link(page + 1) : {}),
+    },
     body: pets(page * 2 + 1, page * 2 + 2),
   };
 }
@@ -26,7 +34,8 @@ describe('lists', () => {
     const { client } = testClient(server.baseUrl);
 
     const ids: number[] = [];
-    for await (const pet of client.pets.list({ status: 'available', limit: 2 })) ids.push(pet.id);
+    for await (const pet of client.pets.list({ status: 'available', limit: 2 }))
+      ids.push(pet.id);
 
     expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
     expect(server.received.map((request) => request.url)).toEqual([
@@ -53,10 +62,18 @@ describe('lists', () => {
     const { client } = testClient(server.baseUrl);
 
     const first = await client.pets.list({ limit: 2 }).firstPage();
-    expect(first).toMatchObject({ data: pets(1, 2), requestId: 'req-0', nextCursor: 'c1' });
+    expect(first).toMatchObject({
+      data: pets(1, 2),
+      requestId: 'req-0',
+      nextCursor: 'c1',
+    });
     const second = await first.nextPage();
     const third = await second?.nextPage();
-    expect(third).toMatchObject({ data: pets(5, 6), requestId: 'req-2', nextCursor: undefined });
+    expect(third).toMatchObject({
+      data: pets(5, 6),
+      requestId: 'req-2',
+      nextCursor: undefined,
+    });
     await expect(third?.nextPage()).resolves.toBeUndefined();
   });
 
@@ -64,7 +81,9 @@ describe('lists', () => {
     await using server = await startServer(() => ({ status: 200, body: [] }));
     const { client } = testClient(server.baseUrl);
 
-    await client.pets.list({ status: ['available', 'pending'], categoryId: 3 }).firstPage();
+    await client.pets
+      .list({ status: ['available', 'pending'], categoryId: 3 })
+      .firstPage();
     await client.orders.list({ complete: false }).firstPage();
 
     expect(server.received.map((request) => request.url)).toEqual([

@@ -31,7 +31,11 @@ export function nextCursorOf(link: string | null): string | undefined {
   for (const [, target, params] of (link ?? '').matchAll(/<([^>]*)>([^,]*)/g)) {
     const rel = /;\s*rel="?([^";]*)/i.exec(params ?? '')?.[1] ?? '';
     if (rel.split(/\s+/).includes('next')) {
-      return new URL(target ?? '', 'http://link.invalid').searchParams.get('cursor') ?? undefined;
+      return (
+        new URL(target ?? '', 'http://link.invalid').searchParams.get(
+          'cursor',
+        ) ?? undefined
+      );
     }
   }
   return undefined;
@@ -47,11 +51,17 @@ export function list<T>(
     const request = { ...spec, method: 'GET' as const, query };
     return new ApiPromise(
       sender.send(request, options).then(({ response, body, requestId }) => {
-        if (!Array.isArray(body)) throw unexpectedBody(describe(request), response, requestId);
+        if (!Array.isArray(body))
+          throw unexpectedBody(describe(request), response, requestId);
         const nextCursor = nextCursorOf(response.headers.get('link'));
         const nextPage = () =>
-          nextCursor === undefined ? Promise.resolve(undefined) : page(nextCursor);
-        return { data: { data: body as T[], requestId, nextCursor, nextPage }, response };
+          nextCursor === undefined
+            ? Promise.resolve(undefined)
+            : page(nextCursor);
+        return {
+          data: { data: body as T[], requestId, nextCursor, nextPage },
+          response,
+        };
       }),
     );
   };

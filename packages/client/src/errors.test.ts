@@ -25,7 +25,9 @@ describe('PetstoreError', () => {
     }));
     const { client } = testClient(server.baseUrl);
 
-    const error = await failure(client.orders.create({ petId: 1, quantity: 0 }));
+    const error = await failure(
+      client.orders.create({ petId: 1, quantity: 0 }),
+    );
 
     expect(error).toMatchObject({
       name: 'PetstoreError',
@@ -48,7 +50,11 @@ describe('PetstoreError', () => {
 
     const error = await failure(client.pets.get(7));
 
-    expect(error).toMatchObject({ code: 'not_found', requestId: 'req-404', details: undefined });
+    expect(error).toMatchObject({
+      code: 'not_found',
+      requestId: 'req-404',
+      details: undefined,
+    });
   });
 
   it('gives a body that is not JSON a code chosen by its status, never a parse error', async () => {
@@ -90,15 +96,22 @@ describe('PetstoreError', () => {
 
     const error = await failure(client.pets.get(1));
 
-    expect(error).toMatchObject({ status: 200, code: 'bad_gateway', requestId: 'req-200' });
-    await expect(client.pets.list().firstPage()).rejects.toMatchObject({ code: 'bad_gateway' });
+    expect(error).toMatchObject({
+      status: 200,
+      code: 'bad_gateway',
+      requestId: 'req-200',
+    });
+    await expect(client.pets.list().firstPage()).rejects.toMatchObject({
+      code: 'bad_gateway',
+    });
   });
 
   it('carries the response headers and the seconds Retry-After asks', async () => {
     await using server = await startServer((_, index) => ({
       status: 429,
       headers: {
-        'retry-after': index === 0 ? '7' : new Date(Date.now() + 30_000).toUTCString(),
+        'retry-after':
+          index === 0 ? '7' : new Date(Date.now() + 30_000).toUTCString(),
         'ratelimit-remaining': '0',
       },
       body: { code: 'rate_limited', message: 'slow down', status: 429 },

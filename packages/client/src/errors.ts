@@ -13,7 +13,11 @@ export class PetstoreError extends Error {
   /** The seconds `Retry-After` asks to wait (as a number or an HTTP date), if it was sent. */
   readonly retryAfter: number | undefined;
 
-  constructor(body: ErrorBody, requestId: string, headers: Headers = new Headers()) {
+  constructor(
+    body: ErrorBody,
+    requestId: string,
+    headers: Headers = new Headers(),
+  ) {
     super(body.message);
     this.status = body.status;
     this.code = body.code;
@@ -78,9 +82,16 @@ export function errorFromResponse(
   fallbackMessage: string,
 ): PetstoreError {
   const { status, headers } = response;
-  if (isErrorBody(body)) return new PetstoreError({ ...body, status }, requestId, headers);
-  const code = codeOfStatus[status] ?? (status < 500 ? 'malformed_request' : 'internal_error');
-  return new PetstoreError({ code, message: fallbackMessage, status }, requestId, headers);
+  if (isErrorBody(body))
+    return new PetstoreError({ ...body, status }, requestId, headers);
+  const code =
+    codeOfStatus[status] ??
+    (status < 500 ? 'malformed_request' : 'internal_error');
+  return new PetstoreError(
+    { code, message: fallbackMessage, status },
+    requestId,
+    headers,
+  );
 }
 
 /** A success whose body is not what the operation answers: the gateway's fault, as 502 is. */
@@ -91,5 +102,9 @@ export function unexpectedBody(
 ): PetstoreError {
   const { status, headers } = response;
   const message = `${request} answered ${status} without the JSON body it should have`;
-  return new PetstoreError({ code: 'bad_gateway', message, status }, requestId, headers);
+  return new PetstoreError(
+    { code: 'bad_gateway', message, status },
+    requestId,
+    headers,
+  );
 }

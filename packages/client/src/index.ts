@@ -1,7 +1,11 @@
 export { createClient, type PetstoreClient } from './client.js';
 export type { ApiPromise, WithResponse } from './api-promise.js';
 export type { Logger } from './logger.js';
-export type { ClientOptions, HeadersLike, RequestOptions } from './request-sender.js';
+export type {
+  ClientOptions,
+  HeadersLike,
+  RequestOptions,
+} from './request-sender.js';
 export type { List, Page } from './auto-pagination.js';
 export {
   PetstoreConnectionError,
@@ -9,7 +13,11 @@ export {
   PetstoreTimeoutError,
   PetstoreWebhookError,
 } from './errors.js';
-export type { ConstructEventOptions, WebhookBody, WebhookHeaders } from './webhooks.js';
+export type {
+  ConstructEventOptions,
+  WebhookBody,
+  WebhookHeaders,
+} from './webhooks.js';
 export type { Accounts } from './resources/accounts.js';
 export type { Categories } from './resources/categories.js';
 export type { Inventory } from './resources/inventory.js';

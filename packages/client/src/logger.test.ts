@@ -6,7 +6,9 @@ import { testClient } from './test-support/test-client.js';
 /** A logger that keeps what it is told. */
 function recordingLogger() {
   const lines: { message: string; details: Record<string, unknown> }[] = [];
-  const logger: Logger = { debug: (message, details) => lines.push({ message, details }) };
+  const logger: Logger = {
+    debug: (message, details) => lines.push({ message, details }),
+  };
   return { logger, lines };
 }
 
@@ -14,11 +16,17 @@ describe('logger', () => {
   it('is told each attempt, retry and response at debug level, never the API key', async () => {
     await using server = await startServer((_, index) =>
       index === 0
-        ? { ...errorBody(503, 'service_unavailable'), headers: { 'x-request-id': 'req-a' } }
+        ? {
+            ...errorBody(503, 'service_unavailable'),
+            headers: { 'x-request-id': 'req-a' },
+          }
         : { status: 200, headers: { 'x-request-id': 'req-b' }, body: [] },
     );
     const { logger, lines } = recordingLogger();
-    const { client } = testClient(server.baseUrl, { apiKey: 'psk_secret_value', logger });
+    const { client } = testClient(server.baseUrl, {
+      apiKey: 'psk_secret_value',
+      logger,
+    });
 
     await client.pets.list({ limit: 5 }).firstPage();
 
@@ -35,16 +43,32 @@ describe('logger', () => {
       attempt: 1,
       headers: { authorization: '[redacted]', accept: 'application/json' },
     });
-    expect(lines[1]?.details).toMatchObject({ status: 503, attempt: 1, requestId: 'req-a' });
-    expect(lines[2]?.details).toMatchObject({ retry: 1, delayMs: 500, reason: 'answered 503' });
-    expect(lines[4]?.details).toMatchObject({ status: 200, attempt: 2, requestId: 'req-b' });
+    expect(lines[1]?.details).toMatchObject({
+      status: 503,
+      attempt: 1,
+      requestId: 'req-a',
+    });
+    expect(lines[2]?.details).toMatchObject({
+      retry: 1,
+      delayMs: 500,
+      reason: 'answered 503',
+    });
+    expect(lines[4]?.details).toMatchObject({
+      status: 200,
+      attempt: 2,
+      requestId: 'req-b',
+    });
     expect(JSON.stringify(lines)).not.toContain('psk_secret_value');
   });
 
   it('is told of each attempt that got no answer, and why it is retried', async () => {
     await using server = await startServer(() => 'hang');
     const { logger, lines } = recordingLogger();
-    const { client } = testClient(server.baseUrl, { logger, timeout: 20, maxRetries: 1 });
+    const { client } = testClient(server.baseUrl, {
+      logger,
+      timeout: 20,
+      maxRetries: 1,
+    });
 
     await expect(client.pets.get(1)).rejects.toThrow('timed out');
 

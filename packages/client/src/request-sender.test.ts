@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { PetstoreConnectionError, PetstoreError, PetstoreTimeoutError } from './errors.js';
-import { errorBody, refusingBaseUrl, startServer } from './test-support/test-server.js';
+import {
+  PetstoreConnectionError,
+  PetstoreError,
+  PetstoreTimeoutError,
+} from './errors.js';
+import {
+  errorBody,
+  refusingBaseUrl,
+  startServer,
+} from './test-support/test-server.js';
 import { testClient } from './test-support/test-client.js';
 
 const pet = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
@@ -21,7 +29,10 @@ describe('RequestSender', () => {
       'content-type': 'application/json',
       'user-agent': `petstore-client/1.0.0 node/${process.versions.node}`,
     });
-    expect(JSON.parse(request?.body ?? '')).toEqual({ name: 'Rex', categoryId: 1 });
+    expect(JSON.parse(request?.body ?? '')).toEqual({
+      name: 'Rex',
+      categoryId: 1,
+    });
   });
 
   it('sends no Authorization and no Content-Type when there is no key and no body', async () => {
@@ -56,12 +67,16 @@ describe('RequestSender', () => {
     }));
     const { client } = testClient(server.baseUrl);
 
-    await expect(client.pets.delete(1)).resolves.toEqual({ requestId: 'req-2' });
+    await expect(client.pets.delete(1)).resolves.toEqual({
+      requestId: 'req-2',
+    });
   });
 
   it('retries a GET after 503 and answers with the 200', async () => {
     await using server = await startServer((_, index) =>
-      index === 0 ? errorBody(503, 'service_unavailable') : { status: 200, body: pet },
+      index === 0
+        ? errorBody(503, 'service_unavailable')
+        : { status: 200, body: pet },
     );
     const { client, delays } = testClient(server.baseUrl);
 
@@ -74,7 +89,10 @@ describe('RequestSender', () => {
     await using server = await startServer(() => errorBody(502, 'bad_gateway'));
     const { client, delays } = testClient(server.baseUrl, { maxRetries: 3 });
 
-    await expect(client.pets.get(1)).rejects.toMatchObject({ status: 502, code: 'bad_gateway' });
+    await expect(client.pets.get(1)).rejects.toMatchObject({
+      status: 502,
+      code: 'bad_gateway',
+    });
     expect(server.received).toHaveLength(4);
     expect(delays).toEqual([500, 1000, 2000]);
   });
@@ -92,18 +110,26 @@ describe('RequestSender', () => {
   });
 
   it('takes maxRetries per call over the client setting', async () => {
-    await using server = await startServer(() => errorBody(504, 'upstream_timeout'));
+    await using server = await startServer(() =>
+      errorBody(504, 'upstream_timeout'),
+    );
     const { client } = testClient(server.baseUrl, { maxRetries: 5 });
 
-    await expect(client.pets.get(1, { maxRetries: 0 })).rejects.toBeInstanceOf(PetstoreError);
+    await expect(client.pets.get(1, { maxRetries: 0 })).rejects.toBeInstanceOf(
+      PetstoreError,
+    );
     expect(server.received).toHaveLength(1);
   });
 
   it('does not retry a PATCH, which carries no Idempotency-Key', async () => {
-    await using server = await startServer(() => errorBody(503, 'service_unavailable'));
+    await using server = await startServer(() =>
+      errorBody(503, 'service_unavailable'),
+    );
     const { client } = testClient(server.baseUrl);
 
-    await expect(client.pets.update(1, { status: 'sold' })).rejects.toMatchObject({
+    await expect(
+      client.pets.update(1, { status: 'sold' }),
+    ).rejects.toMatchObject({
       code: 'service_unavailable',
     });
     expect(server.received).toHaveLength(1);
@@ -112,27 +138,36 @@ describe('RequestSender', () => {
 
   it('retries a POST that carries an Idempotency-Key, with the same key', async () => {
     await using server = await startServer((_, index) =>
-      index < 2 ? errorBody(503, 'service_unavailable') : { status: 201, body: pet },
+      index < 2
+        ? errorBody(503, 'service_unavailable')
+        : { status: 201, body: pet },
     );
     const { client } = testClient(server.baseUrl);
 
-    await client.pets.create({ name: 'Rex', categoryId: 1 }, { idempotencyKey: 'key-1' });
+    await client.pets.create(
+      { name: 'Rex', categoryId: 1 },
+      { idempotencyKey: 'key-1' },
+    );
 
-    expect(server.received.map((request) => request.headers['idempotency-key'])).toEqual([
-      'key-1',
-      'key-1',
-      'key-1',
-    ]);
+    expect(
+      server.received.map((request) => request.headers['idempotency-key']),
+    ).toEqual(['key-1', 'key-1', 'key-1']);
   });
 
   it('does not retry 500 or a 4xx', async () => {
     await using server = await startServer((_, index) =>
-      index === 0 ? errorBody(500, 'internal_error') : errorBody(409, 'conflict'),
+      index === 0
+        ? errorBody(500, 'internal_error')
+        : errorBody(409, 'conflict'),
     );
     const { client } = testClient(server.baseUrl);
 
-    await expect(client.pets.get(1)).rejects.toMatchObject({ code: 'internal_error' });
-    await expect(client.pets.get(1)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(client.pets.get(1)).rejects.toMatchObject({
+      code: 'internal_error',
+    });
+    await expect(client.pets.get(1)).rejects.toMatchObject({
+      code: 'conflict',
+    });
     expect(server.received).toHaveLength(2);
   });
 
@@ -143,20 +178,27 @@ describe('RequestSender', () => {
 
     expect(error).toBeInstanceOf(PetstoreConnectionError);
     expect(error).not.toBeInstanceOf(PetstoreTimeoutError);
-    expect((error as Error).message).toMatch(/GET \/v2\/pets\/1 failed: .*ECONNREFUSED/);
+    expect((error as Error).message).toMatch(
+      /GET \/v2\/pets\/1 failed: .*ECONNREFUSED/,
+    );
     expect((error as Error).cause).toBeInstanceOf(Error);
     expect(delays).toHaveLength(2);
   });
 
   it('times an attempt out with a PetstoreTimeoutError and retries it', async () => {
     await using server = await startServer(() => 'hang');
-    const { client, delays } = testClient(server.baseUrl, { timeout: 50, maxRetries: 1 });
+    const { client, delays } = testClient(server.baseUrl, {
+      timeout: 50,
+      maxRetries: 1,
+    });
 
     const error = await client.pets.get(1).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(PetstoreTimeoutError);
     expect(error).toBeInstanceOf(PetstoreConnectionError);
-    expect((error as Error).message).toBe('GET /v2/pets/1 timed out after 50 ms');
+    expect((error as Error).message).toBe(
+      'GET /v2/pets/1 timed out after 50 ms',
+    );
     // Retried once. On a busy machine the second attempt can time out before the server has
     // read it, so the attempts are counted where they are made.
     expect(delays).toHaveLength(1);
@@ -167,9 +209,9 @@ describe('RequestSender', () => {
     await using server = await startServer(() => 'hang');
     const { client } = testClient(server.baseUrl, { timeout: 60_000 });
 
-    await expect(client.pets.get(1, { timeout: 20, maxRetries: 0 })).rejects.toBeInstanceOf(
-      PetstoreTimeoutError,
-    );
+    await expect(
+      client.pets.get(1, { timeout: 20, maxRetries: 0 }),
+    ).rejects.toBeInstanceOf(PetstoreTimeoutError);
   });
 
   it('takes a timeout of Infinity as none', async () => {
@@ -200,7 +242,9 @@ describe('headers', () => {
       headers: { 'X-Tenant': 'client', 'X-Trace': 'client' },
     });
 
-    await client.pets.get(1, { headers: { 'x-trace': 'call', Authorization: 'Bearer psk_other' } });
+    await client.pets.get(1, {
+      headers: { 'x-trace': 'call', Authorization: 'Bearer psk_other' },
+    });
     await client.pets.get(1, { headers: new Headers({ 'X-Extra': 'yes' }) });
 
     expect(server.received[0]?.headers).toMatchObject({
@@ -208,12 +252,17 @@ describe('headers', () => {
       'x-trace': 'call',
       authorization: 'Bearer psk_other',
     });
-    expect(server.received[1]?.headers).toMatchObject({ 'x-trace': 'client', 'x-extra': 'yes' });
+    expect(server.received[1]?.headers).toMatchObject({
+      'x-trace': 'client',
+      'x-extra': 'yes',
+    });
   });
 
   it('takes an Idempotency-Key given as a header instead of generating one', async () => {
     await using server = await startServer((_, index) =>
-      index === 0 ? errorBody(503, 'service_unavailable') : { status: 201, body: pet },
+      index === 0
+        ? errorBody(503, 'service_unavailable')
+        : { status: 201, body: pet },
     );
     const { client } = testClient(server.baseUrl);
 
@@ -222,9 +271,8 @@ describe('headers', () => {
       { headers: { 'idempotency-key': 'from-header' } },
     );
 
-    expect(server.received.map((request) => request.headers['idempotency-key'])).toEqual([
-      'from-header',
-      'from-header',
-    ]);
+    expect(
+      server.received.map((request) => request.headers['idempotency-key']),
+    ).toEqual(['from-header', 'from-header']);
   });
 });

@@ -47,7 +47,8 @@ export interface RequestOptions {
   headers?: HeadersLike;
 }
 
-export type QueryValue = string | number | boolean | readonly (string | number | boolean)[];
+export type QueryValue =
+  string | number | boolean | readonly (string | number | boolean)[];
 
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -90,7 +91,9 @@ function parseJson(text: string): unknown {
 
 function reasonOf(error: unknown): string {
   const cause = (error as { cause?: { message?: unknown } }).cause?.message;
-  return typeof cause === 'string' ? cause : String((error as Error).message ?? error);
+  return typeof cause === 'string'
+    ? cause
+    : String((error as Error).message ?? error);
 }
 
 /**
@@ -105,7 +108,10 @@ export class RequestSender {
     private readonly options: ClientOptions = {},
     private readonly hooks: SenderHooks = {},
   ) {
-    this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+    this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:8080').replace(
+      /\/+$/,
+      '',
+    );
   }
 
   /** Sends the request, retrying what may be retried; resolves to a 2xx answer. */
@@ -134,7 +140,10 @@ export class RequestSender {
         ({ response, text } = await this.attempt(url, init, spec, options));
       } catch (error) {
         if (!(error instanceof PetstoreConnectionError)) throw error;
-        this.log(`${describe(spec)} got no answer`, { attempt, error: error.message });
+        this.log(`${describe(spec)} got no answer`, {
+          attempt,
+          error: error.message,
+        });
         if (last) throw error;
         await this.wait(spec, retry, undefined, options.signal, error.message);
         continue;
@@ -149,7 +158,13 @@ export class RequestSender {
       });
       if (!last && isRetryableStatus(response.status)) {
         const reason = `answered ${response.status}`;
-        await this.wait(spec, retry, response.headers.get('retry-after'), options.signal, reason);
+        await this.wait(
+          spec,
+          retry,
+          response.headers.get('retry-after'),
+          options.signal,
+          reason,
+        );
         continue;
       }
       return this.answer(spec, response, text);
@@ -157,13 +172,19 @@ export class RequestSender {
   }
 
   /** Sends the request and gives its body with the request id attached. */
-  request<T>(spec: RequestSpec, options?: RequestOptions): ApiPromise<WithRequestId<T>> {
+  request<T>(
+    spec: RequestSpec,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<T>> {
     return new ApiPromise(
       this.send(spec, options).then(({ response, body, requestId }) => {
         if (body === null || typeof body !== 'object') {
           throw unexpectedBody(describe(spec), response, requestId);
         }
-        Object.defineProperty(body, 'requestId', { value: requestId, enumerable: false });
+        Object.defineProperty(body, 'requestId', {
+          value: requestId,
+          enumerable: false,
+        });
         return { data: body as WithRequestId<T>, response };
       }),
     );
@@ -172,10 +193,12 @@ export class RequestSender {
   /** Sends a request answered by 204 No Content. */
   requestEmpty(spec: RequestSpec, options?: RequestOptions): ApiPromise<Empty> {
     return new ApiPromise(
-      this.send(spec, options).then(({ response, requestId }): WithResponse<Empty> => ({
-        data: { requestId },
-        response,
-      })),
+      this.send(spec, options).then(
+        ({ response, requestId }): WithResponse<Empty> => ({
+          data: { requestId },
+          response,
+        }),
+      ),
     );
   }
 
@@ -187,8 +210,10 @@ export class RequestSender {
     const headers = new Headers({ Accept: 'application/json' });
     const agent = userAgent();
     if (agent) headers.set('User-Agent', agent);
-    if (this.options.apiKey) headers.set('Authorization', `Bearer ${this.options.apiKey}`);
-    if (spec.body !== undefined) headers.set('Content-Type', 'application/json');
+    if (this.options.apiKey)
+      headers.set('Authorization', `Bearer ${this.options.apiKey}`);
+    if (spec.body !== undefined)
+      headers.set('Content-Type', 'application/json');
     for (const given of [this.options.headers, options.headers]) {
       new Headers(given).forEach((value, name) => {
         headers.set(name, value);
@@ -231,13 +256,19 @@ export class RequestSender {
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (controller.signal.aborted) {
-        throw new PetstoreTimeoutError(`${describe(spec)} timed out after ${timeout} ms`, {
-          cause: error,
-        });
+        throw new PetstoreTimeoutError(
+          `${describe(spec)} timed out after ${timeout} ms`,
+          {
+            cause: error,
+          },
+        );
       }
-      throw new PetstoreConnectionError(`${describe(spec)} failed: ${reasonOf(error)}`, {
-        cause: error,
-      });
+      throw new PetstoreConnectionError(
+        `${describe(spec)} failed: ${reasonOf(error)}`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', forward);
@@ -252,7 +283,11 @@ export class RequestSender {
     reason: string,
   ) {
     const ms = retryDelay(retry, retryAfter, this.hooks.random);
-    this.log(`${describe(spec)} retrying in ${ms} ms`, { retry: retry + 1, delayMs: ms, reason });
+    this.log(`${describe(spec)} retrying in ${ms} ms`, {
+      retry: retry + 1,
+      delayMs: ms,
+      reason,
+    });
     return (this.hooks.sleep ?? sleep)(ms, signal);
   }
 

@@ -3,9 +3,9 @@ import { mayRetry, retryDelay } from './retries.js';
 
 describe('retryDelay', () => {
   it('doubles from 0.5 s up to 8 s, scaled by the jitter', () => {
-    expect([0, 1, 2, 3, 4, 5, 6].map((retry) => retryDelay(retry, null, () => 1))).toEqual([
-      500, 1000, 2000, 4000, 8000, 8000, 8000,
-    ]);
+    expect(
+      [0, 1, 2, 3, 4, 5, 6].map((retry) => retryDelay(retry, null, () => 1)),
+    ).toEqual([500, 1000, 2000, 4000, 8000, 8000, 8000]);
     expect(retryDelay(3, null, () => 0.25)).toBe(1000);
     expect(retryDelay(3, null, () => 0)).toBe(0);
   });
@@ -22,9 +22,11 @@ describe('retryDelay', () => {
 
 describe('mayRetry', () => {
   it('allows safe and idempotent methods, and a POST only with an Idempotency-Key', () => {
-    expect(['GET', 'HEAD', 'PUT', 'DELETE'].every((method) => mayRetry(method, undefined))).toBe(
-      true,
-    );
+    expect(
+      ['GET', 'HEAD', 'PUT', 'DELETE'].every((method) =>
+        mayRetry(method, undefined),
+      ),
+    ).toBe(true);
     expect(mayRetry('POST', undefined)).toBe(false);
     expect(mayRetry('PATCH', undefined)).toBe(false);
     expect(mayRetry('POST', 'key')).toBe(true);

@@ -5,7 +5,10 @@ const MAX_DELAY_MS = 8_000;
 const MAX_RETRY_AFTER_MS = 60_000;
 
 /** A request may be sent again when repeating it cannot do the work twice. */
-export function mayRetry(method: string, idempotencyKey: string | undefined): boolean {
+export function mayRetry(
+  method: string,
+  idempotencyKey: string | undefined,
+): boolean {
   return IDEMPOTENT_METHODS.has(method) || idempotencyKey !== undefined;
 }
 
@@ -14,9 +17,14 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** `Retry-After` in seconds or as an HTTP date: the milliseconds it asks to wait from `now`. */
-export function retryAfterMs(header: string | null | undefined, now: number): number | undefined {
+export function retryAfterMs(
+  header: string | null | undefined,
+  now: number,
+): number | undefined {
   if (!header) return undefined;
-  const ms = /^\d+$/.test(header.trim()) ? Number(header) * 1000 : Date.parse(header) - now;
+  const ms = /^\d+$/.test(header.trim())
+    ? Number(header) * 1000
+    : Date.parse(header) - now;
   return Number.isNaN(ms) ? undefined : Math.max(ms, 0);
 }
 
@@ -32,7 +40,9 @@ export function retryDelay(
 ): number {
   const asked = retryAfterMs(retryAfter, Date.now());
   if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
-  return Math.round(random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** retry));
+  return Math.round(
+    random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** retry),
+  );
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason once it aborts. */

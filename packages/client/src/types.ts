@@ -5,7 +5,9 @@ type OperationId = keyof operations;
 
 /** A list parameter may also be given as one value: `{ status: 'available' }`. */
 type OneOrMany<Q> = {
-  [K in keyof Q]: NonNullable<Q[K]> extends readonly (infer E)[] ? E | readonly E[] : Q[K];
+  [K in keyof Q]: NonNullable<Q[K]> extends readonly (infer E)[]
+    ? E | readonly E[]
+    : Q[K];
 };
 
 /** The query parameters of an operation, as the document states them. */
@@ -15,7 +17,9 @@ export type QueryOf<O extends OperationId> = OneOrMany<
 
 /** The JSON body of an operation, as the document states it. */
 export type BodyOf<O extends OperationId> =
-  NonNullable<operations[O]['requestBody']> extends { content: { 'application/json': infer B } }
+  NonNullable<operations[O]['requestBody']> extends {
+    content: { 'application/json': infer B };
+  }
     ? B
     : never;
 

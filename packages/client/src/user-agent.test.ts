@@ -7,7 +7,9 @@ describe('userAgent', () => {
   });
 
   it('names the package version and the Node version', () => {
-    expect(userAgent()).toBe(`petstore-client/1.0.0 node/${process.versions.node}`);
+    expect(userAgent()).toBe(
+      `petstore-client/1.0.0 node/${process.versions.node}`,
+    );
   });
 
   it('is none where there is no process, as in a browser', () => {

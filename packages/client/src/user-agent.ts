@@ -10,6 +10,7 @@ export const VERSION = __CLIENT_VERSION__;
  * API to allow one more header.
  */
 export function userAgent(): string | undefined {
-  const node = typeof process === 'undefined' ? undefined : process.versions?.node;
+  const node =
+    typeof process === 'undefined' ? undefined : process.versions?.node;
   return node ? `petstore-client/${VERSION} node/${node}` : undefined;
 }

@@ -2,7 +2,8 @@ import { PetstoreWebhookError } from './errors.js';
 import type { WebhookEvent } from './types.js';
 
 /** A request's headers: a fetch `Headers`, or Node's `req.headers`. */
-export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+export type WebhookHeaders =
+  Headers | Record<string, string | string[] | undefined>;
 
 /** A delivery's body exactly as received: text, or its bytes (a Node `Buffer` is one). */
 export type WebhookBody = string | Uint8Array | ArrayBuffer;
@@ -21,7 +22,8 @@ function header(headers: WebhookHeaders, name: string): string {
     ? headers.get(name)
     : Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
   const text = Array.isArray(value) ? value.join(' ') : value;
-  if (!text) throw new PetstoreWebhookError(`The webhook request has no ${name} header`);
+  if (!text)
+    throw new PetstoreWebhookError(`The webhook request has no ${name} header`);
   return text;
 }
 
@@ -37,10 +39,16 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
 /** A secret's HMAC-SHA256 key: the bytes of the base64 after `whsec_`. */
 function key(secret: string) {
   const bytes = fromBase64(secret.replace(/^whsec_/, ''));
-  if (!bytes) throw new PetstoreWebhookError('The webhook secret is not whsec_ and base64');
-  if (bytes.length === 0) throw new PetstoreWebhookError('The webhook secret is empty');
+  if (!bytes)
+    throw new PetstoreWebhookError(
+      'The webhook secret is not whsec_ and base64',
+    );
+  if (bytes.length === 0)
+    throw new PetstoreWebhookError('The webhook secret is empty');
   const algorithm = { name: 'HMAC', hash: 'SHA-256' };
-  return globalThis.crypto.subtle.importKey('raw', bytes, algorithm, false, ['verify']);
+  return globalThis.crypto.subtle.importKey('raw', bytes, algorithm, false, [
+    'verify',
+  ]);
 }
 
 /** The `v1` signatures of a `webhook-signature` header (`v1,<base64> v1,<base64>`). */
@@ -54,7 +62,9 @@ function signatures(header: string): Uint8Array<ArrayBuffer>[] {
 
 function checkTimestamp(timestamp: string, tolerance: number): void {
   if (!/^\d+$/.test(timestamp)) {
-    throw new PetstoreWebhookError(`The webhook-timestamp is not unix seconds: ${timestamp}`);
+    throw new PetstoreWebhookError(
+      `The webhook-timestamp is not unix seconds: ${timestamp}`,
+    );
   }
   const age = Math.floor(Date.now() / 1000) - Number(timestamp);
   if (Math.abs(age) > tolerance) {
@@ -71,7 +81,11 @@ function bytesOf(body: WebhookBody): Uint8Array {
 }
 
 /** `{id}.{timestamp}.{body}`, the bytes Standard Webhooks signs. */
-function signedContent(id: string, timestamp: string, body: Uint8Array): Uint8Array<ArrayBuffer> {
+function signedContent(
+  id: string,
+  timestamp: string,
+  body: Uint8Array,
+): Uint8Array<ArrayBuffer> {
   const prefix = new TextEncoder().encode(`${id}.${timestamp}.`);
   const signed = new Uint8Array(prefix.length + body.length);
   signed.set(prefix);
@@ -98,12 +112,15 @@ export async function constructEvent(
   checkTimestamp(timestamp, tolerance);
 
   const secrets = typeof secret === 'string' ? [secret] : secret;
-  if (secrets.length === 0) throw new PetstoreWebhookError('No webhook secret was given');
+  if (secrets.length === 0)
+    throw new PetstoreWebhookError('No webhook secret was given');
   const keys = await Promise.all(secrets.map(key));
   const body = bytesOf(rawBody);
   const signed = signedContent(id, timestamp, body);
   const checks = keys.flatMap((k) =>
-    given.map((signature) => globalThis.crypto.subtle.verify('HMAC', k, signature, signed)),
+    given.map((signature) =>
+      globalThis.crypto.subtle.verify('HMAC', k, signature, signed),
+    ),
   );
   if (!(await Promise.all(checks)).includes(true)) {
     throw new PetstoreWebhookError(
@@ -118,7 +135,9 @@ export async function constructEvent(
     throw new PetstoreWebhookError('The webhook body is not JSON', { cause });
   }
   if (typeof (event as { type?: unknown } | null)?.type !== 'string') {
-    throw new PetstoreWebhookError('The webhook body is not an event: it has no type');
+    throw new PetstoreWebhookError(
+      'The webhook body is not an event: it has no type',
+    );
   }
   return event as WebhookEvent;
 }

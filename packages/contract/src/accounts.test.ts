@@ -19,7 +19,9 @@ describe('account schemas', () => {
     const email = `${'a'.repeat(64)}@${'b'.repeat(62)}.${'c'.repeat(62)}.${'d'.repeat(59)}.com`;
     expect(email).toHaveLength(254);
     expect(NewAccountSchema.safeParse({ email }).success).toBe(true);
-    expect(NewAccountSchema.safeParse({ email: ` ${email}` }).success).toBe(false);
+    expect(NewAccountSchema.safeParse({ email: ` ${email}` }).success).toBe(
+      false,
+    );
   });
 
   it('answers an account without a name with name null', () => {

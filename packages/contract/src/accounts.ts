@@ -1,4 +1,8 @@
-import { EMAIL_DESCRIPTION, EmailAddressInputSchema, EmailAddressSchema } from './email-address.js';
+import {
+  EMAIL_DESCRIPTION,
+  EmailAddressInputSchema,
+  EmailAddressSchema,
+} from './email-address.js';
 import { AccountIdSchema, ApiKeyIdSchema } from './ids.js';
 import { trimmedText } from './text.js';
 import { TimestampSchema } from './timestamps.js';
@@ -15,7 +19,8 @@ const API_KEY_EXAMPLE = 'psk_8Zq3VtK1mW7xR2cN5bH9jL4pD6fS0aYe';
 const KEY_PREFIX_EXAMPLE = 'psk_8Zq3Vt';
 
 export const RoleSchema = z.enum(['customer', 'admin']).openapi('Role', {
-  description: 'Accounts created through the API are customers; the admin key is configured.',
+  description:
+    'Accounts created through the API are customers; the admin key is configured.',
   example: 'customer',
 });
 export type Role = z.infer<typeof RoleSchema>;
@@ -28,7 +33,8 @@ export const NewAccountSchema = z
       example: EMAIL_EXAMPLE,
     }),
     name: trimmedText({ min: 1, max: 100 }).optional().openapi({
-      description: '1–100 characters (Unicode code points) as sent, then trimmed; not blank.',
+      description:
+        '1–100 characters (Unicode code points) as sent, then trimmed; not blank.',
       example: 'Jane Doe',
     }),
   })
@@ -38,7 +44,10 @@ export type NewAccount = z.infer<typeof NewAccountSchema>;
 
 const accountFields = {
   id: AccountIdSchema,
-  email: EmailAddressSchema.openapi({ format: 'email', example: EMAIL_EXAMPLE }),
+  email: EmailAddressSchema.openapi({
+    format: 'email',
+    example: EMAIL_EXAMPLE,
+  }),
   name: z
     .string()
     .nullable()
@@ -66,7 +75,9 @@ export type Account = z.infer<typeof AccountSchema>;
 
 export const CreatedAccountSchema = z
   .object({ ...accountFields, apiKey: apiKeySecret })
-  .openapi('CreatedAccount', { description: 'The new account and its first API key.' });
+  .openapi('CreatedAccount', {
+    description: 'The new account and its first API key.',
+  });
 export type CreatedAccount = z.infer<typeof CreatedAccountSchema>;
 
 export const ApiKeySchema = z
@@ -79,7 +90,9 @@ export const ApiKeySchema = z
       example: '2026-01-16T08:00:00Z',
     }),
   })
-  .openapi('ApiKey', { description: 'A key of the account, never the key itself.' });
+  .openapi('ApiKey', {
+    description: 'A key of the account, never the key itself.',
+  });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 
 export const CreatedApiKeySchema = z
@@ -96,7 +109,10 @@ const c = initContract();
 
 const account = { service: 'gateway', auth: 'key' } satisfies RouteMetadata;
 // Experimental: keys will gain scopes and an expiry, so their shape may still change.
-const keyManagement = { ...account, stability: 'experimental' } satisfies RouteMetadata;
+const keyManagement = {
+  ...account,
+  stability: 'experimental',
+} satisfies RouteMetadata;
 
 export const accounts = c.router({
   createAccount: {
@@ -115,7 +131,10 @@ export const accounts = c.router({
     ...at('GET /accounts/me', account),
     summary: 'Get the current account',
     description: 'The account the API key belongs to.',
-    responses: { 200: AccountSchema, ...v1Errors('validation_failed', 'unauthorized') },
+    responses: {
+      200: AccountSchema,
+      ...v1Errors('validation_failed', 'unauthorized'),
+    },
   },
   createKey: {
     ...at('POST /accounts/me/keys', keyManagement),
@@ -126,21 +145,36 @@ export const accounts = c.router({
       'A new key for the current account, shown this once; the other keys keep working. An account has at most 10 keys not revoked: one more is 409 `conflict`. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
     responses: {
       201: CreatedApiKeySchema,
-      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'conflict', 'idempotency_key_reused'),
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'conflict',
+        'idempotency_key_reused',
+      ),
     },
   },
   listKeys: {
     ...at('GET /accounts/me/keys', keyManagement),
     query: PageQuerySchema,
     summary: 'List API keys',
-    description: 'The current account’s live keys, oldest first, never the key itself.',
-    responses: { 200: z.array(ApiKeySchema), ...v1Errors('validation_failed', 'unauthorized') },
+    description:
+      'The current account’s live keys, oldest first, never the key itself.',
+    responses: {
+      200: z.array(ApiKeySchema),
+      ...v1Errors('validation_failed', 'unauthorized'),
+    },
   },
   revokeKey: {
     ...at('DELETE /accounts/me/keys/:keyId', keyManagement),
-    pathParams: z.object({ keyId: ApiKeyIdSchema.openapi({ description: 'The key’s id.' }) }),
+    pathParams: z.object({
+      keyId: ApiKeyIdSchema.openapi({ description: 'The key’s id.' }),
+    }),
     summary: 'Revoke an API key',
-    description: 'The key gets 401 from then on, even when it is the one making this call.',
-    responses: { 204: c.noBody(), ...v1Errors('validation_failed', 'unauthorized', 'not_found') },
+    description:
+      'The key gets 401 from then on, even when it is the one making this call.',
+    responses: {
+      204: c.noBody(),
+      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+    },
   },
 });

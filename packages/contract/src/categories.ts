@@ -16,7 +16,8 @@ export const NewCategorySchema = z
       example: 'Dogs',
     }),
     description: trimmedText({ max: 1000 }).optional().openapi({
-      description: 'Up to 1000 characters (Unicode code points) as sent, then trimmed.',
+      description:
+        'Up to 1000 characters (Unicode code points) as sent, then trimmed.',
       example: 'Loyal companions of every size.',
     }),
   })
@@ -28,7 +29,10 @@ export type NewCategory = z.infer<typeof NewCategorySchema>;
 export const CategorySchema = z
   .object({
     ...NewCategorySchema.shape,
-    id: IdSchema.openapi({ description: 'Assigned on creation, never reused.', example: 1 }),
+    id: IdSchema.openapi({
+      description: 'Assigned on creation, never reused.',
+      example: 1,
+    }),
   })
   .openapi('Category');
 export type Category = z.infer<typeof CategorySchema>;
@@ -47,8 +51,12 @@ export const categories = c.router({
     ...at('GET /categories', read),
     query: PageQuerySchema,
     summary: 'List categories',
-    description: 'Categories in id order. The next page is in the `Link: <…>; rel="next"` header.',
-    responses: { 200: z.array(CategorySchema), ...v1Errors('validation_failed', 'unauthorized') },
+    description:
+      'Categories in id order. The next page is in the `Link: <…>; rel="next"` header.',
+    responses: {
+      200: z.array(CategorySchema),
+      ...v1Errors('validation_failed', 'unauthorized'),
+    },
   },
   createCategory: {
     ...at('POST /categories', adminWrite),
@@ -87,17 +95,30 @@ export const categories = c.router({
       'Replaces the name and description; a description left out is removed. A name another category uses is 409 `conflict`.',
     responses: {
       200: CategorySchema,
-      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'not_found', 'conflict'),
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'forbidden',
+        'not_found',
+        'conflict',
+      ),
     },
   },
   deleteCategory: {
     ...at('DELETE /categories/:categoryId', adminWrite),
     pathParams: CategoryPathSchema,
     summary: 'Delete a category',
-    description: 'Removes a category no pet uses; while pets use it, 409 `category_in_use`.',
+    description:
+      'Removes a category no pet uses; while pets use it, 409 `category_in_use`.',
     responses: {
       204: c.noBody(),
-      ...v1Errors('validation_failed', 'unauthorized', 'forbidden', 'not_found', 'category_in_use'),
+      ...v1Errors(
+        'validation_failed',
+        'unauthorized',
+        'forbidden',
+        'not_found',
+        'category_in_use',
+      ),
     },
   },
 });

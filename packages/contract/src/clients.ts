@@ -1,4 +1,9 @@
-import { type ApiFetcher, type InitClientReturn, initClient, tsRestFetchApi } from '@ts-rest/core';
+import {
+  type ApiFetcher,
+  type InitClientReturn,
+  initClient,
+  tsRestFetchApi,
+} from '@ts-rest/core';
 import { contract, internalContract } from './contract.js';
 
 /** Arrays as repeated parameters (`status=a&status=b`), not ts-rest's `status[0]=a`. */
@@ -6,7 +11,9 @@ export function toQueryString(query: unknown): string {
   const params = new URLSearchParams();
   if (typeof query === 'object' && query !== null) {
     for (const [name, value] of Object.entries(query)) {
-      for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      for (const item of Array.isArray(value)
+        ? (value as unknown[])
+        : [value]) {
         if (item !== undefined) {
           params.append(name, String(item));
         }
@@ -47,7 +54,11 @@ export function createPetstoreClient({
 }: PetstoreClientOptions): PetstoreClient {
   const baseHeaders: Record<string, string> =
     apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
-  return initClient(currentApi, { ...shared(baseUrl), baseHeaders, validateResponse });
+  return initClient(currentApi, {
+    ...shared(baseUrl),
+    baseHeaders,
+    validateResponse,
+  });
 }
 export type PetstoreClient = InitClientReturn<typeof currentApi, ClientArgs>;
 
@@ -69,11 +80,21 @@ export function createInternalClient({
   requestId,
   headers = {},
 }: InternalClientOptions): InternalClient {
-  const baseHeaders: Record<string, string> = { ...headers, 'x-internal-token': internalToken };
+  const baseHeaders: Record<string, string> = {
+    ...headers,
+    'x-internal-token': internalToken,
+  };
   if (requestId !== undefined) baseHeaders['x-request-id'] = requestId;
-  return initClient(internalContract, { ...shared(baseUrl), baseHeaders, validateResponse: true });
+  return initClient(internalContract, {
+    ...shared(baseUrl),
+    baseHeaders,
+    validateResponse: true,
+  });
 }
-export type InternalClient = InitClientReturn<typeof internalContract, ClientArgs>;
+export type InternalClient = InitClientReturn<
+  typeof internalContract,
+  ClientArgs
+>;
 
 /**
  * The arguments both clients are made with. Named rather than inferred: the inferred client type

@@ -14,14 +14,24 @@ describe('contractOperations', () => {
       things: {
         listThings: { method: 'GET', path: '/things', responses, metadata },
         admin: {
-          purgeThings: { method: 'DELETE', path: '/things', responses, metadata: internal },
+          purgeThings: {
+            method: 'DELETE',
+            path: '/things',
+            responses,
+            metadata: internal,
+          },
         },
       },
     });
 
     expect(contractOperations(router)).toEqual([
       { name: 'health', group: 'health', route: router.health, metadata },
-      { name: 'listThings', group: 'things', route: router.things.listThings, metadata },
+      {
+        name: 'listThings',
+        group: 'things',
+        route: router.things.listThings,
+        metadata,
+      },
       {
         name: 'purgeThings',
         group: 'things',
@@ -32,8 +42,12 @@ describe('contractOperations', () => {
   });
 
   it('refuses a route without metadata when its metadata is read', () => {
-    const router = c.router({ bare: { method: 'GET', path: '/bare', responses } });
+    const router = c.router({
+      bare: { method: 'GET', path: '/bare', responses },
+    });
     const [bare] = contractOperations(router);
-    expect(() => bare?.metadata).toThrow('[contract] GET /bare has no route metadata');
+    expect(() => bare?.metadata).toThrow(
+      '[contract] GET /bare has no route metadata',
+    );
   });
 });

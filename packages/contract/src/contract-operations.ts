@@ -1,5 +1,9 @@
 import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
-import { type ApiVersionName, currentVersion, isApiVersionName } from './api-version.js';
+import {
+  type ApiVersionName,
+  currentVersion,
+  isApiVersionName,
+} from './api-version.js';
 
 /** The process that answers an operation; the gateway routes by it. */
 export type OwningService = 'gateway' | 'pets' | 'store';
@@ -37,7 +41,9 @@ export function at<M extends AppRoute['method'], P extends string>(
 export function routeMetadata(route: AppRoute): RouteMetadata {
   const metadata = route.metadata as RouteMetadata | undefined;
   if (!metadata?.service || !metadata.auth) {
-    throw new Error(`[contract] ${route.method} ${route.path} has no route metadata`);
+    throw new Error(
+      `[contract] ${route.method} ${route.path} has no route metadata`,
+    );
   }
   return metadata;
 }
@@ -88,7 +94,9 @@ function collect(
       },
     ];
   }
-  return Object.entries(entry).flatMap(([key, child]) => collect(placement, key, child));
+  return Object.entries(entry).flatMap(([key, child]) =>
+    collect(placement, key, child),
+  );
 }
 
 /** `/v1/pets/:petId` → `/v1/pets/{petId}`: a path as the document and messages write it. */

@@ -21,21 +21,41 @@ const versioned: [method: string, path: string, statuses: number[]][] = [
   ['POST', '/pets', [201, 400, 401, 403, 413, 415, 422, ...THROUGH]],
   ['GET', '/pets/:petId', [200, 400, 401, 404, ...THROUGH]],
   ['PUT', '/pets/:petId', [200, 400, 401, 403, 404, 413, 415, 422, ...THROUGH]],
-  ['PATCH', '/pets/:petId', [200, 400, 401, 403, 404, 413, 415, 422, ...THROUGH]],
+  [
+    'PATCH',
+    '/pets/:petId',
+    [200, 400, 401, 403, 404, 413, 415, 422, ...THROUGH],
+  ],
   ['DELETE', '/pets/:petId', [204, 400, 401, 403, 404, ...THROUGH]],
   ['GET', '/categories', [200, 400, 401, ...THROUGH]],
   ['POST', '/categories', [201, 400, 401, 403, 409, 413, 415, ...THROUGH]],
   ['GET', '/categories/:categoryId', [200, 400, 401, 404, ...THROUGH]],
-  ['PUT', '/categories/:categoryId', [200, 400, 401, 403, 404, 409, 413, 415, ...THROUGH]],
-  ['DELETE', '/categories/:categoryId', [204, 400, 401, 403, 404, 409, ...THROUGH]],
+  [
+    'PUT',
+    '/categories/:categoryId',
+    [200, 400, 401, 403, 404, 409, 413, 415, ...THROUGH],
+  ],
+  [
+    'DELETE',
+    '/categories/:categoryId',
+    [204, 400, 401, 403, 404, 409, ...THROUGH],
+  ],
   ['GET', '/store/orders', [200, 400, 401, ...THROUGH]],
   ['POST', '/store/orders', [201, 400, 401, 409, 413, 415, 422, ...THROUGH]],
   ['GET', '/store/orders/:orderId', [200, 400, 401, 404, ...THROUGH]],
-  ['PATCH', '/store/orders/:orderId', [200, 400, 401, 403, 404, 413, 415, ...THROUGH]],
+  [
+    'PATCH',
+    '/store/orders/:orderId',
+    [200, 400, 401, 403, 404, 413, 415, ...THROUGH],
+  ],
   ['DELETE', '/store/orders/:orderId', [204, 400, 401, 404, 409, ...THROUGH]],
   ['GET', '/store/inventory', [200, 400, 401, ...THROUGH]],
   ['GET', '/store/inventory/:petId', [200, 400, 401, 404, ...THROUGH]],
-  ['PUT', '/store/inventory/:petId', [200, 400, 401, 403, 413, 415, 422, ...THROUGH]],
+  [
+    'PUT',
+    '/store/inventory/:petId',
+    [200, 400, 401, 403, 413, 415, 422, ...THROUGH],
+  ],
   ['POST', '/messages', [202, 400, 401, 413, 415, 422, ...THROUGH]],
   ['GET', '/messages/:messageId', [200, 400, 401, 404, ...THROUGH]],
   ['POST', '/webhooks', [201, 400, 401, 403, 422, ...THROUGH]],
@@ -45,8 +65,16 @@ const versioned: [method: string, path: string, statuses: number[]][] = [
   ['DELETE', '/webhooks/:webhookId', [204, 400, 401, 404, ...THROUGH]],
   ['POST', '/webhooks/:webhookId/secret', [201, 400, 401, 404, ...THROUGH]],
   ['GET', '/webhooks/:webhookId/deliveries', [200, 400, 401, 404, ...THROUGH]],
-  ['POST', '/webhooks/:webhookId/deliveries/:deliveryId/retry', [202, 400, 401, 404, ...THROUGH]],
-  ['POST', '/webhooks/:webhookId/test', [202, 400, 401, 404, 409, 422, ...THROUGH]],
+  [
+    'POST',
+    '/webhooks/:webhookId/deliveries/:deliveryId/retry',
+    [202, 400, 401, 404, ...THROUGH],
+  ],
+  [
+    'POST',
+    '/webhooks/:webhookId/test',
+    [202, 400, 401, 404, 409, 422, ...THROUGH],
+  ],
 ];
 
 /** API.md's operations: the meta endpoints, and each versioned one under `/v2` and `/v1`. */
@@ -55,22 +83,28 @@ const specified: [method: string, path: string, statuses: number[]][] = [
   ['GET', '/ready', [200, 503]],
   ['GET', '/openapi.json', [200]],
   ['GET', '/docs', [200]],
-  ...versioned.flatMap(([method, path, statuses]): (typeof versioned)[number][] => [
-    [method, `/v2${path}`, statuses],
-    // Only /v1 retires its deprecated read at the sunset.
-    [
-      method,
-      `/v1${path}`,
-      `${method} ${path}` === 'GET /pets/:petId' ? [...statuses, 410] : statuses,
+  ...versioned.flatMap(
+    ([method, path, statuses]): (typeof versioned)[number][] => [
+      [method, `/v2${path}`, statuses],
+      // Only /v1 retires its deprecated read at the sunset.
+      [
+        method,
+        `/v1${path}`,
+        `${method} ${path}` === 'GET /pets/:petId'
+          ? [...statuses, 410]
+          : statuses,
+      ],
     ],
-  ]),
+  ),
 ];
 
 const publicRoutes = contractOperations(contract);
 const internalRoutes = contractOperations(internalContract);
 
 function findRoute(method: string, path: string): AppRoute | undefined {
-  return publicRoutes.find(({ route }) => route.method === method && route.path === path)?.route;
+  return publicRoutes.find(
+    ({ route }) => route.method === method && route.path === path,
+  )?.route;
 }
 
 function statusesOf(route: AppRoute): number[] {
@@ -90,26 +124,36 @@ function looseObjects(schema: z.ZodTypeAny, at: string): string[] {
     const shape = schema.shape as z.ZodRawShape;
     return [
       ...own,
-      ...Object.entries(shape).flatMap(([key, field]) => looseObjects(field, `${at}.${key}`)),
+      ...Object.entries(shape).flatMap(([key, field]) =>
+        looseObjects(field, `${at}.${key}`),
+      ),
     ];
   }
-  if (schema instanceof z.ZodArray) return looseObjects(schema.element as z.ZodTypeAny, `${at}[]`);
+  if (schema instanceof z.ZodArray)
+    return looseObjects(schema.element as z.ZodTypeAny, `${at}[]`);
   if (schema instanceof z.ZodUnion) {
-    return (schema.options as z.ZodTypeAny[]).flatMap((option) => looseObjects(option, at));
+    return (schema.options as z.ZodTypeAny[]).flatMap((option) =>
+      looseObjects(option, at),
+    );
   }
   return [];
 }
 
 describe('the contract against API.md', () => {
-  it.each(specified)('has %s %s with every status API.md gives it', (method, path, statuses) => {
-    const route = findRoute(method, path);
-    expect(route && statusesOf(route), `${method} ${path}`).toEqual(
-      expect.arrayContaining(statuses),
-    );
-  });
+  it.each(specified)(
+    'has %s %s with every status API.md gives it',
+    (method, path, statuses) => {
+      const route = findRoute(method, path);
+      expect(route && statusesOf(route), `${method} ${path}`).toEqual(
+        expect.arrayContaining(statuses),
+      );
+    },
+  );
 
   it('has no public operation API.md does not list', () => {
-    const listed = new Set(specified.map(([method, path]) => `${method} ${path}`));
+    const listed = new Set(
+      specified.map(([method, path]) => `${method} ${path}`),
+    );
     const extra = publicRoutes
       .map(({ route }) => `${route.method} ${route.path}`)
       .filter((operation) => !listed.has(operation));
@@ -136,10 +180,12 @@ describe('the contract against API.md', () => {
   });
 
   it('deprecates no operation but GET /v1/pets/{petId}', () => {
-    const deprecated = publicRoutes.filter(({ route }) => route.deprecated === true);
-    expect(deprecated.map(({ route }) => `${route.method} ${route.path}`)).toEqual([
-      'GET /v1/pets/:petId',
-    ]);
+    const deprecated = publicRoutes.filter(
+      ({ route }) => route.deprecated === true,
+    );
+    expect(
+      deprecated.map(({ route }) => `${route.method} ${route.path}`),
+    ).toEqual(['GET /v1/pets/:petId']);
   });
 
   it('derives /v1 and /v2 from one definition: the same operations, apart from the deprecation', () => {
@@ -152,14 +198,20 @@ describe('the contract against API.md', () => {
       query: route.query,
     });
     const inVersion = (version: string) =>
-      publicRoutes.filter((operation) => operation.version === version).map(shape);
+      publicRoutes
+        .filter((operation) => operation.version === version)
+        .map(shape);
     expect(inVersion('v2')).toHaveLength(35);
     expect(inVersion('v1')).toEqual(inVersion('v2'));
   });
 
   it('hides the try-it panel of GET /v1/store/orders and GET /v2/store/orders', () => {
-    expect(routeMetadata(contract.v1.orders.listOrders).hideTryItPanel).toBe(true);
-    expect(routeMetadata(contract.v2.orders.listOrders).hideTryItPanel).toBe(true);
+    expect(routeMetadata(contract.v1.orders.listOrders).hideTryItPanel).toBe(
+      true,
+    );
+    expect(routeMetadata(contract.v2.orders.listOrders).hideTryItPanel).toBe(
+      true,
+    );
   });
 
   it('marks the key-management operations experimental, messages and webhooks beta', () => {
@@ -171,7 +223,9 @@ describe('the contract against API.md', () => {
     const webhookOperations = Object.keys(contract.v2.webhooks);
     expect(webhookOperations).toHaveLength(9);
     const twice = (names: string[]) => [...names, ...names].sort();
-    expect(withStability('experimental')).toEqual(twice(['createKey', 'listKeys', 'revokeKey']));
+    expect(withStability('experimental')).toEqual(
+      twice(['createKey', 'listKeys', 'revokeKey']),
+    );
     expect(withStability('beta')).toEqual(
       twice(['getMessage', 'sendMessage', ...webhookOperations]),
     );
@@ -185,23 +239,38 @@ describe('the contract against API.md', () => {
     ['POST /v2/accounts', contract.v2.accounts.createAccount.headers],
     ['POST /v2/accounts/me/keys', contract.v2.accounts.createKey.headers],
     ['POST /v2/webhooks', contract.v2.webhooks.createWebhook.headers],
-    ['POST /v2/webhooks/{webhookId}/secret', contract.v2.webhooks.rotateWebhookSecret.headers],
+    [
+      'POST /v2/webhooks/{webhookId}/secret',
+      contract.v2.webhooks.rotateWebhookSecret.headers,
+    ],
     [
       'POST /v2/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
       contract.v2.webhooks.retryWebhookDelivery.headers,
     ],
-    ['POST /v2/webhooks/{webhookId}/test', contract.v2.webhooks.testWebhook.headers],
+    [
+      'POST /v2/webhooks/{webhookId}/test',
+      contract.v2.webhooks.testWebhook.headers,
+    ],
     ['POST /v1/store/orders', contract.v1.orders.placeOrder.headers],
     ['POST /v1/messages', contract.v1.messages.sendMessage.headers],
-  ])('declares the optional Idempotency-Key header of %s', (_operation, headers) => {
-    expect(headers.parse({})).toEqual({});
-    expect(headers.safeParse({ 'idempotency-key': 'x'.repeat(255) }).success).toBe(true);
-    expect(headers.safeParse({ 'idempotency-key': '' }).success).toBe(false);
-    expect(headers.safeParse({ 'idempotency-key': 'x'.repeat(256) }).success).toBe(false);
-  });
+  ])(
+    'declares the optional Idempotency-Key header of %s',
+    (_operation, headers) => {
+      expect(headers.parse({})).toEqual({});
+      expect(
+        headers.safeParse({ 'idempotency-key': 'x'.repeat(255) }).success,
+      ).toBe(true);
+      expect(headers.safeParse({ 'idempotency-key': '' }).success).toBe(false);
+      expect(
+        headers.safeParse({ 'idempotency-key': 'x'.repeat(256) }).success,
+      ).toBe(false);
+    },
+  );
 
   it('answers /docs as HTML', () => {
-    expect(contract.meta.docs.responses[200]).toMatchObject({ contentType: 'text/html' });
+    expect(contract.meta.docs.responses[200]).toMatchObject({
+      contentType: 'text/html',
+    });
   });
 });
 
@@ -217,7 +286,9 @@ describe('rules every route follows', () => {
   it('gives every route a unique key within its version and a unique method and path', () => {
     const keys = publicRoutes.map(({ name, version }) => `${version} ${name}`);
     expect(new Set(keys).size).toBe(keys.length);
-    const operations = everyRoute.map(({ route }) => `${route.method} ${route.path}`);
+    const operations = everyRoute.map(
+      ({ route }) => `${route.method} ${route.path}`,
+    );
     expect(new Set(operations).size).toBe(operations.length);
   });
 
@@ -231,36 +302,47 @@ describe('rules every route follows', () => {
   it('answers every error with the Error schema, its codes exactly those of its status', () => {
     const errorFields = Object.keys(ErrorSchema.shape).sort();
     for (const { name, route } of everyRoute) {
-      for (const status of statusesOf(route).filter((status) => status >= 400)) {
+      for (const status of statusesOf(route).filter(
+        (status) => status >= 400,
+      )) {
         const response = route.responses[status];
         const codes = responseCodes(response);
         expect(codes.length, `${name} ${status}`).toBeGreaterThan(0);
-        expect(new Set(codes.map((code) => errorStatus[code])), `${name} ${status}`).toEqual(
-          new Set([status]),
-        );
-        expect(Object.keys(objectShape(response) ?? {}).sort(), `${name} ${status}`).toEqual(
-          errorFields,
-        );
+        expect(
+          new Set(codes.map((code) => errorStatus[code])),
+          `${name} ${status}`,
+        ).toEqual(new Set([status]));
+        expect(
+          Object.keys(objectShape(response) ?? {}).sort(),
+          `${name} ${status}`,
+        ).toEqual(errorFields);
       }
     }
   });
 
   it('lets every POST answer 422 idempotency_key_reused', () => {
     const posts = everyRoute.filter(
-      ({ route, metadata }) => route.method === 'POST' && metadata.auth !== 'internal',
+      ({ route, metadata }) =>
+        route.method === 'POST' && metadata.auth !== 'internal',
     );
     expect(posts.length).toBeGreaterThan(5);
     for (const { name, route } of posts) {
-      expect(responseCodes(route.responses[422]), name).toContain('idempotency_key_reused');
+      expect(responseCodes(route.responses[422]), name).toContain(
+        'idempotency_key_reused',
+      );
     }
   });
 
   it('refuses what it does not list: every object of a body or a query is strict, at any depth', () => {
     const loose: string[] = [];
     for (const { name, route } of everyRoute) {
-      const parts = { body: 'body' in route ? route.body : undefined, query: route.query };
+      const parts = {
+        body: 'body' in route ? route.body : undefined,
+        query: route.query,
+      };
       for (const [part, schema] of Object.entries(parts)) {
-        if (isZodType(schema)) loose.push(...looseObjects(schema, `${name} ${part}`));
+        if (isZodType(schema))
+          loose.push(...looseObjects(schema, `${name} ${part}`));
       }
     }
     expect(loose).toEqual([]);
@@ -281,7 +363,8 @@ describe('rules every route follows', () => {
       expect(statuses.includes(401), name).toBe(metadata.auth === 'key');
       // 403 without the admin role: what the body asks for is refused by role (a webhook's events).
       expect(statuses.includes(403), name).toBe(
-        metadata.role === 'admin' || route.description?.includes('403 `forbidden`') === true,
+        metadata.role === 'admin' ||
+          route.description?.includes('403 `forbidden`') === true,
       );
     }
   });
@@ -314,7 +397,8 @@ describe('rules every route follows', () => {
 
   it('never declares Authorization as a route header', () => {
     for (const { name, route } of everyRoute) {
-      const shape = (route.headers as { shape?: object } | undefined)?.shape ?? {};
+      const shape =
+        (route.headers as { shape?: object } | undefined)?.shape ?? {};
       expect(
         Object.keys(shape).map((header) => header.toLowerCase()),
         name,

@@ -1,6 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { accounts } from './accounts.js';
-import { currentVersionOf, previousVersionOf, type VersionedRouter } from './versions.js';
+import {
+  currentVersionOf,
+  previousVersionOf,
+  type VersionedRouter,
+} from './versions.js';
 import { categories } from './categories.js';
 import { internalEvents, internalPets } from './internal.js';
 import { messages } from './messages.js';
@@ -12,7 +16,15 @@ import { webhooks } from './webhooks.js';
 const c = initContract();
 
 /** Every operation of the public API, once, at its path within a version (`GET /pets/:petId`). */
-const operations = { pets, categories, orders, inventory, accounts, messages, webhooks };
+const operations = {
+  pets,
+  categories,
+  orders,
+  inventory,
+  accounts,
+  messages,
+  webhooks,
+};
 type Operations = typeof operations;
 
 const metaRoutes = c.router(meta, { strictStatusCodes: true });

@@ -32,8 +32,12 @@ export function deprecationHeaders(
  * The successor of a deprecated operation for one request: its path (`metadata.successor`) with
  * the request's path parameters, encoded.
  */
-export function successorPath(successor: string, params: Record<string, string>): string {
-  return successor.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) =>
-    encodeURIComponent(params[name] ?? ''),
+export function successorPath(
+  successor: string,
+  params: Record<string, string>,
+): string {
+  return successor.replace(
+    /:([A-Za-z_][A-Za-z0-9_]*)/g,
+    (_match, name: string) => encodeURIComponent(params[name] ?? ''),
   );
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NewAccountSchema } from './accounts.js';
 
-const accepts = (email: string) => NewAccountSchema.safeParse({ email }).success;
+const accepts = (email: string) =>
+  NewAccountSchema.safeParse({ email }).success;
 
 describe('email addresses', () => {
   it.each([

@@ -18,6 +18,8 @@ describe('error codes', () => {
       details: [{ path: 'body.quantity', message: 'must be >= 1' }],
     };
     expect(ErrorSchema.parse(body)).toEqual(body);
-    expect(ErrorSchema.safeParse({ ...body, code: 'teapot' }).success).toBe(false);
+    expect(ErrorSchema.safeParse({ ...body, code: 'teapot' }).success).toBe(
+      false,
+    );
   });
 });

@@ -44,7 +44,10 @@ export type ErrorStatus = (typeof errorStatus)[ErrorCode];
 export const ErrorDetailSchema = z.object({
   path: z
     .string()
-    .openapi({ description: 'Where: the request part, then the field.', example: 'body.quantity' }),
+    .openapi({
+      description: 'Where: the request part, then the field.',
+      example: 'body.quantity',
+    }),
   message: z.string().openapi({ example: 'must be >= 1' }),
 });
 export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
@@ -68,7 +71,8 @@ export const ErrorSchema = z
       .array(ErrorDetailSchema)
       .optional()
       .openapi({
-        description: 'For `validation_failed`: every value that failed its schema.',
+        description:
+          'For `validation_failed`: every value that failed its schema.',
         example: [{ path: 'body.quantity', message: 'must be >= 1' }],
       }),
   })
@@ -82,7 +86,9 @@ export type ErrorResponseSchema<TCode extends ErrorCode> = ReturnType<
 
 /** `{ [status]: schema }`: each status of the codes, with the codes of that status. */
 type ErrorResponses<TCode extends ErrorCode> = {
-  [S in (typeof errorStatus)[TCode]]: ErrorResponseSchema<Extract<TCode, CodeOfStatus<S>>>;
+  [S in (typeof errorStatus)[TCode]]: ErrorResponseSchema<
+    Extract<TCode, CodeOfStatus<S>>
+  >;
 };
 type CodeOfStatus<S> = {
   [C in ErrorCode]: (typeof errorStatus)[C] extends S ? C : never;
@@ -117,7 +123,9 @@ export const BODY_ERRORS = [
  * `errorStatus`), whose Error lists exactly the codes of that status, so that the document and
  * the types say which errors an operation has.
  */
-export function errors<const TCode extends ErrorCode>(...codes: TCode[]): ErrorResponses<TCode> {
+export function errors<const TCode extends ErrorCode>(
+  ...codes: TCode[]
+): ErrorResponses<TCode> {
   const byStatus = new Map<number, TCode[]>();
   for (const code of new Set(codes)) {
     const status = errorStatus[code];

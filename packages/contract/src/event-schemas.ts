@@ -5,11 +5,20 @@ import { PetSchema } from './pets.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 
-const orderEventTypes = ['order.created', 'order.completed', 'order.cancelled'] as const;
+const orderEventTypes = [
+  'order.created',
+  'order.completed',
+  'order.cancelled',
+] as const;
 
 /** What a webhook can be told (API.md, "Webhooks"). */
 export const WebhookEventTypeSchema = z
-  .enum([...orderEventTypes, 'message.delivered', 'pet.status_changed', 'inventory.updated'])
+  .enum([
+    ...orderEventTypes,
+    'message.delivered',
+    'pet.status_changed',
+    'inventory.updated',
+  ])
   .openapi('WebhookEventType', {
     description:
       '`order.*`: an order’s owner and admins; `message.delivered`: the message’s owner; `pet.status_changed`, `inventory.updated`: admins only.',
@@ -43,7 +52,9 @@ export function eventOf<
         description: 'Also sent as `webhook-id`; drop duplicates by it.',
       }),
       type: z.enum(types),
-      timestamp: TimestampSchema.openapi({ description: 'When the change happened.' }),
+      timestamp: TimestampSchema.openapi({
+        description: 'When the change happened.',
+      }),
       // No description of its own here: `.openapi()` on a named schema would rename or wrap it.
       data,
     })

@@ -37,14 +37,18 @@ describe('IdParamSchema (ids in paths and queries)', () => {
 describe('storedId', () => {
   it('is exact up to 2^53 - 1 and past every issued id beyond it', () => {
     expect(storedId(9007199254740991n)).toBe(Number.MAX_SAFE_INTEGER);
-    expect(storedId(9007199254740993n)).toBeGreaterThan(Number.MAX_SAFE_INTEGER);
+    expect(storedId(9007199254740993n)).toBeGreaterThan(
+      Number.MAX_SAFE_INTEGER,
+    );
   });
 });
 
 describe('IdSchema (ids in bodies and responses)', () => {
   it('accepts integers from 0 to 2^53 - 1', () => {
     expect(IdSchema.parse(0)).toBe(0);
-    expect(IdSchema.parse(Number.MAX_SAFE_INTEGER)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(IdSchema.parse(Number.MAX_SAFE_INTEGER)).toBe(
+      Number.MAX_SAFE_INTEGER,
+    );
   });
 
   it.each([[-1], [1.5], [2 ** 53], ['1']])('rejects %j', (value) => {
@@ -54,8 +58,12 @@ describe('IdSchema (ids in bodies and responses)', () => {
 
 describe('prefixed string ids', () => {
   it('accepts a key id and rejects another kind of id', () => {
-    expect(ApiKeyIdSchema.parse('key_3Jt8wQ5nR2cY6uDe')).toBe('key_3Jt8wQ5nR2cY6uDe');
-    expect(ApiKeyIdSchema.safeParse('acct_3Jt8wQ5nR2cY6uDe').success).toBe(false);
+    expect(ApiKeyIdSchema.parse('key_3Jt8wQ5nR2cY6uDe')).toBe(
+      'key_3Jt8wQ5nR2cY6uDe',
+    );
+    expect(ApiKeyIdSchema.safeParse('acct_3Jt8wQ5nR2cY6uDe').success).toBe(
+      false,
+    );
     expect(ApiKeyIdSchema.safeParse('key_').success).toBe(false);
     expect(ApiKeyIdSchema.safeParse('key_a/b').success).toBe(false);
   });

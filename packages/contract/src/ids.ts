@@ -43,7 +43,10 @@ export function storedId(id: bigint): number {
 function prefixedId(prefix: string, example: string) {
   return z
     .string()
-    .regex(new RegExp(`^${prefix}_[A-Za-z0-9]{1,64}$`), `must be an id starting with ${prefix}_`)
+    .regex(
+      new RegExp(`^${prefix}_[A-Za-z0-9]{1,64}$`),
+      `must be an id starting with ${prefix}_`,
+    )
     .openapi({ example });
 }
 
@@ -51,5 +54,8 @@ export const AccountIdSchema = prefixedId('acct', 'acct_7Hq2mZ9xK4pL1sVb');
 export const ApiKeyIdSchema = prefixedId('key', 'key_3Jt8wQ5nR2cY6uDe');
 export const MessageIdSchema = prefixedId('msg', 'msg_9Vb4kP7sT1xM3hQa');
 export const WebhookIdSchema = prefixedId('wh', 'wh_5Nc2rT8yK1pZ4wQe');
-export const WebhookDeliveryIdSchema = prefixedId('whd', 'whd_8Gm3xV6bL2qR9tYs');
+export const WebhookDeliveryIdSchema = prefixedId(
+  'whd',
+  'whd_8Gm3xV6bL2qR9tYs',
+);
 export const EventIdSchema = prefixedId('evt', 'evt_2Zk8qP4mT7xW1nBc');

@@ -22,5 +22,8 @@ export * from './store.js';
 export type { VersionedRouter } from './versions.js';
 export * from './pagination.js';
 export * from './pets.js';
-export { generateOpenApi, type GenerateOpenApiOptions } from './openapi/generate-openapi.js';
+export {
+  generateOpenApi,
+  type GenerateOpenApiOptions,
+} from './openapi/generate-openapi.js';
 export { objectShape, unwrapSchema } from './zod-unwrap.js';

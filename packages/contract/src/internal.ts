@@ -28,7 +28,10 @@ export const PetStatusesQuerySchema = z
   .strict();
 
 /** A pet's status as pets stores it, for the store to compare with the one it derives. */
-export const PetStatusEntrySchema = z.object({ petId: IdSchema, status: PetStatusSchema });
+export const PetStatusEntrySchema = z.object({
+  petId: IdSchema,
+  status: PetStatusSchema,
+});
 export type PetStatusEntry = z.infer<typeof PetStatusEntrySchema>;
 
 /** What the store asks of the pets service, with `x-internal-token`; the gateway never routes it. */
@@ -52,7 +55,8 @@ export const internalPets = c.router({
     ...at('PUT /internal/pets/:petId/status', metadata),
     pathParams: PetPathSchema,
     body: requestBody(PetStatusUpdateSchema),
-    summary: 'Set the status the store derives from stock, unless a newer one was set',
+    summary:
+      'Set the status the store derives from stock, unless a newer one was set',
     responses: {
       200: PetSchema,
       ...errors(
@@ -70,10 +74,16 @@ export const internalPets = c.router({
   listPetStatuses: {
     ...at('GET /internal/pet-statuses', metadata),
     query: PetStatusesQuerySchema,
-    summary: 'The statuses of up to 100 pets, those that exist, for the store to reconcile',
+    summary:
+      'The statuses of up to 100 pets, those that exist, for the store to reconcile',
     responses: {
       200: z.array(PetStatusEntrySchema),
-      ...errors('validation_failed', 'unauthorized', 'internal_error', 'service_unavailable'),
+      ...errors(
+        'validation_failed',
+        'unauthorized',
+        'internal_error',
+        'service_unavailable',
+      ),
     },
   },
 });
@@ -82,8 +92,13 @@ export const internalPets = c.router({
 export const internalEvents = c.router({
   recordEvents: {
     ...at('POST /internal/events', { service: 'gateway', auth: 'internal' }),
-    body: requestBody(z.object({ events: z.array(RecordedEventSchema).min(1).max(100) }).strict()),
-    summary: 'Record events for the webhooks that want them; recording one twice changes nothing',
+    body: requestBody(
+      z
+        .object({ events: z.array(RecordedEventSchema).min(1).max(100) })
+        .strict(),
+    ),
+    summary:
+      'Record events for the webhooks that want them; recording one twice changes nothing',
     responses: {
       202: z.object({ recorded: z.number().int().min(0) }),
       ...errors(

@@ -8,18 +8,26 @@ import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 import { IdempotentHeadersSchema } from './idempotency.js';
 
-const messageText = lengthInCodePoints(z.string(), { min: 1, max: 10_000 }).openapi({
+const messageText = lengthInCodePoints(z.string(), {
+  min: 1,
+  max: 10_000,
+}).openapi({
   description: '1–10 000 characters (Unicode code points), kept as sent.',
   example: 'Hello from the Petstore!',
 });
 
-export const MessageStatusSchema = z.enum(['queued', 'delivered']).openapi('MessageStatus', {
-  description: 'queued when accepted; a worker delivers it shortly after.',
-  example: 'queued',
-});
+export const MessageStatusSchema = z
+  .enum(['queued', 'delivered'])
+  .openapi('MessageStatus', {
+    description: 'queued when accepted; a worker delivers it shortly after.',
+    example: 'queued',
+  });
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 
-export const NewMessageSchema = z.object({ message: messageText }).strict().openapi('NewMessage');
+export const NewMessageSchema = z
+  .object({ message: messageText })
+  .strict()
+  .openapi('NewMessage');
 export type NewMessage = z.infer<typeof NewMessageSchema>;
 
 export const MessageSchema = z
@@ -29,12 +37,18 @@ export const MessageSchema = z
     status: MessageStatusSchema,
     createdAt: TimestampSchema,
   })
-  .openapi('Message', { description: 'A message and how far its delivery has gone.' });
+  .openapi('Message', {
+    description: 'A message and how far its delivery has gone.',
+  });
 export type Message = z.infer<typeof MessageSchema>;
 
 const c = initContract();
 
-const metadata = { service: 'gateway', auth: 'key', stability: 'beta' } satisfies RouteMetadata;
+const metadata = {
+  service: 'gateway',
+  auth: 'key',
+  stability: 'beta',
+} satisfies RouteMetadata;
 
 export const messages = c.router({
   sendMessage: {
@@ -46,7 +60,12 @@ export const messages = c.router({
       'Queues a message (202); a worker delivers it shortly after. With `Idempotency-Key`, a retry with the same body returns the first answer again and queues nothing; another body with the same key is 422 `idempotency_key_reused`.',
     responses: {
       202: MessageSchema,
-      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'conflict', 'idempotency_key_reused'),
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'conflict',
+        'idempotency_key_reused',
+      ),
     },
   },
   getMessage: {
@@ -55,7 +74,8 @@ export const messages = c.router({
       messageId: MessageIdSchema.openapi({ description: 'The message’s id.' }),
     }),
     summary: 'Get a message',
-    description: 'One of the caller’s messages and its delivery status; another account’s is 404.',
+    description:
+      'One of the caller’s messages and its delivery status; another account’s is 404.',
     responses: {
       200: MessageSchema,
       ...v1Errors('validation_failed', 'unauthorized', 'not_found'),

@@ -21,7 +21,9 @@ export const OpenApiDocumentSchema = z
     paths: z.record(z.string(), z.object({}).passthrough()),
   })
   .passthrough()
-  .openapi('OpenApiDocument', { description: 'The OpenAPI 3.0.3 document of this API.' });
+  .openapi('OpenApiDocument', {
+    description: 'The OpenAPI 3.0.3 document of this API.',
+  });
 
 const c = initContract();
 
@@ -39,7 +41,10 @@ export const meta = c.router({
     summary: 'Readiness',
     description:
       'Answers 200 when every service and database answers, else 503 naming the parts that are down.',
-    responses: { 200: HealthSchema, ...errors('internal_error', 'service_unavailable') },
+    responses: {
+      200: HealthSchema,
+      ...errors('internal_error', 'service_unavailable'),
+    },
   },
   openapi: {
     ...at('GET /openapi.json', metadata),
@@ -50,7 +55,8 @@ export const meta = c.router({
   docs: {
     ...at('GET /docs', metadata),
     summary: 'API reference',
-    description: 'An interactive reference page built from this document, served without a CDN.',
+    description:
+      'An interactive reference page built from this document, served without a CDN.',
     responses: {
       200: c.otherResponse({ contentType: 'text/html', body: z.string() }),
       ...errors('internal_error'),

@@ -16,7 +16,11 @@ describe('PageQuerySchema', () => {
   });
 
   it('takes an opaque cursor of up to 512 characters', () => {
-    expect(PageQuerySchema.parse({ cursor: 'eyJpZCI6MjB9' }).cursor).toBe('eyJpZCI6MjB9');
-    expect(PageQuerySchema.safeParse({ cursor: 'x'.repeat(513) }).success).toBe(false);
+    expect(PageQuerySchema.parse({ cursor: 'eyJpZCI6MjB9' }).cursor).toBe(
+      'eyJpZCI6MjB9',
+    );
+    expect(PageQuerySchema.safeParse({ cursor: 'x'.repeat(513) }).success).toBe(
+      false,
+    );
   });
 });

@@ -9,7 +9,10 @@ export const PageQuerySchema = z
       .min(1)
       .max(100)
       .default(20)
-      .openapi({ description: 'How many items to return, 1–100.', example: 20 }),
+      .openapi({
+        description: 'How many items to return, 1–100.',
+        example: 20,
+      }),
     // No example: a cursor is only valid as the API issued it, and samples are built from examples.
     cursor: z.string().min(1).max(512).optional().openapi({
       description:

@@ -8,34 +8,47 @@ import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 import { IdempotentHeadersSchema } from './idempotency.js';
 
-export const PetStatusSchema = z.enum(['available', 'pending', 'sold']).openapi('PetStatus', {
-  description:
-    'Once a pet has stock, the store derives it: available while stock lasts, pending while orders are open, then sold.',
-  example: 'available',
-});
+export const PetStatusSchema = z
+  .enum(['available', 'pending', 'sold'])
+  .openapi('PetStatus', {
+    description:
+      'Once a pet has stock, the store derives it: available while stock lasts, pending while orders are open, then sold.',
+    example: 'available',
+  });
 export type PetStatus = z.infer<typeof PetStatusSchema>;
 
 export const NewPetSchema = z
   .object({
     name: trimmedText({ min: 1, max: 100 }).openapi({
-      description: '1–100 characters (Unicode code points) as sent, then trimmed; not blank.',
+      description:
+        '1–100 characters (Unicode code points) as sent, then trimmed; not blank.',
       example: 'Rex',
     }),
-    categoryId: IdSchema.openapi({ description: 'An existing category.', example: 1 }),
+    categoryId: IdSchema.openapi({
+      description: 'An existing category.',
+      example: 1,
+    }),
     status: PetStatusSchema.optional(),
   })
   .strict()
-  .openapi('NewPet', { description: 'A pet to add; without a status it is available.' });
+  .openapi('NewPet', {
+    description: 'A pet to add; without a status it is available.',
+  });
 export type NewPet = z.infer<typeof NewPetSchema>;
 
 // Built from the shape, not by `extend`, so that the document shows `Pet` flat, not as an `allOf`.
 export const PetSchema = z
   .object({
     ...NewPetSchema.shape,
-    id: IdSchema.openapi({ description: 'Assigned on creation, never reused.', example: 1 }),
+    id: IdSchema.openapi({
+      description: 'Assigned on creation, never reused.',
+      example: 1,
+    }),
     status: PetStatusSchema,
   })
-  .openapi('Pet', { description: 'A pet of the catalogue; its status is always present.' });
+  .openapi('Pet', {
+    description: 'A pet of the catalogue; its status is always present.',
+  });
 export type Pet = z.infer<typeof PetSchema>;
 
 export const PetsSchema = z.array(PetSchema).openapi('Pets');
@@ -56,7 +69,9 @@ export const ListPetsQuerySchema = PageQuerySchema.extend({
         'Only pets in one of these statuses; repeat it for several (`status=available&status=pending`).',
       example: ['available'],
     }),
-  categoryId: IdParamSchema.optional().openapi({ description: 'Only pets of this category.' }),
+  categoryId: IdParamSchema.optional().openapi({
+    description: 'Only pets of this category.',
+  }),
 });
 export type ListPetsQuery = z.infer<typeof ListPetsQuerySchema>;
 
@@ -68,7 +83,9 @@ const adminWrite = { ...read, role: 'admin' } satisfies RouteMetadata;
 /** When `GET /v1/pets/{petId}` stops answering (410 `gone`): its `x-sunset` and `Sunset`. */
 export const getPetSunset = '2027-06-30T00:00:00Z';
 
-const PetPathSchema = z.object({ petId: IdParamSchema.openapi({ description: 'The pet’s id.' }) });
+const PetPathSchema = z.object({
+  petId: IdParamSchema.openapi({ description: 'The pet’s id.' }),
+});
 
 export const pets = c.router({
   listPets: {
@@ -77,7 +94,10 @@ export const pets = c.router({
     summary: 'List pets',
     description:
       'Pets in id order, filtered by status and category. The next page is in the `Link: <…>; rel="next"` header.',
-    responses: { 200: PetsSchema, ...v1Errors('validation_failed', 'unauthorized') },
+    responses: {
+      200: PetsSchema,
+      ...v1Errors('validation_failed', 'unauthorized'),
+    },
   },
   createPet: {
     ...at('POST /pets', adminWrite),
@@ -119,7 +139,13 @@ export const pets = c.router({
       'Replaces the name, category and status of a pet (available when left out). Its category must exist (422 `unknown_category`).',
     responses: {
       200: PetSchema,
-      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'not_found', 'unknown_category'),
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'forbidden',
+        'not_found',
+        'unknown_category',
+      ),
     },
   },
   updatePet: {
@@ -131,17 +157,29 @@ export const pets = c.router({
       'Changes the fields given and keeps the others. A new category must exist (422 `unknown_category`).',
     responses: {
       200: PetSchema,
-      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'not_found', 'unknown_category'),
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'forbidden',
+        'not_found',
+        'unknown_category',
+      ),
     },
   },
   deletePet: {
     ...at('DELETE /pets/:petId', adminWrite),
     pathParams: PetPathSchema,
     summary: 'Delete a pet',
-    description: 'Removes a pet from the catalogue; its id is never given again.',
+    description:
+      'Removes a pet from the catalogue; its id is never given again.',
     responses: {
       204: c.noBody(),
-      ...v1Errors('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
+      ...v1Errors(
+        'validation_failed',
+        'unauthorized',
+        'forbidden',
+        'not_found',
+      ),
     },
   },
 });

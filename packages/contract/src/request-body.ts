@@ -18,7 +18,9 @@ interface Visit {
  * or field path reaches MongoDB) and strings that are not well-formed Unicode (UTF-8 storage would
  * change a lone surrogate). A preprocess keeps the input type and the documented schema.
  */
-export function requestBody<T extends z.ZodTypeAny>(schema: T): z.ZodEffects<T> {
+export function requestBody<T extends z.ZodTypeAny>(
+  schema: T,
+): z.ZodEffects<T> {
   return new z.ZodEffects({
     schema,
     typeName: z.ZodFirstPartyTypeKind.ZodEffects,
@@ -37,14 +39,18 @@ function rejectUnsafeInput(body: unknown, ctx: z.RefinementCtx): unknown {
   for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
     const parent = visit;
     if (typeof parent.value === 'string' && LONE_SURROGATE.test(parent.value)) {
-      if (report(parent, 'must be well-formed Unicode (no lone surrogate)')) return body;
+      if (report(parent, 'must be well-formed Unicode (no lone surrogate)'))
+        return body;
     } else if (Array.isArray(parent.value)) {
-      parent.value.forEach((item: unknown, key) => pending.push({ value: item, key, parent }));
+      parent.value.forEach((item: unknown, key) =>
+        pending.push({ value: item, key, parent }),
+      );
     } else if (typeof parent.value === 'object' && parent.value !== null) {
       for (const [key, item] of Object.entries(parent.value)) {
         const child: Visit = { value: item, key, parent };
         if (key.startsWith('$') || key.includes('.')) {
-          if (report(child, 'a key must not start with "$" or contain "."')) return body;
+          if (report(child, 'a key must not start with "$" or contain "."'))
+            return body;
         }
         pending.push(child);
       }
@@ -55,7 +61,11 @@ function rejectUnsafeInput(body: unknown, ctx: z.RefinementCtx): unknown {
 
 function pathOf(visit: Visit): (string | number)[] {
   const path: (string | number)[] = [];
-  for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) {
+  for (
+    let at: Visit | undefined = visit;
+    at?.key !== undefined;
+    at = at.parent
+  ) {
     path.unshift(at.key);
   }
   return path;

@@ -29,12 +29,15 @@ export const OrderSchema = z
     petId: IdSchema.optional().openapi({ example: 1 }),
     quantity: QuantitySchema.min(1).optional().openapi({ example: 1 }),
     shipDate: TimestampSchema.optional().openapi({
-      description: 'When the order ships; the time it was placed unless the order gave one.',
+      description:
+        'When the order ships; the time it was placed unless the order gave one.',
       example: SHIP_DATE_EXAMPLE,
     }),
     complete: z.boolean().optional().openapi({ example: false }),
   })
-  .openapi('Order', { description: 'An order for a pet; every field is present in responses.' });
+  .openapi('Order', {
+    description: 'An order for a pet; every field is present in responses.',
+  });
 export type Order = z.infer<typeof OrderSchema>;
 
 export const NewOrderSchema = z
@@ -44,7 +47,9 @@ export const NewOrderSchema = z
       description: 'Taken from the stock at once; more than it has is 409.',
       example: 1,
     }),
-    shipDate: TimestampInputSchema.optional().openapi({ example: SHIP_DATE_EXAMPLE }),
+    shipDate: TimestampInputSchema.optional().openapi({
+      example: SHIP_DATE_EXAMPLE,
+    }),
   })
   .strict()
   .openapi('NewOrder');
@@ -56,14 +61,18 @@ export const OrderUpdateSchema = z
       description: 'Completes the order; a complete order is never reopened.',
       example: true,
     }),
-    shipDate: TimestampInputSchema.optional().openapi({ example: SHIP_DATE_EXAMPLE }),
+    shipDate: TimestampInputSchema.optional().openapi({
+      example: SHIP_DATE_EXAMPLE,
+    }),
   })
   .strict()
   .openapi('OrderUpdate');
 export type OrderUpdate = z.infer<typeof OrderUpdateSchema>;
 
 export const ListOrdersQuerySchema = PageQuerySchema.extend({
-  petId: IdParamSchema.optional().openapi({ description: 'Only orders for this pet.' }),
+  petId: IdParamSchema.optional().openapi({
+    description: 'Only orders for this pet.',
+  }),
   complete: z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')
@@ -83,12 +92,17 @@ export const InventoryItemSchema = z
     }),
     status: PetStatusSchema,
   })
-  .openapi('InventoryItem', { description: 'The stock of a pet and the status it gives the pet.' });
+  .openapi('InventoryItem', {
+    description: 'The stock of a pet and the status it gives the pet.',
+  });
 export type InventoryItem = z.infer<typeof InventoryItemSchema>;
 
 export const InventoryUpdateSchema = z
   .object({
-    quantity: QuantitySchema.openapi({ description: 'The new stock count.', example: 12 }),
+    quantity: QuantitySchema.openapi({
+      description: 'The new stock count.',
+      example: 12,
+    }),
   })
   .strict()
   .openapi('InventoryUpdate');
@@ -99,7 +113,10 @@ export const ListInventoryQuerySchema = PageQuerySchema.extend({
     .array(PetStatusSchema)
     .min(1)
     .optional()
-    .openapi({ description: 'Only items in one of these statuses.', example: ['available'] }),
+    .openapi({
+      description: 'Only items in one of these statuses.',
+      example: ['available'],
+    }),
 });
 export type ListInventoryQuery = z.infer<typeof ListInventoryQuerySchema>;
 
@@ -122,7 +139,10 @@ export const orders = c.router({
     summary: 'List orders',
     description:
       'The caller’s orders (an admin sees every order), in id order. The next page is in the `Link: <…>; rel="next"` header.',
-    responses: { 200: z.array(OrderSchema), ...v1Errors('validation_failed', 'unauthorized') },
+    responses: {
+      200: z.array(OrderSchema),
+      ...v1Errors('validation_failed', 'unauthorized'),
+    },
   },
   placeOrder: {
     ...at('POST /store/orders', customer),
@@ -146,8 +166,12 @@ export const orders = c.router({
     ...at('GET /store/orders/:orderId', customer),
     pathParams: OrderPathSchema,
     summary: 'Get an order',
-    description: 'One of the caller’s orders (an admin: any order); another account’s is 404.',
-    responses: { 200: OrderSchema, ...v1Errors('validation_failed', 'unauthorized', 'not_found') },
+    description:
+      'One of the caller’s orders (an admin: any order); another account’s is 404.',
+    responses: {
+      200: OrderSchema,
+      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+    },
   },
   updateOrder: {
     ...at('PATCH /store/orders/:orderId', admin),
@@ -158,7 +182,13 @@ export const orders = c.router({
       'Completes an order or moves its ship date. The ship date of a complete order no longer moves: 409 `order_complete`.',
     responses: {
       200: OrderSchema,
-      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'not_found', 'order_complete'),
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'forbidden',
+        'not_found',
+        'order_complete',
+      ),
     },
   },
   cancelOrder: {
@@ -169,7 +199,12 @@ export const orders = c.router({
       'Cancels an open order and puts its quantity back in stock; a complete order is 409 `order_complete`. Idempotent: an order already cancelled answers 204 again.',
     responses: {
       204: c.noBody(),
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found', 'order_complete'),
+      ...v1Errors(
+        'validation_failed',
+        'unauthorized',
+        'not_found',
+        'order_complete',
+      ),
     },
   },
 });

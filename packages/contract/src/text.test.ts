@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { codePointLength, lengthInCodePoints, NOT_BLANK_PATTERN, trimmedText } from './text.js';
+import {
+  codePointLength,
+  lengthInCodePoints,
+  NOT_BLANK_PATTERN,
+  trimmedText,
+} from './text.js';
 import { z } from './zod.js';
 
 describe('lengthInCodePoints', () => {
@@ -21,14 +26,21 @@ describe('trimmedText', () => {
     expect(name.parse(' ab')).toBe('ab');
     expect(name.parse('🐶🐶🐶')).toBe('🐶🐶🐶');
     expect(name.safeParse('  abc  ').error?.issues).toEqual([
-      expect.objectContaining({ message: 'String must contain at most 3 character(s)' }),
+      expect.objectContaining({
+        message: 'String must contain at most 3 character(s)',
+      }),
     ]);
   });
 
   it('refuses a blank text once, as too short', () => {
     for (const blank of ['', '   ', '\u3000']) {
-      expect(name.safeParse(blank).error?.issues, JSON.stringify(blank)).toEqual([
-        expect.objectContaining({ message: 'String must contain at least 1 character(s)' }),
+      expect(
+        name.safeParse(blank).error?.issues,
+        JSON.stringify(blank),
+      ).toEqual([
+        expect.objectContaining({
+          message: 'String must contain at least 1 character(s)',
+        }),
       ]);
     }
   });
@@ -54,7 +66,9 @@ describe('NOT_BLANK_PATTERN', () => {
     ];
     const pattern = new RegExp(NOT_BLANK_PATTERN, 'u');
     for (const text of samples) {
-      expect(pattern.test(text), JSON.stringify(text)).toBe(text.trim().length > 0);
+      expect(pattern.test(text), JSON.stringify(text)).toBe(
+        text.trim().length > 0,
+      );
     }
   });
 });

@@ -16,7 +16,9 @@ interface Limits {
 
 /** `schema` limited to `min`–`max` code points (zod counts UTF-16 units), after its own checks. */
 export function lengthInCodePoints(schema: z.ZodString, limits: Limits) {
-  return schema.superRefine(lengthCheck(limits)).openapi(lengthKeywords(limits));
+  return schema
+    .superRefine(lengthCheck(limits))
+    .openapi(lengthKeywords(limits));
 }
 
 /**
@@ -34,17 +36,32 @@ export function trimmedText(limits: Limits) {
     });
 }
 
-function lengthCheck({ min, max }: Limits, isBlank = (_value: string) => false) {
+function lengthCheck(
+  { min, max }: Limits,
+  isBlank = (_value: string) => false,
+) {
   return (value: string, ctx: z.RefinementCtx) => {
     const length = codePointLength(value);
     if (length > max) {
-      ctx.addIssue({ code: 'too_big', type: 'string', maximum: max, inclusive: true });
+      ctx.addIssue({
+        code: 'too_big',
+        type: 'string',
+        maximum: max,
+        inclusive: true,
+      });
     } else if (min !== undefined && (length < min || isBlank(value))) {
-      ctx.addIssue({ code: 'too_small', type: 'string', minimum: min, inclusive: true });
+      ctx.addIssue({
+        code: 'too_small',
+        type: 'string',
+        minimum: min,
+        inclusive: true,
+      });
     }
   };
 }
 
 function lengthKeywords({ min, max }: Limits) {
-  return min === undefined ? { maxLength: max } : { minLength: min, maxLength: max };
+  return min === undefined
+    ? { maxLength: max }
+    : { minLength: min, maxLength: max };
 }

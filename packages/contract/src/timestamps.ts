@@ -1,7 +1,10 @@
 import { z } from './zod.js';
 
 /** An instant as the API returns it: ISO 8601 in UTC (`2026-12-01T10:00:00Z`). */
-export const TimestampSchema = z.string().datetime().openapi({ example: '2026-01-15T09:30:00Z' });
+export const TimestampSchema = z
+  .string()
+  .datetime()
+  .openapi({ example: '2026-01-15T09:30:00Z' });
 
 const FIRST_INSTANT = Date.parse('0000-01-01T00:00:00Z');
 const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');

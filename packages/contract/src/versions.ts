@@ -9,25 +9,40 @@ const GONE = 410;
  * A route at `prefix` + its path, its type exactly its declared statuses (ts-rest's
  * `strictStatusCodes`); in the current version, a deprecated one is not.
  */
-type Versioned<TRoute extends AppRoute, TPrefix extends string, TCurrent extends boolean> = Omit<
+type Versioned<
+  TRoute extends AppRoute,
+  TPrefix extends string,
+  TCurrent extends boolean,
+> = Omit<
   TRoute,
   'path' | (TCurrent extends true ? 'deprecated' | 'responses' : never)
 > & {
   path: `${TPrefix}${TRoute['path']}`;
   strictStatusCodes: true;
-} & (TCurrent extends true ? { responses: Omit<TRoute['responses'], typeof GONE> } : unknown);
+} & (TCurrent extends true
+    ? { responses: Omit<TRoute['responses'], typeof GONE> }
+    : unknown);
 
-export type VersionedRouter<TRouter, TPrefix extends string, TCurrent extends boolean> = {
+export type VersionedRouter<
+  TRouter,
+  TPrefix extends string,
+  TCurrent extends boolean,
+> = {
   [K in keyof TRouter]: TRouter[K] extends AppRoute
     ? Versioned<TRouter[K], TPrefix, TCurrent>
     : VersionedRouter<TRouter[K], TPrefix, TCurrent>;
 };
 
-function mapRoutes(router: AppRouter, map: (route: AppRoute) => AppRoute): AppRouter {
+function mapRoutes(
+  router: AppRouter,
+  map: (route: AppRoute) => AppRoute,
+): AppRouter {
   return Object.fromEntries(
     Object.entries(router).map(([key, entry]) => [
       key,
-      isAppRoute(entry) ? { ...map(entry), strictStatusCodes: true } : mapRoutes(entry, map),
+      isAppRoute(entry)
+        ? { ...map(entry), strictStatusCodes: true }
+        : mapRoutes(entry, map),
     ]),
   );
 }
@@ -42,13 +57,21 @@ export function currentVersionOf<TRouter extends AppRouter>(
 ): VersionedRouter<TRouter, '/v2', true> {
   const prefix = `/${currentVersion}`;
   return mapRoutes(operations, (route) => {
-    if (route.deprecated !== true) return { ...route, path: prefix + route.path };
+    if (route.deprecated !== true)
+      return { ...route, path: prefix + route.path };
     const metadata = { ...routeMetadata(route) };
     delete metadata.sunset;
     const responses = Object.fromEntries(
-      Object.entries(route.responses).filter(([status]) => Number(status) !== GONE),
+      Object.entries(route.responses).filter(
+        ([status]) => Number(status) !== GONE,
+      ),
     );
-    const current: AppRoute = { ...route, path: prefix + route.path, metadata, responses };
+    const current: AppRoute = {
+      ...route,
+      path: prefix + route.path,
+      metadata,
+      responses,
+    };
     delete current.deprecated;
     return current;
   }) as VersionedRouter<TRouter, '/v2', true>;

@@ -1,4 +1,8 @@
-import { EventIdSchema, WebhookDeliveryIdSchema, WebhookIdSchema } from './ids.js';
+import {
+  EventIdSchema,
+  WebhookDeliveryIdSchema,
+  WebhookIdSchema,
+} from './ids.js';
 import {
   DeliveryTypeSchema,
   eventOf,
@@ -39,7 +43,10 @@ const events = z
   .array(WebhookEventTypeSchema)
   .min(1)
   .max(20)
-  .openapi({ description: 'The event types to receive; each once.', example: ['order.created'] });
+  .openapi({
+    description: 'The event types to receive; each once.',
+    example: ['order.created'],
+  });
 
 const description = lengthInCodePoints(z.string(), { max: 500 }).openapi({
   description: 'What the webhook is for, up to 500 characters.',
@@ -64,7 +71,8 @@ export const WebhookPatchSchema = z
     events: events.optional(),
     description: description.nullable().optional(),
     enabled: z.boolean().optional().openapi({
-      description: 'false stops deliveries; true resumes them (and restarts the failure count).',
+      description:
+        'false stops deliveries; true resumes them (and restarts the failure count).',
     }),
   })
   .strict()
@@ -78,12 +86,15 @@ export const WebhookSchema = z
     events,
     description: description.nullable(),
     enabled: z.boolean().openapi({
-      description: 'false when turned off, or after 5 days of failing deliveries.',
+      description:
+        'false when turned off, or after 5 days of failing deliveries.',
       example: true,
     }),
     createdAt: TimestampSchema,
   })
-  .openapi('Webhook', { description: 'A subscription: where to POST which events.' });
+  .openapi('Webhook', {
+    description: 'A subscription: where to POST which events.',
+  });
 export type Webhook = z.infer<typeof WebhookSchema>;
 
 export const WebhookTestEventSchema = eventOf(
@@ -105,12 +116,17 @@ export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
 
 export const CreatedWebhookSchema = z
   .object({ ...WebhookSchema.shape, secret })
-  .openapi('CreatedWebhook', { description: 'The new subscription and its signing secret.' });
+  .openapi('CreatedWebhook', {
+    description: 'The new subscription and its signing secret.',
+  });
 export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
 
-export const WebhookSecretSchema = z.object({ secret }).openapi('WebhookSecret', {
-  description: 'The new secret; the previous one keeps signing alongside it for 24 hours.',
-});
+export const WebhookSecretSchema = z
+  .object({ secret })
+  .openapi('WebhookSecret', {
+    description:
+      'The new secret; the previous one keeps signing alongside it for 24 hours.',
+  });
 export type WebhookSecret = z.infer<typeof WebhookSecretSchema>;
 
 export const WebhookDeliveryStatusSchema = z
@@ -128,22 +144,34 @@ export const WebhookDeliverySchema = z
     eventId: EventIdSchema,
     type: DeliveryTypeSchema,
     status: WebhookDeliveryStatusSchema,
-    attempts: z.number().int().min(0).openapi({ description: 'Attempts made so far.', example: 1 }),
+    attempts: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: 'Attempts made so far.', example: 1 }),
     lastStatusCode: z.number().int().nullable().openapi({
-      description: 'The HTTP status of the last attempt; null before one, or when none came back.',
+      description:
+        'The HTTP status of the last attempt; null before one, or when none came back.',
       example: 200,
     }),
     nextAttemptAt: TimestampSchema.nullable().openapi({
-      description: 'When the next attempt is due; null once delivered or failed.',
+      description:
+        'When the next attempt is due; null once delivered or failed.',
     }),
     createdAt: TimestampSchema,
   })
-  .openapi('WebhookDelivery', { description: 'One event on its way to one webhook.' });
+  .openapi('WebhookDelivery', {
+    description: 'One event on its way to one webhook.',
+  });
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 
 const c = initContract();
 
-const metadata = { service: 'gateway', auth: 'key', stability: 'beta' } satisfies RouteMetadata;
+const metadata = {
+  service: 'gateway',
+  auth: 'key',
+  stability: 'beta',
+} satisfies RouteMetadata;
 
 const webhookId = WebhookIdSchema.openapi({ description: 'The webhook’s id.' });
 const WebhookPathSchema = z.object({ webhookId });
@@ -172,8 +200,12 @@ export const webhooks = c.router({
     ...at('GET /webhooks', metadata),
     query: PageQuerySchema,
     summary: 'List webhooks',
-    description: 'The caller’s webhooks (an admin: every account’s), oldest first, never a secret.',
-    responses: { 200: z.array(WebhookSchema), ...v1Errors('validation_failed', 'unauthorized') },
+    description:
+      'The caller’s webhooks (an admin: every account’s), oldest first, never a secret.',
+    responses: {
+      200: z.array(WebhookSchema),
+      ...v1Errors('validation_failed', 'unauthorized'),
+    },
   },
   getWebhook: {
     ...at('GET /webhooks/:webhookId', metadata),
@@ -194,7 +226,13 @@ export const webhooks = c.router({
       'Changes the URL, the event types, the description, or turns deliveries off and on. As on creation, a refused URL is 422 `invalid_webhook_url` and an event type the caller may not receive is 403 `forbidden`.',
     responses: {
       200: WebhookSchema,
-      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'not_found', 'invalid_webhook_url'),
+      ...v1Errors(
+        ...BODY_ERRORS,
+        'unauthorized',
+        'forbidden',
+        'not_found',
+        'invalid_webhook_url',
+      ),
     },
   },
   deleteWebhook: {
@@ -202,7 +240,10 @@ export const webhooks = c.router({
     pathParams: WebhookPathSchema,
     summary: 'Delete a webhook',
     description: 'Stops every delivery to it, pending retries included.',
-    responses: { 204: c.noBody(), ...v1Errors('validation_failed', 'unauthorized', 'not_found') },
+    responses: {
+      204: c.noBody(),
+      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+    },
   },
   rotateWebhookSecret: {
     ...at('POST /webhooks/:webhookId/secret', metadata),
@@ -239,7 +280,9 @@ export const webhooks = c.router({
     ...at('POST /webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
     headers: IdempotentHeadersSchema,
     pathParams: WebhookPathSchema.extend({
-      deliveryId: WebhookDeliveryIdSchema.openapi({ description: 'The delivery’s id.' }),
+      deliveryId: WebhookDeliveryIdSchema.openapi({
+        description: 'The delivery’s id.',
+      }),
     }),
     body: c.noBody(),
     summary: 'Retry a delivery',

@@ -13,7 +13,10 @@ describe('unwrapSchema', () => {
     ['pipeline', inner.pipe(z.array(z.string().min(1)))],
     ['brand', inner.brand<'Tags'>()],
     ['readonly', inner.readonly()],
-    ['all of them at once', inner.readonly().brand<'Tags'>().nullable().optional().default([])],
+    [
+      'all of them at once',
+      inner.readonly().brand<'Tags'>().nullable().optional().default([]),
+    ],
   ])('finds the schema under %s', (_wrapper, schema) => {
     expect(unwrapSchema(schema)).toBe(inner);
   });
@@ -27,7 +30,9 @@ describe('objectShape', () => {
   const fields = { name: z.string() };
 
   it('gives the fields of an object schema, however it is wrapped', () => {
-    expect(objectShape(z.object(fields).readonly().nullable().optional())).toEqual(fields);
+    expect(
+      objectShape(z.object(fields).readonly().nullable().optional()),
+    ).toEqual(fields);
   });
 
   it('gives undefined for anything else', () => {

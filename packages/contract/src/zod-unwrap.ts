@@ -29,6 +29,9 @@ export function unwrapSchema(schema: ZodTypeAny): ZodTypeAny {
 
 /** The fields of a (wrapped) object schema, or undefined when it is not one. */
 export function objectShape(schema: unknown): z.ZodRawShape | undefined {
-  const unwrapped = schema instanceof z.ZodType ? unwrapSchema(schema) : undefined;
-  return unwrapped instanceof z.ZodObject ? (unwrapped.shape as z.ZodRawShape) : undefined;
+  const unwrapped =
+    schema instanceof z.ZodType ? unwrapSchema(schema) : undefined;
+  return unwrapped instanceof z.ZodObject
+    ? (unwrapped.shape as z.ZodRawShape)
+    : undefined;
 }

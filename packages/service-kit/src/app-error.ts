@@ -1,5 +1,13 @@
-import { errorStatus, type ErrorBody, type ErrorCode, type ErrorDetail } from '@petstore/contract';
-import { MethodNotAllowedError, RequestValidationError } from '@petstore/ts-rest-koa';
+import {
+  errorStatus,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetail,
+} from '@petstore/contract';
+import {
+  MethodNotAllowedError,
+  RequestValidationError,
+} from '@petstore/ts-rest-koa';
 import type { Middleware } from 'koa';
 import { isDatabaseUnavailable } from './mongo.js';
 
@@ -42,9 +50,15 @@ const CODE_FOR_CLIENT_STATUS: Partial<Record<number, ErrorCode>> = {
 type HttpError = Error & { status: number; headers?: Record<string, string> };
 
 function isExposedClientError(error: unknown): error is HttpError {
-  if (!(error instanceof Error) || !('status' in error) || !('expose' in error)) return false;
+  if (!(error instanceof Error) || !('status' in error) || !('expose' in error))
+    return false;
   const { status, expose } = error;
-  return typeof status === 'number' && status >= 400 && status < 500 && expose === true;
+  return (
+    typeof status === 'number' &&
+    status >= 400 &&
+    status < 500 &&
+    expose === true
+  );
 }
 
 /** Anything not known to be safe becomes `internal_error`, the original kept as `cause`. */
@@ -58,16 +72,26 @@ export function toAppError(error: unknown): AppError {
   }
   if (error instanceof MethodNotAllowedError) {
     const headers = { Allow: error.allow.join(', ') };
-    return new AppError('method_not_allowed', error.message, { headers, cause: error });
+    return new AppError('method_not_allowed', error.message, {
+      headers,
+      cause: error,
+    });
   }
   if (isDatabaseUnavailable(error)) {
-    return new AppError('service_unavailable', 'database unavailable', { cause: error });
+    return new AppError('service_unavailable', 'database unavailable', {
+      cause: error,
+    });
   }
   if (isExposedClientError(error)) {
     const code = CODE_FOR_CLIENT_STATUS[error.status] ?? 'validation_failed';
-    return new AppError(code, error.message, { headers: error.headers, cause: error });
+    return new AppError(code, error.message, {
+      headers: error.headers,
+      cause: error,
+    });
   }
-  return new AppError('internal_error', 'internal server error', { cause: error });
+  return new AppError('internal_error', 'internal server error', {
+    cause: error,
+  });
 }
 
 export function errorMiddleware(): Middleware {
@@ -78,7 +102,12 @@ export function errorMiddleware(): Middleware {
       const error = toAppError(thrown);
       if (error.status >= 500) ctx.log.error({ err: thrown }, error.message);
       const { code, message, status, details } = error;
-      const body: ErrorBody = { code, message, status, requestId: ctx.requestId };
+      const body: ErrorBody = {
+        code,
+        message,
+        status,
+        requestId: ctx.requestId,
+      };
       if (details) body.details = details;
       ctx.status = status;
       ctx.set(error.headers);

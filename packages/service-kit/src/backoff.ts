@@ -10,7 +10,10 @@ export interface BackoffOptions {
  * 2^attempts up to `maxMs`, with jitter so that failures at one moment spread out: between half
  * and all of it.
  */
-export function backoffMs(attempts: number, { baseMs, maxMs }: BackoffOptions): number {
+export function backoffMs(
+  attempts: number,
+  { baseMs, maxMs }: BackoffOptions,
+): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempts, 30));
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }

@@ -5,7 +5,8 @@ import { batched } from './batched.js';
 // The linger is a `node:timers/promises` sleep, which fake timers leave alone: route it through
 // the global setTimeout they replace.
 vi.mock('node:timers/promises', () => ({
-  setTimeout: (ms: number) => new Promise((resolve) => globalThis.setTimeout(resolve, ms)),
+  setTimeout: (ms: number) =>
+    new Promise((resolve) => globalThis.setTimeout(resolve, ms)),
 }));
 
 /** A batcher that records its batches, each flush taking `flushMs`. */
@@ -84,7 +85,8 @@ describe('batched', () => {
       },
     });
     const failed = [batch.add(1), batch.add(2)];
-    for (const item of failed) await expect(item).rejects.toThrow('database down');
+    for (const item of failed)
+      await expect(item).rejects.toThrow('database down');
     fail = false;
     await batch.add(3);
     expect(flushed).toEqual([[3]]);

@@ -24,7 +24,8 @@ export function batched<T>(options: BatchedOptions<T>): Batched<T> {
   let waiting = 0;
   return {
     add(item) {
-      if (waiting >= most) return Promise.reject(new Error(`${waiting} items wait already`));
+      if (waiting >= most)
+        return Promise.reject(new Error(`${waiting} items wait already`));
       waiting++;
       if (open === undefined) {
         const items: T[] = [];

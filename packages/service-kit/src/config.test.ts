@@ -19,7 +19,9 @@ const schema = z
 
 describe('loadConfig', () => {
   it('returns the typed, nested config with defaults applied', () => {
-    const config = loadConfig(schema, { MONGODB_URI: 'mongodb://127.0.0.1:27017/pets' });
+    const config = loadConfig(schema, {
+      MONGODB_URI: 'mongodb://127.0.0.1:27017/pets',
+    });
     expect(config).toEqual({
       http: { host: '127.0.0.1', port: 8081 },
       logLevel: 'info',
@@ -63,7 +65,9 @@ describe('loadConfig', () => {
   });
 
   it('never repeats the value of an invalid variable, which may be a secret', () => {
-    expect(() => loadConfig(schema, { MONGODB_URI: 'postgres://user:hunter2@db' })).toThrowError(
+    expect(() =>
+      loadConfig(schema, { MONGODB_URI: 'postgres://user:hunter2@db' }),
+    ).toThrowError(
       /^Invalid configuration:\n {2}MONGODB_URI: Expected a mongodb:\/\/ or mongodb\+srv:\/\/ URI$/,
     );
   });
@@ -83,11 +87,15 @@ describe('loadOrExit', () => {
     const exit = vi.spyOn(process, 'exit').mockImplementation(() => {
       throw new Error('exited');
     });
-    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const write = vi
+      .spyOn(process.stderr, 'write')
+      .mockImplementation(() => true);
     try {
       expect(() =>
         loadOrExit(() => {
-          throw new Error('Invalid configuration:\n  PORT: Expected a port number (0–65535)');
+          throw new Error(
+            'Invalid configuration:\n  PORT: Expected a port number (0–65535)',
+          );
         }),
       ).toThrowError('exited');
       expect(write).toHaveBeenCalledExactlyOnceWith(

@@ -20,7 +20,9 @@ export function loadOrExit<Config>(load: () => Config): Config {
   try {
     return load();
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   }
 }
@@ -30,7 +32,11 @@ export function unsetWhenEmpty<Schema extends z.ZodTypeAny>(schema: Schema) {
   return z.preprocess((value) => (value === '' ? undefined : value), schema);
 }
 
-function wholeNumber(digits: number, message: string, inRange: (value: number) => boolean) {
+function wholeNumber(
+  digits: number,
+  message: string,
+  inRange: (value: number) => boolean,
+) {
   return z
     .string()
     .regex(new RegExp(`^\\d{1,${digits}}$`), message)
@@ -39,11 +45,18 @@ function wholeNumber(digits: number, message: string, inRange: (value: number) =
 }
 
 export function envPort(defaultPort?: number) {
-  const port = wholeNumber(5, 'Expected a port number (0–65535)', (value) => value <= 65_535);
-  return unsetWhenEmpty(defaultPort === undefined ? port : port.default(String(defaultPort)));
+  const port = wholeNumber(
+    5,
+    'Expected a port number (0–65535)',
+    (value) => value <= 65_535,
+  );
+  return unsetWhenEmpty(
+    defaultPort === undefined ? port : port.default(String(defaultPort)),
+  );
 }
 
-export const envHost = (host = '127.0.0.1') => unsetWhenEmpty(z.string().default(host));
+export const envHost = (host = '127.0.0.1') =>
+  unsetWhenEmpty(z.string().default(host));
 
 export function envLogLevel(defaultLevel: LogLevel = 'info') {
   return unsetWhenEmpty(z.enum(LOG_LEVELS).default(defaultLevel));
@@ -52,37 +65,57 @@ export function envLogLevel(defaultLevel: LogLevel = 'info') {
 export function envMongoUri(defaultUri?: string) {
   const message = 'Expected a mongodb:// or mongodb+srv:// URI';
   const uri = z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, message);
-  return unsetWhenEmpty(defaultUri === undefined ? uri : uri.default(defaultUri));
+  return unsetWhenEmpty(
+    defaultUri === undefined ? uri : uri.default(defaultUri),
+  );
 }
 
-export function envInteger(defaultValue: number, { min, max }: { min: number; max: number }) {
+export function envInteger(
+  defaultValue: number,
+  { min, max }: { min: number; max: number },
+) {
   const message = `Expected a whole number from ${min} to ${max}`;
   const inRange = (value: number) => value >= min && value <= max;
-  return unsetWhenEmpty(wholeNumber(15, message, inRange).default(String(defaultValue)));
+  return unsetWhenEmpty(
+    wholeNumber(15, message, inRange).default(String(defaultValue)),
+  );
 }
 
 export function envInstant(defaultValue: string) {
   const message = 'Expected an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z';
-  const instant = z.string().datetime({ offset: true, message }).default(defaultValue);
+  const instant = z
+    .string()
+    .datetime({ offset: true, message })
+    .default(defaultValue);
   return unsetWhenEmpty(instant.transform((value) => new Date(value)));
 }
 
-const isHttpUrl = (value: string) => URL.canParse(value) && /^https?:\/\//.test(value);
+const isHttpUrl = (value: string) =>
+  URL.canParse(value) && /^https?:\/\//.test(value);
 const httpUrl = z
   .string()
   .refine(isHttpUrl, 'Expected an http:// or https:// URL')
   .transform((value) => value.replace(/\/+$/, ''));
 
-export const envHttpUrl = (defaultUrl: string) => unsetWhenEmpty(httpUrl.default(defaultUrl));
+export const envHttpUrl = (defaultUrl: string) =>
+  unsetWhenEmpty(httpUrl.default(defaultUrl));
 export const envOptionalHttpUrl = () => unsetWhenEmpty(httpUrl.optional());
 
 export function envHttpUrls(defaultUrl: string) {
   const urls = z.string().default(defaultUrl);
-  const list = urls.transform((value) => value.split(',').map((url) => url.trim()));
+  const list = urls.transform((value) =>
+    value.split(',').map((url) => url.trim()),
+  );
   return unsetWhenEmpty(list.pipe(z.array(httpUrl).min(1)));
 }
 
-export function serviceEnv({ port, database }: { port: number; database: string }) {
+export function serviceEnv({
+  port,
+  database,
+}: {
+  port: number;
+  database: string;
+}) {
   const message = 'Expected a database name (letters, digits, _ and -)';
   const databaseName = z
     .string()
@@ -93,7 +126,9 @@ export function serviceEnv({ port, database }: { port: number; database: string 
     HOST: envHost(),
     MONGODB_URI: envMongoUri('mongodb://127.0.0.1:27017'),
     MONGODB_DB: unsetWhenEmpty(databaseName),
-    INTERNAL_TOKEN: unsetWhenEmpty(z.string().min(32, 'Expected at least 32 characters')),
+    INTERNAL_TOKEN: unsetWhenEmpty(
+      z.string().min(32, 'Expected at least 32 characters'),
+    ),
     LOG_LEVEL: envLogLevel(),
     SHUTDOWN_DRAIN_MS: envInteger(0, { min: 0, max: 120_000 }),
     METRICS_PORT: envPort().optional(),

@@ -23,9 +23,13 @@ const petsContract = {
 
 function petsService() {
   const router = createKoaRouter(petsContract, {
-    createPet: ({ body }) => Promise.resolve({ status: 201 as const, body: { id: 1, ...body } }),
+    createPet: ({ body }) =>
+      Promise.resolve({ status: 201 as const, body: { id: 1, ...body } }),
     getPet: ({ params }) =>
-      Promise.resolve({ status: 200 as const, body: { id: params.petId, name: 'Rex' } }),
+      Promise.resolve({
+        status: 200 as const,
+        body: { id: params.petId, name: 'Rex' },
+      }),
   });
   return startTestService([router.routes()]);
 }
@@ -37,7 +41,10 @@ function send(url: string, agent: Agent, method: string, body?: string) {
     const headers =
       body === undefined
         ? {}
-        : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
+        : {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+          };
     const req = request(`${url}/pets/1`, { method, agent, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
@@ -106,14 +113,20 @@ describe('createService with a contract router', () => {
     const res = await fetch(`${served.url}/pets/1`, { method: 'DELETE' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toContain('GET');
-    expect(await res.json()).toMatchObject({ code: 'method_not_allowed', status: 405 });
+    expect(await res.json()).toMatchObject({
+      code: 'method_not_allowed',
+      status: 405,
+    });
   });
 
   it('answers a path the contract does not know with 404 route_not_found', async () => {
     await using served = await petsService();
     const res = await fetch(`${served.url}/cats`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ code: 'route_not_found', status: 404 });
+    expect(await res.json()).toMatchObject({
+      code: 'route_not_found',
+      status: 404,
+    });
   });
 });
 
@@ -137,7 +150,10 @@ describe('createService with middleware before the body', () => {
     const health = await fetch(`${served.url}/health`);
     expect(health.headers.get('x-edge')).toBe('yes');
 
-    const raw = await fetch(`${served.url}/raw`, { method: 'POST', body: 'not json' });
+    const raw = await fetch(`${served.url}/raw`, {
+      method: 'POST',
+      body: 'not json',
+    });
     expect(raw.status).toBe(200);
     expect(await raw.json()).toEqual({ raw: 'not json' });
   });

@@ -35,7 +35,10 @@ function requireHost(): Middleware {
   return async (ctx, next) => {
     if (ctx.req.httpVersion !== '1.0' && ctx.get('Host') === '') {
       const message = 'an HTTP/1.1 request must carry a Host header';
-      const headers = { 'API-Version': apiVersionOf(ctx.path), Connection: 'close' };
+      const headers = {
+        'API-Version': apiVersionOf(ctx.path),
+        Connection: 'close',
+      };
       throw new AppError('malformed_request', message, { headers });
     }
     await next();
@@ -60,12 +63,22 @@ export function refuseBodyWhereNone(): Middleware {
 }
 
 export function createService(options: ServiceOptions): Koa {
-  const { name, logger, routers, beforeBody = [], readiness = {}, dependencies } = options;
+  const {
+    name,
+    logger,
+    routers,
+    beforeBody = [],
+    readiness = {},
+    dependencies,
+  } = options;
   const { readinessTimeoutMs = 1_000, bodyLimitBytes, internalToken } = options;
   const app = new Koa();
   // What the error middleware cannot catch (a broken response stream) is logged, not printed.
   app.on('error', (error: unknown, ctx?: Koa.Context) => {
-    (ctx?.log ?? logger).error({ err: error }, 'error outside the error middleware');
+    (ctx?.log ?? logger).error(
+      { err: error },
+      'error outside the error middleware',
+    );
   });
   app.use(serverTelemetry());
   app.use(requestId(app, logger));
@@ -79,7 +92,10 @@ export function createService(options: ServiceOptions): Koa {
   app.use(jsonBody({ limitBytes: bodyLimitBytes }));
   for (const router of routers) app.use(router);
   app.use((ctx) => {
-    throw new AppError('route_not_found', `no operation for ${ctx.method} ${ctx.path}`);
+    throw new AppError(
+      'route_not_found',
+      `no operation for ${ctx.method} ${ctx.path}`,
+    );
   });
   return app;
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from './config.js';
-import { envHttpUrl, envHttpUrls, envInstant, envInteger, envOptionalHttpUrl } from './config.js';
+import {
+  envHttpUrl,
+  envHttpUrls,
+  envInstant,
+  envInteger,
+  envOptionalHttpUrl,
+} from './config.js';
 
 describe('envInteger', () => {
   const schema = z.object({ N: envInteger(5, { min: 1, max: 10 }) });
@@ -25,7 +31,9 @@ describe('envHttpUrl', () => {
   });
 
   it('reads an http(s) URL without its trailing slashes, its default when unset', () => {
-    expect(loadConfig(schema, { URL: 'https://pets.internal/', PUBLIC: '' })).toEqual({
+    expect(
+      loadConfig(schema, { URL: 'https://pets.internal/', PUBLIC: '' }),
+    ).toEqual({
       URL: 'https://pets.internal',
       PUBLIC: undefined,
     });
@@ -33,7 +41,9 @@ describe('envHttpUrl', () => {
   });
 
   it('refuses another scheme or no URL at all, saying so once', () => {
-    expect(() => loadConfig(schema, { URL: 'ftp://pets', PUBLIC: 'pets' })).toThrowError(
+    expect(() =>
+      loadConfig(schema, { URL: 'ftp://pets', PUBLIC: 'pets' }),
+    ).toThrowError(
       new Error(
         [
           'Invalid configuration:',
@@ -49,18 +59,22 @@ describe('envHttpUrls', () => {
   const schema = z.object({ URLS: envHttpUrls('http://127.0.0.1:3001') });
 
   it('reads a comma-separated list of http(s) URLs, its default when unset', () => {
-    expect(loadConfig(schema, { URLS: 'http://a:1/, https://b:2' }).URLS).toEqual([
-      'http://a:1',
-      'https://b:2',
+    expect(
+      loadConfig(schema, { URLS: 'http://a:1/, https://b:2' }).URLS,
+    ).toEqual(['http://a:1', 'https://b:2']);
+    expect(loadConfig(schema, { URLS: '' }).URLS).toEqual([
+      'http://127.0.0.1:3001',
     ]);
-    expect(loadConfig(schema, { URLS: '' }).URLS).toEqual(['http://127.0.0.1:3001']);
   });
 
-  it.each(['http://a:1,ftp://b', 'http://a:1,,http://b:2'])('refuses %s', (value) => {
-    expect(() => loadConfig(schema, { URLS: value })).toThrowError(
-      'Expected an http:// or https:// URL',
-    );
-  });
+  it.each(['http://a:1,ftp://b', 'http://a:1,,http://b:2'])(
+    'refuses %s',
+    (value) => {
+      expect(() => loadConfig(schema, { URLS: value })).toThrowError(
+        'Expected an http:// or https:// URL',
+      );
+    },
+  );
 });
 
 describe('envInstant', () => {
@@ -70,7 +84,9 @@ describe('envInstant', () => {
     expect(loadConfig(schema, { AT: '2025-06-01T12:00:00+02:00' }).AT).toEqual(
       new Date('2025-06-01T10:00:00Z'),
     );
-    expect(loadConfig(schema, { AT: '' }).AT).toEqual(new Date('2030-01-01T00:00:00Z'));
+    expect(loadConfig(schema, { AT: '' }).AT).toEqual(
+      new Date('2030-01-01T00:00:00Z'),
+    );
   });
 
   it('refuses anything else', () => {

@@ -31,7 +31,10 @@ describe('/health', () => {
     const res = await fetch(`${service.url}/health`, { method: 'POST' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
-    expect(await res.json()).toMatchObject({ code: 'method_not_allowed', status: 405 });
+    expect(await res.json()).toMatchObject({
+      code: 'method_not_allowed',
+      status: 405,
+    });
   });
 });
 
@@ -42,10 +45,17 @@ describe('/ready', () => {
 
   it('answers 503 naming a check that does not answer in time', async () => {
     await using service = await startTestService([], {
-      readiness: { fine: () => Promise.resolve(), pets: () => new Promise(() => {}) },
+      readiness: {
+        fine: () => Promise.resolve(),
+        pets: () => new Promise(() => {}),
+      },
       readinessTimeoutMs: 50,
     });
-    await expectNotReady(`${service.url}/ready`, 'pets', 'no answer within 50 ms');
+    await expectNotReady(
+      `${service.url}/ready`,
+      'pets',
+      'no answer within 50 ms',
+    );
   });
 
   it('asks the dependencies only with ?deep=true', async () => {
@@ -56,12 +66,18 @@ describe('/ready', () => {
     });
     const shallow = await fetch(`${service.url}/ready`);
     expect(shallow.status).toBe(200);
-    await expectNotReady(`${service.url}/ready?deep=true`, 'store', 'unavailable');
+    await expectNotReady(
+      `${service.url}/ready?deep=true`,
+      'store',
+      'unavailable',
+    );
   });
 
   it('answers 200 while the database is up and 503 naming it once it is stopped', async () => {
     const mongo = await startMongo();
-    const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });
+    const client = await connectMongo(mongo.uri, {
+      appName: 'service-kit-test',
+    });
     try {
       const db = client.db(mongo.databaseName('ready'));
       await using service = await startTestService(
@@ -79,10 +95,17 @@ describe('/ready', () => {
 
       await mongo.stop();
 
-      const down = await fetch(`${service.url}/ready`, { headers: { 'X-Request-Id': 'req-r' } });
+      const down = await fetch(`${service.url}/ready`, {
+        headers: { 'X-Request-Id': 'req-r' },
+      });
       expect(down.status).toBe(503);
-      expect(down.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      const body = (await down.json()) as { message: string; details: { path: string }[] };
+      expect(down.headers.get('content-type')).toBe(
+        'application/json; charset=utf-8',
+      );
+      const body = (await down.json()) as {
+        message: string;
+        details: { path: string }[];
+      };
       expect(body).toMatchObject({
         code: 'service_unavailable',
         status: 503,

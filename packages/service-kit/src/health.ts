@@ -25,7 +25,11 @@ function probe(name: string, check: ReadinessCheck, timeoutMs: number) {
     .then(check)
     .then(
       () => undefined,
-      (error: unknown): ReadinessFailure => ({ name, reason: 'unavailable', error }),
+      (error: unknown): ReadinessFailure => ({
+        name,
+        reason: 'unavailable',
+        error,
+      }),
     );
   return Promise.race([checked, timedOut]).finally(() => {
     clearTimeout(timer);
@@ -48,18 +52,27 @@ export function health(options: HealthOptions): Middleware {
       return;
     }
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`, {
-        headers: { Allow: 'GET, HEAD' },
-      });
+      throw new AppError(
+        'method_not_allowed',
+        `${ctx.method} is not allowed on ${ctx.path}`,
+        {
+          headers: { Allow: 'GET, HEAD' },
+        },
+      );
     }
     ctx.routeTemplate = ctx.path;
     ctx.set('Cache-Control', 'no-store');
     if (ctx.path === '/ready') {
       if (draining.has(ctx.app))
         throw new AppError('service_unavailable', `${name} is shutting down`);
-      const checks = ctx.query.deep === 'true' ? { ...readiness, ...dependencies } : readiness;
+      const checks =
+        ctx.query.deep === 'true'
+          ? { ...readiness, ...dependencies }
+          : readiness;
       const outcomes = await Promise.all(
-        Object.entries(checks).map(([part, check]) => probe(part, check, readinessTimeoutMs)),
+        Object.entries(checks).map(([part, check]) =>
+          probe(part, check, readinessTimeoutMs),
+        ),
       );
       const failures = outcomes.filter((outcome) => outcome !== undefined);
       if (failures.length > 0) {
@@ -67,9 +80,16 @@ export function health(options: HealthOptions): Middleware {
           ctx.log.warn({ err: error, part, reason }, `${part} is not ready`);
         }
         const parts = failures.map((failure) => failure.name).join(', ');
-        throw new AppError('service_unavailable', `${name} is not ready: ${parts} unavailable`, {
-          details: failures.map(({ name: part, reason }) => ({ path: part, message: reason })),
-        });
+        throw new AppError(
+          'service_unavailable',
+          `${name} is not ready: ${parts} unavailable`,
+          {
+            details: failures.map(({ name: part, reason }) => ({
+              path: part,
+              message: reason,
+            })),
+          },
+        );
       }
     }
     ctx.body = { status: 'ok' };

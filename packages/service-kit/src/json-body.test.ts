@@ -12,11 +12,17 @@ const echo = route('POST', '/echo', (ctx) => {
       body !== null &&
       Object.prototype.hasOwnProperty.call(body, '__proto__'),
     plainPrototype:
-      typeof body !== 'object' || body === null || Object.getPrototypeOf(body) === Object.prototype,
+      typeof body !== 'object' ||
+      body === null ||
+      Object.getPrototypeOf(body) === Object.prototype,
   };
 });
 
-function post(url: string, body: string | undefined, contentType?: string): Promise<Response> {
+function post(
+  url: string,
+  body: string | undefined,
+  contentType?: string,
+): Promise<Response> {
   return fetch(`${url}/echo`, {
     method: 'POST',
     headers: contentType ? { 'Content-Type': contentType } : {},
@@ -25,11 +31,17 @@ function post(url: string, body: string | undefined, contentType?: string): Prom
 }
 
 /** Sends only the headers of a request that announces `length` bytes, and reads the answer. */
-function announce(url: string, length: number): Promise<{ status: number; body: unknown }> {
+function announce(
+  url: string,
+  length: number,
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const req = request(`${url}/echo`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Content-Length': String(length) },
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Length': String(length),
+      },
     });
     req.on('error', reject);
     req.on('response', (res) => {
@@ -48,7 +60,10 @@ function announce(url: string, length: number): Promise<{ status: number; body: 
 }
 
 /** Reads HTTP answers off a raw connection, one at a time. */
-function answers(socket: Socket): { next: () => Promise<string>; closed: Promise<void> } {
+function answers(socket: Socket): {
+  next: () => Promise<string>;
+  closed: Promise<void>;
+} {
   let buffered = '';
   let wake = (): void => {};
   const closed = new Promise<void>((resolve) =>
@@ -64,7 +79,9 @@ function answers(socket: Socket): { next: () => Promise<string>; closed: Promise
   const next = async (): Promise<string> => {
     for (;;) {
       const headEnd = buffered.indexOf('\r\n\r\n');
-      const length = /content-length: (\d+)/i.exec(buffered.slice(0, headEnd))?.[1];
+      const length = /content-length: (\d+)/i.exec(
+        buffered.slice(0, headEnd),
+      )?.[1];
       const end = headEnd + 4 + Number(length);
       if (headEnd >= 0 && length !== undefined && buffered.length >= end) {
         const answer = buffered.slice(0, end);
@@ -77,7 +94,8 @@ function answers(socket: Socket): { next: () => Promise<string>; closed: Promise
         }),
         closed,
       ]);
-      if (socket.destroyed && !buffered.includes('\r\n\r\n')) throw new Error('closed');
+      if (socket.destroyed && !buffered.includes('\r\n\r\n'))
+        throw new Error('closed');
     }
   };
   return { next, closed };
@@ -86,20 +104,27 @@ function answers(socket: Socket): { next: () => Promise<string>; closed: Promise
 describe('JSON body parsing', () => {
   it('parses a JSON body into ctx.request.body', async () => {
     await using service = await startTestService([echo]);
-    const res = await post(service.url, '{"name":"Rex","tags":["a"]}', 'application/json');
+    const res = await post(
+      service.url,
+      '{"name":"Rex","tags":["a"]}',
+      'application/json',
+    );
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ received: { name: 'Rex', tags: ['a'] } });
+    expect(await res.json()).toMatchObject({
+      received: { name: 'Rex', tags: ['a'] },
+    });
   });
 
-  it.each(['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json'])(
-    'accepts Content-Type %s',
-    async (contentType) => {
-      await using service = await startTestService([echo]);
-      const res = await post(service.url, '{"a":1}', contentType);
-      expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ received: { a: 1 } });
-    },
-  );
+  it.each([
+    'application/json; charset=utf-8',
+    'Application/JSON',
+    'application/merge-patch+json',
+  ])('accepts Content-Type %s', async (contentType) => {
+    await using service = await startTestService([echo]);
+    const res = await post(service.url, '{"a":1}', contentType);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ received: { a: 1 } });
+  });
 
   it('leaves the body undefined when the request has none', async () => {
     await using service = await startTestService([echo]);
@@ -112,13 +137,21 @@ describe('JSON body parsing', () => {
     ['text/plain', 'text/plain'],
     ['a form', 'application/x-www-form-urlencoded'],
     ['JSON in another charset', 'application/json; charset=iso-8859-1'],
-  ])('answers 400 unsupported_content_type for a body with %s', async (_, contentType) => {
-    await using service = await startTestService([echo]);
-    const res = await post(service.url, '{"a":1}', contentType);
-    expect(res.status).toBe(400);
-    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(await res.json()).toMatchObject({ code: 'unsupported_content_type', status: 400 });
-  });
+  ])(
+    'answers 400 unsupported_content_type for a body with %s',
+    async (_, contentType) => {
+      await using service = await startTestService([echo]);
+      const res = await post(service.url, '{"a":1}', contentType);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toBe(
+        'application/json; charset=utf-8',
+      );
+      expect(await res.json()).toMatchObject({
+        code: 'unsupported_content_type',
+        status: 400,
+      });
+    },
+  );
 
   it('accepts a body of exactly 64 KiB', async () => {
     await using service = await startTestService([echo]);
@@ -134,7 +167,10 @@ describe('JSON body parsing', () => {
     expect(Buffer.byteLength(body)).toBe(64 * 1024 + 1);
     const res = await post(service.url, body, 'application/json');
     expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ code: 'payload_too_large', status: 413 });
+    expect(await res.json()).toMatchObject({
+      code: 'payload_too_large',
+      status: 413,
+    });
   });
 
   it('answers 413 for a chunked body that grows past the limit', async () => {
@@ -187,14 +223,18 @@ describe('JSON body parsing', () => {
     await using service = await startTestService([echo]);
     const socket = connect(Number(new URL(service.url).port), '127.0.0.1');
     const { next, closed } = answers(socket);
-    socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n');
+    socket.write(
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n',
+    );
     socket.write(`Content-Length: ${1024 * 1024}\r\n\r\n{`);
     expect(await next()).toMatch(/^HTTP\/1\.1 413 /);
     await closed;
   });
 
   it('honours a configured body limit', async () => {
-    await using service = await startTestService([echo], { bodyLimitBytes: 10 });
+    await using service = await startTestService([echo], {
+      bodyLimitBytes: 10,
+    });
     const res = await post(service.url, '{"a":"12345"}', 'application/json');
     expect(res.status).toBe(413);
   });
@@ -205,7 +245,10 @@ describe('JSON body parsing', () => {
       await using service = await startTestService([echo]);
       const res = await post(service.url, body, 'application/json');
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ code: 'invalid_json', status: 400 });
+      expect(await res.json()).toMatchObject({
+        code: 'invalid_json',
+        status: 400,
+      });
     },
   );
 
@@ -216,7 +259,10 @@ describe('JSON body parsing', () => {
       '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
       'application/json',
     );
-    expect(await res.json()).toMatchObject({ ownProto: true, plainPrototype: true });
+    expect(await res.json()).toMatchObject({
+      ownProto: true,
+      plainPrototype: true,
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -10,18 +10,29 @@ export function hasBody(ctx: Context): boolean {
 }
 
 /** The request's body, read whole: 413 once it is announced or read past `limitBytes`. */
-export async function readBody(ctx: Context, limitBytes: number): Promise<Buffer> {
+export async function readBody(
+  ctx: Context,
+  limitBytes: number,
+): Promise<Buffer> {
   const length = ctx.request.length ?? null;
   if ((length ?? 0) > limitBytes) throw tooLarge(ctx, limitBytes);
   try {
     return await getRawBody(ctx.req, { length, limit: limitBytes });
   } catch (error) {
-    if (error instanceof Error && 'type' in error && error.type === 'entity.too.large') {
+    if (
+      error instanceof Error &&
+      'type' in error &&
+      error.type === 'entity.too.large'
+    ) {
       throw tooLarge(ctx, limitBytes);
     }
-    throw new AppError('invalid_json', 'request body could not be read completely', {
-      cause: error,
-    });
+    throw new AppError(
+      'invalid_json',
+      'request body could not be read completely',
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -42,11 +53,15 @@ async function readJson(ctx: Context, limitBytes: number): Promise<unknown> {
     // JSON.parse defines `__proto__` as an own property, so a body cannot reach any prototype.
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new AppError('invalid_json', 'request body is not valid JSON', { cause: error });
+    throw new AppError('invalid_json', 'request body is not valid JSON', {
+      cause: error,
+    });
   }
 }
 
-export function jsonBody({ limitBytes = 64 * 1024 }: { limitBytes?: number } = {}): Middleware {
+export function jsonBody({
+  limitBytes = 64 * 1024,
+}: { limitBytes?: number } = {}): Middleware {
   return async (ctx, next) => {
     if (hasBody(ctx)) ctx.request.body = await readJson(ctx, limitBytes);
     await next();

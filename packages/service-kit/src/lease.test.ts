@@ -12,12 +12,16 @@ interface Job {
 
 const it = test.extend<{ client: MongoClient; db: Db }>({
   client: async ({ mongo }, use) => {
-    const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });
+    const client = await connectMongo(mongo.uri, {
+      appName: 'service-kit-test',
+    });
     await use(client);
     await client.close();
   },
   db: async ({ mongo, client }, use) => {
-    const db = client.db(mongo.databaseName(`lease_${Math.random().toString(36).slice(2)}`));
+    const db = client.db(
+      mongo.databaseName(`lease_${Math.random().toString(36).slice(2)}`),
+    );
     await use(db);
     await db.dropDatabase();
   },
@@ -26,7 +30,9 @@ const it = test.extend<{ client: MongoClient; db: Db }>({
 const lease = new Lease<Job>({ owner: 'owner', until: 'until' });
 
 describe('a lease', () => {
-  it('is taken by one owner at a time, renewed by it, and free once released', async ({ db }) => {
+  it('is taken by one owner at a time, renewed by it, and free once released', async ({
+    db,
+  }) => {
     const jobs = db.collection<Job>('jobs');
     await jobs.insertMany([{ _id: 'never' }, { _id: 'unset', until: null }]);
     const take = (owner: string) =>
@@ -44,17 +50,28 @@ describe('a lease', () => {
     );
     expect(renewed.modifiedCount).toBe(1);
     expect(
-      (await jobs.updateOne({ _id: 'never', ...lease.heldBy('b') }, { $unset: lease.released() }))
-        .modifiedCount,
+      (
+        await jobs.updateOne(
+          { _id: 'never', ...lease.heldBy('b') },
+          { $unset: lease.released() },
+        )
+      ).modifiedCount,
     ).toBe(0);
-    await jobs.updateOne({ _id: 'never', ...lease.heldBy('a') }, { $unset: lease.released() });
+    await jobs.updateOne(
+      { _id: 'never', ...lease.heldBy('a') },
+      { $unset: lease.released() },
+    );
     expect(await jobs.findOne({ _id: 'never' })).toEqual({ _id: 'never' });
     expect(await take('b')).not.toBeNull();
   });
 
   it('is free again once it ran out: its owner died', async ({ db }) => {
     const jobs = db.collection<Job>('jobs');
-    await jobs.insertOne({ _id: 'job', owner: 'dead', until: new Date(Date.now() - 1_000) });
+    await jobs.insertOne({
+      _id: 'job',
+      owner: 'dead',
+      until: new Date(Date.now() - 1_000),
+    });
     const taken = await jobs.findOneAndUpdate(
       { _id: 'job', ...lease.free(new Date()) },
       { $set: lease.take('alive', 60_000) },

@@ -25,9 +25,16 @@ export class Lease<T extends Document> {
   }
 
   /** The `$set` that leases the document to `owner` for `leaseMs` from `now`: claims or renews. */
-  take(owner: string, leaseMs: number, now = new Date()): MatchKeysAndValues<T> {
+  take(
+    owner: string,
+    leaseMs: number,
+    now = new Date(),
+  ): MatchKeysAndValues<T> {
     const until = new Date(now.getTime() + leaseMs);
-    return { [this.#owner]: owner, [this.#until]: until } as MatchKeysAndValues<T>;
+    return {
+      [this.#owner]: owner,
+      [this.#until]: until,
+    } as MatchKeysAndValues<T>;
   }
 
   /** Matches a document `owner` still leases. */

@@ -6,7 +6,12 @@ describe('createLogger', () => {
     const logs = captureLogs();
     logs.logger.info({ petId: 1 }, 'pet created');
     expect(logs.lines()).toEqual([
-      expect.objectContaining({ name: 'test', level: 30, petId: 1, msg: 'pet created' }),
+      expect.objectContaining({
+        name: 'test',
+        level: 30,
+        petId: 1,
+        msg: 'pet created',
+      }),
     ]);
   });
 
@@ -30,11 +35,14 @@ describe('createLogger', () => {
 
   it('writes an error that carries a Buffer (an HTTP parse error’s raw packet) without throwing', () => {
     const logs = captureLogs();
-    const parseError = Object.assign(new Error('Parse Error: Invalid character in chunk size'), {
-      code: 'HPE_INVALID_CHUNK_SIZE',
-      rawPacket: Buffer.from('zz\r\n{}\r\n'),
-      details: { packet: new Uint8Array(3), token: 'tok_secret' },
-    });
+    const parseError = Object.assign(
+      new Error('Parse Error: Invalid character in chunk size'),
+      {
+        code: 'HPE_INVALID_CHUNK_SIZE',
+        rawPacket: Buffer.from('zz\r\n{}\r\n'),
+        details: { packet: new Uint8Array(3), token: 'tok_secret' },
+      },
+    );
     logs.logger.error({ err: parseError }, 'request failed');
     const [line] = logs.lines();
     expect(line).toMatchObject({
@@ -52,18 +60,27 @@ describe('createLogger', () => {
     const logs = captureLogs();
     const pool: Record<string, unknown> = {};
     pool.self = pool;
-    const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:27017'), {
-      code: 'ECONNREFUSED',
-      syscall: 'connect',
+    const cause = Object.assign(
+      new Error('connect ECONNREFUSED 127.0.0.1:27017'),
+      {
+        code: 'ECONNREFUSED',
+        syscall: 'connect',
+        pool,
+      },
+    );
+    const error = Object.assign(new Error('Server selection timed out'), {
       pool,
+      cause,
     });
-    const error = Object.assign(new Error('Server selection timed out'), { pool, cause });
     logs.logger.error({ err: error }, 'database unavailable');
     expect(logs.lines()[0]).toMatchObject({
       err: {
         type: 'Error',
         message: 'Server selection timed out',
-        cause: { message: 'connect ECONNREFUSED 127.0.0.1:27017', code: 'ECONNREFUSED' },
+        cause: {
+          message: 'connect ECONNREFUSED 127.0.0.1:27017',
+          code: 'ECONNREFUSED',
+        },
       },
     });
     expect(logs.text()).not.toContain('unable to serialize');

@@ -3,7 +3,15 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_LEVELS = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface LoggerOptions {
@@ -12,10 +20,23 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
-const SECRET_HEADERS = ['authorization', 'x-internal-token', 'x-api-key', 'cookie', 'set-cookie'];
+const SECRET_HEADERS = [
+  'authorization',
+  'x-internal-token',
+  'x-api-key',
+  'cookie',
+  'set-cookie',
+];
 // Censored wherever they sit, up to four levels deep (e.g. `req.headers.authorization`).
-const REDACTED_PATHS = [...SECRET_HEADERS, 'apiKey', 'token', 'password'].flatMap((key) =>
-  ['', '*', '*.*', '*.*.*'].map((prefix) => `${prefix}[${JSON.stringify(key)}]`),
+const REDACTED_PATHS = [
+  ...SECRET_HEADERS,
+  'apiKey',
+  'token',
+  'password',
+].flatMap((key) =>
+  ['', '*', '*.*', '*.*.*'].map(
+    (prefix) => `${prefix}[${JSON.stringify(key)}]`,
+  ),
 );
 
 const IDENTIFYING_FIELDS = ['code', 'codeName', 'errno', 'syscall', 'status'];
@@ -24,12 +45,17 @@ const CAUSE_DEPTH = 3;
 // Only these fields: an HTTP parse error carries the raw packet, a driver error its connection
 // state with cycles, and logging must neither throw nor leak what those contain.
 function serializeError(error: unknown, depth = 0): unknown {
-  if (!(error instanceof Error)) return { type: typeof error, message: String(error) };
+  if (!(error instanceof Error))
+    return { type: typeof error, message: String(error) };
   const fields = error as unknown as Record<string, unknown>;
-  const line: Record<string, unknown> = { type: error.name, message: error.message };
+  const line: Record<string, unknown> = {
+    type: error.name,
+    message: error.message,
+  };
   for (const field of IDENTIFYING_FIELDS) {
     const value = fields[field];
-    if (typeof value === 'string' || typeof value === 'number') line[field] = value;
+    if (typeof value === 'string' || typeof value === 'number')
+      line[field] = value;
   }
   line.stack = error.stack;
   if (error.cause !== undefined && depth < CAUSE_DEPTH) {
@@ -45,7 +71,11 @@ function traceFields(): Record<string, string> {
   return { trace_id: traceId, span_id: spanId };
 }
 
-export function createLogger({ name, level, destination }: LoggerOptions): Logger {
+export function createLogger({
+  name,
+  level,
+  destination,
+}: LoggerOptions): Logger {
   const options = {
     name,
     level,

@@ -10,12 +10,19 @@ import {
   type ServerHeartbeatStartedEvent,
 } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { connectMongo, isDatabaseUnavailable, isDuplicateKey } from './mongo.js';
+import {
+  connectMongo,
+  isDatabaseUnavailable,
+  isDuplicateKey,
+} from './mongo.js';
 
 /** A database of its own and a client from connectMongo, both closed on dispose. */
 async function connected(timeoutMs?: number) {
   const mongo = await startMongo();
-  const client = await connectMongo(mongo.uri, { appName: 'service-kit-test', timeoutMs });
+  const client = await connectMongo(mongo.uri, {
+    appName: 'service-kit-test',
+    timeoutMs,
+  });
   const db = client.db(mongo.databaseName('mongo'));
   const close = async () => {
     await client.close();
@@ -42,24 +49,34 @@ describe('connectMongo', () => {
 
   it('applies 40 concurrent conditional updates of one document exactly 10 times when 10 can', async () => {
     await using mongo = await connected();
-    const stock = mongo.db.collection<{ _id: number; quantity: number }>('stock');
+    const stock = mongo.db.collection<{ _id: number; quantity: number }>(
+      'stock',
+    );
     await stock.insertOne({ _id: 1, quantity: 10 });
 
     const results = await Promise.all(
       Array.from({ length: 40 }, () =>
-        stock.updateOne({ _id: 1, quantity: { $gte: 1 } }, { $inc: { quantity: -1 } }),
+        stock.updateOne(
+          { _id: 1, quantity: { $gte: 1 } },
+          { $inc: { quantity: -1 } },
+        ),
       ),
     );
 
-    expect(results.filter((result) => result.modifiedCount === 1)).toHaveLength(10);
+    expect(results.filter((result) => result.modifiedCount === 1)).toHaveLength(
+      10,
+    );
     expect(await stock.findOne({ _id: 1 })).toEqual({ _id: 1, quantity: 0 });
   });
 
   it('fails with a database-unavailable error when nothing listens', async () => {
-    const error: unknown = await connectMongo(`mongodb://127.0.0.1:${await freePort()}/`, {
-      appName: 'service-kit-test',
-      timeoutMs: 200,
-    }).catch((thrown: unknown) => thrown);
+    const error: unknown = await connectMongo(
+      `mongodb://127.0.0.1:${await freePort()}/`,
+      {
+        appName: 'service-kit-test',
+        timeoutMs: 200,
+      },
+    ).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(MongoServerSelectionError);
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -84,9 +101,12 @@ describe('connectMongo', () => {
   });
 
   it('takes a write to a socket the database closed for an outage', () => {
-    const ended = Object.assign(new Error('This socket has been ended by the other party'), {
-      code: 'EPIPE',
-    });
+    const ended = Object.assign(
+      new Error('This socket has been ended by the other party'),
+      {
+        code: 'EPIPE',
+      },
+    );
     expect(isDatabaseUnavailable(ended)).toBe(true);
   });
 
@@ -135,7 +155,9 @@ function betweenHeartbeats(client: MongoClient): Promise<void> {
 describe('a client from connectMongo', () => {
   it('connects again by itself when a heartbeat of its monitor never ends', async () => {
     await using mongo = await connected(TIMEOUT_MS);
-    const reopened = new Promise((resolve) => mongo.client.once('topologyOpening', resolve));
+    const reopened = new Promise((resolve) =>
+      mongo.client.once('topologyOpening', resolve),
+    );
     await betweenHeartbeats(mongo.client);
     heartbeatStarted(mongo.client);
     await reopened;
@@ -158,18 +180,25 @@ describe('a client from connectMongo', () => {
     heartbeatStarted(mongo.client);
     await mongo.client.close();
     await sleep(4 * TIMEOUT_MS + 1_000);
-    await expect(ping(mongo.client)).rejects.toBeInstanceOf(MongoNotConnectedError);
+    await expect(ping(mongo.client)).rejects.toBeInstanceOf(
+      MongoNotConnectedError,
+    );
   });
 });
 
 describe('isDuplicateKey', () => {
   it('recognises MongoDB’s duplicate key error', () => {
-    const error = new MongoServerError({ code: 11000, errmsg: 'E11000 duplicate key error' });
+    const error = new MongoServerError({
+      code: 11000,
+      errmsg: 'E11000 duplicate key error',
+    });
     expect(isDuplicateKey(error)).toBe(true);
   });
 
   it('leaves other errors alone', () => {
-    expect(isDuplicateKey(new MongoServerError({ code: 1, errmsg: 'disk full' }))).toBe(false);
+    expect(
+      isDuplicateKey(new MongoServerError({ code: 1, errmsg: 'disk full' })),
+    ).toBe(false);
     expect(isDuplicateKey(new Error('E11000 duplicate key error'))).toBe(false);
   });
 });

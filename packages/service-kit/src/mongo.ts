@@ -27,7 +27,10 @@ export async function connectMongo(
   const observed = { spans: tracingEnabled(), durations: metricsEnabled() };
   // Each monitored command costs two events: only when something listens.
   const monitorCommands = observed.spans || observed.durations;
-  const timeouts = { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs };
+  const timeouts = {
+    serverSelectionTimeoutMS: timeoutMs,
+    connectTimeoutMS: timeoutMs,
+  };
   // Every write is acknowledged once a majority of the replica set has it in its journal.
   const writeConcern = { w: 'majority' as const, journal: true };
   const client = await new MongoClient(uri, {
@@ -45,7 +48,11 @@ export async function connectMongo(
 // The driver (mongodb 6.22, 7.9) can start a heartbeat just as a restarting server closes its
 // connection; that heartbeat never ends and every operation then fails server selection until the
 // process restarts. A polling heartbeat past `hungAfterMs` is that case: the client reconnects.
-function reconnectWhenMonitorHangs(client: MongoClient, hungAfterMs: number, retryMs: number) {
+function reconnectWhenMonitorHangs(
+  client: MongoClient,
+  hungAfterMs: number,
+  retryMs: number,
+) {
   let checkStartedAt: number | undefined;
   let reconnecting: Promise<void> | undefined;
   let stopped = false;
@@ -109,10 +116,17 @@ const SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (UNREACHABLE.some((type) => error instanceof type)) return true;
-  if (SOCKET_CODES.has((error as NodeJS.ErrnoException | undefined)?.code ?? '')) return true;
+  if (
+    SOCKET_CODES.has((error as NodeJS.ErrnoException | undefined)?.code ?? '')
+  )
+    return true;
   if (!(error instanceof MongoError)) return false;
   const { RetryableWriteError, ResetPool } = MongoErrorLabel;
-  if (error.hasErrorLabel(RetryableWriteError) || error.hasErrorLabel(ResetPool)) return true;
+  if (
+    error.hasErrorLabel(RetryableWriteError) ||
+    error.hasErrorLabel(ResetPool)
+  )
+    return true;
   if (UNAVAILABLE_CODES.has(Number(error.code))) return true;
   // The driver wraps a lost connection during a bulk write so: no code, no document refused.
   return (

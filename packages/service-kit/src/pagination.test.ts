@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './app-error.js';
-import { afterPosition, decodeCursor, encodeCursor, pageOf } from './pagination.js';
+import {
+  afterPosition,
+  decodeCursor,
+  encodeCursor,
+  pageOf,
+} from './pagination.js';
 import { route, startTestService } from './test-support/test-service.js';
 
 describe('cursors', () => {
@@ -13,25 +18,31 @@ describe('cursors', () => {
     expect(decodeCursor(undefined)).toBe(0);
   });
 
-  it.each(['', 'abc', encodeCursor(1) + '=', Buffer.from('-1').toString('base64url'), 'MDE'])(
-    'rejects %j as 400 validation_failed on query.cursor',
-    (cursor) => {
-      const error: unknown = (() => {
-        try {
-          return decodeCursor(cursor);
-        } catch (thrown) {
-          return thrown;
-        }
-      })();
-      expectRefused(error);
-    },
-  );
+  it.each([
+    '',
+    'abc',
+    encodeCursor(1) + '=',
+    Buffer.from('-1').toString('base64url'),
+    'MDE',
+  ])('rejects %j as 400 validation_failed on query.cursor', (cursor) => {
+    const error: unknown = (() => {
+      try {
+        return decodeCursor(cursor);
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expectRefused(error);
+  });
 });
 
 describe('cursors by creation time', () => {
   it('round-trips the creation time and id of a page’s last item', () => {
     for (const position of [
-      { createdAt: new Date('2026-11-24T04:30:00.123Z'), id: 'wh_5Nc2rT8yK1pZ4wQeAbCd' },
+      {
+        createdAt: new Date('2026-11-24T04:30:00.123Z'),
+        id: 'wh_5Nc2rT8yK1pZ4wQeAbCd',
+      },
       { createdAt: new Date(0), id: 'whd_8Gm3xV6bL2qR9tYs' },
     ]) {
       expect(decodeCursor(encodeCursor(position), 'time')).toEqual(position);
@@ -77,7 +88,9 @@ function expectRefused(error: unknown) {
   expect(error).toBeInstanceOf(AppError);
   expect(error).toMatchObject({
     code: 'validation_failed',
-    details: [{ path: 'query.cursor', message: 'not a cursor this API gave out' }],
+    details: [
+      { path: 'query.cursor', message: 'not a cursor this API gave out' },
+    ],
   });
 }
 
@@ -90,7 +103,9 @@ describe('pageOf', () => {
 
   it('links the next page with the same query and the last id as cursor', async () => {
     await using service = await startTestService([list]);
-    const res = await fetch(`${service.url}/v1/things?limit=2&status=a&status=b`);
+    const res = await fetch(
+      `${service.url}/v1/things?limit=2&status=a&status=b`,
+    );
     expect(await res.json()).toEqual([{ id: 1 }, { id: 2 }]);
     expect(res.headers.get('link')).toBe(
       `</v1/things?limit=2&status=a&status=b&cursor=${encodeCursor(2)}>; rel="next"`,
@@ -114,6 +129,8 @@ describe('pageOf', () => {
     ]);
     const res = await fetch(`${service.url}/v1/hooks?limit=1`);
     const cursor = encodeCursor({ createdAt: new Date(createdAt), id: 'wh_a' });
-    expect(res.headers.get('link')).toBe(`</v1/hooks?limit=1&cursor=${cursor}>; rel="next"`);
+    expect(res.headers.get('link')).toBe(
+      `</v1/hooks?limit=1&cursor=${cursor}>; rel="next"`,
+    );
   });
 });

@@ -26,31 +26,52 @@ const CURSOR = /^(0|[1-9][0-9]{0,15})(?:\.([a-z]+_[A-Za-z0-9]{1,64}))?$/;
  * id) or `<createdAt ms>.<id>` (lists ordered by creation time).
  */
 export function encodeCursor(last: number | TimePosition): string {
-  const text = typeof last === 'number' ? String(last) : `${last.createdAt.getTime()}.${last.id}`;
+  const text =
+    typeof last === 'number'
+      ? String(last)
+      : `${last.createdAt.getTime()}.${last.id}`;
   return Buffer.from(text).toString('base64url');
 }
 
 /** The last numeric id of the page before, 0 without a cursor; by time: undefined without one. */
 export function decodeCursor(cursor: string | undefined): number;
-export function decodeCursor(cursor: string | undefined, by: 'time'): TimePosition | undefined;
+export function decodeCursor(
+  cursor: string | undefined,
+  by: 'time',
+): TimePosition | undefined;
 export function decodeCursor(cursor: string | undefined, by?: 'time') {
   if (cursor === undefined) return by ? undefined : 0;
-  const [, ms, id = ''] = CURSOR.exec(Buffer.from(cursor, 'base64url').toString()) ?? [];
+  const [, ms, id = ''] =
+    CURSOR.exec(Buffer.from(cursor, 'base64url').toString()) ?? [];
   const position = by ? { createdAt: new Date(Number(ms)), id } : Number(ms);
   if (ms === undefined || encodeCursor(position) !== cursor) {
-    throw new AppError('validation_failed', 'query.cursor: not a cursor this API gave out', {
-      details: [{ path: 'query.cursor', message: 'not a cursor this API gave out' }],
-    });
+    throw new AppError(
+      'validation_failed',
+      'query.cursor: not a cursor this API gave out',
+      {
+        details: [
+          { path: 'query.cursor', message: 'not a cursor this API gave out' },
+        ],
+      },
+    );
   }
   return position;
 }
 
 /** The Mongo filter of what follows `position` in a list sorted by `(createdAt, _id)`. */
-export function afterPosition(position: TimePosition | undefined, order: Order) {
+export function afterPosition(
+  position: TimePosition | undefined,
+  order: Order,
+) {
   if (!position) return {};
   const beyond = order === 'ascending' ? '$gt' : '$lt';
   const { createdAt, id } = position;
-  return { $or: [{ createdAt: { [beyond]: createdAt } }, { createdAt, _id: { [beyond]: id } }] };
+  return {
+    $or: [
+      { createdAt: { [beyond]: createdAt } },
+      { createdAt, _id: { [beyond]: id } },
+    ],
+  };
 }
 
 /** A page to read in numeric `_id` order: after the id `after` (0: from the start). */
@@ -84,7 +105,10 @@ export function findPage<T extends Document>(
   const [following, sort] =
     typeof after === 'number'
       ? [{ _id: { $gt: after } }, { _id: 1 } as const]
-      : [afterPosition(after, order), { createdAt: direction, _id: direction } as const];
+      : [
+          afterPosition(after, order),
+          { createdAt: direction, _id: direction } as const,
+        ];
   return collection
     .find({ ...filter, ...following } as Filter<T>)
     .sort(sort)
@@ -92,18 +116,43 @@ export function findPage<T extends Document>(
     .toArray();
 }
 
-const cursorOfLast = ({ id, createdAt }: { id: number | string; createdAt?: string }) =>
-  encodeCursor(typeof id === 'number' ? id : { id, createdAt: new Date(createdAt!) });
+const cursorOfLast = ({
+  id,
+  createdAt,
+}: {
+  id: number | string;
+  createdAt?: string;
+}) =>
+  encodeCursor(
+    typeof id === 'number' ? id : { id, createdAt: new Date(createdAt!) },
+  );
 
 /** Of `items` fetched with `limit + 1`; the `Link` is relative, so that it works behind the gateway. */
-export function pageOf<T extends Paged>(ctx: Context, items: T[], limit: number): T[];
-export function pageOf<T>(ctx: Context, items: T[], limit: number, cursorOf: CursorOf<T>): T[];
-export function pageOf<T>(ctx: Context, items: T[], limit: number, cursorOf?: CursorOf<T>) {
+export function pageOf<T extends Paged>(
+  ctx: Context,
+  items: T[],
+  limit: number,
+): T[];
+export function pageOf<T>(
+  ctx: Context,
+  items: T[],
+  limit: number,
+  cursorOf: CursorOf<T>,
+): T[];
+export function pageOf<T>(
+  ctx: Context,
+  items: T[],
+  limit: number,
+  cursorOf?: CursorOf<T>,
+) {
   const page = items.slice(0, limit);
   const last = page.at(-1);
   if (items.length > limit && last !== undefined) {
     const query = new URLSearchParams(ctx.querystring);
-    query.set('cursor', cursorOf ? cursorOf(last) : cursorOfLast(last as Paged));
+    query.set(
+      'cursor',
+      cursorOf ? cursorOf(last) : cursorOfLast(last as Paged),
+    );
     ctx.set('Link', `<${ctx.path}?${query.toString()}>; rel="next"`);
   }
   return page;

@@ -5,7 +5,8 @@ import { createService } from './create-service.js';
 import { createLogger } from './logger.js';
 import { route, startTestService } from './test-support/test-service.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const ok = route('GET', '/ok', (ctx) => {
   ctx.log.info('handling');
@@ -18,7 +19,9 @@ const fails = route('GET', '/fails', () => {
 describe('request id', () => {
   it('keeps a sane X-Request-Id from the client and echoes it', async () => {
     await using service = await startTestService([ok]);
-    const res = await fetch(`${service.url}/ok`, { headers: { 'X-Request-Id': 'gw:abc-123.4_5' } });
+    const res = await fetch(`${service.url}/ok`, {
+      headers: { 'X-Request-Id': 'gw:abc-123.4_5' },
+    });
     expect(res.headers.get('x-request-id')).toBe('gw:abc-123.4_5');
     expect(await res.json()).toEqual({ requestId: 'gw:abc-123.4_5' });
   });
@@ -36,29 +39,41 @@ describe('request id', () => {
     ['with quotes', '"abc"'],
   ])('replaces an id %s with a new UUID', async (_, insane) => {
     await using service = await startTestService([ok]);
-    const res = await fetch(`${service.url}/ok`, { headers: { 'X-Request-Id': insane } });
+    const res = await fetch(`${service.url}/ok`, {
+      headers: { 'X-Request-Id': insane },
+    });
     expect(res.headers.get('x-request-id')).toMatch(UUID);
   });
 
   it('accepts an id of exactly 128 characters', async () => {
     await using service = await startTestService([ok]);
     const id = 'x'.repeat(128);
-    const res = await fetch(`${service.url}/ok`, { headers: { 'X-Request-Id': id } });
+    const res = await fetch(`${service.url}/ok`, {
+      headers: { 'X-Request-Id': id },
+    });
     expect(res.headers.get('x-request-id')).toBe(id);
   });
 
   it('puts the request id in error bodies', async () => {
     await using service = await startTestService([fails]);
-    const res = await fetch(`${service.url}/fails`, { headers: { 'X-Request-Id': 'req-42' } });
+    const res = await fetch(`${service.url}/fails`, {
+      headers: { 'X-Request-Id': 'req-42' },
+    });
     expect(res.headers.get('x-request-id')).toBe('req-42');
-    expect(await res.json()).toMatchObject({ code: 'not_found', requestId: 'req-42' });
+    expect(await res.json()).toMatchObject({
+      code: 'not_found',
+      requestId: 'req-42',
+    });
   });
 
   it('puts the request id on every log line of the request', async () => {
     await using service = await startTestService([ok]);
     await fetch(`${service.url}/ok`, { headers: { 'X-Request-Id': 'req-7' } });
     const lines = service.logs.lines();
-    expect(lines.map((line) => line.msg)).toEqual(['handling', 'request completed']);
+    expect(lines.map((line) => line.msg)).toEqual([
+      'handling',
+      'request completed',
+    ]);
     expect(lines.every((line) => line.requestId === 'req-7')).toBe(true);
   });
 
@@ -86,7 +101,8 @@ describe('request id', () => {
         ],
       });
       const served = await serveHttp(app.callback());
-      const lines = () => written.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = () =>
+        written.map((line) => JSON.parse(line) as Record<string, unknown>);
       return {
         url: served.url,
         child,
@@ -97,7 +113,9 @@ describe('request id', () => {
 
     it('binds no logger to a request that logs nothing', async () => {
       await using service = await serviceLoggingAt('warn');
-      const res = await fetch(`${service.url}/quiet`, { headers: { 'X-Request-Id': 'req-9' } });
+      const res = await fetch(`${service.url}/quiet`, {
+        headers: { 'X-Request-Id': 'req-9' },
+      });
       expect(res.status).toBe(200);
       expect(service.child).not.toHaveBeenCalled();
       expect(service.lines()).toEqual([]);
@@ -105,12 +123,16 @@ describe('request id', () => {
 
     it('binds the logger once, on first use, with the request id', async () => {
       await using service = await serviceLoggingAt('warn');
-      await fetch(`${service.url}/warns`, { headers: { 'X-Request-Id': 'req-10' } });
+      await fetch(`${service.url}/warns`, {
+        headers: { 'X-Request-Id': 'req-10' },
+      });
       expect(service.child).toHaveBeenCalledTimes(1);
-      expect(service.lines().map((line) => [line.msg, line.requestId])).toEqual([
-        ['first', 'req-10'],
-        ['second', 'req-10'],
-      ]);
+      expect(service.lines().map((line) => [line.msg, line.requestId])).toEqual(
+        [
+          ['first', 'req-10'],
+          ['second', 'req-10'],
+        ],
+      );
     });
   });
 });

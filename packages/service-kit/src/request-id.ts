@@ -54,7 +54,8 @@ export function requestLogging(logger: Logger): Middleware {
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     };
     if (failed) ctx.log.error(fields, 'request failed');
-    else if (ctx.status === CLIENT_CLOSED_REQUEST) ctx.log.info(fields, 'client closed request');
+    else if (ctx.status === CLIENT_CLOSED_REQUEST)
+      ctx.log.info(fields, 'client closed request');
     else ctx.log[level](fields, 'request completed');
   };
 }

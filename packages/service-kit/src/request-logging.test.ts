@@ -33,7 +33,9 @@ describe('request logging', () => {
       }),
     ]);
     await fetch(`${service.url}/boom`);
-    const summary = service.logs.lines().find((line) => line.msg === 'request failed');
+    const summary = service.logs
+      .lines()
+      .find((line) => line.msg === 'request failed');
     expect(summary).toMatchObject({ level: 50, status: 500, path: '/boom' });
   });
 
@@ -45,7 +47,11 @@ describe('request logging', () => {
     ]);
     await fetch(`${service.url}/left`);
     expect(service.logs.lines()).toEqual([
-      expect.objectContaining({ level: 30, msg: 'client closed request', status: 499 }),
+      expect.objectContaining({
+        level: 30,
+        msg: 'client closed request',
+        status: 499,
+      }),
     ]);
   });
 
@@ -55,7 +61,9 @@ describe('request logging', () => {
     });
     await fetch(`${service.url}/health`);
     await fetch(`${service.url}/ready`);
-    const summaries = service.logs.lines().filter((line) => line.method === 'GET');
+    const summaries = service.logs
+      .lines()
+      .filter((line) => line.method === 'GET');
     expect(summaries).toEqual([
       expect.objectContaining({ level: 20, path: '/health', status: 200 }),
       expect.objectContaining({ level: 50, path: '/ready', status: 503 }),
@@ -65,7 +73,10 @@ describe('request logging', () => {
   it('never logs the value of an Authorization, X-Internal-Token or X-Api-Key header', async () => {
     await using service = await startTestService([
       route('GET', '/echo', (ctx) => {
-        ctx.log.info({ headers: ctx.headers, req: { headers: ctx.headers } }, 'headers seen');
+        ctx.log.info(
+          { headers: ctx.headers, req: { headers: ctx.headers } },
+          'headers seen',
+        );
         ctx.body = {};
       }),
     ]);

@@ -32,7 +32,9 @@ function slowApp(started: () => void, released: Promise<void>) {
   });
 }
 
-function run(options: Partial<RunServiceOptions> & Pick<RunServiceOptions, 'app'>) {
+function run(
+  options: Partial<RunServiceOptions> & Pick<RunServiceOptions, 'app'>,
+) {
   return runService({
     host: '127.0.0.1',
     port: 0,
@@ -56,7 +58,9 @@ describe('runService', () => {
 
   it('lets an in-flight request finish, refuses new ones, then closes the Mongo client', async () => {
     await using mongo = await startMongo();
-    const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });
+    const client = await connectMongo(mongo.uri, {
+      appName: 'service-kit-test',
+    });
     const events: string[] = [];
     client.on('topologyClosed', () => events.push('mongo closed'));
     const started = gate();
@@ -88,7 +92,10 @@ describe('runService', () => {
   });
 
   it('drains first: /ready answers 503 while requests are still served, then it stops', async () => {
-    const running = await run({ app: slowApp(() => {}, Promise.resolve()), drainMs: 400 });
+    const running = await run({
+      app: slowApp(() => {}, Promise.resolve()),
+      drainMs: 400,
+    });
     expect((await fetch(`${running.url}/ready`)).status).toBe(200);
     const closed = running.close();
     const ready = await fetch(`${running.url}/ready`);
@@ -118,7 +125,10 @@ describe('runService', () => {
     const ran: string[] = [];
     const running = await run({
       app: slowApp(() => {}, Promise.resolve()),
-      onShutdown: [() => Promise.reject(new Error('flush failed')), () => void ran.push('second')],
+      onShutdown: [
+        () => Promise.reject(new Error('flush failed')),
+        () => void ran.push('second'),
+      ],
     });
     await expect(running.close()).rejects.toThrow('shutdown hooks failed');
     expect(ran).toEqual(['second']);
@@ -137,13 +147,17 @@ describe('runService', () => {
 
   it('on SIGTERM finishes the in-flight request, closes Mongo and exits 0', async () => {
     await using mongo = await startMongo();
-    const fixture = fileURLToPath(new URL('./test-support/sigterm-fixture.ts', import.meta.url));
+    const fixture = fileURLToPath(
+      new URL('./test-support/sigterm-fixture.ts', import.meta.url),
+    );
     const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       env: { ...process.env, FIXTURE_MONGODB_URI: mongo.uri },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', resolve),
+    );
     try {
       const events: Record<string, unknown>[] = [];
       const waiters: (() => void)[] = [];

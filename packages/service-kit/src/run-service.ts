@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  STATUS_CODES,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { apiVersion, errorStatus, type ErrorBody, type ErrorCode } from '@petstore/contract';
+import {
+  apiVersion,
+  errorStatus,
+  type ErrorBody,
+  type ErrorCode,
+} from '@petstore/contract';
 import type Koa from 'koa';
 import { startDraining } from './health.js';
 import type { Logger } from './logger.js';
@@ -29,7 +39,10 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function runHooks(hooks: ShutdownHook[], logger: Logger): Promise<void> {
+export async function runHooks(
+  hooks: ShutdownHook[],
+  logger: Logger,
+): Promise<void> {
   const failures: unknown[] = [];
   for (const hook of hooks) {
     try {
@@ -39,7 +52,8 @@ export async function runHooks(hooks: ShutdownHook[], logger: Logger): Promise<v
       failures.push(error);
     }
   }
-  if (failures.length > 0) throw new AggregateError(failures, 'shutdown hooks failed');
+  if (failures.length > 0)
+    throw new AggregateError(failures, 'shutdown hooks failed');
 }
 
 // Longer than clients keep idle connections (undici: 4 s, load balancers: 60 s), so a client
@@ -57,11 +71,24 @@ const SERVER_OPTIONS = {
   requireHostHeader: false,
 };
 
-export async function runService(options: RunServiceOptions): Promise<RunningService> {
-  const { app, host, port, logger, onShutdown = [], drainMs = 0, gracePeriodMs = 10_000 } = options;
+export async function runService(
+  options: RunServiceOptions,
+): Promise<RunningService> {
+  const {
+    app,
+    host,
+    port,
+    logger,
+    onShutdown = [],
+    drainMs = 0,
+    gracePeriodMs = 10_000,
+  } = options;
   const { signals = ['SIGTERM', 'SIGINT'] } = options;
   const handle = app.callback();
-  const server = createServer(SERVER_OPTIONS, (req, res) => void handle(req, res));
+  const server = createServer(
+    SERVER_OPTIONS,
+    (req, res) => void handle(req, res),
+  );
   answerClientErrors(server, logger);
   // From the drain on, responses close their connection: clients reconnect to another replica.
   const open = new Set<ServerResponse>();
@@ -73,7 +100,8 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   });
   await once(server.listen(port, host), 'listening');
   const address = server.address() as AddressInfo;
-  const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const hostname =
+    address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostname}:${address.port}`;
   logger.info({ url }, 'listening');
 
@@ -118,35 +146,56 @@ function refusalOf(error: ParserError): { code: ErrorCode; message: string } {
     return { code: 'headers_too_large', message };
   }
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return { code: 'request_timeout', message: 'the request did not arrive in time' };
+    return {
+      code: 'request_timeout',
+      message: 'the request did not arrive in time',
+    };
   }
   const reason = error.reason ?? error.code ?? 'unreadable';
-  return { code: 'malformed_request', message: `the request is not valid HTTP/1.1: ${reason}` };
+  return {
+    code: 'malformed_request',
+    message: `the request is not valid HTTP/1.1: ${reason}`,
+  };
 }
 
 // Node would send a bare 400, 408 or 431; the raw bytes, which may contain a key, are not logged.
 export function answerClientErrors(server: Server, logger: Logger): void {
-  server.on('clientError', (error: ParserError, socket: Duplex & { bytesWritten?: number }) => {
-    // A client gone, or a response already started: nothing more can be sent.
-    if (error.code === 'ECONNRESET' || !socket.writable || (socket.bytesWritten ?? 0) > 0) {
-      socket.destroy();
-      return;
-    }
-    const { code, message } = refusalOf(error);
-    const status = errorStatus[code];
-    const requestId = randomUUID();
-    logger.warn({ requestId, parserError: error.code, reason: error.reason }, message);
-    const json = JSON.stringify({ code, message, status, requestId } satisfies ErrorBody);
-    const head = [
-      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
-      'Content-Type: application/json; charset=utf-8',
-      `Content-Length: ${Buffer.byteLength(json)}`,
-      `API-Version: ${apiVersion}`,
-      `X-Request-Id: ${requestId}`,
-      'Cache-Control: no-store',
-      'X-Content-Type-Options: nosniff',
-      'Connection: close',
-    ];
-    socket.end([...head, '', json].join('\r\n'));
-  });
+  server.on(
+    'clientError',
+    (error: ParserError, socket: Duplex & { bytesWritten?: number }) => {
+      // A client gone, or a response already started: nothing more can be sent.
+      if (
+        error.code === 'ECONNRESET' ||
+        !socket.writable ||
+        (socket.bytesWritten ?? 0) > 0
+      ) {
+        socket.destroy();
+        return;
+      }
+      const { code, message } = refusalOf(error);
+      const status = errorStatus[code];
+      const requestId = randomUUID();
+      logger.warn(
+        { requestId, parserError: error.code, reason: error.reason },
+        message,
+      );
+      const json = JSON.stringify({
+        code,
+        message,
+        status,
+        requestId,
+      } satisfies ErrorBody);
+      const head = [
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(json)}`,
+        `API-Version: ${apiVersion}`,
+        `X-Request-Id: ${requestId}`,
+        'Cache-Control: no-store',
+        'X-Content-Type-Options: nosniff',
+        'Connection: close',
+      ];
+      socket.end([...head, '', json].join('\r\n'));
+    },
+  );
 }

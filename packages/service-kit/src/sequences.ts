@@ -7,7 +7,11 @@ export function nextSequenceValue(db: Db, sequence: string): Promise<number> {
 
 // The value is computed from the counter as it was just before this increment, which MongoDB
 // returns with the update, atomically: no concurrent increment can show in it.
-async function advanceSequence(db: Db, sequence: string, by: number): Promise<number> {
+async function advanceSequence(
+  db: Db,
+  sequence: string,
+  by: number,
+): Promise<number> {
   const counters = db.collection<{ _id: string; value: number }>('counters');
   const increment = async () => {
     const before = await counters.findOneAndUpdate(

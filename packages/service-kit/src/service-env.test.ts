@@ -30,19 +30,30 @@ describe('serviceEnv and serviceConfig', () => {
   });
 
   it('read the database they are given', () => {
-    const config = loadConfig(schema, { INTERNAL_TOKEN: token, MONGODB_DB: 'pets_a' });
+    const config = loadConfig(schema, {
+      INTERNAL_TOKEN: token,
+      MONGODB_DB: 'pets_a',
+    });
     expect(config.mongo.database).toBe('pets_a');
   });
 
   it('treat every empty variable as unset', () => {
-    const empty = { PORT: '', HOST: '', MONGODB_URI: '', MONGODB_DB: '', LOG_LEVEL: '' };
+    const empty = {
+      PORT: '',
+      HOST: '',
+      MONGODB_URI: '',
+      MONGODB_DB: '',
+      LOG_LEVEL: '',
+    };
     expect(loadConfig(schema, { ...empty, INTERNAL_TOKEN: token })).toEqual(
       loadConfig(schema, { INTERNAL_TOKEN: token }),
     );
   });
 
   it('require INTERNAL_TOKEN of at least 32 characters, and a plain database name', () => {
-    expect(() => loadConfig(schema, {})).toThrowError('  INTERNAL_TOKEN: Required');
+    expect(() => loadConfig(schema, {})).toThrowError(
+      '  INTERNAL_TOKEN: Required',
+    );
     expect(() =>
       loadConfig(schema, { INTERNAL_TOKEN: 'short-secret', MONGODB_DB: 'a/b' }),
     ).toThrowError(

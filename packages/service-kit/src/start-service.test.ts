@@ -42,7 +42,10 @@ describe('startService', () => {
       setUp: (setUp) => {
         setUp.onShutdown(hook('first', setUp));
         setUp.onShutdown(hook('second', setUp));
-        return Promise.resolve({ app: helloApp(), onListening: () => done.push('listening') });
+        return Promise.resolve({
+          app: helloApp(),
+          onListening: () => done.push('listening'),
+        });
       },
     });
     const answer = await fetch(service.url);
@@ -71,6 +74,8 @@ describe('startService', () => {
     });
     await expect(failing).rejects.toThrow('indexes failed');
     expect(done).toEqual(['undone']);
-    expect(logs.lines()).toContainEqual(expect.objectContaining({ msg: 'shutdown hook failed' }));
+    expect(logs.lines()).toContainEqual(
+      expect.objectContaining({ msg: 'shutdown hook failed' }),
+    );
   });
 });

@@ -33,7 +33,10 @@ export interface StartServiceOptions {
   setUp: (setUp: ServiceSetUp) => Promise<ServiceParts>;
 }
 
-export type StartOptions = Pick<StartServiceOptions, 'logger' | 'signals' | 'port'>;
+export type StartOptions = Pick<
+  StartServiceOptions,
+  'logger' | 'signals' | 'port'
+>;
 
 export interface StartedService extends AsyncDisposable {
   url: string;
@@ -41,9 +44,12 @@ export interface StartedService extends AsyncDisposable {
 }
 
 // If a step fails, what the steps before it opened is closed again.
-export async function startService(options: StartServiceOptions): Promise<StartedService> {
+export async function startService(
+  options: StartServiceOptions,
+): Promise<StartedService> {
   const { name, config, signals, port = config.http.port, setUp } = options;
-  const logger = options.logger ?? createLogger({ name, level: config.logLevel });
+  const logger =
+    options.logger ?? createLogger({ name, level: config.logLevel });
   const { host } = config.http;
   const telemetry = await startTelemetry(name, host, config.metrics.port);
   const hooks: ShutdownHook[] = [() => telemetry.close()];

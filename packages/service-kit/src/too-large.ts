@@ -19,5 +19,8 @@ export function tooLarge(ctx: Context, limitBytes: number): AppError {
       clearTimeout(close);
     });
   });
-  return new AppError('payload_too_large', `request body is larger than ${limitBytes} bytes`);
+  return new AppError(
+    'payload_too_large',
+    `request body is larger than ${limitBytes} bytes`,
+  );
 }

@@ -39,7 +39,10 @@ export function inTransaction<T>(
       if (runs > 0) await sleep(backoffMs(runs, RETRY_BACKOFF));
       runs += 1;
       if (Date.now() > deadline) {
-        throw new AppError('service_unavailable', 'database unavailable: no transaction committed');
+        throw new AppError(
+          'service_unavailable',
+          'database unavailable: no transaction committed',
+        );
       }
       return work(session);
     }, TRANSACTION_OPTIONS),
@@ -47,4 +50,6 @@ export function inTransaction<T>(
 }
 
 /** Runs work in one transaction of a service's database: `inTransaction` bound to its client. */
-export type Transaction = <T>(work: (session: Session) => Promise<T>) => Promise<T>;
+export type Transaction = <T>(
+  work: (session: Session) => Promise<T>,
+) => Promise<T>;

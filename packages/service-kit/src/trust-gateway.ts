@@ -24,17 +24,20 @@ export function setCaller(ctx: Context, caller: Caller): void {
   (ctx as WithCaller)[callerKey] = caller;
 }
 
-export const callerOf = (ctx: Context): Caller | undefined => (ctx as WithCaller)[callerKey];
+export const callerOf = (ctx: Context): Caller | undefined =>
+  (ctx as WithCaller)[callerKey];
 
 export function requireCaller(ctx: Context): Caller {
   const caller = callerOf(ctx);
-  if (!caller) throw new AppError('unauthorized', 'this operation needs an account');
+  if (!caller)
+    throw new AppError('unauthorized', 'this operation needs an account');
   return caller;
 }
 
 /** The gateway checks first, and a service checks again. */
 export function requireAdmin(caller: Caller, action: string): void {
-  if (caller.role !== 'admin') throw new AppError('forbidden', `only an admin may ${action}`);
+  if (caller.role !== 'admin')
+    throw new AppError('forbidden', `only an admin may ${action}`);
 }
 
 export function trustGateway(internalToken: string): Middleware {
@@ -42,9 +45,13 @@ export function trustGateway(internalToken: string): Middleware {
   return async (ctx, next) => {
     const given = Buffer.from(ctx.get(internalHeaders.token));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new AppError('unauthorized', 'this service only answers the gateway', {
-        headers: { 'WWW-Authenticate': 'Bearer realm="petstore"' },
-      });
+      throw new AppError(
+        'unauthorized',
+        'this service only answers the gateway',
+        {
+          headers: { 'WWW-Authenticate': 'Bearer realm="petstore"' },
+        },
+      );
     }
     const accountId = ctx.get(internalHeaders.accountId);
     const role = RoleSchema.safeParse(ctx.get(internalHeaders.role));

@@ -9,7 +9,12 @@ describe('Worker', () => {
     const logs = captureLogs();
     let queued = 3;
     const step = vi.fn(() => Promise.resolve(queued > 0 && queued-- > 0));
-    const worker = new Worker({ name: 'test', logger: logs.logger, step, idleMs: HOUR });
+    const worker = new Worker({
+      name: 'test',
+      logger: logs.logger,
+      step,
+      idleMs: HOUR,
+    });
     worker.start();
     await vi.waitUntil(() => step.mock.calls.length === 4);
     expect(queued).toBe(0);
@@ -25,8 +30,15 @@ describe('Worker', () => {
     const logs = captureLogs();
     let calls = 0;
     const step = () =>
-      ++calls === 1 ? Promise.reject(new Error('database down')) : Promise.resolve(false);
-    const worker = new Worker({ name: 'test', logger: logs.logger, step, idleMs: 20 });
+      ++calls === 1
+        ? Promise.reject(new Error('database down'))
+        : Promise.resolve(false);
+    const worker = new Worker({
+      name: 'test',
+      logger: logs.logger,
+      step,
+      idleMs: 20,
+    });
     worker.start();
     await vi.waitUntil(() => calls >= 2);
     await worker.stop();
@@ -60,7 +72,12 @@ describe('Worker', () => {
           resolve(false);
         };
       });
-    const worker = new Worker({ name: 'test', logger: logs.logger, step, idleMs: HOUR });
+    const worker = new Worker({
+      name: 'test',
+      logger: logs.logger,
+      step,
+      idleMs: HOUR,
+    });
     worker.start();
     const stopped = worker.stop();
     finish();

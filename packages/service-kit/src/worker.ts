@@ -44,7 +44,10 @@ export class Worker {
       try {
         busy = await step();
       } catch (error) {
-        logger.error({ err: error, worker: name }, `${name}: a step failed; will retry`);
+        logger.error(
+          { err: error, worker: name },
+          `${name}: a step failed; will retry`,
+        );
       }
       if (!busy && this.#running && !this.#kicked) await this.#sleep();
     }
@@ -54,7 +57,8 @@ export class Worker {
     const { idleMs, nextDueInMs } = this.options;
     const dueInMs = await nextDueInMs?.().catch(() => undefined);
     if (this.#kicked || !this.#running) return;
-    const waitMs = dueInMs === undefined ? idleMs : Math.min(idleMs, Math.max(dueInMs, 0));
+    const waitMs =
+      dueInMs === undefined ? idleMs : Math.min(idleMs, Math.max(dueInMs, 0));
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => this.#wake?.(), waitMs);
       this.#wake = () => {

@@ -31,7 +31,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   // A failed test leaves nothing running: the services end with the stack (see spawnGuarded).
-  if (started?.child.exitCode === null) process.kill(-(started.child.pid ?? 0), 'SIGKILL');
+  if (started?.child.exitCode === null)
+    process.kill(-(started.child.pid ?? 0), 'SIGKILL');
   await started?.exited;
   started = undefined;
   await rm(dataDir, { recursive: true, force: true });
@@ -73,10 +74,14 @@ async function pnpmStart(env: Record<string, string> = {}): Promise<Started> {
     exited,
     urls: ports.map((port) => `http://127.0.0.1:${port}`),
   };
-  await vi.waitUntil(() => output.includes('Ctrl-C stops everything.') || child.exitCode !== null, {
-    timeout: START_TIMEOUT_MS,
-    interval: 200,
-  });
+  await vi.waitUntil(
+    () =>
+      output.includes('Ctrl-C stops everything.') || child.exitCode !== null,
+    {
+      timeout: START_TIMEOUT_MS,
+      interval: 200,
+    },
+  );
   expect(child.exitCode, output).toBeNull();
   return started;
 }
@@ -93,7 +98,10 @@ async function noneAnswers(urls: string[]): Promise<void> {
 
 /** A receiver on a loopback port: resolves with the first request's headers and body. */
 async function loopbackReceiver() {
-  let received!: (request: { headers: IncomingMessage['headers']; body: string }) => void;
+  let received!: (request: {
+    headers: IncomingMessage['headers'];
+    body: string;
+  }) => void;
   const request = new Promise<Parameters<typeof received>[0]>((resolve) => {
     received = resolve;
   });
@@ -110,7 +118,11 @@ async function loopbackReceiver() {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, request, [Symbol.dispose]: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    request,
+    [Symbol.dispose]: () => server.close(),
+  };
 }
 
 /** An account's key and a webhook of its own to `url`: the answer to creating it. */
@@ -121,7 +133,10 @@ async function subscribe(gateway: string, url: string) {
     body: JSON.stringify({ email: 'hooks@example.com' }),
   });
   const { apiKey } = (await account.json()) as { apiKey: string };
-  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+  const headers = {
+    authorization: `Bearer ${apiKey}`,
+    'content-type': 'application/json',
+  };
   const webhook = await fetch(`${gateway}/v1/webhooks`, {
     method: 'POST',
     headers,
@@ -142,19 +157,36 @@ describe('pnpm start', () => {
       expect(await index.json()).toMatchObject({ docs: `${gateway}/docs` });
 
       // A receiver on this machine may be subscribed, and its test event arrives signed.
-      expect(output()).toContain('Webhooks      may go to receivers on this machine');
+      expect(output()).toContain(
+        'Webhooks      may go to receivers on this machine',
+      );
       using receiver = await loopbackReceiver();
       const { headers, webhook } = await subscribe(gateway ?? '', receiver.url);
       expect(webhook.status).toBe(201);
-      const { id, secret } = (await webhook.json()) as { id: string; secret: string };
-      const sent = await fetch(`${gateway}/v1/webhooks/${id}/test`, { method: 'POST', headers });
+      const { id, secret } = (await webhook.json()) as {
+        id: string;
+        secret: string;
+      };
+      const sent = await fetch(`${gateway}/v1/webhooks/${id}/test`, {
+        method: 'POST',
+        headers,
+      });
       expect(sent.status).toBe(202);
       const { headers: signed, body } = await receiver.request;
-      const signedContent = [signed['webhook-id'], signed['webhook-timestamp'], body].join('.');
+      const signedContent = [
+        signed['webhook-id'],
+        signed['webhook-timestamp'],
+        body,
+      ].join('.');
       const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-      const signature = createHmac('sha256', key).update(signedContent).digest('base64');
+      const signature = createHmac('sha256', key)
+        .update(signedContent)
+        .digest('base64');
       expect(signed['webhook-signature']).toBe(`v1,${signature}`);
-      expect(JSON.parse(body)).toMatchObject({ type: 'webhook.test', data: { id } });
+      expect(JSON.parse(body)).toMatchObject({
+        type: 'webhook.test',
+        data: { id },
+      });
 
       // What a terminal does on Ctrl-C: SIGINT to every process of the foreground group.
       process.kill(-(child.pid ?? 0), 'SIGINT');
@@ -174,7 +206,10 @@ describe('pnpm start', () => {
       });
       // Told so, it refuses receivers on this machine.
       expect(output()).toContain('Webhooks      only to public addresses');
-      const { webhook } = await subscribe(urls[0] ?? '', 'http://127.0.0.1:9/hooks');
+      const { webhook } = await subscribe(
+        urls[0] ?? '',
+        'http://127.0.0.1:9/hooks',
+      );
       expect(webhook.status).toBe(422);
       child.kill('SIGTERM');
       expect(await exited, output()).toBe(0);

@@ -9,7 +9,9 @@ function replicasOf(service: string): number {
   const variable = `${service.toUpperCase()}_REPLICAS`;
   const value = env[variable] || '1';
   if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > 16) {
-    process.stderr.write(`[stack] ${variable} must be a whole number from 1 to 16\n`);
+    process.stderr.write(
+      `[stack] ${variable} must be a whole number from 1 to 16\n`,
+    );
     process.exit(1);
   }
   return Number(value);
@@ -17,16 +19,25 @@ function replicasOf(service: string): number {
 
 function exitDescription(code: number | null): string {
   if (code === null) return 'exited';
-  const signal = Object.entries(constants.signals).find(([, number]) => number === code - 128);
-  return signal ? `was killed by ${signal[0]} (status ${code})` : `exited with status ${code}`;
+  const signal = Object.entries(constants.signals).find(
+    ([, number]) => number === code - 128,
+  );
+  return signal
+    ? `was killed by ${signal[0]} (status ${code})`
+    : `exited with status ${code}`;
 }
 
 const dataDir = resolve(env.DATA_DIR ?? '.data');
-const replicas = Object.fromEntries(['pets', 'store', 'gateway'].map((s) => [s, replicasOf(s)]));
+const replicas = Object.fromEntries(
+  ['pets', 'store', 'gateway'].map((s) => [s, replicasOf(s)]),
+);
 // A development stack on this machine alone may send webhooks to receivers on it; one listening
 // on another address may not, unless told so.
-const onThisMachineAlone = ['127.0.0.1', '::1', 'localhost'].includes(env.HOST ?? '127.0.0.1');
-const allowPrivateUrls = env.WEBHOOK_ALLOW_PRIVATE_URLS ?? String(onThisMachineAlone);
+const onThisMachineAlone = ['127.0.0.1', '::1', 'localhost'].includes(
+  env.HOST ?? '127.0.0.1',
+);
+const allowPrivateUrls =
+  env.WEBHOOK_ALLOW_PRIVATE_URLS ?? String(onThisMachineAlone);
 const starting = startStack({
   dataDir,
   env: { ...env, WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateUrls },
@@ -48,16 +59,25 @@ async function shutdown(code: number) {
   process.exit(code);
 }
 // A requested stop: the exit status says success.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(0));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => void shutdown(0));
 
 const stack = await starting.catch((error: unknown) => {
   // The message says what to do (a port in use, a data folder in use); a stack trace adds nothing.
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });
-const everyProcess = [...stack.replicas.pets, ...stack.replicas.store, ...stack.replicas.gateway];
+const everyProcess = [
+  ...stack.replicas.pets,
+  ...stack.replicas.store,
+  ...stack.replicas.gateway,
+];
 const fromEnv = stack.adminApiKeySource === 'environment';
-const keyNote = fromEnv ? 'from ADMIN_API_KEY' : `kept in ${resolve(dataDir, 'admin-api-key')}`;
+const keyNote = fromEnv
+  ? 'from ADMIN_API_KEY'
+  : `kept in ${resolve(dataDir, 'admin-api-key')}`;
 const more = stack.replicas.gateway.slice(1).map((gateway) => gateway.url);
 if (!stopping) {
   process.stdout.write(
@@ -84,7 +104,9 @@ if (!stopping) {
 for (const service of everyProcess) {
   void service.exited().then((code) => {
     if (stopping) return;
-    process.stderr.write(`[stack] ${service.name} ${exitDescription(code)}; stopping everything\n`);
+    process.stderr.write(
+      `[stack] ${service.name} ${exitDescription(code)}; stopping everything\n`,
+    );
     void shutdown(1);
   });
 }

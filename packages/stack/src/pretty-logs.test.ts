@@ -16,7 +16,8 @@ async function prettyOf(lines: string[]): Promise<string[]> {
   const all = lines.join('\n') + '\n';
   input.write(all.slice(0, 40));
   input.end(all.slice(40));
-  const written = () => stripVTControlCharacters(text).split('\n').filter(Boolean);
+  const written = () =>
+    stripVTControlCharacters(text).split('\n').filter(Boolean);
   await vi.waitFor(() => {
     expect(written()).toHaveLength(lines.length);
   });
@@ -42,7 +43,12 @@ describe('printPretty', () => {
         durationMs: 3.1,
         msg: 'request completed',
       }),
-      JSON.stringify({ ...base, level: 50, url: 'http://127.0.0.1:8080', msg: 'listening' }),
+      JSON.stringify({
+        ...base,
+        level: 50,
+        url: 'http://127.0.0.1:8080',
+        msg: 'listening',
+      }),
     ]);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(

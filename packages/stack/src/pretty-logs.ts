@@ -3,7 +3,11 @@ import type { Readable, Writable } from 'node:stream';
 import { prettyFactory } from 'pino-pretty';
 
 // A line that is not JSON (a crash's stack trace) passes as it is, after the process's name.
-export function printPretty(lines: Readable, out: Writable, process: string): void {
+export function printPretty(
+  lines: Readable,
+  out: Writable,
+  process: string,
+): void {
   const prettify = prettyFactory({
     singleLine: true,
     translateTime: 'SYS:HH:MM:ss.l',

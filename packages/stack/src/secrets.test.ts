@@ -21,12 +21,19 @@ describe('loadSecrets', () => {
     expect(first.internalToken.length).toBeGreaterThanOrEqual(32);
     expect(first.adminApiKeySource).toBe('generated');
     expect(second).toEqual({ ...first, adminApiKeySource: 'data directory' });
-    expect((await readFile(join(dataDir, 'admin-api-key'), 'utf8')).trim()).toBe(first.adminApiKey);
-    expect((await stat(join(dataDir, 'admin-api-key'))).mode & 0o777).toBe(0o600);
+    expect(
+      (await readFile(join(dataDir, 'admin-api-key'), 'utf8')).trim(),
+    ).toBe(first.adminApiKey);
+    expect((await stat(join(dataDir, 'admin-api-key'))).mode & 0o777).toBe(
+      0o600,
+    );
   });
 
   it('takes ADMIN_API_KEY and INTERNAL_TOKEN from the environment and stores neither', async () => {
-    const env = { ADMIN_API_KEY: generateApiKey(), INTERNAL_TOKEN: 'x'.repeat(40) };
+    const env = {
+      ADMIN_API_KEY: generateApiKey(),
+      INTERNAL_TOKEN: 'x'.repeat(40),
+    };
     const secrets = await loadSecrets(dataDir, env);
 
     expect(secrets).toEqual({

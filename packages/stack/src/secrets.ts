@@ -24,14 +24,25 @@ async function storedOrNew(file: string, make: () => string) {
   return { value, generated: !stored };
 }
 
-export async function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv): Promise<StackSecrets> {
+export async function loadSecrets(
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<StackSecrets> {
   const newToken = () => randomBytes(32).toString('base64url');
   const internalToken =
-    env.INTERNAL_TOKEN || (await storedOrNew(join(dataDir, 'internal-token'), newToken)).value;
+    env.INTERNAL_TOKEN ||
+    (await storedOrNew(join(dataDir, 'internal-token'), newToken)).value;
   if (env.ADMIN_API_KEY) {
-    return { internalToken, adminApiKey: env.ADMIN_API_KEY, adminApiKeySource: 'environment' };
+    return {
+      internalToken,
+      adminApiKey: env.ADMIN_API_KEY,
+      adminApiKeySource: 'environment',
+    };
   }
-  const admin = await storedOrNew(join(dataDir, 'admin-api-key'), generateApiKey);
+  const admin = await storedOrNew(
+    join(dataDir, 'admin-api-key'),
+    generateApiKey,
+  );
   const adminApiKeySource = admin.generated ? 'generated' : 'data directory';
   return { internalToken, adminApiKey: admin.value, adminApiKeySource };
 }

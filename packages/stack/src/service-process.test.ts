@@ -44,10 +44,16 @@ async function execArgvOf(service: ServiceProcess): Promise<string[]> {
 
 describe('ServiceProcess', () => {
   it('passes nodeArgs to node before the entry point', async () => {
-    const service = await serviceWith(['--max-old-space-size=128', '--no-warnings']);
+    const service = await serviceWith([
+      '--max-old-space-size=128',
+      '--no-warnings',
+    ]);
     await service.start();
     try {
-      expect(await execArgvOf(service)).toEqual(['--max-old-space-size=128', '--no-warnings']);
+      expect(await execArgvOf(service)).toEqual([
+        '--max-old-space-size=128',
+        '--no-warnings',
+      ]);
     } finally {
       await service.stop();
     }

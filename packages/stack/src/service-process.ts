@@ -42,7 +42,10 @@ export class ServiceProcess {
       output: stdio === 'inherit' ? 'inherit' : 'pipe',
     });
     this.child = child;
-    const pipes = stdio === 'pipe' ? [child.stdout, child.stderr].filter((p) => p !== null) : [];
+    const pipes =
+      stdio === 'pipe'
+        ? [child.stdout, child.stderr].filter((p) => p !== null)
+        : [];
     // What a piped service last wrote while starting, so that a failed start says why.
     let lastOutput = '';
     const keep = (chunk: string) => {
@@ -63,7 +66,9 @@ export class ServiceProcess {
         // The pipes may still have the last words of a process that has exited.
         await Promise.all(pipes.map((pipe) => finished(pipe).catch(() => {})));
         const said = lastOutput.trim() ? `: ${lastOutput.trim()}` : '';
-        throw new Error(`[stack] ${name} exited during start-up (${status})${said}`);
+        throw new Error(
+          `[stack] ${name} exited during start-up (${status})${said}`,
+        );
       }
       if ((await fetch(`${this.url}/health`).catch(() => undefined))?.ok) {
         for (const pipe of pipes) pipe.off('data', keep);
@@ -72,12 +77,15 @@ export class ServiceProcess {
       await sleep(100);
     }
     await this.stop();
-    throw new Error(`[stack] ${name} did not answer /health within ${timeoutMs} ms`);
+    throw new Error(
+      `[stack] ${name} did not answer /health within ${timeoutMs} ms`,
+    );
   }
 
   /** The pid of the service's own process, not its guard's. */
   async pid(): Promise<number> {
-    if (!this.child?.pid || !this.running) throw new Error(`[stack] ${this.name} is not running`);
+    if (!this.child?.pid || !this.running)
+      throw new Error(`[stack] ${this.name} is not running`);
     // The guard's other child is the subshell watching its input. Matched by the command line:
     // Node 24 names its main thread, and so the process's name, `MainThread`.
     const args = ['-o', 'pid=,args=', '--ppid', String(this.child.pid)];
@@ -87,7 +95,8 @@ export class ServiceProcess {
       .map((line) => line.trim().split(' '))
       .filter(([, command]) => command === process.execPath)
       .map(([id]) => Number(id));
-    if (pid === undefined) throw new Error(`[stack] ${this.name} has no service process`);
+    if (pid === undefined)
+      throw new Error(`[stack] ${this.name} has no service process`);
     return pid;
   }
 

@@ -24,10 +24,13 @@ const answers = (url: string) =>
   );
 
 async function noneAnswers(urls: string[]): Promise<void> {
-  await vi.waitUntil(async () => !(await Promise.all(urls.map(answers))).includes(true), {
-    timeout: 10_000,
-    interval: 100,
-  });
+  await vi.waitUntil(
+    async () => !(await Promise.all(urls.map(answers))).includes(true),
+    {
+      timeout: 10_000,
+      interval: 100,
+    },
+  );
 }
 
 const quiet = { LOG_LEVEL: 'silent' };
@@ -38,7 +41,8 @@ async function openToOthers(folder: string): Promise<string[]> {
   expect(entries).toContain(join('mongodb', 'WiredTiger'));
   const open = [];
   for (const entry of entries) {
-    if (((await stat(join(folder, entry))).mode & 0o077) !== 0) open.push(entry);
+    if (((await stat(join(folder, entry))).mode & 0o077) !== 0)
+      open.push(entry);
   }
   return open;
 }
@@ -60,10 +64,17 @@ it('starts the database and every service, ready through the gateway, and stops 
 it('leaves no service running when the process that started them is killed', async () => {
   const holder = spawn(
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'test-support', 'hold-stack.ts'), dataDir],
+    [
+      '--import',
+      'tsx',
+      join(import.meta.dirname, 'test-support', 'hold-stack.ts'),
+      dataDir,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const [line] = (await once(holder.stdout.setEncoding('utf8'), 'data')) as [string];
+  const [line] = (await once(holder.stdout.setEncoding('utf8'), 'data')) as [
+    string,
+  ];
   const urls = JSON.parse(line) as string[];
   expect(await Promise.all(urls.map(answers))).toEqual([true, true, true]);
 
@@ -126,7 +137,9 @@ describe('refusals, before anything is started', () => {
   it('refuses a second stack on the same data folder', async () => {
     const first = await startStack({ dataDir, env: quiet, stdio: 'pipe' });
     try {
-      await expect(startStack({ dataDir, env: quiet, stdio: 'pipe' })).rejects.toThrow(
+      await expect(
+        startStack({ dataDir, env: quiet, stdio: 'pipe' }),
+      ).rejects.toThrow(
         `[stack] another stack is running on ${dataDir} (DATA_DIR): stop it, or set DATA_DIR to another folder`,
       );
       expect(await answers(first.url)).toBe(true);
@@ -141,7 +154,12 @@ describe('refusals, before anything is started', () => {
     await once(taken, 'listening');
     try {
       await expect(
-        startStack({ dataDir, env: quiet, stdio: 'pipe', ports: { pets: port } }),
+        startStack({
+          dataDir,
+          env: quiet,
+          stdio: 'pipe',
+          ports: { pets: port },
+        }),
       ).rejects.toThrow(
         `[stack] port ${port} is in use (PETS_PORT): stop what listens there or set PETS_PORT to another port`,
       );

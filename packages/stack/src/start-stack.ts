@@ -3,11 +3,16 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { freePort, startMongod, type MongoServer } from '@petstore/testkit';
 import { loadSecrets, type StackSecrets } from './secrets.js';
-import { ServiceProcess, type ServiceProcessOptions } from './service-process.js';
+import {
+  ServiceProcess,
+  type ServiceProcessOptions,
+} from './service-process.js';
 
 export type ServiceName = 'pets' | 'store' | 'gateway';
 
-export interface StackOptions extends Partial<Pick<ServiceProcessOptions, 'stdio' | 'onOutput'>> {
+export interface StackOptions extends Partial<
+  Pick<ServiceProcessOptions, 'stdio' | 'onOutput'>
+> {
   dataDir: string;
   env?: Record<string, string | undefined>;
   /** Of the first process of each service; free ports where absent. */
@@ -17,9 +22,14 @@ export interface StackOptions extends Partial<Pick<ServiceProcessOptions, 'stdio
   metrics?: boolean;
 }
 
-export type StackDatabase = { readonly uri: string; stop(): Promise<void>; start(): Promise<void> };
+export type StackDatabase = {
+  readonly uri: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+};
 
-export interface Stack extends StackSecrets, Record<ServiceName, ServiceProcess> {
+export interface Stack
+  extends StackSecrets, Record<ServiceName, ServiceProcess> {
   url: string;
   database: StackDatabase;
   replicas: Record<ServiceName, ServiceProcess[]>;
@@ -27,7 +37,11 @@ export interface Stack extends StackSecrets, Record<ServiceName, ServiceProcess>
 }
 
 const SERVICES = ['pets', 'store', 'gateway'] as const;
-const PORT_VARIABLES = { gateway: 'PORT', pets: 'PETS_PORT', store: 'STORE_PORT' };
+const PORT_VARIABLES = {
+  gateway: 'PORT',
+  pets: 'PETS_PORT',
+  store: 'STORE_PORT',
+};
 const url = (port: number) => `http://127.0.0.1:${port}`;
 
 async function ensurePortFree(port: number, variable: string): Promise<void> {
@@ -47,19 +61,26 @@ async function ensurePortFree(port: number, variable: string): Promise<void> {
   });
 }
 
-async function openDatabase(dataDir: string, mongoUri: string | undefined): Promise<StackDatabase> {
-  if (mongoUri) return { uri: mongoUri, stop: async () => {}, start: async () => {} };
+async function openDatabase(
+  dataDir: string,
+  mongoUri: string | undefined,
+): Promise<StackDatabase> {
+  if (mongoUri)
+    return { uri: mongoUri, stop: async () => {}, start: async () => {} };
   // One port for the stack's life, so that a restart (database.start()) is found where the
   // services look; a stack started again on the same data may take another.
   const port = await freePort();
   const start = () =>
-    startMongod({ dataDir: join(dataDir, 'mongodb'), port }).catch((error: unknown) => {
-      // mongod locks its folder: a second stack on the same data finds it taken.
-      if (!(error instanceof Error) || !error.message.includes('DBPathInUse')) throw error;
-      throw new Error(
-        `[stack] another stack is running on ${dataDir} (DATA_DIR): stop it, or set DATA_DIR to another folder`,
-      );
-    });
+    startMongod({ dataDir: join(dataDir, 'mongodb'), port }).catch(
+      (error: unknown) => {
+        // mongod locks its folder: a second stack on the same data finds it taken.
+        if (!(error instanceof Error) || !error.message.includes('DBPathInUse'))
+          throw error;
+        throw new Error(
+          `[stack] another stack is running on ${dataDir} (DATA_DIR): stop it, or set DATA_DIR to another folder`,
+        );
+      },
+    );
   let server: MongoServer | undefined = await start();
   return {
     uri: server.uri,
@@ -82,10 +103,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   // It has e-mails, messages and the admin key: its owner's alone, whatever made it.
   await chmod(options.dataDir, 0o700);
   for (const [service, port] of Object.entries(options.ports ?? {})) {
-    if (port) await ensurePortFree(port, PORT_VARIABLES[service as ServiceName]);
+    if (port)
+      await ensurePortFree(port, PORT_VARIABLES[service as ServiceName]);
   }
   let database: StackDatabase | undefined;
-  const processes: Record<ServiceName, ServiceProcess[]> = { pets: [], store: [], gateway: [] };
+  const processes: Record<ServiceName, ServiceProcess[]> = {
+    pets: [],
+    store: [],
+    gateway: [],
+  };
   let stopped: Promise<void> | undefined;
   const stopEverything = async () => {
     for (const group of [processes.gateway, processes.store, processes.pets]) {
@@ -100,7 +126,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   try {
     const secrets = await loadSecrets(options.dataDir, env);
     database = await openDatabase(options.dataDir, env.MONGODB_URI);
-    const ports: Record<ServiceName, number[]> = { pets: [], store: [], gateway: [] };
+    const ports: Record<ServiceName, number[]> = {
+      pets: [],
+      store: [],
+      gateway: [],
+    };
     for (const service of SERVICES) {
       // The first replica takes the port asked for, if any; the others take free ones.
       const asked = options.ports?.[service];
@@ -110,33 +140,52 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       }
     }
     const urls = (service: ServiceName) => ports[service].map(url).join(',');
-    const given = Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined);
-    const common = { ...Object.fromEntries(given), HOST: '127.0.0.1', MONGODB_URI: database.uri };
-    // Pets and the store send their events to the gateways, for webhooks.
-    const extra: Record<ServiceName, (port: number) => Record<string, string>> = {
-      pets: () => ({ GATEWAY_URL: urls('gateway') }),
-      store: () => ({ PETS_URL: urls('pets'), GATEWAY_URL: urls('gateway') }),
-      gateway: (port) => ({
-        HOST: env.HOST ?? '127.0.0.1',
-        PETS_URL: urls('pets'),
-        STORE_URL: urls('store'),
-        ADMIN_API_KEY: secrets.adminApiKey,
-        PUBLIC_URL: env.PUBLIC_URL ?? url(port),
-      }),
+    const given = Object.entries(env).filter(
+      (e): e is [string, string] => e[1] !== undefined,
+    );
+    const common = {
+      ...Object.fromEntries(given),
+      HOST: '127.0.0.1',
+      MONGODB_URI: database.uri,
     };
+    // Pets and the store send their events to the gateways, for webhooks.
+    const extra: Record<ServiceName, (port: number) => Record<string, string>> =
+      {
+        pets: () => ({ GATEWAY_URL: urls('gateway') }),
+        store: () => ({ PETS_URL: urls('pets'), GATEWAY_URL: urls('gateway') }),
+        gateway: (port) => ({
+          HOST: env.HOST ?? '127.0.0.1',
+          PETS_URL: urls('pets'),
+          STORE_URL: urls('store'),
+          ADMIN_API_KEY: secrets.adminApiKey,
+          PUBLIC_URL: env.PUBLIC_URL ?? url(port),
+        }),
+      };
     for (const service of SERVICES) {
       processes[service] = await Promise.all(
         ports[service].map(async (port, index) => {
-          const metricsPort = options.metrics === false ? undefined : await freePort();
-          const own = { PORT: String(port), INTERNAL_TOKEN: secrets.internalToken };
-          const metrics = metricsPort !== undefined && { METRICS_PORT: String(metricsPort) };
+          const metricsPort =
+            options.metrics === false ? undefined : await freePort();
+          const own = {
+            PORT: String(port),
+            INTERNAL_TOKEN: secrets.internalToken,
+          };
+          const metrics = metricsPort !== undefined && {
+            METRICS_PORT: String(metricsPort),
+          };
           return new ServiceProcess({
             name: replicas[service] === 1 ? service : `${service}-${index + 1}`,
-            entry: join(import.meta.dirname, `../../../services/${service}/dist/main.js`),
+            entry: join(
+              import.meta.dirname,
+              `../../../services/${service}/dist/main.js`,
+            ),
             nodeArgs: options.nodeArgs?.[service],
             env: { ...common, ...extra[service](port), ...own, ...metrics },
             url: url(port),
-            metricsUrl: metricsPort === undefined ? undefined : `${url(metricsPort)}/metrics`,
+            metricsUrl:
+              metricsPort === undefined
+                ? undefined
+                : `${url(metricsPort)}/metrics`,
             stdio: options.stdio ?? 'inherit',
             onOutput: options.onOutput,
           });
@@ -144,8 +193,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       );
       await Promise.all(processes[service].map((process) => process.start()));
     }
-    const [pets, store, gateway] = [processes.pets[0], processes.store[0], processes.gateway[0]];
-    if (!pets || !store || !gateway) throw new Error('[stack] every service needs a process');
+    const [pets, store, gateway] = [
+      processes.pets[0],
+      processes.store[0],
+      processes.gateway[0],
+    ];
+    if (!pets || !store || !gateway)
+      throw new Error('[stack] every service needs a process');
     const first = { url: gateway.url, pets, store, gateway };
     return { ...first, ...secrets, database, replicas: processes, stop };
   } catch (error) {

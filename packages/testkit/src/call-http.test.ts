@@ -1,7 +1,12 @@
 import { text } from 'node:stream/consumers';
 import { expect, it } from 'vitest';
 import { callHttp } from './call-http.js';
-import { accounts, gatewayHeaders, testInternalToken, type Who } from './gateway-identity.js';
+import {
+  accounts,
+  gatewayHeaders,
+  testInternalToken,
+  type Who,
+} from './gateway-identity.js';
 import { serveHttp } from './serve-http.js';
 
 /** A server that answers what it was sent: method, path, headers (null when absent) and body. */
@@ -45,18 +50,25 @@ it('sends a value as JSON with its headers and parses the JSON answer', async ()
 it('sends an API key as a bearer token', async () => {
   await using echo = await serveEcho();
   const answer = await callHttp(echo.url, 'GET', '/', { apiKey: 'psk_key' });
-  expect(answer.body).toMatchObject({ authorization: 'Bearer psk_key', contentType: null });
+  expect(answer.body).toMatchObject({
+    authorization: 'Bearer psk_key',
+    contentType: null,
+  });
 });
 
 it('sends the headers the gateway adds for an account, a service or nobody', async () => {
   await using echo = await serveEcho();
-  const as = (who: Who) => callHttp(echo.url, 'GET', '/', { as: who }).then(({ body }) => body);
+  const as = (who: Who) =>
+    callHttp(echo.url, 'GET', '/', { as: who }).then(({ body }) => body);
   expect(await as(accounts.jane)).toMatchObject({
     token: testInternalToken,
     accountId: 'acct_jane1',
     role: 'customer',
   });
-  expect(await as('service')).toMatchObject({ token: testInternalToken, accountId: null });
+  expect(await as('service')).toMatchObject({
+    token: testInternalToken,
+    accountId: null,
+  });
   expect(await as('nobody')).toMatchObject({ token: null, accountId: null });
   expect(gatewayHeaders('service', 'another-token')).toEqual({
     'x-internal-token': 'another-token',
@@ -65,17 +77,30 @@ it('sends the headers the gateway adds for an account, a service or nobody', asy
 
 it('sends a string as it is, under the content type the caller gives', async () => {
   await using echo = await serveEcho();
-  const answer = await callHttp<{ contentType: string; body: string }>(echo.url, 'PUT', '/', {
+  const answer = await callHttp<{ contentType: string; body: string }>(
+    echo.url,
+    'PUT',
+    '/',
+    {
+      body: '{not json',
+      headers: { 'Content-Type': 'text/plain' },
+    },
+  );
+  expect(answer.body).toMatchObject({
+    contentType: 'text/plain',
     body: '{not json',
-    headers: { 'Content-Type': 'text/plain' },
   });
-  expect(answer.body).toMatchObject({ contentType: 'text/plain', body: '{not json' });
 });
 
 it('sends bytes as they are', async () => {
   await using echo = await serveEcho();
-  const answer = await callHttp(echo.url, 'POST', '/', { body: Buffer.from('{"a":1}') });
-  expect(answer.body).toMatchObject({ contentType: 'application/json', body: '{"a":1}' });
+  const answer = await callHttp(echo.url, 'POST', '/', {
+    body: Buffer.from('{"a":1}'),
+  });
+  expect(answer.body).toMatchObject({
+    contentType: 'application/json',
+    body: '{"a":1}',
+  });
 });
 
 it('answers an undefined body when there is none', async () => {
@@ -83,7 +108,10 @@ it('answers an undefined body when there is none', async () => {
     res.statusCode = 204;
     res.end();
   });
-  expect(await callHttp(empty.url, 'DELETE', '/x')).toMatchObject({ status: 204, body: undefined });
+  expect(await callHttp(empty.url, 'DELETE', '/x')).toMatchObject({
+    status: 204,
+    body: undefined,
+  });
 });
 
 it('answers a body that is not JSON as its text', async () => {
@@ -91,7 +119,10 @@ it('answers a body that is not JSON as its text', async () => {
     res.setHeader('content-type', 'text/plain');
     res.end('{not json');
   });
-  expect(await callHttp(plain.url, 'GET', '/')).toMatchObject({ status: 200, body: '{not json' });
+  expect(await callHttp(plain.url, 'GET', '/')).toMatchObject({
+    status: 200,
+    body: '{not json',
+  });
 });
 
 it('answers JSON that does not parse as its text, for the test to report', async () => {
@@ -99,5 +130,7 @@ it('answers JSON that does not parse as its text, for the test to report', async
     res.setHeader('content-type', 'application/json');
     res.end('{"id": 1,');
   });
-  expect(await callHttp(broken.url, 'GET', '/')).toMatchObject({ body: '{"id": 1,' });
+  expect(await callHttp(broken.url, 'GET', '/')).toMatchObject({
+    body: '{"id": 1,',
+  });
 });

@@ -43,11 +43,15 @@ export async function callHttp<Body = unknown>(
 }
 
 function sendsAsItIs(body: unknown): body is string | Uint8Array | undefined {
-  return body === undefined || typeof body === 'string' || body instanceof Uint8Array;
+  return (
+    body === undefined || typeof body === 'string' || body instanceof Uint8Array
+  );
 }
 
 /** Reads a `fetch` response whole: its body parsed when it is JSON, else as text. */
-export async function readAnswer<Body = unknown>(response: Response): Promise<HttpAnswer<Body>> {
+export async function readAnswer<Body = unknown>(
+  response: Response,
+): Promise<HttpAnswer<Body>> {
   const text = await response.text();
   return {
     status: response.status,
@@ -59,7 +63,12 @@ export async function readAnswer<Body = unknown>(response: Response): Promise<Ht
 /** A JSON body parsed; any other body, or JSON that does not parse, as its text. */
 function parsed(response: Response, text: string): unknown {
   if (text === '') return undefined;
-  if (!/^application\/(.+\+)?json\b/.test(response.headers.get('content-type') ?? '')) return text;
+  if (
+    !/^application\/(.+\+)?json\b/.test(
+      response.headers.get('content-type') ?? '',
+    )
+  )
+    return text;
   try {
     return JSON.parse(text);
   } catch {

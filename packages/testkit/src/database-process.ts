@@ -45,11 +45,15 @@ export async function startDatabaseProcess({
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code) => {
       void (async () => {
-        const log = logFile ? await readFile(logFile).catch(() => Buffer.alloc(0)) : undefined;
+        const log = logFile
+          ? await readFile(logFile).catch(() => Buffer.alloc(0))
+          : undefined;
         const logged = log?.subarray(logStart).toString('utf8') ?? '';
         const said = whyItExited(output + logged);
         startup.abort(
-          new Error(`[testkit] mongod exited during start-up (status ${code}): ${said}`),
+          new Error(
+            `[testkit] mongod exited during start-up (status ${code}): ${said}`,
+          ),
         );
         resolve();
       })();
@@ -59,7 +63,10 @@ export async function startDatabaseProcess({
     await stopGuarded(child);
     await exited;
   };
-  return answeringServer(addresses, 'embedded', stop, { timeoutMs, signal: startup.signal });
+  return answeringServer(addresses, 'embedded', stop, {
+    timeoutMs,
+    signal: startup.signal,
+  });
 }
 
 /**

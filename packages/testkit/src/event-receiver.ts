@@ -25,7 +25,9 @@ export class EventReceiver<Event> {
 
   /** The events it answered 202, in the order they came. */
   accepted(): Event[] {
-    return this.batches.filter(({ status }) => status === 202).flatMap(({ events }) => events);
+    return this.batches
+      .filter(({ status }) => status === 202)
+      .flatMap(({ events }) => events);
   }
 
   async start(): Promise<this> {
@@ -41,12 +43,18 @@ export class EventReceiver<Event> {
       };
       const token = req.headers['x-internal-token'];
       const status = this.status;
-      this.batches.push({ token: typeof token === 'string' ? token : undefined, events, status });
+      this.batches.push({
+        token: typeof token === 'string' ? token : undefined,
+        events,
+        status,
+      });
       const body =
         status === 202
           ? { recorded: events.length }
           : { code: 'internal', message: 'refused by the test', status };
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify(body));
     }, this.#port);
     this.#port = this.#served.port;
     return this;

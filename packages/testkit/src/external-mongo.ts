@@ -10,7 +10,9 @@ export async function useExternalMongo(uri: string): Promise<MongoServer> {
   const stop = async () => {
     const client = new MongoClient(uri);
     try {
-      await Promise.all(names.issued.map((name) => client.db(name).dropDatabase()));
+      await Promise.all(
+        names.issued.map((name) => client.db(name).dropDatabase()),
+      );
     } finally {
       await client.close();
     }

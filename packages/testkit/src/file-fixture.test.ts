@@ -22,7 +22,9 @@ describe('fileFixture', () => {
     expect(resource.id).toBe(1);
   });
 
-  it('gives every later test of the file the same one, not yet disposed', ({ resource }) => {
+  it('gives every later test of the file the same one, not yet disposed', ({
+    resource,
+  }) => {
     expect(resource.id).toBe(1);
     expect(started).toBe(1);
     expect(disposed).toBe(0);

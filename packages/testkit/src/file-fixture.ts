@@ -4,7 +4,10 @@
  */
 export function fileFixture<T extends AsyncDisposable>(
   start: () => Promise<T>,
-): [(context: object, use: (value: T) => Promise<void>) => Promise<void>, { scope: 'file' }] {
+): [
+  (context: object, use: (value: T) => Promise<void>) => Promise<void>,
+  { scope: 'file' },
+] {
   return [
     // Vitest reads the fixtures a fixture needs from its first parameter, which must be an
     // object pattern; this one needs none.

@@ -40,7 +40,8 @@ export function spawnGuarded(
 /** Ends a guarded command and resolves with its exit code once it has exited. */
 export async function stopGuarded(child: ChildProcess): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve(child.exitCode);
     else
       child.once('exit', (code) => {
         resolve(code);

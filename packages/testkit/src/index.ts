@@ -7,7 +7,12 @@ export { initiateReplicaSet, replicaSetName } from './replica-set.js';
 export { serviceTestEnv } from './service-test-env.js';
 export { serveHttp, type HttpHandler, type ServedHttp } from './serve-http.js';
 export { EventReceiver, type ReceivedBatch } from './event-receiver.js';
-export { callHttp, readAnswer, type HttpAnswer, type HttpCallOptions } from './call-http.js';
+export {
+  callHttp,
+  readAnswer,
+  type HttpAnswer,
+  type HttpCallOptions,
+} from './call-http.js';
 export {
   accounts,
   gatewayHeaders,
@@ -18,5 +23,9 @@ export {
 export { ServiceUnderTest, type RunningService } from './service-under-test.js';
 export { fileFixture } from './file-fixture.js';
 export { freePort } from './free-port.js';
-export { spawnGuarded, stopGuarded, type GuardedOptions } from './guarded-process.js';
+export {
+  spawnGuarded,
+  stopGuarded,
+  type GuardedOptions,
+} from './guarded-process.js';
 export { runMain, type RunningMain } from './run-main.js';

@@ -18,7 +18,13 @@ export const containerLabel = 'petstore.testkit';
 export async function startMongoContainer(image: string): Promise<MongoServer> {
   const { GenericContainer, Wait } = await loadTestcontainers();
   const container = await new GenericContainer(image)
-    .withCommand(['--bind_ip_all', '--replSet', replicaSetName, '--wiredTigerCacheSizeGB', '0.25'])
+    .withCommand([
+      '--bind_ip_all',
+      '--replSet',
+      replicaSetName,
+      '--wiredTigerCacheSizeGB',
+      '0.25',
+    ])
     .withExposedPorts(mongoPort)
     .withLabels({ [containerLabel]: 'true' })
     .withWaitStrategy(Wait.forLogMessage(/Waiting for connections/))

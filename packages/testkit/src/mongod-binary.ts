@@ -4,7 +4,15 @@ import { repoRoot } from './repo-root.js';
 
 /** Where scripts/install-mongod.sh puts mongod when MongoDB's downloads cannot be reached. */
 export function mongodFromWheel(): string {
-  return join(repoRoot(), '.tools', 'mongod', 'fiftyone', 'db', 'bin', 'mongod');
+  return join(
+    repoRoot(),
+    '.tools',
+    'mongod',
+    'fiftyone',
+    'db',
+    'bin',
+    'mongod',
+  );
 }
 
 interface PinnedMongod {
@@ -15,7 +23,9 @@ interface PinnedMongod {
 /** The version and download folder the root package.json pins (`config.mongodbMemoryServer`). */
 function pinned(): PinnedMongod {
   const root = repoRoot();
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  const manifest = JSON.parse(
+    readFileSync(join(root, 'package.json'), 'utf8'),
+  ) as {
     config: { mongodbMemoryServer: PinnedMongod };
   };
   const { version, downloadDir } = manifest.config.mongodbMemoryServer;
@@ -28,7 +38,9 @@ function pinned(): PinnedMongod {
  * mongodb-memory-server's, of the version the root package.json pins, downloaded once. The same
  * wherever the caller runs from.
  */
-export async function mongodBinary(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function mongodBinary(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   if (env.MONGOMS_SYSTEM_BINARY) return env.MONGOMS_SYSTEM_BINARY;
   const fromWheel = mongodFromWheel();
   if (existsSync(fromWheel)) return fromWheel;

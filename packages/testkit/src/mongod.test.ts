@@ -22,7 +22,9 @@ async function newFolder(): Promise<string> {
 /** The ids of the mongod processes (not the shells around them) whose command line names `text`. */
 async function mongodsNaming(text: string): Promise<string[]> {
   const pattern = `^[^ ]*mongod .*${text}`;
-  const result = await run('pgrep', ['-f', pattern]).catch(() => ({ stdout: '' }));
+  const result = await run('pgrep', ['-f', pattern]).catch(() => ({
+    stdout: '',
+  }));
   return result.stdout.split('\n').filter(Boolean);
 }
 
@@ -34,7 +36,9 @@ async function dbPathOf(port: string): Promise<string> {
 }
 
 afterEach(async () => {
-  await Promise.all(folders.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(
+    folders.splice(0).map((dir) => rm(dir, { recursive: true, force: true })),
+  );
 });
 
 describe('the embedded mongod', () => {
@@ -48,7 +52,9 @@ describe('the embedded mongod', () => {
 
     expect(await mongodsNaming(`--port ${port} `)).toEqual([]);
     expect(existsSync(dbPath)).toBe(false);
-    const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 300 });
+    const client = new MongoClient(server.uri, {
+      serverSelectionTimeoutMS: 300,
+    });
     await expect(client.db('admin').command({ ping: 1 })).rejects.toThrow();
     await client.close();
   });
@@ -58,9 +64,14 @@ describe('the embedded mongod', () => {
     const client = await MongoClient.connect(server.uri);
     try {
       const hello = await client.db('admin').command({ hello: 1 });
-      expect(hello).toMatchObject({ setName: 'petstore', isWritablePrimary: true });
+      expect(hello).toMatchObject({
+        setName: 'petstore',
+        isWritablePrimary: true,
+      });
       expect(hello.hosts).toEqual([`127.0.0.1:${new URL(server.uri).port}`]);
-      expect(new URL(server.uri).searchParams.get('replicaSet')).toBe('petstore');
+      expect(new URL(server.uri).searchParams.get('replicaSet')).toBe(
+        'petstore',
+      );
     } finally {
       await client.close();
     }
@@ -72,7 +83,9 @@ describe('the embedded mongod', () => {
     try {
       const db = client.db(server.databaseName('store'));
       const orders = db.collection<{ _id: number; petId: number }>('orders');
-      const stock = db.collection<{ _id: number; quantity: number }>('inventory');
+      const stock = db.collection<{ _id: number; quantity: number }>(
+        'inventory',
+      );
       await stock.insertOne({ _id: 7, quantity: 1 });
       const order = async (id: number) =>
         client.withSession((session) =>
@@ -101,7 +114,9 @@ describe('the embedded mongod', () => {
     await using server = await startMongod();
     const client = await MongoClient.connect(server.uri);
     try {
-      const pets = client.db(server.databaseName('pets')).collection<{ _id: number }>('pets');
+      const pets = client
+        .db(server.databaseName('pets'))
+        .collection<{ _id: number }>('pets');
       const stream = pets.watch();
       // The first try opens the stream, from now on.
       expect(await stream.tryNext()).toBeNull();
@@ -115,9 +130,18 @@ describe('the embedded mongod', () => {
       ];
       await stream.close();
 
-      expect(first).toMatchObject({ operationType: 'insert', documentKey: { _id: 0 } });
-      expect(second).toMatchObject({ operationType: 'insert', documentKey: { _id: 1 } });
-      expect(third).toMatchObject({ operationType: 'delete', documentKey: { _id: 0 } });
+      expect(first).toMatchObject({
+        operationType: 'insert',
+        documentKey: { _id: 0 },
+      });
+      expect(second).toMatchObject({
+        operationType: 'insert',
+        documentKey: { _id: 1 },
+      });
+      expect(third).toMatchObject({
+        operationType: 'delete',
+        documentKey: { _id: 0 },
+      });
       const resumed = pets.watch([], { resumeAfter: first._id });
       expect(await resumed.next()).toMatchObject({ documentKey: { _id: 1 } });
       await resumed.close();
@@ -147,7 +171,10 @@ describe('the embedded mongod', () => {
           .findOne({ _id: 1 as never });
         expect(pet).toEqual({ _id: 1, name: 'Rex' });
         const hello = await reader.db('admin').command({ hello: 1 });
-        expect(hello).toMatchObject({ setName: 'petstore', isWritablePrimary: true });
+        expect(hello).toMatchObject({
+          setName: 'petstore',
+          isWritablePrimary: true,
+        });
         expect(hello.hosts).toEqual([`127.0.0.1:${port}`]);
       } finally {
         await reader.close();
@@ -160,28 +187,41 @@ describe('the embedded mongod', () => {
     const dataDir = await newFolder();
     const first = await startMongod({ dataDir });
     const writer = await MongoClient.connect(first.uri);
-    const orders = writer.db('petstore_store').collection<{ _id: number; open: boolean }>('orders');
+    const orders = writer
+      .db('petstore_store')
+      .collection<{ _id: number; open: boolean }>('orders');
     await orders.insertMany(
-      Array.from({ length: 200 }, (_, index) => ({ _id: index + 1, open: true })),
+      Array.from({ length: 200 }, (_, index) => ({
+        _id: index + 1,
+        open: true,
+      })),
     );
     await Promise.all(
       Array.from({ length: 50 }, (_, index) =>
-        orders.updateOne({ _id: index + 1, open: true }, { $set: { open: false } }),
+        orders.updateOne(
+          { _id: index + 1, open: true },
+          { $set: { open: false } },
+        ),
       ),
     );
     await orders.deleteOne({ _id: 200 });
     const [pid] = await mongodsNaming(dataDir);
     process.kill(Number(pid), 'SIGKILL');
-    await vi.waitUntil(async () => (await mongodsNaming(dataDir)).length === 0, {
-      timeout: 10_000,
-      interval: 50,
-    });
+    await vi.waitUntil(
+      async () => (await mongodsNaming(dataDir)).length === 0,
+      {
+        timeout: 10_000,
+        interval: 50,
+      },
+    );
     await writer.close();
     await first.stop();
 
     await using second = await startMongod({ dataDir });
     const reader = await MongoClient.connect(second.uri);
-    const kept = reader.db('petstore_store').collection<{ _id: number; open: boolean }>('orders');
+    const kept = reader
+      .db('petstore_store')
+      .collection<{ _id: number; open: boolean }>('orders');
     expect(await kept.countDocuments({})).toBe(199);
     expect(await kept.countDocuments({ open: false })).toBe(50);
     await reader.close();
@@ -190,7 +230,10 @@ describe('the embedded mongod', () => {
   it('fails at once, saying why, when mongod exits during start-up', async () => {
     const dataDir = await newFolder();
     // The log is appended to: an error of an earlier run is not this one's reason.
-    await writeFile(join(dataDir, 'mongod.log'), '{"s":"E","msg":"an earlier run failed"}\n');
+    await writeFile(
+      join(dataDir, 'mongod.log'),
+      '{"s":"E","msg":"an earlier run failed"}\n',
+    );
     await using running = await startMongod({ dataDir });
 
     // A second mongod on the same folder finds it locked.
@@ -202,39 +245,55 @@ describe('the embedded mongod', () => {
     await expect(refused).rejects.not.toThrow('an earlier run failed');
     // The first one, holding the folder, still answers.
     const client = await MongoClient.connect(running.uri);
-    expect(await client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
+    expect(await client.db('admin').command({ ping: 1 })).toMatchObject({
+      ok: 1,
+    });
     await client.close();
   });
 
   it.each([
     ['a folder of its own', true],
     ['a temporary folder', false],
-  ])('stops, with %s, when the process that started it is killed', async (_, ownFolder) => {
-    const dataDir = ownFolder ? await newFolder() : '';
-    const holder = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(import.meta.dirname, 'test-support', 'hold-embedded-database.ts'),
-        ...(ownFolder ? [dataDir] : []),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const [uri] = (await once(holder.stdout.setEncoding('utf8'), 'data')) as [string];
-    expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\//);
-    const port = new URL(uri.trim()).port;
-    const dbPath = await dbPathOf(port);
-    expect(await mongodsNaming(`--port ${port} `)).not.toHaveLength(0);
+  ])(
+    'stops, with %s, when the process that started it is killed',
+    async (_, ownFolder) => {
+      const dataDir = ownFolder ? await newFolder() : '';
+      const holder = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(
+            import.meta.dirname,
+            'test-support',
+            'hold-embedded-database.ts',
+          ),
+          ...(ownFolder ? [dataDir] : []),
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const [uri] = (await once(holder.stdout.setEncoding('utf8'), 'data')) as [
+        string,
+      ];
+      expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\//);
+      const port = new URL(uri.trim()).port;
+      const dbPath = await dbPathOf(port);
+      expect(await mongodsNaming(`--port ${port} `)).not.toHaveLength(0);
 
-    holder.kill('SIGKILL');
-    await once(holder, 'exit');
+      holder.kill('SIGKILL');
+      await once(holder, 'exit');
 
-    await vi.waitUntil(async () => (await mongodsNaming(`--port ${port} `)).length === 0, {
-      timeout: 15_000,
-      interval: 100,
-    });
-    // A temporary folder goes with it; a folder of its own keeps the data.
-    await vi.waitUntil(() => existsSync(dbPath) === ownFolder, { timeout: 5_000 });
-  });
+      await vi.waitUntil(
+        async () => (await mongodsNaming(`--port ${port} `)).length === 0,
+        {
+          timeout: 15_000,
+          interval: 100,
+        },
+      );
+      // A temporary folder goes with it; a folder of its own keeps the data.
+      await vi.waitUntil(() => existsSync(dbPath) === ownFolder, {
+        timeout: 5_000,
+      });
+    },
+  );
 });

@@ -43,10 +43,13 @@ exit "$status"`;
  * a write with the default write concern (majority) once it is in the journal. A process of this
  * one's own, never outliving it.
  */
-export async function startMongod(options: MongodOptions = {}): Promise<MongoServer> {
+export async function startMongod(
+  options: MongodOptions = {},
+): Promise<MongoServer> {
   const binary = await mongodBinary();
   const port = options.port ?? (await freePort());
-  const dbPath = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'petstore-mongod-')));
+  const dbPath =
+    options.dataDir ?? (await mkdtemp(join(tmpdir(), 'petstore-mongod-')));
   const args = [
     ...['--port', String(port), '--bind_ip', '127.0.0.1', '--nounixsocket'],
     ...['--dbpath', dbPath, '--replSet', replicaSetName],
@@ -65,13 +68,21 @@ export async function startMongod(options: MongodOptions = {}): Promise<MongoSer
     args.push('--logpath', logFile, '--logappend', '--quiet');
   } else {
     // A test's data: no diagnostics kept, and an oplog of a size that suits a test.
-    args.push('--oplogSize', '128', '--setParameter', 'diagnosticDataCollectionEnabled=false');
+    args.push(
+      '--oplogSize',
+      '128',
+      '--setParameter',
+      'diagnosticDataCollectionEnabled=false',
+    );
   }
   const member = `127.0.0.1:${port}`;
   return startDatabaseProcess({
     ...(options.dataDir
       ? { command: binary, args }
-      : { command: 'sh', args: ['-c', removingFolderAfter, 'sh', dbPath, binary, ...args] }),
+      : {
+          command: 'sh',
+          args: ['-c', removingFolderAfter, 'sh', dbPath, binary, ...args],
+        }),
     addresses: {
       uri: `mongodb://${member}/?replicaSet=${replicaSetName}`,
       directUri: `mongodb://${member}/?directConnection=true`,

@@ -25,13 +25,19 @@ export async function initiateReplicaSet(
   timeoutMs = 60_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const client = new MongoClient(directUri, { serverSelectionTimeoutMS: timeoutMs });
+  const client = new MongoClient(directUri, {
+    serverSelectionTimeoutMS: timeoutMs,
+  });
   try {
     const admin = client.db('admin');
     const config = await admin.command({ replSetGetConfig: 1 }).then(
       (answer) => answer.config as ReplicaSetConfig,
       (error: unknown) => {
-        if (error instanceof MongoServerError && error.code === NOT_YET_INITIALIZED) return;
+        if (
+          error instanceof MongoServerError &&
+          error.code === NOT_YET_INITIALIZED
+        )
+          return;
         throw error;
       },
     );
@@ -51,7 +57,10 @@ export async function initiateReplicaSet(
     }
     // A transaction its dead client left locks its documents this long, not MongoDB's 60 s
     // (docs/configuration.md).
-    await admin.command({ setParameter: 1, transactionLifetimeLimitSeconds: 6 });
+    await admin.command({
+      setParameter: 1,
+      transactionLifetimeLimitSeconds: 6,
+    });
     for (;;) {
       const hello = await admin.command({ hello: 1 });
       if (hello.isWritablePrimary) return;

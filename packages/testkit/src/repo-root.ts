@@ -7,7 +7,8 @@ export function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('[testkit] pnpm-workspace.yaml not found above testkit');
+    if (parent === dir)
+      throw new Error('[testkit] pnpm-workspace.yaml not found above testkit');
     dir = parent;
   }
   return dir;

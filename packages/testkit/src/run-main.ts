@@ -15,7 +15,10 @@ export interface RunningMain extends AsyncDisposable {
  * (and PATH), so a test sees what the environment alone configures. `await using` kills it if it
  * is still running.
  */
-export function runMain(entry: string, env: Record<string, string>): RunningMain {
+export function runMain(
+  entry: string,
+  env: Record<string, string>,
+): RunningMain {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -28,12 +31,15 @@ export function runMain(entry: string, env: Record<string, string>): RunningMain
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const exited = once(child, 'exit') as Promise<
+    [number | null, NodeJS.Signals | null]
+  >;
   return {
     child,
     exited,
     async [Symbol.asyncDispose]() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null)
+        child.kill('SIGKILL');
       await exited;
     },
     output: () => ({ stdout, stderr }),

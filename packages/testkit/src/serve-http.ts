@@ -1,4 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ServedHttp extends AsyncDisposable {
@@ -9,13 +13,19 @@ export interface ServedHttp extends AsyncDisposable {
 }
 
 /** A Node request listener or a Koa app's `callback()`, which returns a promise. */
-export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+export type HttpHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+) => unknown;
 
 /**
  * Serves a request listener (e.g. a Koa app's `callback()`) on a free port of 127.0.0.1 over
  * real sockets, until closed; `await using` closes it, open connections included.
  */
-export async function serveHttp(handler: HttpHandler, port = 0): Promise<ServedHttp> {
+export async function serveHttp(
+  handler: HttpHandler,
+  port = 0,
+): Promise<ServedHttp> {
   const server = createServer((req, res) => void handler(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

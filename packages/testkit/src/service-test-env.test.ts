@@ -8,7 +8,9 @@ const mongo = {
 } as MongoServer;
 
 it('gives a service a database of its own, a free port, the token and no log lines', () => {
-  expect(serviceTestEnv(mongo, { database: 'pets', internalToken: 't'.repeat(32) })).toEqual({
+  expect(
+    serviceTestEnv(mongo, { database: 'pets', internalToken: 't'.repeat(32) }),
+  ).toEqual({
     MONGODB_URI: 'mongodb://127.0.0.1:27017',
     MONGODB_DB: 'pets_0a1b2c3d',
     INTERNAL_TOKEN: 't'.repeat(32),
@@ -23,5 +25,9 @@ it('takes more variables, or others in place of its own', () => {
     { database: 'store', internalToken: 't'.repeat(32) },
     { LOG_LEVEL: 'info', PETS_URL: 'http://127.0.0.1:9' },
   );
-  expect(env).toMatchObject({ LOG_LEVEL: 'info', PETS_URL: 'http://127.0.0.1:9', PORT: '0' });
+  expect(env).toMatchObject({
+    LOG_LEVEL: 'info',
+    PETS_URL: 'http://127.0.0.1:9',
+    PORT: '0',
+  });
 });

@@ -11,10 +11,14 @@ const whoAmI = (port: number) =>
   }, port);
 
 it('starts again on the port it had, and calls as the account it was given', async () => {
-  await using service = await new ServiceUnderTest(whoAmI, { as: accounts.admin }).start();
+  await using service = await new ServiceUnderTest(whoAmI, {
+    as: accounts.admin,
+  }).start();
   const { port, url } = service;
   expect(port).toBeGreaterThan(0);
-  expect((await service.call('GET', '/')).body).toEqual({ accountId: 'acct_admin1' });
+  expect((await service.call('GET', '/')).body).toEqual({
+    accountId: 'acct_admin1',
+  });
 
   await service.stop();
   await expect(service.call('GET', '/')).rejects.toThrow();

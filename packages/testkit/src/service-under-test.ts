@@ -1,4 +1,8 @@
-import { callHttp, type HttpAnswer, type HttpCallOptions } from './call-http.js';
+import {
+  callHttp,
+  type HttpAnswer,
+  type HttpCallOptions,
+} from './call-http.js';
 import type { Who } from './gateway-identity.js';
 
 /** A service as its start function leaves it running. */
@@ -46,7 +50,10 @@ export class ServiceUnderTest implements AsyncDisposable {
     path: string,
     options?: HttpCallOptions,
   ): Promise<HttpAnswer<Body>> {
-    return callHttp<Body>(this.url, method, path, { as: this.options.as, ...options });
+    return callHttp<Body>(this.url, method, path, {
+      as: this.options.as,
+      ...options,
+    });
   }
 
   [Symbol.asyncDispose](): Promise<void> {

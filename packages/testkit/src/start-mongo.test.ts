@@ -28,7 +28,9 @@ describe('startMongo', () => {
   });
 
   it('hands out database names no other caller uses', () => {
-    const names = new Set(Array.from({ length: 50 }, () => server.databaseName('pets')));
+    const names = new Set(
+      Array.from({ length: 50 }, () => server.databaseName('pets')),
+    );
     expect(names.size).toBe(50);
     for (const name of names) expect(name).toMatch(/^pets_[0-9a-f]{8}$/);
   });
@@ -59,7 +61,9 @@ describe('startMongo', () => {
     await categories.createIndex({ name: 1 }, { unique: true });
     await categories.insertOne({ name: 'Dogs' });
 
-    const error: unknown = await categories.insertOne({ name: 'Dogs' }).catch((e: unknown) => e);
+    const error: unknown = await categories
+      .insertOne({ name: 'Dogs' })
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(MongoServerError);
     expect((error as MongoServerError).code).toBe(11000);
@@ -80,7 +84,10 @@ describe('startMongo', () => {
     expect(await next()).toBe(1);
     expect(await next()).toBe(2);
     expect(await next()).toBe(3);
-    expect(await counters.findOne({ _id: 'pets' })).toEqual({ _id: 'pets', value: 3 });
+    expect(await counters.findOne({ _id: 'pets' })).toEqual({
+      _id: 'pets',
+      value: 3,
+    });
   });
 
   it('runs transactions and change streams, as a replica set does', async () => {

@@ -9,8 +9,11 @@ import type { MongoServer } from './mongo-server.js';
  * its data in a temporary folder. Containers are asked for by name, never inferred from a Docker
  * daemon that happens to answer, so the same command tests the same way on every machine.
  */
-export async function startMongo(env: NodeJS.ProcessEnv = process.env): Promise<MongoServer> {
+export async function startMongo(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<MongoServer> {
   if (env.MONGODB_URI) return useExternalMongo(env.MONGODB_URI);
-  if (env.PETSTORE_TEST_MONGO_IMAGE) return startMongoContainer(env.PETSTORE_TEST_MONGO_IMAGE);
+  if (env.PETSTORE_TEST_MONGO_IMAGE)
+    return startMongoContainer(env.PETSTORE_TEST_MONGO_IMAGE);
   return startMongod();
 }

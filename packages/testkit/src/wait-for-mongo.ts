@@ -21,15 +21,21 @@ export async function waitForMongo(
   }
   for (;;) {
     signal?.throwIfAborted();
-    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 500, connectTimeoutMS: 500 });
+    const client = new MongoClient(uri, {
+      serverSelectionTimeoutMS: 500,
+      connectTimeoutMS: 500,
+    });
     try {
       await client.db('admin').command({ ping: 1 });
       return;
     } catch (error) {
       if (Date.now() > deadline) {
-        throw new Error(`[testkit] no MongoDB answered at ${uri} within ${timeoutMs} ms`, {
-          cause: error,
-        });
+        throw new Error(
+          `[testkit] no MongoDB answered at ${uri} within ${timeoutMs} ms`,
+          {
+            cause: error,
+          },
+        );
       }
       await sleep(100);
     } finally {
@@ -40,9 +46,16 @@ export async function waitForMongo(
 
 /** The host and port of a `mongodb://` URI naming one server. */
 function singleHost(uri: string): { host: string; port: number } | undefined {
-  if (!uri.startsWith('mongodb://') || uri.slice(10).split('/')[0]?.includes(',')) return;
+  if (
+    !uri.startsWith('mongodb://') ||
+    uri.slice(10).split('/')[0]?.includes(',')
+  )
+    return;
   const { hostname, port } = new URL(uri);
-  return { host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || 27017) };
+  return {
+    host: hostname.replace(/^\[|\]$/g, ''),
+    port: Number(port || 27017),
+  };
 }
 
 function accepts(address: { host: string; port: number }): Promise<boolean> {

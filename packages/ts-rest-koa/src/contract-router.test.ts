@@ -55,12 +55,16 @@ describe('matching', () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       code: 'validation_failed',
-      details: [{ path: 'params.bookId', message: 'Expected number, received nan' }],
+      details: [
+        { path: 'params.bookId', message: 'Expected number, received nan' },
+      ],
     });
   });
 
   const c = initContract();
-  const responses = { 200: z.object({ route: z.string(), id: z.string().optional() }) };
+  const responses = {
+    200: z.object({ route: z.string(), id: z.string().optional() }),
+  };
   const thingsContract = c.router({
     searchThings: { method: 'GET', path: '/things/search', responses },
     listOrGetThing: { method: 'GET', path: '/things/:id?', responses },
@@ -70,12 +74,18 @@ describe('matching', () => {
     serveHttp(
       createTestApp(
         createKoaRouter(thingsContract, {
-          searchThings: () => ({ status: 200, body: { route: 'searchThings' } }),
+          searchThings: () => ({
+            status: 200,
+            body: { route: 'searchThings' },
+          }),
           listOrGetThing: ({ params }) => ({
             status: 200,
             body: { route: 'listOrGetThing', ...params },
           }),
-          deleteThing: ({ params }) => ({ status: 200, body: { route: 'deleteThing', ...params } }),
+          deleteThing: ({ params }) => ({
+            status: 200,
+            body: { route: 'deleteThing', ...params },
+          }),
         }),
       ).callback(),
     );

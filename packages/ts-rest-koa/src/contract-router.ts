@@ -14,7 +14,8 @@ const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
  */
 export function routerPath(path: string): string {
   return path.replace(/\/([^/]*)/g, (_, segment: string) => {
-    if (!segment.startsWith(':')) return `/${segment.replace(RESERVED, '\\$&')}`;
+    if (!segment.startsWith(':'))
+      return `/${segment.replace(RESERVED, '\\$&')}`;
     const optional = segment.endsWith('?');
     const name = segment.slice(1, optional ? -1 : undefined);
     const parameter = `/:${PLAIN_NAME.test(name) ? name : JSON.stringify(name)}`;
@@ -30,20 +31,24 @@ export function routerPath(path: string): string {
  */
 export function contractRouter<TState = DefaultState>(): Router<TState> {
   const router = new Router<TState>({ sensitive: true, strict: true });
-  router.on(RouterEvents.NotFound, async function answerOtherMethods(ctx, next) {
-    // `Allow`: every method of the routes matching the path (the router gives each `GET` route
-    // `HEAD` too) and `OPTIONS`, sorted. Set before throwing, so it survives an error middleware
-    // that only sets status and body; the error's `headers` carry it to Koa's own error handler.
-    const methods = (ctx.matched ?? []).flatMap((layer) => layer.methods);
-    if (methods.length === 0) {
-      await next();
-      return;
-    }
-    const allow = [...new Set(['OPTIONS', ...methods])].sort();
-    ctx.set('Allow', allow.join(', '));
-    if (ctx.method !== 'OPTIONS') throw new MethodNotAllowedError(ctx.method, allow);
-    ctx.status = 204;
-  });
+  router.on(
+    RouterEvents.NotFound,
+    async function answerOtherMethods(ctx, next) {
+      // `Allow`: every method of the routes matching the path (the router gives each `GET` route
+      // `HEAD` too) and `OPTIONS`, sorted. Set before throwing, so it survives an error middleware
+      // that only sets status and body; the error's `headers` carry it to Koa's own error handler.
+      const methods = (ctx.matched ?? []).flatMap((layer) => layer.methods);
+      if (methods.length === 0) {
+        await next();
+        return;
+      }
+      const allow = [...new Set(['OPTIONS', ...methods])].sort();
+      ctx.set('Allow', allow.join(', '));
+      if (ctx.method !== 'OPTIONS')
+        throw new MethodNotAllowedError(ctx.method, allow);
+      ctx.status = 204;
+    },
+  );
   return router;
 }
 
@@ -61,5 +66,10 @@ export function addRoute<TState>(
     ctx.routeTemplate = route.path;
     await next();
   };
-  router.register(routerPath(route.path), [route.method], [matched, ...middleware], { name });
+  router.register(
+    routerPath(route.path),
+    [route.method],
+    [matched, ...middleware],
+    { name },
+  );
 }

@@ -14,7 +14,12 @@ describe('createKoaRouter', () => {
     await using server = await startBooks();
     const response = await fetch(`${server.url}/books/2`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ id: 2, title: 'Ariel', genre: 'poetry', quantity: 1 });
+    expect(await response.json()).toEqual({
+      id: 2,
+      title: 'Ariel',
+      genre: 'poetry',
+      quantity: 1,
+    });
   });
 
   it('answers the 404 a handler returns', async () => {
@@ -37,7 +42,9 @@ describe('createKoaRouter', () => {
 
   it('accepts repeated values for an array query field', async () => {
     await using server = await startBooks();
-    const response = await fetch(`${server.url}/books?genre=poetry&genre=history`);
+    const response = await fetch(
+      `${server.url}/books?genre=poetry&genre=history`,
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([
       expect.objectContaining({ id: 2 }),
@@ -66,18 +73,29 @@ describe('createKoaRouter', () => {
       status: 400,
       details: [
         { path: 'params.bookId', message: 'Expected number, received nan' },
-        { path: 'body.title', message: 'String must contain at least 1 character(s)' },
-        { path: 'body.quantity', message: 'Number must be greater than or equal to 0' },
+        {
+          path: 'body.title',
+          message: 'String must contain at least 1 character(s)',
+        },
+        {
+          path: 'body.quantity',
+          message: 'Number must be greater than or equal to 0',
+        },
       ],
     });
   });
 
   it('reports query issues with their field path', async () => {
     await using server = await startBooks();
-    const response = await fetch(`${server.url}/books?limit=0&genre=poetry&genre=cookery`);
+    const response = await fetch(
+      `${server.url}/books?limit=0&genre=poetry&genre=cookery`,
+    );
     expect(response.status).toBe(400);
     const body = (await response.json()) as { details: { path: string }[] };
-    expect(body.details.map(({ path }) => path)).toEqual(['query.genre.1', 'query.limit']);
+    expect(body.details.map(({ path }) => path)).toEqual([
+      'query.genre.1',
+      'query.limit',
+    ]);
   });
 
   it('answers 400 when a declared header is malformed', async () => {
@@ -117,7 +135,12 @@ describe('createKoaRouter', () => {
     await using server = await startBooks({ validateResponses: true }, books);
     await fetch(`${server.url}/books`, {
       method: 'POST',
-      ...json({ title: 'Beloved', genre: 'fiction', quantity: 2, isbn: '978-1400033416' }),
+      ...json({
+        title: 'Beloved',
+        genre: 'fiction',
+        quantity: 2,
+        isbn: '978-1400033416',
+      }),
     });
     expect(books.get(4)).toEqual({
       id: 4,

@@ -3,8 +3,16 @@ import { contractOperations, type ContractOperation } from '@petstore/contract';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import type { DefaultState, Middleware } from 'koa';
 import { addRoute, contractRouter } from './contract-router.js';
-import { bindRoutes, type LooseHandler, type RouterImplementation } from './route-handler.js';
-import { sendResponse, toHandlerResponse, validateResponse } from './response.js';
+import {
+  bindRoutes,
+  type LooseHandler,
+  type RouterImplementation,
+} from './route-handler.js';
+import {
+  sendResponse,
+  toHandlerResponse,
+  validateResponse,
+} from './response.js';
 import { validateRequest } from './validate-request.js';
 
 export interface RouteHandlerOptions {
@@ -12,7 +20,9 @@ export interface RouteHandlerOptions {
   validateResponses?: boolean;
 }
 
-export interface KoaRouterOptions<TState = DefaultState> extends RouteHandlerOptions {
+export interface KoaRouterOptions<
+  TState = DefaultState,
+> extends RouteHandlerOptions {
   /**
    * Route middleware for an operation, run once it matched and before its request is validated,
    * so that what it sets (headers) or throws applies to validation errors too: e.g. a deprecation
@@ -27,7 +37,10 @@ export interface KoaRouterOptions<TState = DefaultState> extends RouteHandlerOpt
  * operation's schemas and runs its handler. Paths the contract knows answer other methods with 405
  * (OPTIONS with 204); unknown paths are left to the next middleware.
  */
-export function createKoaRouter<TContract extends AppRouter, TState = DefaultState>(
+export function createKoaRouter<
+  TContract extends AppRouter,
+  TState = DefaultState,
+>(
   contract: TContract,
   implementation: RouterImplementation<TContract, TState>,
   { before, ...options }: KoaRouterOptions<TState> = {},
@@ -36,7 +49,8 @@ export function createKoaRouter<TContract extends AppRouter, TState = DefaultSta
   const handlers = routeHandlers(contract, implementation, options);
   for (const operation of contractOperations(contract)) {
     const handler = handlers.get(operation.route);
-    if (handler) addRoute(router, operation, [...(before?.(operation) ?? []), handler]);
+    if (handler)
+      addRoute(router, operation, [...(before?.(operation) ?? []), handler]);
   }
   return router;
 }
@@ -46,7 +60,10 @@ export function createKoaRouter<TContract extends AppRouter, TState = DefaultSta
  * (path parameters from `ctx.params`) and sends what the handler returns. Fails fast when the
  * implementation misses a handler.
  */
-export function routeHandlers<TContract extends AppRouter, TState = DefaultState>(
+export function routeHandlers<
+  TContract extends AppRouter,
+  TState = DefaultState,
+>(
   contract: TContract,
   implementation: RouterImplementation<TContract, TState>,
   { validateResponses = false }: RouteHandlerOptions = {},
@@ -71,7 +88,14 @@ function serveRoute<TState>(
       headers: ctx.headers,
       body: ctx.request.body,
     });
-    const response = toHandlerResponse(route, await handler({ ...request, ctx }));
-    sendResponse(ctx, route, validateResponses ? validateResponse(route, response) : response);
+    const response = toHandlerResponse(
+      route,
+      await handler({ ...request, ctx }),
+    );
+    sendResponse(
+      ctx,
+      route,
+      validateResponses ? validateResponse(route, response) : response,
+    );
   };
 }

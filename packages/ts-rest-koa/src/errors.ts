@@ -10,10 +10,14 @@ export interface ValidationIssue {
  * Flattens zod issues to `{ path: 'body.quantity', message }`, the path starting at `part`; a
  * property or parameter a strict schema does not list is named in the path of an issue of its own.
  */
-export function toValidationIssues(part: string, error: ZodError): ValidationIssue[] {
+export function toValidationIssues(
+  part: string,
+  error: ZodError,
+): ValidationIssue[] {
   return error.issues.flatMap((issue) => {
     const at = [part, ...issue.path];
-    if (issue.code !== 'unrecognized_keys') return [{ path: at.join('.'), message: issue.message }];
+    if (issue.code !== 'unrecognized_keys')
+      return [{ path: at.join('.'), message: issue.message }];
     return issue.keys.map((key) => ({
       path: [...at, key].join('.'),
       message: 'unknown parameter',
@@ -47,7 +51,9 @@ export class ResponseValidationError extends Error {
     readonly route: string,
     readonly details: ValidationIssue[],
   ) {
-    super(`[ts-rest-koa] response of ${route} does not match the contract: ${describe(details)}`);
+    super(
+      `[ts-rest-koa] response of ${route} does not match the contract: ${describe(details)}`,
+    );
   }
 }
 

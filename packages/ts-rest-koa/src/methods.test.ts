@@ -9,10 +9,13 @@ describe('methods and unknown paths', () => {
     await using server = await startBooks();
     const response = await fetch(`${server.url}/books/1`, { method: 'PATCH' });
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('DELETE, GET, HEAD, OPTIONS, PUT');
+    expect(response.headers.get('allow')).toBe(
+      'DELETE, GET, HEAD, OPTIONS, PUT',
+    );
     expect(await response.json()).toEqual({
       code: 'method_not_allowed',
-      message: 'PATCH is not allowed here; allowed: DELETE, GET, HEAD, OPTIONS, PUT',
+      message:
+        'PATCH is not allowed here; allowed: DELETE, GET, HEAD, OPTIONS, PUT',
       status: 405,
     });
   });

@@ -17,7 +17,11 @@ describe('response validation', () => {
     await using server = await startBooks({ validateResponses: false });
     const response = await fetch(`${server.url}/bestseller`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ id: 1, title: '', genre: 'cookery' });
+    expect(await response.json()).toEqual({
+      id: 1,
+      title: '',
+      genre: 'cookery',
+    });
   });
 
   it('sends the parsed body, dropping properties the contract does not declare', async () => {

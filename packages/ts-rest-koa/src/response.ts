@@ -6,7 +6,11 @@ import {
   type AppRoute,
 } from '@ts-rest/core';
 import type { Context } from 'koa';
-import { ResponseValidationError, toValidationIssues, type ValidationIssue } from './errors.js';
+import {
+  ResponseValidationError,
+  toValidationIssues,
+  type ValidationIssue,
+} from './errors.js';
 
 export interface HandlerResponse {
   status: number;
@@ -17,10 +21,16 @@ const invalid = (route: AppRoute, issues: ValidationIssue[]) =>
   new ResponseValidationError(`${route.method} ${route.path}`, issues);
 
 /** A handler must return `{ status, body }`; anything else is a bug in the service. */
-export function toHandlerResponse(route: AppRoute, result: unknown): HandlerResponse {
+export function toHandlerResponse(
+  route: AppRoute,
+  result: unknown,
+): HandlerResponse {
   if (isAppRouteResponse(result)) return result;
   throw invalid(route, [
-    { path: 'response', message: 'the handler did not return { status, body }' },
+    {
+      path: 'response',
+      message: 'the handler did not return { status, body }',
+    },
   ]);
 }
 
@@ -35,7 +45,10 @@ export function validateResponse(
   const declared = route.responses[status];
   if (declared === undefined) {
     throw invalid(route, [
-      { path: 'status', message: `status ${status} is not declared by the contract` },
+      {
+        path: 'status',
+        message: `status ${status} is not declared by the contract`,
+      },
     ]);
   }
   if (isAppRouteNoBody(declared)) {
@@ -44,8 +57,12 @@ export function validateResponse(
       { path: 'body', message: `status ${status} is declared without a body` },
     ]);
   }
-  const result = checkZodSchema(body, isAppRouteOtherResponse(declared) ? declared.body : declared);
-  if (!result.success) throw invalid(route, toValidationIssues('body', result.error));
+  const result = checkZodSchema(
+    body,
+    isAppRouteOtherResponse(declared) ? declared.body : declared,
+  );
+  if (!result.success)
+    throw invalid(route, toValidationIssues('body', result.error));
   return { status, body: result.data };
 }
 

@@ -22,10 +22,12 @@ declare module 'koa' {
 }
 
 /** What a handler receives: the validated, coerced request parts plus the Koa context. */
-export type RouteHandlerArgs<TRoute extends AppRoute, TState = DefaultState> = ServerInferRequest<
-  TRoute,
-  IncomingHttpHeaders
-> & { ctx: ParameterizedContext<TState> };
+export type RouteHandlerArgs<
+  TRoute extends AppRoute,
+  TState = DefaultState,
+> = ServerInferRequest<TRoute, IncomingHttpHeaders> & {
+  ctx: ParameterizedContext<TState>;
+};
 
 /** One of the responses the route declares; a status it does not declare does not compile. */
 export type RouteResponse<TRoute extends AppRoute> = ServerInferResponses<
@@ -39,7 +41,10 @@ export type RouteHandler<TRoute extends AppRoute, TState = DefaultState> = (
 ) => RouteResponse<TRoute> | Promise<RouteResponse<TRoute>>;
 
 /** One handler per route, nested like the contract. */
-export type RouterImplementation<TContract extends AppRouter, TState = DefaultState> = {
+export type RouterImplementation<
+  TContract extends AppRouter,
+  TState = DefaultState,
+> = {
   [TKey in keyof TContract]: TContract[TKey] extends AppRoute
     ? RouteHandler<TContract[TKey], TState>
     : TContract[TKey] extends AppRouter
@@ -48,7 +53,9 @@ export type RouterImplementation<TContract extends AppRouter, TState = DefaultSt
 };
 
 /** A handler seen loosely: its types were checked where it was written. */
-export type LooseHandler = (args: ValidatedRequest & { ctx: Context }) => unknown;
+export type LooseHandler = (
+  args: ValidatedRequest & { ctx: Context },
+) => unknown;
 
 /** Each route of a (nested) contract with its handler, failing fast on a missing one. */
 export function bindRoutes(
@@ -58,7 +65,9 @@ export function bindRoutes(
 ): [AppRoute, LooseHandler][] {
   return Object.entries(contract).flatMap(([key, entry]) => {
     const name = prefix === '' ? key : `${prefix}.${key}`;
-    const handler = (implementation as Record<string, unknown> | undefined)?.[key];
+    const handler = (implementation as Record<string, unknown> | undefined)?.[
+      key
+    ];
     if (!isAppRoute(entry)) return bindRoutes(entry, handler, name);
     if (typeof handler !== 'function') {
       throw new TypeError(`[ts-rest-koa] no handler for route ${name}`);

@@ -38,7 +38,10 @@ function issuesOf(run: () => unknown): unknown {
 
 describe('validateRequest', () => {
   it('keeps path parameters the schema does not name', () => {
-    expect(validateRequest(placeOrder, raw).params).toEqual({ shopId: 'north', orderId: 7 });
+    expect(validateRequest(placeOrder, raw).params).toEqual({
+      shopId: 'north',
+      orderId: 7,
+    });
   });
 
   it('checks declared headers case-insensitively and passes the others through unchecked', () => {
@@ -57,15 +60,18 @@ describe('validateRequest', () => {
     };
     expect(issuesOf(() => validateRequest(placeOrder, invalid))).toEqual([
       { path: 'params.orderId', message: 'Expected number, received nan' },
-      { path: 'headers.Idempotency-Key', message: 'String must contain at least 8 character(s)' },
+      {
+        path: 'headers.Idempotency-Key',
+        message: 'String must contain at least 8 character(s)',
+      },
       { path: 'body.quantity', message: 'Required' },
     ]);
   });
 
   it('reports a missing body at the body itself', () => {
-    expect(issuesOf(() => validateRequest(placeOrder, { ...raw, body: undefined }))).toEqual([
-      { path: 'body', message: 'Required' },
-    ]);
+    expect(
+      issuesOf(() => validateRequest(placeOrder, { ...raw, body: undefined })),
+    ).toEqual([{ path: 'body', message: 'Required' }]);
   });
 });
 
@@ -74,24 +80,42 @@ describe('validateRequest with strict schemas', () => {
     updateShop: {
       method: 'PATCH',
       path: '/shops/:shopId',
-      query: z.object({ dryRun: z.enum(['true', 'false']).optional() }).strict(),
+      query: z
+        .object({ dryRun: z.enum(['true', 'false']).optional() })
+        .strict(),
       body: z
-        .object({ name: z.string(), address: z.object({ city: z.string() }).strict() })
+        .object({
+          name: z.string(),
+          address: z.object({ city: z.string() }).strict(),
+        })
         .partial()
         .strict(),
       responses: { 200: z.object({}) },
     },
   }).updateShop;
   const getShop = c.router({
-    getShop: { method: 'GET', path: '/shops/:shopId', responses: { 200: z.object({}) } },
+    getShop: {
+      method: 'GET',
+      path: '/shops/:shopId',
+      responses: { 200: z.object({}) },
+    },
   }).getShop;
-  const shop = { params: { shopId: 'north' }, query: {}, headers: {}, body: {} };
+  const shop = {
+    params: { shopId: 'north' },
+    query: {},
+    headers: {},
+    body: {},
+  };
 
   it('names each unknown body property, at any depth, and each unknown query parameter', () => {
     const request = {
       ...shop,
       query: { dryRun: 'true', colour: 'red' },
-      body: { stauts: 'open', nmae: 'x', address: { city: 'Oslo', zip: '0150' } },
+      body: {
+        stauts: 'open',
+        nmae: 'x',
+        address: { city: 'Oslo', zip: '0150' },
+      },
     };
     expect(issuesOf(() => validateRequest(updateShop, request))).toEqual([
       { path: 'query.colour', message: 'unknown parameter' },
@@ -103,24 +127,35 @@ describe('validateRequest with strict schemas', () => {
 
   it('says what it refuses in the message, path first', () => {
     const request = { ...shop, body: { stauts: 'open' } };
-    expect(() => validateRequest(updateShop, request)).toThrow('body.stauts: unknown parameter');
+    expect(() => validateRequest(updateShop, request)).toThrow(
+      'body.stauts: unknown parameter',
+    );
   });
 
   it('refuses any query parameter on a route that declares no query', () => {
-    expect(issuesOf(() => validateRequest(getShop, { ...shop, query: { colour: 'x' } }))).toEqual([
-      { path: 'query.colour', message: 'unknown parameter' },
-    ]);
+    expect(
+      issuesOf(() =>
+        validateRequest(getShop, { ...shop, query: { colour: 'x' } }),
+      ),
+    ).toEqual([{ path: 'query.colour', message: 'unknown parameter' }]);
     expect(validateRequest(getShop, shop).query).toEqual({});
   });
 
   it('refuses a body, even an empty object, on a POST that takes none', () => {
     const closeShop = c.router({
-      closeShop: { method: 'POST', path: '/shops/:shopId/close', body: c.noBody(), responses: {} },
+      closeShop: {
+        method: 'POST',
+        path: '/shops/:shopId/close',
+        body: c.noBody(),
+        responses: {},
+      },
     }).closeShop;
     expect(issuesOf(() => validateRequest(closeShop, shop))).toEqual([
       { path: 'body', message: 'must be absent' },
     ]);
-    expect(validateRequest(closeShop, { ...shop, body: undefined }).body).toBeUndefined();
+    expect(
+      validateRequest(closeShop, { ...shop, body: undefined }).body,
+    ).toBeUndefined();
   });
 });
 
@@ -134,7 +169,12 @@ describe('coerceQuery', () => {
         preprocessed: z.preprocess((value) => value, z.array(z.string())),
       })
       .refine(() => true);
-    const query = { plain: 'a', optional: 'b', defaulted: 'c', preprocessed: 'd' };
+    const query = {
+      plain: 'a',
+      optional: 'b',
+      defaulted: 'c',
+      preprocessed: 'd',
+    };
     expect(coerceQuery(query, schema)).toEqual({
       plain: ['a'],
       optional: ['b'],
@@ -144,7 +184,10 @@ describe('coerceQuery', () => {
   });
 
   it('keeps repeated values, scalar fields and fields the schema does not name as they are', () => {
-    const schema = z.object({ status: z.array(z.string()), limit: z.coerce.number() });
+    const schema = z.object({
+      status: z.array(z.string()),
+      limit: z.coerce.number(),
+    });
     const query = { status: ['a', 'b'], limit: '5', other: 'x' };
     expect(coerceQuery(query, schema)).toEqual(query);
   });

@@ -9,7 +9,11 @@ import {
   type AppRoute,
 } from '@ts-rest/core';
 import { z } from 'zod';
-import { RequestValidationError, toValidationIssues, type ValidationIssue } from './errors.js';
+import {
+  RequestValidationError,
+  toValidationIssues,
+  type ValidationIssue,
+} from './errors.js';
 
 export interface RawRequest {
   params: Record<string, string>;
@@ -34,10 +38,20 @@ const NO_QUERY = z.object({}).strict();
  * property an issue, a route without a query schema takes no parameter, and one whose body is
  * `c.noBody()` takes no body; headers the schema does not name always pass. Throws one RequestValidationError listing the issues of all parts.
  */
-export function validateRequest(route: AppRoute, raw: RawRequest): ValidatedRequest {
+export function validateRequest(
+  route: AppRoute,
+  raw: RawRequest,
+): ValidatedRequest {
   const issues: ValidationIssue[] = [];
-  const check = (part: string, data: unknown, schema: unknown, keepExtraKeys = false): unknown => {
-    const result = checkZodSchema(data, schema, { passThroughExtraKeys: keepExtraKeys });
+  const check = (
+    part: string,
+    data: unknown,
+    schema: unknown,
+    keepExtraKeys = false,
+  ): unknown => {
+    const result = checkZodSchema(data, schema, {
+      passThroughExtraKeys: keepExtraKeys,
+    });
     if (result.success) return result.data;
     issues.push(...toValidationIssues(part, result.error));
     return undefined;
@@ -55,12 +69,22 @@ export function validateRequest(route: AppRoute, raw: RawRequest): ValidatedRequ
       : {
           ...raw.headers,
           ...lowercaseKeys(
-            check('headers', declaredHeaders(raw.headers, route.headers), route.headers),
+            check(
+              'headers',
+              declaredHeaders(raw.headers, route.headers),
+              route.headers,
+            ),
           ),
         },
-    body: isAppRouteMutation(route) ? check('body', raw.body, route.body) : undefined,
+    body: isAppRouteMutation(route)
+      ? check('body', raw.body, route.body)
+      : undefined,
   };
-  if (isAppRouteMutation(route) && isAppRouteNoBody(route.body) && raw.body !== undefined) {
+  if (
+    isAppRouteMutation(route) &&
+    isAppRouteNoBody(route.body) &&
+    raw.body !== undefined
+  ) {
     issues.push({ path: 'body', message: 'must be absent' });
   }
   if (issues.length > 0) throw new RequestValidationError(issues);
@@ -71,7 +95,10 @@ export function validateRequest(route: AppRoute, raw: RawRequest): ValidatedRequ
  * Koa parses `?status=a` as a string and `?status=a&status=b` as an array; for fields the
  * schema declares as arrays, a single value is wrapped so both spellings validate.
  */
-export function coerceQuery(query: ParsedUrlQuery, schema: unknown): ParsedUrlQuery {
+export function coerceQuery(
+  query: ParsedUrlQuery,
+  schema: unknown,
+): ParsedUrlQuery {
   const shape = objectShape(schema);
   if (shape === undefined) return query;
   return Object.fromEntries(
@@ -87,13 +114,20 @@ export function coerceQuery(query: ParsedUrlQuery, schema: unknown): ParsedUrlQu
 }
 
 /** Only the headers an object schema names, so headers the contract does not mention never fail. */
-function declaredHeaders(headers: IncomingHttpHeaders, schema: unknown): Record<string, unknown> {
+function declaredHeaders(
+  headers: IncomingHttpHeaders,
+  schema: unknown,
+): Record<string, unknown> {
   const shape = objectShape(schema);
   if (shape === undefined) return { ...headers };
-  return Object.fromEntries(Object.keys(shape).map((name) => [name, headers[name.toLowerCase()]]));
+  return Object.fromEntries(
+    Object.keys(shape).map((name) => [name, headers[name.toLowerCase()]]),
+  );
 }
 
 function lowercaseKeys(value: unknown): Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return {};
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.toLowerCase(), item]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key.toLowerCase(), item]),
+  );
 }

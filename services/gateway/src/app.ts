@@ -4,7 +4,11 @@ import {
   getPetDocumentation,
   OpenApiDocumentSchema,
 } from '@petstore/contract';
-import { createService, refuseBodyWhereNone, type Logger } from '@petstore/service-kit';
+import {
+  createService,
+  refuseBodyWhereNone,
+  type Logger,
+} from '@petstore/service-kit';
 import { routeHandlers } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
 import type { Db } from 'mongodb';
@@ -14,7 +18,11 @@ import { apiIndex, apiIndexRoutes } from './docs/api-index.js';
 import { docsAssets } from './docs/docs-page.js';
 import { upstreamReady, type Upstreams } from './proxy/upstreams.js';
 import type { RateLimits } from './rate-limits/rate-limits.js';
-import { gatewayContract, gatewayRoutes, type GatewayRoutesDeps } from './routes.js';
+import {
+  gatewayContract,
+  gatewayRoutes,
+  type GatewayRoutesDeps,
+} from './routes.js';
 import { authenticate } from './routing/authenticate.js';
 import { authorize } from './routing/authorize.js';
 import { deprecation } from './routing/deprecation.js';
@@ -36,7 +44,10 @@ import {
 const BODY_LIMIT_BYTES = 64 * 1024;
 const READINESS_TIMEOUT_MS = 1_000;
 
-export type AppDeps = Omit<GatewayRoutesDeps, 'openApiDocument' | 'publicUrl'> & {
+export type AppDeps = Omit<
+  GatewayRoutesDeps,
+  'openApiDocument' | 'publicUrl'
+> & {
   db: Db;
   config: Config;
   logger: Logger;
@@ -48,19 +59,35 @@ export type AppDeps = Omit<GatewayRoutesDeps, 'openApiDocument' | 'publicUrl'> &
 };
 
 /** The gateway's Koa app, wired from what `startGateway` built; it never listens. */
-export function createApp({ db, config, logger, validateResponses, ...deps }: AppDeps): Koa {
+export function createApp({
+  db,
+  config,
+  logger,
+  validateResponses,
+  ...deps
+}: AppDeps): Koa {
   const { authenticator, rateLimits, upstreams, recorder } = deps;
   const { internalToken, publicUrl } = config;
   const openApiDocument = OpenApiDocumentSchema.parse(
     generateOpenApi(contract, { servers: [{ url: publicUrl }] }),
   );
   const ownRoutes = new Map([
-    ...routeHandlers(gatewayContract, gatewayRoutes({ ...deps, openApiDocument, publicUrl }), {
+    ...routeHandlers(
+      gatewayContract,
+      gatewayRoutes({ ...deps, openApiDocument, publicUrl }),
+      {
+        validateResponses,
+      },
+    ),
+    ...routeHandlers(internalEventsContract, internalEventRoutes(recorder), {
       validateResponses,
     }),
-    ...routeHandlers(internalEventsContract, internalEventRoutes(recorder), { validateResponses }),
   ]);
-  const proxy = { ...config.upstream, internalToken, bodyLimitBytes: BODY_LIMIT_BYTES };
+  const proxy = {
+    ...config.upstream,
+    internalToken,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+  };
   const cors = corsForOrigins(config.corsOrigins);
   const app = createService({
     name: 'gateway',
@@ -70,8 +97,10 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
     // A service's blip must not take every gateway out of rotation: only `?deep=true` asks them.
     readiness: { database: () => db.command({ ping: 1 }) },
     dependencies: {
-      pets: () => upstreamReady(upstreams.pets, internalToken, READINESS_TIMEOUT_MS),
-      store: () => upstreamReady(upstreams.store, internalToken, READINESS_TIMEOUT_MS),
+      pets: () =>
+        upstreamReady(upstreams.pets, internalToken, READINESS_TIMEOUT_MS),
+      store: () =>
+        upstreamReady(upstreams.store, internalToken, READINESS_TIMEOUT_MS),
     },
     // After service-kit's serverTelemetry, requestId, requestLogging, errorMiddleware, requireHost:
     beforeBody: [
@@ -83,16 +112,25 @@ export function createApp({ db, config, logger, validateResponses, ...deps }: Ap
       // Any `/internal/…` path is 401 without the token, known or not.
       internalOnly(internalToken),
       resolveRoute(gatewayRouter()),
-      deprecation({ ...config.getPetDeprecation, documentation: getPetDocumentation }),
+      deprecation({
+        ...config.getPetDeprecation,
+        documentation: getPetDocumentation,
+      }),
       authenticate(authenticator),
-      rateLimit({ rateLimits, maxInFlightPerAccount: config.maxInFlightPerAccount }),
+      rateLimit({
+        rateLimits,
+        maxInFlightPerAccount: config.maxInFlightPerAccount,
+      }),
       authorize,
       refuseBodyWhereNone(),
       refuseEncoding,
       proxyOrHandle({ upstreams, proxy, ownRoutes }),
     ],
     // Not operations of the contract: the reference page's scripts and the API's index.
-    routers: [docsAssets(), apiIndexRoutes(apiIndex(openApiDocument, publicUrl))],
+    routers: [
+      docsAssets(),
+      apiIndexRoutes(apiIndex(openApiDocument, publicUrl)),
+    ],
   });
   app.proxy = config.trustedProxyHops > 0;
   app.maxIpsCount = config.trustedProxyHops;

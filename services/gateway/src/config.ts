@@ -37,7 +37,8 @@ function envBoolean(defaultValue: boolean) {
 }
 
 function envDelays(defaultValue: string) {
-  const message = 'Expected comma-separated positive whole numbers of milliseconds';
+  const message =
+    'Expected comma-separated positive whole numbers of milliseconds';
   return unsetWhenEmpty(
     z
       .string()
@@ -58,7 +59,10 @@ const GatewayEnvSchema = z
     PETS_URL: envHttpUrls('http://127.0.0.1:3001'),
     STORE_URL: envHttpUrls('http://127.0.0.1:3002'),
     PUBLIC_URL: envOptionalHttpUrl(),
-    ADMIN_API_KEY: envSecret(API_KEY_PATTERN, 'Expected psk_ followed by 32–128 base62 characters'),
+    ADMIN_API_KEY: envSecret(
+      API_KEY_PATTERN,
+      'Expected psk_ followed by 32–128 base62 characters',
+    ),
     UPSTREAM_TIMEOUT_MS: envInteger(5_000, { min: 1, max: 600_000 }),
     RATE_LIMIT_PER_SECOND: envRate(100),
     RATE_LIMIT_BURST: envInteger(200, { min: 1, max: 1_000_000 }),
@@ -81,12 +85,20 @@ const GatewayEnvSchema = z
       /^[A-Za-z0-9+/]{43}=$/,
       'Expected the base64 of 32 bytes (openssl rand -base64 32)',
     ),
-    WEBHOOK_RETRY_DELAYS_MS: envDelays('5000,300000,1800000,7200000,18000000,36000000,36000000'),
-    WEBHOOK_DISABLE_AFTER_MS: envInteger(432_000_000, { min: 1, max: 31_536_000_000 }),
+    WEBHOOK_RETRY_DELAYS_MS: envDelays(
+      '5000,300000,1800000,7200000,18000000,36000000,36000000',
+    ),
+    WEBHOOK_DISABLE_AFTER_MS: envInteger(432_000_000, {
+      min: 1,
+      max: 31_536_000_000,
+    }),
     WEBHOOK_POLL_MS: envInteger(30_000, { min: 10, max: 600_000 }),
     WEBHOOK_LEASE_MS: envInteger(30_000, { min: 100, max: 3_600_000 }),
     WEBHOOK_TIMEOUT_MS: envInteger(10_000, { min: 1, max: 600_000 }),
-    WEBHOOK_RETENTION_MS: envInteger(2_592_000_000, { min: 1, max: 31_536_000_000 }),
+    WEBHOOK_RETENTION_MS: envInteger(2_592_000_000, {
+      min: 1,
+      max: 31_536_000_000,
+    }),
   })
   .transform((env) => ({
     ...serviceConfig(env),
@@ -98,7 +110,10 @@ const GatewayEnvSchema = z
     adminApiKey: env.ADMIN_API_KEY,
     maxInFlightPerAccount: env.ACCOUNT_MAX_IN_FLIGHT,
     rateLimit: {
-      account: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
+      account: {
+        perSecond: env.RATE_LIMIT_PER_SECOND,
+        burst: env.RATE_LIMIT_BURST,
+      },
       address: {
         perSecond: env.SIGNUP_RATE_LIMIT_PER_MINUTE / 60,
         burst: env.SIGNUP_RATE_LIMIT_BURST,
@@ -110,10 +125,16 @@ const GatewayEnvSchema = z
       usageFlushMs: env.KEY_USAGE_FLUSH_MS,
     },
     messages: { pollMs: env.MESSAGE_POLL_MS, leaseMs: env.MESSAGE_LEASE_MS },
-    getPetDeprecation: { deprecatedAt: env.GET_PET_DEPRECATED_AT, sunsetAt: env.GET_PET_SUNSET },
+    getPetDeprecation: {
+      deprecatedAt: env.GET_PET_DEPRECATED_AT,
+      sunsetAt: env.GET_PET_SUNSET,
+    },
     webhooks: {
       allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
-      secretsKey: webhookSecretsKey(env.INTERNAL_TOKEN, env.WEBHOOK_SECRETS_KEY),
+      secretsKey: webhookSecretsKey(
+        env.INTERNAL_TOKEN,
+        env.WEBHOOK_SECRETS_KEY,
+      ),
       retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
       disableAfterMs: env.WEBHOOK_DISABLE_AFTER_MS,
       pollMs: env.WEBHOOK_POLL_MS,

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { CreatedAccount, CreatedApiKey, CreatedWebhook } from '@petstore/contract';
+import type {
+  CreatedAccount,
+  CreatedApiKey,
+  CreatedWebhook,
+} from '@petstore/contract';
 import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { describe, expect } from 'vitest';
-import type { WebhookDeliveryDocument, WebhookDocument } from './database/collections.js';
+import type {
+  WebhookDeliveryDocument,
+  WebhookDocument,
+} from './database/collections.js';
 import {
   it as gatewayIt,
   signUp,
@@ -35,18 +42,31 @@ function post<Body>(
   });
 }
 
-const replayed = (answer: HttpAnswer) => answer.headers.get('idempotent-replayed');
+const replayed = (answer: HttpAnswer) =>
+  answer.headers.get('idempotent-replayed');
 
 function count(gateway: TestGateway, collection: string, filter: object = {}) {
   return gateway.db.collection(collection).countDocuments(filter);
 }
 
 describe('Idempotency-Key on POST /v1/accounts/me/keys', () => {
-  it('answers a retry with the same key, shown again, and makes no other', async ({ gateway }) => {
+  it('answers a retry with the same key, shown again, and makes no other', async ({
+    gateway,
+  }) => {
     const { accountId, apiKey } = await signUp(gateway.url);
     const key = randomUUID();
-    const first = await post<CreatedApiKey>(gateway, '/v1/accounts/me/keys', key, { apiKey });
-    const retry = await post<CreatedApiKey>(gateway, '/v1/accounts/me/keys', key, { apiKey });
+    const first = await post<CreatedApiKey>(
+      gateway,
+      '/v1/accounts/me/keys',
+      key,
+      { apiKey },
+    );
+    const retry = await post<CreatedApiKey>(
+      gateway,
+      '/v1/accounts/me/keys',
+      key,
+      { apiKey },
+    );
 
     expect(first.status).toBe(201);
     expect(replayed(first)).toBeNull();
@@ -60,7 +80,9 @@ describe('Idempotency-Key on POST /v1/accounts/me/keys', () => {
     expect(JSON.stringify(record)).not.toContain(first.body.apiKey);
   });
 
-  it('makes one key of 8 concurrent requests with one key', async ({ gateway }) => {
+  it('makes one key of 8 concurrent requests with one key', async ({
+    gateway,
+  }) => {
     const { accountId, apiKey } = await signUp(gateway.url);
     const key = randomUUID();
     const answers = await Promise.all(
@@ -77,8 +99,18 @@ describe('Idempotency-Key on POST /v1/accounts/me/keys', () => {
     const jane = await signUp(gateway.url);
     const john = await signUp(gateway.url);
     const key = randomUUID();
-    const forJane = await post<CreatedApiKey>(gateway, '/v1/accounts/me/keys', key, jane);
-    const forJohn = await post<CreatedApiKey>(gateway, '/v1/accounts/me/keys', key, john);
+    const forJane = await post<CreatedApiKey>(
+      gateway,
+      '/v1/accounts/me/keys',
+      key,
+      jane,
+    );
+    const forJohn = await post<CreatedApiKey>(
+      gateway,
+      '/v1/accounts/me/keys',
+      key,
+      john,
+    );
     expect(forJohn.status).toBe(201);
     expect(replayed(forJohn)).toBeNull();
     expect(forJohn.body.id).not.toBe(forJane.body.id);
@@ -93,8 +125,14 @@ describe('Idempotency-Key on POST /v1/webhooks', () => {
   }) => {
     const { accountId, apiKey } = await signUp(gateway.url);
     const key = randomUUID();
-    const first = await post<CreatedWebhook>(gateway, '/v1/webhooks', key, { apiKey, body });
-    const retry = await post<CreatedWebhook>(gateway, '/v1/webhooks', key, { apiKey, body });
+    const first = await post<CreatedWebhook>(gateway, '/v1/webhooks', key, {
+      apiKey,
+      body,
+    });
+    const retry = await post<CreatedWebhook>(gateway, '/v1/webhooks', key, {
+      apiKey,
+      body,
+    });
 
     expect(first.status).toBe(201);
     expect(retry).toMatchObject({ status: 201, body: first.body });
@@ -109,18 +147,28 @@ describe('Idempotency-Key on POST /v1/webhooks', () => {
     const key = randomUUID();
     await post(gateway, '/v1/webhooks', key, { apiKey, body });
     const other = { ...body, description: 'another' };
-    const reused = await post(gateway, '/v1/webhooks', key, { apiKey, body: other });
+    const reused = await post(gateway, '/v1/webhooks', key, {
+      apiKey,
+      body: other,
+    });
     expect(reused).toMatchObject({
       status: 422,
       body: { code: 'idempotency_key_reused', status: 422 },
     });
-    const elsewhere = await post(gateway, '/v1/accounts/me/keys', key, { apiKey });
-    expect(elsewhere).toMatchObject({ status: 422, body: { code: 'idempotency_key_reused' } });
+    const elsewhere = await post(gateway, '/v1/accounts/me/keys', key, {
+      apiKey,
+    });
+    expect(elsewhere).toMatchObject({
+      status: 422,
+      body: { code: 'idempotency_key_reused' },
+    });
     expect(await count(gateway, 'webhooks', { accountId })).toBe(1);
     expect(await count(gateway, 'api_keys', { accountId })).toBe(1);
   });
 
-  it('makes one webhook of 8 concurrent requests with one key', async ({ gateway }) => {
+  it('makes one webhook of 8 concurrent requests with one key', async ({
+    gateway,
+  }) => {
     const { accountId, apiKey } = await signUp(gateway.url);
     const key = randomUUID();
     const answers = await Promise.all(
@@ -137,24 +185,40 @@ describe('Idempotency-Key on POST /v1/webhooks', () => {
     const { apiKey } = await signUp(gateway.url);
     const key = randomUUID();
     const adminEvents = { url: HOOK_URL, events: ['inventory.updated'] };
-    const forbidden = await post(gateway, '/v1/webhooks', key, { apiKey, body: adminEvents });
+    const forbidden = await post(gateway, '/v1/webhooks', key, {
+      apiKey,
+      body: adminEvents,
+    });
     expect(forbidden.status).toBe(403);
-    expect((await post(gateway, '/v1/webhooks', key, { apiKey, body })).status).toBe(201);
+    expect(
+      (await post(gateway, '/v1/webhooks', key, { apiKey, body })).status,
+    ).toBe(201);
   });
 });
 
 describe('Idempotency-Key on rotating a secret and retrying a delivery', () => {
-  it('rotates once per key: a retry answers the same secret', async ({ gateway }) => {
+  it('rotates once per key: a retry answers the same secret', async ({
+    gateway,
+  }) => {
     const { apiKey } = await signUp(gateway.url);
     const body = { url: HOOK_URL, events: ['order.created'] };
-    const { body: webhook } = await post<CreatedWebhook>(gateway, '/v1/webhooks', randomUUID(), {
-      apiKey,
-      body,
-    });
+    const { body: webhook } = await post<CreatedWebhook>(
+      gateway,
+      '/v1/webhooks',
+      randomUUID(),
+      {
+        apiKey,
+        body,
+      },
+    );
     const path = `/v1/webhooks/${webhook.id}/secret`;
     const key = randomUUID();
-    const first = await post<{ secret: string }>(gateway, path, key, { apiKey });
-    const retry = await post<{ secret: string }>(gateway, path, key, { apiKey });
+    const first = await post<{ secret: string }>(gateway, path, key, {
+      apiKey,
+    });
+    const retry = await post<{ secret: string }>(gateway, path, key, {
+      apiKey,
+    });
 
     expect(first.status).toBe(201);
     expect(retry).toMatchObject({ status: 201, body: first.body });
@@ -164,15 +228,30 @@ describe('Idempotency-Key on rotating a secret and retrying a delivery', () => {
       .findOne({ _id: webhook.id });
     expect(stored?.secrets).toHaveLength(2);
 
-    const { body: other } = await post<CreatedWebhook>(gateway, '/v1/webhooks', randomUUID(), {
-      apiKey,
-      body,
+    const { body: other } = await post<CreatedWebhook>(
+      gateway,
+      '/v1/webhooks',
+      randomUUID(),
+      {
+        apiKey,
+        body,
+      },
+    );
+    const elsewhere = await post(
+      gateway,
+      `/v1/webhooks/${other.id}/secret`,
+      key,
+      { apiKey },
+    );
+    expect(elsewhere).toMatchObject({
+      status: 422,
+      body: { code: 'idempotency_key_reused' },
     });
-    const elsewhere = await post(gateway, `/v1/webhooks/${other.id}/secret`, key, { apiKey });
-    expect(elsewhere).toMatchObject({ status: 422, body: { code: 'idempotency_key_reused' } });
   });
 
-  it('remembers a 404 for a webhook that does not exist', async ({ gateway }) => {
+  it('remembers a 404 for a webhook that does not exist', async ({
+    gateway,
+  }) => {
     const { apiKey } = await signUp(gateway.url);
     const key = randomUUID();
     const path = '/v1/webhooks/wh_00000000000000000000/secret';
@@ -186,25 +265,32 @@ describe('Idempotency-Key on rotating a secret and retrying a delivery', () => {
   it('answers a retried retry with the first 202', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
     const body = { url: HOOK_URL, events: ['order.created'] };
-    const { body: webhook } = await post<CreatedWebhook>(gateway, '/v1/webhooks', randomUUID(), {
-      apiKey,
-      body,
-    });
+    const { body: webhook } = await post<CreatedWebhook>(
+      gateway,
+      '/v1/webhooks',
+      randomUUID(),
+      {
+        apiKey,
+        body,
+      },
+    );
     const createdAt = new Date(Date.now() - 60_000);
-    await gateway.db.collection<WebhookDeliveryDocument>('webhook_deliveries').insertOne({
-      _id: 'whd_gaveUp',
-      webhookId: webhook.id,
-      eventId: 'evt_gaveUp',
-      type: 'order.created',
-      eventAt: createdAt,
-      data: {},
-      status: 'failed',
-      attempts: 3,
-      lastStatusCode: 500,
-      lastError: null,
-      nextAttemptAt: null,
-      createdAt,
-    });
+    await gateway.db
+      .collection<WebhookDeliveryDocument>('webhook_deliveries')
+      .insertOne({
+        _id: 'whd_gaveUp',
+        webhookId: webhook.id,
+        eventId: 'evt_gaveUp',
+        type: 'order.created',
+        eventAt: createdAt,
+        data: {},
+        status: 'failed',
+        attempts: 3,
+        lastStatusCode: 500,
+        lastError: null,
+        nextAttemptAt: null,
+        createdAt,
+      });
     const path = `/v1/webhooks/${webhook.id}/deliveries/whd_gaveUp/retry`;
     const key = randomUUID();
     const first = await post(gateway, path, key, { apiKey });
@@ -221,23 +307,36 @@ describe('Idempotency-Key on POST /v1/accounts, kept per client address', () => 
   }) => {
     const key = randomUUID();
     const body = { email: `${key}@example.com` };
-    const first = await post<CreatedAccount>(gateway, '/v1/accounts', key, { body });
-    const retry = await post<CreatedAccount>(gateway, '/v1/accounts', key, { body });
+    const first = await post<CreatedAccount>(gateway, '/v1/accounts', key, {
+      body,
+    });
+    const retry = await post<CreatedAccount>(gateway, '/v1/accounts', key, {
+      body,
+    });
 
     expect(first.status).toBe(201);
     expect(retry).toMatchObject({ status: 201, body: first.body });
     expect(replayed(retry)).toBe('true');
     expect(await count(gateway, 'accounts', { email: body.email })).toBe(1);
 
-    const other = await post(gateway, '/v1/accounts', key, { body: { email: `2${body.email}` } });
-    expect(other).toMatchObject({ status: 422, body: { code: 'idempotency_key_reused' } });
+    const other = await post(gateway, '/v1/accounts', key, {
+      body: { email: `2${body.email}` },
+    });
+    expect(other).toMatchObject({
+      status: 422,
+      body: { code: 'idempotency_key_reused' },
+    });
   });
 
-  it('makes one account of 8 concurrent sign-ups with one key', async ({ gateway }) => {
+  it('makes one account of 8 concurrent sign-ups with one key', async ({
+    gateway,
+  }) => {
     const key = randomUUID();
     const body = { email: `${key}@example.com` };
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => post<CreatedAccount>(gateway, '/v1/accounts', key, { body })),
+      Array.from({ length: 8 }, () =>
+        post<CreatedAccount>(gateway, '/v1/accounts', key, { body }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(201));
     expect(new Set(answers.map((answer) => answer.body.apiKey)).size).toBe(1);

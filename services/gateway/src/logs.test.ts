@@ -2,7 +2,12 @@ import { testInternalToken } from '@petstore/testkit';
 import { createHash } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { startFakeService } from './test-support/fake-service.js';
-import { ADMIN_API_KEY, bearer, signUp, startTestGateway } from './test-support/gateway-harness.js';
+import {
+  ADMIN_API_KEY,
+  bearer,
+  signUp,
+  startTestGateway,
+} from './test-support/gateway-harness.js';
 import { it } from '@petstore/testkit/vitest';
 
 describe('logs', () => {
@@ -22,8 +27,12 @@ describe('logs', () => {
     await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) });
     await fetch(`${gateway.url}/v1/pets`, { headers: bearer(apiKey) }); // 502
     await fetch(`${gateway.url}/v1/store/orders`, { headers: bearer(apiKey) }); // 503
-    await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(unknownKey) }); // 401
-    await fetch(`${gateway.url}/v1/accounts/me`, { headers: { Authorization: apiKey } }); // 401
+    await fetch(`${gateway.url}/v1/accounts/me`, {
+      headers: bearer(unknownKey),
+    }); // 401
+    await fetch(`${gateway.url}/v1/accounts/me`, {
+      headers: { Authorization: apiKey },
+    }); // 401
     await fetch(`${gateway.url}/v1/accounts/me/keys`, {
       method: 'POST',
       headers: bearer(ADMIN_API_KEY),
@@ -33,10 +42,17 @@ describe('logs', () => {
     const logs = gateway.logs.text();
     expect(logs).toContain('request completed');
     expect(logs).toContain('bad_gateway');
-    for (const secret of [apiKey, unknownKey, ADMIN_API_KEY, testInternalToken]) {
+    for (const secret of [
+      apiKey,
+      unknownKey,
+      ADMIN_API_KEY,
+      testInternalToken,
+    ]) {
       expect(logs).not.toContain(secret);
       expect(logs).not.toContain(secret.slice(4));
-      expect(logs).not.toContain(createHash('sha256').update(secret).digest('hex'));
+      expect(logs).not.toContain(
+        createHash('sha256').update(secret).digest('hex'),
+      );
     }
   });
 });

@@ -2,7 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { runMain, testInternalToken } from '@petstore/testkit';
 import { MongoClient } from 'mongodb';
 import { describe, expect } from 'vitest';
-import { ADMIN_API_KEY, bearer, signUp } from './test-support/gateway-harness.js';
+import {
+  ADMIN_API_KEY,
+  bearer,
+  signUp,
+} from './test-support/gateway-harness.js';
 import { it } from '@petstore/testkit/vitest';
 
 const mainPath = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -24,13 +28,19 @@ describe('main', () => {
     try {
       const url = await gateway.url();
       const { apiKey, accountId } = await signUp(url);
-      expect((await fetch(`${url}/v1/accounts/me`, { headers: bearer(apiKey) })).status).toBe(200);
+      expect(
+        (await fetch(`${url}/v1/accounts/me`, { headers: bearer(apiKey) }))
+          .status,
+      ).toBe(200);
 
       gateway.child.kill('SIGTERM');
       expect(await gateway.exited).toEqual([0, null]);
       const client = await new MongoClient(mongo.uri).connect();
       try {
-        const key = await client.db(database).collection('api_keys').findOne({ accountId });
+        const key = await client
+          .db(database)
+          .collection('api_keys')
+          .findOne({ accountId });
         expect(key?.lastUsedAt).toBeInstanceOf(Date);
       } finally {
         await client.close();
@@ -43,7 +53,10 @@ describe('main', () => {
   });
 
   it('exits 1 naming every bad variable, without a stack trace', async () => {
-    const gateway = runMain(mainPath, { PORT: 'eighty', ADMIN_API_KEY: 'secret-but-malformed' });
+    const gateway = runMain(mainPath, {
+      PORT: 'eighty',
+      ADMIN_API_KEY: 'secret-but-malformed',
+    });
     expect(await gateway.exited).toEqual([1, null]);
     const { stderr } = gateway.output();
     expect(stderr).toContain('PORT: Expected a port number');

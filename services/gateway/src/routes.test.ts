@@ -11,6 +11,8 @@ describe('the gateway routes', () => {
       ({ route }) => `${route.method} ${route.path}`,
     );
     // /health and /ready are answered by service-kit's health middleware.
-    expect([...implemented, 'GET /health', 'GET /ready'].sort()).toEqual(owned.sort());
+    expect([...implemented, 'GET /health', 'GET /ready'].sort()).toEqual(
+      owned.sort(),
+    );
   });
 });

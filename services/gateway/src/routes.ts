@@ -15,7 +15,11 @@ import type { Context } from 'koa';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Accounts } from './accounts/accounts.js';
 import type { Authenticator } from './auth/authentication.js';
-import { docsContract, docsRoutes, type OpenApiDocument } from './docs/docs-page.js';
+import {
+  docsContract,
+  docsRoutes,
+  type OpenApiDocument,
+} from './docs/docs-page.js';
 import type { MessageRepository } from './messages/message-repository.js';
 import type { DeliveryRepository } from './webhooks/delivery-repository.js';
 import { webhookNotFound } from './webhooks/webhook-repository.js';
@@ -67,7 +71,10 @@ function keyOf(
   headers: { 'idempotency-key'?: string },
   body: unknown,
 ) {
-  return keyedRequest(owner, headers['idempotency-key'], { operation: operationOf(ctx), body });
+  return keyedRequest(owner, headers['idempotency-key'], {
+    operation: operationOf(ctx),
+    body,
+  });
 }
 
 /** A response made, or made before under the request's `Idempotency-Key`. */
@@ -76,7 +83,10 @@ function answered<T>(ctx: Context, { body, replayed }: Executed<T>): T {
   return body;
 }
 
-function found<T>(value: T | undefined, notFound: () => AppError = webhookNotFound): T {
+function found<T>(
+  value: T | undefined,
+  notFound: () => AppError = webhookNotFound,
+): T {
   if (value === undefined) throw notFound();
   return value;
 }
@@ -88,7 +98,11 @@ export function gatewayRoutes(
   /** Runs `work` once per `Idempotency-Key` of `owner`'s, the key's record written with it. */
   const once = async <T extends object>(
     ctx: Context,
-    request: { owner: string; headers: { 'idempotency-key'?: string }; body?: unknown },
+    request: {
+      owner: string;
+      headers: { 'idempotency-key'?: string };
+      body?: unknown;
+    },
     status: number,
     work: (session: Session) => Promise<T>,
   ): Promise<T> => {
@@ -104,13 +118,21 @@ export function gatewayRoutes(
       // No account yet: a key is kept per client address.
       createAccount: async ({ headers, body, ctx }) => ({
         status: 201,
-        body: await once(ctx, { owner: `address:${ctx.ip}`, headers, body }, 201, (session) =>
-          accounts.createCustomer(body.email, body.name ?? null, session),
+        body: await once(
+          ctx,
+          { owner: `address:${ctx.ip}`, headers, body },
+          201,
+          (session) =>
+            accounts.createCustomer(body.email, body.name ?? null, session),
         ),
       }),
       getMe: async ({ ctx }) => {
         const account = await accounts.getAccount(requireCaller(ctx).accountId);
-        const gone = () => new AppError('unauthorized', 'the API key’s account no longer exists');
+        const gone = () =>
+          new AppError(
+            'unauthorized',
+            'the API key’s account no longer exists',
+          );
         return { status: 200, body: found(account, gone) };
       },
       createKey: async ({ headers, ctx }) => {
@@ -118,16 +140,26 @@ export function gatewayRoutes(
         const request = { owner: caller.accountId, headers };
         return {
           status: 201,
-          body: await once(ctx, request, 201, (session) => accounts.createKey(caller, session)),
+          body: await once(ctx, request, 201, (session) =>
+            accounts.createKey(caller, session),
+          ),
         };
       },
       listKeys: async ({ query, ctx }) => {
-        const keys = await accounts.listKeys(requireCaller(ctx).accountId, timePage(query));
+        const keys = await accounts.listKeys(
+          requireCaller(ctx).accountId,
+          timePage(query),
+        );
         return { status: 200, body: pageOf(ctx, keys, query.limit) };
       },
       revokeKey: async ({ params, ctx }) => {
-        const hash = await accounts.revokeKey(requireCaller(ctx).accountId, params.keyId);
-        deps.authenticator.forget(found(hash, () => new AppError('not_found', 'no such API key')));
+        const hash = await accounts.revokeKey(
+          requireCaller(ctx).accountId,
+          params.keyId,
+        );
+        deps.authenticator.forget(
+          found(hash, () => new AppError('not_found', 'no such API key')),
+        );
         return { status: 204, body: undefined };
       },
     },
@@ -143,8 +175,12 @@ export function gatewayRoutes(
         return { status: 202, body: message };
       },
       getMessage: async ({ params, ctx }) => {
-        const message = await messages.getVisibleTo(requireCaller(ctx), params.messageId);
-        const noSuchMessage = () => new AppError('not_found', 'no such message');
+        const message = await messages.getVisibleTo(
+          requireCaller(ctx),
+          params.messageId,
+        );
+        const noSuchMessage = () =>
+          new AppError('not_found', 'no such message');
         return { status: 200, body: found(message, noSuchMessage) };
       },
     },
@@ -154,7 +190,9 @@ export function gatewayRoutes(
         const request = { owner: caller.accountId, headers, body };
         return {
           status: 201,
-          body: await once(ctx, request, 201, (session) => webhooks.create(caller, body, session)),
+          body: await once(ctx, request, 201, (session) =>
+            webhooks.create(caller, body, session),
+          ),
         };
       },
       listWebhooks: async ({ query, ctx }) => {
@@ -167,23 +205,32 @@ export function gatewayRoutes(
       }),
       updateWebhook: async ({ params, body, ctx }) => ({
         status: 200,
-        body: found(await webhooks.update(requireCaller(ctx), params.webhookId, body)),
+        body: found(
+          await webhooks.update(requireCaller(ctx), params.webhookId, body),
+        ),
       }),
       deleteWebhook: async ({ params, ctx }) => {
-        if (!(await webhooks.delete(requireCaller(ctx), params.webhookId))) throw webhookNotFound();
+        if (!(await webhooks.delete(requireCaller(ctx), params.webhookId)))
+          throw webhookNotFound();
         return { status: 204, body: undefined };
       },
       rotateWebhookSecret: async ({ params, headers, ctx }) => {
         const caller = requireCaller(ctx);
         const request = { owner: caller.accountId, headers };
         const body = await once(ctx, request, 201, async (session) => ({
-          secret: found(await webhooks.rotateSecret(caller, params.webhookId, session)),
+          secret: found(
+            await webhooks.rotateSecret(caller, params.webhookId, session),
+          ),
         }));
         return { status: 201, body };
       },
       listWebhookDeliveries: async ({ params, query, ctx }) => {
         const page = timePage(query);
-        const items = await deliveries.list(requireCaller(ctx), params.webhookId, page);
+        const items = await deliveries.list(
+          requireCaller(ctx),
+          params.webhookId,
+          page,
+        );
         return { status: 200, body: pageOf(ctx, items, query.limit) };
       },
       retryWebhookDelivery: async ({ params, headers, ctx }) => {
@@ -207,5 +254,9 @@ export function gatewayRoutes(
       },
     },
   };
-  return { v2: own, v1: own, meta: docsRoutes(deps.openApiDocument, deps.publicUrl) };
+  return {
+    v2: own,
+    v1: own,
+    meta: docsRoutes(deps.openApiDocument, deps.publicUrl),
+  };
 }

@@ -37,7 +37,12 @@ export interface StartGatewayOptions extends StartOptions {
 export type RunningGateway = StartedService;
 
 /** Everything the gateway is made of, on its database: the app's parts and its background work. */
-export function buildGateway(client: MongoClient, db: Db, config: Config, logger: Logger) {
+export function buildGateway(
+  client: MongoClient,
+  db: Db,
+  config: Config,
+  logger: Logger,
+) {
   const accounts = new AccountRepository(db);
   const { cacheTtlMs: ttlMs, cacheSize: maxEntries } = config.keys;
   const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), logger);
@@ -48,13 +53,18 @@ export function buildGateway(client: MongoClient, db: Db, config: Config, logger
     webhookDeliveries.wake(webhookIds);
   });
   const deliver = logDelivery(logger);
-  const transaction = <T>(work: (session: Session) => Promise<T>) => inTransaction(client, work);
+  const transaction = <T>(work: (session: Session) => Promise<T>) =>
+    inTransaction(client, work);
   // Created keys and webhook secrets are shown again to a retry: records keep them sealed.
   const { secretsKey } = config.webhooks;
-  const idempotency = createIdempotency(new IdempotencyRepository(db), transaction, {
-    seal: (text) => sealSecret(text, secretsKey),
-    open: (sealed) => unsealSecret(sealed, secretsKey),
-  });
+  const idempotency = createIdempotency(
+    new IdempotencyRepository(db),
+    transaction,
+    {
+      seal: (text) => sealSecret(text, secretsKey),
+      open: (sealed) => unsealSecret(sealed, secretsKey),
+    },
+  );
   const messageDeliveries = messageWorker({
     messages,
     recorder,
@@ -77,7 +87,11 @@ export function buildGateway(client: MongoClient, db: Db, config: Config, logger
       deliveries,
       policy: config.webhooks,
     }),
-    authenticator: new Authenticator(accounts, createKeyCache({ ttlMs, maxEntries }), keyUsage),
+    authenticator: new Authenticator(
+      accounts,
+      createKeyCache({ ttlMs, maxEntries }),
+      keyUsage,
+    ),
     rateLimits: rateLimits(db, config.rateLimit),
     upstreams: createUpstreams(config.services, config.upstream.timeoutMs),
     onMessageQueued: (id) => {
@@ -102,19 +116,29 @@ export function startGateway(
     ...options,
     setUp: async ({ database: { client, db }, logger, onShutdown }) => {
       await ensureIndexes(db);
-      const admin = await createAccounts(new AccountRepository(db)).ensureAdmin(config.adminApiKey);
-      if (admin === 'none') logger.warn('ADMIN_API_KEY is not set: no key has the admin role');
+      const admin = await createAccounts(new AccountRepository(db)).ensureAdmin(
+        config.adminApiKey,
+      );
+      if (admin === 'none')
+        logger.warn('ADMIN_API_KEY is not set: no key has the admin role');
       if (admin === 'revoked') {
         logger.warn(
           'the ADMIN_API_KEY given was revoked through the API and stays revoked: set a new one',
         );
       }
-      const { deps, keyUsage, workers } = buildGateway(client, db, config, logger);
+      const { deps, keyUsage, workers } = buildGateway(
+        client,
+        db,
+        config,
+        logger,
+      );
       onShutdown(() => closeUpstreams(deps.upstreams));
       onShutdown(() => keyUsage.stop());
       for (const worker of workers) onShutdown(() => worker.stop());
-      databaseGauge('petstore_message_queue_depth', 'Messages waiting for delivery.', () =>
-        deps.messages.countWaiting(),
+      databaseGauge(
+        'petstore_message_queue_depth',
+        'Messages waiting for delivery.',
+        () => deps.messages.countWaiting(),
       );
       databaseGauge(
         'petstore_webhook_backlog',

@@ -5,7 +5,12 @@ import {
   toOpenApiPath,
 } from '@petstore/contract';
 import type { ContractOperation, DeprecationPolicy } from '@petstore/contract';
-import { AppError, createService, requireAdmin, requireCaller } from '@petstore/service-kit';
+import {
+  AppError,
+  createService,
+  requireAdmin,
+  requireCaller,
+} from '@petstore/service-kit';
 import type { Logger } from '@petstore/service-kit';
 import { createKoaRouter } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
@@ -32,7 +37,10 @@ export function createApp({
   validateResponses = false,
   ...deps
 }: AppDeps): Koa {
-  const deprecation = { ...config.getPetDeprecation, documentation: getPetDocumentation };
+  const deprecation = {
+    ...config.getPetDeprecation,
+    documentation: getPetDocumentation,
+  };
   return createService({
     name: 'pets',
     logger,
@@ -58,7 +66,10 @@ function operationPolicies(policy: DeprecationPolicy, now: () => Date) {
     const successor = metadata.successor ?? '';
     const deprecated: Middleware = async function deprecated(ctx, next) {
       const params = (ctx as { params?: Record<string, string> }).params ?? {};
-      const headers = deprecationHeaders(policy, successorPath(successor, params));
+      const headers = deprecationHeaders(
+        policy,
+        successorPath(successor, params),
+      );
       ctx.set(headers);
       if (now().getTime() >= policy.sunsetAt.getTime()) {
         throw new AppError(
@@ -70,7 +81,9 @@ function operationPolicies(policy: DeprecationPolicy, now: () => Date) {
       await next();
     };
     // `Add a pet`: only an admin may add a pet.
-    const action = (route.summary ?? '').replace(/^./, (first) => first.toLowerCase());
+    const action = (route.summary ?? '').replace(/^./, (first) =>
+      first.toLowerCase(),
+    );
     const adminOnly: Middleware = async function adminOnly(ctx, next) {
       requireAdmin(requireCaller(ctx), action);
       await next();

@@ -1,4 +1,11 @@
-import type { Category, NewCategory, NewPet, Pet, PetPatch, PetStatus } from '@petstore/contract';
+import type {
+  Category,
+  NewCategory,
+  NewPet,
+  Pet,
+  PetPatch,
+  PetStatus,
+} from '@petstore/contract';
 import {
   eventMessages,
   newEvent,
@@ -11,7 +18,11 @@ import {
 } from '@petstore/service-kit';
 import type { CategoriesRepository } from './categories-repository.js';
 import { notFound, unknownCategory } from './errors.js';
-import { toPet, type PetFields, type PetsRepository } from './pets-repository.js';
+import {
+  toPet,
+  type PetFields,
+  type PetsRepository,
+} from './pets-repository.js';
 
 export interface CatalogueDeps {
   pets: PetsRepository;
@@ -32,7 +43,11 @@ export type Catalogue = ReturnType<typeof createCatalogue>;
  */
 export function createCatalogue(deps: CatalogueDeps) {
   const { pets, categories, outbox, idempotency, transaction } = deps;
-  async function write(petId: bigint, fields: PetFields, session: Session): Promise<Pet> {
+  async function write(
+    petId: bigint,
+    fields: PetFields,
+    session: Session,
+  ): Promise<Pet> {
     const before = await pets.find(petId, session);
     if (!before) throw notFound('pet', petId);
     const { categoryId } = fields;
@@ -44,7 +59,10 @@ export function createCatalogue(deps: CatalogueDeps) {
     if (!after) throw notFound('pet', petId);
     const pet = toPet(after);
     if (after.status !== before.status) {
-      await outbox.add(session, eventMessages([newEvent('pet.status_changed', pet)]));
+      await outbox.add(
+        session,
+        eventMessages([newEvent('pet.status_changed', pet)]),
+      );
     }
     return pet;
   }
@@ -55,7 +73,8 @@ export function createCatalogue(deps: CatalogueDeps) {
       const { name, categoryId, status = 'available' } = pet;
       const _id = await pets.nextId();
       return idempotency.run<Pet>(keyed, async (session) => {
-        if (!(await categories.confirm(categoryId, session))) throw unknownCategory(categoryId);
+        if (!(await categories.confirm(categoryId, session)))
+          throw unknownCategory(categoryId);
         const document = { _id, name, categoryId, status };
         await pets.insert(document, session);
         return { status: 201, body: toPet(document) };
@@ -63,7 +82,10 @@ export function createCatalogue(deps: CatalogueDeps) {
     },
 
     /** Adds a category, once per `Idempotency-Key`: the key's record is written with it. */
-    async createCategory(category: NewCategory, keyed?: KeyedRequest): Promise<Executed<Category>> {
+    async createCategory(
+      category: NewCategory,
+      keyed?: KeyedRequest,
+    ): Promise<Executed<Category>> {
       const _id = await categories.nextId();
       return idempotency.run<Category>(keyed, async (session) => ({
         status: 201,
@@ -71,12 +93,20 @@ export function createCatalogue(deps: CatalogueDeps) {
       }));
     },
 
-    replaceCategory(categoryId: bigint, category: NewCategory): Promise<Category> {
+    replaceCategory(
+      categoryId: bigint,
+      category: NewCategory,
+    ): Promise<Category> {
       return categories.replace(categoryId, category);
     },
 
-    replacePet(petId: bigint, { name, categoryId, status = 'available' }: NewPet) {
-      return transaction((session) => write(petId, { name, categoryId, status }, session));
+    replacePet(
+      petId: bigint,
+      { name, categoryId, status = 'available' }: NewPet,
+    ) {
+      return transaction((session) =>
+        write(petId, { name, categoryId, status }, session),
+      );
     },
 
     async updatePet(petId: bigint, patch: PetPatch): Promise<Pet> {

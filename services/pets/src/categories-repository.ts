@@ -8,7 +8,12 @@ import {
   type Session,
 } from '@petstore/service-kit';
 import { notFound } from './errors.js';
-import { CatalogueCollections, exists, nameKeyOf, type CategoryDocument } from './storage.js';
+import {
+  CatalogueCollections,
+  exists,
+  nameKeyOf,
+  type CategoryDocument,
+} from './storage.js';
 
 /** Categories, unique by name regardless of case through the unique index on `nameKey`. */
 export class CategoriesRepository extends CatalogueCollections {
@@ -17,7 +22,9 @@ export class CategoriesRepository extends CatalogueCollections {
   }
 
   async get(categoryId: bigint): Promise<Category> {
-    const document = await this.categories.findOne({ _id: storedId(categoryId) });
+    const document = await this.categories.findOne({
+      _id: storedId(categoryId),
+    });
     if (!document) throw notFound('category', categoryId);
     return toCategory(document);
   }
@@ -43,7 +50,10 @@ export class CategoriesRepository extends CatalogueCollections {
   }
 
   /** Replaces the name and description (removed when left out). */
-  async replace(categoryId: bigint, { name, description }: NewCategory): Promise<Category> {
+  async replace(
+    categoryId: bigint,
+    { name, description }: NewCategory,
+  ): Promise<Category> {
     const $set = { name, nameKey: nameKeyOf(name) };
     const update =
       description === undefined
@@ -71,7 +81,8 @@ export class CategoriesRepository extends CatalogueCollections {
   /** Deletes a category no pet uses, in one transaction with the look for its pets. */
   async delete(categoryId: bigint, session: Session): Promise<void> {
     const _id = storedId(categoryId);
-    if (!(await exists(this.categories, { _id }, session))) throw notFound('category', categoryId);
+    if (!(await exists(this.categories, { _id }, session)))
+      throw notFound('category', categoryId);
     if (await exists(this.pets, { categoryId: _id }, session)) {
       throw new AppError(
         'category_in_use',
@@ -88,12 +99,18 @@ async function named<T>(name: string, write: () => Promise<T>): Promise<T> {
     return await write();
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
-    throw new AppError('conflict', `[pets] a category named "${name}" already exists`, {
-      cause: error,
-    });
+    throw new AppError(
+      'conflict',
+      `[pets] a category named "${name}" already exists`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
 function toCategory({ _id, name, description }: CategoryDocument): Category {
-  return description === undefined ? { id: _id, name } : { id: _id, name, description };
+  return description === undefined
+    ? { id: _id, name }
+    : { id: _id, name, description };
 }

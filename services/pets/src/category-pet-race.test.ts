@@ -1,5 +1,9 @@
 import { describe, expect } from 'vitest';
-import { it, type Answer, type ServedPets } from './test-support/pets-service.js';
+import {
+  it,
+  type Answer,
+  type ServedPets,
+} from './test-support/pets-service.js';
 import { seedCategory, seedPet } from './test-support/seed.js';
 
 const ROUNDS = 12;
@@ -17,8 +21,12 @@ async function expectConsistent(
   writes: Answer[],
 ): Promise<void> {
   const using = await pets.db.collection('pets').countDocuments({ categoryId });
-  const category = await pets.db.collection('categories').findOne({ _id: categoryId as never });
-  const accepted = writes.filter((write) => write.status === 200 || write.status === 201);
+  const category = await pets.db
+    .collection('categories')
+    .findOne({ _id: categoryId as never });
+  const accepted = writes.filter(
+    (write) => write.status === 200 || write.status === 201,
+  );
   const refused = writes.filter((write) => write.status === 422);
   expect(accepted.length + refused.length).toBe(writes.length);
   if (deletion.status === 204) {
@@ -37,7 +45,9 @@ describe('deleting a category while pets are written into it', () => {
     for (let round = 1; round <= ROUNDS; round++) {
       const { id } = await seedCategory(pets, `Race ${round}`);
       const writes = Array.from({ length: WRITERS }, (_, n) =>
-        pets.call('POST', '/v1/pets', { body: { name: `Pet ${round}.${n}`, categoryId: id } }),
+        pets.call('POST', '/v1/pets', {
+          body: { name: `Pet ${round}.${n}`, categoryId: id },
+        }),
       );
       // The delete starts while the first writes are under way, or once one has been answered.
       if (round % 2 === 0) await writes[0];
@@ -51,13 +61,19 @@ describe('deleting a category while pets are written into it', () => {
     const home = await seedCategory(pets, 'Home');
     const movers = [];
     for (let n = 0; n < WRITERS; n++)
-      movers.push(await seedPet(pets, { name: `Mover ${n}`, categoryId: home.id }));
+      movers.push(
+        await seedPet(pets, { name: `Mover ${n}`, categoryId: home.id }),
+      );
     for (let round = 1; round <= ROUNDS; round++) {
       const { id } = await seedCategory(pets, `Target ${round}`);
       const writes = movers.map((pet, n) =>
         n % 2 === 0
-          ? pets.call('PATCH', `/v1/pets/${pet.id}`, { body: { categoryId: id } })
-          : pets.call('PUT', `/v1/pets/${pet.id}`, { body: { name: pet.name, categoryId: id } }),
+          ? pets.call('PATCH', `/v1/pets/${pet.id}`, {
+              body: { categoryId: id },
+            })
+          : pets.call('PUT', `/v1/pets/${pet.id}`, {
+              body: { name: pet.name, categoryId: id },
+            }),
       );
       const deletion = pets.call('DELETE', `/v1/categories/${id}`);
       const [deleted, ...written] = await Promise.all([deletion, ...writes]);
@@ -65,14 +81,18 @@ describe('deleting a category while pets are written into it', () => {
       // Refused moves left their pets where they were.
       for (const [n, write] of written.entries()) {
         if (write.status === 422) {
-          expect((await pets.call('GET', `/v1/pets/${movers[n]!.id}`)).body).toMatchObject({
+          expect(
+            (await pets.call('GET', `/v1/pets/${movers[n]!.id}`)).body,
+          ).toMatchObject({
             categoryId: home.id,
           });
         }
       }
       // Everybody goes home for the next round.
       for (const pet of movers) {
-        await pets.call('PATCH', `/v1/pets/${pet.id}`, { body: { categoryId: home.id } });
+        await pets.call('PATCH', `/v1/pets/${pet.id}`, {
+          body: { categoryId: home.id },
+        });
       }
     }
   });

@@ -8,7 +8,9 @@ describe('GET /v1/categories', () => {
   it('lists categories in id order, to customers too', async ({ pets }) => {
     await seedCategory(pets, { name: 'Dogs', description: 'Loyal' });
     await seedCategory(pets, 'Cats');
-    const answer = await pets.call('GET', '/v1/categories', { as: accounts.jane });
+    const answer = await pets.call('GET', '/v1/categories', {
+      as: accounts.jane,
+    });
     expect(answer).toMatchObject({
       status: 200,
       body: [
@@ -19,14 +21,18 @@ describe('GET /v1/categories', () => {
     expect(answer.headers.get('link')).toBeNull();
   });
 
-  it('pages through 12 categories 5 at a time, each exactly once', async ({ pets }) => {
+  it('pages through 12 categories 5 at a time, each exactly once', async ({
+    pets,
+  }) => {
     for (let n = 1; n <= 12; n++) await seedCategory(pets, `Category ${n}`);
     const seen: number[] = [];
     let link: string | undefined = '/v1/categories?limit=5';
     let pages = 0;
     while (link !== undefined) {
       const url = new URL(link, pets.url);
-      const answer = await pets.call('GET', url.pathname + url.search, { as: accounts.jane });
+      const answer = await pets.call('GET', url.pathname + url.search, {
+        as: accounts.jane,
+      });
       seen.push(...(answer.body as Category[]).map((category) => category.id));
       link = nextLink(answer.headers);
       pages++;
@@ -39,7 +45,10 @@ describe('GET /v1/categories', () => {
     'answers 400 validation_failed for %s',
     async (query, { pets }) => {
       const answer = await pets.call('GET', `/v1/categories?${query}`);
-      expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+      expect(answer).toMatchObject({
+        status: 400,
+        body: { code: 'validation_failed' },
+      });
     },
   );
 });
@@ -52,19 +61,29 @@ describe('POST /v1/categories', () => {
       body: { name: ' Dogs ', description: ' Loyal companions. ' },
     });
     expect(answer.status).toBe(201);
-    expect(answer.body).toEqual({ id: 1, name: 'Dogs', description: 'Loyal companions.' });
+    expect(answer.body).toEqual({
+      id: 1,
+      name: 'Dogs',
+      description: 'Loyal companions.',
+    });
     expect(answer.headers.get('location')).toBe('/v2/categories/1');
   });
 
   it('leaves the description out when none is given', async ({ pets }) => {
-    const answer = await pets.call('POST', '/v1/categories', { body: { name: 'Cats' } });
+    const answer = await pets.call('POST', '/v1/categories', {
+      body: { name: 'Cats' },
+    });
     expect(answer.body).toEqual({ id: 1, name: 'Cats' });
   });
 
-  it('answers 409 conflict for a name already used, in any case', async ({ pets }) => {
+  it('answers 409 conflict for a name already used, in any case', async ({
+    pets,
+  }) => {
     await seedCategory(pets, 'Dogs');
     for (const name of ['Dogs', 'dogs', '  DOGS ']) {
-      const answer = await pets.call('POST', '/v1/categories', { body: { name } });
+      const answer = await pets.call('POST', '/v1/categories', {
+        body: { name },
+      });
       expect(answer).toMatchObject({
         status: 409,
         body: {
@@ -77,9 +96,13 @@ describe('POST /v1/categories', () => {
     expect(await pets.db.collection('categories').countDocuments()).toBe(1);
   });
 
-  it('answers 409 conflict for the same name composed differently in Unicode', async ({ pets }) => {
+  it('answers 409 conflict for the same name composed differently in Unicode', async ({
+    pets,
+  }) => {
     await seedCategory(pets, 'Caf\u00e9');
-    const answer = await pets.call('POST', '/v1/categories', { body: { name: 'CAFE\u0301' } });
+    const answer = await pets.call('POST', '/v1/categories', {
+      body: { name: 'CAFE\u0301' },
+    });
     expect(answer).toMatchObject({ status: 409, body: { code: 'conflict' } });
   });
 
@@ -88,25 +111,46 @@ describe('POST /v1/categories', () => {
   }) => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, n) =>
-        pets.call('POST', '/v1/categories', { body: { name: n % 2 === 0 ? 'Dogs' : 'dogs' } }),
+        pets.call('POST', '/v1/categories', {
+          body: { name: n % 2 === 0 ? 'Dogs' : 'dogs' },
+        }),
       ),
     );
     const statuses = answers.map((answer) => answer.status).sort();
-    expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    expect(statuses).toEqual([
+      201, 409, 409, 409, 409, 409, 409, 409, 409, 409,
+    ]);
     expect(await pets.db.collection('categories').countDocuments()).toBe(1);
   });
 
-  it('answers 400 naming each unknown property, and stores nothing', async ({ pets }) => {
+  it('answers 400 naming each unknown property, and stores nothing', async ({
+    pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/categories', {
-      body: { name: 'Dogs', description: 'Loyal', id: 9, nameKey: 'cats', revision: 7 },
+      body: {
+        name: 'Dogs',
+        description: 'Loyal',
+        id: 9,
+        nameKey: 'cats',
+        revision: 7,
+      },
     });
-    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed' },
+    });
     const { details } = answer.body as { details: { path: string }[] };
-    expect(details.map(({ path }) => path)).toEqual(['body.id', 'body.nameKey', 'body.revision']);
+    expect(details.map(({ path }) => path)).toEqual([
+      'body.id',
+      'body.nameKey',
+      'body.revision',
+    ]);
     expect(await pets.db.collection('categories').countDocuments()).toBe(0);
   });
 
-  it('answers 400 for a key starting with $ and writes nothing', async ({ pets }) => {
+  it('answers 400 for a key starting with $ and writes nothing', async ({
+    pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/categories', {
       body: { name: 'Dogs', $set: { admin: true } },
     });
@@ -114,7 +158,10 @@ describe('POST /v1/categories', () => {
       status: 400,
       body: {
         code: 'validation_failed',
-        details: [{ path: 'body.$set' }, { path: 'body.$set', message: 'unknown parameter' }],
+        details: [
+          { path: 'body.$set' },
+          { path: 'body.$set', message: 'unknown parameter' },
+        ],
       },
     });
     expect(await pets.db.collection('categories').countDocuments()).toBe(0);
@@ -124,11 +171,17 @@ describe('POST /v1/categories', () => {
     ['no name', {}],
     ['an empty name', { name: ' ' }],
     ['a name over 100 characters', { name: 'x'.repeat(101) }],
-    ['a description over 1000 characters', { name: 'Dogs', description: 'x'.repeat(1001) }],
+    [
+      'a description over 1000 characters',
+      { name: 'Dogs', description: 'x'.repeat(1001) },
+    ],
     ['an object for a name', { name: { first: 'Dogs' } }],
   ])('answers 400 validation_failed for %s', async ([, body], { pets }) => {
     const answer = await pets.call('POST', '/v1/categories', { body });
-    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed' },
+    });
   });
 
   it('answers 403 forbidden to a customer', async ({ pets }) => {
@@ -144,14 +197,18 @@ describe('POST /v1/categories', () => {
 describe('GET /v1/categories/{categoryId}', () => {
   it('answers the category', async ({ pets }) => {
     await seedCategory(pets, { name: 'Dogs', description: 'Loyal' });
-    const answer = await pets.call('GET', '/v1/categories/1', { as: accounts.jane });
+    const answer = await pets.call('GET', '/v1/categories/1', {
+      as: accounts.jane,
+    });
     expect(answer).toMatchObject({
       status: 200,
       body: { id: 1, name: 'Dogs', description: 'Loyal' },
     });
   });
 
-  it('answers 404 not_found for a category that does not exist', async ({ pets }) => {
+  it('answers 404 not_found for a category that does not exist', async ({
+    pets,
+  }) => {
     const answer = await pets.call('GET', '/v1/categories/42');
     expect(answer).toMatchObject({
       status: 404,
@@ -159,22 +216,36 @@ describe('GET /v1/categories/{categoryId}', () => {
     });
   });
 
-  it('answers 400 validation_failed for an id that is not an int64', async ({ pets }) => {
+  it('answers 400 validation_failed for an id that is not an int64', async ({
+    pets,
+  }) => {
     const answer = await pets.call('GET', '/v1/categories/dogs');
     expect(answer).toMatchObject({
       status: 400,
-      body: { code: 'validation_failed', details: [{ path: 'params.categoryId' }] },
+      body: {
+        code: 'validation_failed',
+        details: [{ path: 'params.categoryId' }],
+      },
     });
   });
 });
 
 describe('PUT /v1/categories/{categoryId}', () => {
-  it('replaces the name and removes a description left out', async ({ pets }) => {
+  it('replaces the name and removes a description left out', async ({
+    pets,
+  }) => {
     await seedCategory(pets, { name: 'Dogs', description: 'Loyal' });
-    const answer = await pets.call('PUT', '/v1/categories/1', { body: { name: 'Hounds' } });
-    expect(answer).toMatchObject({ status: 200, body: { id: 1, name: 'Hounds' } });
+    const answer = await pets.call('PUT', '/v1/categories/1', {
+      body: { name: 'Hounds' },
+    });
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { id: 1, name: 'Hounds' },
+    });
     expect(answer.body).not.toHaveProperty('description');
-    expect(await pets.db.collection('categories').findOne({ _id: 1 as never })).toEqual({
+    expect(
+      await pets.db.collection('categories').findOne({ _id: 1 as never }),
+    ).toEqual({
       _id: 1,
       name: 'Hounds',
       nameKey: 'hounds',
@@ -192,8 +263,13 @@ describe('PUT /v1/categories/{categoryId}', () => {
 
   it('lets a category change the case of its own name', async ({ pets }) => {
     await seedCategory(pets, 'dogs');
-    const answer = await pets.call('PUT', '/v1/categories/1', { body: { name: 'Dogs' } });
-    expect(answer).toMatchObject({ status: 200, body: { id: 1, name: 'Dogs' } });
+    const answer = await pets.call('PUT', '/v1/categories/1', {
+      body: { name: 'Dogs' },
+    });
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { id: 1, name: 'Dogs' },
+    });
   });
 
   it('answers 409 conflict for a rename onto another category’s name, in any case', async ({
@@ -201,21 +277,35 @@ describe('PUT /v1/categories/{categoryId}', () => {
   }) => {
     await seedCategory(pets, 'Dogs');
     await seedCategory(pets, 'Cats');
-    const answer = await pets.call('PUT', '/v1/categories/2', { body: { name: 'DOGS' } });
+    const answer = await pets.call('PUT', '/v1/categories/2', {
+      body: { name: 'DOGS' },
+    });
     expect(answer).toMatchObject({ status: 409, body: { code: 'conflict' } });
-    expect((await pets.call('GET', '/v1/categories/2')).body).toEqual({ id: 2, name: 'Cats' });
+    expect((await pets.call('GET', '/v1/categories/2')).body).toEqual({
+      id: 2,
+      name: 'Cats',
+    });
   });
 
-  it('answers 404 not_found for a category that does not exist', async ({ pets }) => {
-    const answer = await pets.call('PUT', '/v1/categories/42', { body: { name: 'Dogs' } });
+  it('answers 404 not_found for a category that does not exist', async ({
+    pets,
+  }) => {
+    const answer = await pets.call('PUT', '/v1/categories/42', {
+      body: { name: 'Dogs' },
+    });
     expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
     expect(await pets.db.collection('categories').countDocuments()).toBe(0);
   });
 
   it('answers 400 validation_failed for a bad body', async ({ pets }) => {
     await seedCategory(pets, 'Dogs');
-    const answer = await pets.call('PUT', '/v1/categories/1', { body: { description: 'x' } });
-    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    const answer = await pets.call('PUT', '/v1/categories/1', {
+      body: { description: 'x' },
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed' },
+    });
   });
 
   it('answers 403 forbidden to a customer', async ({ pets }) => {
@@ -254,29 +344,41 @@ describe('DELETE /v1/categories/{categoryId}', () => {
     expect((await pets.call('DELETE', '/v1/categories/1')).status).toBe(204);
   });
 
-  it('answers one of 10 concurrent deletes with 204 and the others with 404', async ({ pets }) => {
+  it('answers one of 10 concurrent deletes with 204 and the others with 404', async ({
+    pets,
+  }) => {
     await seedCategory(pets, 'Dogs');
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => pets.call('DELETE', '/v1/categories/1')),
     );
     const statuses = answers.map((answer) => answer.status).sort();
-    expect(statuses).toEqual([204, 404, 404, 404, 404, 404, 404, 404, 404, 404]);
+    expect(statuses).toEqual([
+      204, 404, 404, 404, 404, 404, 404, 404, 404, 404,
+    ]);
   });
 
-  it('gives a new category a new id, never a deleted one’s', async ({ pets }) => {
+  it('gives a new category a new id, never a deleted one’s', async ({
+    pets,
+  }) => {
     await seedCategory(pets, 'Dogs');
     await pets.call('DELETE', '/v1/categories/1');
     expect((await seedCategory(pets, 'Dogs')).id).toBe(2);
   });
 
-  it('answers 404 not_found for a category that does not exist', async ({ pets }) => {
+  it('answers 404 not_found for a category that does not exist', async ({
+    pets,
+  }) => {
     const answer = await pets.call('DELETE', '/v1/categories/42');
     expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
   });
 
-  it('answers 403 forbidden to a customer, and keeps the category', async ({ pets }) => {
+  it('answers 403 forbidden to a customer, and keeps the category', async ({
+    pets,
+  }) => {
     await seedCategory(pets, 'Dogs');
-    const answer = await pets.call('DELETE', '/v1/categories/1', { as: accounts.jane });
+    const answer = await pets.call('DELETE', '/v1/categories/1', {
+      as: accounts.jane,
+    });
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
     expect((await pets.call('GET', '/v1/categories/1')).status).toBe(200);
   });

@@ -23,7 +23,9 @@ describe('loadPetsConfig', () => {
       GATEWAY_URL: 'http://gateway-1:8080, http://gateway-2:8080/',
       EVENT_RELAY_INTERVAL_MS: '250',
     });
-    expect(config.gateway).toEqual({ urls: ['http://gateway-1:8080', 'http://gateway-2:8080'] });
+    expect(config.gateway).toEqual({
+      urls: ['http://gateway-1:8080', 'http://gateway-2:8080'],
+    });
     expect(config.events).toEqual({ relayIntervalMs: 250 });
   });
 
@@ -41,9 +43,15 @@ describe('loadPetsConfig', () => {
   });
 
   it('treats an empty variable as unset', () => {
-    const config = loadPetsConfig({ INTERNAL_TOKEN: token, MONGODB_DB: '', GET_PET_SUNSET: '' });
+    const config = loadPetsConfig({
+      INTERNAL_TOKEN: token,
+      MONGODB_DB: '',
+      GET_PET_SUNSET: '',
+    });
     expect(config.mongo.database).toBe('petstore_pets');
-    expect(config.getPetDeprecation.sunsetAt).toEqual(new Date('2027-06-30T00:00:00Z'));
+    expect(config.getPetDeprecation.sunsetAt).toEqual(
+      new Date('2027-06-30T00:00:00Z'),
+    );
   });
 
   it('names every missing or invalid variable, never its value', () => {
@@ -63,6 +71,8 @@ describe('loadPetsConfig', () => {
     expect(() => loadPetsConfig({ INTERNAL_TOKEN: 'short-secret' })).toThrow(
       'INTERNAL_TOKEN: Expected at least 32 characters',
     );
-    expect(() => loadPetsConfig({ INTERNAL_TOKEN: 'short-secret' })).not.toThrow(/short-secret/);
+    expect(() =>
+      loadPetsConfig({ INTERNAL_TOKEN: 'short-secret' }),
+    ).not.toThrow(/short-secret/);
   });
 });

@@ -21,7 +21,10 @@ const PetsEnvSchema = z
   .transform((env) => ({
     ...serviceConfig(env),
     ...eventsConfigOf(env),
-    getPetDeprecation: { deprecatedAt: env.GET_PET_DEPRECATED_AT, sunsetAt: env.GET_PET_SUNSET },
+    getPetDeprecation: {
+      deprecatedAt: env.GET_PET_DEPRECATED_AT,
+      sunsetAt: env.GET_PET_SUNSET,
+    },
   }));
 
 export type PetsConfig = z.output<typeof PetsEnvSchema>;

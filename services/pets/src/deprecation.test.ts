@@ -22,7 +22,9 @@ function deprecationOf(headers: Headers) {
 }
 
 describe('the deprecated GET /v1/pets/{petId}', () => {
-  it('marks a 200 with Deprecation, Sunset and a Link to its documentation', async ({ pets }) => {
+  it('marks a 200 with Deprecation, Sunset and a Link to its documentation', async ({
+    pets,
+  }) => {
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('GET', '/v1/pets/1', { as: accounts.jane });
@@ -38,7 +40,10 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
 
   it('marks a 400 for a bad id the same way', async ({ pets }) => {
     const answer = await pets.call('GET', '/v1/pets/not-an-id');
-    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed' },
+    });
     expect(deprecationOf(answer.headers)).toEqual(deprecatedFor('not-an-id'));
   });
 
@@ -46,7 +51,10 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     'leaves %s unmarked: the router, as at the gateway, takes no route for it',
     async (path, { pets }) => {
       const answer = await pets.call('GET', path);
-      expect(answer).toMatchObject({ status: 404, body: { code: 'route_not_found' } });
+      expect(answer).toMatchObject({
+        status: 404,
+        body: { code: 'route_not_found' },
+      });
       expect(answer.headers.get('deprecation')).toBeNull();
     },
   );
@@ -59,7 +67,9 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     expect(deprecationOf(response.headers)).toEqual(deprecated);
   });
 
-  it('takes its deprecation and sunset dates from the configuration', async ({ mongo }) => {
+  it('takes its deprecation and sunset dates from the configuration', async ({
+    mongo,
+  }) => {
     await using pets = await startTestPets(mongo, {
       env: {
         GET_PET_DEPRECATED_AT: '2025-03-01T12:30:00Z',
@@ -74,14 +84,20 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     });
   });
 
-  it('still answers the pet one millisecond before the sunset', async ({ mongo }) => {
-    await using pets = await startTestPets(mongo, { now: () => new Date(sunset.getTime() - 1) });
+  it('still answers the pet one millisecond before the sunset', async ({
+    mongo,
+  }) => {
+    await using pets = await startTestPets(mongo, {
+      now: () => new Date(sunset.getTime() - 1),
+    });
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     expect((await pets.call('GET', '/v1/pets/1')).status).toBe(200);
   });
 
-  it('answers 410 gone from the sunset on, still marked, for any id', async ({ mongo }) => {
+  it('answers 410 gone from the sunset on, still marked, for any id', async ({
+    mongo,
+  }) => {
     let now = new Date(sunset.getTime() - 60_000);
     await using pets = await startTestPets(mongo, { now: () => now });
     await seedCategory(pets, 'Dogs');
@@ -91,7 +107,10 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
     now = sunset;
     for (const id of ['1', '42', 'not-an-id']) {
       const answer = await pets.call('GET', `/v1/pets/${id}`);
-      expect(answer).toMatchObject({ status: 410, body: { code: 'gone', status: 410 } });
+      expect(answer).toMatchObject({
+        status: 410,
+        body: { code: 'gone', status: 410 },
+      });
       expect((answer.body as { message: string }).message).toMatch(
         /^\[pets\] GET \/v1\/pets\/\{petId\} was retired on 2027-06-30T00:00:00\.000Z; use its successor, GET \/v2\/pets\/\{petId\}$/,
       );
@@ -102,12 +121,18 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
   it('serves GET /v2/pets/{petId}, its successor, unmarked and working after the sunset', async ({
     mongo,
   }) => {
-    await using pets = await startTestPets(mongo, { now: () => new Date('2030-01-01T00:00:00Z') });
+    await using pets = await startTestPets(mongo, {
+      now: () => new Date('2030-01-01T00:00:00Z'),
+    });
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('GET', '/v2/pets/1');
     expect(answer).toMatchObject({ status: 200, body: { id: 1, name: 'Rex' } });
-    expect(deprecationOf(answer.headers)).toEqual({ deprecation: null, sunset: null, link: null });
+    expect(deprecationOf(answer.headers)).toEqual({
+      deprecation: null,
+      sunset: null,
+      link: null,
+    });
     const missing = await pets.call('GET', '/v2/pets/42');
     expect(missing).toMatchObject({ status: 404, body: { code: 'not_found' } });
     expect(missing.headers.get('deprecation')).toBeNull();
@@ -116,7 +141,9 @@ describe('the deprecated GET /v1/pets/{petId}', () => {
   it('leaves the other operations on pets unmarked and working after the sunset', async ({
     mongo,
   }) => {
-    await using pets = await startTestPets(mongo, { now: () => new Date('2030-01-01T00:00:00Z') });
+    await using pets = await startTestPets(mongo, {
+      now: () => new Date('2030-01-01T00:00:00Z'),
+    });
     await seedCategory(pets, 'Dogs');
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answers = [

@@ -5,7 +5,13 @@ export function notFound(what: 'pet' | 'category', id: bigint): AppError {
 }
 
 export function unknownCategory(categoryId: number): AppError {
-  return new AppError('unknown_category', `[pets] category ${categoryId} does not exist`, {
-    details: [{ path: 'body.categoryId', message: `no category ${categoryId}` }],
-  });
+  return new AppError(
+    'unknown_category',
+    `[pets] category ${categoryId} does not exist`,
+    {
+      details: [
+        { path: 'body.categoryId', message: `no category ${categoryId}` },
+      ],
+    },
+  );
 }

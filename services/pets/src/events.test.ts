@@ -15,7 +15,10 @@ import { seedCategory, seedPet } from './test-support/seed.js';
  * `pets`, started as in production on a fresh database, handing its events to `gateway`, which
  * refuses them (503) until a test lets them through: they stay in the outbox, to be read.
  */
-const it = test.extend<{ gateway: EventReceiver<RecordedEvent>; pets: ServedPets }>({
+const it = test.extend<{
+  gateway: EventReceiver<RecordedEvent>;
+  pets: ServedPets;
+}>({
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from it
   gateway: async ({}, use) => {
     await using gateway = await new EventReceiver<RecordedEvent>().start();
@@ -32,7 +35,10 @@ const it = test.extend<{ gateway: EventReceiver<RecordedEvent>; pets: ServedPets
 });
 
 /** The events about the pet that the outbox holds, in the order they were written. */
-async function pendingIn(pets: ServedPets, petId: number): Promise<RecordedEvent[]> {
+async function pendingIn(
+  pets: ServedPets,
+  petId: number,
+): Promise<RecordedEvent[]> {
   const messages = await pets.db
     .collection<OutboxMessage<RecordedEvent>>('outbox')
     .find({ 'payload.data.id': petId }, { sort: { _id: 1 } })
@@ -41,12 +47,20 @@ async function pendingIn(pets: ServedPets, petId: number): Promise<RecordedEvent
 }
 
 /** A pet in a category of its own, as an admin made it. */
-async function aPet(pets: ServedPets, status: PetStatus = 'available'): Promise<Pet> {
+async function aPet(
+  pets: ServedPets,
+  status: PetStatus = 'available',
+): Promise<Pet> {
   const category = await seedCategory(pets, `Dogs ${Math.random()}`);
   return seedPet(pets, { name: 'Rex', categoryId: category.id, status });
 }
 
-function push(pets: ServedPets, petId: number, status: PetStatus, version: number) {
+function push(
+  pets: ServedPets,
+  petId: number,
+  status: PetStatus,
+  version: number,
+) {
   return createInternalClient({
     baseUrl: pets.url,
     internalToken: testInternalToken,
@@ -93,31 +107,51 @@ describe('pet.status_changed', () => {
     await expectChanges(pets, gateway, rex.id, [{ ...rex, status: 'pending' }]);
   });
 
-  it("is written by an admin's PUT and PATCH that change the status", async ({ pets, gateway }) => {
+  it("is written by an admin's PUT and PATCH that change the status", async ({
+    pets,
+    gateway,
+  }) => {
     const rex = await aPet(pets);
     const path = `/v1/pets/${rex.id}`;
-    const patched = await pets.call('PATCH', path, { body: { status: 'sold', name: 'Max' } });
+    const patched = await pets.call('PATCH', path, {
+      body: { status: 'sold', name: 'Max' },
+    });
     expect(patched.body).toEqual({ ...rex, name: 'Max', status: 'sold' });
     const replaced = await pets.call('PUT', path, {
       body: { name: 'Rex', categoryId: rex.categoryId },
     });
     expect(replaced.body).toEqual(rex);
-    await expectChanges(pets, gateway, rex.id, [patched.body as Pet, replaced.body as Pet]);
+    await expectChanges(pets, gateway, rex.id, [
+      patched.body as Pet,
+      replaced.body as Pet,
+    ]);
   });
 
-  it('shows the pet as the change left it, whatever came after', async ({ pets, gateway }) => {
+  it('shows the pet as the change left it, whatever came after', async ({
+    pets,
+    gateway,
+  }) => {
     const rex = await aPet(pets);
     await push(pets, rex.id, 'sold', 1);
-    await pets.call('PATCH', `/v1/pets/${rex.id}`, { body: { name: 'Renamed' } });
+    await pets.call('PATCH', `/v1/pets/${rex.id}`, {
+      body: { name: 'Renamed' },
+    });
     await expectChanges(pets, gateway, rex.id, [{ ...rex, status: 'sold' }]);
   });
 
-  it('is not written when the status stays the same', async ({ pets, gateway }) => {
+  it('is not written when the status stays the same', async ({
+    pets,
+    gateway,
+  }) => {
     const rex = await aPet(pets, 'pending');
     const path = `/v1/pets/${rex.id}`;
     expect((await push(pets, rex.id, 'pending', 1)).status).toBe(200);
-    expect((await pets.call('PATCH', path, { body: { status: 'pending' } })).status).toBe(200);
-    expect((await pets.call('PATCH', path, { body: { name: 'Max' } })).status).toBe(200);
+    expect(
+      (await pets.call('PATCH', path, { body: { status: 'pending' } })).status,
+    ).toBe(200);
+    expect(
+      (await pets.call('PATCH', path, { body: { name: 'Max' } })).status,
+    ).toBe(200);
     const replaced = await pets.call('PUT', path, {
       body: { name: 'Rex', categoryId: rex.categoryId, status: 'pending' },
     });
@@ -143,7 +177,10 @@ describe('pet.status_changed', () => {
     expect((await pets.call('GET', `/v1/pets/${rex.id}`)).body).toEqual(rex);
   });
 
-  it('is written once per change when pushes and admins race', async ({ pets, gateway }) => {
+  it('is written once per change when pushes and admins race', async ({
+    pets,
+    gateway,
+  }) => {
     const rex = await aPet(pets);
     const statuses: PetStatus[] = ['pending', 'sold', 'available'];
     await Promise.all(
@@ -156,9 +193,14 @@ describe('pet.status_changed', () => {
     );
     const events = await pendingIn(pets, rex.id);
     // In the order the changes committed: each a real change from the status before it.
-    const shown = [rex.status, ...events.map((event) => (event.data as Pet).status)];
-    for (let n = 1; n < shown.length; n++) expect(shown[n]).not.toBe(shown[n - 1]);
-    const now = ((await pets.call('GET', `/v1/pets/${rex.id}`)).body as Pet).status;
+    const shown = [
+      rex.status,
+      ...events.map((event) => (event.data as Pet).status),
+    ];
+    for (let n = 1; n < shown.length; n++)
+      expect(shown[n]).not.toBe(shown[n - 1]);
+    const now = ((await pets.call('GET', `/v1/pets/${rex.id}`)).body as Pet)
+      .status;
     expect(shown.at(-1)).toBe(now);
     gateway.status = 202;
     await expect.poll(() => pendingIn(pets, rex.id)).toEqual([]);
@@ -179,7 +221,10 @@ describe('pet.status_changed', () => {
     await expect
       .poll(() => gateway.accepted().filter(({ data }) => data.id === rex.id))
       .toEqual([
-        expect.objectContaining({ type: 'pet.status_changed', data: { ...rex, status: 'sold' } }),
+        expect.objectContaining({
+          type: 'pet.status_changed',
+          data: { ...rex, status: 'sold' },
+        }),
       ]);
   });
 });

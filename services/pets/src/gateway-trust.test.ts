@@ -1,5 +1,9 @@
 import { describe, expect } from 'vitest';
-import { it as petsIt, startTestPets, type ServedPets } from './test-support/pets-service.js';
+import {
+  it as petsIt,
+  startTestPets,
+  type ServedPets,
+} from './test-support/pets-service.js';
 import { seedCategory, seedPet } from './test-support/seed.js';
 
 const it = petsIt.extend<{ seeded: ServedPets }>({
@@ -43,14 +47,23 @@ describe('trust in the gateway', () => {
         const answer = await pets.call(method, path, {
           as: 'nobody',
           body,
-          headers: { ...headers, 'x-account-id': 'acct_admin1', 'x-account-role': 'admin' },
+          headers: {
+            ...headers,
+            'x-account-id': 'acct_admin1',
+            'x-account-role': 'admin',
+          },
         });
-        expect(answer).toMatchObject({ status: 401, body: { code: 'unauthorized', status: 401 } });
+        expect(answer).toMatchObject({
+          status: 401,
+          body: { code: 'unauthorized', status: 401 },
+        });
       }
     },
   );
 
-  it('changed nothing through the refused requests', async ({ seeded: pets }) => {
+  it('changed nothing through the refused requests', async ({
+    seeded: pets,
+  }) => {
     expect(await pets.call('GET', '/v1/pets')).toMatchObject({
       body: [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }],
     });
@@ -59,7 +72,9 @@ describe('trust in the gateway', () => {
     });
   });
 
-  it('answers /health and /ready without the internal token', async ({ seeded: pets }) => {
+  it('answers /health and /ready without the internal token', async ({
+    seeded: pets,
+  }) => {
     for (const path of ['/health', '/ready']) {
       expect(await pets.call('GET', path, { as: 'nobody' })).toMatchObject({
         status: 200,
@@ -68,25 +83,40 @@ describe('trust in the gateway', () => {
     }
   });
 
-  it('refuses an account role it does not know as no account at all', async ({ seeded: pets }) => {
+  it('refuses an account role it does not know as no account at all', async ({
+    seeded: pets,
+  }) => {
     const answer = await pets.call('POST', '/v1/categories', {
       as: 'service',
       headers: { 'x-account-id': 'acct_x1', 'x-account-role': 'root' },
       body: { name: 'Birds' },
     });
-    expect(answer).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+    expect(answer).toMatchObject({
+      status: 401,
+      body: { code: 'unauthorized' },
+    });
   });
 
   it('answers 405 with Allow for a method a known path does not serve', async ({
     seeded: pets,
   }) => {
-    const answer = await pets.call('POST', '/v1/pets/1', { body: { name: 'Rex' } });
-    expect(answer).toMatchObject({ status: 405, body: { code: 'method_not_allowed' } });
+    const answer = await pets.call('POST', '/v1/pets/1', {
+      body: { name: 'Rex' },
+    });
+    expect(answer).toMatchObject({
+      status: 405,
+      body: { code: 'method_not_allowed' },
+    });
     expect(answer.headers.get('allow')).toContain('PATCH');
   });
 
-  it('answers 404 route_not_found for a path it does not serve', async ({ seeded: pets }) => {
+  it('answers 404 route_not_found for a path it does not serve', async ({
+    seeded: pets,
+  }) => {
     const answer = await pets.call('GET', '/v1/orders');
-    expect(answer).toMatchObject({ status: 404, body: { code: 'route_not_found' } });
+    expect(answer).toMatchObject({
+      status: 404,
+      body: { code: 'route_not_found' },
+    });
   });
 });

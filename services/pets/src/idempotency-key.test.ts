@@ -5,7 +5,12 @@ import { describe, expect } from 'vitest';
 import { it, type ServedPets } from './test-support/pets-service.js';
 import { seedCategory } from './test-support/seed.js';
 
-const post = <Body>(pets: ServedPets, path: string, key: string, body: unknown) =>
+const post = <Body>(
+  pets: ServedPets,
+  path: string,
+  key: string,
+  body: unknown,
+) =>
   pets.call<Body>('POST', path, { body, headers: { 'idempotency-key': key } });
 
 describe('Idempotency-Key on POST /v1/pets', () => {
@@ -26,11 +31,16 @@ describe('Idempotency-Key on POST /v1/pets', () => {
     expect(await pets.db.collection('pets').countDocuments()).toBe(1);
   });
 
-  it('returns 422 idempotency_key_reused for the same key with another body', async ({ pets }) => {
+  it('returns 422 idempotency_key_reused for the same key with another body', async ({
+    pets,
+  }) => {
     const { id: categoryId } = await seedCategory(pets, 'Dogs');
     const key = randomUUID();
     await post(pets, '/v1/pets', key, { name: 'Rex', categoryId });
-    const reused = await post(pets, '/v1/pets', key, { name: 'Fido', categoryId });
+    const reused = await post(pets, '/v1/pets', key, {
+      name: 'Fido',
+      categoryId,
+    });
     expect(reused).toMatchObject({
       status: 422,
       body: { code: 'idempotency_key_reused', status: 422 },
@@ -53,15 +63,23 @@ describe('Idempotency-Key on POST /v1/pets', () => {
     expect(await pets.db.collection('pets').countDocuments()).toBe(1);
   });
 
-  it('remembers 422 unknown_category, even once the category exists', async ({ pets }) => {
+  it('remembers 422 unknown_category, even once the category exists', async ({
+    pets,
+  }) => {
     const key = randomUUID();
     const body = { name: 'Rex', categoryId: 1 };
     const refused = await post(pets, '/v1/pets', key, body);
-    expect(refused).toMatchObject({ status: 422, body: { code: 'unknown_category' } });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: { code: 'unknown_category' },
+    });
     await seedCategory(pets, 'Dogs');
 
     const retried = await post(pets, '/v1/pets', key, body);
-    expect(retried).toMatchObject({ status: 422, body: { code: 'unknown_category' } });
+    expect(retried).toMatchObject({
+      status: 422,
+      body: { code: 'unknown_category' },
+    });
     expect(retried.headers.get('idempotent-replayed')).toBe('true');
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
@@ -78,15 +96,23 @@ describe('Idempotency-Key on POST /v1/pets', () => {
       .collection<{ _id: string }>('idempotency_keys')
       .insertOne({ _id: `${accounts.admin.accountId}:${key}` }, { session });
 
-    const waiting = await post(pets, '/v1/pets', key, { name: 'Rex', categoryId });
+    const waiting = await post(pets, '/v1/pets', key, {
+      name: 'Rex',
+      categoryId,
+    });
     expect(waiting).toMatchObject({
       status: 409,
-      body: { code: 'conflict', message: expect.stringContaining('still in progress') as string },
+      body: {
+        code: 'conflict',
+        message: expect.stringContaining('still in progress') as string,
+      },
     });
     await session.abortTransaction();
     await session.endSession();
 
-    expect((await post(pets, '/v1/pets', key, { name: 'Rex', categoryId })).status).toBe(201);
+    expect(
+      (await post(pets, '/v1/pets', key, { name: 'Rex', categoryId })).status,
+    ).toBe(201);
     expect(await pets.db.collection('pets').countDocuments()).toBe(1);
   });
 
@@ -102,20 +128,30 @@ describe('Idempotency-Key on POST /v1/pets', () => {
     });
     expect(forbidden.status).toBe(403);
 
-    expect((await post(pets, '/v1/pets', key, { name: 'Rex', categoryId })).status).toBe(201);
+    expect(
+      (await post(pets, '/v1/pets', key, { name: 'Rex', categoryId })).status,
+    ).toBe(201);
   });
 });
 
 describe('Idempotency-Key on POST /v1/categories', () => {
-  it('answers a retry with the first category and adds no other', async ({ pets }) => {
+  it('answers a retry with the first category and adds no other', async ({
+    pets,
+  }) => {
     const key = randomUUID();
-    const first = await post<Category>(pets, '/v1/categories', key, { name: 'Dogs' });
-    const retry = await post<Category>(pets, '/v1/categories', key, { name: 'Dogs' });
+    const first = await post<Category>(pets, '/v1/categories', key, {
+      name: 'Dogs',
+    });
+    const retry = await post<Category>(pets, '/v1/categories', key, {
+      name: 'Dogs',
+    });
 
     expect(first.status).toBe(201);
     expect(retry).toMatchObject({ status: 201, body: first.body });
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(retry.headers.get('location')).toBe(`/v2/categories/${first.body.id}`);
+    expect(retry.headers.get('location')).toBe(
+      `/v2/categories/${first.body.id}`,
+    );
     expect(await pets.db.collection('categories').countDocuments()).toBe(1);
   });
 
@@ -123,16 +159,29 @@ describe('Idempotency-Key on POST /v1/categories', () => {
     pets,
   }) => {
     const key = randomUUID();
-    const { body: dogs } = await post<Category>(pets, '/v1/categories', key, { name: 'Dogs' });
+    const { body: dogs } = await post<Category>(pets, '/v1/categories', key, {
+      name: 'Dogs',
+    });
     const reused = await post(pets, '/v1/categories', key, { name: 'Cats' });
-    expect(reused).toMatchObject({ status: 422, body: { code: 'idempotency_key_reused' } });
-    const elsewhere = await post(pets, '/v1/pets', key, { name: 'Rex', categoryId: dogs.id });
-    expect(elsewhere).toMatchObject({ status: 422, body: { code: 'idempotency_key_reused' } });
+    expect(reused).toMatchObject({
+      status: 422,
+      body: { code: 'idempotency_key_reused' },
+    });
+    const elsewhere = await post(pets, '/v1/pets', key, {
+      name: 'Rex',
+      categoryId: dogs.id,
+    });
+    expect(elsewhere).toMatchObject({
+      status: 422,
+      body: { code: 'idempotency_key_reused' },
+    });
     expect(await pets.db.collection('categories').countDocuments()).toBe(1);
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
 
-  it('makes one category of 10 concurrent requests with one key', async ({ pets }) => {
+  it('makes one category of 10 concurrent requests with one key', async ({
+    pets,
+  }) => {
     const key = randomUUID();
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
@@ -151,7 +200,9 @@ describe('Idempotency-Key on POST /v1/categories', () => {
     const key = randomUUID();
     const refused = await post(pets, '/v1/categories', key, { name: 'dogs' });
     expect(refused).toMatchObject({ status: 409, body: { code: 'conflict' } });
-    expect((await pets.call('DELETE', `/v1/categories/${taken.id}`)).status).toBe(204);
+    expect(
+      (await pets.call('DELETE', `/v1/categories/${taken.id}`)).status,
+    ).toBe(204);
 
     const retried = await post(pets, '/v1/categories', key, { name: 'dogs' });
     const { code, message } = refused.body as { code: string; message: string };
@@ -166,7 +217,9 @@ describe('Idempotency-Key on POST /v1/categories', () => {
     const record = await pets.db
       .collection<{ _id: string; expiresAt: Date }>('idempotency_keys')
       .findOne({ _id: `${accounts.admin.accountId}:${key}` });
-    expect((record!.expiresAt.getTime() - before) / 3_600_000).toBeGreaterThanOrEqual(48);
+    expect(
+      (record!.expiresAt.getTime() - before) / 3_600_000,
+    ).toBeGreaterThanOrEqual(48);
     const indexes = await pets.db.collection('idempotency_keys').indexes();
     expect(indexes).toContainEqual(
       expect.objectContaining({ key: { expiresAt: 1 }, expireAfterSeconds: 0 }),

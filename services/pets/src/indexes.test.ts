@@ -15,12 +15,23 @@ describe('nameKeyOf', () => {
 });
 
 describe('names stored under the lower-casing rule', () => {
-  it('get the case-folded key at start-up, so the folded twin is refused', async ({ pets }) => {
+  it('get the case-folded key at start-up, so the folded twin is refused', async ({
+    pets,
+  }) => {
     const categories = pets.db.collection('categories');
-    await categories.insertOne({ _id: 1 as never, name: 'Straße', nameKey: 'straße', revision: 0 });
+    await categories.insertOne({
+      _id: 1 as never,
+      name: 'Straße',
+      nameKey: 'straße',
+      revision: 0,
+    });
     await ensureIndexes(pets.db);
-    expect(await categories.findOne({ _id: 1 as never })).toMatchObject({ nameKey: 'strasse' });
-    const answer = await pets.call('POST', '/v1/categories', { body: { name: 'STRASSE' } });
+    expect(await categories.findOne({ _id: 1 as never })).toMatchObject({
+      nameKey: 'strasse',
+    });
+    const answer = await pets.call('POST', '/v1/categories', {
+      body: { name: 'STRASSE' },
+    });
     expect(answer).toMatchObject({ status: 409, body: { code: 'conflict' } });
   });
 
@@ -31,9 +42,8 @@ describe('names stored under the lower-casing rule', () => {
       { _id: 2 as never, name: 'STRASSE', nameKey: 'strasse', revision: 0 },
     ]);
     await ensureIndexes(pets.db);
-    expect(await categories.find({}, { sort: { _id: 1 } }).toArray()).toMatchObject([
-      { nameKey: 'straße' },
-      { nameKey: 'strasse' },
-    ]);
+    expect(
+      await categories.find({}, { sort: { _id: 1 } }).toArray(),
+    ).toMatchObject([{ nameKey: 'straße' }, { nameKey: 'strasse' }]);
   });
 });

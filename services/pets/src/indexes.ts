@@ -1,4 +1,8 @@
-import { IdempotencyRepository, isDuplicateKey, Outbox } from '@petstore/service-kit';
+import {
+  IdempotencyRepository,
+  isDuplicateKey,
+  Outbox,
+} from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import { categoriesCollection, nameKeyOf, petsCollection } from './storage.js';
 

@@ -6,7 +6,9 @@ import { it } from './test-support/pets-service.js';
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 
 describe('main', () => {
-  it('serves with the environment’s config and exits 0 on SIGTERM', async ({ mongo }) => {
+  it('serves with the environment’s config and exits 0 on SIGTERM', async ({
+    mongo,
+  }) => {
     // At info, it writes the line that says where it listens.
     await using pets = runMain(
       main,

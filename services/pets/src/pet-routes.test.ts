@@ -2,7 +2,11 @@ import { accounts } from '@petstore/testkit';
 import type { Pet } from '@petstore/contract';
 import type { MongoServer } from '@petstore/testkit';
 import { describe, expect } from 'vitest';
-import { it as petsIt, startTestPets, type ServedPets } from './test-support/pets-service.js';
+import {
+  it as petsIt,
+  startTestPets,
+  type ServedPets,
+} from './test-support/pets-service.js';
 import { nextLink, seedCategory, seedPet } from './test-support/seed.js';
 
 /** A service with categories 1 (Dogs) and 2 (Cats). */
@@ -29,7 +33,11 @@ const it = petsIt.extend<{
       await seedPet(pets, { name: 'Rex', categoryId: 1, status: 'available' });
       await seedPet(pets, { name: 'Tom', categoryId: 2, status: 'pending' });
       await seedPet(pets, { name: 'Fido', categoryId: 1, status: 'sold' });
-      await seedPet(pets, { name: 'Kitty', categoryId: 2, status: 'available' });
+      await seedPet(pets, {
+        name: 'Kitty',
+        categoryId: 2,
+        status: 'available',
+      });
       await use(pets);
     },
     { scope: 'file' },
@@ -59,7 +67,10 @@ describe('GET /v1/pets', () => {
   it('answers 400 naming an unknown query parameter, as it does for one on a single pet', async ({
     pets,
   }) => {
-    for (const path of ['/v1/pets?limit=5&colour=brown', '/v1/pets/1?colour=brown']) {
+    for (const path of [
+      '/v1/pets?limit=5&colour=brown',
+      '/v1/pets/1?colour=brown',
+    ]) {
       expect(await pets.call('GET', path), path).toMatchObject({
         status: 400,
         body: {
@@ -71,14 +82,18 @@ describe('GET /v1/pets', () => {
     }
   });
 
-  it('answers an empty list without a Link when there are no pets', async ({ pets }) => {
+  it('answers an empty list without a Link when there are no pets', async ({
+    pets,
+  }) => {
     const answer = await pets.call('GET', '/v1/pets', { as: accounts.jane });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual([]);
     expect(answer.headers.get('link')).toBeNull();
   });
 
-  it('lists pets in id order, to customers too', async ({ petsWithCategories: pets }) => {
+  it('lists pets in id order, to customers too', async ({
+    petsWithCategories: pets,
+  }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     await seedPet(pets, { name: 'Tom', categoryId: 2, status: 'sold' });
     const answer = await pets.call('GET', '/v1/pets', { as: accounts.jane });
@@ -98,7 +113,10 @@ describe('GET /v1/pets', () => {
     it('keeps the pets of any of several statuses given as a repeated parameter', async ({
       filtered: pets,
     }) => {
-      const answer = await pets.call('GET', '/v1/pets?status=pending&status=sold');
+      const answer = await pets.call(
+        'GET',
+        '/v1/pets?status=pending&status=sold',
+      );
       expect(names(answer.body)).toEqual(['Tom', 'Fido']);
     });
 
@@ -108,11 +126,16 @@ describe('GET /v1/pets', () => {
     });
 
     it('combines status and category', async ({ filtered: pets }) => {
-      const answer = await pets.call('GET', '/v1/pets?categoryId=1&status=sold');
+      const answer = await pets.call(
+        'GET',
+        '/v1/pets?categoryId=1&status=sold',
+      );
       expect(names(answer.body)).toEqual(['Fido']);
     });
 
-    it('answers an empty list for a category nobody uses', async ({ filtered: pets }) => {
+    it('answers an empty list for a category nobody uses', async ({
+      filtered: pets,
+    }) => {
       const answer = await pets.call('GET', '/v1/pets?categoryId=999');
       expect(answer).toMatchObject({ status: 200, body: [] });
     });
@@ -127,15 +150,20 @@ describe('GET /v1/pets', () => {
       ['limit=101', 'query.limit'],
       ['limit=ten', 'query.limit'],
       ['cursor=not-a-cursor', 'query.cursor'],
-    ])('answers 400 validation_failed for %s', async ([query, path], { filtered: pets }) => {
-      const answer = await pets.call('GET', `/v1/pets?${query}`);
-      expect(answer.status).toBe(400);
-      expect(answer.body).toMatchObject({
-        code: 'validation_failed',
-        status: 400,
-        details: expect.arrayContaining([expect.objectContaining({ path })]) as unknown,
-      });
-    });
+    ])(
+      'answers 400 validation_failed for %s',
+      async ([query, path], { filtered: pets }) => {
+        const answer = await pets.call('GET', `/v1/pets?${query}`);
+        expect(answer.status).toBe(400);
+        expect(answer.body).toMatchObject({
+          code: 'validation_failed',
+          status: 400,
+          details: expect.arrayContaining([
+            expect.objectContaining({ path }),
+          ]) as unknown,
+        });
+      },
+    );
   });
 
   describe('pages', () => {
@@ -162,21 +190,33 @@ describe('GET /v1/pets', () => {
       expect(seen).toEqual([...seen].sort((a, b) => a - b));
     });
 
-    it('keeps the filters in the link to the next page', async ({ paged: pets }) => {
+    it('keeps the filters in the link to the next page', async ({
+      paged: pets,
+    }) => {
       const first = await pets.call('GET', '/v1/pets?status=sold&limit=5');
       const link = nextLink(first.headers);
       expect(link).toMatch(/^\/v1\/pets\?status=sold&limit=5&cursor=/);
       const second = await pets.call('GET', link!);
-      expect(names(second.body)).toEqual(['Pet 12', 'Pet 14', 'Pet 16', 'Pet 18', 'Pet 20']);
+      expect(names(second.body)).toEqual([
+        'Pet 12',
+        'Pet 14',
+        'Pet 16',
+        'Pet 18',
+        'Pet 20',
+      ]);
     });
 
-    it('gives 20 pets a page when no limit is asked', async ({ paged: pets }) => {
+    it('gives 20 pets a page when no limit is asked', async ({
+      paged: pets,
+    }) => {
       const answer = await pets.call('GET', '/v1/pets');
       expect((answer.body as Pet[]).length).toBe(20);
       expect(nextLink(answer.headers)).toMatch(/^\/v1\/pets\?cursor=/);
     });
 
-    it('sends no Link when the page is the last, even a full one', async ({ paged: pets }) => {
+    it('sends no Link when the page is the last, even a full one', async ({
+      paged: pets,
+    }) => {
       const answer = await pets.call('GET', '/v1/pets?limit=25');
       expect((answer.body as Pet[]).length).toBe(25);
       expect(answer.headers.get('link')).toBeNull();
@@ -188,18 +228,33 @@ describe('POST /v1/pets', () => {
   it('adds an available pet by default, answering 201 with its Location in /v2', async ({
     petsWithCategories: pets,
   }) => {
-    const answer = await pets.call('POST', '/v1/pets', { body: { name: '  Rex ', categoryId: 1 } });
+    const answer = await pets.call('POST', '/v1/pets', {
+      body: { name: '  Rex ', categoryId: 1 },
+    });
     expect(answer.status).toBe(201);
-    expect(answer.body).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
+    expect(answer.body).toEqual({
+      id: 1,
+      name: 'Rex',
+      categoryId: 1,
+      status: 'available',
+    });
     expect(answer.headers.get('location')).toBe('/v2/pets/1');
-    expect(await pets.call('GET', '/v2/pets/1')).toMatchObject({ status: 200, body: answer.body });
-    expect(await pets.call('GET', '/v1/pets/1')).toMatchObject({ status: 200, body: answer.body });
+    expect(await pets.call('GET', '/v2/pets/1')).toMatchObject({
+      status: 200,
+      body: answer.body,
+    });
+    expect(await pets.call('GET', '/v1/pets/1')).toMatchObject({
+      status: 200,
+      body: answer.body,
+    });
   });
 
   it('adds a pet through /v2 the same way, its Location in /v2', async ({
     petsWithCategories: pets,
   }) => {
-    const answer = await pets.call('POST', '/v2/pets', { body: { name: 'Rex', categoryId: 1 } });
+    const answer = await pets.call('POST', '/v2/pets', {
+      body: { name: 'Rex', categoryId: 1 },
+    });
     expect(answer).toMatchObject({ status: 201, body: { id: 1, name: 'Rex' } });
     expect(answer.headers.get('location')).toBe('/v2/pets/1');
   });
@@ -208,7 +263,12 @@ describe('POST /v1/pets', () => {
     const answer = await pets.call('POST', '/v1/pets', {
       body: { name: 'Tom', categoryId: 2, status: 'pending' },
     });
-    expect(answer.body).toEqual({ id: 1, name: 'Tom', categoryId: 2, status: 'pending' });
+    expect(answer.body).toEqual({
+      id: 1,
+      name: 'Tom',
+      categoryId: 2,
+      status: 'pending',
+    });
   });
 
   it('gives sequential ids and never gives a deleted pet’s id again', async ({
@@ -226,7 +286,9 @@ describe('POST /v1/pets', () => {
   it('answers 422 unknown_category for a category that does not exist, and adds nothing', async ({
     petsWithCategories: pets,
   }) => {
-    const answer = await pets.call('POST', '/v1/pets', { body: { name: 'Rex', categoryId: 3 } });
+    const answer = await pets.call('POST', '/v1/pets', {
+      body: { name: 'Rex', categoryId: 3 },
+    });
     expect(answer.status).toBe(422);
     expect(answer.body).toMatchObject({
       code: 'unknown_category',
@@ -242,9 +304,19 @@ describe('POST /v1/pets', () => {
     const answer = await pets.call('POST', '/v1/pets', {
       body: { name: 'Rex', categoryId: 1, id: 77, _id: 99, color: 'brown' },
     });
-    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
-    const { details, message } = answer.body as { details: { path: string }[]; message: string };
-    expect(details.map(({ path }) => path)).toEqual(['body.id', 'body._id', 'body.color']);
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed' },
+    });
+    const { details, message } = answer.body as {
+      details: { path: string }[];
+      message: string;
+    };
+    expect(details.map(({ path }) => path)).toEqual([
+      'body.id',
+      'body._id',
+      'body.color',
+    ]);
     expect(message).toContain('body.color: unknown parameter');
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
@@ -253,7 +325,12 @@ describe('POST /v1/pets', () => {
     petsWithCategories: pets,
   }) => {
     const answer = await pets.call('POST', '/v1/pets', {
-      body: { name: 'Rex', categoryId: 1, $where: 'sleep(1000)', nested: { $gt: '' } },
+      body: {
+        name: 'Rex',
+        categoryId: 1,
+        $where: 'sleep(1000)',
+        nested: { $gt: '' },
+      },
     });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({
@@ -265,7 +342,9 @@ describe('POST /v1/pets', () => {
       ]) as unknown,
     });
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
-    expect(await pets.db.collection('counters').findOne({ _id: 'pets' as never })).toBeNull();
+    expect(
+      await pets.db.collection('counters').findOne({ _id: 'pets' as never }),
+    ).toBeNull();
   });
 
   it('answers 400 for a Mongo operator in place of a name', async ({
@@ -281,12 +360,32 @@ describe('POST /v1/pets', () => {
   it.for([
     ['no name', { categoryId: 1 }, 'body.name'],
     ['an empty name', { name: '   ', categoryId: 1 }, 'body.name'],
-    ['a name over 100 characters', { name: 'x'.repeat(101), categoryId: 1 }, 'body.name'],
+    [
+      'a name over 100 characters',
+      { name: 'x'.repeat(101), categoryId: 1 },
+      'body.name',
+    ],
     ['no category', { name: 'Rex' }, 'body.categoryId'],
-    ['a category id as a string', { name: 'Rex', categoryId: '1' }, 'body.categoryId'],
-    ['a negative category id', { name: 'Rex', categoryId: -1 }, 'body.categoryId'],
-    ['a fractional category id', { name: 'Rex', categoryId: 1.5 }, 'body.categoryId'],
-    ['an unknown status', { name: 'Rex', categoryId: 1, status: 'lost' }, 'body.status'],
+    [
+      'a category id as a string',
+      { name: 'Rex', categoryId: '1' },
+      'body.categoryId',
+    ],
+    [
+      'a negative category id',
+      { name: 'Rex', categoryId: -1 },
+      'body.categoryId',
+    ],
+    [
+      'a fractional category id',
+      { name: 'Rex', categoryId: 1.5 },
+      'body.categoryId',
+    ],
+    [
+      'an unknown status',
+      { name: 'Rex', categoryId: 1, status: 'lost' },
+      'body.status',
+    ],
   ])(
     'answers 400 validation_failed for %s',
     async ([, body, path], { petsWithCategories: pets }) => {
@@ -294,7 +393,9 @@ describe('POST /v1/pets', () => {
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({
         code: 'validation_failed',
-        details: expect.arrayContaining([expect.objectContaining({ path })]) as unknown,
+        details: expect.arrayContaining([
+          expect.objectContaining({ path }),
+        ]) as unknown,
       });
     },
   );
@@ -302,8 +403,13 @@ describe('POST /v1/pets', () => {
   it('answers 400 invalid_json for a body that is not JSON', async ({
     petsWithCategories: pets,
   }) => {
-    const answer = await pets.call('POST', '/v1/pets', { body: '{"name": "Rex",' });
-    expect(answer).toMatchObject({ status: 400, body: { code: 'invalid_json' } });
+    const answer = await pets.call('POST', '/v1/pets', {
+      body: '{"name": "Rex",',
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_json' },
+    });
   });
 
   it('answers 400 unsupported_content_type for a body that is not declared JSON', async ({
@@ -313,7 +419,10 @@ describe('POST /v1/pets', () => {
       body: '{"name":"Rex","categoryId":1}',
       headers: { 'content-type': 'text/plain' },
     });
-    expect(answer).toMatchObject({ status: 400, body: { code: 'unsupported_content_type' } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'unsupported_content_type' },
+    });
   });
 
   it('answers 403 forbidden to a customer, and adds nothing', async ({
@@ -323,7 +432,10 @@ describe('POST /v1/pets', () => {
       as: accounts.jane,
       body: { name: 'Rex', categoryId: 1 },
     });
-    expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden', status: 403 } });
+    expect(answer).toMatchObject({
+      status: 403,
+      body: { code: 'forbidden', status: 403 },
+    });
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
 
@@ -334,7 +446,10 @@ describe('POST /v1/pets', () => {
       as: 'service',
       body: { name: 'Rex', categoryId: 1 },
     });
-    expect(answer).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+    expect(answer).toMatchObject({
+      status: 401,
+      body: { code: 'unauthorized' },
+    });
   });
 });
 
@@ -356,7 +471,9 @@ describe('GET /v1/pets/{petId}', () => {
       expect(answer.body).toMatchObject({
         code: 'not_found',
         status: 404,
-        message: expect.stringMatching(/^\[pets\] pet \d+ not found$/) as unknown,
+        message: expect.stringMatching(
+          /^\[pets\] pet \d+ not found$/,
+        ) as unknown,
       });
     },
   );
@@ -379,7 +496,9 @@ describe('PUT /v1/pets/{petId}', () => {
     petsWithCategories: pets,
   }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1, status: 'sold' });
-    const answer = await pets.call('PUT', '/v1/pets/1', { body: { name: 'Felix', categoryId: 2 } });
+    const answer = await pets.call('PUT', '/v1/pets/1', {
+      body: { name: 'Felix', categoryId: 2 },
+    });
     expect(answer).toMatchObject({
       status: 200,
       body: { id: 1, name: 'Felix', categoryId: 2, status: 'available' },
@@ -392,7 +511,12 @@ describe('PUT /v1/pets/{petId}', () => {
     const answer = await pets.call('PUT', '/v1/pets/1', {
       body: { name: 'Rex', categoryId: 1, status: 'pending' },
     });
-    expect(answer.body).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'pending' });
+    expect(answer.body).toEqual({
+      id: 1,
+      name: 'Rex',
+      categoryId: 1,
+      status: 'pending',
+    });
   });
 
   it('answers 400 for unknown properties and leaves the pet as it was', async ({
@@ -402,7 +526,10 @@ describe('PUT /v1/pets/{petId}', () => {
     const answer = await pets.call('PUT', '/v1/pets/1', {
       body: { name: 'Max', categoryId: 1, id: 5, _id: 6, owner: 'jane' },
     });
-    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed' },
+    });
     expect(await pets.db.collection('pets').find().toArray()).toEqual([
       { _id: 1, name: 'Rex', categoryId: 1, status: 'available' },
     ]);
@@ -412,8 +539,13 @@ describe('PUT /v1/pets/{petId}', () => {
     petsWithCategories: pets,
   }) => {
     const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
-    const answer = await pets.call('PUT', '/v1/pets/1', { body: { name: 'Rex', categoryId: 9 } });
-    expect(answer).toMatchObject({ status: 422, body: { code: 'unknown_category' } });
+    const answer = await pets.call('PUT', '/v1/pets/1', {
+      body: { name: 'Rex', categoryId: 9 },
+    });
+    expect(answer).toMatchObject({
+      status: 422,
+      body: { code: 'unknown_category' },
+    });
     expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(rex);
   });
 
@@ -421,7 +553,9 @@ describe('PUT /v1/pets/{petId}', () => {
     petsWithCategories: pets,
   }) => {
     for (const categoryId of [1, 9]) {
-      const answer = await pets.call('PUT', '/v1/pets/42', { body: { name: 'Rex', categoryId } });
+      const answer = await pets.call('PUT', '/v1/pets/42', {
+        body: { name: 'Rex', categoryId },
+      });
       expect(answer).toMatchObject({
         status: 404,
         body: { code: 'not_found', message: '[pets] pet 42 not found' },
@@ -430,17 +564,29 @@ describe('PUT /v1/pets/{petId}', () => {
     expect(await pets.db.collection('pets').countDocuments()).toBe(0);
   });
 
-  it('answers 400 validation_failed for a partial pet', async ({ petsWithCategories: pets }) => {
+  it('answers 400 validation_failed for a partial pet', async ({
+    petsWithCategories: pets,
+  }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
-    const answer = await pets.call('PUT', '/v1/pets/1', { body: { name: 'Rex' } });
-    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    const answer = await pets.call('PUT', '/v1/pets/1', {
+      body: { name: 'Rex' },
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed' },
+    });
   });
 
   it('answers 400 validation_failed for an id that is not an int64', async ({
     petsWithCategories: pets,
   }) => {
-    const answer = await pets.call('PUT', '/v1/pets/one', { body: { name: 'Rex', categoryId: 1 } });
-    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    const answer = await pets.call('PUT', '/v1/pets/one', {
+      body: { name: 'Rex', categoryId: 1 },
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed' },
+    });
   });
 
   it('answers 403 forbidden to a customer, and changes nothing', async ({
@@ -457,9 +603,13 @@ describe('PUT /v1/pets/{petId}', () => {
 });
 
 describe('PATCH /v1/pets/{petId}', () => {
-  it('changes the fields given and keeps the others', async ({ petsWithCategories: pets }) => {
+  it('changes the fields given and keeps the others', async ({
+    petsWithCategories: pets,
+  }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1, status: 'pending' });
-    const renamed = await pets.call('PATCH', '/v1/pets/1', { body: { name: 'Max' } });
+    const renamed = await pets.call('PATCH', '/v1/pets/1', {
+      body: { name: 'Max' },
+    });
     expect(renamed).toMatchObject({
       status: 200,
       body: { id: 1, name: 'Max', categoryId: 1, status: 'pending' },
@@ -467,11 +617,18 @@ describe('PATCH /v1/pets/{petId}', () => {
     const moved = await pets.call('PATCH', '/v1/pets/1', {
       body: { categoryId: 2, status: 'sold' },
     });
-    expect(moved.body).toEqual({ id: 1, name: 'Max', categoryId: 2, status: 'sold' });
+    expect(moved.body).toEqual({
+      id: 1,
+      name: 'Max',
+      categoryId: 2,
+      status: 'sold',
+    });
     expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(moved.body);
   });
 
-  it('answers the pet unchanged for an empty patch', async ({ petsWithCategories: pets }) => {
+  it('answers the pet unchanged for an empty patch', async ({
+    petsWithCategories: pets,
+  }) => {
     const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
     expect(await pets.call('PATCH', '/v1/pets/1', { body: {} })).toMatchObject({
       status: 200,
@@ -483,7 +640,9 @@ describe('PATCH /v1/pets/{petId}', () => {
     petsWithCategories: pets,
   }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
-    const answer = await pets.call('PATCH', '/v1/pets/1', { body: { stauts: 'sold' } });
+    const answer = await pets.call('PATCH', '/v1/pets/1', {
+      body: { stauts: 'sold' },
+    });
     expect(answer).toMatchObject({
       status: 400,
       body: {
@@ -501,8 +660,13 @@ describe('PATCH /v1/pets/{petId}', () => {
     petsWithCategories: pets,
   }) => {
     const rex = await seedPet(pets, { name: 'Rex', categoryId: 1 });
-    const answer = await pets.call('PATCH', '/v1/pets/1', { body: { name: 'Max', categoryId: 9 } });
-    expect(answer).toMatchObject({ status: 422, body: { code: 'unknown_category' } });
+    const answer = await pets.call('PATCH', '/v1/pets/1', {
+      body: { name: 'Max', categoryId: 9 },
+    });
+    expect(answer).toMatchObject({
+      status: 422,
+      body: { code: 'unknown_category' },
+    });
     expect((await pets.call('GET', '/v1/pets/1')).body).toEqual(rex);
   });
 
@@ -511,17 +675,29 @@ describe('PATCH /v1/pets/{petId}', () => {
   }) => {
     for (const body of [{}, { name: 'Max' }, { categoryId: 9 }]) {
       const answer = await pets.call('PATCH', '/v1/pets/42', { body });
-      expect(answer).toMatchObject({ status: 404, body: { code: 'not_found' } });
+      expect(answer).toMatchObject({
+        status: 404,
+        body: { code: 'not_found' },
+      });
     }
   });
 
-  it('answers 400 validation_failed for a bad field', async ({ petsWithCategories: pets }) => {
+  it('answers 400 validation_failed for a bad field', async ({
+    petsWithCategories: pets,
+  }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
-    const answer = await pets.call('PATCH', '/v1/pets/1', { body: { status: 'adopted' } });
-    expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    const answer = await pets.call('PATCH', '/v1/pets/1', {
+      body: { status: 'adopted' },
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed' },
+    });
   });
 
-  it('answers 403 forbidden to a customer', async ({ petsWithCategories: pets }) => {
+  it('answers 403 forbidden to a customer', async ({
+    petsWithCategories: pets,
+  }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('PATCH', '/v1/pets/1', {
       as: accounts.jane,
@@ -532,7 +708,9 @@ describe('PATCH /v1/pets/{petId}', () => {
 });
 
 describe('DELETE /v1/pets/{petId}', () => {
-  it('removes the pet with 204 and no body', async ({ petsWithCategories: pets }) => {
+  it('removes the pet with 204 and no body', async ({
+    petsWithCategories: pets,
+  }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
     const answer = await pets.call('DELETE', '/v1/pets/1');
     expect(answer.status).toBe(204);
@@ -564,7 +742,9 @@ describe('DELETE /v1/pets/{petId}', () => {
     petsWithCategories: pets,
   }) => {
     await seedPet(pets, { name: 'Rex', categoryId: 1 });
-    const answer = await pets.call('DELETE', '/v1/pets/1', { as: accounts.jane });
+    const answer = await pets.call('DELETE', '/v1/pets/1', {
+      as: accounts.jane,
+    });
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
     expect((await pets.call('GET', '/v1/pets/1')).status).toBe(200);
   });

@@ -1,5 +1,10 @@
 import { storedId, type Pet, type PetStatus } from '@petstore/contract';
-import { findPage, nextSequenceValue, type IdPage, type Session } from '@petstore/service-kit';
+import {
+  findPage,
+  nextSequenceValue,
+  type IdPage,
+  type Session,
+} from '@petstore/service-kit';
 import type { Filter } from 'mongodb';
 import { notFound } from './errors.js';
 import { CatalogueCollections, type PetDocument } from './storage.js';
@@ -29,8 +34,14 @@ export class PetsRepository extends CatalogueCollections {
     return toPet(document);
   }
 
-  async find(petId: bigint, session?: Session): Promise<PetDocument | undefined> {
-    return (await this.pets.findOne({ _id: storedId(petId) }, { session })) ?? undefined;
+  async find(
+    petId: bigint,
+    session?: Session,
+  ): Promise<PetDocument | undefined> {
+    return (
+      (await this.pets.findOne({ _id: storedId(petId) }, { session })) ??
+      undefined
+    );
   }
 
   async insert(document: PetDocument, session: Session): Promise<void> {
@@ -48,12 +59,19 @@ export class PetsRepository extends CatalogueCollections {
   }
 
   async delete(petId: bigint): Promise<boolean> {
-    return (await this.pets.deleteOne({ _id: storedId(petId) })).deletedCount === 1;
+    return (
+      (await this.pets.deleteOne({ _id: storedId(petId) })).deletedCount === 1
+    );
   }
 
-  async statuses(petIds: bigint[]): Promise<{ petId: number; status: PetStatus }[]> {
+  async statuses(
+    petIds: bigint[],
+  ): Promise<{ petId: number; status: PetStatus }[]> {
     const documents = await this.pets
-      .find({ _id: { $in: petIds.map(storedId) } }, { projection: { status: 1 } })
+      .find(
+        { _id: { $in: petIds.map(storedId) } },
+        { projection: { status: 1 } },
+      )
       .toArray();
     return documents.map(({ _id, status }) => ({ petId: _id, status }));
   }

@@ -32,7 +32,11 @@ export interface RoutesDeps {
 }
 
 /** A resource made, or made before under the request's `Idempotency-Key`, at its address in the current version. */
-const created = <T extends { id: number }>(ctx: Context, path: string, made: Executed<T>) => {
+const created = <T extends { id: number }>(
+  ctx: Context,
+  path: string,
+  made: Executed<T>,
+) => {
   ctx.set('Location', `${path}/${made.body.id}`);
   if (made.replayed) ctx.set(REPLAYED_HEADER, 'true');
   return { status: 201 as const, body: made.body };
@@ -56,7 +60,14 @@ const listed = async <T extends { id: number }>(
   ctx: Context,
   { cursor, limit }: { cursor?: string; limit: number },
   list: (page: IdPage) => Promise<T[]>,
-) => ok(pageOf(ctx, await list({ after: decodeCursor(cursor), limit: limit + 1 }), limit));
+) =>
+  ok(
+    pageOf(
+      ctx,
+      await list({ after: decodeCursor(cursor), limit: limit + 1 }),
+      limit,
+    ),
+  );
 
 /** The handlers of `petsServiceContract`: reads from the repositories, writes through the catalogue. */
 export function routes({
@@ -66,28 +77,36 @@ export function routes({
 }: RoutesDeps): RouterImplementation<typeof petsServiceContract> {
   const catalogueRoutes: RouterImplementation<typeof petsServiceContract.v2> = {
     pets: {
-      listPets: ({ query, ctx }) => listed(ctx, query, (page) => pets.list(query, page)),
+      listPets: ({ query, ctx }) =>
+        listed(ctx, query, (page) => pets.list(query, page)),
       createPet: async ({ headers, body, ctx }) => {
-        const made = await catalogue.createPet(body, keyed(ctx, { headers, body }));
+        const made = await catalogue.createPet(
+          body,
+          keyed(ctx, { headers, body }),
+        );
         return created(ctx, contract.v2.pets.listPets.path, made);
       },
       // Deprecated in /v1: its headers and its sunset are set by operationPolicies, in front of it.
       getPet: async ({ params }) => ok(await pets.get(params.petId)),
-      replacePet: async ({ params, body }) => ok(await catalogue.replacePet(params.petId, body)),
-      updatePet: async ({ params, body }) => ok(await catalogue.updatePet(params.petId, body)),
+      replacePet: async ({ params, body }) =>
+        ok(await catalogue.replacePet(params.petId, body)),
+      updatePet: async ({ params, body }) =>
+        ok(await catalogue.updatePet(params.petId, body)),
       deletePet: async ({ params }) => {
         await catalogue.deletePet(params.petId);
         return noContent;
       },
     },
     categories: {
-      listCategories: ({ query, ctx }) => listed(ctx, query, (page) => categories.list(page)),
+      listCategories: ({ query, ctx }) =>
+        listed(ctx, query, (page) => categories.list(page)),
       createCategory: async ({ headers, body, ctx }) => {
         const request = keyed(ctx, { headers, body });
         const made = await catalogue.createCategory(body, request);
         return created(ctx, contract.v2.categories.listCategories.path, made);
       },
-      getCategory: async ({ params }) => ok(await categories.get(params.categoryId)),
+      getCategory: async ({ params }) =>
+        ok(await categories.get(params.categoryId)),
       replaceCategory: async ({ params, body }) =>
         ok(await catalogue.replaceCategory(params.categoryId, body)),
       deleteCategory: async ({ params }) => {
@@ -104,7 +123,8 @@ export function routes({
       getPet: async ({ params }) => ok(await pets.get(params.petId)),
       setPetStatus: async ({ params, body }) =>
         ok(await catalogue.setStatus(params.petId, body.status, body.version)),
-      listPetStatuses: async ({ query }) => ok(await pets.statuses(query.petId)),
+      listPetStatuses: async ({ query }) =>
+        ok(await pets.statuses(query.petId)),
     },
   };
 }

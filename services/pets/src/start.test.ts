@@ -12,7 +12,9 @@ describe('startPets', () => {
       try {
         expect(pets.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
         for (const path of ['/health', '/ready']) {
-          const answer = await callHttp(pets.url, 'GET', path, { as: 'nobody' });
+          const answer = await callHttp(pets.url, 'GET', path, {
+            as: 'nobody',
+          });
           expect(answer).toMatchObject({ status: 200, body: { status: 'ok' } });
         }
 
@@ -20,7 +22,9 @@ describe('startPets', () => {
 
         const ready = await vi.waitFor(
           async () => {
-            const answer = await callHttp(pets.url, 'GET', '/ready', { as: 'nobody' });
+            const answer = await callHttp(pets.url, 'GET', '/ready', {
+              as: 'nobody',
+            });
             expect(answer.status).toBe(503);
             return answer;
           },
@@ -28,9 +32,14 @@ describe('startPets', () => {
         );
         expect(ready).toMatchObject({
           status: 503,
-          body: { code: 'service_unavailable', message: 'pets is not ready: database unavailable' },
+          body: {
+            code: 'service_unavailable',
+            message: 'pets is not ready: database unavailable',
+          },
         });
-        expect(await callHttp(pets.url, 'GET', '/health', { as: 'nobody' })).toMatchObject({
+        expect(
+          await callHttp(pets.url, 'GET', '/health', { as: 'nobody' }),
+        ).toMatchObject({
           status: 200,
         });
       } finally {
@@ -72,10 +81,15 @@ describe('startPets', () => {
 
   it('listens on the port it is given, over the one of the config', async () => {
     await using mongo = await startMongo();
-    const pets = await startPets(testConfig(mongo, { PORT: '1' }), { signals: [], port: 0 });
+    const pets = await startPets(testConfig(mongo, { PORT: '1' }), {
+      signals: [],
+      port: 0,
+    });
     try {
       expect(pets.url).not.toMatch(/:1$/);
-      expect((await callHttp(pets.url, 'GET', '/health', { as: 'nobody' })).status).toBe(200);
+      expect(
+        (await callHttp(pets.url, 'GET', '/health', { as: 'nobody' })).status,
+      ).toBe(200);
     } finally {
       await pets.close();
     }

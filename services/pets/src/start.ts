@@ -21,18 +21,36 @@ import { ensureIndexes } from './indexes.js';
 import { PetsRepository } from './pets-repository.js';
 
 /** Everything `createApp` is given, on `db`: the one place the service's parts are built. */
-export function petsDeps(client: MongoClient, db: Db, config: PetsConfig, logger: Logger): AppDeps {
+export function petsDeps(
+  client: MongoClient,
+  db: Db,
+  config: PetsConfig,
+  logger: Logger,
+): AppDeps {
   const pets = new PetsRepository(db);
   const categories = new CategoriesRepository(db);
   const outbox = new Outbox(db);
-  const transaction = <T>(work: (session: Session) => Promise<T>) => inTransaction(client, work);
-  const idempotency = createIdempotency(new IdempotencyRepository(db), transaction);
-  const catalogue = createCatalogue({ pets, categories, outbox, idempotency, transaction });
+  const transaction = <T>(work: (session: Session) => Promise<T>) =>
+    inTransaction(client, work);
+  const idempotency = createIdempotency(
+    new IdempotencyRepository(db),
+    transaction,
+  );
+  const catalogue = createCatalogue({
+    pets,
+    categories,
+    outbox,
+    idempotency,
+    transaction,
+  });
   return { db, config, logger, pets, categories, catalogue };
 }
 
 /** Ensures the indexes, starts the relay of the pets' events to the gateway and serves. */
-export function startPets(config: PetsConfig, options: StartOptions = {}): Promise<StartedService> {
+export function startPets(
+  config: PetsConfig,
+  options: StartOptions = {},
+): Promise<StartedService> {
   return startService({
     name: 'pets',
     config,
@@ -42,7 +60,12 @@ export function startPets(config: PetsConfig, options: StartOptions = {}): Promi
       const { internalToken } = config;
       const relay = outboxRelay({
         outbox: new Outbox(db),
-        senders: { [EVENTS_TOPIC]: eventsSender({ baseUrls: config.gateway.urls, internalToken }) },
+        senders: {
+          [EVENTS_TOPIC]: eventsSender({
+            baseUrls: config.gateway.urls,
+            internalToken,
+          }),
+        },
         logger: logger.child({ component: 'outbox' }),
         pollMs: config.events.relayIntervalMs,
       });

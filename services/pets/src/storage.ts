@@ -28,7 +28,8 @@ export function nameKeyOf(name: string): string {
 }
 
 export const petsCollection = (db: Db) => db.collection<PetDocument>('pets');
-export const categoriesCollection = (db: Db) => db.collection<CategoryDocument>('categories');
+export const categoriesCollection = (db: Db) =>
+  db.collection<CategoryDocument>('categories');
 
 /** The catalogue's collections, which both repositories read: pets point at categories. */
 export abstract class CatalogueCollections {
@@ -46,5 +47,8 @@ export async function exists<T extends { _id: number }>(
   filter: Filter<T>,
   session?: Session,
 ): Promise<boolean> {
-  return (await collection.findOne(filter, { projection: { _id: 1 }, session })) !== null;
+  return (
+    (await collection.findOne(filter, { projection: { _id: 1 }, session })) !==
+    null
+  );
 }

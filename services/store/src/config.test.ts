@@ -11,7 +11,11 @@ describe('loadStoreConfig', () => {
       internalToken: token,
       logLevel: 'info',
       metrics: { port: undefined },
-      pets: { urls: ['http://127.0.0.1:3001'], timeoutMs: 2000, confirmedForMs: 1000 },
+      pets: {
+        urls: ['http://127.0.0.1:3001'],
+        timeoutMs: 2000,
+        confirmedForMs: 1000,
+      },
       outbox: { maxBackoffMs: 5000, reconcileIntervalMs: 300000 },
       gateway: { urls: ['http://127.0.0.1:8080'] },
       events: { relayIntervalMs: 5000 },
@@ -27,7 +31,8 @@ describe('loadStoreConfig', () => {
       PET_CONFIRMED_MS: '0',
       PETS_TIMEOUT_MS: '500',
       OUTBOX_MAX_BACKOFF_MS: '10000',
-      GATEWAY_URL: 'http://gateway-1.internal:8080,http://gateway-2.internal:8080/',
+      GATEWAY_URL:
+        'http://gateway-1.internal:8080,http://gateway-2.internal:8080/',
       EVENT_RELAY_INTERVAL_MS: '250',
     });
     expect(config.pets).toEqual({
@@ -35,15 +40,25 @@ describe('loadStoreConfig', () => {
       timeoutMs: 500,
       confirmedForMs: 0,
     });
-    expect(config.outbox).toEqual({ maxBackoffMs: 10000, reconcileIntervalMs: 60000 });
+    expect(config.outbox).toEqual({
+      maxBackoffMs: 10000,
+      reconcileIntervalMs: 60000,
+    });
     expect(config.gateway).toEqual({
-      urls: ['http://gateway-1.internal:8080', 'http://gateway-2.internal:8080'],
+      urls: [
+        'http://gateway-1.internal:8080',
+        'http://gateway-2.internal:8080',
+      ],
     });
     expect(config.events).toEqual({ relayIntervalMs: 250 });
   });
 
   it('treats an empty variable as unset', () => {
-    const config = loadStoreConfig({ INTERNAL_TOKEN: token, PORT: '', PETS_URL: '' });
+    const config = loadStoreConfig({
+      INTERNAL_TOKEN: token,
+      PORT: '',
+      PETS_URL: '',
+    });
     expect(config.http.port).toBe(3002);
     expect(config.pets.urls).toEqual(['http://127.0.0.1:3001']);
   });

@@ -10,7 +10,8 @@ import {
 } from '@petstore/service-kit';
 import { z } from 'zod';
 
-const milliseconds = (defaultMs: number) => envInteger(defaultMs, { min: 1, max: 999_999_999 });
+const milliseconds = (defaultMs: number) =>
+  envInteger(defaultMs, { min: 1, max: 999_999_999 });
 
 const StoreEnvSchema = z
   .object({

@@ -15,21 +15,35 @@ function gatewayRefuses(stack: Stack): void {
 }
 
 /** The events of `type` about `data` that the store's outbox holds, read through the driver. */
-async function pendingIn(stack: Stack, type: string, data: Record<string, unknown>) {
+async function pendingIn(
+  stack: Stack,
+  type: string,
+  data: Record<string, unknown>,
+) {
   const messages = await stack.storeDb
     .collection<OutboxMessage<RecordedEvent>>('outbox')
     .find({ topic: 'events', 'payload.type': type })
     .toArray();
   return messages
     .map(({ payload }) => payload)
-    .filter((event) => Object.entries(data).every(([field, value]) => event.data[field] === value));
+    .filter((event) =>
+      Object.entries(data).every(
+        ([field, value]) => event.data[field] === value,
+      ),
+    );
 }
 
 /** Every event the gateway was sent (taken or not) of `type` about `data`, each once. */
-function sentEvents(stack: Stack, type: string, data: Record<string, unknown>): RecordedEvent[] {
+function sentEvents(
+  stack: Stack,
+  type: string,
+  data: Record<string, unknown>,
+): RecordedEvent[] {
   const sent = new Map<string, RecordedEvent>();
   for (const event of stack.gateway.batches.flatMap(({ events }) => events)) {
-    const about = Object.entries(data).every(([field, value]) => event.data[field] === value);
+    const about = Object.entries(data).every(
+      ([field, value]) => event.data[field] === value,
+    );
     if (event.type === type && about) sent.set(event.id, event);
   }
   return [...sent.values()];
@@ -39,13 +53,19 @@ function sentEvents(stack: Stack, type: string, data: Record<string, unknown>): 
  * The one event of `type` about `data` in the outbox, once the gateway takes events again: sent
  * as it was written, then deleted from the outbox.
  */
-async function handedOver(stack: Stack, type: string, data: Record<string, unknown>) {
+async function handedOver(
+  stack: Stack,
+  type: string,
+  data: Record<string, unknown>,
+) {
   const pending = await pendingIn(stack, type, data);
   expect(pending).toHaveLength(1);
   const [written] = pending as [RecordedEvent];
   stack.gateway.status = 202;
   await expect
-    .poll(() => stack.gateway.accepted().find((event) => event.id === written.id))
+    .poll(() =>
+      stack.gateway.accepted().find((event) => event.id === written.id),
+    )
     .toEqual(written);
   await expect.poll(() => pendingIn(stack, type, data)).toEqual([]);
   return written;
@@ -60,7 +80,9 @@ describe('order.created', () => {
     const placed = await stack.placeOrder(jane, { petId, quantity: 2 });
     expect(placed.status).toBe(201);
 
-    const recorded = await handedOver(stack, 'order.created', { id: placed.body.id });
+    const recorded = await handedOver(stack, 'order.created', {
+      id: placed.body.id,
+    });
     expect(recorded).toEqual({
       id: expect.stringMatching(/^evt_[0-9a-f]{32}$/) as string,
       type: 'order.created',
@@ -70,7 +92,9 @@ describe('order.created', () => {
     });
   });
 
-  it('is never written for an order refused for want of stock', async ({ stack }) => {
+  it('is never written for an order refused for want of stock', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
     gatewayRefuses(stack);
     const refused = await stack.placeOrder(jane, { petId, quantity: 2 });
@@ -104,7 +128,10 @@ describe('order.completed', () => {
     });
 
     // Completing it again changes nothing, and tells nobody.
-    const again = await stack.store.call('PATCH', path, { as: admin, body: { complete: true } });
+    const again = await stack.store.call('PATCH', path, {
+      as: admin,
+      body: { complete: true },
+    });
     expect(again.status).toBe(200);
     expect(await pendingIn(stack, 'order.completed', { id })).toEqual([]);
     expect(sentEvents(stack, 'order.completed', { id })).toHaveLength(1);
@@ -120,9 +147,13 @@ describe('order.cancelled', () => {
     gatewayRefuses(stack);
     // An admin cancels it: the event still names the order's owner.
     const path = `/v1/store/orders/${placed.id}`;
-    expect((await stack.store.call('DELETE', path, { as: admin })).status).toBe(204);
+    expect((await stack.store.call('DELETE', path, { as: admin })).status).toBe(
+      204,
+    );
 
-    const recorded = await handedOver(stack, 'order.cancelled', { id: placed.id });
+    const recorded = await handedOver(stack, 'order.cancelled', {
+      id: placed.id,
+    });
     expect(recorded).toEqual({
       id: expect.stringMatching(/^evt_/) as string,
       type: 'order.cancelled',
@@ -132,11 +163,16 @@ describe('order.cancelled', () => {
     });
   });
 
-  it('is never written when a complete order is refused cancellation', async ({ stack }) => {
+  it('is never written when a complete order is refused cancellation', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(5);
     const { id } = (await stack.placeOrder(jane, { petId, quantity: 1 })).body;
     const path = `/v1/store/orders/${id}`;
-    await stack.store.call('PATCH', path, { as: admin, body: { complete: true } });
+    await stack.store.call('PATCH', path, {
+      as: admin,
+      body: { complete: true },
+    });
     gatewayRefuses(stack);
     const refused = await stack.store.call('DELETE', path, { as: jane });
     expect(refused.body).toMatchObject({ status: 409, code: 'order_complete' });
@@ -158,7 +194,10 @@ describe('inventory.updated', () => {
     // At 0 with an open order: pending.
     expect(set.body).toEqual({ petId, quantity: 0, status: 'pending' });
 
-    const recorded = await handedOver(stack, 'inventory.updated', { petId, quantity: 0 });
+    const recorded = await handedOver(stack, 'inventory.updated', {
+      petId,
+      quantity: 0,
+    });
     expect(recorded).toEqual({
       id: expect.stringMatching(/^evt_/) as string,
       type: 'inventory.updated',
@@ -173,14 +212,18 @@ describe('inventory.updated', () => {
     const petId = await stack.pets.createPet();
     gatewayRefuses(stack);
     const path = `/v1/store/inventory/${petId}`;
-    expect((await stack.store.call('PUT', path, { as: jane, body: { quantity: 3 } })).status).toBe(
-      403,
-    );
+    expect(
+      (await stack.store.call('PUT', path, { as: jane, body: { quantity: 3 } }))
+        .status,
+    ).toBe(403);
     expect(await pendingIn(stack, 'inventory.updated', { petId })).toEqual([]);
     const set = await stack.store.call('PUT', path, { body: { quantity: 3 } });
     expect(set.body).toEqual({ petId, quantity: 3, status: 'available' });
     const recorded = await handedOver(stack, 'inventory.updated', { petId });
-    expect(recorded).toMatchObject({ type: 'inventory.updated', data: set.body });
+    expect(recorded).toMatchObject({
+      type: 'inventory.updated',
+      data: set.body,
+    });
   });
 });
 
@@ -190,16 +233,28 @@ describe('inventory.updated while orders move the stock', () => {
     const path = `/v1/store/inventory/${petId}`;
     const [sets] = await Promise.all([
       Promise.all(
-        [0, 2, 0, 1, 0, 3].map((quantity) => stack.store.call('PUT', path, { body: { quantity } })),
+        [0, 2, 0, 1, 0, 3].map((quantity) =>
+          stack.store.call('PUT', path, { body: { quantity } }),
+        ),
       ),
-      Promise.all(Array.from({ length: 6 }, () => stack.placeOrder(jane, { petId, quantity: 1 }))),
+      Promise.all(
+        Array.from({ length: 6 }, () =>
+          stack.placeOrder(jane, { petId, quantity: 1 }),
+        ),
+      ),
     ]);
     // The first setting (by petWithStock) too.
-    const answered = [{ petId, quantity: 5, status: 'available' }, ...sets.map(({ body }) => body)];
+    const answered = [
+      { petId, quantity: 5, status: 'available' },
+      ...sets.map(({ body }) => body),
+    ];
     const shown = () =>
       stack.gateway
         .accepted()
-        .filter(({ type, data }) => type === 'inventory.updated' && data.petId === petId)
+        .filter(
+          ({ type, data }) =>
+            type === 'inventory.updated' && data.petId === petId,
+        )
         .map(({ data }) => data);
     await expect.poll(() => shown().length).toBe(answered.length);
     expect(shown()).toEqual(expect.arrayContaining(answered));

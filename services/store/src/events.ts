@@ -1,7 +1,19 @@
 import type { PetStatus, WebhookEventType } from '@petstore/contract';
-import { eventMessages, newEvent, type NewMessage } from '@petstore/service-kit';
-import { derivedStatus, statusMoved, type Stock, type StockChange } from './pet-status.js';
-import { toOrder, type OrderDocument } from './repositories/order-repository.js';
+import {
+  eventMessages,
+  newEvent,
+  type NewMessage,
+} from '@petstore/service-kit';
+import {
+  derivedStatus,
+  statusMoved,
+  type Stock,
+  type StockChange,
+} from './pet-status.js';
+import {
+  toOrder,
+  type OrderDocument,
+} from './repositories/order-repository.js';
 
 /** The topic of status pushes to the pets service. */
 export const STATUS_TOPIC = 'pet-status';
@@ -13,12 +25,18 @@ export interface StatusPush {
 }
 
 /** An order's event for webhooks: the order as the API shows it, for its owner and admins. */
-export function orderEvent(type: WebhookEventType, order: OrderDocument): NewMessage[] {
+export function orderEvent(
+  type: WebhookEventType,
+  order: OrderDocument,
+): NewMessage[] {
   return eventMessages([newEvent(type, toOrder(order), order.ownerId)]);
 }
 
 /** What a change of stock tells: `inventory.updated` when asked, and a push when the status moved. */
-export function stockMessages(change: StockChange, { updated = false } = {}): NewMessage[] {
+export function stockMessages(
+  change: StockChange,
+  { updated = false } = {},
+): NewMessage[] {
   const { petId, quantity } = change.after;
   const status = derivedStatus(change.after);
   const messages: NewMessage[] = [];
@@ -31,7 +49,16 @@ export function stockMessages(change: StockChange, { updated = false } = {}): Ne
 }
 
 /** Tells pets the status `stock` gives the pet, as of its version. */
-export function statusPush({ petId, quantity, openOrders, version }: Stock): NewMessage {
-  const payload: StatusPush = { petId, status: derivedStatus({ quantity, openOrders }), version };
+export function statusPush({
+  petId,
+  quantity,
+  openOrders,
+  version,
+}: Stock): NewMessage {
+  const payload: StatusPush = {
+    petId,
+    status: derivedStatus({ quantity, openOrders }),
+    version,
+  };
   return { topic: STATUS_TOPIC, payload };
 }

@@ -14,7 +14,11 @@ describe('main', () => {
     // At info, it writes the line that says where it listens.
     await using store = runMain(
       main,
-      serviceTestEnv(mongo, { database: 'store', internalToken }, { LOG_LEVEL: 'info' }),
+      serviceTestEnv(
+        mongo,
+        { database: 'store', internalToken },
+        { LOG_LEVEL: 'info' },
+      ),
     );
     const url = await store.url();
     expect((await fetch(`${url}/ready`)).status).toBe(200);

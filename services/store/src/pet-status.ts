@@ -1,11 +1,18 @@
 import type { PetStatus } from '@petstore/contract';
 
-export type Stock = { petId: number; quantity: number; openOrders: number; version: number };
+export type Stock = {
+  petId: number;
+  quantity: number;
+  openOrders: number;
+  version: number;
+};
 
 export type StockChange = { before?: Stock; after: Stock };
 
 /** API.md, "Pet status": available while in stock; at zero, pending while an order is open. */
-export function derivedStatus(stock: Pick<Stock, 'quantity' | 'openOrders'>): PetStatus {
+export function derivedStatus(
+  stock: Pick<Stock, 'quantity' | 'openOrders'>,
+): PetStatus {
   if (stock.quantity > 0) return 'available';
   return stock.openOrders > 0 ? 'pending' : 'sold';
 }

@@ -6,7 +6,10 @@ import {
   REPLAYED_HEADER,
   requireCaller,
 } from '@petstore/service-kit';
-import { createKoaRouter, type RouterImplementation } from '@petstore/ts-rest-koa';
+import {
+  createKoaRouter,
+  type RouterImplementation,
+} from '@petstore/ts-rest-koa';
 import type { Context } from 'koa';
 import type { Inventory } from './inventory/inventory.js';
 import type { Orders } from './orders/orders.js';
@@ -22,7 +25,10 @@ function requestScope(ctx: Context): RequestScope {
   return { caller: requireCaller(ctx), requestId: ctx.requestId };
 }
 
-export function createStoreRouter({ orders, inventory }: UseCases, validateResponses = false) {
+export function createStoreRouter(
+  { orders, inventory }: UseCases,
+  validateResponses = false,
+) {
   // Both versions, served by the same handlers.
   const routes = {
     v2: { orders: contract.v2.orders, inventory: contract.v2.inventory },
@@ -45,15 +51,25 @@ export function createStoreRouter({ orders, inventory }: UseCases, validateRespo
           idempotencyKey: headers['idempotency-key'],
         });
         // In the current version, whichever version was asked.
-        ctx.set('Location', `${contract.v2.orders.listOrders.path}/${order.id}`);
+        ctx.set(
+          'Location',
+          `${contract.v2.orders.listOrders.path}/${order.id}`,
+        );
         if (replayed) ctx.set(REPLAYED_HEADER, 'true');
         return { status: 201, body: order };
       },
       getOrder: async ({ params, ctx }) => {
-        return { status: 200, body: await orders.get(requireCaller(ctx), params.orderId) };
+        return {
+          status: 200,
+          body: await orders.get(requireCaller(ctx), params.orderId),
+        };
       },
       updateOrder: async ({ params, body, ctx }) => {
-        const order = await orders.update(requireCaller(ctx), params.orderId, body);
+        const order = await orders.update(
+          requireCaller(ctx),
+          params.orderId,
+          body,
+        );
         return { status: 200, body: order };
       },
       cancelOrder: async ({ params, ctx }) => {
@@ -68,17 +84,27 @@ export function createStoreRouter({ orders, inventory }: UseCases, validateRespo
           after: decodeCursor(query.cursor),
           limit: query.limit + 1,
         });
-        const body = pageOf(ctx, items, query.limit, (last) => encodeCursor(last.petId));
+        const body = pageOf(ctx, items, query.limit, (last) =>
+          encodeCursor(last.petId),
+        );
         return { status: 200, body };
       },
       getInventoryItem: async ({ params }) => {
         return { status: 200, body: await inventory.get(params.petId) };
       },
       setInventory: async ({ params, body, ctx }) => {
-        const item = await inventory.set(params.petId, body.quantity, requestScope(ctx));
+        const item = await inventory.set(
+          params.petId,
+          body.quantity,
+          requestScope(ctx),
+        );
         return { status: 200, body: item };
       },
     },
   };
-  return createKoaRouter(routes, { v2: handlers, v1: handlers }, { validateResponses });
+  return createKoaRouter(
+    routes,
+    { v2: handlers, v1: handlers },
+    { validateResponses },
+  );
 }

@@ -45,7 +45,10 @@ export function startStore(
         inTransaction(client, work);
       const orders = new OrderRepository(db);
       const inventory = new InventoryRepository(db);
-      const idempotency = createIdempotency(new IdempotencyRepository(db), transaction);
+      const idempotency = createIdempotency(
+        new IdempotencyRepository(db),
+        transaction,
+      );
       const outbox = new Outbox(db);
       const { internalToken } = config;
       const { urls: baseUrls, timeoutMs, confirmedForMs } = config.pets;
@@ -54,7 +57,10 @@ export function startStore(
       const relay = outboxRelay({
         outbox,
         senders: {
-          [EVENTS_TOPIC]: eventsSender({ baseUrls: config.gateway.urls, internalToken }),
+          [EVENTS_TOPIC]: eventsSender({
+            baseUrls: config.gateway.urls,
+            internalToken,
+          }),
           [STATUS_TOPIC]: statusPushSender(pets, log('outbox')),
         },
         logger: log('outbox'),
@@ -74,11 +80,20 @@ export function startStore(
           petCheck,
           transaction,
         }),
-        inventory: createInventory({ inventory, outbox, petCheck, transaction }),
+        inventory: createInventory({
+          inventory,
+          outbox,
+          petCheck,
+          transaction,
+        }),
       });
-      databaseGauge('petstore_outbox_backlog', 'Messages in the outbox.', async () => {
-        return (await outbox.backlog()).size;
-      });
+      databaseGauge(
+        'petstore_outbox_backlog',
+        'Messages in the outbox.',
+        async () => {
+          return (await outbox.backlog()).size;
+        },
+      );
       databaseGauge(
         'petstore_outbox_oldest_age_seconds',
         'How long the oldest message in the outbox has waited (0 when none).',

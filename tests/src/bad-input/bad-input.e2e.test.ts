@@ -29,19 +29,29 @@ import { generatedCases, routesUnderTest } from './generated-cases.js';
 import { expectAnswer, sendCase } from './send-case.js';
 import { wireCases } from './wire-cases.js';
 
-const cases: BadInputCase[] = [...generatedCases(), ...fieldCases(), ...wireCases()];
+const cases: BadInputCase[] = [
+  ...generatedCases(),
+  ...fieldCases(),
+  ...wireCases(),
+];
 
 let databases: DatabaseReader;
 let fixtures: Fixtures;
 let before: { state: DatabaseState; counts: Record<string, number> };
 
 // The fixtures' webhook goes to a loopback receiver.
-const api = testStackForFile({ ...unthrottled, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+const api = testStackForFile({
+  ...unthrottled,
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+});
 
 beforeAll(async () => {
   databases = await api.databases();
   fixtures = await createFixtures(api);
-  before = { state: await readState(databases), counts: await documentCounts(databases) };
+  before = {
+    state: await readState(databases),
+    counts: await documentCounts(databases),
+  };
 });
 
 afterAll(async () => {
@@ -54,8 +64,10 @@ describe('the table of bad input', () => {
     const reached = new Set(cases.map((c) => c.operation));
     const operations = routesUnderTest().map((route) => route.name);
     expect(operations).toHaveLength(
-      Object.values(contract.v1).reduce((sum, router) => sum + Object.keys(router).length, 0) +
-        Object.keys(contract.meta).length,
+      Object.values(contract.v1).reduce(
+        (sum, router) => sum + Object.keys(router).length,
+        0,
+      ) + Object.keys(contract.meta).length,
     );
     expect(operations.filter((name) => !reached.has(name))).toEqual([]);
     expect(new Set(cases.map((c) => c.name)).size).toBe(cases.length);
@@ -75,7 +87,11 @@ describe('after every bad request', () => {
   });
 
   it('every process still runs and the API is ready', async () => {
-    for (const process of [api.stack.pets, api.stack.store, api.stack.gateway]) {
+    for (const process of [
+      api.stack.pets,
+      api.stack.store,
+      api.stack.gateway,
+    ]) {
       expect(process.running, process.name).toBe(true);
     }
     expect((await fetch(`${api.url}/ready`)).status).toBe(200);
@@ -91,12 +107,16 @@ describe('after every bad request', () => {
     });
     const clientLeft = new Set(
       lines
-        .filter((line) => /the client left/.test(JSON.stringify(line.err ?? '')))
+        .filter((line) =>
+          /the client left/.test(JSON.stringify(line.err ?? '')),
+        )
         .map((line) => line.requestId),
     );
     const failed = lines.filter(
       (line) =>
-        typeof line.status === 'number' && line.status >= 500 && !clientLeft.has(line.requestId),
+        typeof line.status === 'number' &&
+        line.status >= 500 &&
+        !clientLeft.has(line.requestId),
     );
     expect(failed).toEqual([]);
   });
@@ -114,7 +134,10 @@ async function postJson(
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': type },
     body,
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown>,
+  };
 }
 
 describe('odd but valid input is accepted and stored exactly as documented', () => {
@@ -133,9 +156,16 @@ describe('odd but valid input is accepted and stored exactly as documented', () 
         status: 'available',
       },
     });
-    const stored = await databases.find(databaseNames.pets, 'pets', { _id: created.body.id });
+    const stored = await databases.find(databaseNames.pets, 'pets', {
+      _id: created.body.id,
+    });
     expect(stored).toEqual([
-      { _id: created.body.id, name, categoryId: fixtures.categoryId, status: 'available' },
+      {
+        _id: created.body.id,
+        name,
+        categoryId: fixtures.categoryId,
+        status: 'available',
+      },
     ]);
   });
 
@@ -155,15 +185,22 @@ describe('odd but valid input is accepted and stored exactly as documented', () 
         ]) as unknown,
       },
     });
-    expect(await databases.find(databaseNames.pets, 'pets', { name: 'Proto' })).toEqual([]);
+    expect(
+      await databases.find(databaseNames.pets, 'pets', { name: 'Proto' }),
+    ).toEqual([]);
 
     const account = await postJson(
       '/v1/accounts',
       '{"email":"proto@example.com","__proto__":{"role":"admin"},"constructor":{"role":"admin"}}',
     );
-    expect(account).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect(account).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed' },
+    });
     expect(
-      await databases.find(databaseNames.gateway, 'accounts', { email: 'proto@example.com' }),
+      await databases.find(databaseNames.gateway, 'accounts', {
+        email: 'proto@example.com',
+      }),
     ).toEqual([]);
   });
 
@@ -182,8 +219,13 @@ describe('odd but valid input is accepted and stored exactly as documented', () 
       '/v1/categories',
       JSON.stringify({ name: 'Operators', description: '{"$gt": ""}' }),
     );
-    expect(created).toMatchObject({ status: 201, body: { description: '{"$gt": ""}' } });
-    const stored = await databases.find(databaseNames.pets, 'categories', { _id: created.body.id });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { description: '{"$gt": ""}' },
+    });
+    const stored = await databases.find(databaseNames.pets, 'categories', {
+      _id: created.body.id,
+    });
     expect(stored).toMatchObject([{ description: '{"$gt": ""}' }]);
   });
 

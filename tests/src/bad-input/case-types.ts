@@ -5,7 +5,8 @@ import type { Fixtures } from './fixtures.js';
 export type Caller = 'admin' | 'customer' | 'anonymous';
 
 /** A body as sent: text, bytes (sent without a Content-Type), or built from the fixtures. */
-export type BodySource = string | Uint8Array | ((fixtures: Fixtures) => string | Uint8Array);
+export type BodySource =
+  string | Uint8Array | ((fixtures: Fixtures) => string | Uint8Array);
 
 export interface Expected {
   status: number;
@@ -40,9 +41,15 @@ export interface BadInputCase {
   expected: Expected;
 }
 
-export const error = (code: ErrorCode): Expected => ({ status: errorStatus[code], code });
+export const error = (code: ErrorCode): Expected => ({
+  status: errorStatus[code],
+  code,
+});
 export const success = (status: number): Expected => ({ status });
-export const refused = (code: ErrorCode): Expected => ({ ...error(code), closes: true });
+export const refused = (code: ErrorCode): Expected => ({
+  ...error(code),
+  closes: true,
+});
 
 export const INT64_MAX = '9223372036854775807';
 export const PAST_INT64 = '9223372036854775808';

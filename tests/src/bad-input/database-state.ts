@@ -15,16 +15,21 @@ const VOLATILE_FIELDS: Record<string, string[]> = {
  */
 const KEY_RECORDS = `${databaseNames.store}.idempotency_keys`;
 const isRemembered = (key: string, document: Record<string, unknown>) =>
-  key === KEY_RECORDS && (document.response as { status: number }).status >= 400;
+  key === KEY_RECORDS &&
+  (document.response as { status: number }).status >= 400;
 
 /** Every document of every collection, keyed `database.collection`, in `_id` order. */
 export type DatabaseState = Record<string, Record<string, unknown>[]>;
 
 /** Every document the API keeps, volatile fields left out. */
-export async function readState(reader: DatabaseReader): Promise<DatabaseState> {
+export async function readState(
+  reader: DatabaseReader,
+): Promise<DatabaseState> {
   const state: DatabaseState = {};
   for (const name of Object.values(databaseNames)) {
-    for (const [collection, documents] of Object.entries(await reader.snapshot(name))) {
+    for (const [collection, documents] of Object.entries(
+      await reader.snapshot(name),
+    )) {
       const key = `${name}.${collection}`;
       state[key] = documents
         .filter((document) => !isRemembered(key, document))
@@ -39,13 +44,19 @@ export async function readState(reader: DatabaseReader): Promise<DatabaseState> 
 }
 
 /** How many documents each collection holds. */
-export async function documentCounts(reader: DatabaseReader): Promise<Record<string, number>> {
+export async function documentCounts(
+  reader: DatabaseReader,
+): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const name of Object.values(databaseNames)) {
     for (const collection of await reader.dataCollections(name)) {
       const key = `${name}.${collection}`;
-      const filter = key === KEY_RECORDS ? { 'response.status': { $lt: 400 } } : {};
-      counts[key] = await reader.db(name).collection(collection).countDocuments(filter);
+      const filter =
+        key === KEY_RECORDS ? { 'response.status': { $lt: 400 } } : {};
+      counts[key] = await reader
+        .db(name)
+        .collection(collection)
+        .countDocuments(filter);
     }
   }
   return counts;
@@ -59,7 +70,10 @@ export async function documentCounts(reader: DatabaseReader): Promise<Record<str
 const isCounters = (collection: string) => collection.endsWith('.counters');
 
 /** Fails naming the first collection that differs: what a refused request wrote. */
-export function expectNothingWritten(before: DatabaseState, after: DatabaseState): void {
+export function expectNothingWritten(
+  before: DatabaseState,
+  after: DatabaseState,
+): void {
   expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
   for (const [collection, documents] of Object.entries(before)) {
     const now = after[collection];
@@ -72,9 +86,10 @@ export function expectNothingWritten(before: DatabaseState, after: DatabaseState
       collection,
     ).toEqual(documents.map((counter) => counter._id));
     documents.forEach((counter, index) => {
-      expect(now?.[index]?.value, `${collection} ${String(counter._id)}`).toBeGreaterThanOrEqual(
-        counter.value as number,
-      );
+      expect(
+        now?.[index]?.value,
+        `${collection} ${String(counter._id)}`,
+      ).toBeGreaterThanOrEqual(counter.value as number);
     });
   }
 }

@@ -29,9 +29,15 @@ export interface Fixtures {
  * store's status push, the message worker, the webhook deliveries) is done, so the databases hold
  * still afterwards. The stack must allow private webhook URLs; the caller stops the receiver.
  */
-export async function createFixtures(api: TestStack, name = 'Dogs'): Promise<Fixtures> {
+export async function createFixtures(
+  api: TestStack,
+  name = 'Dogs',
+): Promise<Fixtures> {
   const { admin } = api;
-  const categoryId = ok(await admin.categories.createCategory({ body: { name } }), 201).body.id;
+  const categoryId = ok(
+    await admin.categories.createCategory({ body: { name } }),
+    201,
+  ).body.id;
   const stock = 10;
   // One more than `stock`: the customer's order takes one.
   const petId = await petInStock(admin, categoryId, stock + 1);
@@ -44,28 +50,47 @@ export async function createFixtures(api: TestStack, name = 'Dogs'): Promise<Fix
   const receiver = await WebhookReceiver.start();
   const webhookId = ok(
     await shopper.webhooks.createWebhook({
-      body: { url: receiver.url, events: ['order.created', 'message.delivered'] },
+      body: {
+        url: receiver.url,
+        events: ['order.created', 'message.delivered'],
+      },
     }),
     201,
   ).body.id;
-  const orderId = ok(await shopper.orders.placeOrder({ body: { petId, quantity: 1 } }), 201).body
-    .id;
+  const orderId = ok(
+    await shopper.orders.placeOrder({ body: { petId, quantity: 1 } }),
+    201,
+  ).body.id;
   if (orderId === undefined) throw new Error('fixture: the order has no id');
-  const messageId = ok(await shopper.messages.sendMessage({ body: { message: 'Hello' } }), 202).body
-    .id;
+  const messageId = ok(
+    await shopper.messages.sendMessage({ body: { message: 'Hello' } }),
+    202,
+  ).body.id;
 
   // Hooks cannot use expect.poll, which needs a test.
   await vi.waitFor(
     async () => {
       const databases = await api.databases();
-      const [message] = await databases.find(databaseNames.gateway, 'messages', {
-        _id: messageId,
-      });
-      const deliveries = await databases.find(databaseNames.gateway, 'webhook_deliveries', {
-        webhookId,
-      });
+      const [message] = await databases.find(
+        databaseNames.gateway,
+        'messages',
+        {
+          _id: messageId,
+        },
+      );
+      const deliveries = await databases.find(
+        databaseNames.gateway,
+        'webhook_deliveries',
+        {
+          webhookId,
+        },
+      );
       // The worker lets go of the webhook after its last delivery is recorded.
-      const [webhook] = await databases.find(databaseNames.gateway, 'webhooks', { _id: webhookId });
+      const [webhook] = await databases.find(
+        databaseNames.gateway,
+        'webhooks',
+        { _id: webhookId },
+      );
       expect(
         {
           message: message?.status as unknown,

@@ -73,7 +73,10 @@ function isZodSchema(value: unknown): boolean {
  * The public operations this suite sends input to: `/v1`'s, which its hand-written cases address,
  * and the meta endpoints. `/v2` is derived from the same definitions (the contract tests compare).
  */
-export const operationsUnderTest = contractOperations({ ...contract.v1, meta: contract.meta });
+export const operationsUnderTest = contractOperations({
+  ...contract.v1,
+  meta: contract.meta,
+});
 
 /** Every operation under test, as this suite needs to know it. */
 export function routesUnderTest(): ContractRoute[] {
@@ -81,7 +84,9 @@ export function routesUnderTest(): ContractRoute[] {
     name,
     method: route.method,
     path: route.path,
-    pathParams: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1] ?? ''),
+    pathParams: [...route.path.matchAll(/:(\w+)/g)].map(
+      (match) => match[1] ?? '',
+    ),
     hasBody: 'body' in route && isZodSchema(route.body),
     hasQuery: 'query' in route && isZodSchema(route.query),
     filters: filtersOf('query' in route ? route.query : undefined),
@@ -89,10 +94,14 @@ export function routesUnderTest(): ContractRoute[] {
   }));
 }
 
-function pathOf(route: ContractRoute, params: Record<string, string> = {}): string {
+function pathOf(
+  route: ContractRoute,
+  params: Record<string, string> = {},
+): string {
   return route.path.replace(/:(\w+)/g, (_all, name: string) => {
     const value = params[name] ?? PLACEHOLDERS[name];
-    if (value === undefined) throw new Error(`no fixture for :${name} of ${route.name}`);
+    if (value === undefined)
+      throw new Error(`no fixture for :${name} of ${route.name}`);
     return value;
   });
 }
@@ -105,26 +114,44 @@ export const VALID_BODIES: Record<
   string,
   { body: (f: Fixtures) => Record<string, unknown>; field: string }
 > = {
-  createPet: { body: (f) => ({ name: 'Bella', categoryId: f.categoryId }), field: 'name' },
-  replacePet: { body: (f) => ({ name: 'Bella', categoryId: f.categoryId }), field: 'name' },
+  createPet: {
+    body: (f) => ({ name: 'Bella', categoryId: f.categoryId }),
+    field: 'name',
+  },
+  replacePet: {
+    body: (f) => ({ name: 'Bella', categoryId: f.categoryId }),
+    field: 'name',
+  },
   updatePet: { body: () => ({ name: 'Bella' }), field: 'name' },
   createCategory: { body: () => ({ name: 'Cats' }), field: 'name' },
   replaceCategory: { body: () => ({ name: 'Cats' }), field: 'name' },
-  placeOrder: { body: (f) => ({ petId: f.petId, quantity: 1 }), field: 'quantity' },
+  placeOrder: {
+    body: (f) => ({ petId: f.petId, quantity: 1 }),
+    field: 'quantity',
+  },
   updateOrder: { body: () => ({ complete: true }), field: 'shipDate' },
   setInventory: { body: () => ({ quantity: 3 }), field: 'quantity' },
-  createAccount: { body: () => ({ email: 'someone.new@example.com' }), field: 'email' },
+  createAccount: {
+    body: () => ({ email: 'someone.new@example.com' }),
+    field: 'email',
+  },
   sendMessage: { body: () => ({ message: 'Hi' }), field: 'message' },
   createWebhook: {
     body: (f) => ({ url: f.webhookUrl, events: ['order.created'] }),
     field: 'url',
   },
-  updateWebhook: { body: () => ({ description: 'Orders' }), field: 'description' },
+  updateWebhook: {
+    body: () => ({ description: 'Orders' }),
+    field: 'description',
+  },
 };
 
 function validBodyOf(route: ContractRoute) {
   const valid = VALID_BODIES[route.name];
-  if (!valid) throw new Error(`${route.name} has a body: give it a valid one in VALID_BODIES`);
+  if (!valid)
+    throw new Error(
+      `${route.name} has a body: give it a valid one in VALID_BODIES`,
+    );
   return valid;
 }
 
@@ -155,26 +182,49 @@ function bodyCases(route: ContractRoute): BadInputCase[] {
     body,
     expected,
   });
-  const changed = (change: (body: Record<string, unknown>) => unknown) => (f: Fixtures) =>
-    JSON.stringify(change(valid(f)));
+  const changed =
+    (change: (body: Record<string, unknown>) => unknown) => (f: Fixtures) =>
+      JSON.stringify(change(valid(f)));
   const fieldSetTo = (raw: string) => (f: Fixtures) =>
-    JSON.stringify({ ...valid(f), [field]: 0 }).replace(`"${field}":0`, `"${field}":${raw}`);
+    JSON.stringify({ ...valid(f), [field]: 0 }).replace(
+      `"${field}":0`,
+      `"${field}":${raw}`,
+    );
   const invalidJson = error('invalid_json');
   const wrongType = error('unsupported_content_type');
   const invalid = error('validation_failed');
   return [
     withBody('malformed JSON', `{"${field}": `, invalidJson),
-    withBody('JSON cut off halfway', (f) => text(f).slice(0, text(f).length >> 1), invalidJson),
-    withBody('single-quoted JSON', (f) => text(f).replaceAll('"', "'"), invalidJson),
-    withBody('a trailing comma', (f) => text(f).replace(/}$/, ',}'), invalidJson),
+    withBody(
+      'JSON cut off halfway',
+      (f) => text(f).slice(0, text(f).length >> 1),
+      invalidJson,
+    ),
+    withBody(
+      'single-quoted JSON',
+      (f) => text(f).replaceAll('"', "'"),
+      invalidJson,
+    ),
+    withBody(
+      'a trailing comma',
+      (f) => text(f).replace(/}$/, ',}'),
+      invalidJson,
+    ),
     withBody('a bare word', 'hello', invalidJson),
     withBody('two JSON documents', (f) => text(f) + text(f), invalidJson),
-    withBody('no Content-Type', (f) => new TextEncoder().encode(text(f)), wrongType, {}),
+    withBody(
+      'no Content-Type',
+      (f) => new TextEncoder().encode(text(f)),
+      wrongType,
+      {},
+    ),
     withBody('text/plain', text, wrongType, { 'content-type': 'text/plain' }),
     withBody('a form', text, wrongType, {
       'content-type': 'application/x-www-form-urlencoded',
     }),
-    withBody('multipart', text, wrongType, { 'content-type': 'multipart/form-data; boundary=x' }),
+    withBody('multipart', text, wrongType, {
+      'content-type': 'multipart/form-data; boundary=x',
+    }),
     withBody('JSON in latin1', text, wrongType, {
       'content-type': 'application/json; charset=latin1',
     }),
@@ -186,14 +236,26 @@ function bodyCases(route: ContractRoute): BadInputCase[] {
     withBody('null for the object', 'null', invalid),
     withBody('a string for the object', '"hello"', invalid),
     withBody('a number for the object', '42', invalid),
-    withBody('a body of 1 MiB', (f) => JSON.stringify({ ...valid(f), pad: 'x'.repeat(MIB) }), {
-      ...error('payload_too_large'),
-    }),
+    withBody(
+      'a body of 1 MiB',
+      (f) => JSON.stringify({ ...valid(f), pad: 'x'.repeat(MIB) }),
+      {
+        ...error('payload_too_large'),
+      },
+    ),
     withBody(`arrays nested ${DEPTH} deep`, nested(DEPTH, '[', ']'), invalid),
-    withBody(`objects nested ${DEPTH} deep for ${field}`, fieldSetTo(nested(DEPTH, '{"a":', '}')), {
-      ...invalid,
-    }),
-    withBody(`an operator object for ${field}`, fieldSetTo('{"$gt": ""}'), invalid),
+    withBody(
+      `objects nested ${DEPTH} deep for ${field}`,
+      fieldSetTo(nested(DEPTH, '{"a":', '}')),
+      {
+        ...invalid,
+      },
+    ),
+    withBody(
+      `an operator object for ${field}`,
+      fieldSetTo('{"$gt": ""}'),
+      invalid,
+    ),
     withBody(`an array for ${field}`, fieldSetTo('["a", 1]'), invalid),
     withBody(`true for ${field}`, fieldSetTo('true'), invalid),
     withBody(
@@ -208,7 +270,10 @@ function bodyCases(route: ContractRoute): BadInputCase[] {
     ),
     withBody(
       'a $-prefixed key deep in an unknown property',
-      changed((b) => ({ ...b, extra: [{ deeper: { $where: 'sleep(1000)' } }] })),
+      changed((b) => ({
+        ...b,
+        extra: [{ deeper: { $where: 'sleep(1000)' } }],
+      })),
       invalid,
     ),
     withBody(
@@ -268,7 +333,8 @@ function stringIds(prefix: string): IdSegments {
 function neverIssued(route: ContractRoute): Expected {
   // Stock is created for a pet that exists: the operation has no 404, its pet is unknown.
   if (route.name === 'setInventory') return error('unknown_pet');
-  if (!route.statuses.includes(404)) throw new Error(`${route.name} declares no 404`);
+  if (!route.statuses.includes(404))
+    throw new Error(`${route.name} declares no 404`);
   return error('not_found');
 }
 
@@ -277,20 +343,32 @@ function idCases(route: ContractRoute): BadInputCase[] {
   const [param] = route.pathParams;
   if (param === undefined) return [];
   const prefix = STRING_ID_PREFIXES[param];
-  const { neverIssued: inRange, notIds } = prefix === undefined ? INT64_IDS : stringIds(prefix);
+  const { neverIssued: inRange, notIds } =
+    prefix === undefined ? INT64_IDS : stringIds(prefix);
   const valid = route.hasBody ? validBodyOf(route).body : undefined;
-  const caseOf = (segment: string, what: string, expected: Expected): BadInputCase => ({
+  const caseOf = (
+    segment: string,
+    what: string,
+    expected: Expected,
+  ): BadInputCase => ({
     name: `${route.name}: ${param} is ${what} (${segment.slice(0, 24)})`,
     operation: route.name,
     method: route.method,
     path: pathOf(route, { [param]: segment }),
     as: callerOf(route),
-    ...(valid && { headers: JSON_TYPE, body: (f: Fixtures) => JSON.stringify(valid(f)) }),
+    ...(valid && {
+      headers: JSON_TYPE,
+      body: (f: Fixtures) => JSON.stringify(valid(f)),
+    }),
     expected,
   });
   return [
-    ...inRange.map((segment) => caseOf(segment, 'never issued', neverIssued(route))),
-    ...notIds.map((segment) => caseOf(segment, 'not an id', error('validation_failed'))),
+    ...inRange.map((segment) =>
+      caseOf(segment, 'never issued', neverIssued(route)),
+    ),
+    ...notIds.map((segment) =>
+      caseOf(segment, 'not an id', error('validation_failed')),
+    ),
   ];
 }
 
@@ -317,8 +395,16 @@ function queryCases(route: ContractRoute): BadInputCase[] {
   for (const { name, int64 } of route.filters) {
     const filterValues: [string, string, Expected][] = int64
       ? [
-          [`${name} the largest int64 (no match)`, `${name}=${INT64_MAX}`, success(200)],
-          [`${name} one past the largest int64`, `${name}=${PAST_INT64}`, invalid],
+          [
+            `${name} the largest int64 (no match)`,
+            `${name}=${INT64_MAX}`,
+            success(200),
+          ],
+          [
+            `${name} one past the largest int64`,
+            `${name}=${PAST_INT64}`,
+            invalid,
+          ],
           [`a negative ${name}`, `${name}=-1`, invalid],
           [`${name} twice`, `${name}=1&${name}=2`, invalid],
         ]
@@ -327,7 +413,11 @@ function queryCases(route: ContractRoute): BadInputCase[] {
           [`an upper-case ${name}`, `${name}=TRUE&${name}=AVAILABLE`, invalid],
           [`an empty ${name}`, `${name}=`, invalid],
         ];
-    filterValues.push([`an operator on ${name} (an unknown parameter)`, `${name}[$ne]=x`, invalid]);
+    filterValues.push([
+      `an operator on ${name} (an unknown parameter)`,
+      `${name}[$ne]=x`,
+      invalid,
+    ]);
     values.push(...filterValues);
   }
   return values.map(([what, query, expected]) => ({

@@ -12,7 +12,12 @@
  * path of its counterexample, and `PROPERTY_SEED=<seed> PROPERTY_PATH=<path>` replays it.
  */
 import { parse as parseQuery } from 'node:querystring';
-import { ErrorSchema, objectShape, unwrapSchema, type ContractOperation } from '@petstore/contract';
+import {
+  ErrorSchema,
+  objectShape,
+  unwrapSchema,
+  type ContractOperation,
+} from '@petstore/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -21,7 +26,11 @@ import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 import { createFixtures, type Fixtures } from './fixtures.js';
 import { operationsUnderTest, VALID_BODIES } from './generated-cases.js';
-import { arbitraryOf, validArbitraryOf, type ArbitraryOptions } from './zod-arbitrary.js';
+import {
+  arbitraryOf,
+  validArbitraryOf,
+  type ArbitraryOptions,
+} from './zod-arbitrary.js';
 
 /** 40 runs a property: about 2 000 requests in all, some 20 s; `PROPERTY_RUNS=200` digs deeper. */
 const NUM_RUNS = Number(process.env.PROPERTY_RUNS ?? 40);
@@ -40,7 +49,8 @@ interface Operation extends ContractOperation {
   headers?: z.ZodTypeAny;
 }
 
-const schemaOf = (value: unknown) => (value instanceof z.ZodType ? value : undefined);
+const schemaOf = (value: unknown) =>
+  value instanceof z.ZodType ? value : undefined;
 
 /** Every operation of the contract, with its request schemas; deletes last, they remove things. */
 const operations: Operation[] = operationsUnderTest
@@ -54,7 +64,10 @@ const operations: Operation[] = operationsUnderTest
       headers: schemaOf(route.headers),
     };
   })
-  .sort((a, b) => Number(a.route.method === 'DELETE') - Number(b.route.method === 'DELETE'));
+  .sort(
+    (a, b) =>
+      Number(a.route.method === 'DELETE') - Number(b.route.method === 'DELETE'),
+  );
 
 const withInput = operations.filter((op) => op.params ?? op.query ?? op.body);
 
@@ -68,7 +81,10 @@ interface Request {
 let fixtures: Fixtures;
 
 // The fixtures' webhook goes to a loopback receiver.
-const api = testStackForFile({ ...unthrottled, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+const api = testStackForFile({
+  ...unthrottled,
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+});
 
 beforeAll(async () => {
   fixtures = await createFixtures(api);
@@ -81,7 +97,9 @@ afterAll(async () => {
 /** Whose key goes with an operation: none for sign-up, the customer's for its own keys and messages. */
 function apiKeyFor(op: Operation): string | undefined {
   if (op.name === 'createAccount') return undefined;
-  return op.metadata.service === 'gateway' ? fixtures.customer.apiKey : fixtures.adminApiKey;
+  return op.metadata.service === 'gateway'
+    ? fixtures.customer.apiKey
+    : fixtures.adminApiKey;
 }
 
 function pathOf(op: Operation, params: Record<string, unknown> = {}): string {
@@ -93,7 +111,9 @@ function pathOf(op: Operation, params: Record<string, unknown> = {}): string {
 function queryString(query: Record<string, unknown> = {}): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
-    for (const item of (Array.isArray(value) ? value : [value]) as (string | number | boolean)[]) {
+    for (const item of (Array.isArray(value) ? value : [value]) as (
+      string | number | boolean
+    )[]) {
       if (item !== undefined) search.append(name, String(item));
     }
   }
@@ -102,20 +122,33 @@ function queryString(query: Record<string, unknown> = {}): string {
 }
 
 /** Sends a request to an operation; `body` is sent as it is when a string, else as JSON. */
-function send(op: Operation, request: Request, rawBody?: string, rawQuery?: string) {
+function send(
+  op: Operation,
+  request: Request,
+  rawBody?: string,
+  rawQuery?: string,
+) {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers ?? {}) as [string, string][]) {
+  for (const [name, value] of Object.entries(request.headers ?? {}) as [
+    string,
+    string,
+  ][]) {
     if (value !== undefined) headers[name] = value;
   }
   const body = rawBody ?? (op.body ? JSON.stringify(request.body) : undefined);
   if (body !== undefined) headers['content-type'] = 'application/json';
   const search = rawQuery ?? queryString(request.query);
-  return callHttp(api.url, op.route.method, `${pathOf(op, request.params)}${search}`, {
-    apiKey: apiKeyFor(op),
-    body,
-    headers,
-    signal: AbortSignal.timeout(30_000),
-  });
+  return callHttp(
+    api.url,
+    op.route.method,
+    `${pathOf(op, request.params)}${search}`,
+    {
+      apiKey: apiKeyFor(op),
+      body,
+      headers,
+      signal: AbortSignal.timeout(30_000),
+    },
+  );
 }
 
 function declaredStatuses(op: Operation): number[] {
@@ -125,11 +158,18 @@ function declaredStatuses(op: Operation): number[] {
 /** What holds for every answer: never a 5xx; a declared status; errors in the Error shape. */
 function expectDocumented(op: Operation, answer: HttpAnswer): void {
   expect(answer.status, 'never a 5xx').toBeLessThan(500);
-  expect(declaredStatuses(op), `${op.name} declares ${answer.status}`).toContain(answer.status);
+  expect(
+    declaredStatuses(op),
+    `${op.name} declares ${answer.status}`,
+  ).toContain(answer.status);
   if (answer.status >= 400) {
-    expect(answer.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
+    expect(answer.headers.get('content-type')).toMatch(
+      /^application\/json(;|$)/,
+    );
     const parsed = ErrorSchema.safeParse(answer.body);
-    expect(parsed.success, `an Error: ${JSON.stringify(answer.body)}`).toBe(true);
+    expect(parsed.success, `an Error: ${JSON.stringify(answer.body)}`).toBe(
+      true,
+    );
     expect(parsed.data?.status).toBe(answer.status);
   }
 }
@@ -137,15 +177,20 @@ function expectDocumented(op: Operation, answer: HttpAnswer): void {
 /** A 400 for input the schemas accept: only a cursor the API never gave out may cause one. */
 function expectNotRefusedAsInvalid(answer: HttpAnswer): void {
   if (answer.status !== 400) return;
-  const details = (answer.body as { details?: { path: string }[] }).details ?? [];
+  const details =
+    (answer.body as { details?: { path: string }[] }).details ?? [];
   expect(
-    details.length > 0 && details.every((detail) => detail.path === 'query.cursor'),
+    details.length > 0 &&
+      details.every((detail) => detail.path === 'query.cursor'),
     `refused input the contract accepts: ${JSON.stringify(answer.body)}`,
   ).toBe(true);
 }
 
 function expectValidationFailed(answer: HttpAnswer): void {
-  expect({ status: answer.status, code: (answer.body as { code?: unknown }).code }).toEqual({
+  expect({
+    status: answer.status,
+    code: (answer.body as { code?: unknown }).code,
+  }).toEqual({
     status: 400,
     code: 'validation_failed',
   });
@@ -165,7 +210,10 @@ function knownIds(): ArbitraryOptions['known'] {
 
 function validRequest(op: Operation): fc.Arbitrary<Request> {
   const known = knownIds();
-  const part = (schema: z.ZodTypeAny | undefined, text: ArbitraryOptions['text'] = 'unicode') =>
+  const part = (
+    schema: z.ZodTypeAny | undefined,
+    text: ArbitraryOptions['text'] = 'unicode',
+  ) =>
     schema ? validArbitraryOf(schema, { known, text }) : fc.constant(undefined);
   return fc.record({
     params: part(op.params),
@@ -184,7 +232,9 @@ describe('valid requests built from the contract’s schemas', () => {
           const answer = await send(op, request);
           expectDocumented(op, answer);
           expectNotRefusedAsInvalid(answer);
-          const response = schemaOf((op.route.responses as Record<number, unknown>)[answer.status]);
+          const response = schemaOf(
+            (op.route.responses as Record<number, unknown>)[answer.status],
+          );
           if (answer.status < 400 && response) {
             const parsed = response.safeParse(answer.body);
             expect(
@@ -203,13 +253,23 @@ describe('valid requests built from the contract’s schemas', () => {
 function junkBody(op: Operation): fc.Arbitrary<string> {
   const shape = Object.keys(objectShape(op.body) ?? {});
   const key = fc.oneof(
-    fc.constantFrom(...shape, '$gt', '$where', 'a.b', '__proto__', 'constructor', 'prototype'),
+    fc.constantFrom(
+      ...shape,
+      '$gt',
+      '$where',
+      'a.b',
+      '__proto__',
+      'constructor',
+      'prototype',
+    ),
     fc.string(),
   );
   return fc.oneof(
     fc.json(),
     fc.anything().map((value) => JSON.stringify(value) ?? ''),
-    fc.dictionary(key, fc.jsonValue(), { maxKeys: 5 }).map((value) => JSON.stringify(value)),
+    fc
+      .dictionary(key, fc.jsonValue(), { maxKeys: 5 })
+      .map((value) => JSON.stringify(value)),
     fc.string({ unit: 'binary' }),
   );
 }
@@ -257,7 +317,9 @@ describe('junk bodies', () => {
           expectDocumented(op, answer);
           const json = text === '' ? { value: undefined } : parsedJson(text);
           if (json === undefined) {
-            expect((answer.body as { code?: unknown }).code).toBe('invalid_json');
+            expect((answer.body as { code?: unknown }).code).toBe(
+              'invalid_json',
+            );
           } else if (!body.safeParse(json.value).success) {
             expectValidationFailed(answer);
           } else {
@@ -284,15 +346,22 @@ describe('junk path ids', () => {
       const [name = ''] = Object.keys(objectShape(params) ?? {});
       // '', '.' and '..' would change the path itself: the table of bad input has those.
       const segment = fc
-        .oneof(fc.string({ unit: 'binary' }), fc.stringMatching(/^-?[0-9]{1,21}$/))
-        .filter((text) => !LONE_SURROGATE.test(text) && !['', '.', '..'].includes(text));
+        .oneof(
+          fc.string({ unit: 'binary' }),
+          fc.stringMatching(/^-?[0-9]{1,21}$/),
+        )
+        .filter(
+          (text) =>
+            !LONE_SURROGATE.test(text) && !['', '.', '..'].includes(text),
+        );
       await fc.assert(
         fc.asyncProperty(segment, async (id) => {
           // Any other parameter names its fixture, so only this one can be wrong.
           const request = { ...fixtureParams(op), [name]: id };
           const answer = await send(op, { params: request }, validBodyFor(op));
           expectDocumented(op, answer);
-          if (params.safeParse(request).success) expect(answer.status).not.toBe(400);
+          if (params.safeParse(request).success)
+            expect(answer.status).not.toBe(400);
           else expectValidationFailed(answer);
         }),
         runs,
@@ -302,13 +371,19 @@ describe('junk path ids', () => {
 });
 
 /** The query as the services read it: repeated names as arrays, one value wrapped where the schema wants an array. */
-function queryAsRead(schema: z.ZodTypeAny, search: string): Record<string, unknown> {
+function queryAsRead(
+  schema: z.ZodTypeAny,
+  search: string,
+): Record<string, unknown> {
   const parsed = parseQuery(search.replace(/^\?/, ''));
   const shape = objectShape(schema) ?? {};
   return Object.fromEntries(
     Object.entries(parsed).map(([name, value]) => {
       const field = shape[name];
-      const wrap = typeof value === 'string' && field && unwrapSchema(field) instanceof z.ZodArray;
+      const wrap =
+        typeof value === 'string' &&
+        field &&
+        unwrapSchema(field) instanceof z.ZodArray;
       return [name, wrap ? [value] : value];
     }),
   );
@@ -334,12 +409,21 @@ describe('junk queries', () => {
       );
       const search = fc
         .array(fc.tuple(name, value), { maxLength: 4 })
-        .map((pairs) => `?${new URLSearchParams(pairs as [string, string][]).toString()}`);
+        .map(
+          (pairs) =>
+            `?${new URLSearchParams(pairs as [string, string][]).toString()}`,
+        );
       await fc.assert(
         fc.asyncProperty(search, async (text) => {
-          const answer = await send(op, { params: fixtureParams(op) }, undefined, text);
+          const answer = await send(
+            op,
+            { params: fixtureParams(op) },
+            undefined,
+            text,
+          );
           expectDocumented(op, answer);
-          if (query.safeParse(queryAsRead(query, text)).success) expectNotRefusedAsInvalid(answer);
+          if (query.safeParse(queryAsRead(query, text)).success)
+            expectNotRefusedAsInvalid(answer);
           else expectValidationFailed(answer);
         }),
         runs,

@@ -15,12 +15,22 @@ function keyOf(caller: Caller, fixtures: Fixtures): string | undefined {
   return undefined;
 }
 
-function rawBytes(c: BadInputCase, path: string, apiKey: string | undefined, body: string): string {
-  const lines = [`${c.method} ${path} ${c.httpVersion ?? 'HTTP/1.1'}`, 'Host: 127.0.0.1'];
+function rawBytes(
+  c: BadInputCase,
+  path: string,
+  apiKey: string | undefined,
+  body: string,
+): string {
+  const lines = [
+    `${c.method} ${path} ${c.httpVersion ?? 'HTTP/1.1'}`,
+    'Host: 127.0.0.1',
+  ];
   if (apiKey !== undefined) lines.push(`Authorization: Bearer ${apiKey}`);
-  for (const [name, value] of Object.entries(c.headers ?? {})) lines.push(`${name}: ${value}`);
+  for (const [name, value] of Object.entries(c.headers ?? {}))
+    lines.push(`${name}: ${value}`);
   const framed = /content-length|transfer-encoding/i.test(c.rawHeaders ?? '');
-  if (body !== '' && !framed) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
+  if (body !== '' && !framed)
+    lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
   lines.push('Connection: close');
   return `${lines.join('\r\n')}\r\n${c.rawHeaders ?? ''}\r\n${body}`;
 }
@@ -38,19 +48,23 @@ function sendWithNodeHttp(
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('end', () => {
-        const response = new Response(res.statusCode === 204 ? null : Buffer.concat(chunks), {
-          status: res.statusCode,
-          headers: Object.entries(res.headers).flatMap(([name, value]) =>
-            (Array.isArray(value) ? value : [value ?? '']).map((item): [string, string] => [
-              name,
-              item,
-            ]),
-          ),
-        });
+        const response = new Response(
+          res.statusCode === 204 ? null : Buffer.concat(chunks),
+          {
+            status: res.statusCode,
+            headers: Object.entries(res.headers).flatMap(([name, value]) =>
+              (Array.isArray(value) ? value : [value ?? '']).map(
+                (item): [string, string] => [name, item],
+              ),
+            ),
+          },
+        );
         readAnswer(response).then(resolve, reject);
       });
     });
-    req.setTimeout(HANG_GUARD_MS, () => req.destroy(new Error('no answer in time')));
+    req.setTimeout(HANG_GUARD_MS, () =>
+      req.destroy(new Error('no answer in time')),
+    );
     req.on('error', reject);
     const chunkSize = 16 * 1024;
     for (let at = 0; at < body.length; at += chunkSize)
@@ -69,7 +83,8 @@ export async function sendCase(
   const body = typeof c.body === 'function' ? c.body(fixtures) : c.body;
   const apiKey = keyOf(c.as ?? 'admin', fixtures);
   if (c.transport === 'raw') {
-    const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+    const text =
+      typeof body === 'string' ? body : new TextDecoder().decode(body);
     return rawJsonRequest(baseUrl, rawBytes(c, path, apiKey, text), {
       endAfterWriting: c.endAfterWriting,
       timeoutMs: HANG_GUARD_MS,
@@ -78,9 +93,16 @@ export async function sendCase(
   const headers: Record<string, string> = { ...c.headers };
   if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   const bytes =
-    typeof body === 'string' ? new TextEncoder().encode(body) : (body ?? new Uint8Array());
+    typeof body === 'string'
+      ? new TextEncoder().encode(body)
+      : (body ?? new Uint8Array());
   if (c.transport === 'stream') {
-    return sendWithNodeHttp(new URL(`${baseUrl}${path}`), c.method, headers, bytes);
+    return sendWithNodeHttp(
+      new URL(`${baseUrl}${path}`),
+      c.method,
+      headers,
+      bytes,
+    );
   }
   const init: RequestInit = {
     method: c.method,
@@ -105,7 +127,9 @@ export function expectAnswer(c: BadInputCase, answer: HttpAnswer): void {
       body: answer.status === 204 ? undefined : (expect.anything() as unknown),
     });
     if (answer.status !== 204) {
-      expect(answer.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
+      expect(answer.headers.get('content-type')).toMatch(
+        /^application\/json(;|$)/,
+      );
     }
   }
 }

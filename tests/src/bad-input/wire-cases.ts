@@ -21,11 +21,23 @@ const caseOf = (
   path: string,
   expected: Expected,
   more: Partial<BadInputCase> = {},
-): BadInputCase => ({ name: `${operation}: ${name}`, operation, method, path, expected, ...more });
+): BadInputCase => ({
+  name: `${operation}: ${name}`,
+  operation,
+  method,
+  path,
+  expected,
+  ...more,
+});
 
 /** A case sent as raw bytes. */
-const raw = (...[operation, name, method, path, expected, more]: Parameters<typeof caseOf>) =>
-  caseOf(operation, name, method, path, expected, { transport: 'raw', ...more });
+const raw = (
+  ...[operation, name, method, path, expected, more]: Parameters<typeof caseOf>
+) =>
+  caseOf(operation, name, method, path, expected, {
+    transport: 'raw',
+    ...more,
+  });
 
 const get = (
   operation: string,
@@ -48,11 +60,20 @@ function unexpectedBodies(): BadInputCase[] {
     ['revokeKey', 'DELETE', '/v1/accounts/me/keys/{key}', 'customer'],
   ];
   return operations.flatMap(([operation, method, path, as]) => {
-    const refusal = (code: ErrorCode) => error(method === 'POST' ? code : 'validation_failed');
+    const refusal = (code: ErrorCode) =>
+      error(method === 'POST' ? code : 'validation_failed');
     const malformed = refusal('invalid_json');
     const large = JSON.stringify({ pad: 'x'.repeat(MIB) });
     return [
-      withJson(operation, method, path, 'a malformed JSON body', '{"x": ', malformed, as),
+      withJson(
+        operation,
+        method,
+        path,
+        'a malformed JSON body',
+        '{"x": ',
+        malformed,
+        as,
+      ),
       {
         ...withJson(
           operation,
@@ -65,7 +86,15 @@ function unexpectedBodies(): BadInputCase[] {
         ),
         headers: { 'content-type': 'text/plain' },
       },
-      withJson(operation, method, path, 'a body of 1 MiB', large, refusal('payload_too_large'), as),
+      withJson(
+        operation,
+        method,
+        path,
+        'a body of 1 MiB',
+        large,
+        refusal('payload_too_large'),
+        as,
+      ),
     ];
   });
 }
@@ -83,13 +112,28 @@ function headerCases(): BadInputCase[] {
         headers: { authorization: 'Bearer {"$gt":""}' },
       },
     ),
-    get('listPets', 'a bearer token of 10 KiB', '/v1/pets', error('unauthorized'), {
-      as: 'anonymous',
-      headers: { authorization: `Bearer psk_${'a'.repeat(10 * KIB)}` },
-    }),
-    get('getPet', 'X-HTTP-Method-Override: DELETE (ignored)', '/v1/pets/{pet}', success(200), {
-      headers: { 'x-http-method-override': 'DELETE', 'x-method-override': 'DELETE' },
-    }),
+    get(
+      'listPets',
+      'a bearer token of 10 KiB',
+      '/v1/pets',
+      error('unauthorized'),
+      {
+        as: 'anonymous',
+        headers: { authorization: `Bearer psk_${'a'.repeat(10 * KIB)}` },
+      },
+    ),
+    get(
+      'getPet',
+      'X-HTTP-Method-Override: DELETE (ignored)',
+      '/v1/pets/{pet}',
+      success(200),
+      {
+        headers: {
+          'x-http-method-override': 'DELETE',
+          'x-method-override': 'DELETE',
+        },
+      },
+    ),
     {
       ...withJson(
         'createCategory',
@@ -107,7 +151,12 @@ function headerCases(): BadInputCase[] {
         'x-internal-token': 'x'.repeat(64),
       },
     },
-    get('getMe', 'an unknown $-parameter', '/v1/accounts/me?$where=1', error('validation_failed')),
+    get(
+      'getMe',
+      'an unknown $-parameter',
+      '/v1/accounts/me?$where=1',
+      error('validation_failed'),
+    ),
     get(
       'listKeys',
       'an operator in brackets',
@@ -119,7 +168,11 @@ function headerCases(): BadInputCase[] {
 
 /** The meta routes: no input to speak of, but methods and queries can still be odd. */
 function metaCases(): BadInputCase[] {
-  const method = (operation: string, verb: string, path: string): BadInputCase => ({
+  const method = (
+    operation: string,
+    verb: string,
+    path: string,
+  ): BadInputCase => ({
     name: `${operation}: ${verb}`,
     operation,
     method: verb,
@@ -132,8 +185,12 @@ function metaCases(): BadInputCase[] {
     method('ready', 'DELETE', '/ready'),
     method('openapi', 'PUT', '/openapi.json'),
     method('docs', 'PATCH', '/docs'),
-    get('health', 'an unknown $-parameter', '/health?$where=1', success(200), { as: 'anonymous' }),
-    get('ready', 'a NUL in the query', '/ready?x=%00', success(200), { as: 'anonymous' }),
+    get('health', 'an unknown $-parameter', '/health?$where=1', success(200), {
+      as: 'anonymous',
+    }),
+    get('ready', 'a NUL in the query', '/ready?x=%00', success(200), {
+      as: 'anonymous',
+    }),
     get(
       'openapi',
       'invalid UTF-8 in an unknown parameter',
@@ -150,11 +207,26 @@ function metaCases(): BadInputCase[] {
 function routeCases(): BadInputCase[] {
   const none = error('route_not_found');
   return [
-    get('unknown route', 'a segment after a pet id', '/v1/pets/{pet}/extra', none),
+    get(
+      'unknown route',
+      'a segment after a pet id',
+      '/v1/pets/{pet}/extra',
+      none,
+    ),
     get('unknown route', 'the path in capitals', '/V1/PETS', none),
     get('unknown route', 'a capitalised segment', '/v1/Pets/{pet}', none),
-    get('unknown route', 'an encoded slash joining two segments', '/v1/pets%2F{pet}', none),
-    get('unknown route', 'a path parameter in a ;param', '/v1/pets;jsessionid=1', none),
+    get(
+      'unknown route',
+      'an encoded slash joining two segments',
+      '/v1/pets%2F{pet}',
+      none,
+    ),
+    get(
+      'unknown route',
+      'a path parameter in a ;param',
+      '/v1/pets;jsessionid=1',
+      none,
+    ),
     {
       name: 'unknown method: POST on the inventory list',
       operation: 'listInventory',
@@ -185,25 +257,81 @@ function rawPathCases(): BadInputCase[] {
     raw('unknown route', 'a // inside', 'GET', '/v1//pets', none),
     raw('unknown route', 'a // before the id', 'GET', '/v1/pets//{pet}', none),
     raw('unknown route', 'a trailing slash', 'GET', '/v1/pets/{pet}/', none),
-    raw('unknown route', 'an encoded .. segment', 'GET', '/v1/pets/%2e%2e/{pet}', none),
-    raw('unknown route', 'DELETE of a pet with /.. after it', 'DELETE', '/v1/pets/{pet}/..', none),
+    raw(
+      'unknown route',
+      'an encoded .. segment',
+      'GET',
+      '/v1/pets/%2e%2e/{pet}',
+      none,
+    ),
+    raw(
+      'unknown route',
+      'DELETE of a pet with /.. after it',
+      'DELETE',
+      '/v1/pets/{pet}/..',
+      none,
+    ),
     raw('unknown route', 'the asterisk form', 'GET', '*', none),
     raw('getPet', '..%2F before the id', 'GET', '/v1/pets/..%2F{pet}', invalid),
-    raw('getPet', 'an id followed by %2F..%2F', 'GET', '/v1/pets/{pet}%2F..%2F..%2Fcategories', {
-      ...invalid,
-    }),
-    raw('getOrder', 'an encoded slash alone', 'GET', '/v1/store/orders/%2F', invalid),
+    raw(
+      'getPet',
+      'an id followed by %2F..%2F',
+      'GET',
+      '/v1/pets/{pet}%2F..%2F..%2Fcategories',
+      {
+        ...invalid,
+      },
+    ),
+    raw(
+      'getOrder',
+      'an encoded slash alone',
+      'GET',
+      '/v1/store/orders/%2F',
+      invalid,
+    ),
     raw('getPet', 'a lone %', 'GET', '/v1/pets/%', invalid),
     raw('getPet', 'a truncated escape', 'GET', '/v1/pets/%E0%A4%A', invalid),
-    raw('getPet', 'overlong UTF-8 dots', 'GET', '/v1/pets/%C0%AE%C0%AE', invalid),
-    raw('getMessage', 'a .. segment as the id', 'GET', '/v1/messages/..', invalid),
-    raw('revokeKey', 'a .. segment as the id', 'DELETE', '/v1/accounts/me/keys/..', invalid, {
-      as: 'customer',
-    }),
-    raw('revokeKey', 'an encoded ../../', 'DELETE', '/v1/accounts/me/keys/..%2F..%2Fme', invalid, {
-      as: 'customer',
-    }),
-    raw('listPets', 'a lone % in the query', 'GET', '/v1/pets?limit=%', invalid),
+    raw(
+      'getPet',
+      'overlong UTF-8 dots',
+      'GET',
+      '/v1/pets/%C0%AE%C0%AE',
+      invalid,
+    ),
+    raw(
+      'getMessage',
+      'a .. segment as the id',
+      'GET',
+      '/v1/messages/..',
+      invalid,
+    ),
+    raw(
+      'revokeKey',
+      'a .. segment as the id',
+      'DELETE',
+      '/v1/accounts/me/keys/..',
+      invalid,
+      {
+        as: 'customer',
+      },
+    ),
+    raw(
+      'revokeKey',
+      'an encoded ../../',
+      'DELETE',
+      '/v1/accounts/me/keys/..%2F..%2Fme',
+      invalid,
+      {
+        as: 'customer',
+      },
+    ),
+    raw(
+      'listPets',
+      'a lone % in the query',
+      'GET',
+      '/v1/pets?limit=%',
+      invalid,
+    ),
     raw(
       'listPets',
       'the absolute form (the path counts, not the host)',
@@ -245,9 +373,16 @@ function parserCases(): BadInputCase[] {
   const json = 'Content-Type: application/json\r\n';
   const chunked = `${json}Transfer-Encoding: chunked\r\n`;
   return [
-    raw('listPets', 'a header of 20 KiB', 'GET', '/v1/pets', refused('headers_too_large'), {
-      rawHeaders: `X-Big: ${big}\r\n`,
-    }),
+    raw(
+      'listPets',
+      'a header of 20 KiB',
+      'GET',
+      '/v1/pets',
+      refused('headers_too_large'),
+      {
+        rawHeaders: `X-Big: ${big}\r\n`,
+      },
+    ),
     raw(
       'listPets',
       'a request line of 20 KiB',
@@ -275,19 +410,53 @@ function parserCases(): BadInputCase[] {
         rawHeaders: 'X-Note: a\nX-Account-Role: admin\r\n',
       },
     ),
-    raw('listPets', 'a NUL in a header value', 'GET', '/v1/pets', refused('malformed_request'), {
-      rawHeaders: 'X-Note: a\u0000b\r\n',
-    }),
-    raw('listPets', 'a space in a header name', 'GET', '/v1/pets', refused('malformed_request'), {
-      rawHeaders: 'X Note: a\r\n',
-    }),
-    raw('listPets', 'a folded header line', 'GET', '/v1/pets', refused('malformed_request'), {
-      rawHeaders: 'X-Note: a\r\n b\r\n',
-    }),
-    raw('listPets', 'a method in lower case', 'get', '/v1/pets', refused('malformed_request')),
-    raw('listPets', 'an unknown HTTP version', 'GET', '/v1/pets', refused('malformed_request'), {
-      httpVersion: 'HTTP/9.9',
-    }),
+    raw(
+      'listPets',
+      'a NUL in a header value',
+      'GET',
+      '/v1/pets',
+      refused('malformed_request'),
+      {
+        rawHeaders: 'X-Note: a\u0000b\r\n',
+      },
+    ),
+    raw(
+      'listPets',
+      'a space in a header name',
+      'GET',
+      '/v1/pets',
+      refused('malformed_request'),
+      {
+        rawHeaders: 'X Note: a\r\n',
+      },
+    ),
+    raw(
+      'listPets',
+      'a folded header line',
+      'GET',
+      '/v1/pets',
+      refused('malformed_request'),
+      {
+        rawHeaders: 'X-Note: a\r\n b\r\n',
+      },
+    ),
+    raw(
+      'listPets',
+      'a method in lower case',
+      'get',
+      '/v1/pets',
+      refused('malformed_request'),
+    ),
+    raw(
+      'listPets',
+      'an unknown HTTP version',
+      'GET',
+      '/v1/pets',
+      refused('malformed_request'),
+      {
+        httpVersion: 'HTTP/9.9',
+      },
+    ),
     raw(
       'createCategory',
       'Content-Length and Transfer-Encoding',
@@ -366,11 +535,18 @@ function parserCases(): BadInputCase[] {
         endAfterWriting: true,
       },
     ),
-    raw('sendMessage', 'a body cut short', 'POST', '/v1/messages', refused('malformed_request'), {
-      rawHeaders: `${json}Content-Length: 100\r\n`,
-      body: '{"message":"h',
-      endAfterWriting: true,
-    }),
+    raw(
+      'sendMessage',
+      'a body cut short',
+      'POST',
+      '/v1/messages',
+      refused('malformed_request'),
+      {
+        rawHeaders: `${json}Content-Length: 100\r\n`,
+        body: '{"message":"h',
+        endAfterWriting: true,
+      },
+    ),
   ];
 }
 
@@ -390,9 +566,16 @@ function streamedCases(): BadInputCase[] {
       transport: 'stream',
     },
     {
-      ...withJson('sendMessage', 'POST', '/v1/messages', 'a chunked body of 1 MiB', body, {
-        ...error('payload_too_large'),
-      }),
+      ...withJson(
+        'sendMessage',
+        'POST',
+        '/v1/messages',
+        'a chunked body of 1 MiB',
+        body,
+        {
+          ...error('payload_too_large'),
+        },
+      ),
       transport: 'stream',
     },
   ];

@@ -17,14 +17,23 @@ const INT64_MAX = 2n ** 63n - 1n;
 const MAX_ARRAY_ITEMS = 4;
 
 /** The `.openapi(…)` metadata of a schema, where the contract keeps formats and examples. */
-function openapiOf(schema: z.ZodTypeAny): { type?: string; format?: string } | undefined {
-  const def = schema._def as { openapi?: { metadata?: { type?: string; format?: string } } };
+function openapiOf(
+  schema: z.ZodTypeAny,
+): { type?: string; format?: string } | undefined {
+  const def = schema._def as {
+    openapi?: { metadata?: { type?: string; format?: string } };
+  };
   return def.openapi?.metadata;
 }
 
-const visibleAscii = fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code));
+const visibleAscii = fc
+  .integer({ min: 0x21, max: 0x7e })
+  .map((code) => String.fromCharCode(code));
 
-function stringArbitrary(schema: z.ZodString, options: ArbitraryOptions): fc.Arbitrary<string> {
+function stringArbitrary(
+  schema: z.ZodString,
+  options: ArbitraryOptions,
+): fc.Arbitrary<string> {
   let minLength = 0;
   let maxLength: number | undefined;
   let url = false;
@@ -85,11 +94,16 @@ function stringArbitrary(schema: z.ZodString, options: ArbitraryOptions): fc.Arb
     const within = (text: string) =>
       text.length >= minLength && text.length <= (maxLength ?? Infinity);
     return fc
-      .webUrl({ validSchemes: ['https', 'http'], withQueryParameters: true, withFragments: true })
+      .webUrl({
+        validSchemes: ['https', 'http'],
+        withQueryParameters: true,
+        withFragments: true,
+      })
       .filter(within);
   }
   const limits = { minLength, ...(maxLength !== undefined && { maxLength }) };
-  if (options.text === 'header') return fc.string({ ...limits, unit: visibleAscii });
+  if (options.text === 'header')
+    return fc.string({ ...limits, unit: visibleAscii });
   return fc.oneof(
     fc.string({ ...limits, unit: 'binary-ascii' }),
     fc.string({ ...limits, unit: 'grapheme' }),
@@ -107,7 +121,8 @@ function numberArbitrary(schema: z.ZodNumber): fc.Arbitrary<number> {
       min = Math.max(min, check.inclusive ? check.value : check.value + 1);
     else if (check.kind === 'max')
       max = Math.min(max, check.inclusive ? check.value : check.value - 1);
-    else throw new Error(`no arbitrary for a number with a ${check.kind} check`);
+    else
+      throw new Error(`no arbitrary for a number with a ${check.kind} check`);
   }
   if (integer) return fc.bigInt(BigInt(min), BigInt(max)).map(Number);
   return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
@@ -122,7 +137,9 @@ function withKnown(
   const forms = (known ?? [])
     .flatMap((value) => [value, String(value), Number(value)])
     .filter((value) => schema.safeParse(value).success);
-  return forms.length === 0 ? derived : fc.oneof(derived, fc.constantFrom(...forms));
+  return forms.length === 0
+    ? derived
+    : fc.oneof(derived, fc.constantFrom(...forms));
 }
 
 /**
@@ -145,7 +162,9 @@ export function arbitraryOf(
         withKnown(arbitraryOf(field, options), field, options.known?.[key]),
       ]),
     );
-    const requiredKeys = Object.keys(shape).filter((key) => !shape[key]?.isOptional());
+    const requiredKeys = Object.keys(shape).filter(
+      (key) => !shape[key]?.isOptional(),
+    );
     return fc.record(fields, { requiredKeys });
   }
   if (schema instanceof z.ZodEffects) {
@@ -162,7 +181,9 @@ export function arbitraryOf(
     return fc.option(arbitraryOf(inner, options), { nil: undefined });
   }
   if (schema instanceof z.ZodNullable) {
-    return fc.option(arbitraryOf(schema.unwrap() as z.ZodTypeAny, options), { nil: null });
+    return fc.option(arbitraryOf(schema.unwrap() as z.ZodTypeAny, options), {
+      nil: null,
+    });
   }
   if (schema instanceof z.ZodString) return stringArbitrary(schema, options);
   if (schema instanceof z.ZodNumber) {
@@ -170,8 +191,10 @@ export function arbitraryOf(
     return schema._def.coerce ? numbers.map(String) : numbers;
   }
   if (schema instanceof z.ZodBoolean) return fc.boolean();
-  if (schema instanceof z.ZodEnum) return fc.constantFrom(...(schema.options as string[]));
-  if (schema instanceof z.ZodLiteral) return fc.constant(schema.value as unknown);
+  if (schema instanceof z.ZodEnum)
+    return fc.constantFrom(...(schema.options as string[]));
+  if (schema instanceof z.ZodLiteral)
+    return fc.constant(schema.value as unknown);
   if (schema instanceof z.ZodArray) {
     const { minLength, maxLength } = schema._def;
     return fc.array(arbitraryOf(schema.element as z.ZodTypeAny, options), {
@@ -182,7 +205,9 @@ export function arbitraryOf(
       ),
     });
   }
-  throw new Error(`no arbitrary for ${(schema._def as { typeName?: string }).typeName}`);
+  throw new Error(
+    `no arbitrary for ${(schema._def as { typeName?: string }).typeName}`,
+  );
 }
 
 /** Values of `schema`, exactly those it accepts. */
@@ -190,5 +215,7 @@ export function validArbitraryOf(
   schema: z.ZodTypeAny,
   options: ArbitraryOptions = {},
 ): fc.Arbitrary<unknown> {
-  return arbitraryOf(schema, options).filter((value) => schema.safeParse(value).success);
+  return arbitraryOf(schema, options).filter(
+    (value) => schema.safeParse(value).success,
+  );
 }

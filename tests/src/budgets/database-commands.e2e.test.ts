@@ -2,7 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseCommands, type ServiceProcess } from '@petstore/stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import {
+  startTestStack,
+  unthrottled,
+  type TestStack,
+} from '../support/test-stack.js';
 
 /**
  * How many database commands each operation sends, counted by the driver's command monitoring in
@@ -41,7 +45,11 @@ const BUDGETS = {
 const STREAM = 20;
 
 /** What the message worker sends to deliver a message. */
-const DELIVERY = new Set(['findAndModify messages', 'update messages', 'commitTransaction ']);
+const DELIVERY = new Set([
+  'findAndModify messages',
+  'update messages',
+  'commitTransaction ',
+]);
 /** What recording a message's event sends in the gateway. */
 const MESSAGE_EVENT = new Set(['find webhooks', 'insert webhook_deliveries']);
 
@@ -65,16 +73,23 @@ afterAll(async () => {
 });
 
 /** Every command `processes` have sent so far, by `"<command> <collection>"`. */
-async function commandsSent(processes: ServiceProcess[]): Promise<Map<string, number>> {
+async function commandsSent(
+  processes: ServiceProcess[],
+): Promise<Map<string, number>> {
   const sent = new Map<string, number>();
-  for (const counts of await Promise.all(processes.map((process) => databaseCommands(process)))) {
-    for (const [command, count] of counts) sent.set(command, (sent.get(command) ?? 0) + count);
+  for (const counts of await Promise.all(
+    processes.map((process) => databaseCommands(process)),
+  )) {
+    for (const [command, count] of counts)
+      sent.set(command, (sent.get(command) ?? 0) + count);
   }
   return sent;
 }
 
 /** Every command `processes` have sent, once they send no more. */
-async function commandsOnceQuiet(processes: ServiceProcess[]): Promise<Map<string, number>> {
+async function commandsOnceQuiet(
+  processes: ServiceProcess[],
+): Promise<Map<string, number>> {
   let last = '';
   await expect
     .poll(async () => {
@@ -113,16 +128,25 @@ async function commandsOf(
 /** Whether the outbox of `database` has sent everything it held. */
 async function outboxEmpty(database: string): Promise<boolean> {
   const reader = await api.databases();
-  return (await reader.db(database).collection('outbox').countDocuments()) === 0;
+  return (
+    (await reader.db(database).collection('outbox').countDocuments()) === 0
+  );
 }
 
-const total = (commands: Map<string, number>, only: (command: string) => boolean = () => true) =>
-  [...commands].filter(([command]) => only(command)).reduce((sum, [, count]) => sum + count, 0);
+const total = (
+  commands: Map<string, number>,
+  only: (command: string) => boolean = () => true,
+) =>
+  [...commands]
+    .filter(([command]) => only(command))
+    .reduce((sum, [, count]) => sum + count, 0);
 
 describe('database commands per operation', () => {
   const reported: Record<string, number> = {};
   afterAll(() => {
-    process.stdout.write(`database commands per operation: ${JSON.stringify(reported)}\n`);
+    process.stdout.write(
+      `database commands per operation: ${JSON.stringify(reported)}\n`,
+    );
   });
 
   it('stay within their budgets', async () => {
@@ -135,13 +159,18 @@ describe('database commands per operation', () => {
     const sent = () => outboxEmpty('petstore_store');
     const order = async (headers?: Record<string, string>) => {
       const placed = ok(
-        await customer.orders.placeOrder({ body: { petId, quantity: 1 }, headers }),
+        await customer.orders.placeOrder({
+          body: { petId, quantity: 1 },
+          headers,
+        }),
         201,
       );
       return String(placed.body.id);
     };
     let keys = 0;
-    const keyed = () => ({ 'idempotency-key': `budget-${Date.now()}-${++keys}` });
+    const keyed = () => ({
+      'idempotency-key': `budget-${Date.now()}-${++keys}`,
+    });
     /** The average per order of a stream of `STREAM`, once settled. */
     const perOrder = async (place: () => Promise<unknown>) => {
       const stream = async () => {
@@ -154,7 +183,9 @@ describe('database commands per operation', () => {
     await expect.poll(sent).toBe(true);
     // Lone orders, each settled before the next (within the same budgets): the first takes a block
     // of order ids too.
-    reported.placeOrderFirst = total(await commandsOf([pets, store], order, sent));
+    reported.placeOrderFirst = total(
+      await commandsOf([pets, store], order, sent),
+    );
     let placed = '';
     reported.placeOrderAlone = total(
       await commandsOf(
@@ -169,7 +200,9 @@ describe('database commands per operation', () => {
       await commandsOf([pets, store], () => order(keyed()), sent),
     );
     reported.placeOrder = await perOrder(order);
-    reported.placeOrderWithIdempotencyKey = await perOrder(() => order(keyed()));
+    reported.placeOrderWithIdempotencyKey = await perOrder(() =>
+      order(keyed()),
+    );
     reported.cancelOrder = total(
       await commandsOf(
         [pets, store],
@@ -211,8 +244,12 @@ describe('database commands per operation', () => {
       message,
       (command) => !DELIVERY.has(command) && !MESSAGE_EVENT.has(command),
     );
-    reported.messageEvent = total(message, (command) => MESSAGE_EVENT.has(command));
-    reported.deliverMessage = total(message, (command) => DELIVERY.has(command));
+    reported.messageEvent = total(message, (command) =>
+      MESSAGE_EVENT.has(command),
+    );
+    reported.deliverMessage = total(message, (command) =>
+      DELIVERY.has(command),
+    );
     reported.getPet = total(
       await commandsOf([pets, store], () =>
         customer.pets.getPet({ params: { petId: String(petId) } }),
@@ -220,7 +257,9 @@ describe('database commands per operation', () => {
     );
     reported.getInventoryItem = total(
       await commandsOf([pets, store], () =>
-        customer.inventory.getInventoryItem({ params: { petId: String(petId) } }),
+        customer.inventory.getInventoryItem({
+          params: { petId: String(petId) },
+        }),
       ),
     );
 
@@ -246,7 +285,10 @@ describe('orders of one pet sent at once', () => {
     const placeAll = () =>
       Promise.all(
         Array.from({ length: orders }, async () =>
-          ok(await customer.orders.placeOrder({ body: { petId, quantity: 1 } }), 201),
+          ok(
+            await customer.orders.placeOrder({ body: { petId, quantity: 1 } }),
+            201,
+          ),
         ),
       );
     const commands = await commandsOf([api.stack.store], placeAll, sent);
@@ -261,7 +303,8 @@ describe('background work when idle', () => {
   it('sends at most one command a second per service', async () => {
     await using idle = await startTestStack();
     const processes = [idle.stack.pets, idle.stack.store, idle.stack.gateway];
-    const count = () => Promise.all(processes.map((process) => databaseCommands(process)));
+    const count = () =>
+      Promise.all(processes.map((process) => databaseCommands(process)));
     const before = await count();
     const windowMs = 10_000;
     // A window of idle time is what is measured: nothing is waited for.
@@ -269,9 +312,12 @@ describe('background work when idle', () => {
     const after = await count();
     const perSecond = after.map(
       (commands, index) =>
-        (total(commands) - total(before[index] ?? new Map<string, number>())) / (windowMs / 1000),
+        (total(commands) - total(before[index] ?? new Map<string, number>())) /
+        (windowMs / 1000),
     );
-    process.stdout.write(`idle database commands per second: ${JSON.stringify(perSecond)}\n`);
+    process.stdout.write(
+      `idle database commands per second: ${JSON.stringify(perSecond)}\n`,
+    );
     for (const rate of perSecond) expect(rate).toBeLessThanOrEqual(1);
   });
 });

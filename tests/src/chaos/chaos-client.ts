@@ -3,7 +3,8 @@ import { callHttp, type HttpCallOptions } from '@petstore/testkit';
 import type { Prng } from '../support/prng.js';
 
 /** What a request of the load is for, to judge its answers. */
-export type Operation = 'order' | 'cancel' | 'complete' | 'message' | 'readOrder' | 'readInventory';
+export type Operation =
+  'order' | 'cancel' | 'complete' | 'message' | 'readOrder' | 'readInventory';
 
 /**
  * What came back from one attempt: an HTTP answer, or none. `refused` means the connection was
@@ -42,7 +43,8 @@ export interface RetryPolicy {
 
 /** The error `code` of an answer's body, when it has one. */
 export function errorCodeOf(reply: Reply): string | undefined {
-  if (!reply.answered || typeof reply.body !== 'object' || reply.body === null) return undefined;
+  if (!reply.answered || typeof reply.body !== 'object' || reply.body === null)
+    return undefined;
   const { code } = reply.body as { code?: unknown };
   return typeof code === 'string' ? code : undefined;
 }
@@ -58,7 +60,8 @@ export const unknownOutcome = (reply: Reply) =>
   reply.answered ? [502, 503, 504].includes(reply.status) : !reply.refused;
 
 /** Whatever a safe retry may settle: a refused connection or an unknown outcome. */
-export const notSettled = (reply: Reply) => refused(reply) || unknownOutcome(reply);
+export const notSettled = (reply: Reply) =>
+  refused(reply) || unknownOutcome(reply);
 
 /**
  * The test's HTTP client: spreads requests over the gateways, keeps every attempt, and retries
@@ -85,12 +88,15 @@ export class ChaosClient {
   ): Promise<{ reply: Reply; attempts: number }> {
     const first = this.#turn++;
     for (let attempt = 1; ; attempt++) {
-      const gateway = this.gateways[(first + attempt - 1) % this.gateways.length] ?? '';
+      const gateway =
+        this.gateways[(first + attempt - 1) % this.gateways.length] ?? '';
       const reply = await this.#attempt(operation, spec, gateway, attempt);
       if (attempt >= policy.maxAttempts || !policy.retry(reply))
         return { reply, attempts: attempt };
       // The client's backoff before its next attempt: 100 ms doubling to 1.6 s, with jitter.
-      await sleep(Math.min(1_600, 100 * 2 ** (attempt - 1)) * (0.5 + rng.next()));
+      await sleep(
+        Math.min(1_600, 100 * 2 ** (attempt - 1)) * (0.5 + rng.next()),
+      );
     }
   }
 
@@ -108,21 +114,40 @@ export class ChaosClient {
         signal: AbortSignal.timeout(this.guardMs),
       });
       const contentType = answer.headers.get('content-type') ?? '';
-      reply = { answered: true, status: answer.status, body: answer.body, contentType };
+      reply = {
+        answered: true,
+        status: answer.status,
+        body: answer.body,
+        contentType,
+      };
     } catch (error) {
       reply = unanswered(error, this.guardMs);
     }
-    this.exchanges.push({ operation, method, path, attempt, gateway, at, reply });
+    this.exchanges.push({
+      operation,
+      method,
+      path,
+      attempt,
+      gateway,
+      at,
+      reply,
+    });
     return reply;
   }
 }
 
 function unanswered(error: unknown, guardMs: number): Reply {
   if (error instanceof Error && error.name === 'TimeoutError') {
-    return { answered: false, refused: false, reason: `no answer within ${guardMs} ms` };
+    return {
+      answered: false,
+      refused: false,
+      reason: `no answer within ${guardMs} ms`,
+    };
   }
   const cause =
-    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+    error instanceof Error
+      ? (error.cause as { code?: unknown } | undefined)
+      : undefined;
   const code = typeof cause?.code === 'string' ? cause.code : String(error);
   return { answered: false, refused: code === 'ECONNREFUSED', reason: code };
 }

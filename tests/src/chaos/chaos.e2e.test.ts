@@ -11,11 +11,29 @@ import { unfinishedWork } from '../support/background-work.js';
 import { ok, petInStock } from '../support/catalogue.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { Prng, seedFrom } from '../support/prng.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import {
+  startTestStack,
+  unthrottled,
+  type TestStack,
+} from '../support/test-stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { ChaosClient, errorCodeOf, type Exchange, type Operation } from './chaos-client.js';
-import { ChaosLedger, runCustomer, type Customer, type OrderRecord } from './customers.js';
-import { injectFaults, restartStopped, type InjectedFault } from './fault-injector.js';
+import {
+  ChaosClient,
+  errorCodeOf,
+  type Exchange,
+  type Operation,
+} from './chaos-client.js';
+import {
+  ChaosLedger,
+  runCustomer,
+  type Customer,
+  type OrderRecord,
+} from './customers.js';
+import {
+  injectFaults,
+  restartStopped,
+  type InjectedFault,
+} from './fault-injector.js';
 
 /**
  * Chaos: two processes of every service on the embedded database (a data folder), customers
@@ -51,10 +69,22 @@ const ALLOWED: Record<Operation, { success: number; errors: string[] }> = {
       'upstream_timeout',
     ],
   },
-  cancel: { success: 204, errors: ['bad_gateway', 'service_unavailable', 'upstream_timeout'] },
-  complete: { success: 200, errors: ['bad_gateway', 'service_unavailable', 'upstream_timeout'] },
-  message: { success: 202, errors: ['service_unavailable', 'upstream_timeout'] },
-  readOrder: { success: 200, errors: ['bad_gateway', 'service_unavailable', 'upstream_timeout'] },
+  cancel: {
+    success: 204,
+    errors: ['bad_gateway', 'service_unavailable', 'upstream_timeout'],
+  },
+  complete: {
+    success: 200,
+    errors: ['bad_gateway', 'service_unavailable', 'upstream_timeout'],
+  },
+  message: {
+    success: 202,
+    errors: ['service_unavailable', 'upstream_timeout'],
+  },
+  readOrder: {
+    success: 200,
+    errors: ['bad_gateway', 'service_unavailable', 'upstream_timeout'],
+  },
   readInventory: {
     success: 200,
     errors: ['bad_gateway', 'service_unavailable', 'upstream_timeout'],
@@ -97,36 +127,57 @@ function summary(exchanges: Exchange[]): Record<string, number> {
     const key = `${operation} ${reply.answered ? `${reply.status}${errorCodeOf(reply) ? ` ${errorCodeOf(reply)}` : ''}` : reply.reason}`;
     counts[key] = (counts[key] ?? 0) + 1;
   }
-  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(
+    Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 beforeAll(async () => {
-  log(`[chaos] seed ${SEED} (CHAOS_SEED=${SEED} replays it), load ${LOAD_MS} ms`);
+  log(
+    `[chaos] seed ${SEED} (CHAOS_SEED=${SEED} replays it), load ${LOAD_MS} ms`,
+  );
   const rng = new Prng(SEED);
-  api = await startTestStack(env, { replicas: { pets: 2, store: 2, gateway: 2 } });
+  api = await startTestStack(env, {
+    replicas: { pets: 2, store: 2, gateway: 2 },
+  });
   reader = await api.databases();
   receiver = await WebhookReceiver.start();
   secret = ok(
-    await api.admin.webhooks.createWebhook({ body: { url: receiver.url, events: [...everyType] } }),
+    await api.admin.webhooks.createWebhook({
+      body: { url: receiver.url, events: [...everyType] },
+    }),
     201,
   ).body.secret;
   tag = `chaos${SEED}x${Date.now()}`;
   const category = ok(
-    await api.admin.categories.createCategory({ body: { name: `${tag} pets` } }),
+    await api.admin.categories.createCategory({
+      body: { name: `${tag} pets` },
+    }),
     201,
   );
   for (const [index, stock] of STOCKS.entries()) {
-    const id = await petInStock(api.admin, category.body.id, stock, `${tag} pet ${index}`);
+    const id = await petInStock(
+      api.admin,
+      category.body.id,
+      stock,
+      `${tag} pet ${index}`,
+    );
     pets.push({ id, initialStock: stock });
   }
   const customers: Customer[] = [];
   for (let index = 0; index < CUSTOMERS; index++) {
-    const { apiKey, accountId } = await api.signUp(`${tag}.customer${index}@example.com`);
+    const { apiKey, accountId } = await api.signUp(
+      `${tag}.customer${index}@example.com`,
+    );
     customers.push({ apiKey, accountId });
   }
 
   const { replicas } = api.stack;
-  const processes: ServiceProcess[] = [...replicas.pets, ...replicas.store, ...replicas.gateway];
+  const processes: ServiceProcess[] = [
+    ...replicas.pets,
+    ...replicas.store,
+    ...replicas.gateway,
+  ];
   const startedAt = Date.now();
   const deadline = startedAt + LOAD_MS;
   client = new ChaosClient(
@@ -162,11 +213,14 @@ beforeAll(async () => {
   ]);
   faults = injected;
   const restarted = await restartStopped(processes);
-  if (restarted.length > 0) log(`[chaos] started again after the load: ${restarted.join(', ')}`);
+  if (restarted.length > 0)
+    log(`[chaos] started again after the load: ${restarted.join(', ')}`);
 
   const counts = summary(client.exchanges);
   const statuses = (status: number) =>
-    client.exchanges.filter(({ reply }) => reply.answered && reply.status === status).length;
+    client.exchanges.filter(
+      ({ reply }) => reply.answered && reply.status === status,
+    ).length;
   log(
     `[chaos] seed ${SEED}: ${faults.length} faults (${faults.map((fault) => fault.process).join(', ')}), ` +
       `${client.exchanges.length} attempts, 503: ${statuses(503)}, 504: ${statuses(504)}, ` +
@@ -191,7 +245,9 @@ afterAll(async () => {
 
 function closings(kind: 'cancel' | 'complete') {
   return ledger.orders.flatMap((order) =>
-    order.closing?.kind === kind ? [{ order, outcome: order.closing.outcome }] : [],
+    order.closing?.kind === kind
+      ? [{ order, outcome: order.closing.outcome }]
+      : [],
   );
 }
 
@@ -205,33 +261,46 @@ interface StoredOrder {
 }
 
 /** Every order stored for the load's pets, with the `Idempotency-Key` record that placed it. */
-async function storedOrders(): Promise<(StoredOrder & { idempotencyKey?: string })[]> {
+async function storedOrders(): Promise<
+  (StoredOrder & { idempotencyKey?: string })[]
+> {
   const store = reader.db(databaseNames.store);
   const orders = await store
     .collection<StoredOrder>('orders')
     .find({ petId: { $in: pets.map((pet) => pet.id) } })
     .toArray();
   const keys = await store
-    .collection<{ _id: string; response: { status: number; body: { id?: number } } }>(
-      'idempotency_keys',
-    )
+    .collection<{
+      _id: string;
+      response: { status: number; body: { id?: number } };
+    }>('idempotency_keys')
     .find({ 'response.status': 201 })
     .toArray();
-  const keyOf = new Map(keys.map(({ _id, response }) => [response.body.id, _id]));
-  return orders.map((order) => ({ ...order, idempotencyKey: keyOf.get(order._id) }));
+  const keyOf = new Map(
+    keys.map(({ _id, response }) => [response.body.id, _id]),
+  );
+  return orders.map((order) => ({
+    ...order,
+    idempotencyKey: keyOf.get(order._id),
+  }));
 }
 
-async function inventory(): Promise<Map<number, { quantity: number; openOrders: number }>> {
+async function inventory(): Promise<
+  Map<number, { quantity: number; openOrders: number }>
+> {
   const entries = await reader
     .db(databaseNames.store)
-    .collection<{ _id: number; quantity: number; openOrders: number }>('inventory')
+    .collection<{ _id: number; quantity: number; openOrders: number }>(
+      'inventory',
+    )
     .find({ _id: { $in: pets.map((pet) => pet.id) } })
     .toArray();
   return new Map(entries.map((entry) => [entry._id, entry]));
 }
 
 /** The record of the `Idempotency-Key` a customer sent (as stored on its order). */
-const keyRecord = (order: OrderRecord) => `${order.customer.accountId}:${order.key}`;
+const keyRecord = (order: OrderRecord) =>
+  `${order.customer.accountId}:${order.key}`;
 
 /** The webhook's receipts so far, each verified with the webhook's secret (a bad one throws). */
 const verified: WebhookEvent[] = [];
@@ -251,24 +320,44 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
     expect(faults.length).toBeGreaterThan(0);
     expect(faults.filter((fault) => fault.restartError)).toEqual([]);
     expect(faults.filter((fault) => fault.downMs === undefined)).toEqual([]);
-    expect(ledger.orders.filter((order) => order.outcome === 'done').length).toBeGreaterThan(0);
+    expect(
+      ledger.orders.filter((order) => order.outcome === 'done').length,
+    ).toBeGreaterThan(0);
   });
 
   it('settles: no event, status push, message or delivery left', async () => {
     const began = Date.now();
-    log(`[chaos] left to settle: ${(await unfinishedWork(reader)).join(', ') || 'nothing'}`);
-    await expect.poll(() => unfinishedWork(reader), { timeout: 60_000, interval: 250 }).toEqual([]);
+    log(
+      `[chaos] left to settle: ${(await unfinishedWork(reader)).join(', ') || 'nothing'}`,
+    );
+    await expect
+      .poll(() => unfinishedWork(reader), { timeout: 60_000, interval: 250 })
+      .toEqual([]);
     log(`[chaos] settled in ${Date.now() - began} ms`);
   });
 
   it('never answers 500, and answers every error in the Error shape', () => {
-    const described = ({ operation, method, path, attempt, gateway, at, reply }: Exchange) =>
+    const described = ({
+      operation,
+      method,
+      path,
+      attempt,
+      gateway,
+      at,
+      reply,
+    }: Exchange) =>
       `${operation} ${method} ${path} (attempt ${attempt}, ${gateway}, +${at} ms) → ${
-        reply.answered ? `${reply.status} ${JSON.stringify(reply.body)}` : reply.reason
+        reply.answered
+          ? `${reply.status} ${JSON.stringify(reply.body)}`
+          : reply.reason
       }`;
-    const failures = client.exchanges.filter(({ reply }) => reply.answered && reply.status >= 500);
+    const failures = client.exchanges.filter(
+      ({ reply }) => reply.answered && reply.status >= 500,
+    );
     expect(
-      failures.filter(({ reply }) => reply.answered && reply.status === 500).map(described),
+      failures
+        .filter(({ reply }) => reply.answered && reply.status === 500)
+        .map(described),
     ).toEqual([]);
     const malformed = client.exchanges.filter(({ reply }) => {
       if (!reply.answered || reply.status < 400) return false;
@@ -293,7 +382,9 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
       unexpected.map(
         ({ operation, method, path, attempt, at, reply }) =>
           `${operation} ${method} ${path} (attempt ${attempt}, +${at} ms) → ${
-            reply.answered ? `${reply.status} ${JSON.stringify(reply.body)}` : ''
+            reply.answered
+              ? `${reply.status} ${JSON.stringify(reply.body)}`
+              : ''
           }`,
       ),
     ).toEqual([]);
@@ -325,8 +416,10 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
         continue;
       }
       const closing = order.closing;
-      const cancelled = closing?.kind === 'cancel' ? closing.outcome : 'never asked';
-      const completed = closing?.kind === 'complete' ? closing.outcome : 'never asked';
+      const cancelled =
+        closing?.kind === 'cancel' ? closing.outcome : 'never asked';
+      const completed =
+        closing?.kind === 'complete' ? closing.outcome : 'never asked';
       if (
         (cancelled === 'done' && !document.cancelled) ||
         (cancelled === 'never asked' && document.cancelled)
@@ -346,7 +439,9 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
     }
     // An order stored without a 201 must be one whose request's outcome was unknown.
     const acknowledged = new Set(placed.map((order) => order.id));
-    const unknown = ledger.orders.filter((order) => order.outcome === 'unknown');
+    const unknown = ledger.orders.filter(
+      (order) => order.outcome === 'unknown',
+    );
     for (const document of stored) {
       if (acknowledged.has(document._id)) continue;
       const index = unknown.findIndex(
@@ -368,14 +463,19 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
   });
 
   it('hands out each order id once, and places one order per account and Idempotency-Key', async () => {
-    const ids = ledger.orders.flatMap((order) => (order.id === undefined ? [] : [order.id]));
+    const ids = ledger.orders.flatMap((order) =>
+      order.id === undefined ? [] : [order.id],
+    );
     const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
     expect(repeated, 'order ids answered to two requests').toEqual([]);
     const perKey = new Map<string, number[]>();
     const stored = await storedOrders();
     for (const order of stored) {
       if (order.idempotencyKey === undefined) continue;
-      perKey.set(order.idempotencyKey, [...(perKey.get(order.idempotencyKey) ?? []), order._id]);
+      perKey.set(order.idempotencyKey, [
+        ...(perKey.get(order.idempotencyKey) ?? []),
+        order._id,
+      ]);
     }
     expect(
       [...perKey]
@@ -385,10 +485,15 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
     // A key answers one outcome: a client finally told no has no order placed under its key.
     const toldNo = ledger.orders.filter(
       (order) =>
-        order.key !== undefined && order.outcome === 'rejected' && perKey.has(keyRecord(order)),
+        order.key !== undefined &&
+        order.outcome === 'rejected' &&
+        perKey.has(keyRecord(order)),
     );
     expect(
-      toldNo.map((order) => `${keyRecord(order)}: ${perKey.get(keyRecord(order))?.join(', ')}`),
+      toldNo.map(
+        (order) =>
+          `${keyRecord(order)}: ${perKey.get(keyRecord(order))?.join(', ')}`,
+      ),
     ).toEqual([]);
   });
 
@@ -407,7 +512,9 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
             .filter((order) => !order.cancelled)
             .reduce((sum, order) => sum + order.quantity, 0),
         openOrders: entry?.openOrders,
-        ordersOpen: orders.filter((order) => !order.cancelled && !order.complete).length,
+        ordersOpen: orders.filter(
+          (order) => !order.cancelled && !order.complete,
+        ).length,
       };
     });
     expect(books).toEqual(
@@ -440,20 +547,32 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
       }));
     };
     await expect.poll(held).toEqual(derived);
-    const repairs = api.logs.filter((line) => line.includes('pets has another status')).length;
-    log(`[chaos] pet statuses the store's reconciliation pushed again: ${repairs}`);
+    const repairs = api.logs.filter((line) =>
+      line.includes('pets has another status'),
+    ).length;
+    log(
+      `[chaos] pet statuses the store's reconciliation pushed again: ${repairs}`,
+    );
   });
 
   it('delivers every acknowledged message exactly once', async () => {
-    const accepted = ledger.messages.filter((message) => message.outcome === 'done');
+    const accepted = ledger.messages.filter(
+      (message) => message.outcome === 'done',
+    );
     const stored = await reader
       .db(databaseNames.gateway)
-      .collection<{ _id: string; accountId: string; message: string; status: string }>('messages')
+      .collection<{
+        _id: string;
+        accountId: string;
+        message: string;
+        status: string;
+      }>('messages')
       .find({ message: { $regex: `^${tag} message ` } })
       .toArray();
     const byId = new Map(stored.map((message) => [message._id, message]));
     const notDelivered = accepted.filter((message) => {
-      const document = message.id === undefined ? undefined : byId.get(message.id);
+      const document =
+        message.id === undefined ? undefined : byId.get(message.id);
       return (
         document?.message !== message.text ||
         document.accountId !== message.customer.accountId ||
@@ -461,7 +580,10 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
       );
     });
     expect(
-      notDelivered.map((message) => `${message.id}: ${JSON.stringify(byId.get(message.id ?? ''))}`),
+      notDelivered.map(
+        (message) =>
+          `${message.id}: ${JSON.stringify(byId.get(message.id ?? ''))}`,
+      ),
     ).toEqual([]);
     // One message.delivered event for each (its deliveries to the webhook may repeat it).
     const eventsOf = () => {
@@ -494,13 +616,18 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
       const { messageId } = JSON.parse(line) as { messageId: string };
       logged.set(messageId, (logged.get(messageId) ?? 0) + 1);
     }
-    const again = accepted.filter((message) => (logged.get(message.id ?? '') ?? 0) > 1);
-    log(`[chaos] messages whose delivery was logged more than once: ${again.length}`);
+    const again = accepted.filter(
+      (message) => (logged.get(message.id ?? '') ?? 0) > 1,
+    );
+    log(
+      `[chaos] messages whose delivery was logged more than once: ${again.length}`,
+    );
     const phantom = stored.filter(
       (document) =>
         !accepted.some((message) => message.id === document._id) &&
         !ledger.messages.some(
-          (message) => message.outcome === 'unknown' && message.text === document.message,
+          (message) =>
+            message.outcome === 'unknown' && message.text === document.message,
         ),
     );
     expect(phantom.map((document) => document._id)).toEqual([]);
@@ -510,7 +637,8 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
     const missing = () => {
       const seen = new Set(
         verifiedEvents().map(
-          (event) => `${event.type} ${String((event.data as { id?: unknown }).id)}`,
+          (event) =>
+            `${event.type} ${String((event.data as { id?: unknown }).id)}`,
         ),
       );
       const expected = ledger.orders.flatMap((order) => {
@@ -528,7 +656,8 @@ describe(`chaos: SIGKILLs of pets, store and gateway replicas under load (seed $
     await expect.poll(missing, { timeout: 30_000 }).toEqual([]);
     // Each receipt's webhook-id is its event's id.
     const mismatched = receiver.receipts.filter(
-      ({ headers, body }) => (JSON.parse(body) as { id: string }).id !== headers['webhook-id'],
+      ({ headers, body }) =>
+        (JSON.parse(body) as { id: string }).id !== headers['webhook-id'],
     );
     expect(mismatched).toEqual([]);
   });

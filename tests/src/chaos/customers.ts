@@ -100,7 +100,8 @@ function idOf(reply: Reply): unknown {
  * retried until they settle), sends messages, and reads its orders and the stock.
  */
 export async function runCustomer(run: CustomerRun): Promise<void> {
-  const { client, rng, customer, index, adminApiKey, petIds, ledger, tag } = run;
+  const { client, rng, customer, index, adminApiKey, petIds, ledger, tag } =
+    run;
   /** Its orders answered 201 that nobody has closed or tried to. */
   const open: OrderRecord[] = [];
   const takeOpen = () => open.splice(rng.int(0, open.length - 1), 1)[0];
@@ -111,9 +112,19 @@ export async function runCustomer(run: CustomerRun): Promise<void> {
     path: string,
     more: Partial<RequestSpec> = {},
     policy?: RetryPolicy,
-  ) => client.send(operation, { method, path, apiKey: customer.apiKey, ...more }, rng, policy);
+  ) =>
+    client.send(
+      operation,
+      { method, path, apiKey: customer.apiKey, ...more },
+      rng,
+      policy,
+    );
 
-  for (let action = 0; action < run.maxActions && Date.now() < run.deadline; action++) {
+  for (
+    let action = 0;
+    action < run.maxActions && Date.now() < run.deadline;
+    action++
+  ) {
     const roll = rng.next();
     if (roll < 0.45 || open.length === 0) {
       const record: OrderRecord = {
@@ -130,7 +141,8 @@ export async function runCustomer(run: CustomerRun): Promise<void> {
         '/v1/store/orders',
         {
           body: { petId: record.petId, quantity: record.quantity },
-          headers: record.key === undefined ? {} : { 'idempotency-key': record.key },
+          headers:
+            record.key === undefined ? {} : { 'idempotency-key': record.key },
         },
         record.key === undefined ? UNSAFE : SETTLE_ORDER,
       );
@@ -144,7 +156,13 @@ export async function runCustomer(run: CustomerRun): Promise<void> {
       const order = takeOpen();
       if (!order) continue;
       order.closing = { kind: 'cancel', outcome: 'unknown' };
-      const { reply } = await send('cancel', 'DELETE', `/v1/store/orders/${order.id}`, {}, SETTLE);
+      const { reply } = await send(
+        'cancel',
+        'DELETE',
+        `/v1/store/orders/${order.id}`,
+        {},
+        SETTLE,
+      );
       order.closing.outcome = outcomeOf(reply, 204);
     } else if (roll < 0.72) {
       const order = takeOpen();
@@ -158,8 +176,11 @@ export async function runCustomer(run: CustomerRun): Promise<void> {
         SETTLE,
       );
       const completed =
-        reply.answered && (reply.body as { complete?: unknown } | undefined)?.complete === true;
-      order.closing.outcome = completed ? outcomeOf(reply, 200) : outcomeOf(reply, -1);
+        reply.answered &&
+        (reply.body as { complete?: unknown } | undefined)?.complete === true;
+      order.closing.outcome = completed
+        ? outcomeOf(reply, 200)
+        : outcomeOf(reply, -1);
     } else if (roll < 0.9) {
       const record: MessageRecord = {
         customer,
@@ -181,7 +202,11 @@ export async function runCustomer(run: CustomerRun): Promise<void> {
       const order = rng.pick(open);
       await send('readOrder', 'GET', `/v1/store/orders/${order.id}`);
     } else {
-      await send('readInventory', 'GET', `/v1/store/inventory/${rng.pick(petIds)}`);
+      await send(
+        'readInventory',
+        'GET',
+        `/v1/store/inventory/${rng.pick(petIds)}`,
+      );
     }
     // A customer's pause between two actions.
     await sleep(rng.int(0, 40));

@@ -36,8 +36,11 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
  * again at once on the same port; the next fault comes a random pause after it is back. The pause
  * is the schedule (drawn from the seeded generator), not a wait for anything.
  */
-export async function injectFaults(schedule: FaultSchedule): Promise<InjectedFault[]> {
-  const { processes, rng, startedAt, deadline, gapMs, maxFaults, report } = schedule;
+export async function injectFaults(
+  schedule: FaultSchedule,
+): Promise<InjectedFault[]> {
+  const { processes, rng, startedAt, deadline, gapMs, maxFaults, report } =
+    schedule;
   const faults: InjectedFault[] = [];
   while (faults.length < maxFaults) {
     const gap = rng.int(gapMs.min, gapMs.max);
@@ -45,7 +48,11 @@ export async function injectFaults(schedule: FaultSchedule): Promise<InjectedFau
     if (Date.now() + gap >= deadline) break;
     await sleep(gap);
     const pid = await victim.pid();
-    const fault: InjectedFault = { at: Date.now() - startedAt, process: victim.name, pid };
+    const fault: InjectedFault = {
+      at: Date.now() - startedAt,
+      process: victim.name,
+      pid,
+    };
     faults.push(fault);
     process.kill(pid, 'SIGKILL');
     report(`[chaos] +${seconds(fault.at)} SIGKILL ${victim.name} (pid ${pid})`);
@@ -57,8 +64,11 @@ export async function injectFaults(schedule: FaultSchedule): Promise<InjectedFau
         `[chaos] +${seconds(Date.now() - startedAt)} ${victim.name} back after ${seconds(fault.downMs)}`,
       );
     } catch (error) {
-      fault.restartError = error instanceof Error ? error.message : String(error);
-      report(`[chaos] ${victim.name} could not be started again: ${fault.restartError}`);
+      fault.restartError =
+        error instanceof Error ? error.message : String(error);
+      report(
+        `[chaos] ${victim.name} could not be started again: ${fault.restartError}`,
+      );
       break;
     }
   }
@@ -66,7 +76,9 @@ export async function injectFaults(schedule: FaultSchedule): Promise<InjectedFau
 }
 
 /** Starts every process that is not running; the names of those it started. */
-export async function restartStopped(processes: readonly ServiceProcess[]): Promise<string[]> {
+export async function restartStopped(
+  processes: readonly ServiceProcess[],
+): Promise<string[]> {
   const stopped = processes.filter((each) => !each.running);
   await Promise.all(stopped.map((each) => each.start()));
   return stopped.map((each) => each.name);

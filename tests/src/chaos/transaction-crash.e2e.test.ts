@@ -6,8 +6,15 @@ import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { databaseNames, DatabaseReader } from '../support/databases.js';
 import { errorBody } from '../support/error-bodies.js';
-import { MongoWireProxy, type WireCommand } from '../support/mongo-wire-proxy.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import {
+  MongoWireProxy,
+  type WireCommand,
+} from '../support/mongo-wire-proxy.js';
+import {
+  startTestStack,
+  unthrottled,
+  type TestStack,
+} from '../support/test-stack.js';
 
 /**
  * Closing an order — a cancel, a completion — writes the order and its pet's stock in one
@@ -72,7 +79,9 @@ const orderOf = async (orderId: number) =>
 async function placedOrder(): Promise<{ petId: number; orderId: number }> {
   const { petId } = await stockedPet(api.admin, STOCK);
   const placed = ok(
-    await api.client(customer.apiKey).orders.placeOrder({ body: { petId, quantity: QUANTITY } }),
+    await api
+      .client(customer.apiKey)
+      .orders.placeOrder({ body: { petId, quantity: QUANTITY } }),
     201,
   );
   return { petId, orderId: Number(placed.body.id) };
@@ -82,7 +91,9 @@ async function placedOrder(): Promise<{ petId: number; orderId: number }> {
 function filterId(command: WireCommand): number | undefined {
   const query = command.body.query as Document | undefined;
   const id: unknown = query?._id;
-  return typeof id === 'number' || typeof id === 'bigint' ? Number(id) : undefined;
+  return typeof id === 'number' || typeof id === 'bigint'
+    ? Number(id)
+    : undefined;
 }
 
 /**
@@ -95,27 +106,32 @@ async function killStoreInTransaction(
   orderId: number,
 ): Promise<{ killed: Promise<{ order: WireCommand; stock: WireCommand }> }> {
   const pid = await store.pid();
-  const killed = new Promise<{ order: WireCommand; stock: WireCommand }>((resolve) => {
-    let order: WireCommand | undefined;
-    proxy.intercept((command) => {
-      if (command.database !== databaseNames.store || command.name !== 'findAndModify') {
+  const killed = new Promise<{ order: WireCommand; stock: WireCommand }>(
+    (resolve) => {
+      let order: WireCommand | undefined;
+      proxy.intercept((command) => {
+        if (
+          command.database !== databaseNames.store ||
+          command.name !== 'findAndModify'
+        ) {
+          return 'forward';
+        }
+        if (command.collection === 'orders' && filterId(command) === orderId) {
+          order = command;
+          return 'forward';
+        }
+        if (order && command.collection === 'inventory') {
+          process.kill(pid, 'SIGKILL');
+          proxy.intercept(() => 'forward');
+          const stock = command;
+          const closing = order;
+          resolve({ order: closing, stock });
+          return 'drop';
+        }
         return 'forward';
-      }
-      if (command.collection === 'orders' && filterId(command) === orderId) {
-        order = command;
-        return 'forward';
-      }
-      if (order && command.collection === 'inventory') {
-        process.kill(pid, 'SIGKILL');
-        proxy.intercept(() => 'forward');
-        const stock = command;
-        const closing = order;
-        resolve({ order: closing, stock });
-        return 'drop';
-      }
-      return 'forward';
-    });
-  });
+      });
+    },
+  );
   return { killed };
 }
 
@@ -126,7 +142,9 @@ async function restartStore(): Promise<void> {
 }
 
 const cancel = (orderId: number) =>
-  callHttp(api.url, 'DELETE', `/v1/store/orders/${orderId}`, { apiKey: customer.apiKey });
+  callHttp(api.url, 'DELETE', `/v1/store/orders/${orderId}`, {
+    apiKey: customer.apiKey,
+  });
 const complete = (orderId: number) =>
   callHttp(api.url, 'PATCH', `/v1/store/orders/${orderId}`, {
     apiKey: api.stack.adminApiKey,
@@ -160,11 +178,20 @@ async function halfClosedOrder(
   expect(commands.stock.body.txnNumber).toEqual(commands.order.body.txnNumber);
   expect(filterId(commands.stock)).toBe(petId);
   const { status, body } = await answer;
-  expect({ status, body }).toEqual({ status: 503, body: errorBody('service_unavailable') });
+  expect({ status, body }).toEqual({
+    status: 503,
+    body: errorBody('service_unavailable'),
+  });
 
   // The order's write reached the database, but its transaction never committed.
-  expect(await orderOf(orderId)).toMatchObject({ cancelled: false, complete: false });
-  expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 1 });
+  expect(await orderOf(orderId)).toMatchObject({
+    cancelled: false,
+    complete: false,
+  });
+  expect(await inventoryOf(petId)).toMatchObject({
+    quantity: STOCK - QUANTITY,
+    openOrders: 1,
+  });
   await restartStore();
   return { petId, orderId };
 }
@@ -183,29 +210,50 @@ async function retried(close: () => Promise<HttpAnswer>): Promise<HttpAnswer> {
 
 describe('the store killed in the transaction of closing an order, then retried', () => {
   it('a retried cancel answers 204 and gives the stock back once', async () => {
-    const { petId, orderId } = await halfClosedOrder(cancel, { cancelled: true });
-    expect(await retried(() => cancel(orderId))).toMatchObject({ status: 204, body: undefined });
-    expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK, openOrders: 0 });
+    const { petId, orderId } = await halfClosedOrder(cancel, {
+      cancelled: true,
+    });
+    expect(await retried(() => cancel(orderId))).toMatchObject({
+      status: 204,
+      body: undefined,
+    });
+    expect(await inventoryOf(petId)).toMatchObject({
+      quantity: STOCK,
+      openOrders: 0,
+    });
 
     // Again: the same answer, and the stock moves no further.
     expect((await cancel(orderId)).status).toBe(204);
-    expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK, openOrders: 0 });
+    expect(await inventoryOf(petId)).toMatchObject({
+      quantity: STOCK,
+      openOrders: 0,
+    });
     const item = ok(
-      await api.admin.inventory.getInventoryItem({ params: { petId: String(petId) } }),
+      await api.admin.inventory.getInventoryItem({
+        params: { petId: String(petId) },
+      }),
       200,
     );
     expect(item.body).toEqual({ petId, quantity: STOCK, status: 'available' });
   });
 
   it('a retried completion answers 200 complete and closes the open order once', async () => {
-    const { petId, orderId } = await halfClosedOrder(complete, { complete: true });
+    const { petId, orderId } = await halfClosedOrder(complete, {
+      complete: true,
+    });
     expect(await retried(() => complete(orderId))).toMatchObject({
       status: 200,
       body: { id: orderId, petId, quantity: QUANTITY, complete: true },
     });
-    expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 0 });
+    expect(await inventoryOf(petId)).toMatchObject({
+      quantity: STOCK - QUANTITY,
+      openOrders: 0,
+    });
 
     expect((await complete(orderId)).status).toBe(200);
-    expect(await inventoryOf(petId)).toMatchObject({ quantity: STOCK - QUANTITY, openOrders: 0 });
+    expect(await inventoryOf(petId)).toMatchObject({
+      quantity: STOCK - QUANTITY,
+      openOrders: 0,
+    });
   });
 });

@@ -20,7 +20,9 @@ export interface OpenApiDocument {
 export const resources = ['Pet', 'Category', 'Order', 'InventoryItem'];
 
 const refersToResource = (schema: Schema | undefined) =>
-  resources.some((name) => JSON.stringify(schema ?? {}).includes(`"#/components/schemas/${name}"`));
+  resources.some((name) =>
+    JSON.stringify(schema ?? {}).includes(`"#/components/schemas/${name}"`),
+  );
 
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
@@ -31,9 +33,12 @@ const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
  */
 export function pythonWrapperNames(document: OpenApiDocument): string[] {
   const names: string[] = [];
-  for (const operation of Object.values(document.paths).flatMap((item) => Object.values(item))) {
+  for (const operation of Object.values(document.paths).flatMap((item) =>
+    Object.values(item),
+  )) {
     for (const status of ['200', '201']) {
-      const schema = operation.responses?.[status]?.content?.['application/json']?.schema;
+      const schema =
+        operation.responses?.[status]?.content?.['application/json']?.schema;
       if (operation.operationId && refersToResource(schema)) {
         const name = `${pascal(operation.operationId)}Response${status}`;
         names.push(name, `${name}Item`);
@@ -41,7 +46,8 @@ export function pythonWrapperNames(document: OpenApiDocument): string[] {
     }
   }
   for (const [name, schema] of Object.entries(document.components.schemas)) {
-    if (schema.type === 'array' && refersToResource(schema.items)) names.push(`${name}Item`);
+    if (schema.type === 'array' && refersToResource(schema.items))
+      names.push(`${name}Item`);
   }
   return names;
 }
@@ -50,7 +56,10 @@ export function pythonWrapperNames(document: OpenApiDocument): string[] {
  * The text of the type at a dotted path of property names in a declaration file's interfaces,
  * `operations.getPet.responses.200`; undefined when there is none.
  */
-export function typeAt(source: ts.SourceFile, path: string): string | undefined {
+export function typeAt(
+  source: ts.SourceFile,
+  path: string,
+): string | undefined {
   const [name, ...keys] = path.split('.');
   const declaration = source.statements.find(
     (node): node is ts.InterfaceDeclaration =>

@@ -1,12 +1,21 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  rename,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProgram, type RunOptions } from '../support/run-program.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const nodeBin = fileURLToPath(new URL('../../node_modules/.bin/', import.meta.url));
+const nodeBin = fileURLToPath(
+  new URL('../../node_modules/.bin/', import.meta.url),
+);
 // Ignored by git, as Schemathesis's venv beside them is (scripts/contract-test.sh).
 const tools = join(root, '.tools');
 
@@ -15,12 +24,17 @@ export const tsc = join(nodeBin, 'tsc');
 export const openapiTypescript = join(nodeBin, 'openapi-typescript');
 
 const generatorVersion = '7.25.0';
-const pythonRequirements = ['openapi-python-client==0.29.1', 'httpx==0.28.1', 'attrs==26.1.0'];
+const pythonRequirements = [
+  'openapi-python-client==0.29.1',
+  'httpx==0.28.1',
+  'attrs==26.1.0',
+];
 
 const howToInstall: Record<string, string> = {
   java: 'Java 17 or later (Debian: apt-get install openjdk-17-jdk-headless)',
   mvn: 'Maven 3.8 or later (Debian: apt-get install maven)',
-  python3: 'Python 3.11 or later with venv (Debian: apt-get install python3 python3-venv)',
+  python3:
+    'Python 3.11 or later with venv (Debian: apt-get install python3 python3-venv)',
 };
 
 /** Runs a program to its end; fails with its output, or with what to install when it is missing. */
@@ -43,7 +57,11 @@ export async function openapiGeneratorJar(): Promise<string> {
   const download = await mkdtemp(join(dir, 'download-'));
   try {
     const artifact = `org.openapitools:openapi-generator-cli:${generatorVersion}`;
-    const copy = ['dependency:copy', `-Dartifact=${artifact}`, `-DoutputDirectory=${download}`];
+    const copy = [
+      'dependency:copy',
+      `-Dartifact=${artifact}`,
+      `-DoutputDirectory=${download}`,
+    ];
     await run('mvn', ['-q', '-B', ...copy], { cwd: download });
     await rename(join(download, basename(jar)), jar);
   } finally {
@@ -57,9 +75,15 @@ export async function pythonClientBin(): Promise<string> {
   const venv = join(tools, 'openapi-python-client');
   const stamp = join(venv, 'pinned.txt');
   const pinned = pythonRequirements.join('\n');
-  if ((await readFile(stamp, 'utf8').catch(() => '')) === pinned) return join(venv, 'bin');
+  if ((await readFile(stamp, 'utf8').catch(() => '')) === pinned)
+    return join(venv, 'bin');
   await run('python3', ['-m', 'venv', '--clear', venv]);
-  const install = ['install', '--quiet', '--disable-pip-version-check', ...pythonRequirements];
+  const install = [
+    'install',
+    '--quiet',
+    '--disable-pip-version-check',
+    ...pythonRequirements,
+  ];
   await run(join(venv, 'bin', 'pip'), install);
   await writeFile(stamp, pinned);
   return join(venv, 'bin');

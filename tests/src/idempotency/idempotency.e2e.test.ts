@@ -6,7 +6,10 @@ import { testStackForFile } from '../support/stack-for-file.js';
 import { unthrottled, type SignedUp } from '../support/test-stack.js';
 
 // A webhook may point at a loopback address; no event reaches it in this file.
-const stack = testStackForFile({ ...unthrottled, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+const stack = testStackForFile({
+  ...unthrottled,
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+});
 
 let adminKey: string;
 let customer: SignedUp;
@@ -17,7 +20,12 @@ beforeAll(async () => {
 
 type Answer = HttpAnswer<{ id: string | number; code?: string }>;
 
-function post(path: string, apiKey: string, key: string, body?: unknown): Promise<Answer> {
+function post(
+  path: string,
+  apiKey: string,
+  key: string,
+  body?: unknown,
+): Promise<Answer> {
   return callHttp(stack.url, 'POST', path, {
     apiKey,
     body,
@@ -37,7 +45,9 @@ async function expectOnce(
 ) {
   const key = randomUUID();
   const first = await post(path, apiKey, key, body);
-  const copies = await Promise.all(Array.from({ length: 5 }, () => post(path, apiKey, key, body)));
+  const copies = await Promise.all(
+    Array.from({ length: 5 }, () => post(path, apiKey, key, body)),
+  );
   expect(first.status).toBeLessThan(300);
   expect(first.headers.get('idempotent-replayed')).toBeNull();
   for (const copy of copies) {
@@ -63,11 +73,15 @@ describe('Idempotency-Key through the gateway', () => {
     );
     const categoryId = category.body.id;
     const pet = { name: 'Rex', categoryId };
-    const added = await expectOnce('/v1/pets', adminKey, pet, { body: { ...pet, name: 'Fido' } });
+    const added = await expectOnce('/v1/pets', adminKey, pet, {
+      body: { ...pet, name: 'Fido' },
+    });
     expect(added.headers.get('location')).toBe(`/v2/pets/${added.body.id}`);
 
     const listed = ok(
-      await stack.admin.pets.listPets({ query: { categoryId: String(categoryId), limit: 100 } }),
+      await stack.admin.pets.listPets({
+        query: { categoryId: String(categoryId), limit: 100 },
+      }),
       200,
     );
     expect(listed.body.map((each) => each.name)).toEqual(['Rex']);
@@ -80,13 +94,19 @@ describe('Idempotency-Key through the gateway', () => {
       path: '/v1/webhooks',
       body: hook,
     });
-    const keys = ok(await api.accounts.listKeys({ query: { limit: 100 } }), 200);
+    const keys = ok(
+      await api.accounts.listKeys({ query: { limit: 100 } }),
+      200,
+    );
     expect(keys.body).toHaveLength(2);
 
     const webhook = await expectOnce('/v1/webhooks', apiKey, hook, {
       body: { ...hook, description: 'another' },
     });
-    const webhooks = ok(await api.webhooks.listWebhooks({ query: { limit: 100 } }), 200);
+    const webhooks = ok(
+      await api.webhooks.listWebhooks({ query: { limit: 100 } }),
+      200,
+    );
     expect(webhooks.body.map((each) => each.id)).toEqual([webhook.body.id]);
   });
 

@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callHttp } from '@petstore/testkit';
 import { expectError } from '../support/error-bodies.js';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
+import {
+  countOf,
+  expectNothingLost,
+  expectOnlyAnswers,
+} from '../support/ledgers.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 import { shopForFile } from '../support/shop-for-file.js';
@@ -12,7 +16,9 @@ import { prepareWorkload, Workload } from '../support/workload.js';
  * operation may wait for pets and then for its own database: past this, a request has hung.
  */
 const GUARD_MS = 8_000;
-const inTime = () => ({ fetchOptions: { signal: AbortSignal.timeout(GUARD_MS) } });
+const inTime = () => ({
+  fetchOptions: { signal: AbortSignal.timeout(GUARD_MS) },
+});
 
 const api = testStackForFile(unthrottled);
 const shop = shopForFile(api);
@@ -32,7 +38,9 @@ async function ready(): Promise<{ status: number; body: unknown }> {
 
 /** Polls `/ready` until every part answers again. */
 async function everythingReady(): Promise<void> {
-  await expect.poll(ready, { timeout: 30_000 }).toEqual({ status: 200, body: { status: 'ok' } });
+  await expect
+    .poll(ready, { timeout: 30_000 })
+    .toEqual({ status: 200, body: { status: 'ok' } });
 }
 
 describe('with the database stopped', () => {
@@ -44,12 +52,18 @@ describe('with the database stopped', () => {
     // All at once: each waits for its database up to the driver's server selection timeout.
     const calls = {
       listPets: shop.customer.api.pets.listPets({ query: {}, ...inTime() }),
-      listCategories: shop.customer.api.categories.listCategories({ query: {}, ...inTime() }),
+      listCategories: shop.customer.api.categories.listCategories({
+        query: {},
+        ...inTime(),
+      }),
       createPet: api.admin.pets.createPet({
         body: { name: 'Spot', categoryId: 1 },
         ...inTime(),
       }),
-      listOrders: shop.customer.api.orders.listOrders({ query: {}, ...inTime() }),
+      listOrders: shop.customer.api.orders.listOrders({
+        query: {},
+        ...inTime(),
+      }),
       placeOrder: shop.customer.api.orders.placeOrder({
         body: { petId: shop.petId, quantity: 1 },
         ...inTime(),
@@ -69,10 +83,16 @@ describe('with the database stopped', () => {
       }),
     };
     const answers = await Promise.all(
-      Object.entries(calls).map(async ([operation, call]) => ({ operation, answer: await call })),
+      Object.entries(calls).map(async ([operation, call]) => ({
+        operation,
+        answer: await call,
+      })),
     );
     for (const { operation, answer } of answers) {
-      expect({ operation, status: answer.status }).toEqual({ operation, status: 503 });
+      expect({ operation, status: answer.status }).toEqual({
+        operation,
+        status: 503,
+      });
       expectError(answer, 'service_unavailable');
     }
     // A key the gateway has not seen yet cannot be checked either: 503, not 401.
@@ -83,12 +103,14 @@ describe('with the database stopped', () => {
     expectError(unknownKey, 'service_unavailable');
 
     // The processes stay up, waiting for their database.
-    expect([api.stack.pets.running, api.stack.store.running, api.stack.gateway.running]).toEqual([
-      true,
-      true,
-      true,
-    ]);
-    const health = await fetch(`${api.url}/health`, { signal: AbortSignal.timeout(GUARD_MS) });
+    expect([
+      api.stack.pets.running,
+      api.stack.store.running,
+      api.stack.gateway.running,
+    ]).toEqual([true, true, true]);
+    const health = await fetch(`${api.url}/health`, {
+      signal: AbortSignal.timeout(GUARD_MS),
+    });
     expect(health.status).toBe(200);
   });
 
@@ -98,7 +120,9 @@ describe('with the database stopped', () => {
       signal: AbortSignal.timeout(GUARD_MS),
     });
     expectError(answer, 'service_unavailable');
-    const parts = (answer.body as { details: { path: string }[] }).details.map((part) => part.path);
+    const parts = (answer.body as { details: { path: string }[] }).details.map(
+      (part) => part.path,
+    );
     expect(parts.sort()).toEqual(['database', 'pets', 'store']);
   });
 });
@@ -106,13 +130,18 @@ describe('with the database stopped', () => {
 describe('once the database is back', () => {
   it('serves every service again without restarting anything', async () => {
     await api.stack.database.stop();
-    expect((await shop.customer.api.pets.listPets({ query: {}, ...inTime() })).status).toBe(503);
+    expect(
+      (await shop.customer.api.pets.listPets({ query: {}, ...inTime() }))
+        .status,
+    ).toBe(503);
     await api.stack.database.start();
 
     await everythingReady();
     await expect
       .poll(
-        async () => (await shop.customer.api.pets.listPets({ query: {}, ...inTime() })).status,
+        async () =>
+          (await shop.customer.api.pets.listPets({ query: {}, ...inTime() }))
+            .status,
         {
           timeout: 30_000,
         },
@@ -127,7 +156,10 @@ describe('once the database is back', () => {
       expect(res.status).toBe(201);
       return res;
     }, untilBack);
-    expect(order).toMatchObject({ status: 201, body: { petId: shop.petId, quantity: 1 } });
+    expect(order).toMatchObject({
+      status: 201,
+      body: { petId: shop.petId, quantity: 1 },
+    });
     await vi.waitFor(async () => {
       const res = await api.client().accounts.createAccount({
         body: { email: `database-back.${Date.now()}@example.com` },
@@ -145,7 +177,9 @@ describe('once the database is back', () => {
 
 describe('under load', () => {
   it('loses nothing when the database stops and starts again', async () => {
-    const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: GUARD_MS });
+    const workload = new Workload(api.url, await prepareWorkload(api), {
+      guardMs: GUARD_MS,
+    });
     await workload.throughOutage(
       {
         stop: () => api.stack.database.stop(),

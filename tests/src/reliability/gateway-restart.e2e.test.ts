@@ -3,7 +3,11 @@ import type { PetstoreClient } from '@petstore/contract';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../support/catalogue.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
+import {
+  countOf,
+  expectNothingLost,
+  expectOnlyAnswers,
+} from '../support/ledgers.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
@@ -22,7 +26,8 @@ afterEach(async () => {
 });
 
 /** The gateway's messages, written here as the gateway writes them. */
-const messages = () => db.db(databaseNames.gateway).collection<{ _id: string }>('messages');
+const messages = () =>
+  db.db(databaseNames.gateway).collection<{ _id: string }>('messages');
 
 /** A message id as the gateway makes them: `msg_` and 20 base62 characters. */
 const messageId = () => `msg_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
@@ -43,15 +48,20 @@ function queuedMessage(text: string) {
 
 /** Polls the API for the message, for the time a delivery may take. */
 function pollMessage(id: string) {
-  return expect.poll(() => customer.api.messages.getMessage({ params: { messageId: id } }), {
-    timeout: 20_000,
-  });
+  return expect.poll(
+    () => customer.api.messages.getMessage({ params: { messageId: id } }),
+    {
+      timeout: 20_000,
+    },
+  );
 }
 
 describe('a gateway restarted with messages it had not delivered', () => {
   it('delivers the messages queued while it was stopped', async () => {
     await api.stack.gateway.stop();
-    const queued = ['First', 'Second', 'Third'].map((text) => queuedMessage(`${text} (queued)`));
+    const queued = ['First', 'Second', 'Third'].map((text) =>
+      queuedMessage(`${text} (queued)`),
+    );
     await messages().insertMany(queued);
     await api.stack.gateway.start();
 
@@ -100,7 +110,9 @@ describe('a gateway restarted with messages it had not delivered', () => {
     const posted: string[] = [];
     for (let i = 0; i < 5; i++) {
       const sent = ok(
-        await customer.api.messages.sendMessage({ body: { message: `Posted ${i}` } }),
+        await customer.api.messages.sendMessage({
+          body: { message: `Posted ${i}` },
+        }),
         202,
       );
       posted.push(sent.body.id);
@@ -109,14 +121,19 @@ describe('a gateway restarted with messages it had not delivered', () => {
     await api.stack.gateway.start();
 
     for (const id of posted) {
-      await pollMessage(id).toMatchObject({ status: 200, body: { status: 'delivered' } });
+      await pollMessage(id).toMatchObject({
+        status: 200,
+        body: { status: 'delivered' },
+      });
     }
   });
 });
 
 describe('under load', () => {
   it('loses nothing when the gateway stops and starts again', async () => {
-    const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: 10_000 });
+    const workload = new Workload(api.url, await prepareWorkload(api), {
+      guardMs: 10_000,
+    });
     await workload.throughOutage(api.stack.gateway, { during: 20 });
 
     // While it is down, connections are refused; one it closes as it stops may drop a request.

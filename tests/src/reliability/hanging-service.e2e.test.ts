@@ -7,7 +7,11 @@ import { callHttp, type HttpAnswer } from '@petstore/testkit';
 import { stockedPet } from '../support/catalogue.js';
 import type { DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
+import {
+  countOf,
+  expectNothingLost,
+  expectOnlyAnswers,
+} from '../support/ledgers.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
@@ -74,7 +78,11 @@ async function restoreTheStore(): Promise<void> {
   if (!api.stack.store.running) await api.stack.store.start();
 }
 
-function asCustomer(method: string, path: string, body?: unknown): Promise<HttpAnswer> {
+function asCustomer(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<HttpAnswer> {
   return callHttp(api.url, method, path, {
     apiKey: customerKey,
     body,
@@ -82,7 +90,10 @@ function asCustomer(method: string, path: string, body?: unknown): Promise<HttpA
   });
 }
 
-const api = testStackForFile({ ...unthrottled, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) });
+const api = testStackForFile({
+  ...unthrottled,
+  UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
+});
 
 beforeAll(async () => {
   db = await api.databases();
@@ -104,7 +115,10 @@ describe('a store that takes requests and never answers', () => {
     const read = await asCustomer('GET', `/v1/store/inventory/${petId}`);
     expectError(read, 'upstream_timeout');
     expect((read.body as { message: string }).message).toContain('store');
-    const write = await asCustomer('POST', '/v1/store/orders', { petId, quantity: 1 });
+    const write = await asCustomer('POST', '/v1/store/orders', {
+      petId,
+      quantity: 1,
+    });
     expectError(write, 'upstream_timeout');
     expect(store.received).toBe(2);
   });
@@ -122,17 +136,24 @@ describe('a store that takes requests and never answers', () => {
     })();
     try {
       await expect.poll(() => store.open).toBeGreaterThanOrEqual(3);
-      const whileHanging = async <T extends { status: number }>(answer: Promise<T>) => {
+      const whileHanging = async <T extends { status: number }>(
+        answer: Promise<T>,
+      ) => {
         const answered = await answer;
         // A store request was still hanging when this answer came.
         expect(store.open).toBeGreaterThan(0);
         return answered;
       };
       const signal = () => AbortSignal.timeout(GUARD_MS);
-      const health = await whileHanging(fetch(`${api.url}/health`, { signal: signal() }));
+      const health = await whileHanging(
+        fetch(`${api.url}/health`, { signal: signal() }),
+      );
       expect(health.status).toBe(200);
       const pets = await whileHanging(
-        customer.pets.listPets({ query: {}, fetchOptions: { signal: signal() } }),
+        customer.pets.listPets({
+          query: {},
+          fetchOptions: { signal: signal() },
+        }),
       );
       expect(pets.status).toBe(200);
       expect(pets.body).toContainEqual(expect.objectContaining({ id: petId }));
@@ -155,7 +176,9 @@ describe('a store that takes requests and never answers', () => {
       );
       expect(message.status).toBe(202);
       // /ready waits at most 1 s for each part, so it answers too, naming the store.
-      const ready = await callHttp(api.url, 'GET', '/ready?deep=true', { signal: signal() });
+      const ready = await callHttp(api.url, 'GET', '/ready?deep=true', {
+        signal: signal(),
+      });
       expectError(ready, 'service_unavailable');
       expect((ready.body as { details: { path: string }[] }).details).toEqual([
         { path: 'store', message: expect.any(String) as string },
@@ -164,27 +187,39 @@ describe('a store that takes requests and never answers', () => {
       feeding = false;
       await feeder;
     }
-    for (const answer of await Promise.all(hanging)) expectError(answer, 'upstream_timeout');
+    for (const answer of await Promise.all(hanging))
+      expectError(answer, 'upstream_timeout');
   });
 
   it('is replaced by the real store, which the gateway serves again without a restart', async () => {
     await using store = await hangTheStore();
-    expectError(await asCustomer('GET', `/v1/store/inventory/${petId}`), 'upstream_timeout');
+    expectError(
+      await asCustomer('GET', `/v1/store/inventory/${petId}`),
+      'upstream_timeout',
+    );
     expect(store.received).toBe(1);
     await restoreTheStore();
 
     await expect
       .poll(() => asCustomer('GET', `/v1/store/inventory/${petId}`))
       .toMatchObject({ status: 200, body: { petId } });
-    const order = await asCustomer('POST', '/v1/store/orders', { petId, quantity: 1 });
+    const order = await asCustomer('POST', '/v1/store/orders', {
+      petId,
+      quantity: 1,
+    });
     expect(order).toMatchObject({ status: 201, body: { petId, quantity: 1 } });
   });
 });
 
 describe('under load', () => {
   it('loses nothing when the store starts hanging and is then replaced', async () => {
-    const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: GUARD_MS });
-    await workload.throughOutage({ stop: hangTheStore, start: restoreTheStore });
+    const workload = new Workload(api.url, await prepareWorkload(api), {
+      guardMs: GUARD_MS,
+    });
+    await workload.throughOutage({
+      stop: hangTheStore,
+      start: restoreTheStore,
+    });
 
     expectOnlyAnswers(workload, ['service_unavailable', 'upstream_timeout']);
     expect(countOf(workload, 'order', 504)).toBeGreaterThan(0);

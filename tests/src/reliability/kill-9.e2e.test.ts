@@ -23,7 +23,9 @@ import { unthrottled } from '../support/test-stack.js';
  */
 
 /** What `pnpm start` runs once it has built everything. */
-const PNPM_START = fileURLToPath(new URL('../../../packages/stack/dist/main.js', import.meta.url));
+const PNPM_START = fileURLToPath(
+  new URL('../../../packages/stack/dist/main.js', import.meta.url),
+);
 
 /** The embedded mongod keeps its data in the data folder (`mongodb/`). */
 const env = { ...unthrottled, LOG_LEVEL: 'warn' };
@@ -38,7 +40,10 @@ function request(
   path: string,
   options: HttpCallOptions,
 ): Promise<HttpAnswer> {
-  return callHttp(baseUrl, method, path, { ...options, signal: AbortSignal.timeout(GUARD_MS) });
+  return callHttp(baseUrl, method, path, {
+    ...options,
+    signal: AbortSignal.timeout(GUARD_MS),
+  });
 }
 
 /** `answer.body.<field>`, which a 2xx answer of the operation always has. */
@@ -47,7 +52,11 @@ function field<T>(answer: HttpAnswer, name: string): T {
 }
 
 /** An answer that must be `status`: anything else throws with the answer. */
-function expectStatus(answer: HttpAnswer, status: number, what: string): HttpAnswer {
+function expectStatus(
+  answer: HttpAnswer,
+  status: number,
+  what: string,
+): HttpAnswer {
   if (answer.status !== status) {
     throw new Error(
       `${what}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body)}`,
@@ -84,14 +93,19 @@ class Ledger {
   readonly revoking = new Set<string>();
   readonly revoked = new Set<string>();
   /** Per pet that gets no orders: the last stock acknowledged, and the one in flight if any. */
-  readonly stock = new Map<number, { acknowledged?: number; inFlight?: number }>();
+  readonly stock = new Map<
+    number,
+    { acknowledged?: number; inFlight?: number }
+  >();
   readonly categories = new Map<number, string>();
   readonly pets = new Map<number, string>();
   /** Requests that got no answer: the stack died under them. */
   unanswered = 0;
 
   counts() {
-    const stocks = [...this.stock.values()].map((each) => each.acknowledged ?? 0);
+    const stocks = [...this.stock.values()].map(
+      (each) => each.acknowledged ?? 0,
+    );
     return {
       orders: this.orders.size,
       cancelled: this.cancelled.size,
@@ -118,7 +132,9 @@ async function processTree(root: number): Promise<number[]> {
   }
   const levels: number[][] = [[root]];
   for (;;) {
-    const next = (levels.at(-1) ?? []).flatMap((pid) => children.get(pid) ?? []);
+    const next = (levels.at(-1) ?? []).flatMap(
+      (pid) => children.get(pid) ?? [],
+    );
     if (next.length === 0) break;
     levels.push(next);
   }
@@ -130,11 +146,15 @@ async function processTree(root: number): Promise<number[]> {
  * (Node 24 renames its process `MainThread`); undefined once it is gone or a zombie.
  */
 async function running(pid: number): Promise<string | undefined> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(
+    () => undefined,
+  );
   if (stat === undefined) return undefined;
   const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
   if (state === 'Z' || state === 'X') return undefined;
-  const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(
+    () => '',
+  );
   return basename(commandLine.split('\0')[0] ?? '');
 }
 
@@ -143,7 +163,11 @@ async function pnpmStart(
   dataDir: string,
   output: string[],
 ): Promise<{ child: ChildProcess; url: string }> {
-  const [port, petsPort, storePort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const [port, petsPort, storePort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const child = spawnGuarded(process.execPath, [PNPM_START], {
     env: {
       ...process.env,
@@ -163,7 +187,11 @@ async function pnpmStart(
     child.stdout?.setEncoding('utf8').on('data', onData);
     child.stderr?.setEncoding('utf8').on('data', onData);
     child.once('exit', (code) => {
-      reject(new Error(`pnpm start exited (${code}) before it started: ${output.join('')}`));
+      reject(
+        new Error(
+          `pnpm start exited (${code}) before it started: ${output.join('')}`,
+        ),
+      );
     });
   });
   await started;
@@ -240,13 +268,17 @@ function startLoad(
       body: { email: `${tag}.signup${i}@example.com` },
     });
     if (signUp.status === 201) {
-      ledger.keys.set(field(signUp, 'apiKey'), { accountId: field(signUp, 'id') });
+      ledger.keys.set(field(signUp, 'apiKey'), {
+        accountId: field(signUp, 'id'),
+      });
     }
   });
 
   const keys = worker(async (i) => {
     const owner = customer(i);
-    const created = await request(url, 'POST', '/v1/accounts/me/keys', { apiKey: owner.apiKey });
+    const created = await request(url, 'POST', '/v1/accounts/me/keys', {
+      apiKey: owner.apiKey,
+    });
     if (created.status !== 201) return;
     const apiKey = field<string>(created, 'apiKey');
     ledger.keys.set(apiKey, { accountId: owner.accountId });
@@ -275,7 +307,8 @@ function startLoad(
         body: { quantity },
       });
       entry.inFlight = undefined;
-      if (put.status === 200 && field(put, 'quantity') === quantity) entry.acknowledged = quantity;
+      if (put.status === 200 && field(put, 'quantity') === quantity)
+        entry.acknowledged = quantity;
     });
 
   const messages = worker(async (i) => {
@@ -285,7 +318,8 @@ function startLoad(
       apiKey: owner.apiKey,
       body: { message: text },
     });
-    if (sent.status === 202) ledger.messages.set(field(sent, 'id'), { text, owner });
+    if (sent.status === 202)
+      ledger.messages.set(field(sent, 'id'), { text, owner });
   });
 
   const catalogue = worker(async (i) => {
@@ -306,7 +340,15 @@ function startLoad(
   });
 
   return {
-    workers: [orders(0), orders(1), orders(2), signUps, keys, messages, catalogue],
+    workers: [
+      orders(0),
+      orders(1),
+      orders(2),
+      signUps,
+      keys,
+      messages,
+      catalogue,
+    ],
     stock,
     stop() {
       stopped = true;
@@ -318,7 +360,9 @@ beforeAll(async () => {
   before.dataDir = await mkdtemp(join(tmpdir(), 'petstore-kill-9-'));
   const first = await pnpmStart(before.dataDir, before.output);
   before.child = first.child;
-  adminKey = (await readFile(join(before.dataDir, 'admin-api-key'), 'utf8')).trim();
+  adminKey = (
+    await readFile(join(before.dataDir, 'admin-api-key'), 'utf8')
+  ).trim();
   const url = first.url;
   const tag = `kill9x${Date.now()}`;
 
@@ -354,7 +398,10 @@ beforeAll(async () => {
     );
     orderPets.push(petId);
   }
-  const stockPets = [await pet(`${tag} stocked 0`), await pet(`${tag} stocked 1`)];
+  const stockPets = [
+    await pet(`${tag} stocked 0`),
+    await pet(`${tag} stocked 1`),
+  ];
   for (const petId of stockPets) ledger.stock.set(petId, {});
   const customers: Customer[] = [];
   for (let i = 0; i < 4; i++) {
@@ -365,8 +412,13 @@ beforeAll(async () => {
       201,
       'sign-up',
     );
-    customers.push({ accountId: field(signUp, 'id'), apiKey: field(signUp, 'apiKey') });
-    ledger.keys.set(field(signUp, 'apiKey'), { accountId: field(signUp, 'id') });
+    customers.push({
+      accountId: field(signUp, 'id'),
+      apiKey: field(signUp, 'apiKey'),
+    });
+    ledger.keys.set(field(signUp, 'apiKey'), {
+      accountId: field(signUp, 'id'),
+    });
   }
 
   // Every process of the stack, found while they all run: pnpm start's, the database's, the
@@ -414,7 +466,9 @@ beforeAll(async () => {
   // Reaped: none of them runs any more.
   await vi.waitFor(
     async () => {
-      expect((await Promise.all(tree.map(running))).filter(Boolean)).toEqual([]);
+      expect((await Promise.all(tree.map(running))).filter(Boolean)).toEqual(
+        [],
+      );
     },
     { timeout: 10_000, interval: 50 },
   );
@@ -428,20 +482,32 @@ afterAll(async () => {
   await reader?.close();
   await restarted?.stop();
   // Only when something failed before the kill: the first stack stops as pnpm start does.
-  if (before.child && before.child.exitCode === null && before.child.signalCode === null) {
+  if (
+    before.child &&
+    before.child.exitCode === null &&
+    before.child.signalCode === null
+  ) {
     before.child.stdin?.end();
     await once(before.child, 'exit');
   }
-  if (before.dataDir) await rm(before.dataDir, { recursive: true, force: true });
+  if (before.dataDir)
+    await rm(before.dataDir, { recursive: true, force: true });
 });
 
 /** The restarted gateway. */
-const api = (method: string, path: string, options: Parameters<typeof request>[3] = {}) =>
-  request(restarted?.url ?? '', method, path, options);
+const api = (
+  method: string,
+  path: string,
+  options: Parameters<typeof request>[3] = {},
+) => request(restarted?.url ?? '', method, path, options);
 
 /** Runs `check` on every item, a few at a time. */
-async function eachOf<T>(items: T[], check: (item: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += 8) await Promise.all(items.slice(i, i + 8).map(check));
+async function eachOf<T>(
+  items: T[],
+  check: (item: T) => Promise<void>,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += 8)
+    await Promise.all(items.slice(i, i + 8).map(check));
 }
 
 describe('a stack killed with SIGKILL under load, then started again on its data folder', () => {
@@ -471,15 +537,26 @@ describe('a stack killed with SIGKILL under load, then started again on its data
     for (const order of ledger.orders.values()) {
       const document = stored.get(order.id);
       // A cancel or completion sent but not answered may or may not have happened.
-      const maybe = (sent: Set<number>, answered: Set<number>, now: boolean | undefined) =>
-        answered.has(order.id) || (sent.has(order.id) ? now : false);
+      const maybe = (
+        sent: Set<number>,
+        answered: Set<number>,
+        now: boolean | undefined,
+      ) => answered.has(order.id) || (sent.has(order.id) ? now : false);
       const expected = {
         petId: order.petId,
         quantity: order.quantity,
         ownerId: order.owner.accountId,
         aborted: undefined,
-        cancelled: maybe(ledger.cancelling, ledger.cancelled, document?.cancelled),
-        complete: maybe(ledger.completing, ledger.completed, document?.complete),
+        cancelled: maybe(
+          ledger.cancelling,
+          ledger.cancelled,
+          document?.cancelled,
+        ),
+        complete: maybe(
+          ledger.completing,
+          ledger.completed,
+          document?.complete,
+        ),
       };
       const actual = document && {
         petId: document.petId,
@@ -499,7 +576,9 @@ describe('a stack killed with SIGKILL under load, then started again on its data
   });
 
   it('answers a retry of every acknowledged order with an Idempotency-Key with the same order', async () => {
-    const idempotent = [...ledger.orders.values()].filter((order) => order.idempotencyKey);
+    const idempotent = [...ledger.orders.values()].filter(
+      (order) => order.idempotencyKey,
+    );
     expect(idempotent.length).toBeGreaterThan(0);
     const wrong: string[] = [];
     await eachOf(idempotent, async (order) => {
@@ -509,7 +588,9 @@ describe('a stack killed with SIGKILL under load, then started again on its data
         headers: { 'idempotency-key': order.idempotencyKey ?? '' },
       });
       if (retry.status !== 201 || field(retry, 'id') !== order.id) {
-        wrong.push(`order ${order.id} retried: ${retry.status} ${JSON.stringify(retry.body)}`);
+        wrong.push(
+          `order ${order.id} retried: ${retry.status} ${JSON.stringify(retry.body)}`,
+        );
       }
     });
     expect(wrong).toEqual([]);
@@ -518,7 +599,9 @@ describe('a stack killed with SIGKILL under load, then started again on its data
   it('holds every acknowledged message', async () => {
     const stored = await reader
       .db(databaseNames.gateway)
-      .collection<{ _id: string; message: string; accountId: string }>('messages')
+      .collection<{ _id: string; message: string; accountId: string }>(
+        'messages',
+      )
       .find({ _id: { $in: [...ledger.messages.keys()] } })
       .toArray();
     const byId = new Map(stored.map((message) => [message._id, message]));
@@ -537,7 +620,8 @@ describe('a stack killed with SIGKILL under load, then started again on its data
       const me = await api('GET', '/v1/accounts/me', { apiKey });
       const prefix = apiKey.slice(0, 12);
       if (ledger.revoked.has(apiKey)) {
-        if (me.status !== 401) wrong.push(`revoked key ${prefix}… answered ${me.status}`);
+        if (me.status !== 401)
+          wrong.push(`revoked key ${prefix}… answered ${me.status}`);
       } else if (!ledger.revoking.has(apiKey)) {
         if (me.status !== 200 || field(me, 'id') !== accountId) {
           wrong.push(
@@ -546,14 +630,17 @@ describe('a stack killed with SIGKILL under load, then started again on its data
         }
       }
     });
-    expect(wrong, `${ledger.keys.size} keys handed out, ${ledger.revoked.size} revoked`).toEqual(
-      [],
-    );
+    expect(
+      wrong,
+      `${ledger.keys.size} keys handed out, ${ledger.revoked.size} revoked`,
+    ).toEqual([]);
   });
 
   it('holds the last acknowledged stock of every pet', async () => {
     for (const [petId, { acknowledged, inFlight }] of ledger.stock) {
-      const item = await api('GET', `/v1/store/inventory/${petId}`, { apiKey: adminKey });
+      const item = await api('GET', `/v1/store/inventory/${petId}`, {
+        apiKey: adminKey,
+      });
       expect(item.status).toBe(200);
       // The PUT in flight at the kill may have been applied as well.
       expect([acknowledged, inFlight]).toContain(field(item, 'quantity'));
@@ -566,14 +653,16 @@ describe('a stack killed with SIGKILL under load, then started again on its data
       .collection<{ _id: number; name: string }>('categories')
       .find({ _id: { $in: [...ledger.categories.keys()] } })
       .toArray();
-    expect(new Map(categories.map((category) => [category._id, category.name]))).toEqual(
-      ledger.categories,
-    );
+    expect(
+      new Map(categories.map((category) => [category._id, category.name])),
+    ).toEqual(ledger.categories);
     const stored = await pets
       .collection<{ _id: number; name: string }>('pets')
       .find({ _id: { $in: [...ledger.pets.keys()] } })
       .toArray();
-    expect(new Map(stored.map((pet) => [pet._id, pet.name]))).toEqual(ledger.pets);
+    expect(new Map(stored.map((pet) => [pet._id, pet.name]))).toEqual(
+      ledger.pets,
+    );
   });
 
   it('hands out no id twice: orders, categories and pets made after the restart get new ids', async () => {
@@ -588,7 +677,9 @@ describe('a stack killed with SIGKILL under load, then started again on its data
         apiKey: customer?.apiKey,
         body: { petId, quantity: 1 },
       });
-      orderIds.push(field(expectStatus(order, 201, 'order after the restart'), 'id'));
+      orderIds.push(
+        field(expectStatus(order, 201, 'order after the restart'), 'id'),
+      );
       const category = await api('POST', '/v1/categories', {
         apiKey: adminKey,
         body: { name: `${tag} category ${i}` },

@@ -3,7 +3,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ok, petInStock } from '../support/catalogue.js';
 import { databaseNames, type DatabaseReader } from '../support/databases.js';
 import { expectError } from '../support/error-bodies.js';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
+import {
+  countOf,
+  expectNothingLost,
+  expectOnlyAnswers,
+} from '../support/ledgers.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 import { prepareWorkload, Workload } from '../support/workload.js';
@@ -26,8 +30,10 @@ const api = testStackForFile({
 beforeAll(async () => {
   db = await api.databases();
   customer = (await api.signUp()).api;
-  categoryId = ok(await api.admin.categories.createCategory({ body: { name: 'Pets down' } }), 201)
-    .body.id;
+  categoryId = ok(
+    await api.admin.categories.createCategory({ body: { name: 'Pets down' } }),
+    201,
+  ).body.id;
 });
 afterEach(async () => {
   if (!api.stack.pets.running) await api.stack.pets.start();
@@ -51,8 +57,13 @@ function outboxEntries(petId: number): Promise<number> {
 }
 
 /** Waits, asking nothing of the API, until pets stores `status` and no push is owed. */
-async function expectConverged(petId: number, status: PetStatus): Promise<void> {
-  await expect.poll(() => storedStatus(petId), { timeout: 20_000 }).toBe(status);
+async function expectConverged(
+  petId: number,
+  status: PetStatus,
+): Promise<void> {
+  await expect
+    .poll(() => storedStatus(petId), { timeout: 20_000 })
+    .toBe(status);
   await expect.poll(() => outboxEntries(petId), { timeout: 20_000 }).toBe(0);
 }
 
@@ -61,7 +72,10 @@ describe('with the pets service stopped', () => {
     const petId = await petInStock(api.admin, categoryId, 2);
     const orderIds: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const order = ok(await customer.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
+      const order = ok(
+        await customer.orders.placeOrder({ body: { petId, quantity: 1 } }),
+        201,
+      );
       orderIds.push(String(order.body.id));
     }
     await expectConverged(petId, 'pending');
@@ -79,7 +93,10 @@ describe('with the pets service stopped', () => {
       params: { petId: String(petId) },
       ...inTime(),
     });
-    expect(item).toMatchObject({ status: 200, body: { petId, quantity: 0, status: 'sold' } });
+    expect(item).toMatchObject({
+      status: 200,
+      body: { petId, quantity: 0, status: 'sold' },
+    });
     // Pets has not heard of it: the push waits in the store's outbox.
     expect(await storedStatus(petId)).toBe('pending');
     expect(await outboxEntries(petId)).toBe(1);
@@ -90,16 +107,23 @@ describe('with the pets service stopped', () => {
 
   it('answers 503 for an order or stock it cannot confirm, a deleted pet’s too; writes nothing', async () => {
     const unstocked = ok(
-      await api.admin.pets.createPet({ body: { name: 'Unstocked', categoryId } }),
+      await api.admin.pets.createPet({
+        body: { name: 'Unstocked', categoryId },
+      }),
       201,
     ).body.id;
     const deleted = await petInStock(api.admin, categoryId, 3);
-    const removal = await api.admin.pets.deletePet({ params: { petId: String(deleted) } });
+    const removal = await api.admin.pets.deletePet({
+      params: { petId: String(deleted) },
+    });
     expect(removal.status).toBe(204);
     await api.stack.pets.stop();
 
     for (const petId of [unstocked, deleted]) {
-      const order = await customer.orders.placeOrder({ body: { petId, quantity: 1 }, ...inTime() });
+      const order = await customer.orders.placeOrder({
+        body: { petId, quantity: 1 },
+        ...inTime(),
+      });
       expectError(order, 'service_unavailable');
       const stock = await api.admin.inventory.setInventory({
         params: { petId: String(petId) },
@@ -112,11 +136,19 @@ describe('with the pets service stopped', () => {
     expectError(listed, 'service_unavailable');
 
     const store = db.db(databaseNames.store);
-    const inventory = store.collection<{ _id: number; quantity: number }>('inventory');
-    expect(await store.collection('orders').countDocuments({ petId: unstocked })).toBe(0);
-    expect(await store.collection('orders').countDocuments({ petId: deleted })).toBe(0);
+    const inventory = store.collection<{ _id: number; quantity: number }>(
+      'inventory',
+    );
+    expect(
+      await store.collection('orders').countDocuments({ petId: unstocked }),
+    ).toBe(0);
+    expect(
+      await store.collection('orders').countDocuments({ petId: deleted }),
+    ).toBe(0);
     expect(await inventory.countDocuments({ _id: unstocked })).toBe(0);
-    expect(await inventory.findOne({ _id: deleted })).toMatchObject({ quantity: 3 });
+    expect(await inventory.findOne({ _id: deleted })).toMatchObject({
+      quantity: 3,
+    });
   });
 });
 
@@ -135,7 +167,9 @@ describe('under load', () => {
     // Both sides agree again, with no further request.
     for (const { id } of setup.pets) {
       const item = ok(
-        await customer.inventory.getInventoryItem({ params: { petId: String(id) } }),
+        await customer.inventory.getInventoryItem({
+          params: { petId: String(id) },
+        }),
         200,
       );
       await expectConverged(id, item.body.status);

@@ -1,6 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/error-bodies.js';
-import { countOf, expectNothingLost, expectOnlyAnswers } from '../support/ledgers.js';
+import {
+  countOf,
+  expectNothingLost,
+  expectOnlyAnswers,
+} from '../support/ledgers.js';
 import { unthrottled } from '../support/test-stack.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 import { shopForFile } from '../support/shop-for-file.js';
@@ -32,12 +36,18 @@ describe('with the store stopped', () => {
     const id = String(orderId);
     const pet = String(shop.petId);
     const answers = {
-      listOrders: await shop.customer.api.orders.listOrders({ query: {}, ...inTime() }),
+      listOrders: await shop.customer.api.orders.listOrders({
+        query: {},
+        ...inTime(),
+      }),
       placeOrder: await shop.customer.api.orders.placeOrder({
         body: { petId: shop.petId, quantity: 1 },
         ...inTime(),
       }),
-      getOrder: await shop.customer.api.orders.getOrder({ params: { orderId: id }, ...inTime() }),
+      getOrder: await shop.customer.api.orders.getOrder({
+        params: { orderId: id },
+        ...inTime(),
+      }),
       cancelOrder: await shop.customer.api.orders.cancelOrder({
         params: { orderId: id },
         ...inTime(),
@@ -47,7 +57,10 @@ describe('with the store stopped', () => {
         body: { complete: true },
         ...inTime(),
       }),
-      listInventory: await shop.customer.api.inventory.listInventory({ query: {}, ...inTime() }),
+      listInventory: await shop.customer.api.inventory.listInventory({
+        query: {},
+        ...inTime(),
+      }),
       getInventoryItem: await shop.customer.api.inventory.getInventoryItem({
         params: { petId: pet },
         ...inTime(),
@@ -59,7 +72,10 @@ describe('with the store stopped', () => {
       }),
     };
     for (const [operation, answer] of Object.entries(answers)) {
-      expect({ operation, status: answer.status }).toEqual({ operation, status: 503 });
+      expect({ operation, status: answer.status }).toEqual({
+        operation,
+        status: 503,
+      });
       expectError(answer, 'service_unavailable');
       expect((answer.body as { message: string }).message).toContain('store');
     }
@@ -67,9 +83,14 @@ describe('with the store stopped', () => {
 
   it('keeps serving pets, categories, accounts and messages', async () => {
     await api.stack.store.stop();
-    const listed = await shop.customer.api.pets.listPets({ query: {}, ...inTime() });
+    const listed = await shop.customer.api.pets.listPets({
+      query: {},
+      ...inTime(),
+    });
     expect(listed.status).toBe(200);
-    expect(listed.body).toContainEqual(expect.objectContaining({ id: shop.petId }));
+    expect(listed.body).toContainEqual(
+      expect.objectContaining({ id: shop.petId }),
+    );
     const categories = await shop.customer.api.categories.listCategories({
       query: {},
       ...inTime(),
@@ -85,8 +106,13 @@ describe('with the store stopped', () => {
       body: { name: 'Spot', categoryId },
       ...inTime(),
     });
-    expect(created).toMatchObject({ status: 201, body: { name: 'Spot', status: 'available' } });
-    expect(await shop.customer.api.accounts.getMe(inTime())).toMatchObject({ status: 200 });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { name: 'Spot', status: 'available' },
+    });
+    expect(await shop.customer.api.accounts.getMe(inTime())).toMatchObject({
+      status: 200,
+    });
     const signUp = await api.client().accounts.createAccount({
       body: { email: `store-down.${Date.now()}@example.com` },
       ...inTime(),
@@ -101,10 +127,17 @@ describe('with the store stopped', () => {
 
   it('stays ready itself, and names the store when asked deeply', async () => {
     await api.stack.store.stop();
-    const shallow = await fetch(`${api.url}/ready`, { signal: AbortSignal.timeout(3_000) });
+    const shallow = await fetch(`${api.url}/ready`, {
+      signal: AbortSignal.timeout(3_000),
+    });
     expect(shallow.status).toBe(200);
-    const ready = await fetch(`${api.url}/ready?deep=true`, { signal: AbortSignal.timeout(3_000) });
-    const body = (await ready.json()) as { code: string; details: { path: string }[] };
+    const ready = await fetch(`${api.url}/ready?deep=true`, {
+      signal: AbortSignal.timeout(3_000),
+    });
+    const body = (await ready.json()) as {
+      code: string;
+      details: { path: string }[];
+    };
     expect(ready.status).toBe(503);
     expect(body.code).toBe('service_unavailable');
     expect(body.details.map((part) => part.path)).toEqual(['store']);
@@ -135,14 +168,18 @@ describe('once the store is started again', () => {
       status: 201,
       body: { petId: shop.petId, quantity: 1, complete: false },
     });
-    const ready = await fetch(`${api.url}/ready?deep=true`, { signal: AbortSignal.timeout(3_000) });
+    const ready = await fetch(`${api.url}/ready?deep=true`, {
+      signal: AbortSignal.timeout(3_000),
+    });
     expect(ready.status).toBe(200);
   });
 });
 
 describe('under load', () => {
   it('loses nothing when the store stops and starts again', async () => {
-    const workload = new Workload(api.url, await prepareWorkload(api), { guardMs: 5_000 });
+    const workload = new Workload(api.url, await prepareWorkload(api), {
+      guardMs: 5_000,
+    });
     await workload.throughOutage(api.stack.store);
 
     expectOnlyAnswers(workload, ['service_unavailable']);

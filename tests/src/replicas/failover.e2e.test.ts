@@ -17,7 +17,11 @@ import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stockedPet } from '../support/catalogue.js';
 import { databaseNames } from '../support/databases.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import {
+  startTestStack,
+  unthrottled,
+  type TestStack,
+} from '../support/test-stack.js';
 
 /**
  * "Users outgrow one machine": the stack on a replica set of three mongod processes, orders
@@ -47,11 +51,25 @@ async function startMember(): Promise<Member> {
   folders.push(dbPath);
   const args = [
     ...['--port', String(port), '--bind_ip', '127.0.0.1', '--nounixsocket'],
-    ...['--dbpath', dbPath, '--replSet', SET, '--wiredTigerCacheSizeGB', '0.25'],
-    ...['--oplogSize', '128', '--setParameter', 'diagnosticDataCollectionEnabled=false'],
+    ...[
+      '--dbpath',
+      dbPath,
+      '--replSet',
+      SET,
+      '--wiredTigerCacheSizeGB',
+      '0.25',
+    ],
+    ...[
+      '--oplogSize',
+      '128',
+      '--setParameter',
+      'diagnosticDataCollectionEnabled=false',
+    ],
     ...['--setParameter', 'transactionLifetimeLimitSeconds=6'],
   ];
-  const process = spawnGuarded(await mongodBinary(), args, { output: 'ignore' });
+  const process = spawnGuarded(await mongodBinary(), args, {
+    output: 'ignore',
+  });
   const host = `127.0.0.1:${port}`;
   // The set can be initiated only once every member listens.
   const direct = new MongoClient(`mongodb://${host}/?directConnection=true`, {
@@ -65,11 +83,14 @@ async function startMember(): Promise<Member> {
   return { host, process };
 }
 
-const setUri = () => `mongodb://${members.map(({ host }) => host).join(',')}/?replicaSet=${SET}`;
+const setUri = () =>
+  `mongodb://${members.map(({ host }) => host).join(',')}/?replicaSet=${SET}`;
 
 /** The primary's host and process id, once the set has one. */
 async function primary(): Promise<{ host: string; pid: number }> {
-  const client = new MongoClient(setUri(), { serverSelectionTimeoutMS: 60_000 });
+  const client = new MongoClient(setUri(), {
+    serverSelectionTimeoutMS: 60_000,
+  });
   try {
     const admin = client.db('admin');
     const { primary: host } = await admin.command({ hello: 1 });
@@ -81,14 +102,21 @@ async function primary(): Promise<{ host: string; pid: number }> {
 }
 
 beforeAll(async () => {
-  members.push(...(await Promise.all([startMember(), startMember(), startMember()])));
+  members.push(
+    ...(await Promise.all([startMember(), startMember(), startMember()])),
+  );
   const [first] = members;
-  const direct = new MongoClient(`mongodb://${first!.host}/?directConnection=true`, {
-    serverSelectionTimeoutMS: 30_000,
-  });
+  const direct = new MongoClient(
+    `mongodb://${first!.host}/?directConnection=true`,
+    {
+      serverSelectionTimeoutMS: 30_000,
+    },
+  );
   try {
     const hosts = members.map(({ host }, _id) => ({ _id, host }));
-    await direct.db('admin').command({ replSetInitiate: { _id: SET, members: hosts } });
+    await direct
+      .db('admin')
+      .command({ replSetInitiate: { _id: SET, members: hosts } });
   } finally {
     await direct.close();
   }
@@ -99,7 +127,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.[Symbol.asyncDispose]();
   await Promise.all(members.map(({ process }) => stopGuarded(process)));
-  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
+  await Promise.all(
+    folders.map((folder) => rm(folder, { recursive: true, force: true })),
+  );
 });
 
 interface Attempt {
@@ -110,12 +140,15 @@ interface Attempt {
 describe('the primary of a three-member replica set killed under order load', () => {
   it('loses no acknowledged order, gives no id twice, and takes orders again within 15 s', async () => {
     const { petId } = await stockedPet(api.admin, 1_000_000);
-    const customers = await Promise.all(Array.from({ length: CUSTOMERS }, () => api.signUp()));
+    const customers = await Promise.all(
+      Array.from({ length: CUSTOMERS }, () => api.signUp()),
+    );
     const attempts: Attempt[] = [];
     const placed = new Map<string, number>();
     const kill = { at: Number.POSITIVE_INFINITY };
     let orders = 0;
-    const done = () => orders >= MAX_ORDERS || Date.now() - kill.at > AFTER_KILL_MS;
+    const done = () =>
+      orders >= MAX_ORDERS || Date.now() - kill.at > AFTER_KILL_MS;
 
     const customer = async ({ apiKey }: { apiKey: string }) => {
       while (!done()) {
@@ -166,7 +199,10 @@ describe('the primary of a three-member replica set killed under order load', ()
       const stored = await client
         .db(databaseNames.store)
         .collection('orders')
-        .find({ _id: { $in: ids as never[] } }, { readConcern: { level: 'majority' } })
+        .find(
+          { _id: { $in: ids as never[] } },
+          { readConcern: { level: 'majority' } },
+        )
         .toArray();
       expect(stored).toHaveLength(ids.length);
     } finally {

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { contract, contractOperations, createPetstoreClient } from '@petstore/contract';
+import {
+  contract,
+  contractOperations,
+  createPetstoreClient,
+} from '@petstore/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callHttp } from '@petstore/testkit';
 import { ok, stockedPet } from '../support/catalogue.js';
@@ -18,7 +22,9 @@ const api = testStackForFile(
 let gateways: [string, string];
 
 beforeAll(() => {
-  const [first, second] = api.stack.replicas.gateway.map((gateway) => gateway.url);
+  const [first, second] = api.stack.replicas.gateway.map(
+    (gateway) => gateway.url,
+  );
   if (!first || !second) throw new Error('two gateways expected');
   gateways = [first, second];
 });
@@ -53,16 +59,24 @@ describe('two gateways, two pets and two stores on one database', () => {
       );
       const answers = await Promise.all(
         Array.from({ length: 40 }, (_, index) =>
-          customers[index % 2]!.orders.placeOrder({ body: { petId, quantity: 1 } }),
+          customers[index % 2]!.orders.placeOrder({
+            body: { petId, quantity: 1 },
+          }),
         ),
       );
       const placed = answers.filter((answer) => answer.status === 201);
       expect(placed).toHaveLength(10);
-      expect(answers.filter((answer) => answer.status === 409)).toHaveLength(30);
-      const ids = placed.map((answer) => (answer.status === 201 ? answer.body.id : undefined));
+      expect(answers.filter((answer) => answer.status === 409)).toHaveLength(
+        30,
+      );
+      const ids = placed.map((answer) =>
+        answer.status === 201 ? answer.body.id : undefined,
+      );
       expect(new Set(ids).size).toBe(10);
       const stock = ok(
-        await api.admin.inventory.getInventoryItem({ params: { petId: String(petId) } }),
+        await api.admin.inventory.getInventoryItem({
+          params: { petId: String(petId) },
+        }),
         200,
       );
       expect(stock.body.quantity).toBe(0);
@@ -79,7 +93,9 @@ describe('two gateways, two pets and two stores on one database', () => {
         }),
       ),
     );
-    expect(categories.map((answer) => answer.status)).toEqual(Array(20).fill(201));
+    expect(categories.map((answer) => answer.status)).toEqual(
+      Array(20).fill(201),
+    );
     const categoryIds = categories.map((answer) => ok(answer, 201).body.id);
     expect(new Set(categoryIds).size).toBe(20);
 
@@ -91,21 +107,33 @@ describe('two gateways, two pets and two stores on one database', () => {
       ),
     );
     expect(pets.map((answer) => answer.status)).toEqual(Array(40).fill(201));
-    expect(new Set(pets.map((answer) => ok(answer, 201).body.id)).size).toBe(40);
+    expect(new Set(pets.map((answer) => ok(answer, 201).body.id)).size).toBe(
+      40,
+    );
   });
 
   it('refuses a key revoked on one gateway on the other: at once for keys and messages, within 1 s for every operation', async () => {
     const { apiKey } = await api.signUp();
     // The second gateway knows the key (it is in its cache) before the revocation.
     expect((await through(1, apiKey).accounts.getMe()).status).toBe(200);
-    expect((await through(1, apiKey).pets.listPets({ query: {} })).status).toBe(200);
+    expect((await through(1, apiKey).pets.listPets({ query: {} })).status).toBe(
+      200,
+    );
     const keys = ok(await through(0, apiKey).accounts.listKeys(), 200);
     const [key] = keys.body;
-    ok(await through(0, apiKey).accounts.revokeKey({ params: { keyId: key!.id } }), 204);
+    ok(
+      await through(0, apiKey).accounts.revokeKey({
+        params: { keyId: key!.id },
+      }),
+      204,
+    );
 
     const onSecond = through(1, apiKey);
     expect((await onSecond.accounts.createKey()).status).toBe(401);
-    expect((await onSecond.messages.sendMessage({ body: { message: 'after' } })).status).toBe(401);
+    expect(
+      (await onSecond.messages.sendMessage({ body: { message: 'after' } }))
+        .status,
+    ).toBe(401);
 
     await sleep(REVOCATION_BOUND_MS);
     const params = {
@@ -120,10 +148,18 @@ describe('two gateways, two pets and two stores on one database', () => {
     for (const { route, metadata } of contractOperations(contract.v2)) {
       if (metadata.auth !== 'key') continue;
       for (const gateway of gateways) {
-        const answer = await callHttp(gateway, route.method, fillPath(route.path, params), {
-          apiKey,
-        });
-        expect(answer.status, `${route.method} ${route.path} on ${gateway}`).toBe(401);
+        const answer = await callHttp(
+          gateway,
+          route.method,
+          fillPath(route.path, params),
+          {
+            apiKey,
+          },
+        );
+        expect(
+          answer.status,
+          `${route.method} ${route.path} on ${gateway}`,
+        ).toBe(401);
       }
     }
   });
@@ -132,7 +168,9 @@ describe('two gateways, two pets and two stores on one database', () => {
     const { apiKey } = await api.signUp();
     const posted = await Promise.all(
       Array.from({ length: 60 }, (_, index) =>
-        through(index, apiKey).messages.sendMessage({ body: { message: `message ${index}` } }),
+        through(index, apiKey).messages.sendMessage({
+          body: { message: `message ${index}` },
+        }),
       ),
     );
     const ids = posted.map((answer) => ok(answer, 202).body.id);
@@ -154,14 +192,21 @@ describe('two gateways, two pets and two stores on one database', () => {
     const { apiKey } = await api.signUp();
     const headers = { 'idempotency-key': randomUUID() };
     const send = (index: number) =>
-      through(index, apiKey).messages.sendMessage({ headers, body: { message: 'sent once' } });
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => send(index)));
+      through(index, apiKey).messages.sendMessage({
+        headers,
+        body: { message: 'sent once' },
+      });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => send(index)),
+    );
     const ids = new Set(answers.map((answer) => ok(answer, 202).body.id));
     expect(ids.size).toBe(1);
     const [id] = ids;
     await expect
       .poll(async () => {
-        const answer = await through(0, apiKey).messages.getMessage({ params: { messageId: id! } });
+        const answer = await through(0, apiKey).messages.getMessage({
+          params: { messageId: id! },
+        });
         return answer.status === 200 ? answer.body.status : answer.status;
       })
       .toBe('delivered');
@@ -174,10 +219,13 @@ describe('two gateways, two pets and two stores on one database', () => {
     const { petId } = await stockedPet(api.admin, 1);
     const customer = through(0, (await api.signUp()).apiKey);
     const pets = (await api.databases()).db('petstore_pets').collection('pets');
-    const statusHeld = async () => (await pets.findOne({ _id: petId as never }))?.status as unknown;
+    const statusHeld = async () =>
+      (await pets.findOne({ _id: petId as never }))?.status as unknown;
     const stalled = api.stack.replicas.pets[0]!;
     const pushesSeen = () =>
-      api.logsOf(stalled.name).filter((line) => line.includes(`/internal/pets/${petId}/status`))
+      api
+        .logsOf(stalled.name)
+        .filter((line) => line.includes(`/internal/pets/${petId}/status`))
         .length;
     const before = pushesSeen();
     await stalled.signal('SIGSTOP');
@@ -185,11 +233,22 @@ describe('two gateways, two pets and two stores on one database', () => {
       // Every order and cancel moves the status between pending and available; a push that
       // goes to the stalled replica first waits there, times out, and the other replica takes it.
       for (let round = 0; round < 4; round++) {
-        const order = ok(await customer.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
-        ok(await customer.orders.cancelOrder({ params: { orderId: String(order.body.id) } }), 204);
+        const order = ok(
+          await customer.orders.placeOrder({ body: { petId, quantity: 1 } }),
+          201,
+        );
+        ok(
+          await customer.orders.cancelOrder({
+            params: { orderId: String(order.body.id) },
+          }),
+          204,
+        );
       }
       // Last, sold: the one status none of the held pushes carries.
-      const order = ok(await customer.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
+      const order = ok(
+        await customer.orders.placeOrder({ body: { petId, quantity: 1 } }),
+        201,
+      );
       ok(
         await api.admin.orders.updateOrder({
           params: { orderId: String(order.body.id) },
@@ -205,7 +264,9 @@ describe('two gateways, two pets and two stores on one database', () => {
     await expect.poll(pushesSeen, { timeout: 20_000 }).toBeGreaterThan(before);
     await expect.poll(() => api.stack.replicas.pets[0]!.running).toBe(true);
     const derived = ok(
-      await api.admin.inventory.getInventoryItem({ params: { petId: String(petId) } }),
+      await api.admin.inventory.getInventoryItem({
+        params: { petId: String(petId) },
+      }),
       200,
     ).body.status;
     expect(derived).toBe('sold');
@@ -236,16 +297,22 @@ describe('one key through two gateways', () => {
       },
       { replicas: { gateway: 2 } },
     );
-    const [first, second] = limited.stack.replicas.gateway.map((gateway) => gateway.url);
+    const [first, second] = limited.stack.replicas.gateway.map(
+      (gateway) => gateway.url,
+    );
     const { apiKey } = await limited.signUp();
     const statuses = [];
     for (let index = 0; index < 60; index++) {
       const gateway = index % 2 === 0 ? first! : second!;
-      statuses.push((await callHttp(gateway, 'GET', '/v1/accounts/me', { apiKey })).status);
+      statuses.push(
+        (await callHttp(gateway, 'GET', '/v1/accounts/me', { apiKey })).status,
+      );
     }
     const accepted = statuses.filter((status) => status === 200).length;
     expect(accepted).toBeGreaterThanOrEqual(20);
     expect(accepted).toBeLessThanOrEqual(20 * 1.3);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(60 - accepted);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(
+      60 - accepted,
+    );
   });
 });

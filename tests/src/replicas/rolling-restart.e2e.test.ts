@@ -61,7 +61,9 @@ describe('a rolling restart of every process, one at a time, under load', () => 
   it('answers every request 2xx', async () => {
     const { petId } = await stockedPet(api.admin, 1_000_000);
     const { apiKey } = await api.signUp();
-    const gateways = readyGateways(api.stack.replicas.gateway.map((gateway) => gateway.url));
+    const gateways = readyGateways(
+      api.stack.replicas.gateway.map((gateway) => gateway.url),
+    );
     const outcomes = new Map<string, number>();
     let sent = 0;
     let loading = true;
@@ -81,12 +83,19 @@ describe('a rolling restart of every process, one at a time, under load', () => 
           // Orders carry an Idempotency-Key, so the gateway may send one again to another
           // replica when the one it chose dropped the connection while stopping.
           order
-            ? { apiKey, body: { petId, quantity: 1 }, headers: { 'Idempotency-Key': randomUUID() } }
+            ? {
+                apiKey,
+                body: { petId, quantity: 1 },
+                headers: { 'Idempotency-Key': randomUUID() },
+              }
             : { apiKey },
         ).then(
           ({ status, body }) =>
-            status < 300 ? String(status) : `${status} ${(body as { message?: string }).message}`,
-          (error: unknown) => `error: ${error instanceof Error ? error.message : String(error)}`,
+            status < 300
+              ? String(status)
+              : `${status} ${(body as { message?: string }).message}`,
+          (error: unknown) =>
+            `error: ${error instanceof Error ? error.message : String(error)}`,
         );
         outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
       }
@@ -99,7 +108,10 @@ describe('a rolling restart of every process, one at a time, under load', () => 
         await process.start();
         // Back in rotation before the next one goes.
         await expect
-          .poll(async () => (await callHttp(process.url, 'GET', '/ready')).status, ROTATION_WAIT)
+          .poll(
+            async () => (await callHttp(process.url, 'GET', '/ready')).status,
+            ROTATION_WAIT,
+          )
           .toBe(200);
         if (gateway.includes(process)) {
           await vi.waitUntil(() => gateways.has(process.url), ROTATION_WAIT);
@@ -117,7 +129,9 @@ describe('a rolling restart of every process, one at a time, under load', () => 
       JSON.stringify(answered),
     ).toBe(true);
     // Every process served again once restarted.
-    for (const url of api.stack.replicas.gateway.map((process) => process.url)) {
+    for (const url of api.stack.replicas.gateway.map(
+      (process) => process.url,
+    )) {
       expect((await callHttp(url, 'GET', '/ready?deep=true')).status).toBe(200);
     }
     ok(await api.admin.pets.getPet({ params: { petId: String(petId) } }), 200);

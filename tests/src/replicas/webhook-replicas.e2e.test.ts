@@ -40,7 +40,10 @@ describe('webhooks with two gateways and two stores', () => {
     const ordered: number[] = [];
     for (let index = 0; index < 5; index++) {
       const customer = customers[index % customers.length]!;
-      const placed = ok(await customer.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
+      const placed = ok(
+        await customer.orders.placeOrder({ body: { petId, quantity: 1 } }),
+        201,
+      );
       ordered.push(Number(placed.body.id));
     }
     await expect.poll(() => receiver.receipts.length).toBeGreaterThan(0);
@@ -59,16 +62,25 @@ describe('webhooks with two gateways and two stores', () => {
     await delivering.signal('SIGKILL');
 
     await expect
-      .poll(() => new Set(receiver.events('order.created').map(({ data }) => data.id)).size, {
-        timeout: 20_000,
-      })
+      .poll(
+        () =>
+          new Set(receiver.events('order.created').map(({ data }) => data.id))
+            .size,
+        {
+          timeout: 20_000,
+        },
+      )
       .toBe(ordered.length);
     // An interrupted delivery is sent again, once; no event goes out more than twice.
-    const ids = receiver.receipts.map(({ headers }) => String(headers['webhook-id']));
+    const ids = receiver.receipts.map(({ headers }) =>
+      String(headers['webhook-id']),
+    );
     const times = new Map<string, number>();
     for (const id of ids) times.set(id, (times.get(id) ?? 0) + 1);
     expect(times.get(ids[0]!)).toBe(2);
     expect(Math.max(...times.values())).toBeLessThanOrEqual(2);
-    expect(new Set(receiver.events().map(({ data }) => data.id))).toEqual(new Set(ordered));
+    expect(new Set(receiver.events().map(({ data }) => data.id))).toEqual(
+      new Set(ordered),
+    );
   });
 });

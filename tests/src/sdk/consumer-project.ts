@@ -1,11 +1,22 @@
-import { copyFile, mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  realpath,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { runProgram as run } from '../support/run-program.js';
 
-export const workspaceRoot = fileURLToPath(new URL('../../../', import.meta.url));
+export const workspaceRoot = fileURLToPath(
+  new URL('../../../', import.meta.url),
+);
 const tests = join(workspaceRoot, 'tests');
 const clientPackage = join(workspaceRoot, 'packages/client');
 const consumers = fileURLToPath(new URL('./consumers/', import.meta.url));
@@ -31,7 +42,11 @@ const ways: Record<ConsumerKind, Way> = {
   // TypeScript 6 deprecates it (7 removes it) and compiles with it only when told to.
   cjs: {
     source: 'consumer.cts',
-    compilerOptions: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' },
+    compilerOptions: {
+      module: 'commonjs',
+      moduleResolution: 'node10',
+      ignoreDeprecations: '6.0',
+    },
   },
   // The same ESM declarations as above, checked there already (with @types/node, the costliest part).
   bundled: {
@@ -88,14 +103,32 @@ export class ConsumerProject implements AsyncDisposable {
     try {
       const packed = join(dir, 'packed');
       await mkdir(packed);
-      await run('pnpm', ['pack', '--pack-destination', packed], { cwd: clientPackage });
-      const [tarball] = (await readdir(packed)).filter((name) => name.endsWith('.tgz'));
-      if (!tarball) throw new Error(`[sdk] pnpm pack left no tarball in ${packed}`);
+      await run('pnpm', ['pack', '--pack-destination', packed], {
+        cwd: clientPackage,
+      });
+      const [tarball] = (await readdir(packed)).filter((name) =>
+        name.endsWith('.tgz'),
+      );
+      if (!tarball)
+        throw new Error(`[sdk] pnpm pack left no tarball in ${packed}`);
       const project = new ConsumerProject(dir, join(packed, tarball));
-      const manifest = { name: 'petstore-sdk-consumer', version: '0.0.0', private: true };
-      await writeFile(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+      const manifest = {
+        name: 'petstore-sdk-consumer',
+        version: '0.0.0',
+        private: true,
+      };
+      await writeFile(
+        join(dir, 'package.json'),
+        JSON.stringify(manifest, null, 2),
+      );
       // The tarball has no dependencies: nothing is fetched, from the registry or elsewhere.
-      const install = ['install', '--no-audit', '--no-fund', '--offline', project.tarball];
+      const install = [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--offline',
+        project.tarball,
+      ];
       await run('npm', install, { cwd: dir, env: plainEnv() });
       return project;
     } catch (error) {
@@ -134,25 +167,36 @@ export class ConsumerProject implements AsyncDisposable {
       },
       files: [source],
     };
-    await writeFile(join(folder, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
-    const trace = await run(process.execPath, [tsc, '-p', folder, '--traceResolution']).catch(
-      async () => {
-        // The trace drowns the errors: the same compile again without it says only those.
-        const errors = await run(process.execPath, [tsc, '-p', folder]).catch(
-          (error: Error) => error.message,
-        );
-        throw new Error(`[sdk] the ${kind} consumer does not compile: ${errors}`);
-      },
+    await writeFile(
+      join(folder, 'tsconfig.json'),
+      JSON.stringify(tsconfig, null, 2),
     );
-    const typesFrom = /Module name '@petstore\/client' was successfully resolved to '([^']+)'/.exec(
-      trace,
-    )?.[1];
-    if (!typesFrom) throw new Error(`[sdk] tsc did not resolve @petstore/client for ${kind}`);
+    const trace = await run(process.execPath, [
+      tsc,
+      '-p',
+      folder,
+      '--traceResolution',
+    ]).catch(async () => {
+      // The trace drowns the errors: the same compile again without it says only those.
+      const errors = await run(process.execPath, [tsc, '-p', folder]).catch(
+        (error: Error) => error.message,
+      );
+      throw new Error(`[sdk] the ${kind} consumer does not compile: ${errors}`);
+    });
+    const typesFrom =
+      /Module name '@petstore\/client' was successfully resolved to '([^']+)'/.exec(
+        trace,
+      )?.[1];
+    if (!typesFrom)
+      throw new Error(`[sdk] tsc did not resolve @petstore/client for ${kind}`);
     if (kind !== 'bundled') {
       const entry = join(folder, 'dist', source.replace(/\.(m|c)ts$/, '.$1js'));
       return { kind, entry, typesFrom };
     }
-    const bundle = await this.bundle(join(folder, source), join(folder, 'dist/consumer.cjs'));
+    const bundle = await this.bundle(
+      join(folder, source),
+      join(folder, 'dist/consumer.cjs'),
+    );
     return { kind, entry: bundle.file, typesFrom };
   }
 
@@ -175,23 +219,42 @@ export class ConsumerProject implements AsyncDisposable {
       skipLibCheck: false,
     };
     const tsconfig = { compilerOptions, files: [name] };
-    await writeFile(join(folder, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+    await writeFile(
+      join(folder, 'tsconfig.json'),
+      JSON.stringify(tsconfig, null, 2),
+    );
     await run(process.execPath, [tsc, '-p', folder]).catch((error: Error) => {
-      throw new Error(`[sdk] ${name} does not compile for the browser: ${error.message}`);
+      throw new Error(
+        `[sdk] ${name} does not compile for the browser: ${error.message}`,
+      );
     });
   }
 
   /** Copies a program from consumers/ into the project and bundles it. */
-  async bundleProgram(name: string, platform: BundlePlatform = 'node'): Promise<Bundle> {
+  async bundleProgram(
+    name: string,
+    platform: BundlePlatform = 'node',
+  ): Promise<Bundle> {
     const folder = join(this.dir, 'programs');
     await mkdir(folder, { recursive: true });
     await copyFile(join(consumers, name), join(folder, name));
-    const output = name.replace(/\.ts$/, platform === 'node' ? '.cjs' : `.${platform}.js`);
-    return this.bundle(join(folder, name), join(folder, 'dist', output), platform);
+    const output = name.replace(
+      /\.ts$/,
+      platform === 'node' ? '.cjs' : `.${platform}.js`,
+    );
+    return this.bundle(
+      join(folder, name),
+      join(folder, 'dist', output),
+      platform,
+    );
   }
 
   /** esbuild --bundle --minify --platform=<platform>, resolving from the project. */
-  async bundle(entry: string, outfile: string, platform: BundlePlatform = 'node'): Promise<Bundle> {
+  async bundle(
+    entry: string,
+    outfile: string,
+    platform: BundlePlatform = 'node',
+  ): Promise<Bundle> {
     const { metafile } = await build({
       entryPoints: [entry],
       outfile,

@@ -13,7 +13,9 @@ interface Waiter {
 function parse(text: string): Line {
   try {
     const value = JSON.parse(text) as unknown;
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : text;
+    return typeof value === 'object' && value !== null
+      ? (value as Record<string, unknown>)
+      : text;
   } catch {
     return text;
   }
@@ -33,7 +35,9 @@ export class ConsumerRun implements AsyncDisposable {
   readonly exited: Promise<number | null>;
 
   constructor(file: string, env: NodeJS.ProcessEnv) {
-    this.#child = spawnGuarded(process.execPath, [file], { env: { ...process.env, ...env } });
+    this.#child = spawnGuarded(process.execPath, [file], {
+      env: { ...process.env, ...env },
+    });
     let partial = '';
     this.#child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       const texts = (partial + chunk).split('\n');
@@ -47,7 +51,8 @@ export class ConsumerRun implements AsyncDisposable {
       this.#child.once('close', (code) => {
         if (partial) this.#take(parse(partial));
         this.#closed = true;
-        for (const waiter of this.#waiters.splice(0)) waiter.reject(this.#ended(code));
+        for (const waiter of this.#waiters.splice(0))
+          waiter.reject(this.#ended(code));
         resolve(code);
       });
     });
@@ -58,14 +63,17 @@ export class ConsumerRun implements AsyncDisposable {
     const printed = this.lines.find(matches);
     if (printed !== undefined) return Promise.resolve(printed);
     if (this.#closed) return Promise.reject(this.#ended(this.#child.exitCode));
-    return new Promise((resolve, reject) => this.#waiters.push({ matches, resolve, reject }));
+    return new Promise((resolve, reject) =>
+      this.#waiters.push({ matches, resolve, reject }),
+    );
   }
 
   /** The value under `key` of the last line, once the program has ended well. */
   async result(key: string): Promise<unknown> {
     const code = await this.exited;
     const last = this.lines.at(-1);
-    if (code !== 0 || typeof last !== 'object' || !(key in last)) throw this.#ended(code);
+    if (code !== 0 || typeof last !== 'object' || !(key in last))
+      throw this.#ended(code);
     return last[key];
   }
 
@@ -80,7 +88,9 @@ export class ConsumerRun implements AsyncDisposable {
 
   #ended(code: number | null): Error {
     const stdout = this.lines.map((line) => JSON.stringify(line)).join('\n');
-    return new Error(`[sdk] the consumer ended (${code}):\n${stdout}\n${this.#stderr}`);
+    return new Error(
+      `[sdk] the consumer ended (${code}):\n${stdout}\n${this.#stderr}`,
+    );
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

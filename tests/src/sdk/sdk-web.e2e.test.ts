@@ -7,7 +7,11 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchPage } from '../support/browser.js';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import {
+  startTestStack,
+  unthrottled,
+  type TestStack,
+} from '../support/test-stack.js';
 import { ConsumerProject, type Bundle } from './consumer-project.js';
 import type { WebInput, WebReport } from './consumers/web-program.js';
 
@@ -31,10 +35,13 @@ const petIds: number[] = [];
 async function serveSite(made: ConsumerProject): Promise<ServedHttp> {
   program = await made.bundleProgram('web-program.ts', 'browser');
   const script = await readFile(program.file, 'utf8');
-  const page = '<!doctype html><title>Petstore</title><script src="/web-program.js"></script>';
+  const page =
+    '<!doctype html><title>Petstore</title><script src="/web-program.js"></script>';
   return serveHttp((req, res) => {
     const isScript = req.url === '/web-program.js';
-    res.writeHead(200, { 'content-type': isScript ? 'text/javascript' : 'text/html' });
+    res.writeHead(200, {
+      'content-type': isScript ? 'text/javascript' : 'text/html',
+    });
     res.end(isScript ? script : page);
   });
 }
@@ -44,8 +51,19 @@ function signedDelivery(): WebInput['delivery'] {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const id = `evt_web${Date.now()}`;
   const timestamp = new Date();
-  const data = { id: 1, petId: 1, quantity: 1, shipDate: timestamp.toISOString(), complete: false };
-  const body = JSON.stringify({ id, type: 'order.created', timestamp: data.shipDate, data });
+  const data = {
+    id: 1,
+    petId: 1,
+    quantity: 1,
+    shipDate: timestamp.toISOString(),
+    complete: false,
+  };
+  const body = JSON.stringify({
+    id,
+    type: 'order.created',
+    timestamp: data.shipDate,
+    data,
+  });
   const headers = {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
@@ -60,9 +78,14 @@ beforeAll(async () => {
   api = await startTestStack({ ...unthrottled, CORS_ORIGINS: site.url });
   const customer = await api.signUp();
   const name = `SDK web ${Date.now()}`;
-  const categoryId = ok(await api.admin.categories.createCategory({ body: { name } }), 201).body.id;
+  const categoryId = ok(
+    await api.admin.categories.createCategory({ body: { name } }),
+    201,
+  ).body.id;
   for (const pet of ['Ada', 'Bo', 'Cy']) {
-    const created = await api.admin.pets.createPet({ body: { name: pet, categoryId } });
+    const created = await api.admin.pets.createPet({
+      body: { name: pet, categoryId },
+    });
     petIds.push(ok(created, 201).body.id);
   }
   const { petId } = await stockedPet(api.admin, STOCK);
@@ -108,19 +131,27 @@ function expectReport(report: WebReport): void {
     headerRequestId: report.error.requestId,
     rateLimitRemaining: expect.stringMatching(/^\d+$/) as string,
   });
-  expect(report.webhook).toEqual({ type: 'order.created', tampered: 'PetstoreWebhookError' });
+  expect(report.webhook).toEqual({
+    type: 'order.created',
+    tampered: 'PetstoreWebhookError',
+  });
 }
 
 describe('@petstore/client bundled for the browser', () => {
   it('bundles a program that only lists pets into at most 30 KiB without a node: import', async () => {
-    const bundle = await expectProject().bundleProgram('list-pets.ts', 'browser');
+    const bundle = await expectProject().bundleProgram(
+      'list-pets.ts',
+      'browser',
+    );
     console.log(
       `[sdk] list-pets.ts bundled (esbuild --bundle --minify --platform=browser): ${bundle.bytes} bytes, ` +
         `${(bundle.bytes / 1024).toFixed(1)} KiB of a ${SIZE_BUDGET / 1024} KiB budget`,
     );
-    expect(bundle.inputs.some((file) => file.startsWith('node_modules/@petstore/client/'))).toBe(
-      true,
-    );
+    expect(
+      bundle.inputs.some((file) =>
+        file.startsWith('node_modules/@petstore/client/'),
+      ),
+    ).toBe(true);
     expect(bundle.inputs.filter((file) => file.startsWith('..'))).toEqual([]);
     expect(bundle.bytes).toBeLessThanOrEqual(SIZE_BUDGET);
     for (const file of [bundle.file, program.file]) {
@@ -129,7 +160,9 @@ describe('@petstore/client bundled for the browser', () => {
   });
 
   it('typechecks a browser program with the DOM types only, without Node types', async () => {
-    await expect(expectProject().typecheckForBrowser('web-program.ts')).resolves.toBeUndefined();
+    await expect(
+      expectProject().typecheckForBrowser('web-program.ts'),
+    ).resolves.toBeUndefined();
   });
 
   it('lists, orders once per key, reads errors and headers, checks a webhook, in Chromium', async () => {
@@ -144,16 +177,22 @@ describe('@petstore/client bundled for the browser', () => {
 
     const report = await page.evaluate(
       (given) =>
-        (globalThis as unknown as { runPetstore(i: WebInput): Promise<WebReport> }).runPetstore(
-          given,
-        ),
+        (
+          globalThis as unknown as {
+            runPetstore(i: WebInput): Promise<WebReport>;
+          }
+        ).runPetstore(given),
       input,
     );
 
     expectReport(report);
     // Every call crossed origins: the page's is not the API's.
-    expect(new URL(site?.url ?? '').origin).not.toBe(new URL(input.baseUrl).origin);
-    expect(watch.requests.filter((url) => url.startsWith(input.baseUrl)).length).toBeGreaterThan(5);
+    expect(new URL(site?.url ?? '').origin).not.toBe(
+      new URL(input.baseUrl).origin,
+    );
+    expect(
+      watch.requests.filter((url) => url.startsWith(input.baseUrl)).length,
+    ).toBeGreaterThan(5);
     expect(uncaught).toEqual([]);
   });
 
@@ -177,14 +216,20 @@ describe('@petstore/client bundled for the browser', () => {
       console,
     };
     const context = createContext({ ...web });
-    runInContext(await readFile(program.file, 'utf8'), context, { filename: 'web-program.js' });
-    const { runPetstore } = context as { runPetstore: (i: WebInput) => Promise<WebReport> };
+    runInContext(await readFile(program.file, 'utf8'), context, {
+      filename: 'web-program.js',
+    });
+    const { runPetstore } = context as {
+      runPetstore: (i: WebInput) => Promise<WebReport>;
+    };
 
-    const report = JSON.parse(JSON.stringify(await runPetstore(input))) as WebReport;
+    const report = JSON.parse(
+      JSON.stringify(await runPetstore(input)),
+    ) as WebReport;
 
-    expect(runInContext('typeof require + typeof process + typeof Buffer', context)).toBe(
-      'undefinedundefinedundefined',
-    );
+    expect(
+      runInContext('typeof require + typeof process + typeof Buffer', context),
+    ).toBe('undefinedundefinedundefined');
     expectReport(report);
   });
 });

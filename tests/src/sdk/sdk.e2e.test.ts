@@ -1,7 +1,15 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  describe,
+  expect,
+  it,
+  vi,
+} from 'vitest';
 import { ok, stockedPet } from '../support/catalogue.js';
 import { testStackForFile } from '../support/stack-for-file.js';
 import { unthrottled } from '../support/test-stack.js';
@@ -50,7 +58,9 @@ const runs: ConsumerRun[] = [];
 async function consumerProject(): Promise<ConsumerProject> {
   project = await ConsumerProject.create();
   const made = project;
-  const compiling = kinds.map(async (kind) => compiled.set(kind, await made.compile(kind)));
+  const compiling = kinds.map(async (kind) =>
+    compiled.set(kind, await made.compile(kind)),
+  );
   // All settle before a failure is thrown: no compiler is left writing to a project removed.
   await Promise.allSettled(compiling);
   await Promise.all(compiling);
@@ -58,12 +68,19 @@ async function consumerProject(): Promise<ConsumerProject> {
 }
 
 /** A customer, the pets and stock the consumers need, and a delivery to verify. */
-async function shop(): Promise<Omit<ConsumerInput, 'hangingUrl' | 'deliveryPath'> & Delivery> {
+async function shop(): Promise<
+  Omit<ConsumerInput, 'hangingUrl' | 'deliveryPath'> & Delivery
+> {
   const customer = await api.signUp();
   const name = `SDK pages ${Date.now()}`;
-  const categoryId = ok(await api.admin.categories.createCategory({ body: { name } }), 201).body.id;
+  const categoryId = ok(
+    await api.admin.categories.createCategory({ body: { name } }),
+    201,
+  ).body.id;
   for (const pet of ['Ada', 'Bo', 'Cy', 'Di', 'Ed']) {
-    const created = await api.admin.pets.createPet({ body: { name: pet, categoryId } });
+    const created = await api.admin.pets.createPet({
+      body: { name: pet, categoryId },
+    });
     petIds.push(ok(created, 201).body.id);
   }
   const scarce = await stockedPet(api.admin, STOCK);
@@ -72,7 +89,10 @@ async function shop(): Promise<Omit<ConsumerInput, 'hangingUrl' | 'deliveryPath'
   receiver = await WebhookReceiver.start();
   const hooks = receiver;
   const body = { url: hooks.url, events: ['order.created' as const] };
-  const hook = ok(await customer.api.webhooks.createWebhook({ body }), 201).body;
+  const hook = ok(
+    await customer.api.webhooks.createWebhook({ body }),
+    201,
+  ).body;
   const placed = await customer.api.orders.placeOrder({
     body: { petId: plenty.petId, quantity: 1 },
   });
@@ -80,11 +100,15 @@ async function shop(): Promise<Omit<ConsumerInput, 'hangingUrl' | 'deliveryPath'
   if (id === undefined) throw new Error('[sdk] an order without an id');
   orderId = id;
   const receipt = await vi.waitFor(
-    () => hooks.receipts[0] ?? Promise.reject(new Error('[sdk] no delivery yet')),
+    () =>
+      hooks.receipts[0] ?? Promise.reject(new Error('[sdk] no delivery yet')),
     { timeout: 20_000, interval: 100 },
   );
   const headers = Object.fromEntries(
-    Object.entries(receipt.headers).map(([header, value]) => [header, String(value)]),
+    Object.entries(receipt.headers).map(([header, value]) => [
+      header,
+      String(value),
+    ]),
   );
   return {
     baseUrl: api.url,
@@ -110,11 +134,16 @@ beforeAll(async () => {
   const [made, bought, server] = await Promise.all([making, shopping, serving]);
   const { body, headers, secret, ...rest } = bought;
   const deliveryPath = join(made.dir, 'delivery.json');
-  await writeFile(deliveryPath, JSON.stringify({ body, headers, secret } satisfies Delivery));
+  await writeFile(
+    deliveryPath,
+    JSON.stringify({ body, headers, secret } satisfies Delivery),
+  );
   input = { ...rest, hangingUrl: server.url, deliveryPath };
 });
 afterEach(async () => {
-  await Promise.all(runs.splice(0).map((started) => started[Symbol.asyncDispose]()));
+  await Promise.all(
+    runs.splice(0).map((started) => started[Symbol.asyncDispose]()),
+  );
   // Whatever a test did, the next one starts with the store up.
   if (!api.stack.store.running) await api.stack.store.start();
 });
@@ -136,9 +165,13 @@ function runConsumer(file: string, env: NodeJS.ProcessEnv): ConsumerRun {
   return started;
 }
 
-const attempt = (line: Line) => (typeof line === 'object' ? line.attempt : undefined);
+const attempt = (line: Line) =>
+  typeof line === 'object' ? line.attempt : undefined;
 
-const errorReport = (name: string, is: 'petstore' | 'connection' | 'timeout' | 'webhook') => ({
+const errorReport = (
+  name: string,
+  is: 'petstore' | 'connection' | 'timeout' | 'webhook',
+) => ({
   name,
   petstoreError: is === 'petstore',
   connectionError: is === 'connection' || is === 'timeout',
@@ -150,19 +183,31 @@ describe('@petstore/client packed and installed in a project outside the workspa
   it('installs from its tarball alone, and node and tsc take it from that project', async () => {
     const { dir, installedPackage } = expectProject();
     expect(relative(workspaceRoot, dir)).toMatch(/^\.\.\//);
-    const installed = (await readdir(join(dir, 'node_modules'))).filter((n) => !n.startsWith('.'));
+    const installed = (await readdir(join(dir, 'node_modules'))).filter(
+      (n) => !n.startsWith('.'),
+    );
     expect(installed).toEqual(['@petstore']);
-    const manifest = JSON.parse(await readFile(join(installedPackage, 'package.json'), 'utf8')) as {
+    const manifest = JSON.parse(
+      await readFile(join(installedPackage, 'package.json'), 'utf8'),
+    ) as {
       dependencies?: Record<string, string>;
     };
     expect(manifest.dependencies ?? {}).toEqual({});
 
-    const required = await run(process.execPath, ['-p', 'require.resolve("@petstore/client")'], {
-      cwd: dir,
-    });
+    const required = await run(
+      process.execPath,
+      ['-p', 'require.resolve("@petstore/client")'],
+      {
+        cwd: dir,
+      },
+    );
     const imported = await run(
       process.execPath,
-      ['--input-type=module', '-e', 'console.log(import.meta.resolve("@petstore/client"))'],
+      [
+        '--input-type=module',
+        '-e',
+        'console.log(import.meta.resolve("@petstore/client"))',
+      ],
       { cwd: dir },
     );
     const importedPath = fileURLToPath(imported.trim());
@@ -173,9 +218,13 @@ describe('@petstore/client packed and installed in a project outside the workspa
     // The CommonJS consumer loads the package with require, the ESM one with import.
     const cjs = await readFile(consumer('cjs').entry, 'utf8');
     expect(cjs).toContain('require("@petstore/client")');
-    expect(await readFile(consumer('esm').entry, 'utf8')).toMatch(/from '@petstore\/client'/);
+    expect(await readFile(consumer('esm').entry, 'utf8')).toMatch(
+      /from '@petstore\/client'/,
+    );
     // ESM and bundler resolution take the ESM declarations; node10 takes the CommonJS ones.
-    const typesFrom = Object.fromEntries(kinds.map((kind) => [kind, consumer(kind).typesFrom]));
+    const typesFrom = Object.fromEntries(
+      kinds.map((kind) => [kind, consumer(kind).typesFrom]),
+    );
     for (const path of Object.values(typesFrom))
       expect(path.startsWith(`${installedPackage}/`)).toBe(true);
     expect(typesFrom).toEqual({
@@ -197,7 +246,9 @@ describe('@petstore/client packed and installed in a project outside the workspa
       await api.stack.store.start();
       const report = (await started.result('report')) as Report;
 
-      const attempts = started.lines.map(attempt).filter((status) => status !== undefined);
+      const attempts = started.lines
+        .map(attempt)
+        .filter((status) => status !== undefined);
       expect(attempts.at(-1)).toBe(200);
       expect(new Set(attempts.slice(0, -1))).toEqual(new Set([503]));
       expect(report.retry).toEqual({
@@ -220,7 +271,9 @@ describe('@petstore/client packed and installed in a project outside the workspa
         code: 'insufficient_stock',
         requestId: expect.stringMatching(/\S/) as string,
       });
-      expect(report.timeout).toEqual(errorReport('PetstoreTimeoutError', 'timeout'));
+      expect(report.timeout).toEqual(
+        errorReport('PetstoreTimeoutError', 'timeout'),
+      );
       expect(report.webhook).toEqual({
         type: 'order.created',
         orderId,
@@ -236,13 +289,18 @@ describe('@petstore/client packed and installed in a project outside the workspa
       `[sdk] list-pets.ts bundled (esbuild --bundle --minify --platform=node): ${bundle.bytes} bytes, ` +
         `${(bundle.bytes / 1024).toFixed(1)} KiB of a ${SIZE_BUDGET / 1024} KiB budget`,
     );
-    expect(bundle.inputs.some((file) => file.startsWith('node_modules/@petstore/client/'))).toBe(
-      true,
-    );
+    expect(
+      bundle.inputs.some((file) =>
+        file.startsWith('node_modules/@petstore/client/'),
+      ),
+    ).toBe(true);
     expect(bundle.inputs.filter((file) => file.startsWith('..'))).toEqual([]);
     expect(bundle.bytes).toBeLessThanOrEqual(SIZE_BUDGET);
 
-    const pets = ok(await api.admin.pets.listPets({ query: { limit: 100 } }), 200).body;
+    const pets = ok(
+      await api.admin.pets.listPets({ query: { limit: 100 } }),
+      200,
+    ).body;
     const listed = runConsumer(bundle.file, {
       PETSTORE_BASE_URL: input.baseUrl,
       PETSTORE_API_KEY: input.apiKey,

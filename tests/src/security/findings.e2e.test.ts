@@ -20,8 +20,12 @@ const api = testStackForFile({
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
 });
 
-const call = (apiKey: string, method: string, path: string, options: HttpCallOptions = {}) =>
-  callHttp(api.url, method, path, { apiKey, ...options });
+const call = (
+  apiKey: string,
+  method: string,
+  path: string,
+  options: HttpCallOptions = {},
+) => callHttp(api.url, method, path, { apiKey, ...options });
 
 describe('the security review’s findings', () => {
   it('one account’s keys share one rate limit', async () => {
@@ -42,11 +46,15 @@ describe('the security review’s findings', () => {
   it('an account keeps at most 10 active keys', async () => {
     const { apiKey } = await api.signUp();
     for (let key = 2; key <= 10; key++) {
-      expect((await call(apiKey, 'POST', '/v1/accounts/me/keys')).status).toBe(201);
+      expect((await call(apiKey, 'POST', '/v1/accounts/me/keys')).status).toBe(
+        201,
+      );
     }
     const refused = await call(apiKey, 'POST', '/v1/accounts/me/keys');
     expectError(refused, 'conflict');
-    expect(refused.body).toMatchObject({ message: 'an account has at most 10 active keys' });
+    expect(refused.body).toMatchObject({
+      message: 'an account has at most 10 active keys',
+    });
   });
 
   it('an account keeps at most 16 webhooks', async () => {
@@ -60,12 +68,18 @@ describe('the security review’s findings', () => {
     }
     const refused = await subscribe();
     expectError(refused, 'conflict');
-    expect(refused.body).toMatchObject({ message: 'an account has at most 16 webhooks' });
+    expect(refused.body).toMatchObject({
+      message: 'an account has at most 16 webhooks',
+    });
   });
 
   it('refuses a ship date before year 0000 once in UTC', async () => {
     const { apiKey } = await api.signUp();
-    const order = { petId: 1, quantity: 1, shipDate: '0000-01-01T00:00:00+14:00' };
+    const order = {
+      petId: 1,
+      quantity: 1,
+      shipDate: '0000-01-01T00:00:00+14:00',
+    };
     expectError(
       await call(apiKey, 'POST', '/v1/store/orders', { body: order }),
       'validation_failed',
@@ -74,7 +88,10 @@ describe('the security review’s findings', () => {
 
   it('answers 1 000 request headers with 431, not 502', async () => {
     const { apiKey } = await api.signUp();
-    const headers = Array.from({ length: 1_000 }, (_, index) => `x${index}: 1\r\n`).join('');
+    const headers = Array.from(
+      { length: 1_000 },
+      (_, index) => `x${index}: 1\r\n`,
+    ).join('');
     const answer = await rawJsonRequest(
       api.url,
       'GET /v1/accounts/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n' +
@@ -94,7 +111,10 @@ describe('the security review’s findings', () => {
   it('refuses a webhook URL in the deprecated IPv4-compatible range ::/96', async () => {
     const { apiKey } = await api.signUp();
     const body = { url: 'https://[::7f00:1]/', events: ['message.delivered'] };
-    expectError(await call(apiKey, 'POST', '/v1/webhooks', { body }), 'invalid_webhook_url');
+    expectError(
+      await call(apiKey, 'POST', '/v1/webhooks', { body }),
+      'invalid_webhook_url',
+    );
   });
 
   it('refuses a body on a GET instead of passing it to the service', async () => {

@@ -106,14 +106,19 @@ describe('identity headers sent by a client', () => {
         owner: bob.accountId,
       });
       expectError(
-        await alice.api.orders.getOrder({ params: { orderId: String(orderId) } }),
+        await alice.api.orders.getOrder({
+          params: { orderId: String(orderId) },
+        }),
         'not_found',
       );
     }
   });
 
   it('show the key’s account its own data only', async () => {
-    const aliceOrder = ok(await alice.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
+    const aliceOrder = ok(
+      await alice.api.orders.placeOrder({ body: { petId, quantity: 1 } }),
+      201,
+    );
     const aliceOrderId = aliceOrder.body.id ?? -1;
     const bobsOrderIds = (
       await db
@@ -123,7 +128,8 @@ describe('identity headers sent by a client', () => {
         .toArray()
     ).map(({ _id }) => _id as unknown as number);
     for (const headers of spoofedHeaders()) {
-      const as = (path: string) => callHttp(api.url, 'GET', path, { apiKey: bob.apiKey, headers });
+      const as = (path: string) =>
+        callHttp(api.url, 'GET', path, { apiKey: bob.apiKey, headers });
 
       expect(await as('/v1/accounts/me')).toMatchObject({
         status: 200,
@@ -131,9 +137,9 @@ describe('identity headers sent by a client', () => {
       });
       const orders = await as('/v1/store/orders?limit=100');
       expect(orders.status).toBe(200);
-      expect((orders.body as { id: number }[]).map(({ id }) => id).sort()).toEqual(
-        [...bobsOrderIds].sort(),
-      );
+      expect(
+        (orders.body as { id: number }[]).map(({ id }) => id).sort(),
+      ).toEqual([...bobsOrderIds].sort());
       expectError(await as(`/v1/store/orders/${aliceOrderId}`), 'not_found');
       const keys = await as('/v1/accounts/me/keys');
       const stored = await db
@@ -141,20 +147,24 @@ describe('identity headers sent by a client', () => {
         .collection('api_keys')
         .find({ accountId: bob.accountId, revokedAt: null })
         .toArray();
-      expect((keys.body as { id: string }[]).map(({ id }) => id).sort()).toEqual(
-        stored.map(({ _id }) => String(_id)).sort(),
-      );
+      expect(
+        (keys.body as { id: string }[]).map(({ id }) => id).sort(),
+      ).toEqual(stored.map(({ _id }) => String(_id)).sort());
     }
   });
 
   it('still meet 403 forbidden on every admin-only operation, which changes nothing', async () => {
-    const orderId = ok(await bob.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201).body
-      .id;
+    const orderId = ok(
+      await bob.api.orders.placeOrder({ body: { petId, quantity: 1 } }),
+      201,
+    ).body.id;
     const ids = { petId, categoryId: 1, orderId: orderId ?? -1 };
     // The order's stock hold is let go, its status push sent and its events handed over just
     // after the order is answered: wait for them all.
     await expect
-      .poll(async () => (await allDocuments(db, databaseNames.store, 'inventory')).map(held))
+      .poll(async () =>
+        (await allDocuments(db, databaseNames.store, 'inventory')).map(held),
+      )
       .not.toContain(true);
     await expect.poll(() => db.pendingWork()).toEqual({ pushes: 0, events: 0 });
     const before = {
@@ -168,12 +178,18 @@ describe('identity headers sent by a client', () => {
     expect(adminRoutes.length).toBeGreaterThan(0);
     for (const headers of spoofedHeaders()) {
       for (const { name, route } of adminRoutes) {
-        const json = route.method === 'DELETE' ? undefined : adminBody(name, ids);
-        const answer = await callHttp(api.url, route.method, fillPath(route.path, ids), {
-          apiKey: bob.apiKey,
-          body: json,
-          headers,
-        });
+        const json =
+          route.method === 'DELETE' ? undefined : adminBody(name, ids);
+        const answer = await callHttp(
+          api.url,
+          route.method,
+          fillPath(route.path, ids),
+          {
+            apiKey: bob.apiKey,
+            body: json,
+            headers,
+          },
+        );
         expect({ route: name, headers, status: answer.status }).toEqual({
           route: name,
           headers,
@@ -203,14 +219,23 @@ describe('identity headers sent by a client', () => {
         .collection('messages')
         .findOne({ _id: messageId as never });
       expect(stored?.accountId).toBe(bob.accountId);
-      expectError(await alice.api.messages.getMessage({ params: { messageId } }), 'not_found');
+      expectError(
+        await alice.api.messages.getMessage({ params: { messageId } }),
+        'not_found',
+      );
     }
   });
 });
 
 /** A 400 validation_failed naming each of `fields` as an unknown body property. */
-function expectRefusedNaming(answer: { status: number; body: unknown }, fields: string[]) {
-  expect(answer).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+function expectRefusedNaming(
+  answer: { status: number; body: unknown },
+  fields: string[],
+) {
+  expect(answer).toMatchObject({
+    status: 400,
+    body: { code: 'validation_failed' },
+  });
   const { details } = answer.body as { details: { path: string }[] };
   expect(details.map(({ path }) => path).sort()).toEqual(
     fields.map((field) => `body.${field}`).sort(),
@@ -254,7 +279,14 @@ describe('identity sent in a body', () => {
         cancelled: true,
       },
     });
-    expectRefusedNaming(answer, ['ownerId', 'accountId', 'id', '_id', 'complete', 'cancelled']);
+    expectRefusedNaming(answer, [
+      'ownerId',
+      'accountId',
+      'id',
+      '_id',
+      'complete',
+      'cancelled',
+    ]);
     expect(await orders.countDocuments()).toBe(before);
   });
 
@@ -262,10 +294,17 @@ describe('identity sent in a body', () => {
     const messages = db.db(databaseNames.gateway).collection('messages');
     const answer = await callHttp(api.url, 'POST', '/v1/messages', {
       apiKey: bob.apiKey,
-      body: { message: 'mine', accountId: alice.accountId, status: 'delivered', id: 'msg_chosen' },
+      body: {
+        message: 'mine',
+        accountId: alice.accountId,
+        status: 'delivered',
+        id: 'msg_chosen',
+      },
     });
     expectRefusedNaming(answer, ['accountId', 'status', 'id']);
-    expect(await messages.countDocuments({ _id: 'msg_chosen' as never })).toBe(0);
+    expect(await messages.countDocuments({ _id: 'msg_chosen' as never })).toBe(
+      0,
+    );
   });
 });
 
@@ -278,7 +317,10 @@ describe('the address a client claims to use', () => {
       'Forwarded: host=evil.example;proto=https',
     ];
     const request = (head: string, body = '') =>
-      rawRequest(api.url, [head, ...spoofed, 'Connection: close', '', body].join('\r\n'));
+      rawRequest(
+        api.url,
+        [head, ...spoofed, 'Connection: close', '', body].join('\r\n'),
+      );
     const document = await request('GET /openapi.json HTTP/1.1');
     expect(document.status).toBe(200);
     expect(document.body).not.toContain('evil.example');
@@ -297,16 +339,24 @@ describe('the address a client claims to use', () => {
     expect(order.headers.get('location')).toMatch(/^\/v2\/store\/orders\/\d+$/);
 
     const page = await request(
-      ['GET /v1/store/orders?limit=1 HTTP/1.1', `Authorization: Bearer ${bob.apiKey}`].join('\r\n'),
+      [
+        'GET /v1/store/orders?limit=1 HTTP/1.1',
+        `Authorization: Bearer ${bob.apiKey}`,
+      ].join('\r\n'),
     );
     expect(page.status).toBe(200);
-    expect(page.headers.get('link')).toMatch(/^<\/v1\/store\/orders\?[^>]*>; rel="next"$/);
+    expect(page.headers.get('link')).toMatch(
+      /^<\/v1\/store\/orders\?[^>]*>; rel="next"$/,
+    );
     expect(JSON.stringify([...page.headers])).not.toContain('evil.example');
   });
 });
 
 /** A body each admin-only operation would accept. */
-function adminBody(name: string, ids: { petId: number; categoryId: number }): unknown {
+function adminBody(
+  name: string,
+  ids: { petId: number; categoryId: number },
+): unknown {
   const bodies: Record<string, unknown> = {
     createPet: { name: 'Bella', categoryId: ids.categoryId },
     replacePet: { name: 'Bella', categoryId: ids.categoryId, status: 'sold' },
@@ -316,7 +366,8 @@ function adminBody(name: string, ids: { petId: number; categoryId: number }): un
     updateOrder: { complete: true },
     setInventory: { quantity: 0 },
   };
-  if (!(name in bodies)) throw new Error(`no body for the admin-only operation ${name}`);
+  if (!(name in bodies))
+    throw new Error(`no body for the admin-only operation ${name}`);
   return bodies[name];
 }
 
@@ -347,8 +398,10 @@ describe('the request id a client sends', () => {
       await expect
         .poll(
           () =>
-            api.logs.filter((line) => line.includes('"name":"store"') && line.includes(answered))
-              .length,
+            api.logs.filter(
+              (line) =>
+                line.includes('"name":"store"') && line.includes(answered),
+            ).length,
         )
         .toBeGreaterThan(0);
     }
@@ -372,18 +425,28 @@ describe('the request id a client sends', () => {
     for (const separator of ['\r', '\n', '\0']) {
       const answer = await rawJsonAsBob(
         'POST /v1/store/orders',
-        [`X-Request-Id: abc${separator}X-Account-Id: ${alice.accountId}`, 'Connection: close'],
+        [
+          `X-Request-Id: abc${separator}X-Account-Id: ${alice.accountId}`,
+          'Connection: close',
+        ],
         { petId, quantity: 1 },
       );
-      expect({ separator, status: answer.status }).toEqual({ separator, status: 400 });
+      expect({ separator, status: answer.status }).toEqual({
+        separator,
+        status: 400,
+      });
       expect(JSON.stringify([...answer.headers])).not.toMatch(/x-account-id/i);
     }
-    expect(await allDocuments(db, databaseNames.store, 'orders')).toEqual(before);
+    expect(await allDocuments(db, databaseNames.store, 'orders')).toEqual(
+      before,
+    );
   });
 
   it('cannot make an admin of a customer with a CRLF: the line it adds is one more ignored header', async () => {
-    const orderId = ok(await bob.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201).body
-      .id;
+    const orderId = ok(
+      await bob.api.orders.placeOrder({ body: { petId, quantity: 1 } }),
+      201,
+    ).body.id;
     const answer = await rawJsonAsBob(
       `PATCH /v1/store/orders/${orderId}`,
       [
@@ -393,7 +456,10 @@ describe('the request id a client sends', () => {
       { complete: true },
     );
     expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.body)).toMatchObject({ code: 'forbidden', status: 403 });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      code: 'forbidden',
+      status: 403,
+    });
     expect(await storedOrder(orderId ?? -1)).toMatchObject({ complete: false });
   });
 });
@@ -438,7 +504,10 @@ describe('forwarded client addresses', () => {
         'x-client-ip': address,
         'true-client-ip': address,
       });
-      expect({ address, status: answer.status }).toEqual({ address, status: 429 });
+      expect({ address, status: answer.status }).toEqual({
+        address,
+        status: 429,
+      });
       expectError(answer, 'rate_limited');
     }
   });

@@ -1,5 +1,9 @@
 import { networkInterfaces } from 'node:os';
-import { contract, contractOperations, internalContract } from '@petstore/contract';
+import {
+  contract,
+  contractOperations,
+  internalContract,
+} from '@petstore/contract';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { callHttp } from '@petstore/testkit';
 import { ok, stockedPet } from '../support/catalogue.js';
@@ -27,7 +31,9 @@ function serviceRoutes(): ServiceRoute[] {
   return [contract.v2, internalContract]
     .flatMap((router) => contractOperations(router))
     .flatMap(({ name, route, metadata: { service } }) =>
-      service === 'gateway' ? [] : [{ name, method: route.method, path: route.path, service }],
+      service === 'gateway'
+        ? []
+        : [{ name, method: route.method, path: route.path, service }],
     );
 }
 
@@ -44,7 +50,11 @@ interface Seeded {
 /** A valid request for each service route, as the gateway would forward it but for the token. */
 const requests: Record<
   string,
-  (s: Seeded) => { params?: Record<string, number>; query?: string; body?: unknown }
+  (s: Seeded) => {
+    params?: Record<string, number>;
+    query?: string;
+    body?: unknown;
+  }
 > = {
   listPets: () => ({}),
   createPet: (s) => ({ body: { name: 'Intruder', categoryId: s.categoryId } }),
@@ -58,24 +68,35 @@ const requests: Record<
   listCategories: () => ({}),
   createCategory: () => ({ body: { name: 'Intruders' } }),
   getCategory: (s) => ({ params: { categoryId: s.categoryId } }),
-  replaceCategory: (s) => ({ params: { categoryId: s.categoryId }, body: { name: 'Renamed' } }),
+  replaceCategory: (s) => ({
+    params: { categoryId: s.categoryId },
+    body: { name: 'Renamed' },
+  }),
   deleteCategory: (s) => ({ params: { categoryId: s.spareCategoryId } }),
   listOrders: () => ({}),
   placeOrder: (s) => ({ body: { petId: s.petId, quantity: 1 } }),
   getOrder: (s) => ({ params: { orderId: s.orderToComplete } }),
-  updateOrder: (s) => ({ params: { orderId: s.orderToComplete }, body: { complete: true } }),
+  updateOrder: (s) => ({
+    params: { orderId: s.orderToComplete },
+    body: { complete: true },
+  }),
   cancelOrder: (s) => ({ params: { orderId: s.orderToCancel } }),
   listInventory: () => ({}),
   getInventoryItem: (s) => ({ params: { petId: s.petId } }),
   setInventory: (s) => ({ params: { petId: s.petId }, body: { quantity: 0 } }),
   getPet_internal: (s) => ({ params: { petId: s.petId } }),
-  setPetStatus: (s) => ({ params: { petId: s.petId }, body: { status: 'sold', version: 1 } }),
+  setPetStatus: (s) => ({
+    params: { petId: s.petId },
+    body: { status: 'sold', version: 1 },
+  }),
   listPetStatuses: (s) => ({ query: `?petId=${s.petId}` }),
 };
 
 /** The internal getPet shares its key with the public one; it is told apart by its path. */
 function requestKey({ name, path }: ServiceRoute): string {
-  return path.startsWith('/internal/') && name === 'getPet' ? 'getPet_internal' : name;
+  return path.startsWith('/internal/') && name === 'getPet'
+    ? 'getPet_internal'
+    : name;
 }
 
 let db: DatabaseReader;
@@ -93,9 +114,15 @@ beforeAll(async () => {
     await api.admin.categories.createCategory({ body: { name: 'Spare' } }),
     201,
   );
-  const sparePet = ok(await api.admin.pets.createPet({ body: { name: 'Spot', categoryId } }), 201);
+  const sparePet = ok(
+    await api.admin.pets.createPet({ body: { name: 'Spot', categoryId } }),
+    201,
+  );
   const order = async () =>
-    ok(await customer.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201).body.id ?? -1;
+    ok(
+      await customer.api.orders.placeOrder({ body: { petId, quantity: 1 } }),
+      201,
+    ).body.id ?? -1;
   seeded = {
     categoryId,
     spareCategoryId: spareCategory.body.id,
@@ -133,7 +160,10 @@ function serviceUrl(service: ServiceRoute['service']): string {
 const asAdmin = { 'x-account-id': 'acct_admin', 'x-account-role': 'admin' };
 
 /** Requests that carry everything but the right internal token. */
-function withoutTheToken(): { label: string; headers: Record<string, string> }[] {
+function withoutTheToken(): {
+  label: string;
+  headers: Record<string, string>;
+}[] {
   const token = api.stack.internalToken;
   const sameLengthWrong = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
   return [
@@ -147,8 +177,14 @@ function withoutTheToken(): { label: string; headers: Record<string, string> }[]
       label: 'a wrong token of the right length',
       headers: { 'x-internal-token': sameLengthWrong },
     },
-    { label: 'the token with a prefix', headers: { 'x-internal-token': `x${token}` } },
-    { label: 'the token twice', headers: { 'x-internal-token': `${token}, ${token}` } },
+    {
+      label: 'the token with a prefix',
+      headers: { 'x-internal-token': `x${token}` },
+    },
+    {
+      label: 'the token twice',
+      headers: { 'x-internal-token': `${token}, ${token}` },
+    },
     {
       label: 'a customer’s API key as Bearer',
       headers: { authorization: `Bearer ${customerKey}` },
@@ -157,7 +193,10 @@ function withoutTheToken(): { label: string; headers: Record<string, string> }[]
       label: 'the admin key as Bearer',
       headers: { authorization: `Bearer ${api.stack.adminApiKey}` },
     },
-    { label: 'the token as Bearer', headers: { authorization: `Bearer ${token}` } },
+    {
+      label: 'the token as Bearer',
+      headers: { authorization: `Bearer ${token}` },
+    },
   ];
 }
 
@@ -165,9 +204,9 @@ describe('the services behind the gateway', () => {
   it('serve the routes this suite knows a request for', () => {
     const names = serviceRoutes().map(requestKey);
     expect(names.sort()).toEqual(Object.keys(requests).sort());
-    expect(serviceRoutes().filter(({ path }) => path.startsWith('/internal/'))).toHaveLength(
-      Object.keys(internalContract.pets).length,
-    );
+    expect(
+      serviceRoutes().filter(({ path }) => path.startsWith('/internal/')),
+    ).toHaveLength(Object.keys(internalContract.pets).length);
   });
 
   it('answer 401 unauthorized on every route without the internal token, writing nothing', async () => {
@@ -186,13 +225,19 @@ describe('the services behind the gateway', () => {
             headers: { ...asAdmin, ...headers },
           },
         );
-        expect({ route: `${route.method} ${route.path}`, label, status: answer.status }).toEqual({
+        expect({
+          route: `${route.method} ${route.path}`,
+          label,
+          status: answer.status,
+        }).toEqual({
           route: `${route.method} ${route.path}`,
           label,
           status: 401,
         });
         expect(answer.body).toEqual(errorBody('unauthorized'));
-        expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(answer.headers.get('content-type')).toMatch(
+          /^application\/json/,
+        );
       }
     }
     expect(await snapshots()).toEqual(before);
@@ -206,7 +251,11 @@ describe('the services behind the gateway', () => {
         ['GET', '/v1/accounts/me'],
       ] as const) {
         const answer = await callHttp(serviceUrl(service), method, path);
-        expect({ service, path, status: answer.status }).toEqual({ service, path, status: 401 });
+        expect({ service, path, status: answer.status }).toEqual({
+          service,
+          path,
+          status: 401,
+        });
         expect(answer.body).toEqual(errorBody('unauthorized'));
       }
     }
@@ -229,7 +278,9 @@ describe('the services behind the gateway', () => {
       );
       expect({ route: route.name, status: res.status }).toEqual({
         route: route.name,
-        status: expect.toSatisfy((status: number) => status >= 200 && status < 300) as number,
+        status: expect.toSatisfy(
+          (status: number) => status >= 200 && status < 300,
+        ) as number,
       });
     }
   });
@@ -239,7 +290,12 @@ describe('where the services listen', () => {
   it('is the loopback interface only: other addresses of this machine refuse the connection', async () => {
     const others = Object.values(networkInterfaces())
       .flat()
-      .filter((address) => address !== undefined && !address.internal && address.family === 'IPv4')
+      .filter(
+        (address) =>
+          address !== undefined &&
+          !address.internal &&
+          address.family === 'IPv4',
+      )
       .map((address) => address?.address ?? '');
     for (const service of [api.stack.pets, api.stack.store]) {
       const { port } = new URL(service.url);
@@ -265,14 +321,21 @@ describe('the gateway', () => {
   it('never routes the internal operations, even with the admin key and the internal token', async () => {
     const { petId } = await stockedPet(api.admin);
     for (const route of Object.values(internalContract.pets)) {
-      const answer = await callHttp(api.url, route.method, fillPath(route.path, { petId }), {
-        apiKey: api.stack.adminApiKey,
-        body: route.method === 'PUT' ? { status: 'sold' } : undefined,
-        headers: { ...asAdmin, 'x-internal-token': api.stack.internalToken },
-      });
+      const answer = await callHttp(
+        api.url,
+        route.method,
+        fillPath(route.path, { petId }),
+        {
+          apiKey: api.stack.adminApiKey,
+          body: route.method === 'PUT' ? { status: 'sold' } : undefined,
+          headers: { ...asAdmin, 'x-internal-token': api.stack.internalToken },
+        },
+      );
       expectError(answer, 'route_not_found');
     }
     const pet = await api.admin.pets.listPets({ query: { limit: 100 } });
-    expect(pet.body).toContainEqual(expect.objectContaining({ id: petId, status: 'available' }));
+    expect(pet.body).toContainEqual(
+      expect.objectContaining({ id: petId, status: 'available' }),
+    );
   });
 });

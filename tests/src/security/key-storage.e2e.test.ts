@@ -32,38 +32,55 @@ beforeAll(async () => {
     const res = ok(
       await api
         .client()
-        .accounts.createAccount({ body: { email: `keys.${n}.${Date.now()}@example.com` } }),
+        .accounts.createAccount({
+          body: { email: `keys.${n}.${Date.now()}@example.com` },
+        }),
       201,
     );
     issued.push({ id: '', apiKey: res.body.apiKey, accountId: res.body.id });
     const customer = api.client(res.body.apiKey);
     for (let k = 0; k < 2; k++) {
       const key = ok(await customer.accounts.createKey(), 201);
-      issued.push({ id: key.body.id, apiKey: key.body.apiKey, accountId: res.body.id });
+      issued.push({
+        id: key.body.id,
+        apiKey: key.body.apiKey,
+        accountId: res.body.id,
+      });
     }
     // Every key is used once, so lastUsedAt gets written too.
     ok(await customer.accounts.getMe(), 200);
   }
   const adminKey = ok(await api.admin.accounts.createKey(), 201);
-  issued.push({ id: adminKey.body.id, apiKey: adminKey.body.apiKey, accountId: 'acct_admin' });
+  issued.push({
+    id: adminKey.body.id,
+    apiKey: adminKey.body.apiKey,
+    accountId: 'acct_admin',
+  });
   // One revoked key: kept for the record, and just as hashed.
   const toRevoke = issued[1];
   if (!toRevoke) throw new Error('no key to revoke');
   revokedKeyId = toRevoke.id;
   const owner = api.client(issued[0]?.apiKey);
-  expect((await owner.accounts.revokeKey({ params: { keyId: toRevoke.id } })).status).toBe(204);
+  expect(
+    (await owner.accounts.revokeKey({ params: { keyId: toRevoke.id } })).status,
+  ).toBe(204);
   // Messages that mention nothing secret, so the messages collection has documents too.
   await owner.messages.sendMessage({ body: { message: 'hello' } });
 });
 
 /** Every document of every database of the stack, with where it was found. */
-async function everyStoredDocument(): Promise<{ where: string; text: string }[]> {
+async function everyStoredDocument(): Promise<
+  { where: string; text: string }[]
+> {
   const found = [];
   for (const database of Object.values(databaseNames)) {
     const snapshot = await db.snapshot(database);
     for (const [collection, documents] of Object.entries(snapshot)) {
       for (const document of documents) {
-        found.push({ where: `${database}.${collection}`, text: JSON.stringify(document) });
+        found.push({
+          where: `${database}.${collection}`,
+          text: JSON.stringify(document),
+        });
       }
     }
   }
@@ -76,12 +93,22 @@ async function keyDocuments(): Promise<Document[]> {
 
 describe('API keys at rest', () => {
   it('are nowhere in any database, not even a 16-character piece of one', async () => {
-    const secrets = [...issued.map(({ apiKey }) => apiKey), api.stack.adminApiKey];
+    const secrets = [
+      ...issued.map(({ apiKey }) => apiKey),
+      api.stack.adminApiKey,
+    ];
     const documents = await everyStoredDocument();
-    expect(documents.some(({ where }) => where === `${databaseNames.gateway}.api_keys`)).toBe(true);
+    expect(
+      documents.some(
+        ({ where }) => where === `${databaseNames.gateway}.api_keys`,
+      ),
+    ).toBe(true);
     for (const { where, text } of documents) {
       for (const secret of secrets) {
-        expect({ where, leaked: leakedPiece(text, secret) }).toEqual({ where, leaked: undefined });
+        expect({ where, leaked: leakedPiece(text, secret) }).toEqual({
+          where,
+          leaked: undefined,
+        });
       }
     }
   });
@@ -99,18 +126,29 @@ describe('API keys at rest', () => {
   });
 
   it('keep a revoked key only as its hash too', async () => {
-    const revoked = (await keyDocuments()).find(({ _id }) => _id === revokedKeyId);
+    const revoked = (await keyDocuments()).find(
+      ({ _id }) => _id === revokedKeyId,
+    );
     const key = issued.find(({ id }) => id === revokedKeyId);
     expect(revoked).toMatchObject({ hash: sha256(key?.apiKey ?? '') });
     expect(revoked?.revokedAt).toBeInstanceOf(Date);
   });
 
   it('store the admin key from the environment as its hash', async () => {
-    const adminKeys = (await keyDocuments()).filter(({ accountId }) => accountId === 'acct_admin');
-    const fromEnvironment = adminKeys.find(({ hash }) => hash === sha256(api.stack.adminApiKey));
-    expect(fromEnvironment).toMatchObject({ _id: 'key_admin', revokedAt: null });
+    const adminKeys = (await keyDocuments()).filter(
+      ({ accountId }) => accountId === 'acct_admin',
+    );
+    const fromEnvironment = adminKeys.find(
+      ({ hash }) => hash === sha256(api.stack.adminApiKey),
+    );
+    expect(fromEnvironment).toMatchObject({
+      _id: 'key_admin',
+      revokedAt: null,
+    });
     for (const record of adminKeys) {
-      expect(leakedPiece(JSON.stringify(record), api.stack.adminApiKey)).toBeUndefined();
+      expect(
+        leakedPiece(JSON.stringify(record), api.stack.adminApiKey),
+      ).toBeUndefined();
     }
   });
 
@@ -130,13 +168,18 @@ describe('API keys at rest', () => {
         'revokedAt',
         'role',
       ];
-      expect(Object.keys(record).filter((field) => !fields.includes(field))).toEqual([]);
+      expect(
+        Object.keys(record).filter((field) => !fields.includes(field)),
+      ).toEqual([]);
     }
   });
 
   it('never keep the internal token either', async () => {
     for (const { where, text } of await everyStoredDocument()) {
-      expect({ where, leaked: leakedPiece(text, api.stack.internalToken) }).toEqual({
+      expect({
+        where,
+        leaked: leakedPiece(text, api.stack.internalToken),
+      }).toEqual({
         where,
         leaked: undefined,
       });

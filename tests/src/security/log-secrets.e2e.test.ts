@@ -26,7 +26,9 @@ async function logged(answer: HttpAnswer, service = 'gateway'): Promise<void> {
     .poll(
       () =>
         api.logs.filter(
-          (line) => line.includes(`"name":"${service}"`) && line.includes(`"${requestId}"`),
+          (line) =>
+            line.includes(`"name":"${service}"`) &&
+            line.includes(`"${requestId}"`),
         ).length,
     )
     .toBeGreaterThan(0);
@@ -40,18 +42,34 @@ describe('the logs of the whole API', () => {
     const extra = ok(await customer.api.accounts.createKey(), 201);
     keys.push(extra.body.apiKey);
     expect(
-      (await callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey: extra.body.apiKey })).status,
+      (
+        await callHttp(api.url, 'GET', '/v1/accounts/me', {
+          apiKey: extra.body.apiKey,
+        })
+      ).status,
     ).toBe(200);
     ok(await customer.api.accounts.listKeys(), 200);
-    ok(await customer.api.accounts.revokeKey({ params: { keyId: extra.body.id } }), 204);
+    ok(
+      await customer.api.accounts.revokeKey({
+        params: { keyId: extra.body.id },
+      }),
+      204,
+    );
     expect(
-      (await callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey: extra.body.apiKey })).status,
+      (
+        await callHttp(api.url, 'GET', '/v1/accounts/me', {
+          apiKey: extra.body.apiKey,
+        })
+      ).status,
     ).toBe(401);
 
     // The admin at work, and a customer ordering.
     const { petId } = await stockedPet(api.admin, 10);
     keys.push(ok(await api.admin.accounts.createKey(), 201).body.apiKey);
-    ok(await customer.api.orders.placeOrder({ body: { petId, quantity: 1 } }), 201);
+    ok(
+      await customer.api.orders.placeOrder({ body: { petId, quantity: 1 } }),
+      201,
+    );
 
     // Keys that are unknown, malformed or sent the wrong way.
     const unknown = `psk_${'Q'.repeat(12)}${customer.apiKey.slice(16)}`;
@@ -74,8 +92,13 @@ describe('the logs of the whole API', () => {
     ];
     for (const authorization of authorizations) {
       for (const path of ['/v1/accounts/me', '/v1/store/orders', '/v1/pets']) {
-        const answer = await callHttp(api.url, 'GET', path, { headers: { authorization } });
-        expect({ authorization, status: answer.status }).toEqual({ authorization, status: 401 });
+        const answer = await callHttp(api.url, 'GET', path, {
+          headers: { authorization },
+        });
+        expect({ authorization, status: answer.status }).toEqual({
+          authorization,
+          status: 401,
+        });
       }
     }
     // Paths and ids written to look like log lines of their own.
@@ -87,18 +110,34 @@ describe('the logs of the whole API', () => {
         apiKey: key,
       },
     );
-    await callHttp(api.url, 'GET', '/v1/store/orders/1%22%2C%22msg%22%3A%22forged', {
-      apiKey: key,
-    });
+    await callHttp(
+      api.url,
+      'GET',
+      '/v1/store/orders/1%22%2C%22msg%22%3A%22forged',
+      {
+        apiKey: key,
+      },
+    );
 
     // Keys where no key belongs: other headers, the query string, bodies.
     await callHttp(api.url, 'GET', '/v1/pets', {
       headers: { 'x-api-key': key, 'x-internal-token': key },
     });
-    await callHttp(api.url, 'GET', `/v1/pets?api_key=${key}&limit=${key}`, { apiKey: key });
-    await callHttp(api.url, 'GET', `/v1/store/orders?api_key=${key}&petId=${key}`, { apiKey: key });
-    await callHttp(api.url, 'GET', `/v1/nothing?api_key=${key}`, { apiKey: key });
-    await callHttp(api.url, 'POST', '/v1/accounts', { body: { email: key, apiKey: key } });
+    await callHttp(api.url, 'GET', `/v1/pets?api_key=${key}&limit=${key}`, {
+      apiKey: key,
+    });
+    await callHttp(
+      api.url,
+      'GET',
+      `/v1/store/orders?api_key=${key}&petId=${key}`,
+      { apiKey: key },
+    );
+    await callHttp(api.url, 'GET', `/v1/nothing?api_key=${key}`, {
+      apiKey: key,
+    });
+    await callHttp(api.url, 'POST', '/v1/accounts', {
+      body: { email: key, apiKey: key },
+    });
     await callHttp(api.url, 'POST', '/v1/accounts', {
       body: `{"email": "${key}`,
       headers: { 'content-type': 'application/json' },
@@ -124,8 +163,14 @@ describe('the logs of the whole API', () => {
     // Outages: the store down (503 at the gateway), then pets down (the store's calls to it
     // fail, and its status pushes are retried).
     await api.stack.store.stop();
-    for (const path of ['/v1/store/orders', '/v1/store/inventory', '/ready?deep=true']) {
-      expect((await callHttp(api.url, 'GET', path, { apiKey: key })).status).toBe(503);
+    for (const path of [
+      '/v1/store/orders',
+      '/v1/store/inventory',
+      '/ready?deep=true',
+    ]) {
+      expect(
+        (await callHttp(api.url, 'GET', path, { apiKey: key })).status,
+      ).toBe(503);
     }
     await api.stack.store.start();
     await api.stack.pets.stop();
@@ -140,7 +185,11 @@ describe('the logs of the whole API', () => {
       body: { petId, quantity: 1 },
     });
     expect(
-      (await callHttp(api.url, 'GET', '/v1/pets', { apiKey: api.stack.adminApiKey })).status,
+      (
+        await callHttp(api.url, 'GET', '/v1/pets', {
+          apiKey: api.stack.adminApiKey,
+        })
+      ).status,
     ).toBe(503);
     await api.stack.pets.start();
 
@@ -157,13 +206,18 @@ describe('the logs of the whole API', () => {
       }),
     ];
     // 503 from a service that noticed, 504 from one still waiting when the gateway gave up.
-    expect(duringOutage.map(({ status }) => status >= 503 && status <= 504)).toEqual(
-      duringOutage.map(() => true),
-    );
+    expect(
+      duringOutage.map(({ status }) => status >= 503 && status <= 504),
+    ).toEqual(duringOutage.map(() => true));
     await api.stack.database.start();
     await expect
       .poll(
-        async () => (await callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey: unused })).status,
+        async () =>
+          (
+            await callHttp(api.url, 'GET', '/v1/accounts/me', {
+              apiKey: unused,
+            })
+          ).status,
         {
           timeout: 30_000,
         },
@@ -171,12 +225,16 @@ describe('the logs of the whole API', () => {
       .toBe(200);
 
     // Everything said and done: stop the whole API, so shutdown lines are in too.
-    const last = await callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey: key });
+    const last = await callHttp(api.url, 'GET', '/v1/accounts/me', {
+      apiKey: key,
+    });
     await logged(last);
     await api.stack.stop();
     expect(api.logs.some((line) => line.includes('"status":503'))).toBe(true);
     for (const service of ['pets', 'store', 'gateway']) {
-      expect(api.logs.some((line) => line.includes(`"name":"${service}"`))).toBe(true);
+      expect(
+        api.logs.some((line) => line.includes(`"name":"${service}"`)),
+      ).toBe(true);
     }
   });
 

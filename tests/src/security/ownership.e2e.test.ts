@@ -31,7 +31,8 @@ beforeAll(async () => {
   bob = await api.signUp();
   ({ petId } = await stockedPet(api.admin, 1_000));
   const order = async (client: PetstoreClient) =>
-    ok(await client.orders.placeOrder({ body: { petId, quantity: 1 } }), 201).body.id ?? -1;
+    ok(await client.orders.placeOrder({ body: { petId, quantity: 1 } }), 201)
+      .body.id ?? -1;
   aliceOrders = [await order(alice.api), await order(alice.api)];
   bobOrders = [await order(bob.api)];
   adminOrders = [await order(api.admin)];
@@ -48,11 +49,14 @@ beforeAll(async () => {
   aliceMessages = [];
   for (const message of ['first', 'second']) {
     aliceMessages.push(
-      ok(await alice.api.messages.sendMessage({ body: { message } }), 202).body.id,
+      ok(await alice.api.messages.sendMessage({ body: { message } }), 202).body
+        .id,
     );
   }
   ok(await alice.api.accounts.createKey(), 201);
-  aliceKeys = ok(await alice.api.accounts.listKeys(), 200).body.map(({ id }) => id);
+  aliceKeys = ok(await alice.api.accounts.listKeys(), 200).body.map(
+    ({ id }) => id,
+  );
 });
 
 /** What a client learns from an answer, with the id it asked for written as `{id}`. */
@@ -61,7 +65,9 @@ function whatItSays(answer: HttpAnswer, id: number | string) {
   delete rest.requestId;
   const asked = new RegExp(`\\b${String(id)}\\b`, 'g');
   const headerNames = [...answer.headers.keys()]
-    .filter((name) => !['date', 'x-request-id', 'content-length'].includes(name))
+    .filter(
+      (name) => !['date', 'x-request-id', 'content-length'].includes(name),
+    )
     .sort();
   return {
     status: answer.status,
@@ -109,7 +115,9 @@ describe('another account’s orders', () => {
     const ids = await everyOrderId();
     const neverIssued = ids.at(-1) ?? -1;
     const unknown = whatItSays(
-      await callHttp(api.url, 'GET', `/v1/store/orders/${neverIssued}`, { apiKey: bob.apiKey }),
+      await callHttp(api.url, 'GET', `/v1/store/orders/${neverIssued}`, {
+        apiKey: bob.apiKey,
+      }),
       neverIssued,
     );
     for (const id of ids) {
@@ -121,7 +129,10 @@ describe('another account’s orders', () => {
         continue;
       }
       expectError(answer, 'not_found');
-      expect({ id, says: whatItSays(answer, id) }).toEqual({ id, says: unknown });
+      expect({ id, says: whatItSays(answer, id) }).toEqual({
+        id,
+        says: unknown,
+      });
     }
   });
 
@@ -144,15 +155,25 @@ describe('another account’s orders', () => {
       let path: string | undefined = `/v1/store/orders${query}`;
       const seen: number[] = [];
       for (let pages = 0; path !== undefined && pages < 50; pages++) {
-        const answer: HttpAnswer = await callHttp(api.url, 'GET', path, { apiKey: bob.apiKey });
-        expect({ query, status: answer.status }).toEqual({ query, status: 200 });
+        const answer: HttpAnswer = await callHttp(api.url, 'GET', path, {
+          apiKey: bob.apiKey,
+        });
+        expect({ query, status: answer.status }).toEqual({
+          query,
+          status: 200,
+        });
         seen.push(...(answer.body as { id: number }[]).map(({ id }) => id));
-        const next = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.get('link') ?? '')?.[1];
+        const next = /<([^>]+)>;\s*rel="next"/.exec(
+          answer.headers.get('link') ?? '',
+        )?.[1];
         const url: URL | undefined =
           next === undefined ? undefined : new URL(next, `${api.url}${path}`);
         path = url && `${url.pathname}${url.search}`;
       }
-      expect({ query, foreign: seen.filter((id) => !bobOrders.includes(id)) }).toEqual({
+      expect({
+        query,
+        foreign: seen.filter((id) => !bobOrders.includes(id)),
+      }).toEqual({
         query,
         foreign: [],
       });
@@ -164,13 +185,16 @@ describe('another account’s orders', () => {
     const ids = (await everyOrderId()).filter((id) => !bobOrders.includes(id));
     const neverIssued = ids.at(-1) ?? -1;
     const cancel = (id: number) =>
-      callHttp(api.url, 'DELETE', `/v1/store/orders/${id}`, { apiKey: bob.apiKey });
+      callHttp(api.url, 'DELETE', `/v1/store/orders/${id}`, {
+        apiKey: bob.apiKey,
+      });
     await expectEachAsNeverIssued(cancel, ids, neverIssued, 'not_found');
     expect(await storeState()).toEqual(before);
     for (const id of [...aliceOrders, ...adminOrders]) {
-      expect((await api.admin.orders.getOrder({ params: { orderId: String(id) } })).status).toBe(
-        200,
-      );
+      expect(
+        (await api.admin.orders.getOrder({ params: { orderId: String(id) } }))
+          .status,
+      ).toBe(200);
     }
   });
 
@@ -188,10 +212,13 @@ describe('another account’s orders', () => {
   });
 
   it('are all visible to the admin, who owns none of them', async () => {
-    const listed = ok(await api.admin.orders.listOrders({ query: { limit: 100 } }), 200).body.map(
-      ({ id }) => id,
+    const listed = ok(
+      await api.admin.orders.listOrders({ query: { limit: 100 } }),
+      200,
+    ).body.map(({ id }) => id);
+    expect(listed).toEqual(
+      expect.arrayContaining([...aliceOrders, ...bobOrders, ...adminOrders]),
     );
-    expect(listed).toEqual(expect.arrayContaining([...aliceOrders, ...bobOrders, ...adminOrders]));
   });
 });
 
@@ -222,7 +249,10 @@ describe('another account’s Idempotency-Key', () => {
     expect(bobs.headers.get('location')).toBe(`/v2/store/orders/${bobsId}`);
     expect(await ownerOf(bobsId)).toBe(bob.accountId);
     // Bob's own retry answers Bob's order.
-    expect(await place(bob.apiKey, key, 1)).toMatchObject({ status: 201, body: { id: bobsId } });
+    expect(await place(bob.apiKey, key, 1)).toMatchObject({
+      status: 201,
+      body: { id: bobsId },
+    });
   });
 
   it('with another body is no reuse for another account: 201, not 422', async () => {
@@ -247,7 +277,10 @@ describe('another account’s messages', () => {
     expect(foreignIds).toEqual(expect.arrayContaining(aliceMessages));
     await expectEachAsNeverIssued(read, foreignIds, neverIssued, 'not_found');
     for (const id of aliceMessages) {
-      expect((await alice.api.messages.getMessage({ params: { messageId: id } })).status).toBe(200);
+      expect(
+        (await alice.api.messages.getMessage({ params: { messageId: id } }))
+          .status,
+      ).toBe(200);
     }
   });
 });
@@ -256,12 +289,18 @@ describe('another account’s keys', () => {
   it('cannot be revoked: 404, exactly as key ids never issued, and every key keeps working', async () => {
     const neverIssued = `key_${randomBytes(15).toString('hex').slice(0, 20)}`;
     const revoke = (id: string) =>
-      callHttp(api.url, 'DELETE', `/v1/accounts/me/keys/${id}`, { apiKey: bob.apiKey });
+      callHttp(api.url, 'DELETE', `/v1/accounts/me/keys/${id}`, {
+        apiKey: bob.apiKey,
+      });
     expectError(await revoke(neverIssued), 'not_found');
     const before = await allDocuments(db, databaseNames.gateway, 'api_keys');
-    const foreign = before.filter(({ accountId }) => accountId !== bob.accountId);
+    const foreign = before.filter(
+      ({ accountId }) => accountId !== bob.accountId,
+    );
     const foreignIds = foreign.map(({ _id }) => String(_id));
-    expect(foreignIds).toEqual(expect.arrayContaining([...aliceKeys, 'key_admin']));
+    expect(foreignIds).toEqual(
+      expect.arrayContaining([...aliceKeys, 'key_admin']),
+    );
     await expectEachAsNeverIssued(revoke, foreignIds, neverIssued, 'not_found');
     const after = await allDocuments(db, databaseNames.gateway, 'api_keys');
     const revocations = (keys: typeof before) =>
@@ -273,18 +312,29 @@ describe('another account’s keys', () => {
 
   it('say nothing of whether a key ever existed: a revoked key answers as one never issued', async () => {
     const created = ok(await alice.api.accounts.createKey(), 201).body;
-    ok(await alice.api.accounts.revokeKey({ params: { keyId: created.id } }), 204);
+    ok(
+      await alice.api.accounts.revokeKey({ params: { keyId: created.id } }),
+      204,
+    );
     const neverIssued = `psk_${'N'.repeat(40)}`;
-    const me = (apiKey: string) => callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey });
+    const me = (apiKey: string) =>
+      callHttp(api.url, 'GET', '/v1/accounts/me', { apiKey });
     const revoked = await me(created.apiKey);
     expectError(revoked, 'unauthorized');
-    expect(whatItSays(revoked, created.id)).toEqual(whatItSays(await me(neverIssued), created.id));
+    expect(whatItSays(revoked, created.id)).toEqual(
+      whatItSays(await me(neverIssued), created.id),
+    );
   });
 
   it('are never listed', async () => {
-    const listed = ok(await bob.api.accounts.listKeys(), 200).body.map(({ id }) => id);
+    const listed = ok(await bob.api.accounts.listKeys(), 200).body.map(
+      ({ id }) => id,
+    );
     const own = (await allDocuments(db, databaseNames.gateway, 'api_keys'))
-      .filter(({ accountId, revokedAt }) => accountId === bob.accountId && revokedAt === null)
+      .filter(
+        ({ accountId, revokedAt }) =>
+          accountId === bob.accountId && revokedAt === null,
+      )
       .map(({ _id }) => String(_id));
     expect(listed.sort()).toEqual(own.sort());
   });

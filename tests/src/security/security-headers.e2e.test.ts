@@ -28,7 +28,12 @@ interface Exchange {
 }
 
 /** An exchange sent with an API key or answering one. */
-function withKey(label: string, method: string, path: string, options?: HttpCallOptions): Exchange {
+function withKey(
+  label: string,
+  method: string,
+  path: string,
+  options?: HttpCallOptions,
+): Exchange {
   return { label, method, path, options, authenticated: true };
 }
 
@@ -52,23 +57,37 @@ function exchanges(): Exchange[] {
       apiKey: key,
       body: { petId, quantity: 1 },
     }),
-    withKey('202 own', 'POST', '/v1/messages', { apiKey: key, body: { message: 'hi' } }),
+    withKey('202 own', 'POST', '/v1/messages', {
+      apiKey: key,
+      body: { message: 'hi' },
+    }),
     withKey('201 key', 'POST', '/v1/accounts/me/keys', { apiKey: key }),
     withKey('HEAD', 'HEAD', '/v1/pets', { apiKey: key }),
-    withKey('400 own', 'POST', '/v1/messages', { apiKey: key, body: { message: '' } }),
+    withKey('400 own', 'POST', '/v1/messages', {
+      apiKey: key,
+      body: { message: '' },
+    }),
     withKey('400 invalid JSON', 'POST', '/v1/store/orders', {
       apiKey: key,
       body: '{',
       headers: json,
     }),
     withKey('401', 'GET', '/v1/accounts/me'),
-    withKey('401 bad key', 'GET', '/v1/store/orders', { apiKey: `psk_${'A'.repeat(40)}` }),
-    withKey('403', 'POST', '/v1/categories', { apiKey: key, body: { name: 'Nope' } }),
+    withKey('401 bad key', 'GET', '/v1/store/orders', {
+      apiKey: `psk_${'A'.repeat(40)}`,
+    }),
+    withKey('403', 'POST', '/v1/categories', {
+      apiKey: key,
+      body: { name: 'Nope' },
+    }),
     withKey('404 proxied', 'GET', '/v1/store/orders/999999', { apiKey: key }),
     withKey('404 route', 'GET', '/v1/nothing', { apiKey: key }),
     withKey('405', 'PATCH', '/v1/pets', { apiKey: admin }),
     keyless('OPTIONS', 'OPTIONS', '/v1/pets'),
-    withKey('413', 'POST', '/v1/messages', { apiKey: key, body: { message: 'x'.repeat(70_000) } }),
+    withKey('413', 'POST', '/v1/messages', {
+      apiKey: key,
+      body: { message: 'x'.repeat(70_000) },
+    }),
     keyless('health', 'GET', '/health'),
     keyless('ready', 'GET', '/ready'),
     keyless('openapi', 'GET', '/openapi.json'),
@@ -99,8 +118,13 @@ function directives(policy: string): Map<string, string[]> {
 function framingRefused(headers: Headers): boolean {
   const frameOptions = headers.get('x-frame-options')?.toUpperCase();
   if (frameOptions === 'DENY' || frameOptions === 'SAMEORIGIN') return true;
-  const ancestors = directives(headers.get('content-security-policy') ?? '').get('frame-ancestors');
-  return ancestors !== undefined && ancestors.every((s) => s === "'none'" || s === "'self'");
+  const ancestors = directives(
+    headers.get('content-security-policy') ?? '',
+  ).get('frame-ancestors');
+  return (
+    ancestors !== undefined &&
+    ancestors.every((s) => s === "'none'" || s === "'self'")
+  );
 }
 
 function answered({ method, path, options }: Exchange) {
@@ -117,7 +141,9 @@ describe('security headers of the gateway', () => {
       expect({
         label: exchange.label,
         nosniff: headers.get('x-content-type-options'),
-        referrerPolicy: SAFE_REFERRER_POLICIES.includes(headers.get('referrer-policy') ?? ''),
+        referrerPolicy: SAFE_REFERRER_POLICIES.includes(
+          headers.get('referrer-policy') ?? '',
+        ),
         framingRefused: framingRefused(headers),
         poweredBy: headers.get('x-powered-by'),
         versionInServer: /\d/.test(headers.get('server') ?? ''),
@@ -132,14 +158,29 @@ describe('security headers of the gateway', () => {
     }
     // The list above did reach every kind of answer it names.
     expect([...labels].sort()).toEqual(
-      ['200', '201', '202', '204', '400', '401', '403', '404', '405', '413'].sort(),
+      [
+        '200',
+        '201',
+        '202',
+        '204',
+        '400',
+        '401',
+        '403',
+        '404',
+        '405',
+        '413',
+      ].sort(),
     );
   });
 
   it('forbid caching of every answer to or with a key', async () => {
-    for (const exchange of exchanges().filter(({ authenticated }) => authenticated)) {
+    for (const exchange of exchanges().filter(
+      ({ authenticated }) => authenticated,
+    )) {
       const res = await answered(exchange);
-      const cacheControl = (res.headers.get('cache-control') ?? '').toLowerCase();
+      const cacheControl = (
+        res.headers.get('cache-control') ?? ''
+      ).toLowerCase();
       expect({
         label: exchange.label,
         noStore: cacheControl.split(/\s*,\s*/).includes('no-store'),
@@ -151,7 +192,9 @@ describe('security headers of the gateway', () => {
   it('keep the answers of a stopped service as strict as any other', async () => {
     await api.stack.store.stop();
     try {
-      const res = await callHttp(api.url, 'GET', '/v1/store/orders', { apiKey: customerKey });
+      const res = await callHttp(api.url, 'GET', '/v1/store/orders', {
+        apiKey: customerKey,
+      });
       expect(res.status).toBe(503);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('cache-control')).toBe('no-store');
@@ -165,7 +208,9 @@ describe('security headers of the gateway', () => {
     for (const path of ['/v1/pets', '/openapi.json', '/v1/nothing']) {
       const res = await callHttp(api.url, 'GET', path, { apiKey: customerKey });
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      const policy = directives(res.headers.get('content-security-policy') ?? '');
+      const policy = directives(
+        res.headers.get('content-security-policy') ?? '',
+      );
       expect({ path, defaultSrc: policy.get('default-src') }).toEqual({
         path,
         defaultSrc: ["'none'"],
@@ -184,7 +229,9 @@ describe('the reference page', () => {
     for (const directive of ['script-src-elem', 'script-src-attr']) {
       expect(policy.get(directive) ?? ["'self'"]).toEqual(["'self'"]);
     }
-    expect(policy.get('object-src') ?? policy.get('default-src')).toEqual(["'none'"]);
+    expect(policy.get('object-src') ?? policy.get('default-src')).toEqual([
+      "'none'",
+    ]);
     expect(policy.get('base-uri')).toEqual(["'none'"]);
     const framing = policy.get('frame-ancestors');
     expect(framing).toEqual(["'none'"]);
@@ -192,7 +239,9 @@ describe('the reference page', () => {
 
   it('loads only scripts of its own origin, by address, with no inline script', async () => {
     const html = (await callHttp<string>(api.url, 'GET', '/docs')).body;
-    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
+    const scripts = [
+      ...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi),
+    ];
     expect(scripts.length).toBeGreaterThan(0);
     for (const [, attributes = '', content = ''] of scripts) {
       expect(content.trim()).toBe('');
@@ -200,7 +249,9 @@ describe('the reference page', () => {
       expect(src).toMatch(/^\/[^/]/);
       const loaded = await callHttp(api.url, 'GET', src);
       expect({ src, status: loaded.status }).toEqual({ src, status: 200 });
-      expect(loaded.headers.get('content-type')).toMatch(/^(application|text)\/javascript/);
+      expect(loaded.headers.get('content-type')).toMatch(
+        /^(application|text)\/javascript/,
+      );
     }
     expect(html).not.toMatch(/\bon[a-z]+\s*=/i);
     expect(html).not.toMatch(/https?:\/\//);

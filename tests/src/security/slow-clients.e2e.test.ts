@@ -41,7 +41,9 @@ describe('clients that send their bodies slowly', () => {
     const greedy = await api.signUp();
     const other = await api.signUp();
     const sockets = await Promise.all(
-      Array.from({ length: HANGING }, () => hangingOrder(api.url, greedy.apiKey)),
+      Array.from({ length: HANGING }, () =>
+        hangingOrder(api.url, greedy.apiKey),
+      ),
     );
     const answers = sockets.map(answerOf);
 
@@ -49,10 +51,14 @@ describe('clients that send their bodies slowly', () => {
     const reads = [];
     for (let read = 0; read < 20; read++) {
       reads.push(
-        await callHttp(api.url, 'GET', `/v1/store/inventory/${petId}`, { apiKey: other.apiKey }),
+        await callHttp(api.url, 'GET', `/v1/store/inventory/${petId}`, {
+          apiKey: other.apiKey,
+        }),
       );
     }
-    expect(reads.map(({ status }) => status)).toEqual(Array.from({ length: 20 }, () => 200));
+    expect(reads.map(({ status }) => status)).toEqual(
+      Array.from({ length: 20 }, () => 200),
+    );
 
     // The account's first 64 wait for their bodies; the others are refused at once.
     const codes = (await Promise.all(answers)).map((answer) => {
@@ -60,15 +66,25 @@ describe('clients that send their bodies slowly', () => {
       const body = answer.slice(head.length + 4, answer.indexOf('}') + 1);
       const error = JSON.parse(body) as { code: string; status: number };
       expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${error.status} `));
-      if (error.code === 'rate_limited') expect(head).toMatch(/\r\nretry-after: 1\r\n/i);
+      if (error.code === 'rate_limited')
+        expect(head).toMatch(/\r\nretry-after: 1\r\n/i);
       return error.code;
     });
-    expect(codes.filter((code) => code === 'request_timeout')).toHaveLength(IN_FLIGHT);
-    expect(codes.filter((code) => code === 'rate_limited')).toHaveLength(HANGING - IN_FLIGHT);
+    expect(codes.filter((code) => code === 'request_timeout')).toHaveLength(
+      IN_FLIGHT,
+    );
+    expect(codes.filter((code) => code === 'rate_limited')).toHaveLength(
+      HANGING - IN_FLIGHT,
+    );
     // Each request gave its place back.
-    const after = await callHttp(api.url, 'GET', `/v1/store/inventory/${petId}`, {
-      apiKey: greedy.apiKey,
-    });
+    const after = await callHttp(
+      api.url,
+      'GET',
+      `/v1/store/inventory/${petId}`,
+      {
+        apiKey: greedy.apiKey,
+      },
+    );
     expect(after.status).toBe(200);
   });
 });

@@ -12,7 +12,9 @@ export interface BackgroundWork {
   webhookDeliveries: number;
 }
 
-export async function backgroundWork(reader: DatabaseReader): Promise<BackgroundWork> {
+export async function backgroundWork(
+  reader: DatabaseReader,
+): Promise<BackgroundWork> {
   const gateway = reader.db(databaseNames.gateway);
   const { pushes, events } = await reader.pendingWork();
   return {
@@ -28,7 +30,9 @@ export async function backgroundWork(reader: DatabaseReader): Promise<Background
 }
 
 /** The background work left, as a list of what is not done (empty once settled). */
-export async function unfinishedWork(reader: DatabaseReader): Promise<string[]> {
+export async function unfinishedWork(
+  reader: DatabaseReader,
+): Promise<string[]> {
   const work = await backgroundWork(reader);
   return Object.entries(work)
     .filter(([, count]) => count > 0)

@@ -1,6 +1,11 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type ConsoleMessage,
+  type Page,
+} from 'playwright-core';
 
 /** Debian's chromium (`CHROMIUM_PATH` names another); a test that needs it fails without it. */
 export async function launchChromium(): Promise<Browser> {
@@ -32,7 +37,9 @@ export function watchPage(page: Page): PageWatch {
     if (message.type() === 'error' || message.type() === 'warning')
       problems.push(describe(message));
   });
-  page.on('pageerror', (error) => problems.push(Promise.resolve(`uncaught: ${error.message}`)));
+  page.on('pageerror', (error) =>
+    problems.push(Promise.resolve(`uncaught: ${error.message}`)),
+  );
   page.on('request', (request) => requests.push(request.url()));
   return { problems: () => Promise.all(problems), requests };
 }

@@ -5,7 +5,8 @@ export function ok<T extends { status: number }, S extends T['status']>(
   res: T,
   status: S,
 ): Extract<T, { status: S }> {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${JSON.stringify(res)}`);
+  if (res.status !== status)
+    throw new Error(`expected ${status}, got ${JSON.stringify(res)}`);
   return res as Extract<T, { status: S }>;
 }
 
@@ -16,10 +17,16 @@ export async function petInStock(
   quantity: number,
   name = 'Rex',
 ): Promise<number> {
-  const pet = ok(await admin.pets.createPet({ body: { name, categoryId } }), 201);
+  const pet = ok(
+    await admin.pets.createPet({ body: { name, categoryId } }),
+    201,
+  );
   const petId = pet.body.id;
   ok(
-    await admin.inventory.setInventory({ params: { petId: String(petId) }, body: { quantity } }),
+    await admin.inventory.setInventory({
+      params: { petId: String(petId) },
+      body: { quantity },
+    }),
     200,
   );
   return petId;
@@ -33,7 +40,10 @@ export async function stockedPet(
   quantity = 100,
 ): Promise<{ categoryId: number; petId: number }> {
   const name = `Category ${++categories} ${Date.now()}`;
-  const category = ok(await admin.categories.createCategory({ body: { name } }), 201);
+  const category = ok(
+    await admin.categories.createCategory({ body: { name } }),
+    201,
+  );
   const categoryId = category.body.id;
   return { categoryId, petId: await petInStock(admin, categoryId, quantity) };
 }

@@ -7,5 +7,10 @@ export function allDocuments(
   database: string,
   collection: string,
 ): Promise<Document[]> {
-  return reader.db(database).collection(collection).find().sort({ _id: 1 }).toArray();
+  return reader
+    .db(database)
+    .collection(collection)
+    .find()
+    .sort({ _id: 1 })
+    .toArray();
 }

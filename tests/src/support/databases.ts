@@ -22,7 +22,9 @@ export class DatabaseReader {
   }
 
   static async connect(uri: string): Promise<DatabaseReader> {
-    const client = await new MongoClient(uri, { serverSelectionTimeoutMS: 5_000 }).connect();
+    const client = await new MongoClient(uri, {
+      serverSelectionTimeoutMS: 5_000,
+    }).connect();
     return new DatabaseReader(client);
   }
 
@@ -31,13 +33,19 @@ export class DatabaseReader {
   }
 
   /** One collection's documents matching `filter`, as stored. */
-  find(database: string, collection: string, filter: Record<string, unknown>): Promise<Document[]> {
+  find(
+    database: string,
+    collection: string,
+    filter: Record<string, unknown>,
+  ): Promise<Document[]> {
     return this.db(database).collection(collection).find(filter).toArray();
   }
 
   /** The collections of a database that hold the API's data, by name. */
   async dataCollections(name: string): Promise<string[]> {
-    const collections = await this.db(name).listCollections({}, { nameOnly: true }).toArray();
+    const collections = await this.db(name)
+      .listCollections({}, { nameOnly: true })
+      .toArray();
     return collections
       .map((collection) => collection.name)
       .filter((collection) => !BOOKKEEPING.has(collection))
@@ -49,7 +57,11 @@ export class DatabaseReader {
     const db = this.db(name);
     const snapshot: Record<string, Document[]> = {};
     for (const collection of await this.dataCollections(name)) {
-      snapshot[collection] = await db.collection(collection).find().sort({ _id: 1 }).toArray();
+      snapshot[collection] = await db
+        .collection(collection)
+        .find()
+        .sort({ _id: 1 })
+        .toArray();
     }
     return snapshot;
   }
@@ -62,7 +74,9 @@ export class DatabaseReader {
     const outbox = (name: string) => this.db(name).collection('outbox');
     const events = { topic: 'events' };
     return {
-      pushes: await outbox(databaseNames.store).countDocuments({ topic: 'pet-status' }),
+      pushes: await outbox(databaseNames.store).countDocuments({
+        topic: 'pet-status',
+      }),
       events:
         (await outbox(databaseNames.store).countDocuments(events)) +
         (await outbox(databaseNames.pets).countDocuments(events)),

@@ -25,7 +25,9 @@ export function expectError(answer: HttpAnswer, code: ErrorCode): void {
     body: errorBody(code),
   });
   expect(answer.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
-  expect(Object.values(apiVersions)).toContain(answer.headers.get('api-version'));
+  expect(Object.values(apiVersions)).toContain(
+    answer.headers.get('api-version'),
+  );
   const requestId = answer.headers.get('x-request-id');
   expect(requestId).toEqual(expect.any(String));
   expect((answer.body as { requestId?: unknown }).requestId).toBe(requestId);

@@ -1,8 +1,12 @@
 /** `path` with each `:param` replaced by its value. */
-export function fillPath(path: string, params: Record<string, string | number> = {}): string {
+export function fillPath(
+  path: string,
+  params: Record<string, string | number> = {},
+): string {
   return path.replace(/:(\w+)/g, (_placeholder, name: string) => {
     const value = params[name];
-    if (value === undefined) throw new Error(`no value for :${name} in ${path}`);
+    if (value === undefined)
+      throw new Error(`no value for :${name} in ${path}`);
     return encodeURIComponent(String(value));
   });
 }

@@ -13,7 +13,9 @@ const SUCCESS: Record<WorkloadRequest['kind'], number> = {
 
 function describeOutcome({ request, reply }: Outcome): string {
   const what =
-    request.kind === 'read' ? `GET ${request.path}` : `${request.kind} ${JSON.stringify(request)}`;
+    request.kind === 'read'
+      ? `GET ${request.path}`
+      : `${request.kind} ${JSON.stringify(request)}`;
   if (!reply.answered) return `${what} → ${reply.reason}`;
   return `${what} → ${reply.status} ${JSON.stringify(reply.body)}`;
 }
@@ -27,7 +29,10 @@ function describeOutcome({ request, reply }: Outcome): string {
 export function expectOnlyAnswers(
   workload: Workload,
   errors: ErrorCode[],
-  { refused = false, dropped = false }: { refused?: boolean; dropped?: boolean } = {},
+  {
+    refused = false,
+    dropped = false,
+  }: { refused?: boolean; dropped?: boolean } = {},
 ): void {
   const unexpected = workload.outcomes.filter((outcome) => {
     const { request, reply } = outcome;
@@ -53,7 +58,8 @@ export function countOf(
 ) {
   return workload.outcomes.filter(
     ({ request, reply }) =>
-      request.kind === kind && (reply.answered ? reply.status === status : status === 'none'),
+      request.kind === kind &&
+      (reply.answered ? reply.status === status : status === 'none'),
   ).length;
 }
 
@@ -66,7 +72,9 @@ interface OrderDocument {
 }
 
 function idOf(body: unknown): unknown {
-  return typeof body === 'object' && body !== null && 'id' in body ? body.id : undefined;
+  return typeof body === 'object' && body !== null && 'id' in body
+    ? body.id
+    : undefined;
 }
 
 /**
@@ -75,7 +83,10 @@ function idOf(body: unknown): unknown {
  * may still have done the work). Its record may or may not be there; a client settles it by
  * retrying with an `Idempotency-Key`.
  */
-function unknownEffect({ reply }: Outcome, unknown: readonly ErrorCode[]): boolean {
+function unknownEffect(
+  { reply }: Outcome,
+  unknown: readonly ErrorCode[],
+): boolean {
   if (!reply.answered) return !reply.refused;
   const error = ErrorSchema.safeParse(reply.body);
   return error.success && unknown.includes(error.data.code);
@@ -116,7 +127,11 @@ export async function expectNothingLost(
     if (reply.answered && reply.status === 201) {
       const id = idOf(reply.body);
       const stored = typeof id === 'number' ? ordersById.get(id) : undefined;
-      const expected = { ownerId: request.accountId, petId: request.petId, cancelled: false };
+      const expected = {
+        ownerId: request.accountId,
+        petId: request.petId,
+        cancelled: false,
+      };
       if (
         !stored ||
         stored.ownerId !== expected.ownerId ||
@@ -143,7 +158,10 @@ export async function expectNothingLost(
         request.quantity === order.quantity,
     );
     if (match >= 0) unknownOrders.splice(match, 1);
-    else problems.push(`order ${order._id} is stored but no request was answered 201 for it`);
+    else
+      problems.push(
+        `order ${order._id} is stored but no request was answered 201 for it`,
+      );
   }
 
   // Stock: what the stored orders took, and nothing else, is gone.
@@ -174,9 +192,13 @@ export async function expectNothingLost(
     const stored = accounts.find((account) => account.email === request.email);
     if (reply.answered && reply.status === 201) {
       if (stored?._id !== idOf(reply.body))
-        problems.push(`sign-up ${request.email} was answered 201 but its account is not stored`);
+        problems.push(
+          `sign-up ${request.email} was answered 201 but its account is not stored`,
+        );
     } else if (!unknownEffect(outcome, unknown) && stored) {
-      problems.push(`sign-up ${request.email} failed but its account ${stored._id} is stored`);
+      problems.push(
+        `sign-up ${request.email} failed but its account ${stored._id} is stored`,
+      );
     }
   }
 
@@ -187,18 +209,29 @@ export async function expectNothingLost(
     message: string;
     status: string;
   }>('messages');
-  const stored = await messages.find({ message: { $regex: `^${tag} message ` } }).toArray();
+  const stored = await messages
+    .find({ message: { $regex: `^${tag} message ` } })
+    .toArray();
   const accepted: string[] = [];
   for (const outcome of outcomes('message')) {
     const { request, reply } = outcome;
     if (request.kind !== 'message') continue;
-    const message = stored.find((document) => document.message === request.text);
+    const message = stored.find(
+      (document) => document.message === request.text,
+    );
     if (reply.answered && reply.status === 202) {
-      if (message?._id !== idOf(reply.body) || message?.accountId !== request.accountId)
-        problems.push(`message "${request.text}" was answered 202 but is not stored`);
+      if (
+        message?._id !== idOf(reply.body) ||
+        message?.accountId !== request.accountId
+      )
+        problems.push(
+          `message "${request.text}" was answered 202 but is not stored`,
+        );
       else accepted.push(message._id);
     } else if (!unknownEffect(outcome, unknown) && message) {
-      problems.push(`message "${request.text}" failed but ${message._id} is stored`);
+      problems.push(
+        `message "${request.text}" failed but ${message._id} is stored`,
+      );
     }
   }
   expect(problems).toEqual([]);

@@ -1,5 +1,11 @@
 import { once } from 'node:events';
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import {
+  connect,
+  createServer,
+  type AddressInfo,
+  type Server,
+  type Socket,
+} from 'node:net';
 import { BSON, type Document } from 'mongodb';
 
 /** A command a client sent, as the proxy read it from an OP_MSG. */
@@ -31,7 +37,8 @@ const HEADER_BYTES = 16;
  * other message (the driver's first `hello` may still be an OP_QUERY), which passes unread.
  */
 export function commandOf(message: Buffer): WireCommand | undefined {
-  if (message.length < HEADER_BYTES + 5 || message.readInt32LE(12) !== OP_MSG) return undefined;
+  if (message.length < HEADER_BYTES + 5 || message.readInt32LE(12) !== OP_MSG)
+    return undefined;
   const flags = message.readUInt32LE(HEADER_BYTES);
   const end = message.length - (flags & CHECKSUM_PRESENT ? 4 : 0);
   let offset = HEADER_BYTES + 4;
@@ -73,7 +80,10 @@ export class MongoWireProxy implements AsyncDisposable {
   static async start(uri: string): Promise<MongoWireProxy> {
     const { hostname, port } = new URL(uri);
     const server = createServer();
-    const proxy = new MongoWireProxy(server, { host: hostname, port: Number(port) });
+    const proxy = new MongoWireProxy(server, {
+      host: hostname,
+      port: Number(port),
+    });
     server.on('connection', (client) => {
       proxy.#accept(client);
     });

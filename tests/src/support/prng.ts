@@ -37,7 +37,8 @@ export class Prng {
   /** A generator of its own, derived from this one's seed and `stream`, for one actor. */
   fork(stream: number): Prng {
     return new Prng(
-      Math.imul(this.#state ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(stream, 0xc2b2ae35),
+      Math.imul(this.#state ^ 0x9e3779b9, 0x85ebca6b) +
+        Math.imul(stream, 0xc2b2ae35),
     );
   }
 }
@@ -50,6 +51,7 @@ export function seedFrom(name: string, fallback: number): number {
   const given = process.env[name];
   if (given === undefined || given === '') return fallback;
   const seed = Number(given);
-  if (!Number.isSafeInteger(seed)) throw new Error(`${name} must be a whole number, not ${given}`);
+  if (!Number.isSafeInteger(seed))
+    throw new Error(`${name} must be a whole number, not ${given}`);
   return seed;
 }

@@ -56,8 +56,13 @@ export async function rawJsonRequest(
   options?: RawOptions,
 ): Promise<HttpAnswer> {
   const answer = await rawRequest(baseUrl, bytes, options);
-  const json = /^application\/json\b/.test(answer.headers.get('content-type') ?? '');
-  return { ...answer, body: json ? (JSON.parse(answer.body) as unknown) : answer.body };
+  const json = /^application\/json\b/.test(
+    answer.headers.get('content-type') ?? '',
+  );
+  return {
+    ...answer,
+    body: json ? (JSON.parse(answer.body) as unknown) : answer.body,
+  };
 }
 
 function parseAnswer(data: Buffer): RawAnswer | undefined {
@@ -66,14 +71,16 @@ function parseAnswer(data: Buffer): RawAnswer | undefined {
   if (end === -1) return undefined;
   const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
   const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1];
-  if (status === undefined) throw new Error(`not an HTTP answer: ${statusLine}`);
+  if (status === undefined)
+    throw new Error(`not an HTTP answer: ${statusLine}`);
   const headers = new Headers();
   for (const line of lines) {
     const colon = line.indexOf(':');
     headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
   }
   const rest = text.slice(end + 4);
-  const body = headers.get('transfer-encoding') === 'chunked' ? unchunk(rest) : rest;
+  const body =
+    headers.get('transfer-encoding') === 'chunked' ? unchunk(rest) : rest;
   return { status: Number(status), headers, body };
 }
 
@@ -86,7 +93,10 @@ function unchunk(text: string): string {
     const size = parseInt(text.slice(at, lineEnd), 16);
     if (!(size > 0)) return body;
     // Sizes count bytes; the text is decoded, so measure the chunk in bytes.
-    const bytes = Buffer.from(text.slice(lineEnd + 2), 'utf-8').subarray(0, size);
+    const bytes = Buffer.from(text.slice(lineEnd + 2), 'utf-8').subarray(
+      0,
+      size,
+    );
     const chunk = bytes.toString('utf-8');
     body += chunk;
     at = lineEnd + 2 + chunk.length + 2;

@@ -15,19 +15,24 @@ export function runProgram(
   { install, ...options }: RunOptions = {},
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { ...options, maxBuffer: 256 << 20 }, (error, stdout, stderr) => {
-      if (!error) {
-        resolve(stdout);
-        return;
-      }
-      const name = basename(file);
-      reject(
-        new Error(
-          error.code === 'ENOENT' && install
-            ? `${name} is missing: install ${install}`
-            : `${name} ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}`,
-        ),
-      );
-    });
+    execFile(
+      file,
+      args,
+      { ...options, maxBuffer: 256 << 20 },
+      (error, stdout, stderr) => {
+        if (!error) {
+          resolve(stdout);
+          return;
+        }
+        const name = basename(file);
+        reject(
+          new Error(
+            error.code === 'ENOENT' && install
+              ? `${name} is missing: install ${install}`
+              : `${name} ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}`,
+          ),
+        );
+      },
+    );
   });
 }

@@ -17,7 +17,10 @@ export interface Shop {
 export function shopForFile(api: TestStack, stock = 100): Shop {
   const shop = {} as Shop;
   beforeAll(async () => {
-    Object.assign(shop, { customer: await api.signUp(), ...(await stockedPet(api.admin, stock)) });
+    Object.assign(shop, {
+      customer: await api.signUp(),
+      ...(await stockedPet(api.admin, stock)),
+    });
   });
   return shop;
 }

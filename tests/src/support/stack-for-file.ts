@@ -6,7 +6,9 @@ import { startTestStack, type TestStack } from './test-stack.js';
  * own `beforeAll`s, which may use it) and stopped after its last. Usable from hooks and tests,
  * not while the file is being collected.
  */
-export function testStackForFile(...args: Parameters<typeof startTestStack>): TestStack {
+export function testStackForFile(
+  ...args: Parameters<typeof startTestStack>
+): TestStack {
   let started: TestStack | undefined;
   beforeAll(async () => {
     started = await startTestStack(...args);
@@ -17,7 +19,9 @@ export function testStackForFile(...args: Parameters<typeof startTestStack>): Te
   return new Proxy({} as TestStack, {
     get(_target, property) {
       if (!started)
-        throw new Error('[tests] the stack is not running: use it from a hook or a test');
+        throw new Error(
+          '[tests] the stack is not running: use it from a hook or a test',
+        );
       return Reflect.get(started, property) as unknown;
     },
   });

@@ -62,7 +62,8 @@ export async function startTestStack(
       byProcess.set(name, [...(byProcess.get(name) ?? []), ...lines]);
     },
   });
-  const client = (apiKey?: string) => createPetstoreClient({ baseUrl: stack.url, apiKey });
+  const client = (apiKey?: string) =>
+    createPetstoreClient({ baseUrl: stack.url, apiKey });
   let reader: Promise<DatabaseReader> | undefined;
   return {
     stack,
@@ -74,8 +75,14 @@ export async function startTestStack(
     async signUp(email = `customer${++accounts}.${Date.now()}@example.com`) {
       const res = await client().accounts.createAccount({ body: { email } });
       if (res.status !== 201)
-        throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
-      return { apiKey: res.body.apiKey, accountId: res.body.id, api: client(res.body.apiKey) };
+        throw new Error(
+          `sign-up failed: ${res.status} ${JSON.stringify(res.body)}`,
+        );
+      return {
+        apiKey: res.body.apiKey,
+        accountId: res.body.id,
+        api: client(res.body.apiKey),
+      };
     },
     databases() {
       reader ??= DatabaseReader.connect(stack.database.uri);

@@ -38,11 +38,17 @@ export class WebhookReceiver implements AsyncDisposable {
   }
 
   /** The receipts whose body is the event `type`, parsed. */
-  events(type?: string): { id: string; type: string; data: Record<string, unknown> }[] {
+  events(
+    type?: string,
+  ): { id: string; type: string; data: Record<string, unknown> }[] {
     return this.receipts
       .map(
         (receipt) =>
-          JSON.parse(receipt.body) as { id: string; type: string; data: Record<string, unknown> },
+          JSON.parse(receipt.body) as {
+            id: string;
+            type: string;
+            data: Record<string, unknown>;
+          },
       )
       .filter((event) => type === undefined || event.type === type);
   }
@@ -52,7 +58,10 @@ export class WebhookReceiver implements AsyncDisposable {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        this.receipts.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+        this.receipts.push({
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString(),
+        });
         const answer = this.#answers.shift() ?? 200;
         if (answer === 'hang') {
           this.#hanging.add(() => res.destroy());

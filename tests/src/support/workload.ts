@@ -45,16 +45,25 @@ export async function prepareWorkload(
 ): Promise<WorkloadSetup> {
   const tag = `wl${++workloads}x${Date.now()}`;
   const category = ok(
-    await api.admin.categories.createCategory({ body: { name: `${tag} pets` } }),
+    await api.admin.categories.createCategory({
+      body: { name: `${tag} pets` },
+    }),
     201,
   );
   const setup: WorkloadSetup = { tag, customers: [], pets: [] };
   for (let i = 0; i < pets; i++) {
-    const id = await petInStock(api.admin, category.body.id, stock, `${tag} pet ${i}`);
+    const id = await petInStock(
+      api.admin,
+      category.body.id,
+      stock,
+      `${tag} pet ${i}`,
+    );
     setup.pets.push({ id, initialStock: stock });
   }
   for (let i = 0; i < customers; i++) {
-    const { apiKey, accountId } = await api.signUp(`${tag}.customer${i}@example.com`);
+    const { apiKey, accountId } = await api.signUp(
+      `${tag}.customer${i}@example.com`,
+    );
     setup.customers.push({ apiKey, accountId });
   }
   return setup;
@@ -116,7 +125,10 @@ export class Workload {
    */
   async across(
     transition: () => Promise<unknown>,
-    { requests = 40, maxRequests = 250 }: { requests?: number; maxRequests?: number } = {},
+    {
+      requests = 40,
+      maxRequests = 250,
+    }: { requests?: number; maxRequests?: number } = {},
   ): Promise<void> {
     let over = false;
     const first = this.#sent;
@@ -141,7 +153,10 @@ export class Workload {
 
   /** Sends `requests` requests with nothing else going on. */
   async run(requests: number): Promise<void> {
-    await this.across(() => Promise.resolve(), { requests, maxRequests: requests });
+    await this.across(() => Promise.resolve(), {
+      requests,
+      maxRequests: requests,
+    });
   }
 
   /**
@@ -173,13 +188,23 @@ export class Workload {
     const { tag, customers, pets } = this.#setup;
     const customer = customers[i % customers.length];
     const pet = pets[Math.floor(i / MIX.length) % pets.length];
-    if (!customer || !pet) throw new Error('a workload needs customers and pets');
+    if (!customer || !pet)
+      throw new Error('a workload needs customers and pets');
     const kind = MIX[i % MIX.length] ?? 'read';
     switch (kind) {
       case 'order':
-        return { kind, accountId: customer.accountId, petId: pet.id, quantity: 1 };
+        return {
+          kind,
+          accountId: customer.accountId,
+          petId: pet.id,
+          quantity: 1,
+        };
       case 'message':
-        return { kind, accountId: customer.accountId, text: `${tag} message ${i}` };
+        return {
+          kind,
+          accountId: customer.accountId,
+          text: `${tag} message ${i}`,
+        };
       case 'signUp':
         return { kind, email: `${tag}.signup${i}@example.com` };
       case 'read': {
@@ -201,7 +226,8 @@ export class Workload {
 
   async #send(i: number): Promise<void> {
     const request = this.#request(i);
-    const apiKey = this.#setup.customers[i % this.#setup.customers.length]?.apiKey ?? '';
+    const apiKey =
+      this.#setup.customers[i % this.#setup.customers.length]?.apiKey ?? '';
     const { method, path, ...options } = httpOf(request, apiKey);
     let reply: Reply;
     try {
@@ -231,9 +257,18 @@ function httpOf(
         body: { petId: request.petId, quantity: request.quantity },
       };
     case 'message':
-      return { method: 'POST', path: '/v1/messages', apiKey, body: { message: request.text } };
+      return {
+        method: 'POST',
+        path: '/v1/messages',
+        apiKey,
+        body: { message: request.text },
+      };
     case 'signUp':
-      return { method: 'POST', path: '/v1/accounts', body: { email: request.email } };
+      return {
+        method: 'POST',
+        path: '/v1/accounts',
+        body: { email: request.email },
+      };
     case 'read':
       return { method: 'GET', path: request.path, apiKey };
   }
@@ -249,7 +284,14 @@ function unanswered(error: unknown, guardMs: number): Reply {
     };
   }
   const cause =
-    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+    error instanceof Error
+      ? (error.cause as { code?: unknown } | undefined)
+      : undefined;
   const code = typeof cause?.code === 'string' ? cause.code : String(error);
-  return { answered: false, refused: code === 'ECONNREFUSED', hung: false, reason: code };
+  return {
+    answered: false,
+    refused: code === 'ECONNREFUSED',
+    hung: false,
+    reason: code,
+  };
 }

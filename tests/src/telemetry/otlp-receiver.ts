@@ -23,20 +23,29 @@ interface OtlpTraces {
 }
 
 /** A loopback OTLP/HTTP traces endpoint (`POST /v1/traces`, JSON) that keeps what it receives. */
-export async function startOtlpReceiver(): Promise<ServedHttp & { spans: ReceivedSpan[] }> {
+export async function startOtlpReceiver(): Promise<
+  ServedHttp & { spans: ReceivedSpan[] }
+> {
   const spans: ReceivedSpan[] = [];
   const served = await serveHttp((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      if (req.url === '/v1/traces' && /json/.test(req.headers['content-type'] ?? '')) {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpTraces;
+      if (
+        req.url === '/v1/traces' &&
+        /json/.test(req.headers['content-type'] ?? '')
+      ) {
+        const body = JSON.parse(
+          Buffer.concat(chunks).toString('utf8'),
+        ) as OtlpTraces;
         for (const resource of body.resourceSpans ?? []) {
           const service =
-            resource.resource?.attributes?.find(({ key }) => key === 'service.name')?.value
-              .stringValue ?? '';
+            resource.resource?.attributes?.find(
+              ({ key }) => key === 'service.name',
+            )?.value.stringValue ?? '';
           for (const scope of resource.scopeSpans ?? []) {
-            for (const span of scope.spans ?? []) spans.push({ ...span, service });
+            for (const span of scope.spans ?? [])
+              spans.push({ ...span, service });
           }
         }
       }

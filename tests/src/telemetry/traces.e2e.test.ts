@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callHttp } from '@petstore/testkit';
 import { ok, stockedPet } from '../support/catalogue.js';
-import { startTestStack, unthrottled, type TestStack } from '../support/test-stack.js';
+import {
+  startTestStack,
+  unthrottled,
+  type TestStack,
+} from '../support/test-stack.js';
 import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
@@ -28,14 +32,20 @@ afterAll(async () => {
 /** A W3C `traceparent` a client starts, with its trace id. */
 function clientTrace() {
   const traceId = randomBytes(16).toString('hex');
-  return { traceId, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` };
+  return {
+    traceId,
+    traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+  };
 }
 
 const inTrace = (traceId: string) => () =>
   receiver.spans.filter((span) => span.traceId === traceId);
 
 /** Waits until the trace holds a span of each `[service, name pattern]` given. */
-async function expectSpans(traceId: string, wanted: [string, RegExp][]): Promise<ReceivedSpan[]> {
+async function expectSpans(
+  traceId: string,
+  wanted: [string, RegExp][],
+): Promise<ReceivedSpan[]> {
   const spans = inTrace(traceId);
   const found = () =>
     wanted.map(([service, name]) =>
@@ -62,7 +72,11 @@ describe('traces', () => {
     ]);
     // Every line pets logged for the request carries the trace.
     await expect
-      .poll(() => api.logsOf('pets').filter((line) => line.includes(`"trace_id":"${traceId}"`)))
+      .poll(() =>
+        api
+          .logsOf('pets')
+          .filter((line) => line.includes(`"trace_id":"${traceId}"`)),
+      )
       .not.toEqual([]);
   });
 
@@ -94,7 +108,9 @@ describe('traces', () => {
       .poll(() =>
         receiver.spans.some(
           (span) =>
-            !before.has(span.traceId) && span.service === 'gateway' && span.name === 'GET /v2/pets',
+            !before.has(span.traceId) &&
+            span.service === 'gateway' &&
+            span.name === 'GET /v2/pets',
         ),
       )
       .toBe(true);

@@ -23,8 +23,14 @@ export class Accounts {
    * Needs no key. The result's `apiKey` is shown this once. An email already used is 409 `conflict`.
    * @operationId createAccount
    */
-  create(body: NewAccount, options?: RequestOptions): ApiPromise<WithRequestId<CreatedAccount>> {
-    return this.sender.request({ method: 'POST', path: '/v2/accounts', body }, options);
+  create(
+    body: NewAccount,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<CreatedAccount>> {
+    return this.sender.request(
+      { method: 'POST', path: '/v2/accounts', body },
+      options,
+    );
   }
 
   /**
@@ -34,7 +40,10 @@ export class Accounts {
    * @operationId getMe
    */
   me(options?: RequestOptions): ApiPromise<WithRequestId<Account>> {
-    return this.sender.request({ method: 'GET', path: '/v2/accounts/me' }, options);
+    return this.sender.request(
+      { method: 'GET', path: '/v2/accounts/me' },
+      options,
+    );
   }
 
   /**
@@ -44,8 +53,13 @@ export class Accounts {
    * @experimental
    * @operationId createKey
    */
-  createKey(options?: RequestOptions): ApiPromise<WithRequestId<CreatedApiKey>> {
-    return this.sender.request({ method: 'POST', path: '/v2/accounts/me/keys' }, options);
+  createKey(
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<CreatedApiKey>> {
+    return this.sender.request(
+      { method: 'POST', path: '/v2/accounts/me/keys' },
+      options,
+    );
   }
 
   /**
@@ -67,7 +81,10 @@ export class Accounts {
    * @operationId revokeKey
    */
   revokeKey(keyId: string, options?: RequestOptions): ApiPromise<Empty> {
-    const spec = { method: 'DELETE', path: path`/v2/accounts/me/keys/${keyId}` } as const;
+    const spec = {
+      method: 'DELETE',
+      path: path`/v2/accounts/me/keys/${keyId}`,
+    } as const;
     return this.sender.requestEmpty(spec, options);
   }
 }

@@ -2,7 +2,13 @@ import type { ApiPromise } from '../api-promise.js';
 import { list, type List } from '../auto-pagination.js';
 import { path } from '../path.js';
 import type { RequestOptions, RequestSender } from '../request-sender.js';
-import type { Category, Empty, ListCategoriesQuery, NewCategory, WithRequestId } from '../types.js';
+import type {
+  Category,
+  Empty,
+  ListCategoriesQuery,
+  NewCategory,
+  WithRequestId,
+} from '../types.js';
 
 /** The categories of the catalogue. Reading needs any key; writing needs an admin key. */
 export class Categories {
@@ -24,8 +30,14 @@ export class Categories {
    * A name already used, in any case, is 409 `conflict`.
    * @operationId createCategory
    */
-  create(body: NewCategory, options?: RequestOptions): ApiPromise<WithRequestId<Category>> {
-    return this.sender.request({ method: 'POST', path: '/v2/categories', body }, options);
+  create(
+    body: NewCategory,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<Category>> {
+    return this.sender.request(
+      { method: 'POST', path: '/v2/categories', body },
+      options,
+    );
   }
 
   /**
@@ -33,8 +45,14 @@ export class Categories {
    *
    * @operationId getCategory
    */
-  get(id: number, options?: RequestOptions): ApiPromise<WithRequestId<Category>> {
-    return this.sender.request({ method: 'GET', path: path`/v2/categories/${id}` }, options);
+  get(
+    id: number,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<Category>> {
+    return this.sender.request(
+      { method: 'GET', path: path`/v2/categories/${id}` },
+      options,
+    );
   }
 
   /**
@@ -48,7 +66,10 @@ export class Categories {
     body: NewCategory,
     options?: RequestOptions,
   ): ApiPromise<WithRequestId<Category>> {
-    return this.sender.request({ method: 'PUT', path: path`/v2/categories/${id}`, body }, options);
+    return this.sender.request(
+      { method: 'PUT', path: path`/v2/categories/${id}`, body },
+      options,
+    );
   }
 
   /**

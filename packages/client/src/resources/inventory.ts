@@ -19,7 +19,10 @@ export class Inventory {
    * In pet id order; iterating reads every page.
    * @operationId listInventory
    */
-  list(query?: ListInventoryQuery, options?: RequestOptions): List<InventoryItem> {
+  list(
+    query?: ListInventoryQuery,
+    options?: RequestOptions,
+  ): List<InventoryItem> {
     return list(this.sender, { path: '/v2/store/inventory', query }, options);
   }
 
@@ -29,7 +32,10 @@ export class Inventory {
    * A pet without stock yet is 404.
    * @operationId getInventoryItem
    */
-  get(petId: number, options?: RequestOptions): ApiPromise<WithRequestId<InventoryItem>> {
+  get(
+    petId: number,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<InventoryItem>> {
     return this.sender.request(
       { method: 'GET', path: path`/v2/store/inventory/${petId}` },
       options,
@@ -47,7 +53,11 @@ export class Inventory {
     body: InventoryUpdate,
     options?: RequestOptions,
   ): ApiPromise<WithRequestId<InventoryItem>> {
-    const spec = { method: 'PUT', path: path`/v2/store/inventory/${petId}`, body } as const;
+    const spec = {
+      method: 'PUT',
+      path: path`/v2/store/inventory/${petId}`,
+      body,
+    } as const;
     return this.sender.request(spec, options);
   }
 }

@@ -15,7 +15,10 @@ export class Messages {
    * @beta
    * @operationId sendMessage
    */
-  send(body: NewMessage, options?: RequestOptions): ApiPromise<WithRequestId<Message>> {
+  send(
+    body: NewMessage,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<Message>> {
     const spec = { method: 'POST', path: '/v2/messages', body } as const;
     return this.sender.request(spec, options);
   }
@@ -27,7 +30,13 @@ export class Messages {
    * @beta
    * @operationId getMessage
    */
-  get(id: string, options?: RequestOptions): ApiPromise<WithRequestId<Message>> {
-    return this.sender.request({ method: 'GET', path: path`/v2/messages/${id}` }, options);
+  get(
+    id: string,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<Message>> {
+    return this.sender.request(
+      { method: 'GET', path: path`/v2/messages/${id}` },
+      options,
+    );
   }
 }

@@ -32,7 +32,10 @@ export class Orders {
    * never places a second order. More than the stock is 409 `insufficient_stock`.
    * @operationId placeOrder
    */
-  create(body: NewOrder, options?: RequestOptions): ApiPromise<WithRequestId<Order>> {
+  create(
+    body: NewOrder,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<Order>> {
     const spec = { method: 'POST', path: '/v2/store/orders', body } as const;
     return this.sender.request(spec, options);
   }
@@ -44,7 +47,10 @@ export class Orders {
    * @operationId getOrder
    */
   get(id: number, options?: RequestOptions): ApiPromise<WithRequestId<Order>> {
-    return this.sender.request({ method: 'GET', path: path`/v2/store/orders/${id}` }, options);
+    return this.sender.request(
+      { method: 'GET', path: path`/v2/store/orders/${id}` },
+      options,
+    );
   }
 
   /**
@@ -58,7 +64,11 @@ export class Orders {
     body: OrderUpdate,
     options?: RequestOptions,
   ): ApiPromise<WithRequestId<Order>> {
-    const spec = { method: 'PATCH', path: path`/v2/store/orders/${id}`, body } as const;
+    const spec = {
+      method: 'PATCH',
+      path: path`/v2/store/orders/${id}`,
+      body,
+    } as const;
     return this.sender.request(spec, options);
   }
 

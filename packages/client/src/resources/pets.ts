@@ -2,7 +2,14 @@ import type { ApiPromise } from '../api-promise.js';
 import { list, type List } from '../auto-pagination.js';
 import { path } from '../path.js';
 import type { RequestOptions, RequestSender } from '../request-sender.js';
-import type { Empty, ListPetsQuery, NewPet, Pet, PetPatch, WithRequestId } from '../types.js';
+import type {
+  Empty,
+  ListPetsQuery,
+  NewPet,
+  Pet,
+  PetPatch,
+  WithRequestId,
+} from '../types.js';
 
 /** The pets of the catalogue. Reading needs any key; writing needs an admin key. */
 export class Pets {
@@ -24,8 +31,14 @@ export class Pets {
    * Without a status it is available. An unknown category is 422 `unknown_category`.
    * @operationId createPet
    */
-  create(body: NewPet, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
-    return this.sender.request({ method: 'POST', path: '/v2/pets', body }, options);
+  create(
+    body: NewPet,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<Pet>> {
+    return this.sender.request(
+      { method: 'POST', path: '/v2/pets', body },
+      options,
+    );
   }
 
   /**
@@ -35,7 +48,10 @@ export class Pets {
    * @operationId getPet
    */
   get(id: number, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
-    return this.sender.request({ method: 'GET', path: path`/v2/pets/${id}` }, options);
+    return this.sender.request(
+      { method: 'GET', path: path`/v2/pets/${id}` },
+      options,
+    );
   }
 
   /**
@@ -44,8 +60,15 @@ export class Pets {
    * Name, category and status; a status left out is available.
    * @operationId replacePet
    */
-  replace(id: number, body: NewPet, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
-    return this.sender.request({ method: 'PUT', path: path`/v2/pets/${id}`, body }, options);
+  replace(
+    id: number,
+    body: NewPet,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<Pet>> {
+    return this.sender.request(
+      { method: 'PUT', path: path`/v2/pets/${id}`, body },
+      options,
+    );
   }
 
   /**
@@ -54,7 +77,11 @@ export class Pets {
    * Changes the fields given and keeps the others.
    * @operationId updatePet
    */
-  update(id: number, patch: PetPatch, options?: RequestOptions): ApiPromise<WithRequestId<Pet>> {
+  update(
+    id: number,
+    patch: PetPatch,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<Pet>> {
     return this.sender.request(
       { method: 'PATCH', path: path`/v2/pets/${id}`, body: patch },
       options,
@@ -68,6 +95,9 @@ export class Pets {
    * @operationId deletePet
    */
   delete(id: number, options?: RequestOptions): ApiPromise<Empty> {
-    return this.sender.requestEmpty({ method: 'DELETE', path: path`/v2/pets/${id}` }, options);
+    return this.sender.requestEmpty(
+      { method: 'DELETE', path: path`/v2/pets/${id}` },
+      options,
+    );
   }
 }

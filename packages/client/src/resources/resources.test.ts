@@ -51,7 +51,12 @@ const calls: [string, Call, string, string, unknown?][] = [
     '/v2/categories/2',
     { name: 'Cats' },
   ],
-  ['categories.delete', (c) => c.categories.delete(2), 'DELETE', '/v2/categories/2'],
+  [
+    'categories.delete',
+    (c) => c.categories.delete(2),
+    'DELETE',
+    '/v2/categories/2',
+  ],
   [
     'orders.list',
     (c) => c.orders.list({ petId: 3 }).firstPage(),
@@ -89,8 +94,18 @@ const calls: [string, Call, string, string, unknown?][] = [
     { email: 'jane@example.com' },
   ],
   ['accounts.me', (c) => c.accounts.me(), 'GET', '/v2/accounts/me'],
-  ['accounts.createKey', (c) => c.accounts.createKey(), 'POST', '/v2/accounts/me/keys'],
-  ['accounts.listKeys', (c) => c.accounts.listKeys().firstPage(), 'GET', '/v2/accounts/me/keys'],
+  [
+    'accounts.createKey',
+    (c) => c.accounts.createKey(),
+    'POST',
+    '/v2/accounts/me/keys',
+  ],
+  [
+    'accounts.listKeys',
+    (c) => c.accounts.listKeys().firstPage(),
+    'GET',
+    '/v2/accounts/me/keys',
+  ],
   [
     'accounts.revokeKey',
     (c) => c.accounts.revokeKey('key_1'),
@@ -100,12 +115,21 @@ const calls: [string, Call, string, string, unknown?][] = [
   ['messages.get', (c) => c.messages.get('msg_1'), 'GET', '/v2/messages/msg_1'],
   [
     'webhooks.create',
-    (c) => c.webhooks.create({ url: 'https://example.com/h', events: ['order.created'] }),
+    (c) =>
+      c.webhooks.create({
+        url: 'https://example.com/h',
+        events: ['order.created'],
+      }),
     'POST',
     '/v2/webhooks',
     { url: 'https://example.com/h', events: ['order.created'] },
   ],
-  ['webhooks.list', (c) => c.webhooks.list().firstPage(), 'GET', '/v2/webhooks'],
+  [
+    'webhooks.list',
+    (c) => c.webhooks.list().firstPage(),
+    'GET',
+    '/v2/webhooks',
+  ],
   ['webhooks.get', (c) => c.webhooks.get('wh_1'), 'GET', '/v2/webhooks/wh_1'],
   [
     'webhooks.update',
@@ -114,7 +138,12 @@ const calls: [string, Call, string, string, unknown?][] = [
     '/v2/webhooks/wh_1',
     { enabled: false },
   ],
-  ['webhooks.delete', (c) => c.webhooks.delete('wh_1'), 'DELETE', '/v2/webhooks/wh_1'],
+  [
+    'webhooks.delete',
+    (c) => c.webhooks.delete('wh_1'),
+    'DELETE',
+    '/v2/webhooks/wh_1',
+  ],
   [
     'webhooks.rotateSecret',
     (c) => c.webhooks.rotateSecret('wh_1'),
@@ -133,24 +162,37 @@ const calls: [string, Call, string, string, unknown?][] = [
     'POST',
     '/v2/webhooks/wh_1/deliveries/whd_2/retry',
   ],
-  ['webhooks.test', (c) => c.webhooks.test('wh_1'), 'POST', '/v2/webhooks/wh_1/test'],
+  [
+    'webhooks.test',
+    (c) => c.webhooks.test('wh_1'),
+    'POST',
+    '/v2/webhooks/wh_1/test',
+  ],
 ];
 
 describe('resources', () => {
-  it.each(calls)('%s sends its operation', async (name, call, method, url, body) => {
-    await using server = await startServer(({ method }) =>
-      method === 'DELETE'
-        ? { status: 204 }
-        : { status: 200, body: name.includes('.list') ? [] : {} },
-    );
-    const { client } = testClient(server.baseUrl);
+  it.each(calls)(
+    '%s sends its operation',
+    async (name, call, method, url, body) => {
+      await using server = await startServer(({ method }) =>
+        method === 'DELETE'
+          ? { status: 204 }
+          : { status: 200, body: name.includes('.list') ? [] : {} },
+      );
+      const { client } = testClient(server.baseUrl);
 
-    await call(client);
+      await call(client);
 
-    const [request] = server.received;
-    expect({ method: request?.method, url: request?.url }).toEqual({ method, url });
-    expect(request?.body ? JSON.parse(request.body) : undefined).toEqual(body);
-  });
+      const [request] = server.received;
+      expect({ method: request?.method, url: request?.url }).toEqual({
+        method,
+        url,
+      });
+      expect(request?.body ? JSON.parse(request.body) : undefined).toEqual(
+        body,
+      );
+    },
+  );
 
   it('encodes string ids in paths', async () => {
     await using server = await startServer(() => ({ status: 200, body: {} }));
@@ -173,14 +215,18 @@ describe('resources', () => {
     '%s sends a generated Idempotency-Key, the same on every retry',
     async (_, call) => {
       await using server = await startServer((_, index) =>
-        index < 2 ? errorBody(503, 'service_unavailable') : { status: 201, body: {} },
+        index < 2
+          ? errorBody(503, 'service_unavailable')
+          : { status: 201, body: {} },
       );
       const { client } = testClient(server.baseUrl);
 
       await call(client);
       await call(client);
 
-      const keys = server.received.map((request) => request.headers['idempotency-key']);
+      const keys = server.received.map(
+        (request) => request.headers['idempotency-key'],
+      );
       expect(keys).toHaveLength(4);
       expect(keys[0]).toMatch(
         /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
@@ -195,7 +241,10 @@ describe('resources', () => {
     await using server = await startServer(() => ({ status: 201, body: {} }));
     const { client } = testClient(server.baseUrl);
 
-    await client.orders.create({ petId: 1, quantity: 1 }, { idempotencyKey: 'order-42' });
+    await client.orders.create(
+      { petId: 1, quantity: 1 },
+      { idempotencyKey: 'order-42' },
+    );
 
     expect(server.received[0]?.headers['idempotency-key']).toBe('order-42');
   });

@@ -34,8 +34,14 @@ export class Webhooks {
    * @beta
    * @operationId createWebhook
    */
-  create(body: NewWebhook, options?: RequestOptions): ApiPromise<WithRequestId<CreatedWebhook>> {
-    return this.sender.request({ method: 'POST', path: '/v2/webhooks', body }, options);
+  create(
+    body: NewWebhook,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<CreatedWebhook>> {
+    return this.sender.request(
+      { method: 'POST', path: '/v2/webhooks', body },
+      options,
+    );
   }
 
   /**
@@ -56,8 +62,14 @@ export class Webhooks {
    * @beta
    * @operationId getWebhook
    */
-  get(id: string, options?: RequestOptions): ApiPromise<WithRequestId<Webhook>> {
-    return this.sender.request({ method: 'GET', path: path`/v2/webhooks/${id}` }, options);
+  get(
+    id: string,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<Webhook>> {
+    return this.sender.request(
+      { method: 'GET', path: path`/v2/webhooks/${id}` },
+      options,
+    );
   }
 
   /**
@@ -72,7 +84,10 @@ export class Webhooks {
     body: WebhookPatch,
     options?: RequestOptions,
   ): ApiPromise<WithRequestId<Webhook>> {
-    return this.sender.request({ method: 'PATCH', path: path`/v2/webhooks/${id}`, body }, options);
+    return this.sender.request(
+      { method: 'PATCH', path: path`/v2/webhooks/${id}`, body },
+      options,
+    );
   }
 
   /**
@@ -83,7 +98,10 @@ export class Webhooks {
    * @operationId deleteWebhook
    */
   delete(id: string, options?: RequestOptions): ApiPromise<Empty> {
-    return this.sender.requestEmpty({ method: 'DELETE', path: path`/v2/webhooks/${id}` }, options);
+    return this.sender.requestEmpty(
+      { method: 'DELETE', path: path`/v2/webhooks/${id}` },
+      options,
+    );
   }
 
   /**
@@ -94,8 +112,14 @@ export class Webhooks {
    * @beta
    * @operationId rotateWebhookSecret
    */
-  rotateSecret(id: string, options?: RequestOptions): ApiPromise<WithRequestId<WebhookSecret>> {
-    return this.sender.request({ method: 'POST', path: path`/v2/webhooks/${id}/secret` }, options);
+  rotateSecret(
+    id: string,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<WebhookSecret>> {
+    return this.sender.request(
+      { method: 'POST', path: path`/v2/webhooks/${id}/secret` },
+      options,
+    );
   }
 
   /**
@@ -110,7 +134,11 @@ export class Webhooks {
     query?: ListWebhookDeliveriesQuery,
     options?: RequestOptions,
   ): List<WebhookDelivery> {
-    return list(this.sender, { path: path`/v2/webhooks/${id}/deliveries`, query }, options);
+    return list(
+      this.sender,
+      { path: path`/v2/webhooks/${id}/deliveries`, query },
+      options,
+    );
   }
 
   /**
@@ -140,8 +168,14 @@ export class Webhooks {
    * @beta
    * @operationId testWebhook
    */
-  test(id: string, options?: RequestOptions): ApiPromise<WithRequestId<WebhookDelivery>> {
-    return this.sender.request({ method: 'POST', path: path`/v2/webhooks/${id}/test` }, options);
+  test(
+    id: string,
+    options?: RequestOptions,
+  ): ApiPromise<WithRequestId<WebhookDelivery>> {
+    return this.sender.request(
+      { method: 'POST', path: path`/v2/webhooks/${id}/test` },
+      options,
+    );
   }
 
   /**

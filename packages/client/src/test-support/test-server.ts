@@ -11,7 +11,13 @@ export interface Received {
 
 /** What the server answers: a JSON or text body, or `'hang'` to never answer. */
 export type Reply =
-  { status: number; headers?: Record<string, string>; body?: unknown; text?: string } | 'hang';
+  | {
+      status: number;
+      headers?: Record<string, string>;
+      body?: unknown;
+      text?: string;
+    }
+  | 'hang';
 
 export interface TestServer extends AsyncDisposable {
   baseUrl: string;

@@ -19,13 +19,19 @@ describe('documentedOperations', () => {
         },
       },
     });
-    expect(documentedOperations(router).map(({ name }) => name)).toEqual(['listThings']);
+    expect(documentedOperations(router).map(({ name }) => name)).toEqual([
+      'listThings',
+    ]);
   });
 
   it('refuses two routes with one key, which would share an operationId', () => {
     const router = c.router({
-      things: { getThing: { method: 'GET', path: '/things/:id', responses, metadata } },
-      others: { getThing: { method: 'GET', path: '/others/:id', responses, metadata } },
+      things: {
+        getThing: { method: 'GET', path: '/things/:id', responses, metadata },
+      },
+      others: {
+        getThing: { method: 'GET', path: '/others/:id', responses, metadata },
+      },
     });
     expect(() => documentedOperations(router)).toThrow(
       '[openapi] two routes share the operationId getThing',

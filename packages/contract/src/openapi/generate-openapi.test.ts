@@ -14,46 +14,71 @@ import { documentedOperations } from './generate-openapi.js';
 import { generateOpenApi } from './generate-openapi.js';
 import { BODY_KEYS_RULE } from './operation-request.js';
 import { operationIdOf, toOpenApiPath } from '../contract-operations.js';
-import { documentOperations, objectsIn, operationById } from './test-support/document-walk.js';
+import {
+  documentOperations,
+  objectsIn,
+  operationById,
+} from './test-support/document-walk.js';
 
 const document: OpenAPIObject = generateOpenApi(contract);
 const operations = documentOperations(document);
 const metadataOf = new Map(
-  documentedOperations(contract).map((operation) => [operationIdOf(operation), operation.metadata]),
+  documentedOperations(contract).map((operation) => [
+    operationIdOf(operation),
+    operation.metadata,
+  ]),
 );
 const isIdName = (name: string) => name === 'id' || name.endsWith('Id');
 
 /** The `code` enum of an error response's schema: `allOf: [Error, { code: { enum } }]`. */
-function errorCodesOf(schema: SchemaObject | ReferenceObject | undefined): string[] {
+function errorCodesOf(
+  schema: SchemaObject | ReferenceObject | undefined,
+): string[] {
   const [, codes] = (schema as SchemaObject | undefined)?.allOf ?? [];
-  const code = (codes as SchemaObject | undefined)?.properties?.code as SchemaObject | undefined;
+  const code = (codes as SchemaObject | undefined)?.properties?.code as
+    SchemaObject | undefined;
   return (code?.enum ?? []) as string[];
 }
 
 /** `paths.<path>.<method>.responses.<4xx or 5xx>.content.application/json.schema`. */
 const isErrorSchema = (path: string[]) =>
-  path.length === 8 && path[3] === 'responses' && Number(path[4]) >= 400 && path[7] === 'schema';
+  path.length === 8 &&
+  path[3] === 'responses' &&
+  Number(path[4]) >= 400 &&
+  path[7] === 'schema';
 
 /** The components request bodies name (`NewPet`, `PetPatch`, …), read from the document. */
 const requestComponents = new Set(
   documentOperations(document).flatMap(({ operation }) => {
-    const schema = (operation.requestBody as { content?: Record<string, { schema?: unknown }> })
-      ?.content?.['application/json']?.schema as ReferenceObject | undefined;
-    return schema?.$ref === undefined ? [] : [schema.$ref.replace('#/components/schemas/', '')];
+    const schema = (
+      operation.requestBody as {
+        content?: Record<string, { schema?: unknown }>;
+      }
+    )?.content?.['application/json']?.schema as ReferenceObject | undefined;
+    return schema?.$ref === undefined
+      ? []
+      : [schema.$ref.replace('#/components/schemas/', '')];
   }),
 );
 const isRequestComponent = (path: string[]) =>
-  path[0] === 'components' && path[1] === 'schemas' && requestComponents.has(path[2] ?? '');
+  path[0] === 'components' &&
+  path[1] === 'schemas' &&
+  requestComponents.has(path[2] ?? '');
 
 describe('generateOpenApi', () => {
   it('writes an OpenAPI 3.0.3 document of the current API version, 2.0.0, for the local gateway', () => {
     expect(document.openapi).toBe('3.0.3');
-    expect(document.info).toMatchObject({ title: 'Petstore API', version: '2.0.0' });
+    expect(document.info).toMatchObject({
+      title: 'Petstore API',
+      version: '2.0.0',
+    });
     expect(document.servers).toEqual([{ url: 'http://127.0.0.1:8080' }]);
   });
 
   it('uses the servers it is given, and aims the code samples at the first', () => {
-    const servers: [{ url: string }] = [{ url: 'https://petstore.example.com' }];
+    const servers: [{ url: string }] = [
+      { url: 'https://petstore.example.com' },
+    ];
     const custom = generateOpenApi(contract, { servers });
     const samplesOf = (id: string) =>
       operationById(custom, id)['x-codeSamples'] as { source: string }[];
@@ -78,22 +103,37 @@ describe('generateOpenApi', () => {
     for (const path of internalPaths) {
       expect(Object.keys(document.paths)).not.toContain(path);
     }
-    expect(Object.keys(document.paths).filter((path) => path.includes('internal'))).toEqual([]);
+    expect(
+      Object.keys(document.paths).filter((path) => path.includes('internal')),
+    ).toEqual([]);
   });
 
   it('names the shared shapes as components and refers to them', () => {
     const names = Object.keys(document.components?.schemas ?? {});
-    for (const name of ['Pet', 'NewPet', 'Category', 'Order', 'InventoryItem', 'Error']) {
+    for (const name of [
+      'Pet',
+      'NewPet',
+      'Category',
+      'Order',
+      'InventoryItem',
+      'Error',
+    ]) {
       expect(names).toContain(name);
     }
-    expect(JSON.stringify(document.paths)).toContain('"$ref":"#/components/schemas/Pet"');
+    expect(JSON.stringify(document.paths)).toContain(
+      '"$ref":"#/components/schemas/Pet"',
+    );
   });
 
   it('gives every integer id, in schemas and parameters, format int64', () => {
     const ids: string[] = [];
     for (const { path, object } of objectsIn(document)) {
-      const properties = (object.properties ?? {}) as Record<string, Record<string, unknown>>;
-      const named: [string, Record<string, unknown>][] = Object.entries(properties);
+      const properties = (object.properties ?? {}) as Record<
+        string,
+        Record<string, unknown>
+      >;
+      const named: [string, Record<string, unknown>][] =
+        Object.entries(properties);
       if (object.in !== undefined && typeof object.name === 'string') {
         named.push([object.name, object.schema as Record<string, unknown>]);
       }
@@ -104,7 +144,9 @@ describe('generateOpenApi', () => {
         expect(schema.format, `${path.join('.')}.${name}`).toBe('int64');
       }
     }
-    expect(ids).toEqual(expect.arrayContaining(['id', 'petId', 'categoryId', 'orderId']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['id', 'petId', 'categoryId', 'orderId']),
+    );
   });
 
   it('reads path ids as integers, though the contract parses them from strings', () => {
@@ -114,19 +156,28 @@ describe('generateOpenApi', () => {
         name: 'petId',
         in: 'path',
         required: true,
-        schema: expect.objectContaining({ type: 'integer', format: 'int64' }) as unknown,
+        schema: expect.objectContaining({
+          type: 'integer',
+          format: 'int64',
+        }) as unknown,
       }),
     );
   });
 
   it('moves parameter descriptions from the schema onto the parameter, where reference pages show them', () => {
     const parameters = operations.flatMap(({ operation }) =>
-      (operation.parameters ?? []).map((parameter) => parameter as ParameterObject),
+      (operation.parameters ?? []).map(
+        (parameter) => parameter as ParameterObject,
+      ),
     );
     expect(
-      parameters.filter(({ schema }) => schema !== undefined && 'description' in schema),
+      parameters.filter(
+        ({ schema }) => schema !== undefined && 'description' in schema,
+      ),
     ).toEqual([]);
-    expect(parameters.find(({ name }) => name === 'limit')?.description).toBeTruthy();
+    expect(
+      parameters.find(({ name }) => name === 'limit')?.description,
+    ).toBeTruthy();
   });
 
   it('never writes a type array (3.0 has nullable instead)', () => {
@@ -138,16 +189,24 @@ describe('generateOpenApi', () => {
   it('declares every tag it uses, with a description', () => {
     const declared = (document.tags ?? []).map(({ name }) => name);
     const resources = ['Pets', 'Store', 'Accounts', 'Messages', 'Webhooks'];
-    expect(declared).toEqual([...resources, 'Meta', ...resources.map((tag) => `${tag} (v1)`)]);
+    expect(declared).toEqual([
+      ...resources,
+      'Meta',
+      ...resources.map((tag) => `${tag} (v1)`),
+    ]);
     for (const tag of document.tags ?? []) {
       expect(tag.description).toBeTruthy();
     }
     for (const { operation } of operations) {
-      expect(declared).toEqual(expect.arrayContaining(operation.tags ?? ['none']));
+      expect(declared).toEqual(
+        expect.arrayContaining(operation.tags ?? ['none']),
+      );
     }
     expect(operationById(document, 'listCategories').tags).toEqual(['Pets']);
     expect(operationById(document, 'listInventory').tags).toEqual(['Store']);
-    expect(operationById(document, 'listInventoryV1').tags).toEqual(['Store (v1)']);
+    expect(operationById(document, 'listInventoryV1').tags).toEqual([
+      'Store (v1)',
+    ]);
   });
 
   it('asks for the bearer key exactly on the operations that need one, and says none on the rest', () => {
@@ -156,7 +215,8 @@ describe('generateOpenApi', () => {
       scheme: 'bearer',
     });
     for (const { operation } of operations) {
-      const needsKey = metadataOf.get(operation.operationId ?? '')?.auth === 'key';
+      const needsKey =
+        metadataOf.get(operation.operationId ?? '')?.auth === 'key';
       expect(operation.security, operation.operationId).toEqual(
         needsKey ? [{ bearerAuth: [] }] : [],
       );
@@ -172,14 +232,19 @@ describe('generateOpenApi', () => {
     for (const body of bodies) {
       expect(body).toMatchObject({ description: BODY_KEYS_RULE });
     }
-    expect(document.info.description).toContain('starts with `$` or contains `.`');
+    expect(document.info.description).toContain(
+      'starts with `$` or contains `.`',
+    );
   });
 
   it('links what a POST creates to the operations on it, by its id', () => {
     const created = (operationId: string) =>
-      (operationById(document, operationId).responses as Record<string, ResponseObject>)[
-        operationId === 'sendMessage' ? '202' : '201'
-      ]?.links;
+      (
+        operationById(document, operationId).responses as Record<
+          string,
+          ResponseObject
+        >
+      )[operationId === 'sendMessage' ? '202' : '201']?.links;
 
     const petLinks = created('createPet') ?? {};
     expect(Object.keys(petLinks).sort()).toEqual([
@@ -189,7 +254,10 @@ describe('generateOpenApi', () => {
       'updatePet',
     ]);
     for (const [operationId, link] of Object.entries(petLinks)) {
-      expect(link).toMatchObject({ operationId, parameters: { petId: '$response.body#/id' } });
+      expect(link).toMatchObject({
+        operationId,
+        parameters: { petId: '$response.body#/id' },
+      });
     }
     expect(Object.keys(created('placeOrder') ?? {}).sort()).toEqual([
       'cancelOrder',
@@ -230,7 +298,10 @@ describe('generateOpenApi', () => {
         expect(json?.schema, at).toEqual({
           allOf: [
             { $ref: '#/components/schemas/Error' },
-            { type: 'object', properties: { code: { type: 'string', enum: codes } } },
+            {
+              type: 'object',
+              properties: { code: { type: 'string', enum: codes } },
+            },
           ],
         });
         expect(codes.length, at).toBeGreaterThan(0);
@@ -238,10 +309,16 @@ describe('generateOpenApi', () => {
           codes.map((code) => errorStatus[code as ErrorCode]),
           at,
         ).toEqual(codes.map(() => Number(status)));
-        const examples = (json?.examples ?? {}) as Record<string, ExampleObject>;
+        const examples = (json?.examples ?? {}) as Record<
+          string,
+          ExampleObject
+        >;
         expect(Object.keys(examples), at).toEqual(codes);
         for (const [code, example] of Object.entries(examples)) {
-          expect(example.value, `${at} ${code}`).toMatchObject({ code, status: Number(status) });
+          expect(example.value, `${at} ${code}`).toMatchObject({
+            code,
+            status: Number(status),
+          });
         }
       }
     }
@@ -253,15 +330,22 @@ describe('generateOpenApi', () => {
       string,
       ResponseObject
     >;
-    const json = (status: string) => responses[status]?.content?.['application/json'];
+    const json = (status: string) =>
+      responses[status]?.content?.['application/json'];
 
     expect(errorCodesOf(json('409')?.schema)).toEqual(['insufficient_stock']);
     expect(json('409')?.examples).toEqual({
       insufficient_stock: expect.objectContaining({
-        value: expect.objectContaining({ code: 'insufficient_stock', status: 409 }) as unknown,
+        value: expect.objectContaining({
+          code: 'insufficient_stock',
+          status: 409,
+        }) as unknown,
       }) as unknown,
     });
-    expect(errorCodesOf(json('422')?.schema)).toEqual(['unknown_pet', 'idempotency_key_reused']);
+    expect(errorCodesOf(json('422')?.schema)).toEqual([
+      'unknown_pet',
+      'idempotency_key_reused',
+    ]);
     expect(errorCodesOf(json('400')?.schema)).toContain('validation_failed');
   });
 
@@ -276,15 +360,21 @@ describe('generateOpenApi', () => {
       expect.arrayContaining(['Deprecation', 'Sunset', 'Link']),
     );
     expect(Object.keys(getPet.responses)).toContain('410');
-    const deprecated = operations.filter(({ operation }) => operation.deprecated === true);
-    expect(deprecated.map(({ operation }) => operation.operationId)).toEqual(['getPetV1']);
+    const deprecated = operations.filter(
+      ({ operation }) => operation.deprecated === true,
+    );
+    expect(deprecated.map(({ operation }) => operation.operationId)).toEqual([
+      'getPetV1',
+    ]);
   });
 
   it('documents GET /v2/pets/{petId} as the current read, without deprecation', () => {
     const getPet = operationById(document, 'getPet');
     const ok = getPet.responses['200'] as ResponseObject;
 
-    expect(operations.find(({ operation }) => operation === getPet)?.path).toBe('/v2/pets/{petId}');
+    expect(operations.find(({ operation }) => operation === getPet)?.path).toBe(
+      '/v2/pets/{petId}',
+    );
     expect(getPet.deprecated).toBeUndefined();
     expect(getPet['x-sunset']).toBeUndefined();
     expect(getPet['x-badges']).toBeUndefined();
@@ -295,13 +385,19 @@ describe('generateOpenApi', () => {
   });
 
   it('hides the try-it panel of listOrders in both versions', () => {
-    expect(operationById(document, 'listOrders')['x-hideTryItPanel']).toBe(true);
-    expect(operationById(document, 'listOrdersV1')['x-hideTryItPanel']).toBe(true);
+    expect(operationById(document, 'listOrders')['x-hideTryItPanel']).toBe(
+      true,
+    );
+    expect(operationById(document, 'listOrdersV1')['x-hideTryItPanel']).toBe(
+      true,
+    );
   });
 
   it('marks the key-management operations experimental and the messages beta', () => {
     for (const id of ['createKey', 'listKeys', 'revokeKey']) {
-      expect(operationById(document, id)['x-stability'], id).toBe('experimental');
+      expect(operationById(document, id)['x-stability'], id).toBe(
+        'experimental',
+      );
     }
     for (const id of ['sendMessage', 'getMessage', 'createWebhook']) {
       expect(operationById(document, id)['x-stability'], id).toBe('beta');
@@ -318,8 +414,11 @@ describe('generateOpenApi', () => {
     const stabilityNames = { experimental: 'Experimental', beta: 'Beta' };
 
     for (const { operation } of operations) {
-      const stability = operation['x-stability'] as keyof typeof stabilityNames | undefined;
-      const names = badgesOf(operation.operationId ?? '').map(({ name }) => name);
+      const stability = operation['x-stability'] as
+        keyof typeof stabilityNames | undefined;
+      const names = badgesOf(operation.operationId ?? '').map(
+        ({ name }) => name,
+      );
       expect(names, operation.operationId).toEqual(
         stability === undefined
           ? expect.not.arrayContaining(['Beta', 'Experimental'])
@@ -330,25 +429,37 @@ describe('generateOpenApi', () => {
       expect.objectContaining({ name: 'Experimental', position: 'before' }),
     ]);
     expect(badgesOf('getPetV1')).toEqual([
-      expect.objectContaining({ name: `Sunset ${getPetSunset.slice(0, 10)}`, position: 'before' }),
+      expect.objectContaining({
+        name: `Sunset ${getPetSunset.slice(0, 10)}`,
+        position: 'before',
+      }),
     ]);
     expect(badgesOf('getPet')).toEqual([]);
     expect(badgesOf('listPets')).toEqual([]);
     const colours = new Set(
-      ['createKey', 'sendMessage', 'getPetV1'].map((id) => badgesOf(id)[0]?.color),
+      ['createKey', 'sendMessage', 'getPetV1'].map(
+        (id) => badgesOf(id)[0]?.color,
+      ),
     );
     expect(colours.size).toBe(3);
   });
 
   it('groups every tag once for the navigation, Store and then Pets first', () => {
-    const groups = document['x-tagGroups'] as { name: string; tags: string[] }[];
+    const groups = document['x-tagGroups'] as {
+      name: string;
+      tags: string[];
+    }[];
     const grouped = groups.flatMap(({ tags }) => tags);
 
     const tagNames = (document.tags ?? []).map(({ name }) => name);
 
-    expect(groups.slice(0, 2).map(({ tags }) => tags)).toEqual([['Store'], ['Pets']]);
+    expect(groups.slice(0, 2).map(({ tags }) => tags)).toEqual([
+      ['Store'],
+      ['Pets'],
+    ]);
     expect([...grouped].sort()).toEqual([...tagNames].sort());
-    const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    const slug = (name: string) =>
+      name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     for (const { name } of groups) {
       expect(tagNames.map(slug), name).not.toContain(slug(name));
     }
@@ -357,22 +468,37 @@ describe('generateOpenApi', () => {
   it('names every resource body by its component, never wrapping it', () => {
     const wrapped = [...objectsIn(document)].filter(
       ({ path, object }) =>
-        ('allOf' in object || 'anyOf' in object || 'oneOf' in object) && !isErrorSchema(path),
+        ('allOf' in object || 'anyOf' in object || 'oneOf' in object) &&
+        !isErrorSchema(path),
     );
     expect(wrapped.map(({ path }) => path.join('.'))).toEqual([]);
     for (const { operation } of operations) {
-      const bodies = Object.entries({ request: operation.requestBody, ...operation.responses });
-      for (const [status, body] of bodies.filter(([status]) => !(Number(status) >= 400))) {
-        const schema = (body as ResponseObject | undefined)?.content?.['application/json']?.schema;
+      const bodies = Object.entries({
+        request: operation.requestBody,
+        ...operation.responses,
+      });
+      for (const [status, body] of bodies.filter(
+        ([status]) => !(Number(status) >= 400),
+      )) {
+        const schema = (body as ResponseObject | undefined)?.content?.[
+          'application/json'
+        ]?.schema;
         if (schema === undefined) continue;
-        const named = 'items' in schema && schema.items !== undefined ? schema.items : schema;
+        const named =
+          'items' in schema && schema.items !== undefined
+            ? schema.items
+            : schema;
         expect(named, `${operation.operationId} ${status}`).toEqual({
-          $ref: expect.stringMatching(/^#\/components\/schemas\/[A-Z][A-Za-z]+$/) as unknown,
+          $ref: expect.stringMatching(
+            /^#\/components\/schemas\/[A-Z][A-Za-z]+$/,
+          ) as unknown,
         });
       }
     }
     expect(operationById(document, 'getPet').responses['200']).toMatchObject({
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+      content: {
+        'application/json': { schema: { $ref: '#/components/schemas/Pet' } },
+      },
     });
   });
 
@@ -390,7 +516,9 @@ describe('generateOpenApi', () => {
   });
 
   it('states the webhook URL rule: http(s) without credentials in the pattern, refused addresses in words', () => {
-    const { url } = (document.components?.schemas?.NewWebhook as SchemaObject).properties ?? {};
+    const { url } =
+      (document.components?.schemas?.NewWebhook as SchemaObject).properties ??
+      {};
     const { pattern = '', description = '' } = url as SchemaObject;
     for (const accepted of [
       'https://hooks.example.com/x',
@@ -414,15 +542,26 @@ describe('generateOpenApi', () => {
   });
 
   it('shows the optional Idempotency-Key header, a 409 and a 422 on every POST but a message', () => {
-    const posts = Object.values(document.paths).flatMap((item) => (item.post ? [item.post] : []));
+    const posts = Object.values(document.paths).flatMap((item) =>
+      item.post ? [item.post] : [],
+    );
     expect(posts.length).toBe(2 * 10);
     for (const operation of posts) {
       expect(operation.parameters, operation.operationId).toContainEqual(
-        expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+        expect.objectContaining({
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+        }),
       );
-      expect(Object.keys(operation.responses), operation.operationId).toContain('422');
+      expect(Object.keys(operation.responses), operation.operationId).toContain(
+        '422',
+      );
       if (!operation.operationId?.startsWith('sendMessage')) {
-        expect(Object.keys(operation.responses), operation.operationId).toContain('409');
+        expect(
+          Object.keys(operation.responses),
+          operation.operationId,
+        ).toContain('409');
       }
     }
   });
@@ -430,7 +569,11 @@ describe('generateOpenApi', () => {
   it('documents the headers each kind of response carries', () => {
     const headersOf = (operationId: string, status: string) =>
       Object.keys(
-        (operationById(document, operationId).responses[status] as ResponseObject).headers ?? {},
+        (
+          operationById(document, operationId).responses[
+            status
+          ] as ResponseObject
+        ).headers ?? {},
       );
 
     expect(headersOf('createPet', '201')).toEqual(
@@ -451,8 +594,8 @@ describe('generateOpenApi', () => {
 
   it('serves the docs page as HTML', () => {
     const docs = operations.find(({ path }) => path === '/docs')?.operation;
-    expect(Object.keys((docs?.responses['200'] as ResponseObject).content ?? {})).toEqual([
-      'text/html',
-    ]);
+    expect(
+      Object.keys((docs?.responses['200'] as ResponseObject).content ?? {}),
+    ).toEqual(['text/html']);
   });
 });

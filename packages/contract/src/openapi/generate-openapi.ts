@@ -1,4 +1,7 @@
-import { OpenApiGeneratorV3, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import {
+  OpenApiGeneratorV3,
+  OpenAPIRegistry,
+} from '@asteasolutions/zod-to-openapi';
 import type { AppRouter } from '@ts-rest/core';
 import type {
   OpenAPIObject,
@@ -13,7 +16,12 @@ import {
   operationIdOf,
 } from '../contract-operations.js';
 import { documentInfo } from './document-info.js';
-import { bearerAuth, bearerAuthName, operationConfig, tags } from './operation.js';
+import {
+  bearerAuth,
+  bearerAuthName,
+  operationConfig,
+  tags,
+} from './operation.js';
 import { tagGroups } from './renderer-extensions.js';
 import { headerComponents } from './responses.js';
 import { addExamples } from './schema-examples.js';
@@ -34,12 +42,17 @@ export function generateOpenApi(
   for (const [name, header] of Object.entries(headerComponents)) {
     registry.registerComponent('headers', name, header);
   }
-  for (const [name, schema] of Object.entries(eventSchemas)) registry.register(name, schema);
+  for (const [name, schema] of Object.entries(eventSchemas))
+    registry.register(name, schema);
   const operations = documentedOperations(contract);
   for (const operation of operations) {
-    registry.registerPath(operationConfig(operation, operations, servers[0].url));
+    registry.registerPath(
+      operationConfig(operation, operations, servers[0].url),
+    );
   }
-  const document = new OpenApiGeneratorV3(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV3(
+    registry.definitions,
+  ).generateDocument({
     openapi: '3.0.3',
     info: documentInfo,
     servers,
@@ -50,10 +63,15 @@ export function generateOpenApi(
     (item) => Object.values(item) as OperationObject[],
   );
   // A parameter's description moves from its schema, where pages do not show it, to itself.
-  const parameters = documented.flatMap(({ parameters = [] }) => parameters as ParameterObject[]);
+  const parameters = documented.flatMap(
+    ({ parameters = [] }) => parameters as ParameterObject[],
+  );
   for (const parameter of parameters) {
     const schema = parameter.schema as SchemaObject | undefined;
-    if (parameter.description === undefined && schema?.description !== undefined) {
+    if (
+      parameter.description === undefined &&
+      schema?.description !== undefined
+    ) {
       parameter.description = schema.description;
       delete schema.description;
     }
@@ -67,7 +85,8 @@ export function documentedOperations(router: AppRouter): ContractOperation[] {
   const operations = contractOperations(router);
   const ids = operations.map(operationIdOf);
   const shared = ids.find((id, index) => ids.indexOf(id) !== index);
-  if (shared !== undefined) throw new Error(`[openapi] two routes share the operationId ${shared}`);
+  if (shared !== undefined)
+    throw new Error(`[openapi] two routes share the operationId ${shared}`);
   return operations.filter(({ metadata }) => metadata.auth !== 'internal');
 }
 

@@ -6,10 +6,14 @@ import { openApiJson, openApiJsonUrl } from './generate-openapi.js';
 
 describe('openapi.json', () => {
   it('is what the contract generates now', () => {
-    const committed = existsSync(openApiJsonUrl) ? readFileSync(openApiJsonUrl, 'utf8') : '';
+    const committed = existsSync(openApiJsonUrl)
+      ? readFileSync(openApiJsonUrl, 'utf8')
+      : '';
     const generated = openApiJson(generateOpenApi(contract));
     const committedLines = committed.split('\n');
-    const line = generated.split('\n').findIndex((text, index) => text !== committedLines[index]);
+    const line = generated
+      .split('\n')
+      .findIndex((text, index) => text !== committedLines[index]);
 
     expect(
       committed === generated,

@@ -7,7 +7,9 @@ import { contract } from '../contract.js';
 describe('the generated document', () => {
   it('passes an independent OpenAPI 3.0 validator with no errors', async () => {
     // validate() dereferences in place, so it gets its own copy.
-    const document = structuredClone(generateOpenApi(contract)) as OpenAPI.Document;
+    const document = structuredClone(
+      generateOpenApi(contract),
+    ) as OpenAPI.Document;
     await expect(SwaggerParser.validate(document)).resolves.toBeDefined();
   });
 });

@@ -17,8 +17,12 @@ export function operationRequest(route: AppRoute): Request {
   const headers = declaredHeaders(route.headers);
   const contentType = 'contentType' in route ? route.contentType : undefined;
   return {
-    ...(isZodType(route.pathParams) ? { params: route.pathParams as Request['params'] } : {}),
-    ...(isZodType(route.query) ? { query: route.query as Request['params'] } : {}),
+    ...(isZodType(route.pathParams)
+      ? { params: route.pathParams as Request['params'] }
+      : {}),
+    ...(isZodType(route.query)
+      ? { query: route.query as Request['params'] }
+      : {}),
     ...(headers === undefined ? {} : { headers }),
     ...(isZodType(body)
       ? {
@@ -44,7 +48,9 @@ function declaredHeaders(headers: unknown): z.AnyZodObject | undefined {
     return undefined;
   }
   return z.object(
-    Object.fromEntries(Object.entries(shape).map(([name, schema]) => [headerName(name), schema])),
+    Object.fromEntries(
+      Object.entries(shape).map(([name, schema]) => [headerName(name), schema]),
+    ),
   );
 }
 

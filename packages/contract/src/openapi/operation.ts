@@ -1,7 +1,11 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { SecuritySchemeObject, TagObject } from 'openapi3-ts/oas30';
 import { currentVersion } from '../api-version.js';
-import { type ContractOperation, operationIdOf, toOpenApiPath } from '../contract-operations.js';
+import {
+  type ContractOperation,
+  operationIdOf,
+  toOpenApiPath,
+} from '../contract-operations.js';
 import { codeSamples } from './code-samples/code-samples.js';
 import { operationRequest } from './operation-request.js';
 import { operationBadges } from './renderer-extensions.js';
@@ -18,8 +22,10 @@ export function operationConfig(
   const operationId = operationIdOf(operation);
   const description = [
     route.description,
-    metadata.role === 'admin' && 'Needs an admin key; a customer key gets 403 `forbidden`.',
-    metadata.sunset && `Deprecated: answers 410 \`gone\` from ${metadata.sunset} on.`,
+    metadata.role === 'admin' &&
+      'Needs an admin key; a customer key gets 403 `forbidden`.',
+    metadata.sunset &&
+      `Deprecated: answers 410 \`gone\` from ${metadata.sunset} on.`,
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -36,7 +42,9 @@ export function operationConfig(
     security: metadata.auth === 'key' ? [{ [bearerAuthName]: [] }] : [],
     request: operationRequest(route),
     responses: operationResponses(operation, operations),
-    ...(metadata.stability === undefined ? {} : { 'x-stability': metadata.stability }),
+    ...(metadata.stability === undefined
+      ? {}
+      : { 'x-stability': metadata.stability }),
     ...(metadata.sunset === undefined ? {} : { 'x-sunset': metadata.sunset }),
     ...(metadata.hideTryItPanel === true ? { 'x-hideTryItPanel': true } : {}),
     ...(badges.length === 0 ? {} : { 'x-badges': badges }),
@@ -60,19 +68,29 @@ export const bearerAuth: SecuritySchemeObject = {
 
 /** The tags of the current version's operations and the meta endpoints, in navigation order. */
 const currentTags: TagObject[] = [
-  { name: 'Pets', description: 'The catalogue: pets and the categories they belong to.' },
+  {
+    name: 'Pets',
+    description: 'The catalogue: pets and the categories they belong to.',
+  },
   {
     name: 'Store',
-    description: 'Orders for pets and the stock they draw on; stock drives a pet’s status.',
+    description:
+      'Orders for pets and the stock they draw on; stock drives a pet’s status.',
   },
-  { name: 'Accounts', description: 'Sign-up, the current account and its API keys.' },
+  {
+    name: 'Accounts',
+    description: 'Sign-up, the current account and its API keys.',
+  },
   { name: 'Messages', description: 'Queue a message and follow its delivery.' },
   {
     name: 'Webhooks',
     description:
       'Signed event deliveries (Standard Webhooks): subscriptions, their secrets and their delivery log.',
   },
-  { name: 'Meta', description: 'Health, readiness, this document and its reference page.' },
+  {
+    name: 'Meta',
+    description: 'Health, readiness, this document and its reference page.',
+  },
 ];
 
 /** The tag of an older version's operations of a resource: `Pets (v1)`. */
@@ -105,6 +123,9 @@ const tagOfGroup: Record<string, string> = {
 /** The tag of an operation: its resource's, marked with its version when that is not current. */
 function tagOf({ group, version }: ContractOperation): string {
   const tag = tagOfGroup[group];
-  if (tag === undefined) throw new Error(`[openapi] no tag for the contract's "${group}" routes`);
-  return version === undefined || version === currentVersion ? tag : olderTag(tag, version);
+  if (tag === undefined)
+    throw new Error(`[openapi] no tag for the contract's "${group}" routes`);
+  return version === undefined || version === currentVersion
+    ? tag
+    : olderTag(tag, version);
 }

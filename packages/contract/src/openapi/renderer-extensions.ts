@@ -10,7 +10,10 @@ interface Badge {
 }
 
 /** Light backgrounds: Scalar writes a badge's text in its colour darkened. */
-const stabilityBadges: Record<NonNullable<RouteMetadata['stability']>, Badge> = {
+const stabilityBadges: Record<
+  NonNullable<RouteMetadata['stability']>,
+  Badge
+> = {
   experimental: { name: 'Experimental', position: 'before', color: '#fdba74' },
   beta: { name: 'Beta', position: 'before', color: '#93c5fd' },
 };
@@ -21,7 +24,13 @@ export function operationBadges({ stability, sunset }: RouteMetadata): Badge[] {
     ...(stability === undefined ? [] : [stabilityBadges[stability]]),
     ...(sunset === undefined
       ? []
-      : [{ name: `Sunset ${sunset.slice(0, 10)}`, position: 'before' as const, color: '#fca5a5' }]),
+      : [
+          {
+            name: `Sunset ${sunset.slice(0, 10)}`,
+            position: 'before' as const,
+            color: '#fca5a5',
+          },
+        ]),
   ];
 }
 
@@ -33,10 +42,19 @@ export function operationBadges({ stability, sunset }: RouteMetadata): Badge[] {
 export const tagGroups = [
   { name: 'Store: orders and inventory', tags: ['Store'] },
   { name: 'Pets and categories', tags: ['Pets'] },
-  { name: 'Accounts and notifications', tags: ['Accounts', 'Messages', 'Webhooks'] },
+  {
+    name: 'Accounts and notifications',
+    tags: ['Accounts', 'Messages', 'Webhooks'],
+  },
   { name: 'Health and reference', tags: ['Meta'] },
   {
     name: 'Previous version: /v1',
-    tags: ['Store (v1)', 'Pets (v1)', 'Accounts (v1)', 'Messages (v1)', 'Webhooks (v1)'],
+    tags: [
+      'Store (v1)',
+      'Pets (v1)',
+      'Accounts (v1)',
+      'Messages (v1)',
+      'Webhooks (v1)',
+    ],
   },
 ];

@@ -1,5 +1,8 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { type ContractOperation, operationIdOf } from '../contract-operations.js';
+import {
+  type ContractOperation,
+  operationIdOf,
+} from '../contract-operations.js';
 import {
   type AppRoute,
   type AppRouteResponse,
@@ -9,7 +12,11 @@ import {
 } from '@ts-rest/core';
 import { z, type ZodTypeAny } from 'zod';
 import { STATUS_CODES } from 'node:http';
-import type { HeaderObject, HeadersObject, LinksObject } from 'openapi3-ts/oas30';
+import type {
+  HeaderObject,
+  HeadersObject,
+  LinksObject,
+} from 'openapi3-ts/oas30';
 import { documentInfo } from './document-info.js';
 import { unwrapSchema } from '../zod-unwrap.js';
 import { responseCodes } from '../errors.js';
@@ -40,7 +47,9 @@ export function operationResponses(
                 content: {
                   [content.contentType]: {
                     schema: content.schema ?? {},
-                    ...(codes.length === 0 ? {} : { examples: errorExamples(codes) }),
+                    ...(codes.length === 0
+                      ? {}
+                      : { examples: errorExamples(codes) }),
                   },
                 },
               }),
@@ -52,19 +61,34 @@ export function operationResponses(
 }
 
 /** Links from what a `POST` creates to the operations on it (`<path>/:id`), by its body's `id`. */
-function createdLinks({ route }: ContractOperation, operations: ContractOperation[]): LinksObject {
+function createdLinks(
+  { route }: ContractOperation,
+  operations: ContractOperation[],
+): LinksObject {
   return Object.fromEntries(
     operations.flatMap((child) => {
-      const parameter = /^\/:([A-Za-z]+)$/.exec(child.route.path.slice(route.path.length))?.[1];
-      if (child.route.method === 'POST' || !child.route.path.startsWith(route.path) || !parameter) {
+      const parameter = /^\/:([A-Za-z]+)$/.exec(
+        child.route.path.slice(route.path.length),
+      )?.[1];
+      if (
+        child.route.method === 'POST' ||
+        !child.route.path.startsWith(route.path) ||
+        !parameter
+      ) {
         return [];
       }
       const operationId = operationIdOf(child);
-      const link = { operationId, parameters: { [parameter]: '$response.body#/id' } };
+      const link = {
+        operationId,
+        parameters: { [parameter]: '$response.body#/id' },
+      };
       return [
         [
           child.name,
-          { ...link, description: `The \`id\` of the new resource as \`${parameter}\`.` },
+          {
+            ...link,
+            description: `The \`id\` of the new resource as \`${parameter}\`.`,
+          },
         ],
       ];
     }),
@@ -78,7 +102,9 @@ export interface ResponseContent {
 }
 
 /** The content of a contract response; undefined for `c.noBody()` and bodiless responses. */
-export function responseContent(response: AppRouteResponse): ResponseContent | undefined {
+export function responseContent(
+  response: AppRouteResponse,
+): ResponseContent | undefined {
   if (isAppRouteNoBody(response) || response === null) {
     return undefined;
   }
@@ -88,13 +114,19 @@ export function responseContent(response: AppRouteResponse): ResponseContent | u
       ...(isZodType(response.body) ? { schema: response.body } : {}),
     };
   }
-  return { contentType: 'application/json', ...(isZodType(response) ? { schema: response } : {}) };
+  return {
+    contentType: 'application/json',
+    ...(isZodType(response) ? { schema: response } : {}),
+  };
 }
 
 /** The contract's responses as [status, response] pairs, in status order. */
 export function routeResponses(route: AppRoute): [number, AppRouteResponse][] {
   return Object.entries(route.responses)
-    .map(([status, response]): [number, AppRouteResponse] => [Number(status), response])
+    .map(([status, response]): [number, AppRouteResponse] => [
+      Number(status),
+      response,
+    ])
     .sort(([a], [b]) => a - b);
 }
 
@@ -131,7 +163,10 @@ const integer = (description: string, example: number): HeaderObject => ({
 
 /** Headers the gateway sends on many responses, documented once under `components.headers`. */
 export const headerComponents: Record<string, HeaderObject> = {
-  'API-Version': text('The version of the API that answered.', documentInfo.version),
+  'API-Version': text(
+    'The version of the API that answered.',
+    documentInfo.version,
+  ),
   'X-Request-Id': text(
     'The id of the request (the client’s own, when it sent a sane one); error bodies and logs carry it too.',
     '0f8c5d5e-3b8e-4b7a-9d43-5f1f0e6f2a11',
@@ -160,7 +195,9 @@ const rateLimitHeaders = [
   'RateLimit-Reset',
   'Retry-After',
 ];
-const ref = (name: keyof typeof headerComponents) => ({ $ref: `#/components/headers/${name}` });
+const ref = (name: keyof typeof headerComponents) => ({
+  $ref: `#/components/headers/${name}`,
+});
 
 /** The headers worth documenting on one response of an operation, derived from its shape. */
 export function responseHeaders(
@@ -185,12 +222,18 @@ export function responseHeaders(
 }
 
 function isList(content: ResponseContent | undefined): boolean {
-  return content?.schema !== undefined && unwrapSchema(content.schema) instanceof z.ZodArray;
+  return (
+    content?.schema !== undefined &&
+    unwrapSchema(content.schema) instanceof z.ZodArray
+  );
 }
 
 function deprecationHeaders(sunset: string | undefined): HeadersObject {
   return {
-    Deprecation: text('When the operation was deprecated (RFC 9745).', '@1767225600'),
+    Deprecation: text(
+      'When the operation was deprecated (RFC 9745).',
+      '@1767225600',
+    ),
     ...(sunset === undefined
       ? {}
       : {

@@ -28,7 +28,10 @@ ajv.addSchema({ components: { schemas } }, 'openapi.json');
 
 function errorsOf(schema: unknown, value: unknown): string | undefined {
   const rebased = JSON.parse(
-    JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/'),
+    JSON.stringify(schema).replaceAll(
+      '"#/components/',
+      '"openapi.json#/components/',
+    ),
   ) as object;
   const validate = ajv.compile(rebased);
   return validate(value) ? undefined : ajv.errorsText(validate.errors);
@@ -40,19 +43,23 @@ const mediaTypes = [...objectsIn(document.paths)].filter(({ path }) =>
 ) as unknown as { path: string[]; object: MediaTypeObject }[];
 
 describe('examples in the document', () => {
-  it.each(Object.entries(schemas))('component %s has a valid example', (_name, schema) => {
-    const example: unknown = (schema as SchemaObject).example;
-    expect(example).toBeDefined();
-    expect(errorsOf(schema, example)).toBeUndefined();
-  });
+  it.each(Object.entries(schemas))(
+    'component %s has a valid example',
+    (_name, schema) => {
+      const example: unknown = (schema as SchemaObject).example;
+      expect(example).toBeDefined();
+      expect(errorsOf(schema, example)).toBeUndefined();
+    },
+  );
 
   it('gives every request body and JSON success response an example', () => {
     const missing = documentOperations(document).flatMap(({ operation }) =>
       Object.entries({ request: operation.requestBody, ...operation.responses })
         .filter(([status]) => status === 'request' || /^2/.test(status))
         .filter(([, body]) => {
-          const json = (body as { content?: Record<string, MediaTypeObject> } | undefined)
-            ?.content?.['application/json'];
+          const json = (
+            body as { content?: Record<string, MediaTypeObject> } | undefined
+          )?.content?.['application/json'];
           return json !== undefined && json.example === undefined;
         })
         .map(([status]) => `${operation.operationId} ${status}`),
@@ -61,10 +68,15 @@ describe('examples in the document', () => {
   });
 
   it('validates every media-type example against its schema', () => {
-    const withExamples = mediaTypes.filter(({ object }) => object.example !== undefined);
+    const withExamples = mediaTypes.filter(
+      ({ object }) => object.example !== undefined,
+    );
     expect(withExamples.length).toBeGreaterThan(30);
     for (const { path, object } of withExamples) {
-      expect(errorsOf(object.schema, object.example), path.join(' ')).toBeUndefined();
+      expect(
+        errorsOf(object.schema, object.example),
+        path.join(' '),
+      ).toBeUndefined();
     }
   });
 
@@ -80,16 +92,23 @@ describe('examples in the document', () => {
     for (const { at, schema, value } of named) {
       expect(errorsOf(schema, value), at).toBeUndefined();
     }
-    expect(errorsOf(named[0]?.schema, { code: 'teapot', message: 'x', status: 400 })).toMatch(
-      /code/,
-    );
+    expect(
+      errorsOf(named[0]?.schema, { code: 'teapot', message: 'x', status: 400 }),
+    ).toMatch(/code/);
   });
 
   it('finds a broken example', () => {
-    expect(errorsOf({ $ref: '#/components/schemas/Pet' }, { name: '', categoryId: 1.5 })).toMatch(
+    expect(
+      errorsOf(
+        { $ref: '#/components/schemas/Pet' },
+        { name: '', categoryId: 1.5 },
+      ),
+    ).toMatch(
       /must have required property 'id'.*must NOT have fewer than 1 characters.*must match format "int64"/,
     );
-    expect(errorsOf({ $ref: '#/components/schemas/Account' }, { name: null })).not.toMatch(/name/);
+    expect(
+      errorsOf({ $ref: '#/components/schemas/Account' }, { name: null }),
+    ).not.toMatch(/name/);
   });
 });
 
@@ -108,9 +127,14 @@ describe('schemaExample', () => {
     } satisfies Record<string, SchemaObject>;
 
     expect(
-      schemaExample({ type: 'array', items: { $ref: '#/components/schemas/Item' } }, parts),
+      schemaExample(
+        { type: 'array', items: { $ref: '#/components/schemas/Item' } },
+        parts,
+      ),
     ).toEqual([{ id: 7, tags: ['a'] }]);
-    expect(schemaExample({ type: 'object', example: { given: true } }, parts)).toEqual({
+    expect(
+      schemaExample({ type: 'object', example: { given: true } }, parts),
+    ).toEqual({
       given: true,
     });
   });

@@ -28,7 +28,11 @@ const events: [DeliveryType, keyof typeof eventSchemas, string][] = [
   ],
   ['message.delivered', 'MessageEvent', 'A message was delivered.'],
   ['pet.status_changed', 'PetEvent', 'A pet’s status changed (admins only).'],
-  ['inventory.updated', 'InventoryEvent', 'A pet’s stock was set (admins only).'],
+  [
+    'inventory.updated',
+    'InventoryEvent',
+    'A pet’s stock was set (admins only).',
+  ],
   [
     'webhook.test',
     'WebhookTestEvent',
@@ -41,14 +45,16 @@ const signatureHeaders: ParameterObject[] = [
     name: 'webhook-id',
     in: 'header',
     required: true,
-    description: 'The event’s id, the same on every retry: drop a delivery whose id you have seen.',
+    description:
+      'The event’s id, the same on every retry: drop a delivery whose id you have seen.',
     schema: { type: 'string', example: 'evt_2Zk8qP4mT7xW1nBc' },
   },
   {
     name: 'webhook-timestamp',
     in: 'header',
     required: true,
-    description: 'When this attempt was signed, in Unix seconds; refuse one far from your clock.',
+    description:
+      'When this attempt was signed, in Unix seconds; refuse one far from your clock.',
     schema: { type: 'integer', format: 'int64', example: 1795600000 },
   },
   {
@@ -57,7 +63,10 @@ const signatureHeaders: ParameterObject[] = [
     required: true,
     description:
       '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the secret’s bytes (after `whsec_`); two, space separated, while a rotated secret still signs.',
-    schema: { type: 'string', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' },
+    schema: {
+      type: 'string',
+      example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+    },
   },
 ];
 
@@ -83,12 +92,17 @@ export const webhookCallbacks = (suffix: string): CallbacksObject =>
             requestBody: {
               required: true,
               content: {
-                'application/json': { schema: { $ref: `#/components/schemas/${component}` } },
+                'application/json': {
+                  schema: { $ref: `#/components/schemas/${component}` },
+                },
               },
             },
             responses: {
               '200': { description: 'Received (any 2xx).' },
-              '410': { description: 'Not received: retried like any answer that is not 2xx.' },
+              '410': {
+                description:
+                  'Not received: retried like any answer that is not 2xx.',
+              },
             },
           },
         },

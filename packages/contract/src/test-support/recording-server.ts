@@ -20,7 +20,9 @@ export interface RecordingServer extends ServedHttp {
 }
 
 /** An HTTP server on a free port of 127.0.0.1 that records each request and answers `reply`. */
-export async function startRecordingServer(reply: Reply): Promise<RecordingServer> {
+export async function startRecordingServer(
+  reply: Reply,
+): Promise<RecordingServer> {
   const requests: RecordedRequest[] = [];
   const served = await serveHttp((req, res) => {
     const chunks: Buffer[] = [];

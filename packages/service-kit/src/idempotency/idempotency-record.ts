@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ErrorBody } from '@petstore/contract';
 import { AppError } from '../app-error.js';
-import type { IdempotencyRecord, StoredResponse } from './idempotency-repository.js';
+import type {
+  IdempotencyRecord,
+  StoredResponse,
+} from './idempotency-repository.js';
 
 /** API.md asks for at least 24 h. */
 const RETENTION_MS = 48 * 60 * 60 * 1000;
@@ -18,7 +21,10 @@ export interface KeyedRequest {
 }
 
 /** The key's record, with its `response`: written in the transaction that executed the request. */
-export function keyRecord(request: KeyedRequest, response: StoredResponse): IdempotencyRecord {
+export function keyRecord(
+  request: KeyedRequest,
+  response: StoredResponse,
+): IdempotencyRecord {
   const createdAt = new Date();
   return {
     _id: recordIdOf(request),
@@ -29,7 +35,10 @@ export function keyRecord(request: KeyedRequest, response: StoredResponse): Idem
   };
 }
 
-export function recordIdOf({ accountId, key }: Pick<KeyedRequest, 'accountId' | 'key'>): string {
+export function recordIdOf({
+  accountId,
+  key,
+}: Pick<KeyedRequest, 'accountId' | 'key'>): string {
   return `${accountId}:${key}`;
 }
 
@@ -40,7 +49,10 @@ export function refusalOf(error: AppError): StoredResponse {
 }
 
 /** The first outcome under the key, for a request that used it again: the same body, or 422. */
-export function replayOf(record: IdempotencyRecord, request: KeyedRequest): StoredResponse {
+export function replayOf(
+  record: IdempotencyRecord,
+  request: KeyedRequest,
+): StoredResponse {
   if (record.requestHash !== requestHashOf(request)) {
     throw new AppError(
       'idempotency_key_reused',
@@ -51,10 +63,15 @@ export function replayOf(record: IdempotencyRecord, request: KeyedRequest): Stor
 }
 
 /** A stored outcome as answered: a success is returned, a refusal thrown as it was first answered. */
-export function answer(response: StoredResponse, { replayed }: { replayed: boolean }) {
+export function answer(
+  response: StoredResponse,
+  { replayed }: { replayed: boolean },
+) {
   if (response.status < 400) return response;
   const { code, message } = response.body as ErrorBody;
-  const headers: Record<string, string> = replayed ? { [REPLAYED_HEADER]: 'true' } : {};
+  const headers: Record<string, string> = replayed
+    ? { [REPLAYED_HEADER]: 'true' }
+    : {};
   throw new AppError(code, message, { headers });
 }
 

@@ -28,7 +28,10 @@ export class IdempotencyRepository {
 
   /** MongoDB deletes a key's record once it expires. Run at every start. */
   async ensureIndexes(): Promise<void> {
-    await this.#keys.createIndex({ expiresAt: 1 }, { name: 'expires_at', expireAfterSeconds: 0 });
+    await this.#keys.createIndex(
+      { expiresAt: 1 },
+      { name: 'expires_at', expireAfterSeconds: 0 },
+    );
   }
 
   /** `timeoutMS` bounds the whole read, the wait for a primary included. */
@@ -36,13 +39,19 @@ export class IdempotencyRepository {
     id: string,
     { session, timeoutMS }: { session?: Session; timeoutMS?: number } = {},
   ): Promise<IdempotencyRecord | undefined> {
-    const record = await this.#keys.findOne({ _id: id }, { session, timeoutMS });
+    const record = await this.#keys.findOne(
+      { _id: id },
+      { session, timeoutMS },
+    );
     // A record past its time may wait a minute for MongoDB's TTL monitor: it is gone already.
     return record && record.expiresAt > new Date() ? record : undefined;
   }
 
   /** In the transaction that executed the request, so that the key and its outcome commit together. */
   async insert(record: IdempotencyRecord, session: Session): Promise<void> {
-    await this.#keys.replaceOne({ _id: record._id }, record, { upsert: true, session });
+    await this.#keys.replaceOne({ _id: record._id }, record, {
+      upsert: true,
+      session,
+    });
   }
 }

@@ -49,7 +49,13 @@ class Refused extends Error {
  * What a key is bound to besides its account and body: the method and the path, ids included,
  * the same in every version (`POST /webhooks/wh_1/secret`). Takes a request or a contract route.
  */
-export function operationOf({ method, path }: { method: string; path: string }): string {
+export function operationOf({
+  method,
+  path,
+}: {
+  method: string;
+  path: string;
+}): string {
   return `${method} ${path.replace(/^\/v\d+\//, '/')}`;
 }
 
@@ -72,7 +78,9 @@ export function createIdempotency(
   sealing?: Sealing,
 ) {
   const stored = ({ status, body }: StoredResponse): StoredResponse =>
-    sealing ? { status, body: sealing.seal(JSON.stringify(body)) } : { status, body };
+    sealing
+      ? { status, body: sealing.seal(JSON.stringify(body)) }
+      : { status, body };
   const opened = ({ status, body }: StoredResponse): StoredResponse =>
     sealing
       ? { status, body: JSON.parse(sealing.open(body as string)) as unknown }
@@ -92,7 +100,10 @@ export function createIdempotency(
     });
   }
 
-  function executed<T>(outcome: { response: StoredResponse; replayed: boolean }): Executed<T> {
+  function executed<T>(outcome: {
+    response: StoredResponse;
+    replayed: boolean;
+  }): Executed<T> {
     const { status, body } = answer(outcome.response, outcome);
     return { status, body: body as T, replayed: outcome.replayed };
   }
@@ -101,11 +112,16 @@ export function createIdempotency(
    * A transaction that could not commit in time: when the database answers, it was waiting on
    * another request with the key (whose outcome is answered once it committed), else it is down.
    */
-  async function afterTimeout<T>(keyed: KeyedRequest, unavailable: unknown): Promise<Executed<T>> {
+  async function afterTimeout<T>(
+    keyed: KeyedRequest,
+    unavailable: unknown,
+  ): Promise<Executed<T>> {
     // Briefly: a client is waiting, and a database that is down is answered 503 at once.
-    const record = await keys.find(recordIdOf(keyed), { timeoutMS: 500 }).catch(() => {
-      throw unavailable;
-    });
+    const record = await keys
+      .find(recordIdOf(keyed), { timeoutMS: 500 })
+      .catch(() => {
+        throw unavailable;
+      });
     if (record) return executed<T>(replayed(record, keyed));
     throw new AppError(
       'conflict',
@@ -131,7 +147,9 @@ export function createIdempotency(
             const record = await keys.find(recordIdOf(keyed), { session });
             if (record) return replayed(record, keyed);
             const response = await work(session).catch((error: unknown) => {
-              const remembered = error instanceof AppError && REMEMBERED_STATUSES.has(error.status);
+              const remembered =
+                error instanceof AppError &&
+                REMEMBERED_STATUSES.has(error.status);
               throw remembered ? new Refused(error) : error;
             });
             await keys.insert(keyRecord(keyed, stored(response)), session);

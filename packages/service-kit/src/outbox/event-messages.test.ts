@@ -1,5 +1,8 @@
 import type { RecordedEvent } from '@petstore/contract';
-import { EventReceiver, testInternalToken as internalToken } from '@petstore/testkit';
+import {
+  EventReceiver,
+  testInternalToken as internalToken,
+} from '@petstore/testkit';
 import { describe, expect, it } from 'vitest';
 import { eventMessages, eventsSender, newEvent } from './event-messages.js';
 import type { OutboxMessage } from './outbox.js';
@@ -18,7 +21,9 @@ describe('newEvent', () => {
     expect(event).toEqual({
       id: expect.stringMatching(/^evt_[0-9a-f]{32}$/) as string,
       type: 'order.created',
-      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as string,
+      timestamp: expect.stringMatching(
+        /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/,
+      ) as string,
       data: { id: 1 },
       accountId: 'acct_a',
     });
@@ -43,8 +48,8 @@ describe('eventsSender', () => {
     await using refusing = await new EventReceiver<RecordedEvent>().start();
     refusing.status = 503;
     const send = eventsSender({ baseUrls: [refusing.url], internalToken });
-    await expect(send(claimed([newEvent('order.created', { id: 2 })]))).rejects.toThrow(
-      'no gateway took 1 events',
-    );
+    await expect(
+      send(claimed([newEvent('order.created', { id: 2 })])),
+    ).rejects.toThrow('no gateway took 1 events');
   });
 });

@@ -19,13 +19,22 @@ export function newEvent(
   data: Record<string, unknown>,
   accountId?: string,
 ): RecordedEvent {
-  const event = { id: timeOrderedId('evt'), type, timestamp: new Date().toISOString(), data };
+  const event = {
+    id: timeOrderedId('evt'),
+    type,
+    timestamp: new Date().toISOString(),
+    data,
+  };
   return accountId === undefined ? event : { ...event, accountId };
 }
 
 /** Events as outbox messages, each stored under the event's own id. */
 export function eventMessages(events: RecordedEvent[]): NewMessage[] {
-  return events.map((event) => ({ id: event.id, topic: EVENTS_TOPIC, payload: event }));
+  return events.map((event) => ({
+    id: event.id,
+    topic: EVENTS_TOPIC,
+    payload: event,
+  }));
 }
 
 export interface EventsSenderOptions {
@@ -51,12 +60,15 @@ export function eventsSender(options: EventsSenderOptions): Sender {
         body: { events },
         fetchOptions: { signal: AbortSignal.timeout(timeoutMs) },
       });
-      if (response.status !== 202) throw new Error(`the gateway answered ${response.status}`);
+      if (response.status !== 202)
+        throw new Error(`the gateway answered ${response.status}`);
     };
     try {
       await withFailover({ replicas: gateways, send, mayTryAgain: () => true });
     } catch (error) {
-      throw new Error(`no gateway took ${events.length} events`, { cause: error });
+      throw new Error(`no gateway took ${events.length} events`, {
+        cause: error,
+      });
     }
   };
 }

@@ -28,22 +28,36 @@ const GATHER_MS = 10;
  * put off is due.
  */
 export function outboxRelay(options: OutboxRelayOptions): Worker {
-  const { outbox, senders, logger, pollMs, backoff = { baseMs: 100, maxMs: 60_000 } } = options;
+  const {
+    outbox,
+    senders,
+    logger,
+    pollMs,
+    backoff = { baseMs: 100, maxMs: 60_000 },
+  } = options;
   let nextRetryAt: number | undefined;
 
   async function send(topic: string, messages: OutboxMessage[]): Promise<void> {
     const sender = senders[topic];
     const parent = contextFrom({ traceparent: messages[0]?.traceparent });
-    const attributes = { 'petstore.outbox.topic': topic, 'petstore.outbox.count': messages.length };
+    const attributes = {
+      'petstore.outbox.topic': topic,
+      'petstore.outbox.count': messages.length,
+    };
     try {
       if (!sender) throw new Error(`[outbox] no sender for the topic ${topic}`);
-      await inSpan('outbox push', { parent, attributes }, () => sender(messages));
+      await inSpan('outbox push', { parent, attributes }, () =>
+        sender(messages),
+      );
     } catch (error) {
       const attempts = Math.max(...messages.map((message) => message.attempts));
       const retryAt = Date.now() + backoffMs(attempts, backoff);
       await outbox.retryAt(messages, new Date(retryAt));
       nextRetryAt = Math.min(nextRetryAt ?? retryAt, retryAt);
-      logger.warn({ err: error, topic, count: messages.length, attempts }, 'outbox: will retry');
+      logger.warn(
+        { err: error, topic, count: messages.length, attempts },
+        'outbox: will retry',
+      );
       return;
     }
     await outbox.sent(messages);

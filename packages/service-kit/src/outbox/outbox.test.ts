@@ -9,18 +9,23 @@ import { outboxRelay } from './outbox-relay.js';
 
 const it = test.extend<{ client: MongoClient; db: Db }>({
   client: async ({ mongo }, use) => {
-    const client = await connectMongo(mongo.uri, { appName: 'service-kit-test' });
+    const client = await connectMongo(mongo.uri, {
+      appName: 'service-kit-test',
+    });
     await use(client);
     await client.close();
   },
   db: async ({ mongo, client }, use) => {
-    const db = client.db(mongo.databaseName(`outbox_${Math.random().toString(36).slice(2)}`));
+    const db = client.db(
+      mongo.databaseName(`outbox_${Math.random().toString(36).slice(2)}`),
+    );
     await use(db);
     await db.dropDatabase();
   },
 });
 
-const held = (db: Db) => db.collection<OutboxMessage>('outbox').find().toArray();
+const held = (db: Db) =>
+  db.collection<OutboxMessage>('outbox').find().toArray();
 
 describe('the outbox', () => {
   it('holds a transaction’s messages exactly when the transaction commits', async ({
@@ -47,7 +52,10 @@ describe('the outbox', () => {
         Array.from({ length: 5 }, (_, n) => ({ topic: 'a', payload: { n } })),
       ),
     );
-    const [first, second] = await Promise.all([outbox.claim(3, 60_000), outbox.claim(3, 60_000)]);
+    const [first, second] = await Promise.all([
+      outbox.claim(3, 60_000),
+      outbox.claim(3, 60_000),
+    ]);
     // A claim that lost a race comes up short; the next claim takes what is left.
     const rest = await outbox.claim(10, 60_000);
     const ids = [...first, ...second, ...rest].map(({ _id }) => _id);
@@ -58,7 +66,10 @@ describe('the outbox', () => {
 });
 
 describe('the outbox relay', () => {
-  it('sends what a commit added at once, by topic, and deletes it', async ({ client, db }) => {
+  it('sends what a commit added at once, by topic, and deletes it', async ({
+    client,
+    db,
+  }) => {
     const outbox = new Outbox(db);
     const sent: Record<string, unknown[]> = { a: [], b: [] };
     const sender = (topic: string) => (messages: OutboxMessage[]) => {
@@ -88,7 +99,10 @@ describe('the outbox relay', () => {
     }
   });
 
-  it('keeps what a sender refused and sends it again after a backoff', async ({ client, db }) => {
+  it('keeps what a sender refused and sends it again after a backoff', async ({
+    client,
+    db,
+  }) => {
     const outbox = new Outbox(db);
     const logs = captureLogs();
     let refusals = 2;
@@ -97,7 +111,8 @@ describe('the outbox relay', () => {
       outbox,
       senders: {
         a: (messages) => {
-          if (refusals-- > 0) return Promise.reject(new Error('the receiver is down'));
+          if (refusals-- > 0)
+            return Promise.reject(new Error('the receiver is down'));
           sent.push(...messages.map(({ payload }) => payload));
           return Promise.resolve();
         },
@@ -108,10 +123,14 @@ describe('the outbox relay', () => {
     });
     relay.start();
     try {
-      await inTransaction(client, (session) => outbox.add(session, [{ topic: 'a', payload: 1 }]));
+      await inTransaction(client, (session) =>
+        outbox.add(session, [{ topic: 'a', payload: 1 }]),
+      );
       await expect.poll(() => sent).toEqual([1]);
       await expect.poll(() => held(db)).toEqual([]);
-      const retries = logs.lines().filter(({ msg }) => msg === 'outbox: will retry');
+      const retries = logs
+        .lines()
+        .filter(({ msg }) => msg === 'outbox: will retry');
       expect(retries.map(({ attempts }) => attempts)).toEqual([0, 1]);
     } finally {
       await relay.stop();

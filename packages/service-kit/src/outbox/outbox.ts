@@ -20,14 +20,21 @@ export interface OutboxMessage<Payload = unknown> {
   traceparent?: string;
 }
 
-export type NewMessage = Pick<OutboxMessage, 'topic' | 'payload'> & { id?: string };
+export type NewMessage = Pick<OutboxMessage, 'topic' | 'payload'> & {
+  id?: string;
+};
 
 /** A claim leases messages until they are due again: `dueAt` is both the retry and the lease end. */
 const LEASE = new Lease<OutboxMessage>({ owner: 'claim', until: 'dueAt' });
 
 /** The messages of `claimed` whose claim no other process took over meanwhile. */
 function stillClaimed(claimed: OutboxMessage[]): Filter<OutboxMessage> {
-  return { $or: claimed.map(({ _id, claim = '' }) => ({ _id, ...LEASE.heldBy(claim) })) };
+  return {
+    $or: claimed.map(({ _id, claim = '' }) => ({
+      _id,
+      ...LEASE.heldBy(claim),
+    })),
+  };
 }
 
 /** The service's outbox collection: messages are added in transactions and deleted once sent. */
@@ -72,7 +79,9 @@ export class Outbox {
   /** Up to `limit` due messages, oldest due first, leased for `leaseMs` by this claim. */
   async claim(limit: number, leaseMs: number): Promise<OutboxMessage[]> {
     const now = new Date();
-    const due = await this.#messages.find(LEASE.free(now), { sort: { dueAt: 1 }, limit }).toArray();
+    const due = await this.#messages
+      .find(LEASE.free(now), { sort: { dueAt: 1 }, limit })
+      .toArray();
     if (due.length === 0) return [];
     const claim = randomUUID();
     const ids = due.map(({ _id }) => _id);
@@ -81,9 +90,12 @@ export class Outbox {
       { _id: { $in: ids }, ...LEASE.free(now) },
       { $set: leased },
     );
-    if (modifiedCount === due.length) return due.map((message) => ({ ...message, ...leased }));
+    if (modifiedCount === due.length)
+      return due.map((message) => ({ ...message, ...leased }));
     // Another process claimed some of them in between.
-    return this.#messages.find({ _id: { $in: ids }, ...LEASE.heldBy(claim) }).toArray();
+    return this.#messages
+      .find({ _id: { $in: ids }, ...LEASE.heldBy(claim) })
+      .toArray();
   }
 
   async sent(messages: OutboxMessage[]): Promise<void> {
@@ -103,7 +115,10 @@ export class Outbox {
   async backlog(): Promise<{ size: number; oldest?: Date }> {
     const [size, oldest] = await Promise.all([
       this.#messages.estimatedDocumentCount(),
-      this.#messages.findOne({}, { sort: { _id: 1 }, projection: { createdAt: 1 } }),
+      this.#messages.findOne(
+        {},
+        { sort: { _id: 1 }, projection: { createdAt: 1 } },
+      ),
     ]);
     return { size, oldest: oldest?.createdAt };
   }

@@ -2,7 +2,12 @@ import { executionAsyncId } from 'node:async_hooks';
 import { startMongo } from '@petstore/testkit';
 import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { databaseGauge, dbOperationDuration, monitorMongoCommands, registry } from './telemetry.js';
+import {
+  databaseGauge,
+  dbOperationDuration,
+  monitorMongoCommands,
+  registry,
+} from './telemetry.js';
 
 /**
  * Whether Node runs async hooks for promises: with them, a promise's reaction runs under an id of
@@ -19,7 +24,8 @@ async function countedCommands(collection: string): Promise<number> {
   return values
     .filter(
       ({ metricName, labels }) =>
-        metricName?.endsWith('_count') && labels.db_collection_name === collection,
+        metricName?.endsWith('_count') &&
+        labels.db_collection_name === collection,
     )
     .reduce((sum, { value }) => sum + value, 0);
 }
@@ -27,18 +33,24 @@ async function countedCommands(collection: string): Promise<number> {
 describe('databaseGauge', () => {
   it('reads at each scrape without counting its reads, and leaves no async hook running', async () => {
     const mongo = await startMongo();
-    const client = await new MongoClient(mongo.uri, { monitorCommands: true }).connect();
+    const client = await new MongoClient(mongo.uri, {
+      monitorCommands: true,
+    }).connect();
     try {
       monitorMongoCommands(client, { spans: false, durations: true });
-      const queue = client.db(mongo.databaseName('telemetry')).collection('queue');
+      const queue = client
+        .db(mongo.databaseName('telemetry'))
+        .collection('queue');
       await queue.insertMany([{ waiting: true }, { waiting: true }]);
-      databaseGauge('test_queue_depth', 'Waiting documents.', () => queue.countDocuments());
+      databaseGauge('test_queue_depth', 'Waiting documents.', () =>
+        queue.countDocuments(),
+      );
       expect(await promisesTracked()).toBe(false);
       const inserted = await countedCommands('queue');
 
-      expect(await registry.getSingleMetricAsString('test_queue_depth')).toContain(
-        'test_queue_depth 2',
-      );
+      expect(
+        await registry.getSingleMetricAsString('test_queue_depth'),
+      ).toContain('test_queue_depth 2');
       expect(await countedCommands('queue')).toBe(inserted);
       // The hook a scrape needs is gone with it: requests after a scrape pay nothing for it.
       expect(await promisesTracked()).toBe(false);

@@ -2,18 +2,40 @@ import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type Server } from 'node:http';
 import type { Middleware } from 'koa';
-import type { CommandFailedEvent, CommandSucceededEvent, MongoClient } from 'mongodb';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { contextFrom, inSpan, startTracing, tracer, tracingEnabled } from './tracing.js';
+import type {
+  CommandFailedEvent,
+  CommandSucceededEvent,
+  MongoClient,
+} from 'mongodb';
+import {
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+} from 'prom-client';
+import {
+  contextFrom,
+  inSpan,
+  startTracing,
+  tracer,
+  tracingEnabled,
+} from './tracing.js';
 
 export const registry = new Registry();
 
-const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const DURATION_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 
 export const httpServerDuration = new Histogram({
   name: 'http_server_request_duration_seconds',
   help: 'Duration of HTTP server requests.',
-  labelNames: ['http_route', 'http_request_method', 'http_response_status_code'] as const,
+  labelNames: [
+    'http_route',
+    'http_request_method',
+    'http_response_status_code',
+  ] as const,
   buckets: DURATION_BUCKETS,
   registers: [registry],
 });
@@ -21,7 +43,12 @@ export const httpServerDuration = new Histogram({
 export const dbOperationDuration = new Histogram({
   name: 'db_client_operation_duration_seconds',
   help: 'Duration of database commands.',
-  labelNames: ['db_system_name', 'db_operation_name', 'db_collection_name', 'outcome'] as const,
+  labelNames: [
+    'db_system_name',
+    'db_operation_name',
+    'db_collection_name',
+    'outcome',
+  ] as const,
   buckets: DURATION_BUCKETS,
   registers: [registry],
 });
@@ -63,7 +90,8 @@ export function databaseGauge(
         return;
       }
       this.reset();
-      for (const [key, count] of Object.entries(value)) this.set({ [label ?? '']: key }, count);
+      for (const [key, count] of Object.entries(value))
+        this.set({ [label ?? '']: key }, count);
     },
   });
 }
@@ -72,7 +100,10 @@ let enabled = false;
 
 export const metricsEnabled = (): boolean => enabled;
 
-export async function startMetricsServer(host: string, port: number): Promise<Server> {
+export async function startMetricsServer(
+  host: string,
+  port: number,
+): Promise<Server> {
   enabled = true;
   collectDefaultMetrics({ register: registry });
   const server = createServer((req, res) => {
@@ -81,7 +112,8 @@ export async function startMetricsServer(host: string, port: number): Promise<Se
       return;
     }
     registry.metrics().then(
-      (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
+      (text) =>
+        res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
       () => res.writeHead(500).end(),
     );
   });
@@ -92,11 +124,16 @@ export async function startMetricsServer(host: string, port: number): Promise<Se
   return server;
 }
 
-export async function startTelemetry(service: string, host: string, metricsPort?: number) {
+export async function startTelemetry(
+  service: string,
+  host: string,
+  metricsPort?: number,
+) {
   const stopTracing = await startTracing(service);
   let server: Server | undefined;
   try {
-    if (metricsPort !== undefined) server = await startMetricsServer(host, metricsPort);
+    if (metricsPort !== undefined)
+      server = await startMetricsServer(host, metricsPort);
   } catch (error) {
     await stopTracing?.();
     throw error;
@@ -104,7 +141,9 @@ export async function startTelemetry(service: string, host: string, metricsPort?
   const address = server?.address();
   return {
     metricsUrl:
-      address && typeof address === 'object' ? `http://${host}:${address.port}/metrics` : undefined,
+      address && typeof address === 'object'
+        ? `http://${host}:${address.port}/metrics`
+        : undefined,
     async close() {
       if (server) {
         await new Promise<void>((resolve) => {
@@ -135,16 +174,29 @@ export function serverTelemetry(): Middleware {
             http_request_method: ctx.method,
             http_response_status_code: String(ctx.status),
           };
-          httpServerDuration.observe(labels, (performance.now() - started) / 1000);
+          httpServerDuration.observe(
+            labels,
+            (performance.now() - started) / 1000,
+          );
         }
         span?.updateName(`${ctx.method} ${route}`);
-        span?.setAttributes({ 'http.route': route, 'http.response.status_code': ctx.status });
+        span?.setAttributes({
+          'http.route': route,
+          'http.response.status_code': ctx.status,
+        });
       }
     };
     if (!tracing) return handle();
-    const attributes = { 'http.request.method': ctx.method, 'url.path': ctx.path };
+    const attributes = {
+      'http.request.method': ctx.method,
+      'url.path': ctx.path,
+    };
     const parent = contextFrom(ctx.req.headers);
-    await inSpan(ctx.method, { kind: SpanKind.SERVER, parent, attributes }, handle);
+    await inSpan(
+      ctx.method,
+      { kind: SpanKind.SERVER, parent, attributes },
+      handle,
+    );
   };
 }
 
@@ -171,11 +223,15 @@ export function monitorMongoCommands(
       : undefined;
     open.set(event.requestId, { span, collection });
   });
-  const finish = (event: CommandSucceededEvent | CommandFailedEvent, outcome: string) => {
+  const finish = (
+    event: CommandSucceededEvent | CommandFailedEvent,
+    outcome: string,
+  ) => {
     const started = open.get(event.requestId);
     open.delete(event.requestId);
     if (!started) return;
-    if (outcome === 'error') started.span?.setStatus({ code: SpanStatusCode.ERROR });
+    if (outcome === 'error')
+      started.span?.setStatus({ code: SpanStatusCode.ERROR });
     started.span?.end();
     if (!durations) return;
     const labels = {

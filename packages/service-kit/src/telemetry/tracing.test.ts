@@ -15,7 +15,8 @@ const hooks = registerHooks({
 const { inSpan, startTracing } = await import('./tracing.js');
 
 /** Whether the tracing SDK was loaded into this process. */
-const sdkLoaded = () => loaded.some((url) => url.includes('/@opentelemetry/sdk-trace/'));
+const sdkLoaded = () =>
+  loaded.some((url) => url.includes('/@opentelemetry/sdk-trace/'));
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -42,7 +43,11 @@ describe('startTracing', () => {
         bytes += chunk.length;
       });
       req.on('end', () => {
-        received.push({ path: req.url, type: req.headers['content-type'], bytes });
+        received.push({
+          path: req.url,
+          type: req.headers['content-type'],
+          bytes,
+        });
         res.writeHead(200).end();
       });
     });
@@ -53,7 +58,11 @@ describe('startTracing', () => {
     await inSpan('work', {}, () => Promise.resolve());
     await stop?.();
     expect(received).toEqual([
-      { path: '/v1/traces', type: 'application/x-protobuf', bytes: expect.any(Number) as number },
+      {
+        path: '/v1/traces',
+        type: 'application/x-protobuf',
+        bytes: expect.any(Number) as number,
+      },
     ]);
     expect(received[0]?.bytes).toBeGreaterThan(0);
   });

@@ -24,7 +24,8 @@ export const tracingEnabled = (): boolean => enabled;
  */
 export async function startTracing(service: string) {
   const { env } = process;
-  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const endpoint =
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint || env.OTEL_SDK_DISABLED === 'true') return undefined;
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
   const sdk = new NodeSDK({
@@ -37,14 +38,15 @@ export async function startTracing(service: string) {
   return () => sdk.shutdown();
 }
 
-export function contextFrom(headers: Record<string, string | string[] | undefined>): Context {
+export function contextFrom(
+  headers: Record<string, string | string[] | undefined>,
+): Context {
   return propagation.extract(context.active(), headers);
 }
 
-export function withTraceContext<Headers extends Record<string, string | string[]>>(
-  headers: Headers,
-  from: Context = context.active(),
-): Headers {
+export function withTraceContext<
+  Headers extends Record<string, string | string[]>,
+>(headers: Headers, from: Context = context.active()): Headers {
   propagation.inject(from, headers);
   return headers;
 }
@@ -66,17 +68,22 @@ export function inSpan<T>(
 ): Promise<T> {
   if (!enabled) return work(UNRECORDED);
   const from = parent ?? context.active();
-  return tracer.startActiveSpan(name, { kind, attributes }, from, async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      if (error instanceof Error) span.recordException(error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(
+    name,
+    { kind, attributes },
+    from,
+    async (span) => {
+      try {
+        return await work(span);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        if (error instanceof Error) span.recordException(error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 export { SpanKind };

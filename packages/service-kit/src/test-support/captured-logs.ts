@@ -18,6 +18,7 @@ export function captureLogs(): CapturedLogs {
   return {
     logger,
     text: () => written.join(''),
-    lines: () => written.map((line) => JSON.parse(line) as Record<string, unknown>),
+    lines: () =>
+      written.map((line) => JSON.parse(line) as Record<string, unknown>),
   };
 }

@@ -11,7 +11,8 @@ function report(event: Record<string, unknown>) {
 }
 
 const mongoUri = process.env.FIXTURE_MONGODB_URI;
-if (!mongoUri) throw new Error('[sigterm-fixture] FIXTURE_MONGODB_URI is not set');
+if (!mongoUri)
+  throw new Error('[sigterm-fixture] FIXTURE_MONGODB_URI is not set');
 
 const terminated = new Promise((resolve) => process.once('SIGTERM', resolve));
 const logger = createLogger({ name: 'fixture', level: 'silent' });

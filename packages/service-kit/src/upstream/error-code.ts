@@ -6,6 +6,7 @@ export function errorCode(error: unknown): string | undefined {
 }
 
 function codeOf(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  if (typeof error !== 'object' || error === null || !('code' in error))
+    return undefined;
   return typeof error.code === 'string' ? error.code : undefined;
 }

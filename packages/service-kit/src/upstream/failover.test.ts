@@ -22,7 +22,9 @@ describe('withFailover', () => {
       return statusOf(url);
     };
     for (let call = 0; call < 3; call++) {
-      expect(await withFailover({ replicas, send, mayTryAgain: () => true })).toBe(204);
+      expect(
+        await withFailover({ replicas, send, mayTryAgain: () => true }),
+      ).toBe(204);
     }
     expect(sentTo).toEqual([down, up.url, up.url, up.url]);
   });
@@ -46,7 +48,9 @@ describe('withFailover', () => {
       sends += 1;
       return statusOf(url);
     };
-    await expect(withFailover({ replicas, send, mayTryAgain: () => true })).rejects.toThrow();
+    await expect(
+      withFailover({ replicas, send, mayTryAgain: () => true }),
+    ).rejects.toThrow();
     expect(sends).toBe(2);
     await expect(
       withFailover({ replicas, send, mayTryAgain: () => true, attempts: 3 }),

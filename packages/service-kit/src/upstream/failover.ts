@@ -21,7 +21,12 @@ export interface FailoverOptions<Replica, Result> {
 export async function withFailover<Replica, Result>(
   options: FailoverOptions<Replica, Result>,
 ): Promise<Result> {
-  const { replicas, send, mayTryAgain, attempts = replicas.all.length } = options;
+  const {
+    replicas,
+    send,
+    mayTryAgain,
+    attempts = replicas.all.length,
+  } = options;
   const tried = new Set<Replica>();
   for (let attempt = 1; ; attempt++) {
     const replica = replicas.pick(tried);

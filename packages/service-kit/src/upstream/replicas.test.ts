@@ -8,9 +8,17 @@ afterEach(() => {
 describe('replicas', () => {
   it('are taken in turn, past one avoided and past those already tried', () => {
     const replicas = new Replicas(['a', 'b', 'c']);
-    expect([replicas.pick(), replicas.pick(), replicas.pick()]).toEqual(['a', 'b', 'c']);
+    expect([replicas.pick(), replicas.pick(), replicas.pick()]).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
     replicas.avoid('b');
-    expect([replicas.pick(), replicas.pick(), replicas.pick()]).toEqual(['a', 'c', 'c']);
+    expect([replicas.pick(), replicas.pick(), replicas.pick()]).toEqual([
+      'a',
+      'c',
+      'c',
+    ]);
     expect(replicas.pick(new Set(['a', 'c']))).toBe('b');
   });
 

@@ -37,14 +37,18 @@ export class Replicas<Replica> {
       const entry = this.#entries[(start + index) % count]!;
       if (tried.has(entry.replica)) continue;
       if (entry.avoidUntil <= now) return entry.replica;
-      if (fallback === undefined || entry.avoidUntil < fallback.avoidUntil) fallback = entry;
+      if (fallback === undefined || entry.avoidUntil < fallback.avoidUntil)
+        fallback = entry;
     }
     return (fallback ?? this.#entries[start % count]!).replica;
   }
 
   /** Passes `replica` over for `forMs`, unless it is the only one. */
   avoid(replica: Replica, forMs = AVOID_MS): void {
-    const entry = this.#entries.find((candidate) => candidate.replica === replica);
-    if (entry && this.#entries.length > 1) entry.avoidUntil = Date.now() + forMs;
+    const entry = this.#entries.find(
+      (candidate) => candidate.replica === replica,
+    );
+    if (entry && this.#entries.length > 1)
+      entry.avoidUntil = Date.now() + forMs;
   }
 }

@@ -19,7 +19,9 @@ export const ErrorSchema = z.object({
   code: z.string(),
   message: z.string(),
   status: z.number().int(),
-  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  details: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .optional(),
 });
 
 const BookIdSchema = z.object({ bookId: z.coerce.number().int().positive() });
@@ -43,7 +45,9 @@ export const booksContract = c.router({
   createBook: {
     method: 'POST',
     path: '/books',
-    headers: z.object({ 'x-shelf': z.string().regex(/^[A-Z]\d$/, 'must look like B2') }),
+    headers: z.object({
+      'x-shelf': z.string().regex(/^[A-Z]\d$/, 'must look like B2'),
+    }),
     body: NewBookSchema,
     responses: { 201: BookSchema, 400: ErrorSchema },
   },
@@ -66,7 +70,9 @@ export const booksContract = c.router({
       method: 'GET',
       path: '/books/:bookId/reviews',
       pathParams: BookIdSchema,
-      responses: { 200: z.array(z.object({ stars: z.number().int().min(1).max(5) })) },
+      responses: {
+        200: z.array(z.object({ stars: z.number().int().min(1).max(5) })),
+      },
     },
   }),
   getBestseller: {

@@ -1,5 +1,8 @@
 import type { Router } from '@koa/router';
-import { createKoaRouter, type KoaRouterOptions } from '../create-koa-router.js';
+import {
+  createKoaRouter,
+  type KoaRouterOptions,
+} from '../create-koa-router.js';
 import { booksContract, type Book } from './books-contract.js';
 
 /** What the store keeps: a book plus a field the contract never shows. */
@@ -7,7 +10,16 @@ export type StoredBook = Book & { shelf: string };
 
 export function seedBooks(): Map<number, StoredBook> {
   return new Map([
-    [1, { id: 1, title: 'Middlemarch', genre: 'fiction', quantity: 3, shelf: 'A1' }],
+    [
+      1,
+      {
+        id: 1,
+        title: 'Middlemarch',
+        genre: 'fiction',
+        quantity: 3,
+        shelf: 'A1',
+      },
+    ],
     [2, { id: 2, title: 'Ariel', genre: 'poetry', quantity: 1, shelf: 'B2' }],
     [3, { id: 3, title: 'SPQR', genre: 'history', quantity: 0, shelf: 'C3' }],
   ]);
@@ -16,7 +28,11 @@ export function seedBooks(): Map<number, StoredBook> {
 const notFound = (bookId: number) =>
   ({
     status: 404,
-    body: { code: 'not_found', message: `[books] book ${bookId} not found`, status: 404 },
+    body: {
+      code: 'not_found',
+      message: `[books] book ${bookId} not found`,
+      status: 404,
+    },
   }) as const;
 
 /** The books contract over an in-memory map, which tests read to see what handlers received. */
@@ -29,7 +45,8 @@ export function createBooksRouter(
     {
       listBooks: ({ query }) => {
         const matching = [...books.values()].filter(
-          (book) => query.genre === undefined || query.genre.includes(book.genre),
+          (book) =>
+            query.genre === undefined || query.genre.includes(book.genre),
         );
         return { status: 200, body: matching.slice(0, query.limit) };
       },
@@ -60,7 +77,8 @@ export function createBooksRouter(
         return { status: 204, body: undefined };
       },
       reviews: {
-        listReviews: async () => Promise.resolve({ status: 200, body: [{ stars: 5 }] }),
+        listReviews: async () =>
+          Promise.resolve({ status: 200, body: [{ stars: 5 }] }),
       },
       // Deliberately broken: a body the contract rejects, to exercise response validation.
       getBestseller: () => ({

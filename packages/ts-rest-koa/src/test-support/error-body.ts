@@ -16,15 +16,24 @@ export const errorBody: Middleware = async (ctx, next) => {
   try {
     await next();
   } catch (caught) {
-    const error: HttpErrorLike = typeof caught === 'object' && caught !== null ? caught : {};
+    const error: HttpErrorLike =
+      typeof caught === 'object' && caught !== null ? caught : {};
     const status = typeof error.status === 'number' ? error.status : 500;
     const exposed = error.expose === true;
     ctx.status = status;
     ctx.body = {
-      code: exposed && typeof error.code === 'string' ? error.code : 'internal_error',
-      message: exposed && typeof error.message === 'string' ? error.message : 'internal error',
+      code:
+        exposed && typeof error.code === 'string'
+          ? error.code
+          : 'internal_error',
+      message:
+        exposed && typeof error.message === 'string'
+          ? error.message
+          : 'internal error',
       status,
-      ...(exposed && Array.isArray(error.details) ? { details: error.details } : {}),
+      ...(exposed && Array.isArray(error.details)
+        ? { details: error.details }
+        : {}),
     };
   }
 };

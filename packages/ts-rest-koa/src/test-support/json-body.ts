@@ -9,9 +9,12 @@ export const jsonBody: Middleware = async (ctx, next) => {
     }
     const text = Buffer.concat(chunks).toString('utf8');
     try {
-      ctx.request.body = text === '' ? undefined : (JSON.parse(text) as unknown);
+      ctx.request.body =
+        text === '' ? undefined : (JSON.parse(text) as unknown);
     } catch {
-      ctx.throw(400, 'request body is not valid JSON', { code: 'invalid_json' });
+      ctx.throw(400, 'request body is not valid JSON', {
+        code: 'invalid_json',
+      });
     }
   }
   await next();

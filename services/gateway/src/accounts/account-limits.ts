@@ -13,9 +13,21 @@ export const MAX_WEBHOOKS = 16;
 export async function refuseOverLimit(
   accounts: GatewayCollections['accounts'],
   session: Session,
-  limit: { accountId: string; max: number; what: string; count: () => Promise<number> },
+  limit: {
+    accountId: string;
+    max: number;
+    what: string;
+    count: () => Promise<number>;
+  },
 ): Promise<void> {
-  await accounts.updateOne({ _id: limit.accountId }, { $inc: { turns: 1 } }, { session });
+  await accounts.updateOne(
+    { _id: limit.accountId },
+    { $inc: { turns: 1 } },
+    { session },
+  );
   if ((await limit.count()) < limit.max) return;
-  throw new AppError('conflict', `an account has at most ${limit.max} ${limit.what}`);
+  throw new AppError(
+    'conflict',
+    `an account has at most ${limit.max} ${limit.what}`,
+  );
 }

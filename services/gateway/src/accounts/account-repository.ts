@@ -41,13 +41,19 @@ export class AccountRepository {
       await apiKeys.insertOne(key, { session });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      throw new AppError('conflict', 'an account with this email already exists', { cause: error });
+      throw new AppError(
+        'conflict',
+        'an account with this email already exists',
+        { cause: error },
+      );
     }
     return toAccount(account);
   }
 
   async getAccount(accountId: string): Promise<Account | undefined> {
-    const account = await this.#collections.accounts.findOne({ _id: accountId });
+    const account = await this.#collections.accounts.findOne({
+      _id: accountId,
+    });
     return account ? toAccount(account) : undefined;
   }
 
@@ -55,8 +61,14 @@ export class AccountRepository {
   async insertKey(document: ApiKeyDocument, session: Session): Promise<void> {
     const { accountId } = document;
     const { accounts, apiKeys } = this.#collections;
-    const count = () => apiKeys.countDocuments({ accountId, revokedAt: null }, { session });
-    const limit = { accountId, max: MAX_ACTIVE_KEYS, what: 'active keys', count };
+    const count = () =>
+      apiKeys.countDocuments({ accountId, revokedAt: null }, { session });
+    const limit = {
+      accountId,
+      max: MAX_ACTIVE_KEYS,
+      what: 'active keys',
+      count,
+    };
     await refuseOverLimit(accounts, session, limit);
     await apiKeys.insertOne(document, { session });
   }
@@ -64,11 +76,16 @@ export class AccountRepository {
   /** A page of the account's live keys, oldest first. */
   async listKeys(accountId: string, page: TimePage): Promise<ApiKey[]> {
     const live = { accountId, revokedAt: null };
-    return (await findPage(this.#collections.apiKeys, live, page, 'ascending')).map(toApiKey);
+    return (
+      await findPage(this.#collections.apiKeys, live, page, 'ascending')
+    ).map(toApiKey);
   }
 
   /** The revoked key's hash (to evict it from caches); undefined when no such live key. */
-  async revokeKey(accountId: string, keyId: string): Promise<string | undefined> {
+  async revokeKey(
+    accountId: string,
+    keyId: string,
+  ): Promise<string | undefined> {
     const revoked = await this.#collections.apiKeys.findOneAndUpdate(
       { _id: keyId, accountId, revokedAt: null },
       { $set: { revokedAt: new Date() } },
@@ -78,9 +95,17 @@ export class AccountRepository {
   }
 
   async findKeyOwner(hash: string): Promise<KeyOwner | undefined> {
-    const key = await this.#collections.apiKeys.findOne({ hash, revokedAt: null });
+    const key = await this.#collections.apiKeys.findOne({
+      hash,
+      revokedAt: null,
+    });
     return key
-      ? { keyId: key._id, hash: key.hash, accountId: key.accountId, role: key.role }
+      ? {
+          keyId: key._id,
+          hash: key.hash,
+          accountId: key.accountId,
+          role: key.role,
+        }
       : undefined;
   }
 
@@ -90,7 +115,10 @@ export class AccountRepository {
     await this.#collections.apiKeys.bulkWrite(
       [...uses].map(([keyId, usedAt]) => ({
         updateOne: {
-          filter: { _id: keyId, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: usedAt } }] },
+          filter: {
+            _id: keyId,
+            $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: usedAt } }],
+          },
           update: { $set: { lastUsedAt: usedAt } },
         },
       })),
@@ -104,7 +132,9 @@ export class AccountRepository {
    * through the API ('revoked'), and none revokes it. Idempotent, and safe for gateways starting
    * together.
    */
-  async ensureAdmin(adminKey: StoredKey | undefined): Promise<'active' | 'revoked' | 'none'> {
+  async ensureAdmin(
+    adminKey: StoredKey | undefined,
+  ): Promise<'active' | 'revoked' | 'none'> {
     const now = new Date();
     const { accounts, apiKeys } = this.#collections;
     await accounts.updateOne(
@@ -112,17 +142,34 @@ export class AccountRepository {
       {
         $set: { role: 'admin' },
         // An email no customer can take.
-        $setOnInsert: { email: 'admin@petstore.invalid', name: 'Administrator', createdAt: now },
+        $setOnInsert: {
+          email: 'admin@petstore.invalid',
+          name: 'Administrator',
+          createdAt: now,
+        },
       },
       { upsert: true },
     );
     if (adminKey === undefined) {
-      await apiKeys.updateOne({ _id: ADMIN_KEY_ID, revokedAt: null }, { $set: { revokedAt: now } });
+      await apiKeys.updateOne(
+        { _id: ADMIN_KEY_ID, revokedAt: null },
+        { $set: { revokedAt: now } },
+      );
       return 'none';
     }
-    const key = { accountId: ADMIN_ACCOUNT_ID, role: 'admin' as const, ...adminKey };
+    const key = {
+      accountId: ADMIN_ACCOUNT_ID,
+      role: 'admin' as const,
+      ...adminKey,
+    };
     await apiKeys
-      .insertOne({ _id: ADMIN_KEY_ID, ...key, createdAt: now, lastUsedAt: null, revokedAt: null })
+      .insertOne({
+        _id: ADMIN_KEY_ID,
+        ...key,
+        createdAt: now,
+        lastUsedAt: null,
+        revokedAt: null,
+      })
       .catch((error: unknown) => {
         if (!isDuplicateKey(error)) throw error;
       });
@@ -133,11 +180,27 @@ export class AccountRepository {
   }
 }
 
-function toAccount({ _id: id, email, name, role, createdAt }: AccountDocument): Account {
+function toAccount({
+  _id: id,
+  email,
+  name,
+  role,
+  createdAt,
+}: AccountDocument): Account {
   return { id, email, name, role, createdAt: createdAt.toISOString() };
 }
 
-function toApiKey({ _id: id, prefix, createdAt, lastUsedAt }: ApiKeyDocument): ApiKey {
+function toApiKey({
+  _id: id,
+  prefix,
+  createdAt,
+  lastUsedAt,
+}: ApiKeyDocument): ApiKey {
   const lastUsed = lastUsedAt?.toISOString() ?? null;
-  return { id, prefix, createdAt: createdAt.toISOString(), lastUsedAt: lastUsed };
+  return {
+    id,
+    prefix,
+    createdAt: createdAt.toISOString(),
+    lastUsedAt: lastUsed,
+  };
 }

@@ -35,7 +35,10 @@ export function createAccounts(accounts: AccountRepository) {
     },
 
     /** In the transaction of `session`; 409 once the account has 10 keys not revoked. */
-    async createKey({ accountId, role }: Caller, session: Session): Promise<CreatedApiKey> {
+    async createKey(
+      { accountId, role }: Caller,
+      session: Session,
+    ): Promise<CreatedApiKey> {
       const { apiKey, document } = newKey(accountId, role, new Date());
       await accounts.insertKey(document, session);
       const { _id: id, prefix, createdAt } = document;
@@ -44,7 +47,9 @@ export function createAccounts(accounts: AccountRepository) {
 
     /** Makes `ADMIN_API_KEY` the admin's key; unset, the admin has none. */
     ensureAdmin(adminApiKey: string | undefined) {
-      return accounts.ensureAdmin(adminApiKey === undefined ? undefined : storedKey(adminApiKey));
+      return accounts.ensureAdmin(
+        adminApiKey === undefined ? undefined : storedKey(adminApiKey),
+      );
     },
   };
 }

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { hashApiKey, keyPrefix, looksLikeApiKey, newApiKey, sameHash } from './api-key-secret.js';
-import { newAccountId, newKeyId, newMessageId, randomBase62 } from '../database/ids.js';
+import {
+  hashApiKey,
+  keyPrefix,
+  looksLikeApiKey,
+  newApiKey,
+  sameHash,
+} from './api-key-secret.js';
+import {
+  newAccountId,
+  newKeyId,
+  newMessageId,
+  randomBase62,
+} from '../database/ids.js';
 
 describe('API keys', () => {
   it('are psk_ and 40 base62 characters, never twice the same', () => {
@@ -41,7 +52,8 @@ describe('API keys', () => {
 describe('randomBase62', () => {
   it('uses every base62 character about equally often (no modulo bias)', () => {
     const counts = new Map<string, number>();
-    for (const char of randomBase62(62 * 2000)) counts.set(char, (counts.get(char) ?? 0) + 1);
+    for (const char of randomBase62(62 * 2000))
+      counts.set(char, (counts.get(char) ?? 0) + 1);
     expect(counts.size).toBe(62);
     // 2000 expected per character; a biased mapping of bytes would push the first 8 to ~2500.
     for (const count of counts.values()) expect(count).toBeLessThan(2300);

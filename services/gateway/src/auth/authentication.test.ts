@@ -32,7 +32,9 @@ describe('authentication', () => {
         headers: { 'X-Request-Id': 'req-401', ...headers },
       });
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
+      expect(res.headers.get('www-authenticate')).toBe(
+        'Bearer realm="petstore"',
+      );
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(await res.json()).toMatchObject({
         code: 'unauthorized',
@@ -60,8 +62,12 @@ describe('authentication', () => {
 
   it('returns 401 for a key whose account is gone', async ({ gateway }) => {
     const { apiKey, accountId } = await signUp(gateway.url);
-    await gateway.db.collection('accounts').deleteOne({ _id: accountId as never });
-    const res = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) });
+    await gateway.db
+      .collection('accounts')
+      .deleteOne({ _id: accountId as never });
+    const res = await fetch(`${gateway.url}/v1/accounts/me`, {
+      headers: bearer(apiKey),
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -80,7 +86,9 @@ describe('roles', () => {
     expect(await res.json()).toMatchObject({ code: 'forbidden', status: 403 });
   });
 
-  it('lets the admin through to the service on an admin operation', async ({ gateway }) => {
+  it('lets the admin through to the service on an admin operation', async ({
+    gateway,
+  }) => {
     const res = await fetch(`${gateway.url}/v1/pets`, {
       method: 'POST',
       headers: { ...bearer(ADMIN_API_KEY), 'Content-Type': 'application/json' },
@@ -95,33 +103,50 @@ describe('lastUsedAt', () => {
   it('costs no write per request: it is written in a batch when the gateway flushes', async ({
     mongo,
   }) => {
-    await using gateway = await startTestGateway(mongo, { env: { KEY_USAGE_FLUSH_MS: '3600000' } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { KEY_USAGE_FLUSH_MS: '3600000' },
+    });
     const { apiKey, accountId } = await signUp(gateway.url);
     const keys = gateway.db.collection('api_keys');
     for (let i = 0; i < 5; i++) {
       expect(
-        (await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) })).status,
+        (
+          await fetch(`${gateway.url}/v1/accounts/me`, {
+            headers: bearer(apiKey),
+          })
+        ).status,
       ).toBe(200);
     }
-    expect(await keys.findOne({ accountId })).toMatchObject({ lastUsedAt: null });
+    expect(await keys.findOne({ accountId })).toMatchObject({
+      lastUsedAt: null,
+    });
 
     await gateway.close(); // shutting down flushes what is pending
     const flushed = await keys.findOne({ accountId });
     expect(flushed?.lastUsedAt).toBeInstanceOf(Date);
   });
 
-  it('is written on the flush timer and shows in the key list', async ({ mongo }) => {
-    await using gateway = await startTestGateway(mongo, { env: { KEY_USAGE_FLUSH_MS: '50' } });
+  it('is written on the flush timer and shows in the key list', async ({
+    mongo,
+  }) => {
+    await using gateway = await startTestGateway(mongo, {
+      env: { KEY_USAGE_FLUSH_MS: '50' },
+    });
     const { apiKey } = await signUp(gateway.url);
     const listKeys = async () =>
       (await (
-        await fetch(`${gateway.url}/v1/accounts/me/keys`, { headers: bearer(apiKey) })
+        await fetch(`${gateway.url}/v1/accounts/me/keys`, {
+          headers: bearer(apiKey),
+        })
       ).json()) as {
         lastUsedAt: string | null;
       }[];
-    const lastUsedAt = await vi.waitUntil(async () => (await listKeys())[0]?.lastUsedAt, {
-      timeout: 10_000,
-    });
+    const lastUsedAt = await vi.waitUntil(
+      async () => (await listKeys())[0]?.lastUsedAt,
+      {
+        timeout: 10_000,
+      },
+    );
     expect(new Date(lastUsedAt).getTime()).toBeLessThanOrEqual(Date.now());
   });
 });
@@ -170,12 +195,17 @@ describe('revocation', () => {
     gateway,
   }) => {
     const { apiKey } = await signUp(gateway.url);
-    const me = await fetch(`${gateway.url}/v1/accounts/me`, { headers: bearer(apiKey) });
+    const me = await fetch(`${gateway.url}/v1/accounts/me`, {
+      headers: bearer(apiKey),
+    });
     expect(me.status).toBe(200);
     // What another gateway's DELETE /v1/accounts/me/keys/{keyId} writes.
     await gateway.db
       .collection('api_keys')
-      .updateOne({ hash: hashApiKey(apiKey) }, { $set: { revokedAt: new Date() } });
+      .updateOne(
+        { hash: hashApiKey(apiKey) },
+        { $set: { revokedAt: new Date() } },
+      );
 
     const newKey = await fetch(`${gateway.url}/v1/accounts/me/keys`, {
       method: 'POST',

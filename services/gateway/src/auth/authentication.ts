@@ -51,9 +51,13 @@ export class Authenticator {
     const token = bearerToken(authorization);
     if (!looksLikeApiKey(token)) throw unauthorized('the API key is malformed');
     const hash = hashApiKey(token);
-    const owner = (fresh ? undefined : this.cache.get(hash)) ?? (await this.#lookUp(hash));
+    const owner =
+      (fresh ? undefined : this.cache.get(hash)) ?? (await this.#lookUp(hash));
     this.usage.record(owner.keyId, new Date());
-    return { caller: { accountId: owner.accountId, role: owner.role }, keyId: owner.keyId };
+    return {
+      caller: { accountId: owner.accountId, role: owner.role },
+      keyId: owner.keyId,
+    };
   }
 
   /** Forgets a revoked key at once, so its next request is 401. */
@@ -69,7 +73,8 @@ export class Authenticator {
     if (!owner || !sameHash(owner.hash, hash)) {
       throw unauthorized('the API key is unknown or revoked');
     }
-    if (revocations === this.#revocations) this.cache.set(hash, owner, startedAt);
+    if (revocations === this.#revocations)
+      this.cache.set(hash, owner, startedAt);
     return owner;
   }
 }

@@ -12,7 +12,11 @@ const owner = (keyId: string): KeyOwner => ({
 describe('the key cache', () => {
   it('forgets an owner after its time to live', () => {
     let now = 1;
-    const cache = createKeyCache({ ttlMs: 1000, maxEntries: 10, now: () => now });
+    const cache = createKeyCache({
+      ttlMs: 1000,
+      maxEntries: 10,
+      now: () => now,
+    });
     cache.set('h', owner('k'), cache.now());
     now = 1000;
     expect(cache.get('h')).toEqual(owner('k'));
@@ -34,7 +38,11 @@ describe('the key cache', () => {
 
   it('counts an owner’s time to live from when it was read, not from when it was cached', () => {
     let now = 1_000;
-    const cache = createKeyCache({ ttlMs: 1000, maxEntries: 10, now: () => now });
+    const cache = createKeyCache({
+      ttlMs: 1000,
+      maxEntries: 10,
+      now: () => now,
+    });
     const readAt = now;
     now = 1_800; // the lookup took 800 ms
     cache.set('h', owner('k'), readAt);

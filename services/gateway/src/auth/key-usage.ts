@@ -43,7 +43,10 @@ export class KeyUsage {
       await this.write(batch);
     } catch (error) {
       for (const [keyId, usedAt] of batch) this.record(keyId, usedAt);
-      this.logger.warn({ err: error, keys: batch.size }, 'could not record key uses; will retry');
+      this.logger.warn(
+        { err: error, keys: batch.size },
+        'could not record key uses; will retry',
+      );
     }
   }
 }

@@ -1,13 +1,16 @@
 import { unsetWhenEmpty } from '@petstore/service-kit';
 import { z } from 'zod';
 
-const message = 'Expected comma-separated origins such as https://app.example.com (no path, no *)';
+const message =
+  'Expected comma-separated origins such as https://app.example.com (no path, no *)';
 
 /** An origin as a browser sends it in `Origin`: scheme, host and a port other than the scheme's. */
 function asOrigin(text: string): string | undefined {
   try {
     const { origin, href, protocol } = new URL(text);
-    return href === `${origin}/` && /^https?:$/.test(protocol) ? origin : undefined;
+    return href === `${origin}/` && /^https?:$/.test(protocol)
+      ? origin
+      : undefined;
   } catch {
     return undefined;
   }

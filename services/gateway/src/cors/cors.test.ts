@@ -14,7 +14,8 @@ function preflight(url: string, origin: string, method = 'POST') {
     headers: {
       Origin: origin,
       'Access-Control-Request-Method': method,
-      'Access-Control-Request-Headers': 'authorization,content-type,idempotency-key',
+      'Access-Control-Request-Headers':
+        'authorization,content-type,idempotency-key',
     },
   });
 }
@@ -31,7 +32,8 @@ describe('CORS', () => {
     expect(Object.fromEntries(res.headers)).toMatchObject({
       'access-control-allow-origin': app,
       'access-control-allow-methods': 'GET,HEAD,PUT,POST,PATCH,DELETE',
-      'access-control-allow-headers': 'Authorization,Content-Type,Idempotency-Key,X-Request-Id',
+      'access-control-allow-headers':
+        'Authorization,Content-Type,Idempotency-Key,X-Request-Id',
       'access-control-max-age': '600',
       vary: 'Origin',
     });
@@ -43,8 +45,12 @@ describe('CORS', () => {
   }) => {
     await using gateway = await startTestGateway(mongo, { env });
 
-    const unauthorized = await fetch(`${gateway.url}/v1/pets`, { headers: { Origin: app } });
-    const unknown = await fetch(`${gateway.url}/v1/unicorns`, { headers: { Origin: app } });
+    const unauthorized = await fetch(`${gateway.url}/v1/pets`, {
+      headers: { Origin: app },
+    });
+    const unknown = await fetch(`${gateway.url}/v1/unicorns`, {
+      headers: { Origin: app },
+    });
     const created = await fetch(`${gateway.url}/v1/accounts`, {
       method: 'POST',
       headers: { Origin: app, 'Content-Type': 'application/json' },
@@ -64,10 +70,15 @@ describe('CORS', () => {
     expect(created.headers.get('ratelimit-remaining')).not.toBeNull();
   });
 
-  it('gives another origin, or a request without one, no CORS header', async ({ mongo }) => {
+  it('gives another origin, or a request without one, no CORS header', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo, { env });
 
-    const refused = await preflight(`${gateway.url}/v1/pets`, 'https://evil.example.com');
+    const refused = await preflight(
+      `${gateway.url}/v1/pets`,
+      'https://evil.example.com',
+    );
     const other = await fetch(`${gateway.url}/health`, {
       headers: { Origin: 'https://evil.example.com' },
     });

@@ -2,7 +2,12 @@ import cors from '@koa/cors';
 import type { Middleware } from 'koa';
 
 /** What a browser may send besides the headers it always may. */
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
+const ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'X-Request-Id',
+];
 
 /** The response headers a page's script may read; a browser hides every other. */
 const EXPOSED_HEADERS = [
@@ -30,7 +35,9 @@ const MAX_AGE_SECONDS = 600;
  * the answer); `Vary: Origin` is on every response, as the answer depends on it. No credentials:
  * the API is called with a Bearer key, never a cookie.
  */
-export function corsForOrigins(origins: readonly string[]): Middleware | undefined {
+export function corsForOrigins(
+  origins: readonly string[],
+): Middleware | undefined {
   if (origins.length === 0) return undefined;
   const allowed = new Set(origins);
   return cors({

@@ -1,9 +1,18 @@
-import type { Account, ApiKey, Role, Webhook, WebhookDelivery } from '@petstore/contract';
+import type {
+  Account,
+  ApiKey,
+  Role,
+  Webhook,
+  WebhookDelivery,
+} from '@petstore/contract';
 import type { Caller } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 
 /** A contract shape as stored: `_id` for `id`, and its `Times` as dates. */
-type Stored<T extends { id: string }, Times extends keyof T> = Omit<T, 'id' | Times> & {
+type Stored<T extends { id: string }, Times extends keyof T> = Omit<
+  T,
+  'id' | Times
+> & {
   _id: string;
 } & { [K in Times]: Date | Extract<T[K], null> };
 
@@ -14,7 +23,10 @@ export type AccountDocument = Stored<Account, 'createdAt'> & {
 };
 
 /** Only the key's SHA-256 is kept, never the key. */
-export interface ApiKeyDocument extends Stored<ApiKey, 'createdAt' | 'lastUsedAt'> {
+export interface ApiKeyDocument extends Stored<
+  ApiKey,
+  'createdAt' | 'lastUsedAt'
+> {
   accountId: string;
   /** The account's role, kept with the key so that checking a key is one read. */
   role: Role;
@@ -93,5 +105,7 @@ export function gatewayCollections(db: Db) {
 
 /** The document `id` if `caller` may see it: its own, or any when an admin. */
 export function visibleTo(caller: Caller, id: string) {
-  return caller.role === 'admin' ? { _id: id } : { _id: id, accountId: caller.accountId };
+  return caller.role === 'admin'
+    ? { _id: id }
+    : { _id: id, accountId: caller.accountId };
 }

@@ -4,7 +4,16 @@ import { refuseUnlessRead, type OpenApiDocument } from './docs-page.js';
 
 const INDEX_PATHS = new Set(['/', '/v1', '/v2']);
 
-const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+const HTTP_METHODS = new Set([
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+]);
 
 const PathItemSchema = z.record(z.string(), z.unknown());
 const OperationSchema = z.object({
@@ -22,13 +31,16 @@ export function apiIndex(document: OpenApiDocument, publicUrl: string) {
     Object.entries(PathItemSchema.parse(item))
       .filter(([method]) => HTTP_METHODS.has(method))
       .map(([method, operation]) => {
-        const { operationId, summary, deprecated, security } = OperationSchema.parse(operation);
+        const { operationId, summary, deprecated, security } =
+          OperationSchema.parse(operation);
         return {
           method: method.toUpperCase(),
           path,
           operationId,
           ...(summary === undefined ? {} : { summary }),
-          needsApiKey: security.some((requirement) => Object.keys(requirement).length > 0),
+          needsApiKey: security.some(
+            (requirement) => Object.keys(requirement).length > 0,
+          ),
           ...(deprecated ? { deprecated: true as const } : {}),
         };
       }),

@@ -75,9 +75,13 @@ function docsContentSecurityPolicy(publicUrl: string): string {
 /** 405 for anything but `GET` and `HEAD`. */
 export function refuseUnlessRead(ctx: Context): void {
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-    throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`, {
-      headers: { Allow: 'GET, HEAD' },
-    });
+    throw new AppError(
+      'method_not_allowed',
+      `${ctx.method} is not allowed on ${ctx.path}`,
+      {
+        headers: { Allow: 'GET, HEAD' },
+      },
+    );
   }
 }
 
@@ -89,8 +93,11 @@ const gzipAsync = promisify(gzip);
  */
 function scalarBundlePath(): string {
   const manifest = findPackageJSON('@scalar/api-reference', import.meta.url);
-  if (manifest === undefined) throw new Error('[docs] @scalar/api-reference is not installed');
-  const { browser } = JSON.parse(readFileSync(manifest, 'utf8')) as { browser: string };
+  if (manifest === undefined)
+    throw new Error('[docs] @scalar/api-reference is not installed');
+  const { browser } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+    browser: string;
+  };
   return join(dirname(manifest), browser);
 }
 
@@ -129,7 +136,10 @@ export function docsAssets(): Middleware {
 
 export type OpenApiDocument = z.output<typeof OpenApiDocumentSchema>;
 
-export const docsContract = { openapi: contract.meta.openapi, docs: contract.meta.docs };
+export const docsContract = {
+  openapi: contract.meta.openapi,
+  docs: contract.meta.docs,
+};
 
 export function docsRoutes(
   openApiDocument: OpenApiDocument,

@@ -8,7 +8,11 @@ const HidesTryIt = z.object({ 'x-hideTryItPanel': z.literal(true) });
  * id ends in `/<METHOD><path>`; the rule hides the button there, and the operation's entry in the
  * sidebar of the request client (the modal that button opens), so no other operation leads to it.
  */
-export function hiddenTryItCss({ paths }: { paths: Record<string, object> }): string {
+export function hiddenTryItCss({
+  paths,
+}: {
+  paths: Record<string, object>;
+}): string {
   return Object.entries(paths)
     .flatMap(([path, item]) =>
       Object.entries(item)

@@ -4,11 +4,18 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, onTestFinished, vi } from 'vitest';
 import { gatewayCollections } from '../database/collections.js';
 import { startFakeService } from '../test-support/fake-service.js';
-import { bearer, it, signUp, startTestGateway } from '../test-support/gateway-harness.js';
+import {
+  bearer,
+  it,
+  signUp,
+  startTestGateway,
+} from '../test-support/gateway-harness.js';
 import { secretsKey, seedWebhook } from '../test-support/webhook-fixtures.js';
 
 describe('message.delivered', () => {
-  it('is delivered to the owner’s webhooks once its message is delivered', async ({ mongo }) => {
+  it('is delivered to the owner’s webhooks once its message is delivered', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo, {
       env: {
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
@@ -44,20 +51,32 @@ describe('message.delivered', () => {
       },
       { timeout: 20_000 },
     );
-    const [{ body, headers }] = receiver.received as [(typeof receiver.received)[number]];
+    const [{ body, headers }] = receiver.received as [
+      (typeof receiver.received)[number],
+    ];
     const event = WebhookEventSchema.parse(
-      new Webhook(webhook.secret).verify(body, headers as Record<string, string>),
+      new Webhook(webhook.secret).verify(
+        body,
+        headers as Record<string, string>,
+      ),
     );
     expect(event).toMatchObject({
       type: 'message.delivered',
-      data: { id: message.id, message: 'hello', status: 'delivered', createdAt: message.createdAt },
+      data: {
+        id: message.id,
+        message: 'hello',
+        status: 'delivered',
+        createdAt: message.createdAt,
+      },
     });
     expect(
       await gatewayCollections(gateway.db).deliveries.countDocuments({
         webhookId: othersWebhook.id,
       }),
     ).toBe(0);
-    const document = await gatewayCollections(gateway.db).messages.findOne({ _id: message.id });
+    const document = await gatewayCollections(gateway.db).messages.findOne({
+      _id: message.id,
+    });
     expect(document).toMatchObject({ status: 'delivered' });
   });
 });

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Message } from '@petstore/contract';
-import { currentTraceparent, Lease, type Caller, type Session } from '@petstore/service-kit';
+import {
+  currentTraceparent,
+  Lease,
+  type Caller,
+  type Session,
+} from '@petstore/service-kit';
 import type { Db, Filter } from 'mongodb';
 import {
   gatewayCollections,
@@ -19,7 +24,10 @@ export type ClaimedMessage = Pick<
 };
 
 const UNCLAIMED = { status: 'queued', attempts: 0, deliveredAt: null } as const;
-const MESSAGE_LEASE = new Lease<MessageDocument>({ owner: 'leaseOwner', until: 'leaseUntil' });
+const MESSAGE_LEASE = new Lease<MessageDocument>({
+  owner: 'leaseOwner',
+  until: 'leaseUntil',
+});
 
 export class MessageRepository {
   readonly #messages: GatewayCollections['messages'];
@@ -29,7 +37,11 @@ export class MessageRepository {
   }
 
   /** Queues a message, in `session`'s transaction when given one. */
-  async queue(accountId: string, message: string, session?: Session): Promise<Message> {
+  async queue(
+    accountId: string,
+    message: string,
+    session?: Session,
+  ): Promise<Message> {
     const traceparent = currentTraceparent();
     const document: MessageDocument = {
       _id: newMessageId(),
@@ -44,7 +56,10 @@ export class MessageRepository {
     return toMessage(document);
   }
 
-  async getVisibleTo(caller: Caller, messageId: string): Promise<Message | undefined> {
+  async getVisibleTo(
+    caller: Caller,
+    messageId: string,
+  ): Promise<Message | undefined> {
     const document = await this.#messages.findOne(visibleTo(caller, messageId));
     return document ? toMessage(document) : undefined;
   }
@@ -60,7 +75,10 @@ export class MessageRepository {
   /** Claims a queued message, or one whose claim ran out (its worker died). */
   claimNext(leaseMs: number): Promise<ClaimedMessage | undefined> {
     const waiting = { $in: ['queued' as const, 'delivering' as const] };
-    return this.#claimOne({ status: waiting, ...MESSAGE_LEASE.free(new Date()) }, leaseMs);
+    return this.#claimOne(
+      { status: waiting, ...MESSAGE_LEASE.free(new Date()) },
+      leaseMs,
+    );
   }
 
   async #claimOne(filter: Filter<MessageDocument>, leaseMs: number) {
@@ -68,7 +86,10 @@ export class MessageRepository {
     const claimed = await this.#messages.findOneAndUpdate(
       filter,
       {
-        $set: { status: 'delivering', ...MESSAGE_LEASE.take(leaseOwner, leaseMs) },
+        $set: {
+          status: 'delivering',
+          ...MESSAGE_LEASE.take(leaseOwner, leaseMs),
+        },
         $inc: { attempts: 1 },
       },
       { returnDocument: 'after' },
@@ -80,15 +101,23 @@ export class MessageRepository {
 
   /** Queued, or claimed and not yet delivered. */
   countWaiting(): Promise<number> {
-    return this.#messages.countDocuments({ status: { $in: ['queued', 'delivering'] } });
+    return this.#messages.countDocuments({
+      status: { $in: ['queued', 'delivering'] },
+    });
   }
 
   /** Marks a claimed message delivered; false when its lease was lost to another worker meanwhile. */
-  async markDelivered(claimed: ClaimedMessage, session: Session): Promise<boolean> {
+  async markDelivered(
+    claimed: ClaimedMessage,
+    session: Session,
+  ): Promise<boolean> {
     const { id, leaseOwner } = claimed;
     const { modifiedCount } = await this.#messages.updateOne(
       { _id: id, status: 'delivering', ...MESSAGE_LEASE.heldBy(leaseOwner) },
-      { $set: { status: 'delivered', deliveredAt: new Date() }, $unset: MESSAGE_LEASE.released() },
+      {
+        $set: { status: 'delivered', deliveredAt: new Date() },
+        $unset: MESSAGE_LEASE.released(),
+      },
       { session },
     );
     return modifiedCount === 1;

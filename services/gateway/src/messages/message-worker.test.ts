@@ -3,7 +3,10 @@ import type { Db } from 'mongodb';
 import { describe, expect, vi } from 'vitest';
 import { it } from '../test-support/gateway-harness.js';
 import { EventRecorder } from '../webhooks/event-recorder.js';
-import { MessageRepository, type ClaimedMessage } from './message-repository.js';
+import {
+  MessageRepository,
+  type ClaimedMessage,
+} from './message-repository.js';
 import { messageWorker } from './message-worker.js';
 
 const logger = createLogger({ name: 'gateway', level: 'silent' });
@@ -18,10 +21,14 @@ function recording(db: Db) {
 }
 
 describe('the message worker', () => {
-  it('delivers each queued message once when two workers share the queue', async ({ db }) => {
+  it('delivers each queued message once when two workers share the queue', async ({
+    db,
+  }) => {
     const messages = new MessageRepository(db);
     const queued = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => messages.queue('acct_a', `message ${i}`)),
+      Array.from({ length: 20 }, (_, i) =>
+        messages.queue('acct_a', `message ${i}`),
+      ),
     );
     const delivered: string[] = [];
     const deliver = (message: ClaimedMessage) => {
@@ -42,11 +49,17 @@ describe('the message worker', () => {
       worker.start();
     });
     try {
-      await vi.waitUntil(() => delivered.length >= queued.length, { timeout: 10_000 });
+      await vi.waitUntil(() => delivered.length >= queued.length, {
+        timeout: 10_000,
+      });
       for (const message of queued) {
         expect(
-          (await messages.getVisibleTo({ accountId: 'acct_a', role: 'customer' }, message.id))
-            ?.status,
+          (
+            await messages.getVisibleTo(
+              { accountId: 'acct_a', role: 'customer' },
+              message.id,
+            )
+          )?.status,
         ).toBe('delivered');
       }
     } finally {
@@ -55,7 +68,9 @@ describe('the message worker', () => {
     expect([...delivered].sort()).toEqual(queued.map(({ id }) => id).sort());
   });
 
-  it('delivers a message it is told of by its id at once, between its looks', async ({ db }) => {
+  it('delivers a message it is told of by its id at once, between its looks', async ({
+    db,
+  }) => {
     const messages = new MessageRepository(db);
     const delivered: string[] = [];
     const worker = messageWorker({
@@ -81,14 +96,19 @@ describe('the message worker', () => {
     }
   });
 
-  it('tries a message again when delivering it failed, once its lease is over', async ({ db }) => {
+  it('tries a message again when delivering it failed, once its lease is over', async ({
+    db,
+  }) => {
     const messages = new MessageRepository(db);
     const message = await messages.queue('acct_a', 'flaky');
     let attempts = 0;
     const worker = messageWorker({
       messages,
       ...recording(db),
-      deliver: () => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve()),
+      deliver: () =>
+        ++attempts === 1
+          ? Promise.reject(new Error('down'))
+          : Promise.resolve(),
       logger,
       pollMs: 20,
       leaseMs: 100,
@@ -111,16 +131,24 @@ describe('the message worker', () => {
     expect(attempts).toBe(2);
   });
 
-  it('shows a message being delivered as queued to its owner', async ({ db }) => {
+  it('shows a message being delivered as queued to its owner', async ({
+    db,
+  }) => {
     const messages = new MessageRepository(db);
     const message = await messages.queue('acct_a', 'in flight');
     const claimed = await messages.claimNext(60_000);
     expect(claimed?.id).toBe(message.id);
     expect(await messages.claimNext(60_000)).toBeUndefined();
-    const seen = await messages.getVisibleTo({ accountId: 'acct_a', role: 'customer' }, message.id);
+    const seen = await messages.getVisibleTo(
+      { accountId: 'acct_a', role: 'customer' },
+      message.id,
+    );
     expect(seen?.status).toBe('queued');
     expect(
-      await messages.getVisibleTo({ accountId: 'acct_b', role: 'customer' }, message.id),
+      await messages.getVisibleTo(
+        { accountId: 'acct_b', role: 'customer' },
+        message.id,
+      ),
     ).toBeUndefined();
   });
 });

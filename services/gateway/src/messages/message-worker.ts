@@ -18,7 +18,10 @@ export type Deliver = (message: ClaimedMessage) => Promise<void>;
 /** Delivering a message is, for now, a log line (never its text). */
 export function logDelivery(logger: Logger): Deliver {
   return ({ id, accountId, message }) => {
-    logger.info({ messageId: id, accountId, length: message.length }, 'message delivered');
+    logger.info(
+      { messageId: id, accountId, length: message.length },
+      'message delivered',
+    );
     return Promise.resolve();
   };
 }
@@ -50,7 +53,8 @@ export type MessageWorker = Worker & {
  * every `pollMs`, and at once again while it finds one.
  */
 export function messageWorker(options: MessageWorkerOptions): MessageWorker {
-  const { messages, recorder, transaction, deliver, logger, pollMs, leaseMs } = options;
+  const { messages, recorder, transaction, deliver, logger, pollMs, leaseMs } =
+    options;
   const named: string[] = [];
   // Delivered but not yet marked so: marked again rather than delivered again.
   let unmarked: ClaimedMessage | undefined;
@@ -70,7 +74,11 @@ export function messageWorker(options: MessageWorkerOptions): MessageWorker {
   };
   const markDelivered = async (message: ClaimedMessage) => {
     unmarked = message;
-    const event = newEvent('message.delivered', deliveredMessage(message), message.accountId);
+    const event = newEvent(
+      'message.delivered',
+      deliveredMessage(message),
+      message.accountId,
+    );
     await transaction(async (session) => {
       if (await messages.markDelivered(message, session)) {
         await recorder.recordEvents([event], session);
@@ -82,7 +90,8 @@ export function messageWorker(options: MessageWorkerOptions): MessageWorker {
     name: 'messages',
     logger,
     idleMs: pollMs,
-    nextDueInMs: () => Promise.resolve(named.length > 0 || unmarked ? RETRY_MS : undefined),
+    nextDueInMs: () =>
+      Promise.resolve(named.length > 0 || unmarked ? RETRY_MS : undefined),
     step: async () => {
       if (unmarked) {
         await markDelivered(unmarked);

@@ -25,12 +25,20 @@ async function send(
 ): Promise<Response> {
   return fetch(`${baseUrl}/v1/messages`, {
     method: 'POST',
-    headers: { ...bearer(apiKey), 'Content-Type': 'application/json', ...headers },
+    headers: {
+      ...bearer(apiKey),
+      'Content-Type': 'application/json',
+      ...headers,
+    },
     body: JSON.stringify({ message }),
   });
 }
 
-async function read(baseUrl: string, apiKey: string, id: string): Promise<Response> {
+async function read(
+  baseUrl: string,
+  apiKey: string,
+  id: string,
+): Promise<Response> {
   return fetch(`${baseUrl}/v1/messages/${id}`, { headers: bearer(apiKey) });
 }
 
@@ -39,7 +47,9 @@ describe('messages', () => {
     mongo,
   }) => {
     // With polling this slow, only the kick after the post gets the message delivered in time.
-    await using gateway = await startTestGateway(mongo, { env: { MESSAGE_POLL_MS: '600000' } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { MESSAGE_POLL_MS: '600000' },
+    });
     const { apiKey } = await signUp(gateway.url);
     const res = await send(gateway.url, apiKey, 'Hello from the Petstore!');
     expect(res.status).toBe(202);
@@ -53,25 +63,35 @@ describe('messages', () => {
 
     const delivered = await vi.waitUntil(
       async () => {
-        const body = (await (await read(gateway.url, apiKey, queued.id)).json()) as MessageBody;
+        const body = (await (
+          await read(gateway.url, apiKey, queued.id)
+        ).json()) as MessageBody;
         return body.status === 'delivered' && body;
       },
       { timeout: 10_000 },
     );
     expect(delivered).toEqual({ ...queued, status: 'delivered' });
-    const stored = await gateway.db.collection('messages').findOne({ _id: queued.id as never });
+    const stored = await gateway.db
+      .collection('messages')
+      .findOne({ _id: queued.id as never });
     expect(stored?.deliveredAt).toBeInstanceOf(Date);
   });
 
   it('keeps the message exactly as sent', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
     const text = '  spaces, ünïcødé 🐾 and "quotes"  ';
-    const sent = (await (await send(gateway.url, apiKey, text)).json()) as MessageBody;
-    const got = (await (await read(gateway.url, apiKey, sent.id)).json()) as MessageBody;
+    const sent = (await (
+      await send(gateway.url, apiKey, text)
+    ).json()) as MessageBody;
+    const got = (await (
+      await read(gateway.url, apiKey, sent.id)
+    ).json()) as MessageBody;
     expect(got.message).toBe(text);
   });
 
-  it('returns 400 validation_failed for an empty message', async ({ gateway }) => {
+  it('returns 400 validation_failed for an empty message', async ({
+    gateway,
+  }) => {
     const { apiKey } = await signUp(gateway.url);
     const res = await send(gateway.url, apiKey, '');
     expect(res.status).toBe(400);
@@ -83,18 +103,30 @@ describe('messages', () => {
   }) => {
     const alice = await signUp(gateway.url);
     const bob = await signUp(gateway.url);
-    const sent = (await (await send(gateway.url, alice.apiKey, 'for alice')).json()) as MessageBody;
+    const sent = (await (
+      await send(gateway.url, alice.apiKey, 'for alice')
+    ).json()) as MessageBody;
 
     const asBob = await read(gateway.url, bob.apiKey, sent.id);
     expect(asBob.status).toBe(404);
-    expect(await asBob.json()).toMatchObject({ code: 'not_found', status: 404 });
+    expect(await asBob.json()).toMatchObject({
+      code: 'not_found',
+      status: 404,
+    });
     const asAdmin = await read(gateway.url, ADMIN_API_KEY, sent.id);
     expect(asAdmin.status).toBe(200);
-    expect(await asAdmin.json()).toMatchObject({ id: sent.id, message: 'for alice' });
-    expect((await read(gateway.url, alice.apiKey, 'msg_doesnotexist')).status).toBe(404);
+    expect(await asAdmin.json()).toMatchObject({
+      id: sent.id,
+      message: 'for alice',
+    });
+    expect(
+      (await read(gateway.url, alice.apiKey, 'msg_doesnotexist')).status,
+    ).toBe(404);
   });
 
-  it('delivers messages queued before a restart once the gateway is back', async ({ mongo }) => {
+  it('delivers messages queued before a restart once the gateway is back', async ({
+    mongo,
+  }) => {
     const config = testConfig(mongo);
     await using before = await startTestGateway(mongo, { config });
     const { apiKey } = await signUp(before.url);
@@ -140,7 +172,9 @@ describe('Idempotency-Key on POST /v1/messages', () => {
   async function delivered(gateway: TestGateway, apiKey: string, id: string) {
     await vi.waitUntil(
       async () => {
-        const body = (await (await read(gateway.url, apiKey, id)).json()) as MessageBody;
+        const body = (await (
+          await read(gateway.url, apiKey, id)
+        ).json()) as MessageBody;
         return body.status === 'delivered';
       },
       { timeout: 10_000 },
@@ -151,7 +185,9 @@ describe('Idempotency-Key on POST /v1/messages', () => {
     gateway.logs
       .text()
       .split('\n')
-      .filter((line) => line.includes('"message delivered"') && line.includes(id)).length;
+      .filter(
+        (line) => line.includes('"message delivered"') && line.includes(id),
+      ).length;
 
   const messagesOf = (gateway: TestGateway, accountId: string) =>
     gateway.db.collection('messages').countDocuments({ accountId });
@@ -172,7 +208,9 @@ describe('Idempotency-Key on POST /v1/messages', () => {
     expect(await retry.json()).toEqual(sent);
     expect(await messagesOf(gateway, accountId)).toBe(1);
     // The worker takes named messages in turn: once a later one is delivered, the retry's is done.
-    const later = (await (await send(gateway.url, apiKey, 'later')).json()) as MessageBody;
+    const later = (await (
+      await send(gateway.url, apiKey, 'later')
+    ).json()) as MessageBody;
     await delivered(gateway, apiKey, later.id);
     expect(deliveriesOf(gateway, sent.id)).toBe(1);
   });
@@ -182,10 +220,15 @@ describe('Idempotency-Key on POST /v1/messages', () => {
   }) => {
     const { accountId, apiKey } = await signUp(gateway.url);
     const key = randomUUID();
-    expect((await send(gateway.url, apiKey, 'first', withKey(key))).status).toBe(202);
+    expect(
+      (await send(gateway.url, apiKey, 'first', withKey(key))).status,
+    ).toBe(202);
     const reused = await send(gateway.url, apiKey, 'second', withKey(key));
     expect(reused.status).toBe(422);
-    expect(await reused.json()).toMatchObject({ code: 'idempotency_key_reused', status: 422 });
+    expect(await reused.json()).toMatchObject({
+      code: 'idempotency_key_reused',
+      status: 422,
+    });
     expect(await messagesOf(gateway, accountId)).toBe(1);
   });
 
@@ -209,10 +252,14 @@ describe('Idempotency-Key on POST /v1/messages', () => {
     const { accountId, apiKey } = await signUp(gateway.url);
     const key = randomUUID();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => send(gateway.url, apiKey, 'at once', withKey(key))),
+      Array.from({ length: 20 }, () =>
+        send(gateway.url, apiKey, 'at once', withKey(key)),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(202));
-    const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as MessageBody[];
+    const bodies = (await Promise.all(
+      answers.map((answer) => answer.json()),
+    )) as MessageBody[];
     const [first] = bodies;
     for (const body of bodies) expect(body).toEqual(first);
     expect(await messagesOf(gateway, accountId)).toBe(1);
@@ -220,14 +267,19 @@ describe('Idempotency-Key on POST /v1/messages', () => {
     expect(deliveriesOf(gateway, first!.id)).toBe(1);
   });
 
-  it('refuses a key that is empty or longer than 255 characters with 400', async ({ gateway }) => {
+  it('refuses a key that is empty or longer than 255 characters with 400', async ({
+    gateway,
+  }) => {
     const { accountId, apiKey } = await signUp(gateway.url);
     for (const key of ['', 'k'.repeat(256)]) {
       const res = await send(gateway.url, apiKey, 'hello', withKey(key));
       expect(res.status, key).toBe(400);
       expect(await res.json()).toMatchObject({ code: 'validation_failed' });
     }
-    expect((await send(gateway.url, apiKey, 'hello', withKey('k'.repeat(255)))).status).toBe(202);
+    expect(
+      (await send(gateway.url, apiKey, 'hello', withKey('k'.repeat(255))))
+        .status,
+    ).toBe(202);
     expect(await messagesOf(gateway, accountId)).toBe(1);
   });
 });

@@ -25,10 +25,18 @@ export interface FailedExchange {
 /** 504, 502 or 503 for the client; anything else is a bug (500). */
 export function classifyFailure(error: unknown, failed: FailedExchange): Error {
   const code = errorCode(error);
-  const fail = (status: 'upstream_timeout' | 'bad_gateway' | 'service_unavailable', why: string) =>
-    new AppError(status, `[gateway] ${failed.service} ${why}`, { cause: error });
+  const fail = (
+    status: 'upstream_timeout' | 'bad_gateway' | 'service_unavailable',
+    why: string,
+  ) =>
+    new AppError(status, `[gateway] ${failed.service} ${why}`, {
+      cause: error,
+    });
   if (failed.timedOut || TIMED_OUT.has(code ?? '')) {
-    return fail('upstream_timeout', `did not answer within ${failed.timeoutMs} ms`);
+    return fail(
+      'upstream_timeout',
+      `did not answer within ${failed.timeoutMs} ms`,
+    );
   }
   if (
     failed.responded ||
@@ -38,7 +46,8 @@ export function classifyFailure(error: unknown, failed: FailedExchange): Error {
   ) {
     return fail('bad_gateway', 'sent a broken answer');
   }
-  if (UNREACHABLE.has(code ?? '')) return fail('service_unavailable', 'is unavailable');
+  if (UNREACHABLE.has(code ?? ''))
+    return fail('service_unavailable', 'is unavailable');
   return error instanceof Error ? error : new Error(String(error));
 }
 

@@ -1,5 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { internalHeaders, withTraceContext, type Caller } from '@petstore/service-kit';
+import {
+  internalHeaders,
+  withTraceContext,
+  type Caller,
+} from '@petstore/service-kit';
 import type { Context } from 'koa';
 
 /**
@@ -8,8 +12,12 @@ import type { Context } from 'koa';
  * client's credentials and trace context; what only the gateway may set.
  */
 const DROPPED = new Set([
-  ...'connection keep-alive proxy-authenticate proxy-authorization proxy-connection te'.split(' '),
-  ...'trailer transfer-encoding content-length upgrade expect host accept-encoding'.split(' '),
+  ...'connection keep-alive proxy-authenticate proxy-authorization proxy-connection te'.split(
+    ' ',
+  ),
+  ...'trailer transfer-encoding content-length upgrade expect host accept-encoding'.split(
+    ' ',
+  ),
   ...['authorization', 'traceparent', 'tracestate'],
   ...Object.values(internalHeaders),
 ]);
@@ -20,7 +28,11 @@ const PASSED_THROUGH = [
   'Idempotent-Replayed',
 ];
 
-export function forwardedHeaders(ctx: Context, caller: Caller | undefined, internalToken: string) {
+export function forwardedHeaders(
+  ctx: Context,
+  caller: Caller | undefined,
+  internalToken: string,
+) {
   const connection = ctx.get('Connection');
   // The headers a client's `Connection` names are hop-by-hop for this request too.
   const named =
@@ -31,7 +43,8 @@ export function forwardedHeaders(ctx: Context, caller: Caller | undefined, inter
   const incoming = ctx.req.headers;
   for (const name in incoming) {
     const value = incoming[name];
-    if (value !== undefined && !DROPPED.has(name) && !named?.has(name)) headers[name] = value;
+    if (value !== undefined && !DROPPED.has(name) && !named?.has(name))
+      headers[name] = value;
   }
   headers[internalHeaders.token] = internalToken;
   headers[internalHeaders.requestId] = ctx.requestId;
@@ -47,7 +60,10 @@ export function headerValue(headers: IncomingHttpHeaders, name: string) {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-export function passResponseHeaders(ctx: Context, headers: IncomingHttpHeaders): void {
+export function passResponseHeaders(
+  ctx: Context,
+  headers: IncomingHttpHeaders,
+): void {
   for (const name of PASSED_THROUGH) {
     const value = headerValue(headers, name);
     if (value !== undefined) ctx.set(name, value);

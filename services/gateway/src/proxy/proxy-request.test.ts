@@ -13,15 +13,31 @@ import {
 import { it } from '@petstore/testkit/vitest';
 
 const admin = bearer(ADMIN_API_KEY);
-const anOrder = { id: 7, petId: 1, quantity: 1, shipDate: '2030-01-01T00:00:00Z', complete: false };
+const anOrder = {
+  id: 7,
+  petId: 1,
+  quantity: 1,
+  shipDate: '2030-01-01T00:00:00Z',
+  complete: false,
+};
 
 describe('routing', () => {
-  it('returns 404 route_not_found for a path no operation has', async ({ mongo }) => {
+  it('returns 404 route_not_found for a path no operation has', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo);
-    for (const path of ['/v1/unicorns', '/v1/pets/1/extra', '/v1/pets/', '/nowhere']) {
+    for (const path of [
+      '/v1/unicorns',
+      '/v1/pets/1/extra',
+      '/v1/pets/',
+      '/nowhere',
+    ]) {
       const res = await fetch(`${gateway.url}${path}`, { headers: admin });
       expect(res.status, path).toBe(404);
-      expect(await res.json()).toMatchObject({ code: 'route_not_found', status: 404 });
+      expect(await res.json()).toMatchObject({
+        code: 'route_not_found',
+        status: 404,
+      });
     }
   });
 
@@ -35,16 +51,25 @@ describe('routing', () => {
     });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-    expect(await res.json()).toMatchObject({ code: 'method_not_allowed', status: 405 });
+    expect(await res.json()).toMatchObject({
+      code: 'method_not_allowed',
+      status: 405,
+    });
 
     const pet = await fetch(`${gateway.url}/v1/pets/1`, { method: 'POST' });
     expect(pet.status).toBe(405);
-    expect(pet.headers.get('allow')).toBe('DELETE, GET, HEAD, OPTIONS, PATCH, PUT');
+    expect(pet.headers.get('allow')).toBe(
+      'DELETE, GET, HEAD, OPTIONS, PATCH, PUT',
+    );
   });
 
-  it('answers OPTIONS on a known path with 204 and Allow', async ({ mongo }) => {
+  it('answers OPTIONS on a known path with 204 and Allow', async ({
+    mongo,
+  }) => {
     await using gateway = await startTestGateway(mongo);
-    const res = await fetch(`${gateway.url}/v1/accounts`, { method: 'OPTIONS' });
+    const res = await fetch(`${gateway.url}/v1/accounts`, {
+      method: 'OPTIONS',
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('allow')).toBe('OPTIONS, POST');
   });
@@ -78,7 +103,11 @@ describe('routing', () => {
 
     const created = await fetch(`${gateway.url}/v1/pets?trace=%20a&x=1&x=2`, {
       method: 'POST',
-      headers: { ...admin, 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1' },
+      headers: {
+        ...admin,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': 'k-1',
+      },
       body,
     });
     expect(created.status).toBe(201);
@@ -101,19 +130,27 @@ describe('routing', () => {
       }) as unknown,
     });
 
-    const orders = await fetch(`${gateway.url}/v1/store/orders?limit=1`, { headers: admin });
+    const orders = await fetch(`${gateway.url}/v1/store/orders?limit=1`, {
+      headers: admin,
+    });
     expect(orders.status).toBe(200);
-    expect(orders.headers.get('link')).toBe('</v1/store/orders?limit=1&cursor=abc>; rel="next"');
+    expect(orders.headers.get('link')).toBe(
+      '</v1/store/orders?limit=1&cursor=abc>; rel="next"',
+    );
     expect(await orders.json()).toEqual([{ id: 1 }]);
-    expect(store.received.map(({ method, url }) => `${method} ${url}`)).toEqual([
-      'GET /v1/store/orders?limit=1',
-    ]);
+    expect(store.received.map(({ method, url }) => `${method} ${url}`)).toEqual(
+      ['GET /v1/store/orders?limit=1'],
+    );
     expect(pets.received).toHaveLength(1);
   });
 
-  it('sends its own identity headers and drops the ones a client sent', async ({ mongo }) => {
+  it('sends its own identity headers and drops the ones a client sent', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService();
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const customer = await signUp(gateway.url);
 
     // node:http, because fetch does not let a client send its own Connection header.
@@ -153,12 +190,21 @@ describe('routing', () => {
     expect(headers['accept-language']).toBe('en');
   });
 
-  it('passes an upstream error through with its status and body', async ({ mongo }) => {
-    const notFound = { code: 'not_found', message: '[pets] no pet 9', status: 404, requestId: 'r' };
+  it('passes an upstream error through with its status and body', async ({
+    mongo,
+  }) => {
+    const notFound = {
+      code: 'not_found',
+      message: '[pets] no pet 9',
+      status: 404,
+      requestId: 'r',
+    };
     await using pets = await startFakeService((_request, res) => {
       sendJson(res, 404, notFound);
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const res = await fetch(`${gateway.url}/v1/pets/9`, { headers: admin });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual(notFound);
@@ -169,7 +215,9 @@ describe('routing', () => {
       res.writeHead(204);
       res.end();
     });
-    await using gateway = await startTestGateway(mongo, { env: { STORE_URL: store.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { STORE_URL: store.url },
+    });
     const res = await fetch(`${gateway.url}/v1/store/orders/1`, {
       method: 'DELETE',
       headers: admin,
@@ -191,7 +239,9 @@ describe('routing', () => {
         },
       );
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const res = await fetch(`${gateway.url}/v1/pets/1`, { headers: admin });
     expect(res.headers.get('deprecation')).toBe('@1767225600');
     expect(res.headers.get('sunset')).toBe('Wed, 30 Jun 2027 00:00:00 GMT');
@@ -216,22 +266,38 @@ describe('routing', () => {
     expect(current.headers.get('link')).toBeNull();
   });
 
-  it('sends /v2 operations to their service with the path intact', async ({ mongo }) => {
+  it('sends /v2 operations to their service with the path intact', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService((_request, res) => {
-      sendJson(res, 200, { id: 1, name: 'Rex', categoryId: 1, status: 'available' });
+      sendJson(res, 200, {
+        id: 1,
+        name: 'Rex',
+        categoryId: 1,
+        status: 'available',
+      });
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const res = await fetch(`${gateway.url}/v2/pets/1`, { headers: admin });
     expect(res.status).toBe(200);
     expect(res.headers.get('api-version')).toBe('2.0.0');
-    expect(pets.received[0]).toMatchObject({ method: 'GET', url: '/v2/pets/1' });
+    expect(pets.received[0]).toMatchObject({
+      method: 'GET',
+      url: '/v2/pets/1',
+    });
   });
 
-  it('streams a chunked body through and refuses one over 64 KiB with 413', async ({ mongo }) => {
+  it('streams a chunked body through and refuses one over 64 KiB with 413', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService((request, res) => {
       sendJson(res, 200, { length: request.body.length });
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const chunked = (text: string) =>
       new ReadableStream({
         start(controller) {
@@ -254,7 +320,10 @@ describe('routing', () => {
       body: big,
     });
     expect(announced.status).toBe(413);
-    expect(await announced.json()).toMatchObject({ code: 'payload_too_large', status: 413 });
+    expect(await announced.json()).toMatchObject({
+      code: 'payload_too_large',
+      status: 413,
+    });
 
     const streamed = await fetch(`${gateway.url}/v1/pets`, {
       method: 'POST',
@@ -310,7 +379,11 @@ describe('broken request bytes', () => {
         gateway.logs
           .text()
           .split('\n')
-          .find((text) => text.includes('"requestId":"broken-chunks"') && text.includes('"path"')),
+          .find(
+            (text) =>
+              text.includes('"requestId":"broken-chunks"') &&
+              text.includes('"path"'),
+          ),
       { timeout: 10_000 },
     );
     expect(line).not.toContain('"status":504');
@@ -337,14 +410,21 @@ describe('upstream failures', () => {
       },
     });
     // The admin's key is looked up once beforehand, so the requests below only wait on the store.
-    expect((await fetch(`${gateway.url}/v1/store/orders`, { headers: admin })).status).toBe(200);
+    expect(
+      (await fetch(`${gateway.url}/v1/store/orders`, { headers: admin }))
+        .status,
+    ).toBe(200);
     try {
       let slowDone = false;
-      const slow = fetch(`${gateway.url}/v1/store/inventory`, { headers: admin }).then((res) => {
+      const slow = fetch(`${gateway.url}/v1/store/inventory`, {
+        headers: admin,
+      }).then((res) => {
         slowDone = true;
         return res;
       });
-      const fast = await fetch(`${gateway.url}/v1/store/orders`, { headers: admin });
+      const fast = await fetch(`${gateway.url}/v1/store/orders`, {
+        headers: admin,
+      });
       expect(fast.status).toBe(200);
       const health = await fetch(`${gateway.url}/health`);
       expect(health.status).toBe(200);
@@ -352,7 +432,10 @@ describe('upstream failures', () => {
 
       const res = await slow;
       expect(res.status).toBe(504);
-      expect(await res.json()).toMatchObject({ code: 'upstream_timeout', status: 504 });
+      expect(await res.json()).toMatchObject({
+        code: 'upstream_timeout',
+        status: 504,
+      });
     } finally {
       release();
     }
@@ -378,16 +461,23 @@ describe('upstream failures', () => {
     });
   });
 
-  it('returns 502 bad_gateway for an answer that is not JSON', async ({ mongo }) => {
+  it('returns 502 bad_gateway for an answer that is not JSON', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService((_request, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<h1>hello</h1>');
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
     expect(res.status).toBe(502);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toMatchObject({ code: 'bad_gateway', status: 502 });
+    expect(await res.json()).toMatchObject({
+      code: 'bad_gateway',
+      status: 502,
+    });
   });
 
   it('returns 502 for JSON that does not parse and for an error body that is not an Error', async ({
@@ -404,7 +494,9 @@ describe('upstream failures', () => {
       res.writeHead(answer.status, { 'Content-Type': 'application/json' });
       res.end(answer.body);
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     for (let i = 0; i < answers.length; i++) {
       const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
       expect(res.status).toBe(502);
@@ -418,26 +510,40 @@ describe('upstream failures', () => {
     mongo,
   }) => {
     await using pets = await startFakeService((_request, res, req) => {
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Content-Length': '100',
+      });
       res.write('{"id": 1, "na');
       setImmediate(() => req.socket.destroy());
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const res = await fetch(`${gateway.url}/v1/pets/1`, { headers: admin });
     expect(res.status).toBe(502);
-    expect(await res.json()).toMatchObject({ code: 'bad_gateway', status: 502 });
+    expect(await res.json()).toMatchObject({
+      code: 'bad_gateway',
+      status: 502,
+    });
   });
 
-  it('returns 502 when the service answers something that is not HTTP', async ({ mongo }) => {
+  it('returns 502 when the service answers something that is not HTTP', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService((_request, _res, req) => {
       req.socket.end('SSH-2.0-OpenSSH\r\n\r\n');
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
     expect(res.status).toBe(502);
   });
 
-  it('returns 502 when the service refuses the gateway’s internal token', async ({ mongo }) => {
+  it('returns 502 when the service refuses the gateway’s internal token', async ({
+    mongo,
+  }) => {
     await using pets = await startFakeService((_request, res) => {
       sendJson(res, 401, {
         code: 'unauthorized',
@@ -445,7 +551,9 @@ describe('upstream failures', () => {
         status: 401,
       });
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
     expect(res.status).toBe(502);
     expect(res.headers.get('www-authenticate')).toBeNull();
@@ -458,12 +566,19 @@ describe('upstream failures', () => {
     await using pets = await startFakeService((_request, res, req) => {
       // The first request meets a keep-alive connection the service has just closed.
       if (++calls === 1) req.socket.destroy();
-      else sendJson(res, 200, [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
+      else
+        sendJson(res, 200, [
+          { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+        ]);
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
+    expect(await res.json()).toEqual([
+      { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+    ]);
     expect(pets.received).toHaveLength(2);
   });
 
@@ -501,7 +616,9 @@ describe('upstream failures', () => {
       else if (request.method === 'DELETE') res.writeHead(204).end();
       else sendJson(res, 201, anOrder);
     });
-    await using gateway = await startTestGateway(mongo, { env: { STORE_URL: store.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { STORE_URL: store.url },
+    });
     const cancelled = await fetch(`${gateway.url}/v1/store/orders/7`, {
       method: 'DELETE',
       headers: admin,
@@ -509,7 +626,11 @@ describe('upstream failures', () => {
     expect(cancelled.status).toBe(204);
     const placed = await fetch(`${gateway.url}/v1/store/orders`, {
       method: 'POST',
-      headers: { ...admin, 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1' },
+      headers: {
+        ...admin,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': 'k-1',
+      },
       body: JSON.stringify({ petId: 1, quantity: 1 }),
     });
     expect(placed.status).toBe(201);
@@ -531,7 +652,9 @@ describe('upstream failures', () => {
     await using store = await startFakeService((_request, _res, req) => {
       req.socket.destroy();
     });
-    await using gateway = await startTestGateway(mongo, { env: { STORE_URL: store.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { STORE_URL: store.url },
+    });
     const res = await fetch(`${gateway.url}/v1/store/orders`, {
       method: 'POST',
       headers: { ...admin, 'Content-Type': 'application/json' },
@@ -547,7 +670,9 @@ describe('upstream failures', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(`[${'"x",'.repeat(2 * 1024 * 1024)}"x"]`);
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const res = await fetch(`${gateway.url}/v1/pets`, { headers: admin });
     expect(res.status).toBe(502);
     expect(await res.json()).toMatchObject({ code: 'bad_gateway' });
@@ -561,11 +686,16 @@ describe('upstream failures', () => {
       await new Promise<void>((resolve) => req.socket.once('close', resolve));
       upstreamClosed = true;
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     // The admin's key is looked up first, so the request below only waits on pets.
     await fetch(`${gateway.url}/v1/accounts/me`, { headers: admin });
     const client = new AbortController();
-    const leaving = fetch(`${gateway.url}/v1/pets`, { headers: admin, signal: client.signal });
+    const leaving = fetch(`${gateway.url}/v1/pets`, {
+      headers: admin,
+      signal: client.signal,
+    });
     await vi.waitUntil(() => pets.received.length > 0, { timeout: 10_000 });
     client.abort();
     await expect(leaving).rejects.toThrow();
@@ -584,7 +714,11 @@ describe('upstream failures', () => {
       { timeout: 10_000 },
     );
     expect(left).toEqual([
-      expect.objectContaining({ level: 30, msg: 'client closed request', status: 499 }),
+      expect.objectContaining({
+        level: 30,
+        msg: 'client closed request',
+        status: 499,
+      }),
     ]);
     expect(lines().filter((line) => Number(line.level) >= 50)).toEqual([]);
   });
@@ -601,7 +735,9 @@ describe('a body sent slowly', () => {
       await once(req, 'end');
       sendJson(res, 200, { id: 1 });
     });
-    await using gateway = await startTestGateway(mongo, { env: { PETS_URL: pets.url } });
+    await using gateway = await startTestGateway(mongo, {
+      env: { PETS_URL: pets.url },
+    });
     const { hostname, port } = new URL(gateway.url);
     const socket = connect(Number(port), hostname);
     socket.setEncoding('utf-8');
@@ -611,7 +747,9 @@ describe('a body sent slowly', () => {
         `Authorization: Bearer ${ADMIN_API_KEY}\r\nContent-Length: ${body.length}\r\n\r\n{`,
     );
     // Another request, sent while the first body is still coming, is served first.
-    expect((await fetch(`${gateway.url}/v1/pets`, { headers: admin })).status).toBe(200);
+    expect(
+      (await fetch(`${gateway.url}/v1/pets`, { headers: admin })).status,
+    ).toBe(200);
     expect(started).toEqual(['GET']);
 
     socket.write(body.slice(1));

@@ -9,8 +9,16 @@ import {
 import type { Context } from 'koa';
 import type { Dispatcher, Pool } from 'undici';
 import { unusableResponse } from './response-check.js';
-import { CLIENT_CLOSED_REQUEST, classifyFailure, countFailure } from './failure.js';
-import { forwardedHeaders, headerValue, passResponseHeaders } from './header-policy.js';
+import {
+  CLIENT_CLOSED_REQUEST,
+  classifyFailure,
+  countFailure,
+} from './failure.js';
+import {
+  forwardedHeaders,
+  headerValue,
+  passResponseHeaders,
+} from './header-policy.js';
 import { exchange, type Exchange } from './upstream-exchange.js';
 import type { Upstream } from './upstreams.js';
 
@@ -44,7 +52,11 @@ export async function proxyRequest(
   caller: Caller | undefined,
   options: ProxyOptions,
 ): Promise<void> {
-  const { timeoutMs, bodyLimitBytes, maxResponseBytes: maxBytes = 8 * 1024 * 1024 } = options;
+  const {
+    timeoutMs,
+    bodyLimitBytes,
+    maxResponseBytes: maxBytes = 8 * 1024 * 1024,
+  } = options;
   // Node sent 400 for bytes that broke HTTP and dropped the connection: the body never ends.
   if (ctx.req.destroyed) {
     ctx.status = CLIENT_CLOSED_REQUEST;
@@ -80,7 +92,9 @@ export async function proxyRequest(
       },
     });
     const response = await current.response;
-    if (headerValue(response.headers, 'connection')?.toLowerCase() === 'close') {
+    if (
+      headerValue(response.headers, 'connection')?.toLowerCase() === 'close'
+    ) {
       upstream.avoid(replica);
     }
     return response;
@@ -90,7 +104,10 @@ export async function proxyRequest(
     if (responded || stopped !== undefined) return false;
     const code = errorCode(error);
     const dropped = code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
-    return code === 'ECONNREFUSED' || (dropped && (HARMLESS_TWICE.has(ctx.method) || keyed));
+    return (
+      code === 'ECONNREFUSED' ||
+      (dropped && (HARMLESS_TWICE.has(ctx.method) || keyed))
+    );
   };
   try {
     const response = await withFailover({
@@ -101,8 +118,17 @@ export async function proxyRequest(
     });
     const contentType = headerValue(response.headers, 'content-type');
     const { body: bytes } = response;
-    const problem = unusableResponse(ctx.method, response.statusCode, contentType, bytes);
-    if (problem) throw new AppError('bad_gateway', `[gateway] ${upstream.name} ${problem}`);
+    const problem = unusableResponse(
+      ctx.method,
+      response.statusCode,
+      contentType,
+      bytes,
+    );
+    if (problem)
+      throw new AppError(
+        'bad_gateway',
+        `[gateway] ${upstream.name} ${problem}`,
+      );
     passResponseHeaders(ctx, response.headers);
     if (ctx.method === 'HEAD' || bytes.length === 0) {
       ctx.body = null;
@@ -118,7 +144,8 @@ export async function proxyRequest(
     }
     const timedOut = stopped !== undefined;
     const failed = { ...options, service: upstream.name, responded, timedOut };
-    const failure = error instanceof AppError ? error : classifyFailure(error, failed);
+    const failure =
+      error instanceof AppError ? error : classifyFailure(error, failed);
     countFailure(upstream.name, failure);
     throw failure;
   } finally {

@@ -58,5 +58,7 @@ export function unusableResponse(
       ? undefined
       : `answered ${status} with a body that is not an Error`;
   }
-  return framedAsJson(body) ? undefined : `answered ${status} with a body that is not JSON`;
+  return framedAsJson(body)
+    ? undefined
+    : `answered ${status} with a body that is not JSON`;
 }

@@ -58,7 +58,8 @@ export function exchange(
     },
     onResponseData(current, chunk) {
       size += chunk.length;
-      if (size > maxBytes) current.abort(new Error(`response larger than ${maxBytes} bytes`));
+      if (size > maxBytes)
+        current.abort(new Error(`response larger than ${maxBytes} bytes`));
       else chunks.push(chunk);
     },
     onResponseEnd() {

@@ -2,7 +2,10 @@ import { Pool } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Upstream } from './upstreams.js';
 
-const pools = [new Pool('http://127.0.0.1:1'), new Pool('http://127.0.0.1:2')] as const;
+const pools = [
+  new Pool('http://127.0.0.1:1'),
+  new Pool('http://127.0.0.1:2'),
+] as const;
 
 afterEach(() => {
   vi.useRealTimers();

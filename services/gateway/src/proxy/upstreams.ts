@@ -17,7 +17,9 @@ export class Upstream extends Replicas<Pool> {
   }
 
   close(): Promise<void> {
-    return Promise.all(this.all.map((pool) => pool.close())).then(() => undefined);
+    return Promise.all(this.all.map((pool) => pool.close())).then(
+      () => undefined,
+    );
   }
 }
 
@@ -48,7 +50,9 @@ export function createUpstreams(
 }
 
 export async function closeUpstreams(upstreams: Upstreams): Promise<void> {
-  await Promise.all(Object.values(upstreams).map((upstream) => upstream.close()));
+  await Promise.all(
+    Object.values(upstreams).map((upstream) => upstream.close()),
+  );
 }
 
 export async function upstreamReady(
@@ -64,6 +68,8 @@ export async function upstreamReady(
   });
   await response.body.dump();
   if (response.statusCode !== 200) {
-    throw new Error(`[gateway] ${upstream.name} /ready answered ${response.statusCode}`);
+    throw new Error(
+      `[gateway] ${upstream.name} /ready answered ${response.statusCode}`,
+    );
   }
 }

@@ -8,13 +8,20 @@ export type InFlight = ReturnType<typeof inFlight>;
  */
 export function inFlight(max: number) {
   const counts = new Map<string, number>();
-  return async function within(accountId: string, run: () => Promise<void>): Promise<void> {
+  return async function within(
+    accountId: string,
+    run: () => Promise<void>,
+  ): Promise<void> {
     const count = counts.get(accountId) ?? 0;
     if (count >= max) {
       rateLimitRejections.inc({ limit: 'in_flight' });
-      throw new AppError('rate_limited', `at most ${max} requests of an account at a time`, {
-        headers: { 'Retry-After': '1' },
-      });
+      throw new AppError(
+        'rate_limited',
+        `at most ${max} requests of an account at a time`,
+        {
+          headers: { 'Retry-After': '1' },
+        },
+      );
     }
     counts.set(accountId, count + 1);
     try {

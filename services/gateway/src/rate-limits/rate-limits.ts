@@ -7,10 +7,16 @@ import { sharedWindows, type RatePolicy } from './shared-windows.js';
  * Per account (all its keys share one), and per client address for the `/v1` operations that need
  * no key (sign-up).
  */
-export type RateLimits = Record<'account' | 'address', ReturnType<typeof sharedWindows>>;
+export type RateLimits = Record<
+  'account' | 'address',
+  ReturnType<typeof sharedWindows>
+>;
 
 /** One limit whatever the number of gateways: windows counted in the database they share. */
-export function rateLimits(db: Db, limits: Record<keyof RateLimits, RatePolicy>): RateLimits {
+export function rateLimits(
+  db: Db,
+  limits: Record<keyof RateLimits, RatePolicy>,
+): RateLimits {
   return {
     account: sharedWindows(db, 'account', limits.account),
     address: sharedWindows(db, 'address', limits.address),
@@ -33,8 +39,12 @@ export async function admit(
   if (!admission.allowed) {
     rateLimitRejections.inc({ limit });
     const retryAfter = String(admission.retryAfterSeconds);
-    throw new AppError('rate_limited', `too many requests; retry in ${retryAfter} s`, {
-      headers: { 'Retry-After': retryAfter },
-    });
+    throw new AppError(
+      'rate_limited',
+      `too many requests; retry in ${retryAfter} s`,
+      {
+        headers: { 'Retry-After': retryAfter },
+      },
+    );
   }
 }

@@ -1,6 +1,10 @@
 import { LRUCache } from 'lru-cache';
 import type { Db } from 'mongodb';
-import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterMongo,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { RATE_LIMITS_COLLECTION } from '../database/collections.js';
 
 /** A bucket of `burst` tokens refilled at `perSecond`. */
@@ -34,7 +38,11 @@ interface Reservation {
  * increment and admits from it in memory; what it does not use lapses with the window. If the
  * database fails, each gateway counts alone.
  */
-export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePolicy) {
+export function sharedWindows(
+  db: Db,
+  name: string,
+  { perSecond, burst }: RatePolicy,
+) {
   const duration = Math.max(1, Math.ceil(burst / perSecond));
   const chunk = Math.max(1, Math.floor(burst * RESERVED_SHARE));
   const limiter = new RateLimiterMongo({
@@ -45,15 +53,32 @@ export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePo
     duration,
     disableIndexesCreation: true,
     inMemoryBlockOnConsumed: burst,
-    insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points: burst, duration }),
+    insuranceLimiter: new RateLimiterMemory({
+      keyPrefix: name,
+      points: burst,
+      duration,
+    }),
   });
-  const reservations = new LRUCache<string, Reservation>({ max: 100_000, ttl: duration * 1000 });
+  const reservations = new LRUCache<string, Reservation>({
+    max: 100_000,
+    ttl: duration * 1000,
+  });
   const reserving = new Map<string, Promise<Admission>>();
 
-  const admission = (allowed: boolean, remaining: number, resetMs: number): Admission => {
+  const admission = (
+    allowed: boolean,
+    remaining: number,
+    resetMs: number,
+  ): Admission => {
     const resetSeconds = Math.max(0, Math.ceil(resetMs / 1000));
     const retryAfterSeconds = Math.max(1, resetSeconds);
-    return { allowed, limit: burst, remaining, resetSeconds, retryAfterSeconds };
+    return {
+      allowed,
+      limit: burst,
+      remaining,
+      resetSeconds,
+      retryAfterSeconds,
+    };
   };
   const admitted = (reservation: Reservation): Admission => {
     reservation.tokens -= 1;
@@ -68,7 +93,9 @@ export function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePo
     });
     // A refusal from the in-memory block counts nothing (consumedPoints 0) and grants nothing.
     const granted =
-      res.consumedPoints === 0 ? 0 : Math.min(chunk, burst - (res.consumedPoints - chunk));
+      res.consumedPoints === 0
+        ? 0
+        : Math.min(chunk, burst - (res.consumedPoints - chunk));
     const reservation = {
       tokens: Math.max(0, granted),
       remainingElsewhere: res.remainingPoints,

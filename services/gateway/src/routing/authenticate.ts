@@ -13,7 +13,10 @@ export function authenticate(authenticator: Authenticator): GatewayMiddleware {
     const { operation } = ctx.state;
     if (operation?.metadata.auth === 'key') {
       const fresh = operation.metadata.service === 'gateway';
-      const { caller } = await authenticator.authenticate(ctx.get('Authorization'), { fresh });
+      const { caller } = await authenticator.authenticate(
+        ctx.get('Authorization'),
+        { fresh },
+      );
       setCaller(ctx, caller);
     }
     await next();

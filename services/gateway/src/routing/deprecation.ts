@@ -1,4 +1,8 @@
-import { deprecationHeaders, successorPath, type DeprecationPolicy } from '@petstore/contract';
+import {
+  deprecationHeaders,
+  successorPath,
+  type DeprecationPolicy,
+} from '@petstore/contract';
 import type { GatewayMiddleware } from './gateway-state.js';
 
 /**
@@ -9,7 +13,10 @@ export function deprecation(policy: DeprecationPolicy): GatewayMiddleware {
   return async function deprecation(ctx, next) {
     const { operation } = ctx.state;
     if (operation?.route.deprecated) {
-      const successor = successorPath(operation.metadata.successor ?? '', ctx.params ?? {});
+      const successor = successorPath(
+        operation.metadata.successor ?? '',
+        ctx.params ?? {},
+      );
       ctx.set(deprecationHeaders(policy, successor));
     }
     await next();

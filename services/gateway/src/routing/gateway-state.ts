@@ -7,4 +7,7 @@ export interface GatewayState {
 }
 
 /** A step of the gateway's pipeline: after `resolveRoute`, `ctx.params` are its operation's. */
-export type GatewayMiddleware = Middleware<GatewayState, { params?: Record<string, string> }>;
+export type GatewayMiddleware = Middleware<
+  GatewayState,
+  { params?: Record<string, string> }
+>;

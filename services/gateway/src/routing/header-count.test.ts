@@ -3,12 +3,18 @@ import { describe, expect } from 'vitest';
 import { it } from '../test-support/gateway-harness.js';
 
 /** GET /v1/pets with `count` headers in all, Host and Connection among them; its status and body. */
-function getWithHeaders(url: string, count: number): Promise<{ status: number; body: string }> {
+function getWithHeaders(
+  url: string,
+  count: number,
+): Promise<{ status: number; body: string }> {
   const headers = {
     host: new URL(url).host,
     connection: 'close',
     ...Object.fromEntries(
-      Array.from({ length: count - 2 }, (_, index) => [`x-header-${index}`, 'x']),
+      Array.from({ length: count - 2 }, (_, index) => [
+        `x-header-${index}`,
+        'x',
+      ]),
     ),
   };
   return new Promise((resolve, reject) => {
@@ -28,7 +34,9 @@ function getWithHeaders(url: string, count: number): Promise<{ status: number; b
 }
 
 describe('the number of request headers', () => {
-  it('is 100 at most: one more is 431 headers_too_large', async ({ gateway }) => {
+  it('is 100 at most: one more is 431 headers_too_large', async ({
+    gateway,
+  }) => {
     expect((await getWithHeaders(gateway.url, 100)).status).toBe(401);
     const refused = await getWithHeaders(gateway.url, 101);
     expect(refused.status).toBe(431);

@@ -8,7 +8,10 @@ const MAX_HEADERS = 100;
 export function refuseTooManyHeaders(): Middleware {
   return async function refuseTooManyHeaders(ctx, next) {
     if (ctx.req.rawHeaders.length / 2 > MAX_HEADERS) {
-      throw new AppError('headers_too_large', `a request may carry at most ${MAX_HEADERS} headers`);
+      throw new AppError(
+        'headers_too_large',
+        `a request may carry at most ${MAX_HEADERS} headers`,
+      );
     }
     await next();
   };

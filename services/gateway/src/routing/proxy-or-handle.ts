@@ -33,9 +33,14 @@ export function proxyOrHandle({
     const { service } = operation.metadata;
     if (service !== 'gateway') {
       const upstream = upstreams[service];
-      const attributes = { 'http.request.method': ctx.method, 'peer.service': upstream.name };
-      await inSpan(`${ctx.method} ${upstream.name}`, { kind: SpanKind.CLIENT, attributes }, () =>
-        proxyRequest(ctx, upstream, callerOf(ctx), proxy),
+      const attributes = {
+        'http.request.method': ctx.method,
+        'peer.service': upstream.name,
+      };
+      await inSpan(
+        `${ctx.method} ${upstream.name}`,
+        { kind: SpanKind.CLIENT, attributes },
+        () => proxyRequest(ctx, upstream, callerOf(ctx), proxy),
       );
       return;
     }

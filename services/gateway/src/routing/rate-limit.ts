@@ -27,7 +27,10 @@ export function rateLimit({
       await within(accountId, next);
       return;
     }
-    if (operation?.metadata.auth === 'none' && operation.version !== undefined) {
+    if (
+      operation?.metadata.auth === 'none' &&
+      operation.version !== undefined
+    ) {
       await admit(ctx, rateLimits, 'address', ctx.ip);
     }
     await next();

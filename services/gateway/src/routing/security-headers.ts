@@ -15,7 +15,9 @@ export function securityHeaders({ https }: { https: boolean }): Middleware {
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
   };
-  if (https) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
+  if (https)
+    headers['Strict-Transport-Security'] =
+      'max-age=31536000; includeSubDomains';
   return async function securityHeaders(ctx, next) {
     ctx.set(headers);
     ctx.set('API-Version', apiVersionOf(ctx.path));

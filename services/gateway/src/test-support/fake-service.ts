@@ -1,4 +1,8 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  ServerResponse,
+} from 'node:http';
 import { serveHttp, type ServedHttp } from '@petstore/testkit';
 
 export interface ReceivedRequest {

@@ -1,5 +1,10 @@
 // Test support: a gateway of the test's own on its own database, and what its tests share.
-import { connectMongo, createLogger, type Env, type Logger } from '@petstore/service-kit';
+import {
+  connectMongo,
+  createLogger,
+  type Env,
+  type Logger,
+} from '@petstore/service-kit';
 import {
   serveHttp,
   testInternalToken,
@@ -82,8 +87,18 @@ export async function startTestGateway(
   const client = await new MongoClient(mongo.uri).connect();
   const db = client.db(config.mongo.database);
   const gateway = deps
-    ? await serveApp({ client, db, config, logger: logs.logger, overrides: deps })
-    : await startGateway(config, { logger: logs.logger, signals: [], validateResponses: true });
+    ? await serveApp({
+        client,
+        db,
+        config,
+        logger: logs.logger,
+        overrides: deps,
+      })
+    : await startGateway(config, {
+        logger: logs.logger,
+        signals: [],
+        validateResponses: true,
+      });
   let stopped: Promise<void> | undefined;
   const close = () => {
     stopped ??= gateway.close();
@@ -115,7 +130,9 @@ async function serveApp({
   logger: Logger;
   overrides: Partial<AppDeps>;
 }): Promise<RunningService> {
-  await createAccounts(new AccountRepository(db)).ensureAdmin(config.adminApiKey);
+  await createAccounts(new AccountRepository(db)).ensureAdmin(
+    config.adminApiKey,
+  );
   const { deps } = buildGateway(client, db, config, logger);
   const app = createApp({ ...deps, ...overrides, validateResponses: true });
   const served = await serveHttp(app.callback());
@@ -163,7 +180,8 @@ export async function signUp(
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email }),
   });
-  if (res.status !== 201) throw new Error(`sign-up answered ${res.status}: ${await res.text()}`);
+  if (res.status !== 201)
+    throw new Error(`sign-up answered ${res.status}: ${await res.text()}`);
   const body = (await res.json()) as { id: string; apiKey: string };
   return { accountId: body.id, apiKey: body.apiKey };
 }

@@ -1,6 +1,11 @@
 // Test support: webhooks made through the API or written straight into a test database.
 import { randomBytes } from 'node:crypto';
-import type { CreatedWebhook, RecordedEvent, Role, WebhookEventType } from '@petstore/contract';
+import type {
+  CreatedWebhook,
+  RecordedEvent,
+  Role,
+  WebhookEventType,
+} from '@petstore/contract';
 import { callHttp } from '@petstore/testkit';
 import type { Db } from 'mongodb';
 import type { DeliverySettings } from '../webhooks/delivery-worker.js';
@@ -10,7 +15,9 @@ import { newWebhookSecret, sealSecret } from '../webhooks/webhook-secret.js';
 export const secretsKey = randomBytes(32);
 
 /** Quick retries and loopback receivers. */
-export function deliverySettings(overrides: Partial<DeliverySettings> = {}): DeliverySettings {
+export function deliverySettings(
+  overrides: Partial<DeliverySettings> = {},
+): DeliverySettings {
   return {
     allowPrivateUrls: true,
     secretsKey,
@@ -56,7 +63,13 @@ export async function seedWebhook(
     events,
     description: null,
     enabled,
-    secrets: [{ sealed: sealSecret(secret, secretsKey), createdAt: now, expiresAt: null }],
+    secrets: [
+      {
+        sealed: sealSecret(secret, secretsKey),
+        createdAt: now,
+        expiresAt: null,
+      },
+    ],
     createdAt: now,
     updatedAt: now,
     failingSince: null,
@@ -88,14 +101,25 @@ export const PUBLIC_URL = 'https://93.184.216.34/petstore-hook';
 export async function createWebhook(
   baseUrl: string,
   apiKey: string,
-  fields: { url?: string; events?: WebhookEventType[]; description?: string } = {},
+  fields: {
+    url?: string;
+    events?: WebhookEventType[];
+    description?: string;
+  } = {},
 ): Promise<CreatedWebhook> {
-  const answer = await callHttp<CreatedWebhook>(baseUrl, 'POST', '/v1/webhooks', {
-    apiKey,
-    body: { url: PUBLIC_URL, events: ['order.created'], ...fields },
-  });
+  const answer = await callHttp<CreatedWebhook>(
+    baseUrl,
+    'POST',
+    '/v1/webhooks',
+    {
+      apiKey,
+      body: { url: PUBLIC_URL, events: ['order.created'], ...fields },
+    },
+  );
   if (answer.status !== 201) {
-    throw new Error(`creating a webhook answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    throw new Error(
+      `creating a webhook answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+    );
   }
   return answer.body;
 }

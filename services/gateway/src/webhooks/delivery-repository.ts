@@ -17,7 +17,10 @@ import {
 } from '../database/collections.js';
 import { webhookNotFound } from './webhook-repository.js';
 
-const WEBHOOK_LEASE = new Lease<WebhookDocument>({ owner: 'leaseOwner', until: 'leaseUntil' });
+const WEBHOOK_LEASE = new Lease<WebhookDocument>({
+  owner: 'leaseOwner',
+  until: 'leaseUntil',
+});
 
 /**
  * Deliveries as their account sees them, and the queries of the delivery worker: a webhook is
@@ -35,10 +38,16 @@ export class DeliveryRepository {
   }
 
   /** Newest first. */
-  async list(caller: Caller, webhookId: string, page: TimePage): Promise<WebhookDelivery[]> {
+  async list(
+    caller: Caller,
+    webhookId: string,
+    page: TimePage,
+  ): Promise<WebhookDelivery[]> {
     await this.#requireVisible(caller, webhookId);
     const { deliveries } = this.#collections;
-    return (await findPage(deliveries, { webhookId }, page, 'descending')).map(toDelivery);
+    return (await findPage(deliveries, { webhookId }, page, 'descending')).map(
+      toDelivery,
+    );
   }
 
   /** In the transaction of `session`. */
@@ -51,15 +60,22 @@ export class DeliveryRepository {
     await this.#requireVisible(caller, webhookId, session);
     const retried = await this.#collections.deliveries.findOneAndUpdate(
       { _id: deliveryId, webhookId },
-      { $set: { status: 'pending', nextAttemptAt: new Date() }, $unset: { expireAt: '' } },
+      {
+        $set: { status: 'pending', nextAttemptAt: new Date() },
+        $unset: { expireAt: '' },
+      },
       { returnDocument: 'after', session },
     );
-    if (!retried) throw new AppError('not_found', 'no such delivery of this webhook');
+    if (!retried)
+      throw new AppError('not_found', 'no such delivery of this webhook');
     return toDelivery(retried);
   }
 
   /** In the transaction of `session`. */
-  async insert(delivery: WebhookDeliveryDocument, session: Session): Promise<WebhookDelivery> {
+  async insert(
+    delivery: WebhookDeliveryDocument,
+    session: Session,
+  ): Promise<WebhookDelivery> {
     await this.#collections.deliveries.insertOne(delivery, { session });
     return toDelivery(delivery);
   }
@@ -69,11 +85,17 @@ export class DeliveryRepository {
    * and returns it. The due deliveries of disabled or deleted webhooks fail, not to be found due
    * again.
    */
-  async claimWebhook(owner: string, leaseMs: number, busy: ReadonlyMap<string, unknown>) {
+  async claimWebhook(
+    owner: string,
+    leaseMs: number,
+    busy: ReadonlyMap<string, unknown>,
+  ) {
     const { webhooks, deliveries } = this.#collections;
     const now = new Date();
     const due = { status: 'pending' as const, nextAttemptAt: { $lte: now } };
-    const candidates = (await deliveries.distinct('webhookId', due)).filter((id) => !busy.has(id));
+    const candidates = (await deliveries.distinct('webhookId', due)).filter(
+      (id) => !busy.has(id),
+    );
     if (candidates.length === 0) return undefined;
     const claimed = await webhooks.findOneAndUpdate(
       {
@@ -86,9 +108,14 @@ export class DeliveryRepository {
     );
     if (claimed) return claimed;
     const enabled = await webhooks
-      .find({ _id: { $in: candidates }, enabled: true }, { projection: { _id: 1 } })
+      .find(
+        { _id: { $in: candidates }, enabled: true },
+        { projection: { _id: 1 } },
+      )
       .toArray();
-    const gone = candidates.filter((id) => !enabled.some(({ _id }) => _id === id));
+    const gone = candidates.filter(
+      (id) => !enabled.some(({ _id }) => _id === id),
+    );
     if (gone.length === 0) return undefined;
     const lastError = 'the webhook is disabled or deleted';
     const expireAt = { $add: ['$eventAt', this.retentionMs] };
@@ -98,7 +125,11 @@ export class DeliveryRepository {
     return undefined;
   }
 
-  renewLease(webhookId: string, owner: string, leaseMs: number): Promise<WebhookDocument | null> {
+  renewLease(
+    webhookId: string,
+    owner: string,
+    leaseMs: number,
+  ): Promise<WebhookDocument | null> {
     return this.#collections.webhooks.findOneAndUpdate(
       { _id: webhookId, ...WEBHOOK_LEASE.heldBy(owner), enabled: true },
       { $set: WEBHOOK_LEASE.take(owner, leaseMs) },
@@ -114,9 +145,16 @@ export class DeliveryRepository {
   }
 
   /** Up to `limit` of the webhook's deliveries due now, the longest due first. */
-  nextDue(webhookId: string, limit: number): Promise<WebhookDeliveryDocument[]> {
+  nextDue(
+    webhookId: string,
+    limit: number,
+  ): Promise<WebhookDeliveryDocument[]> {
     return this.#collections.deliveries
-      .find({ webhookId, status: 'pending', nextAttemptAt: { $lte: new Date() } })
+      .find({
+        webhookId,
+        status: 'pending',
+        nextAttemptAt: { $lte: new Date() },
+      })
       .sort({ nextAttemptAt: 1 })
       .limit(limit)
       .toArray();
@@ -146,16 +184,25 @@ export class DeliveryRepository {
         { sort: { leaseUntil: 1 }, projection: { leaseUntil: 1 } },
       ),
     ]);
-    const times = [retry?.nextAttemptAt, lease?.leaseUntil].flatMap((at) => at?.getTime() ?? []);
+    const times = [retry?.nextAttemptAt, lease?.leaseUntil].flatMap(
+      (at) => at?.getTime() ?? [],
+    );
     return times.length === 0 ? undefined : Math.min(...times) - now.getTime();
   }
 
   /** `wasFailing`: the webhook was failing when it was read, and is no longer. */
   async delivered(
     delivery: WebhookDeliveryDocument,
-    { statusCode, wasFailing }: { statusCode: number | null; wasFailing: boolean },
+    {
+      statusCode,
+      wasFailing,
+    }: { statusCode: number | null; wasFailing: boolean },
   ): Promise<void> {
-    const ended = { status: 'delivered' as const, nextAttemptAt: null, deliveredAt: new Date() };
+    const ended = {
+      status: 'delivered' as const,
+      nextAttemptAt: null,
+      deliveredAt: new Date(),
+    };
     await this.#attempted(delivery, statusCode, null, ended);
     if (!wasFailing) return;
     await this.#collections.webhooks.updateOne(
@@ -174,9 +221,15 @@ export class DeliveryRepository {
     const now = new Date();
     const { webhooks } = this.#collections;
     const status = next === null ? ('failed' as const) : ('pending' as const);
-    await this.#attempted(delivery, statusCode, error ?? null, { status, nextAttemptAt: next });
+    await this.#attempted(delivery, statusCode, error ?? null, {
+      status,
+      nextAttemptAt: next,
+    });
     const _id = delivery.webhookId;
-    await webhooks.updateOne({ _id, failingSince: null }, { $set: { failingSince: now } });
+    await webhooks.updateOne(
+      { _id, failingSince: null },
+      { $set: { failingSince: now } },
+    );
     const failingTooLong = { $lte: new Date(now.getTime() - failingFor) };
     const disabled = await webhooks.updateOne(
       { _id, enabled: true, failingSince: failingTooLong },
@@ -193,28 +246,65 @@ export class DeliveryRepository {
     { _id, attempts, eventAt }: WebhookDeliveryDocument,
     lastStatusCode: number | null,
     lastError: string | null,
-    outcome: Pick<WebhookDeliveryDocument, 'status' | 'nextAttemptAt' | 'deliveredAt'>,
+    outcome: Pick<
+      WebhookDeliveryDocument,
+      'status' | 'nextAttemptAt' | 'deliveredAt'
+    >,
   ): Promise<void> {
     const expireAt = new Date(eventAt.getTime() + this.retentionMs);
     const ended = outcome.status === 'pending' ? {} : { expireAt };
     await this.#collections.deliveries.updateOne(
       { _id, status: 'pending', attempts },
-      { $set: { ...outcome, ...ended, attempts: attempts + 1, lastStatusCode, lastError } },
+      {
+        $set: {
+          ...outcome,
+          ...ended,
+          attempts: attempts + 1,
+          lastStatusCode,
+          lastError,
+        },
+      },
     );
   }
 
-  async #requireVisible(caller: Caller, webhookId: string, session?: Session): Promise<void> {
+  async #requireVisible(
+    caller: Caller,
+    webhookId: string,
+    session?: Session,
+  ): Promise<void> {
     const { webhooks } = this.#collections;
     const projection = { _id: 1 };
-    if (!(await webhooks.findOne(visibleTo(caller, webhookId), { projection, session }))) {
+    if (
+      !(await webhooks.findOne(visibleTo(caller, webhookId), {
+        projection,
+        session,
+      }))
+    ) {
       throw webhookNotFound();
     }
   }
 }
 
 function toDelivery(document: WebhookDeliveryDocument): WebhookDelivery {
-  const { _id: id, eventId, type, status, attempts, lastStatusCode, nextAttemptAt } = document;
+  const {
+    _id: id,
+    eventId,
+    type,
+    status,
+    attempts,
+    lastStatusCode,
+    nextAttemptAt,
+  } = document;
   const createdAt = document.createdAt.toISOString();
   const next = nextAttemptAt?.toISOString() ?? null;
-  return { id, eventId, type, status, attempts, lastStatusCode, nextAttemptAt: next, createdAt };
+  return {
+    id,
+    eventId,
+    type,
+    status,
+    attempts,
+    lastStatusCode,
+    nextAttemptAt: next,
+    createdAt,
+  };
 }

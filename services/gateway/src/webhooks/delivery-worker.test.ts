@@ -2,9 +2,16 @@ import type { ServerResponse } from 'node:http';
 import type { Db } from 'mongodb';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, onTestFinished, vi } from 'vitest';
-import { startFakeService, type ReceivedRequest } from '../test-support/fake-service.js';
+import {
+  startFakeService,
+  type ReceivedRequest,
+} from '../test-support/fake-service.js';
 import { captureLogs, it } from '../test-support/gateway-harness.js';
-import { anEvent, deliverySettings, seedWebhook } from '../test-support/webhook-fixtures.js';
+import {
+  anEvent,
+  deliverySettings,
+  seedWebhook,
+} from '../test-support/webhook-fixtures.js';
 import { DeliveryRepository } from './delivery-repository.js';
 import { deliveryAttempts, deliveryLag } from './delivery-metrics.js';
 import { deliveryWorker, type DeliverySettings } from './delivery-worker.js';
@@ -19,7 +26,11 @@ function answer(res: ServerResponse, status: number): void {
 }
 
 /** A delivery worker on `db`, stopped when the test ends. */
-function startWorker(db: Db, settings: Partial<DeliverySettings> = {}, logs = captureLogs()) {
+function startWorker(
+  db: Db,
+  settings: Partial<DeliverySettings> = {},
+  logs = captureLogs(),
+) {
   const worker = deliveryWorker(
     new DeliveryRepository(db, RETENTION_MS),
     deliverySettings(settings),
@@ -54,17 +65,26 @@ async function recordOne(db: Db, worker: { kick(): void }) {
   return event;
 }
 
-function waitForDelivery(db: Db, webhookId: string, eventId: string, expected: object) {
+function waitForDelivery(
+  db: Db,
+  webhookId: string,
+  eventId: string,
+  expected: object,
+) {
   return vi.waitFor(async () => {
     expect(await deliveryOf(db, webhookId, eventId)).toMatchObject(expected);
   }, WAIT);
 }
 
 function deliveryOf(db: Db, webhookId: string, eventId: string) {
-  return gatewayCollections(db).deliveries.findOne({ _id: deliveryIdOf(webhookId, eventId) });
+  return gatewayCollections(db).deliveries.findOne({
+    _id: deliveryIdOf(webhookId, eventId),
+  });
 }
 
-async function receiver(handler: (request: ReceivedRequest, res: ServerResponse) => void) {
+async function receiver(
+  handler: (request: ReceivedRequest, res: ServerResponse) => void,
+) {
   const served = await startFakeService(handler);
   onTestFinished(() => served.close());
   return served;
@@ -73,7 +93,8 @@ async function receiver(handler: (request: ReceivedRequest, res: ServerResponse)
 /** What the delivery metrics have counted so far. */
 async function metricCounts() {
   const attempts = (await deliveryAttempts.get()).values;
-  const outcome = (name: string) => attempts.find(({ labels }) => labels.outcome === name)?.value;
+  const outcome = (name: string) =>
+    attempts.find(({ labels }) => labels.outcome === name)?.value;
   const lags = (await deliveryLag.get()).values.find(({ metricName }) =>
     metricName?.endsWith('_count'),
   );
@@ -85,7 +106,9 @@ async function metricCounts() {
 }
 
 describe('the webhook delivery worker', () => {
-  it('delivers an event signed so that Standard Webhooks verifies it', async ({ db }) => {
+  it('delivers an event signed so that Standard Webhooks verifies it', async ({
+    db,
+  }) => {
     const hook = await receiver((_request, res) => {
       answer(res, 204);
     });
@@ -100,7 +123,10 @@ describe('the webhook delivery worker', () => {
     const [{ body, headers }] = hook.received as [ReceivedRequest];
     expect(headers['webhook-id']).toBe(event.id);
     expect(headers['content-type']).toBe('application/json');
-    const verified = new Webhook(webhook.secret).verify(body, headers as Record<string, string>);
+    const verified = new Webhook(webhook.secret).verify(
+      body,
+      headers as Record<string, string>,
+    );
     expect(verified).toEqual({
       id: event.id,
       type: event.type,
@@ -120,10 +146,14 @@ describe('the webhook delivery worker', () => {
     expect(logs.text()).not.toContain(signature.slice('v1,'.length));
   });
 
-  it('tries again until the receiver takes it, with the same webhook-id', async ({ db }) => {
+  it('tries again until the receiver takes it, with the same webhook-id', async ({
+    db,
+  }) => {
     const before = await metricCounts();
     let calls = 0;
-    const { hook, webhook, event } = await deliverOne(db, () => (++calls <= 3 ? 500 : 200));
+    const { hook, webhook, event } = await deliverOne(db, () =>
+      ++calls <= 3 ? 500 : 200,
+    );
 
     await waitForDelivery(db, webhook.id, event.id, {
       status: 'delivered',
@@ -140,7 +170,9 @@ describe('the webhook delivery worker', () => {
       lags: after.lags - before.lags,
     }).toEqual({ retry: 3, delivered: 1, lags: 1 });
     await vi.waitFor(async () => {
-      expect(await gatewayCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
+      expect(
+        await gatewayCollections(db).webhooks.findOne({ _id: webhook.id }),
+      ).toMatchObject({
         failingSince: null,
         enabled: true,
       });
@@ -159,11 +191,14 @@ describe('the webhook delivery worker', () => {
     });
     expect(hook.received).toHaveLength(4);
     expect(
-      (await gatewayCollections(db).webhooks.findOne({ _id: webhook.id }))?.failingSince,
+      (await gatewayCollections(db).webhooks.findOne({ _id: webhook.id }))
+        ?.failingSince,
     ).toBeInstanceOf(Date);
   });
 
-  it('delivers each event once when two workers share the database', async ({ db }) => {
+  it('delivers each event once when two workers share the database', async ({
+    db,
+  }) => {
     const hook = await receiver((_request, res) => {
       answer(res, 200);
     });
@@ -188,11 +223,15 @@ describe('the webhook delivery worker', () => {
       ({ url, headers }) => `${url} ${String(headers['webhook-id'])}`,
     );
     expect(receipts.sort()).toEqual(
-      webhooks.flatMap((_webhook, i) => events.map(({ id }) => `/${i + 1} ${id}`)).sort(),
+      webhooks
+        .flatMap((_webhook, i) => events.map(({ id }) => `/${i + 1} ${id}`))
+        .sort(),
     );
   });
 
-  it('lets another worker deliver once a worker died mid-delivery', async ({ db }) => {
+  it('lets another worker deliver once a worker died mid-delivery', async ({
+    db,
+  }) => {
     const hanging: ServerResponse[] = [];
     const hook = await receiver((_request, res) => {
       if (hanging.length === 0) hanging.push(res);
@@ -212,10 +251,15 @@ describe('the webhook delivery worker', () => {
       attempts: 1,
       lastStatusCode: 200,
     });
-    expect(hook.received.map(({ headers }) => headers['webhook-id'])).toEqual([event.id, event.id]);
+    expect(hook.received.map(({ headers }) => headers['webhook-id'])).toEqual([
+      event.id,
+      event.id,
+    ]);
   });
 
-  it('keeps delivering to other webhooks while a receiver hangs', async ({ db }) => {
+  it('keeps delivering to other webhooks while a receiver hangs', async ({
+    db,
+  }) => {
     const hanging: ServerResponse[] = [];
     const stuck = await receiver((_request, res) => void hanging.push(res));
     const fine = await receiver((_request, res) => {
@@ -249,16 +293,23 @@ describe('the webhook delivery worker', () => {
         attempts: 0,
       });
     }
-    expect(await new DeliveryRepository(db, RETENTION_MS).backlog()).toEqual({ [slow.id]: 3 });
+    expect(await new DeliveryRepository(db, RETENTION_MS).backlog()).toEqual({
+      [slow.id]: 3,
+    });
   });
 
-  it('does not look for due webhooks for deliveries to one it is delivering to', async ({ db }) => {
+  it('does not look for due webhooks for deliveries to one it is delivering to', async ({
+    db,
+  }) => {
     const hanging: ServerResponse[] = [];
     const stuck = await receiver((_request, res) => void hanging.push(res));
     const fine = await receiver((_request, res) => {
       answer(res, 200);
     });
-    const slow = await seedWebhook(db, { url: stuck.url, events: ['order.created'] });
+    const slow = await seedWebhook(db, {
+      url: stuck.url,
+      events: ['order.created'],
+    });
     const repository = new DeliveryRepository(db, RETENTION_MS);
     // Only a wake looks for due webhooks while this test runs, not the worker's poll.
     const worker = deliveryWorker(
@@ -277,28 +328,43 @@ describe('the webhook delivery worker', () => {
     }, WAIT);
 
     const claims = vi.spyOn(repository, 'claimWebhook');
-    for (let index = 0; index < 5; index++) await recorder.recordEvents([anEvent()]);
+    for (let index = 0; index < 5; index++)
+      await recorder.recordEvents([anEvent()]);
     expect(claims).not.toHaveBeenCalled();
 
     // A delivery to a webhook no one is delivering to is looked for, and sent.
-    const quick = await seedWebhook(db, { url: fine.url, events: ['order.cancelled'] });
+    const quick = await seedWebhook(db, {
+      url: fine.url,
+      events: ['order.cancelled'],
+    });
     const cancelled = anEvent({ type: 'order.cancelled' });
     await recorder.recordEvents([cancelled]);
     await waitForDelivery(db, quick.id, cancelled.id, { status: 'delivered' });
     expect(claims).toHaveBeenCalled();
-    expect(await gatewayCollections(db).deliveries.countDocuments({ webhookId: slow.id })).toBe(6);
+    expect(
+      await gatewayCollections(db).deliveries.countDocuments({
+        webhookId: slow.id,
+      }),
+    ).toBe(6);
   });
 
-  it('disables a webhook that fails for longer than allowed', async ({ db }) => {
+  it('disables a webhook that fails for longer than allowed', async ({
+    db,
+  }) => {
     const logs = captureLogs();
-    const settings = { retryDelaysMs: [100, 100, 100, 100, 100], disableAfterMs: 150 };
+    const settings = {
+      retryDelaysMs: [100, 100, 100, 100, 100],
+      disableAfterMs: 150,
+    };
     const { webhook, event } = await deliverOne(db, () => 500, settings, logs);
 
     // The log follows the update's answer, which can come after another connection sees the update.
     await vi.waitFor(() => {
       expect(logs.text()).toContain('webhook disabled');
     }, WAIT);
-    expect(await gatewayCollections(db).webhooks.findOne({ _id: webhook.id })).toMatchObject({
+    expect(
+      await gatewayCollections(db).webhooks.findOne({ _id: webhook.id }),
+    ).toMatchObject({
       enabled: false,
     });
     await waitForDelivery(db, webhook.id, event.id, {

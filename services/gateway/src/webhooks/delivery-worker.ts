@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Worker, type Logger } from '@petstore/service-kit';
-import type { WebhookDeliveryDocument, WebhookDocument } from '../database/collections.js';
+import type {
+  WebhookDeliveryDocument,
+  WebhookDocument,
+} from '../database/collections.js';
 import { deliveryAttempts, deliveryLag } from './delivery-metrics.js';
 import type { DeliveryRepository } from './delivery-repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -83,7 +86,12 @@ export function deliveryWorker(
       url: webhook.url,
       eventId: id,
       timestamp: Math.floor(Date.now() / 1000),
-      body: JSON.stringify({ id, type, timestamp: eventAt.toISOString(), data }),
+      body: JSON.stringify({
+        id,
+        type,
+        timestamp: eventAt.toISOString(),
+        data,
+      }),
       secrets,
       allowPrivate: settings.allowPrivateUrls,
       timeoutMs: settings.timeoutMs,
@@ -96,20 +104,34 @@ export function deliveryWorker(
     result: AttemptResult,
   ) => {
     const { webhookId, _id: deliveryId } = delivery;
-    const log = { webhookId, deliveryId, attempts: delivery.attempts + 1, ...result };
+    const log = {
+      webhookId,
+      deliveryId,
+      attempts: delivery.attempts + 1,
+      ...result,
+    };
     if (result.ok) {
       deliveryAttempts.inc({ outcome: 'delivered' });
       deliveryLag.observe((Date.now() - delivery.eventAt.getTime()) / 1000);
       const wasFailing = webhook.failingSince !== null;
-      await deliveries.delivered(delivery, { statusCode: result.statusCode, wasFailing });
+      await deliveries.delivered(delivery, {
+        statusCode: result.statusCode,
+        wasFailing,
+      });
       logger.debug(log, 'webhook delivery delivered');
       return;
     }
-    const next = nextAttemptAt(delivery.attempts + 1, settings.retryDelaysMs, new Date());
+    const next = nextAttemptAt(
+      delivery.attempts + 1,
+      settings.retryDelaysMs,
+      new Date(),
+    );
     deliveryAttempts.inc({ outcome: next === null ? 'failed' : 'retry' });
     if (next === null) logger.warn(log, 'webhook delivery failed for good');
     else logger.info(log, 'webhook delivery attempt failed; will retry');
-    if (await deliveries.retryAt(delivery, result, next, settings.disableAfterMs)) {
+    if (
+      await deliveries.retryAt(delivery, result, next, settings.disableAfterMs)
+    ) {
       logger.warn(
         { webhookId, disableAfterMs: settings.disableAfterMs },
         'webhook disabled: its deliveries have failed for too long',
@@ -118,13 +140,22 @@ export function deliveryWorker(
   };
 
   /** Sends a batch at once and records each attempt as it ends. */
-  const deliverBatch = async (webhook: WebhookDocument, due: WebhookDeliveryDocument[]) => {
+  const deliverBatch = async (
+    webhook: WebhookDocument,
+    due: WebhookDeliveryDocument[],
+  ) => {
     let secrets: string[];
     try {
       secrets = secretsOf(webhook);
     } catch (error) {
-      const result = { ok: false, statusCode: null, error: (error as Error).message };
-      await Promise.all(due.map((delivery) => record(webhook, delivery, result)));
+      const result = {
+        ok: false,
+        statusCode: null,
+        error: (error as Error).message,
+      };
+      await Promise.all(
+        due.map((delivery) => record(webhook, delivery, result)),
+      );
       return;
     }
     await Promise.all(
@@ -144,7 +175,12 @@ export function deliveryWorker(
         if (due.length === 0 && (await nextEvent(webhookId))) continue;
         if (due.length === 0) break;
         // The claim was the first renewal; each later batch renews it, and reads the webhook again.
-        if (batch > 0) webhook = await deliveries.renewLease(webhookId, owner, settings.leaseMs);
+        if (batch > 0)
+          webhook = await deliveries.renewLease(
+            webhookId,
+            owner,
+            settings.leaseMs,
+          );
         if (!webhook) return;
         await deliverBatch(webhook, due);
         if (abandoned) return;
@@ -152,7 +188,10 @@ export function deliveryWorker(
       if (!abandoned) await deliveries.releaseWebhook(webhookId, owner);
     } catch (error) {
       // The lease is kept: the webhook is tried again once it runs out, not at once in a loop.
-      logger.error({ err: error, webhookId }, 'webhook deliveries: delivering failed');
+      logger.error(
+        { err: error, webhookId },
+        'webhook deliveries: delivering failed',
+      );
     }
   };
 
@@ -163,7 +202,11 @@ export function deliveryWorker(
     nextDueInMs: () => deliveries.nextDueInMs(owner),
     step: async () => {
       if (inFlight.size >= MAX_WEBHOOKS) return false;
-      const webhook = await deliveries.claimWebhook(owner, settings.leaseMs, inFlight);
+      const webhook = await deliveries.claimWebhook(
+        owner,
+        settings.leaseMs,
+        inFlight,
+      );
       if (webhook === undefined) return false;
       const delivering = deliverTo(webhook).finally(() => {
         inFlight.delete(webhook._id);
@@ -187,7 +230,8 @@ export function deliveryWorker(
     // delivery, which pile up behind a receiver that hangs: it is done only when it may find one.
     wake(webhookIds) {
       for (const webhookId of webhookIds) waiting.get(webhookId)?.();
-      if (webhookIds.some((webhookId) => !inFlight.has(webhookId))) worker.kick();
+      if (webhookIds.some((webhookId) => !inFlight.has(webhookId)))
+        worker.kick();
     },
     async stop() {
       stopping = true;

@@ -6,8 +6,12 @@ import { deliveryIdOf, EventRecorder } from './event-recorder.js';
 import { gatewayCollections } from '../database/collections.js';
 
 describe('recording events', () => {
-  it('delivers each event to the enabled webhooks that want it and may see it', async ({ db }) => {
-    const admin = await seedWebhook(db, { events: ['order.created', 'inventory.updated'] });
+  it('delivers each event to the enabled webhooks that want it and may see it', async ({
+    db,
+  }) => {
+    const admin = await seedWebhook(db, {
+      events: ['order.created', 'inventory.updated'],
+    });
     const owner = await seedWebhook(db, {
       accountId: 'acct_a',
       role: 'customer',
@@ -20,9 +24,14 @@ describe('recording events', () => {
     const message = anEvent({ type: 'message.delivered', accountId: 'acct_a' });
     const kicked = vi.fn();
 
-    expect(await new EventRecorder(db, kicked).recordEvents([order, stock, message])).toBe(3);
+    expect(
+      await new EventRecorder(db, kicked).recordEvents([order, stock, message]),
+    ).toBe(3);
 
-    const made = await gatewayCollections(db).deliveries.find().sort({ _id: 1 }).toArray();
+    const made = await gatewayCollections(db)
+      .deliveries.find()
+      .sort({ _id: 1 })
+      .toArray();
     const expected = [
       [admin.id, order],
       [admin.id, stock],
@@ -48,10 +57,14 @@ describe('recording events', () => {
         .sort((a, b) => a._id.localeCompare(b._id)),
     );
     expect(kicked).toHaveBeenCalledOnce();
-    expect(new Set(kicked.mock.calls[0]?.[0] as string[])).toEqual(new Set([admin.id, owner.id]));
+    expect(new Set(kicked.mock.calls[0]?.[0] as string[])).toEqual(
+      new Set([admin.id, owner.id]),
+    );
   });
 
-  it('changes nothing when the same events are recorded again', async ({ db }) => {
+  it('changes nothing when the same events are recorded again', async ({
+    db,
+  }) => {
     await seedWebhook(db, { events: ['order.created', 'order.cancelled'] });
     const batch = [anEvent(), anEvent({ type: 'order.cancelled' })];
     const recorder = new EventRecorder(db);
@@ -61,20 +74,26 @@ describe('recording events', () => {
 
     expect(await recorder.recordEvents(batch)).toBe(0);
     expect(await recorder.recordEvents([batch[1]!, anEvent()])).toBe(1);
-    const after = await deliveries.find({ eventId: { $in: batch.map(({ id }) => id) } }).toArray();
+    const after = await deliveries
+      .find({ eventId: { $in: batch.map(({ id }) => id) } })
+      .toArray();
     expect(after).toEqual(before);
   });
 
-  it('makes the deliveries of an event recorded before but not yet fanned out', async ({ db }) => {
+  it('makes the deliveries of an event recorded before but not yet fanned out', async ({
+    db,
+  }) => {
     const event = anEvent();
     const recorder = new EventRecorder(db);
     await recorder.recordEvents([event]);
     const webhook = await seedWebhook(db);
 
     await recorder.recordEvents([event]);
-    expect(await gatewayCollections(db).deliveries.countDocuments({ webhookId: webhook.id })).toBe(
-      1,
-    );
+    expect(
+      await gatewayCollections(db).deliveries.countDocuments({
+        webhookId: webhook.id,
+      }),
+    ).toBe(1);
   });
 
   it('stores the deliveries of events made one after another in the events’ order', async ({
@@ -92,8 +111,11 @@ describe('recording events', () => {
     const stored = await gatewayCollections(db)
       .deliveries.find({ webhookId: webhook.id }, { sort: { _id: 1 } })
       .toArray();
-    const timeOf = (eventId: string) => eventId.slice('evt_'.length, 'evt_'.length + 12);
-    expect(stored.map(({ eventId }) => timeOf(eventId))).toEqual(made.map(({ id }) => timeOf(id)));
+    const timeOf = (eventId: string) =>
+      eventId.slice('evt_'.length, 'evt_'.length + 12);
+    expect(stored.map(({ eventId }) => timeOf(eventId))).toEqual(
+      made.map(({ id }) => timeOf(id)),
+    );
     expect(new Set(stored.map(({ _id }) => _id)).size).toBe(made.length);
   });
 });

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
-import { customerEventTypes, type DeliveryType, type RecordedEvent } from '@petstore/contract';
+import {
+  customerEventTypes,
+  type DeliveryType,
+  type RecordedEvent,
+} from '@petstore/contract';
 import type { Session } from '@petstore/service-kit';
 import { MongoBulkWriteError, type Db } from 'mongodb';
 import {
@@ -14,20 +18,27 @@ import {
  * in the event ids this API makes, so that deliveries, like events, are stored in time order.
  */
 export function deliveryIdOf(webhookId: string, eventId: string): string {
-  const digest = createHash('sha256').update(`${webhookId}:${eventId}`).digest('hex');
+  const digest = createHash('sha256')
+    .update(`${webhookId}:${eventId}`)
+    .digest('hex');
   return `whd_${eventId.slice('evt_'.length, 'evt_'.length + 12)}${digest.slice(0, 20)}`;
 }
 
 function wants(webhook: WebhookDocument, event: RecordedEvent): boolean {
   if (!webhook.events.includes(event.type)) return false;
   if (webhook.role === 'admin') return true;
-  return event.accountId === webhook.accountId && customerEventTypes.includes(event.type);
+  return (
+    event.accountId === webhook.accountId &&
+    customerEventTypes.includes(event.type)
+  );
 }
 
 /** An event's delivery to one webhook, not yet attempted, due when the event happened. */
 export function newDelivery(
   webhookId: string,
-  event: Pick<RecordedEvent, 'id' | 'timestamp' | 'data'> & { type: DeliveryType },
+  event: Pick<RecordedEvent, 'id' | 'timestamp' | 'data'> & {
+    type: DeliveryType;
+  },
   createdAt = new Date(),
 ): WebhookDeliveryDocument {
   const { id: eventId, type, data } = event;
@@ -58,10 +69,14 @@ async function insertOnce(
     await collection.insertMany(deliveries, { ordered: false });
     return deliveries.map(({ eventId }) => eventId);
   } catch (error) {
-    const refused = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
-    if (refused.length === 0 || refused.some(({ code }) => code !== 11000)) throw error;
+    const refused =
+      error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
+    if (refused.length === 0 || refused.some(({ code }) => code !== 11000))
+      throw error;
     const there = new Set(refused.map(({ index }) => index));
-    return deliveries.filter((_delivery, index) => !there.has(index)).map(({ eventId }) => eventId);
+    return deliveries
+      .filter((_delivery, index) => !there.has(index))
+      .map(({ eventId }) => eventId);
   }
 }
 
@@ -72,7 +87,8 @@ export class EventRecorder {
   /** `onRecorded`: deliveries to these webhooks are due, e.g. to wake the delivery worker. */
   constructor(
     db: Db,
-    private readonly onRecorded: (webhookIds: string[]) => void = () => undefined,
+    private readonly onRecorded: (webhookIds: string[]) => void = () =>
+      undefined,
   ) {
     this.#collections = gatewayCollections(db);
   }
@@ -81,9 +97,14 @@ export class EventRecorder {
    * Idempotent, and makes the deliveries of an event recorded before again, in case that stopped
    * half-way. An event no webhook wants is not kept. Returns how many events were newly kept.
    */
-  async recordEvents(events: RecordedEvent[], session?: Session): Promise<number> {
+  async recordEvents(
+    events: RecordedEvent[],
+    session?: Session,
+  ): Promise<number> {
     const deliveries = await this.#deliveriesOf(events, session);
-    const webhookIds = [...new Set(deliveries.map(({ webhookId }) => webhookId))];
+    const webhookIds = [
+      ...new Set(deliveries.map(({ webhookId }) => webhookId)),
+    ];
     const { deliveries: collection } = this.#collections;
     if (session) {
       // New events of the gateway's own, in the transaction of their change.

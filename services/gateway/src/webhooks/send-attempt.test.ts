@@ -32,7 +32,11 @@ function attempt(url: string, overrides: Partial<Attempt> = {}): Attempt {
     url,
     eventId: 'evt_3Jk8Qm2Lx9',
     timestamp: Math.floor(Date.now() / 1000),
-    body: JSON.stringify({ id: 'evt_3Jk8Qm2Lx9', type: 'order.created', data: { id: 7 } }),
+    body: JSON.stringify({
+      id: 'evt_3Jk8Qm2Lx9',
+      type: 'order.created',
+      data: { id: 7 },
+    }),
     secrets: [newWebhookSecret()],
     allowPrivate: true,
     ...overrides,
@@ -48,7 +52,10 @@ describe('sendAttempt', () => {
     await using server = await receiver(200);
     const sent = attempt(`${server.url}/hooks?source=petstore`);
 
-    await expect(sendAttempt(sent)).resolves.toEqual({ ok: true, statusCode: 200 });
+    await expect(sendAttempt(sent)).resolves.toEqual({
+      ok: true,
+      statusCode: 200,
+    });
 
     expect(server.received).toHaveLength(1);
     const [delivery] = server.received;
@@ -58,7 +65,9 @@ describe('sendAttempt', () => {
       'user-agent': 'Petstore-Webhooks/1.0',
       'webhook-id': sent.eventId,
       'webhook-timestamp': String(sent.timestamp),
-      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]+=*$/) as string,
+      'webhook-signature': expect.stringMatching(
+        /^v1,[A-Za-z0-9+/]+=*$/,
+      ) as string,
     });
     expect(verify(sent.secrets[0]!, delivery!)).toEqual(JSON.parse(sent.body));
   });
@@ -67,7 +76,9 @@ describe('sendAttempt', () => {
     await using server = await receiver(204);
     const [newest, previous] = [newWebhookSecret(), newWebhookSecret()];
 
-    const result = await sendAttempt(attempt(server.url, { secrets: [newest, previous] }));
+    const result = await sendAttempt(
+      attempt(server.url, { secrets: [newest, previous] }),
+    );
 
     expect(result).toEqual({ ok: true, statusCode: 204 });
     const [delivery] = server.received;
@@ -75,7 +86,9 @@ describe('sendAttempt', () => {
     const payload: unknown = JSON.parse(delivery!.body);
     expect(verify(newest, delivery!)).toEqual(payload);
     expect(verify(previous, delivery!)).toEqual(payload);
-    expect(() => verify(newWebhookSecret(), delivery!)).toThrow('No matching signature found');
+    expect(() => verify(newWebhookSecret(), delivery!)).toThrow(
+      'No matching signature found',
+    );
   });
 
   it('fails with the status of any other answer', async () => {
@@ -88,7 +101,9 @@ describe('sendAttempt', () => {
 
   it('does not follow a redirect', async () => {
     await using target = await receiver(200);
-    await using server = await receiver(302, { location: `${target.url}/elsewhere` });
+    await using server = await receiver(302, {
+      location: `${target.url}/elsewhere`,
+    });
 
     await expect(sendAttempt(attempt(server.url))).resolves.toEqual({
       ok: false,
@@ -101,7 +116,9 @@ describe('sendAttempt', () => {
 
   it('gives up on a receiver that does not answer in time', async () => {
     await using server = await serveHttp(() => undefined);
-    await expect(sendAttempt(attempt(server.url, { timeoutMs: 50 }))).resolves.toEqual({
+    await expect(
+      sendAttempt(attempt(server.url, { timeoutMs: 50 })),
+    ).resolves.toEqual({
       ok: false,
       statusCode: null,
       error: 'timed out after 0.05 s',
@@ -136,7 +153,9 @@ describe('sendAttempt', () => {
 
   it('fails, without a status, when nothing listens', async () => {
     const port = await freePort();
-    await expect(sendAttempt(attempt(`http://127.0.0.1:${port}/`))).resolves.toEqual({
+    await expect(
+      sendAttempt(attempt(`http://127.0.0.1:${port}/`)),
+    ).resolves.toEqual({
       ok: false,
       statusCode: null,
       error: expect.stringContaining('ECONNREFUSED') as string,
@@ -148,12 +167,16 @@ describe('sendAttempt', () => {
     const address = `https://127.0.0.1:${server.port}/`;
     const name = `https://localhost:${server.port}/`;
 
-    await expect(sendAttempt(attempt(address, { allowPrivate: false }))).resolves.toEqual({
+    await expect(
+      sendAttempt(attempt(address, { allowPrivate: false })),
+    ).resolves.toEqual({
       ok: false,
       statusCode: null,
       error: 'webhook URL address 127.0.0.1 (loopback) is not a public address',
     });
-    await expect(sendAttempt(attempt(name, { allowPrivate: false }))).resolves.toEqual({
+    await expect(
+      sendAttempt(attempt(name, { allowPrivate: false })),
+    ).resolves.toEqual({
       ok: false,
       statusCode: null,
       error: expect.stringMatching(
@@ -161,8 +184,16 @@ describe('sendAttempt', () => {
       ) as string,
     });
     await expect(
-      sendAttempt(attempt(server.url.replace('127.0.0.1', 'localhost'), { allowPrivate: false })),
-    ).resolves.toEqual({ ok: false, statusCode: null, error: 'webhook URL must use https' });
+      sendAttempt(
+        attempt(server.url.replace('127.0.0.1', 'localhost'), {
+          allowPrivate: false,
+        }),
+      ),
+    ).resolves.toEqual({
+      ok: false,
+      statusCode: null,
+      error: 'webhook URL must use https',
+    });
     expect(server.received).toHaveLength(0);
   });
 });

@@ -1,4 +1,8 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import { parseWebhookUrl, webhookLookup } from './url-policy.js';
@@ -38,7 +42,9 @@ const agents = {
 
 function signatures({ eventId, timestamp, body, secrets }: Attempt): string {
   const date = new Date(timestamp * 1000);
-  return secrets.map((secret) => new Webhook(secret).sign(eventId, date, body)).join(' ');
+  return secrets
+    .map((secret) => new Webhook(secret).sign(eventId, date, body))
+    .join(' ');
 }
 
 function resultOf(statusCode: number): AttemptResult {
@@ -51,13 +57,24 @@ function resultOf(statusCode: number): AttemptResult {
 
 /** POSTs one signed delivery and says how it went; never throws. */
 export function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
-  const { url, eventId, timestamp, body, allowPrivate, timeoutMs = 10_000 } = attempt;
+  const {
+    url,
+    eventId,
+    timestamp,
+    body,
+    allowPrivate,
+    timeoutMs = 10_000,
+  } = attempt;
   const policy = { allowPrivate };
   let target: URL;
   try {
     target = parseWebhookUrl(url, policy);
   } catch (error) {
-    return Promise.resolve({ ok: false, statusCode: null, error: (error as Error).message });
+    return Promise.resolve({
+      ok: false,
+      statusCode: null,
+      error: (error as Error).message,
+    });
   }
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const headers = {
@@ -80,7 +97,11 @@ export function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
       finish({ ok: false, statusCode, error: error.message });
     };
     const timer = setTimeout(() => {
-      finish({ ok: false, statusCode: null, error: `timed out after ${timeoutMs / 1000} s` });
+      finish({
+        ok: false,
+        statusCode: null,
+        error: `timed out after ${timeoutMs / 1000} s`,
+      });
     }, timeoutMs);
     const request = send(target, {
       method: 'POST',

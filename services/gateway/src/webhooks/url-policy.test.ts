@@ -1,13 +1,22 @@
 import { request } from 'node:http';
 import { serveHttp } from '@petstore/testkit';
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, parseWebhookUrl, webhookLookup } from './url-policy.js';
+import {
+  checkWebhookUrl,
+  parseWebhookUrl,
+  webhookLookup,
+} from './url-policy.js';
 
 const strict = { allowPrivate: false };
 const lenient = { allowPrivate: true };
 
 function refused(message: RegExp) {
-  return { name: 'AppError', code: 'invalid_webhook_url', status: 422, message };
+  return {
+    name: 'AppError',
+    code: 'invalid_webhook_url',
+    status: 422,
+    message,
+  };
 }
 
 const privateUrls = [
@@ -28,17 +37,22 @@ const privateUrls = [
 ];
 
 describe('checkWebhookUrl', () => {
-  it.each(privateUrls)('refuses %s, which is not a public address', async (url) => {
-    await expect(checkWebhookUrl(url, strict)).rejects.toMatchObject(
-      refused(/not a public address/),
-    );
-  });
+  it.each(privateUrls)(
+    'refuses %s, which is not a public address',
+    async (url) => {
+      await expect(checkWebhookUrl(url, strict)).rejects.toMatchObject(
+        refused(/not a public address/),
+      );
+    },
+  );
 
   it('names the host, the address and its range', async () => {
     await expect(checkWebhookUrl('https://localhost/', strict)).rejects.toThrow(
       /^webhook URL host localhost resolves to (127\.0\.0\.1|::1) \(loopback\), not a public address$/,
     );
-    await expect(checkWebhookUrl('https://169.254.169.254/', strict)).rejects.toThrow(
+    await expect(
+      checkWebhookUrl('https://169.254.169.254/', strict),
+    ).rejects.toThrow(
       'webhook URL address 169.254.169.254 (link local) is not a public address',
     );
   });
@@ -51,61 +65,80 @@ describe('checkWebhookUrl', () => {
     'https://0.0.0.0/',
     'https://224.0.0.1/',
   ];
-  const allowedWhenPrivate = privateUrls.filter((url) => !neverCalled.includes(url));
+  const allowedWhenPrivate = privateUrls.filter(
+    (url) => !neverCalled.includes(url),
+  );
 
-  it.each(allowedWhenPrivate)('accepts %s when private addresses are allowed', async (url) => {
-    await expect(checkWebhookUrl(url, lenient)).resolves.toEqual(new URL(url));
-  });
+  it.each(allowedWhenPrivate)(
+    'accepts %s when private addresses are allowed',
+    async (url) => {
+      await expect(checkWebhookUrl(url, lenient)).resolves.toEqual(
+        new URL(url),
+      );
+    },
+  );
 
-  it.each(neverCalled)('refuses %s even when private addresses are allowed', async (url) => {
-    await expect(checkWebhookUrl(url, lenient)).rejects.toMatchObject(
-      refused(/not a public address/),
-    );
-  });
+  it.each(neverCalled)(
+    'refuses %s even when private addresses are allowed',
+    async (url) => {
+      await expect(checkWebhookUrl(url, lenient)).rejects.toMatchObject(
+        refused(/not a public address/),
+      );
+    },
+  );
 
   it('accepts a public address without asking DNS', async () => {
-    await expect(checkWebhookUrl('https://93.184.216.34/hook?x=1', strict)).resolves.toEqual(
-      new URL('https://93.184.216.34/hook?x=1'),
-    );
-    await expect(checkWebhookUrl('https://[2606:4700::1111]/', strict)).resolves.toBeInstanceOf(
-      URL,
-    );
+    await expect(
+      checkWebhookUrl('https://93.184.216.34/hook?x=1', strict),
+    ).resolves.toEqual(new URL('https://93.184.216.34/hook?x=1'));
+    await expect(
+      checkWebhookUrl('https://[2606:4700::1111]/', strict),
+    ).resolves.toBeInstanceOf(URL);
   });
 
   it('requires https unless private addresses are allowed, then accepts http too', async () => {
-    await expect(checkWebhookUrl('http://93.184.216.34/', strict)).rejects.toMatchObject(
-      refused(/^webhook URL must use https$/),
-    );
-    await expect(checkWebhookUrl('http://127.0.0.1:8080/', lenient)).resolves.toBeInstanceOf(URL);
+    await expect(
+      checkWebhookUrl('http://93.184.216.34/', strict),
+    ).rejects.toMatchObject(refused(/^webhook URL must use https$/));
+    await expect(
+      checkWebhookUrl('http://127.0.0.1:8080/', lenient),
+    ).resolves.toBeInstanceOf(URL);
   });
 
   it('refuses other schemes', async () => {
-    await expect(checkWebhookUrl('ftp://93.184.216.34/', strict)).rejects.toMatchObject(
-      refused(/^webhook URL must use https$/),
-    );
-    await expect(checkWebhookUrl('ftp://127.0.0.1/', lenient)).rejects.toMatchObject(
-      refused(/^webhook URL must use https or http$/),
-    );
+    await expect(
+      checkWebhookUrl('ftp://93.184.216.34/', strict),
+    ).rejects.toMatchObject(refused(/^webhook URL must use https$/));
+    await expect(
+      checkWebhookUrl('ftp://127.0.0.1/', lenient),
+    ).rejects.toMatchObject(refused(/^webhook URL must use https or http$/));
   });
 
   it('refuses a username or password without repeating them', async () => {
-    const attempt = checkWebhookUrl('https://alice:s3cret@93.184.216.34/', lenient);
-    await expect(attempt).rejects.toMatchObject(refused(/must not contain a username or password/));
-    await expect(attempt).rejects.not.toThrow(/alice|s3cret/);
-    await expect(checkWebhookUrl('https://alice@93.184.216.34/', lenient)).rejects.toMatchObject(
-      refused(/username or password/),
+    const attempt = checkWebhookUrl(
+      'https://alice:s3cret@93.184.216.34/',
+      lenient,
     );
+    await expect(attempt).rejects.toMatchObject(
+      refused(/must not contain a username or password/),
+    );
+    await expect(attempt).rejects.not.toThrow(/alice|s3cret/);
+    await expect(
+      checkWebhookUrl('https://alice@93.184.216.34/', lenient),
+    ).rejects.toMatchObject(refused(/username or password/));
   });
 
   it('refuses what is not an absolute URL', async () => {
-    await expect(checkWebhookUrl('/relative/hook', lenient)).rejects.toMatchObject(
-      refused(/not an absolute URL/),
-    );
+    await expect(
+      checkWebhookUrl('/relative/hook', lenient),
+    ).rejects.toMatchObject(refused(/not an absolute URL/));
   });
 
   it('refuses a host that does not resolve, private addresses allowed or not', async () => {
     for (const policy of [strict, lenient]) {
-      await expect(checkWebhookUrl('https://no-such-host.invalid/', policy)).rejects.toMatchObject(
+      await expect(
+        checkWebhookUrl('https://no-such-host.invalid/', policy),
+      ).rejects.toMatchObject(
         refused(/host no-such-host\.invalid (could not be resolved|did not)/),
       );
     }
@@ -114,8 +147,12 @@ describe('checkWebhookUrl', () => {
 
 describe('parseWebhookUrl', () => {
   it('checks an address host without DNS, since connecting to one skips the lookup', () => {
-    expect(() => parseWebhookUrl('https://10.0.0.1/', strict)).toThrow(/not a public address/);
-    expect(parseWebhookUrl('https://example.invalid/', strict).hostname).toBe('example.invalid');
+    expect(() => parseWebhookUrl('https://10.0.0.1/', strict)).toThrow(
+      /not a public address/,
+    );
+    expect(parseWebhookUrl('https://example.invalid/', strict).hostname).toBe(
+      'example.invalid',
+    );
   });
 });
 

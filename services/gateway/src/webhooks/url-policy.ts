@@ -14,7 +14,12 @@ function invalid(message: string): AppError {
 }
 
 /** What `allowPrivate` opens; link-local (cloud metadata), multicast, reserved stay refused. */
-const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
+const PRIVATE_RANGES = new Set([
+  'loopback',
+  'private',
+  'uniqueLocal',
+  'carrierGradeNat',
+]);
 /** IPv6's global unicast: past it, what ipaddr.js calls unicast is reserved or deprecated. */
 const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
 
@@ -27,9 +32,14 @@ function rangeOf(address: string): string {
   return (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST) ? range : 'reserved';
 }
 
-function refusal(host: string, address: string, { allowPrivate }: WebhookUrlPolicy) {
+function refusal(
+  host: string,
+  address: string,
+  { allowPrivate }: WebhookUrlPolicy,
+) {
   const range = rangeOf(address);
-  if (range === 'unicast' || (allowPrivate && PRIVATE_RANGES.has(range))) return undefined;
+  if (range === 'unicast' || (allowPrivate && PRIVATE_RANGES.has(range)))
+    return undefined;
   const kind = `${address} (${range.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)})`;
   return invalid(
     host === address
@@ -44,7 +54,9 @@ export function parseWebhookUrl(url: string, policy: WebhookUrlPolicy): URL {
   const parsed = new URL(url);
   const schemes = policy.allowPrivate ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(parsed.protocol)) {
-    throw invalid(`webhook URL must use ${schemes.map((s) => s.slice(0, -1)).join(' or ')}`);
+    throw invalid(
+      `webhook URL must use ${schemes.map((s) => s.slice(0, -1)).join(' or ')}`,
+    );
   }
   if (parsed.username || parsed.password) {
     throw invalid('webhook URL must not contain a username or password');
@@ -73,13 +85,18 @@ export function webhookLookup(policy: WebhookUrlPolicy): LookupFunction {
       finished = true;
       clearTimeout(timer);
       const refused =
-        error ?? addresses.map(({ address }) => refusal(hostname, address, policy)).find(Boolean);
+        error ??
+        addresses
+          .map(({ address }) => refusal(hostname, address, policy))
+          .find(Boolean);
       if (refused) callback(refused, '');
       else if (options.all) callback(null, addresses);
       else callback(null, addresses[0]!.address, addresses[0]!.family);
     };
     const timer = setTimeout(() => {
-      finish(invalid(`webhook URL host ${hostname} did not resolve within 2 s`));
+      finish(
+        invalid(`webhook URL host ${hostname} did not resolve within 2 s`),
+      );
     }, LOOKUP_TIMEOUT_MS);
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       finish(
@@ -93,7 +110,10 @@ export function webhookLookup(policy: WebhookUrlPolicy): LookupFunction {
 }
 
 /** 422 `invalid_webhook_url` saying why a webhook may not be sent to `url`. */
-export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Promise<URL> {
+export async function checkWebhookUrl(
+  url: string,
+  policy: WebhookUrlPolicy,
+): Promise<URL> {
   const parsed = parseWebhookUrl(url, policy);
   const host = hostOf(parsed);
   if (isIP(host)) return parsed;

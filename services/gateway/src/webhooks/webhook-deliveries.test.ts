@@ -42,7 +42,9 @@ function deliveries(gateway: TestGateway) {
 }
 
 describe('a webhook’s deliveries', () => {
-  it('are listed newest first, a page at a time, with what became of each', async ({ gateway }) => {
+  it('are listed newest first, a page at a time, with what became of each', async ({
+    gateway,
+  }) => {
     const { apiKey } = await signUp(gateway.url);
     const webhook = await createWebhook(gateway.url, apiKey);
     const other = await createWebhook(gateway.url, apiKey);
@@ -69,9 +71,14 @@ describe('a webhook’s deliveries', () => {
     ]);
 
     const path = `/v1/webhooks/${webhook.id}/deliveries`;
-    const first = await callHttp<WebhookDelivery[]>(gateway.url, 'GET', `${path}?limit=3`, {
-      apiKey,
-    });
+    const first = await callHttp<WebhookDelivery[]>(
+      gateway.url,
+      'GET',
+      `${path}?limit=3`,
+      {
+        apiKey,
+      },
+    );
     expect(first.status).toBe(200);
     expect(first.body).toEqual([
       {
@@ -84,13 +91,28 @@ describe('a webhook’s deliveries', () => {
         nextAttemptAt: inADay.toISOString(),
         createdAt: at(1).toISOString(),
       },
-      expect.objectContaining({ id: 'whd_sameTimeA', status: 'delivered', nextAttemptAt: null }),
-      expect.objectContaining({ id: 'whd_failed', status: 'failed', lastStatusCode: 503 }),
+      expect.objectContaining({
+        id: 'whd_sameTimeA',
+        status: 'delivered',
+        nextAttemptAt: null,
+      }),
+      expect.objectContaining({
+        id: 'whd_failed',
+        status: 'failed',
+        lastStatusCode: 503,
+      }),
     ]);
-    const link = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '');
+    const link = /^<([^>]+)>; rel="next"$/.exec(
+      first.headers.get('link') ?? '',
+    );
     expect(link?.[1]).toMatch(new RegExp(`^${path}\\?limit=3&cursor=`));
 
-    const second = await callHttp<WebhookDelivery[]>(gateway.url, 'GET', link![1]!, { apiKey });
+    const second = await callHttp<WebhookDelivery[]>(
+      gateway.url,
+      'GET',
+      link![1]!,
+      { apiKey },
+    );
     expect(second.body.map(({ id }) => id)).toEqual(['whd_oldest']);
     expect(second.headers.get('link')).toBeNull();
   });
@@ -98,16 +120,23 @@ describe('a webhook’s deliveries', () => {
   it('are empty for a webhook that has had none', async ({ gateway }) => {
     const { apiKey } = await signUp(gateway.url);
     const webhook = await createWebhook(gateway.url, apiKey);
-    const answer = await callHttp(gateway.url, 'GET', `/v1/webhooks/${webhook.id}/deliveries`, {
-      apiKey,
-    });
+    const answer = await callHttp(
+      gateway.url,
+      'GET',
+      `/v1/webhooks/${webhook.id}/deliveries`,
+      {
+        apiKey,
+      },
+    );
     expect(answer).toMatchObject({ status: 200, body: [] });
     expect(answer.headers.get('link')).toBeNull();
   });
 });
 
 describe('retrying a delivery', () => {
-  it('makes a failed delivery pending again, due now, with 202', async ({ gateway }) => {
+  it('makes a failed delivery pending again, due now, with 202', async ({
+    gateway,
+  }) => {
     const { apiKey } = await signUp(gateway.url);
     const webhook = await createWebhook(gateway.url, apiKey);
     const createdAt = new Date(Date.now() - 30 * HOUR_MS);
@@ -122,7 +151,9 @@ describe('retrying a delivery', () => {
 
     const before = Date.now();
     const path = `/v1/webhooks/${webhook.id}/deliveries/whd_gaveUp/retry`;
-    const answer = await callHttp<WebhookDelivery>(gateway.url, 'POST', path, { apiKey });
+    const answer = await callHttp<WebhookDelivery>(gateway.url, 'POST', path, {
+      apiKey,
+    });
     const afterwards = Date.now();
 
     expect(answer).toMatchObject({
@@ -153,39 +184,61 @@ describe('retrying a delivery', () => {
     const webhook = await createWebhook(gateway.url, apiKey);
     const other = await createWebhook(gateway.url, apiKey);
     await deliveries(gateway).insertOne(
-      delivery(other.id, 'whd_ofTheOther', new Date(), { status: 'failed', attempts: 8 }),
+      delivery(other.id, 'whd_ofTheOther', new Date(), {
+        status: 'failed',
+        attempts: 8,
+      }),
     );
 
     for (const deliveryId of ['whd_ofTheOther', 'whd_missing']) {
       const path = `/v1/webhooks/${webhook.id}/deliveries/${deliveryId}/retry`;
-      expect(await callHttp(gateway.url, 'POST', path, { apiKey }), deliveryId).toMatchObject({
+      expect(
+        await callHttp(gateway.url, 'POST', path, { apiKey }),
+        deliveryId,
+      ).toMatchObject({
         status: 404,
-        body: { code: 'not_found', status: 404, message: 'no such delivery of this webhook' },
+        body: {
+          code: 'not_found',
+          status: 404,
+          message: 'no such delivery of this webhook',
+        },
       });
     }
-    expect(await deliveries(gateway).findOne({ _id: 'whd_ofTheOther' })).toMatchObject({
+    expect(
+      await deliveries(gateway).findOne({ _id: 'whd_ofTheOther' }),
+    ).toMatchObject({
       status: 'failed',
     });
     const path = `/v1/webhooks/${other.id}/deliveries/whd_ofTheOther/retry`;
-    expect(await callHttp(gateway.url, 'POST', path, { apiKey: ADMIN_API_KEY })).toMatchObject({
+    expect(
+      await callHttp(gateway.url, 'POST', path, { apiKey: ADMIN_API_KEY }),
+    ).toMatchObject({
       status: 202,
       body: { id: 'whd_ofTheOther', status: 'pending' },
     });
   });
 
-  it('answers 400 validation_failed to an id that is not a delivery id', async ({ gateway }) => {
+  it('answers 400 validation_failed to an id that is not a delivery id', async ({
+    gateway,
+  }) => {
     const { apiKey } = await signUp(gateway.url);
     const webhook = await createWebhook(gateway.url, apiKey);
     const path = `/v1/webhooks/${webhook.id}/deliveries/evt_notADelivery/retry`;
-    expect(await callHttp(gateway.url, 'POST', path, { apiKey })).toMatchObject({
-      status: 400,
-      body: { code: 'validation_failed', status: 400 },
-    });
+    expect(await callHttp(gateway.url, 'POST', path, { apiKey })).toMatchObject(
+      {
+        status: 400,
+        body: { code: 'validation_failed', status: 400 },
+      },
+    );
   });
 
-  it('wakes the delivery worker once the delivery is due', async ({ mongo }) => {
+  it('wakes the delivery worker once the delivery is due', async ({
+    mongo,
+  }) => {
     const onWebhookDeliveryDue = vi.fn();
-    await using served = await startTestGateway(mongo, { deps: { onWebhookDeliveryDue } });
+    await using served = await startTestGateway(mongo, {
+      deps: { onWebhookDeliveryDue },
+    });
     const webhook = await createWebhook(served.url, ADMIN_API_KEY);
     await served.db
       .collection<WebhookDeliveryDocument>('webhook_deliveries')
@@ -193,12 +246,16 @@ describe('retrying a delivery', () => {
     expect(onWebhookDeliveryDue).not.toHaveBeenCalled();
 
     const path = `/v1/webhooks/${webhook.id}/deliveries/whd_again/retry`;
-    expect(await callHttp(served.url, 'POST', path, { apiKey: ADMIN_API_KEY })).toMatchObject({
+    expect(
+      await callHttp(served.url, 'POST', path, { apiKey: ADMIN_API_KEY }),
+    ).toMatchObject({
       status: 202,
     });
     expect(onWebhookDeliveryDue).toHaveBeenCalledTimes(1);
     const missing = `/v1/webhooks/${webhook.id}/deliveries/whd_missing/retry`;
-    expect(await callHttp(served.url, 'POST', missing, { apiKey: ADMIN_API_KEY })).toMatchObject({
+    expect(
+      await callHttp(served.url, 'POST', missing, { apiKey: ADMIN_API_KEY }),
+    ).toMatchObject({
       status: 404,
     });
     expect(onWebhookDeliveryDue).toHaveBeenCalledTimes(1);

@@ -17,11 +17,15 @@ import {
 } from '../database/collections.js';
 import { MAX_WEBHOOKS, refuseOverLimit } from '../accounts/account-limits.js';
 
-export const webhookNotFound = () => new AppError('not_found', 'no such webhook');
+export const webhookNotFound = () =>
+  new AppError('not_found', 'no such webhook');
 
 /** What an update sets; `updatedAt` is set with it. */
 export type WebhookChanges = Partial<
-  Pick<WebhookDocument, 'url' | 'events' | 'description' | 'enabled' | 'failingSince'>
+  Pick<
+    WebhookDocument,
+    'url' | 'events' | 'description' | 'enabled' | 'failingSince'
+  >
 >;
 
 export class WebhookRepository {
@@ -43,7 +47,8 @@ export class WebhookRepository {
   /** In the transaction of `session`; 409 once the account has 16 webhooks. */
   async insert(document: WebhookDocument, session: Session): Promise<Webhook> {
     const { accountId } = document;
-    const count = () => this.#webhooks.countDocuments({ accountId }, { session });
+    const count = () =>
+      this.#webhooks.countDocuments({ accountId }, { session });
     await refuseOverLimit(this.#accounts, session, {
       accountId,
       max: MAX_WEBHOOKS,
@@ -56,17 +61,28 @@ export class WebhookRepository {
 
   /** Oldest first; an admin's list has every account's. */
   async list(caller: Caller, page: TimePage): Promise<Webhook[]> {
-    const owned = caller.role === 'admin' ? {} : { accountId: caller.accountId };
-    return (await findPage(this.#webhooks, owned, page, 'ascending')).map(toWebhook);
+    const owned =
+      caller.role === 'admin' ? {} : { accountId: caller.accountId };
+    return (await findPage(this.#webhooks, owned, page, 'ascending')).map(
+      toWebhook,
+    );
   }
 
-  async get(caller: Caller, webhookId: string, session?: Session): Promise<Webhook | undefined> {
+  async get(
+    caller: Caller,
+    webhookId: string,
+    session?: Session,
+  ): Promise<Webhook | undefined> {
     const document = await this.find(caller, webhookId, session);
     return document ? toWebhook(document) : undefined;
   }
 
   async find(caller: Caller, webhookId: string, session?: Session) {
-    return (await this.#webhooks.findOne(visibleTo(caller, webhookId), { session })) ?? undefined;
+    return (
+      (await this.#webhooks.findOne(visibleTo(caller, webhookId), {
+        session,
+      })) ?? undefined
+    );
   }
 
   async update(caller: Caller, webhookId: string, changes: WebhookChanges) {
@@ -82,7 +98,9 @@ export class WebhookRepository {
   delete(caller: Caller, webhookId: string): Promise<boolean> {
     return inTransaction(this.#client, async (session) => {
       const filter = visibleTo(caller, webhookId);
-      const { deletedCount } = await this.#webhooks.deleteOne(filter, { session });
+      const { deletedCount } = await this.#webhooks.deleteOne(filter, {
+        session,
+      });
       if (deletedCount === 0) return false;
       await this.#deliveries.deleteMany({ webhookId }, { session });
       return true;
@@ -104,5 +122,12 @@ export class WebhookRepository {
 
 function toWebhook(document: WebhookDocument): Webhook {
   const { _id: id, url, events, description, enabled, createdAt } = document;
-  return { id, url, events, description, enabled, createdAt: createdAt.toISOString() };
+  return {
+    id,
+    url,
+    events,
+    description,
+    enabled,
+    createdAt: createdAt.toISOString(),
+  };
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { newWebhookSecret, sealSecret, unsealSecret, webhookSecretsKey } from './webhook-secret.js';
+import {
+  newWebhookSecret,
+  sealSecret,
+  unsealSecret,
+  webhookSecretsKey,
+} from './webhook-secret.js';
 
 const internalToken = 'x'.repeat(32);
 const key = webhookSecretsKey(internalToken);
@@ -17,7 +22,9 @@ describe('newWebhookSecret', () => {
   it('is whsec_ and the base64 of 32 random bytes', () => {
     const secret = newWebhookSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(
+      32,
+    );
     expect(newWebhookSecret()).not.toBe(secret);
   });
 });
@@ -25,7 +32,9 @@ describe('newWebhookSecret', () => {
 describe('webhookSecretsKey', () => {
   it('is WEBHOOK_SECRETS_KEY when set', () => {
     const configured = Buffer.alloc(32, 7);
-    expect(webhookSecretsKey(internalToken, configured.toString('base64'))).toEqual(configured);
+    expect(
+      webhookSecretsKey(internalToken, configured.toString('base64')),
+    ).toEqual(configured);
   });
 
   it('is derived from the internal token otherwise: 32 bytes, the same for every gateway', () => {
@@ -55,22 +64,34 @@ describe('sealSecret / unsealSecret', () => {
   });
 
   it('refuses a truncated tag', () => {
-    const [version, iv, tag, text] = sealSecret(newWebhookSecret(), key).split('.');
-    const shortTag = Buffer.from(tag!, 'base64url').subarray(0, 4).toString('base64url');
-    expect(() => unsealSecret([version, iv, shortTag, text].join('.'), key)).toThrow(
-      /does not open/,
+    const [version, iv, tag, text] = sealSecret(newWebhookSecret(), key).split(
+      '.',
     );
+    const shortTag = Buffer.from(tag!, 'base64url')
+      .subarray(0, 4)
+      .toString('base64url');
+    expect(() =>
+      unsealSecret([version, iv, shortTag, text].join('.'), key),
+    ).toThrow(/does not open/);
   });
 
   it('does not open under a different key', () => {
     const sealed = sealSecret(newWebhookSecret(), key);
     const other = webhookSecretsKey('z'.repeat(32));
-    expect(() => unsealSecret(sealed, other)).toThrow(/does not open with this key/);
+    expect(() => unsealSecret(sealed, other)).toThrow(
+      /does not open with this key/,
+    );
   });
 
   it('refuses what is not a sealed secret', () => {
-    expect(() => unsealSecret('whsec_plain', key)).toThrow('sealed webhook secret is malformed');
-    expect(() => unsealSecret('v2.a.b.c', key)).toThrow('sealed webhook secret is malformed');
-    expect(() => unsealSecret('v1.a.b.c.d', key)).toThrow('sealed webhook secret is malformed');
+    expect(() => unsealSecret('whsec_plain', key)).toThrow(
+      'sealed webhook secret is malformed',
+    );
+    expect(() => unsealSecret('v2.a.b.c', key)).toThrow(
+      'sealed webhook secret is malformed',
+    );
+    expect(() => unsealSecret('v1.a.b.c.d', key)).toThrow(
+      'sealed webhook secret is malformed',
+    );
   });
 });

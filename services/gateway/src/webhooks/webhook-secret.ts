@@ -1,4 +1,9 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  hkdfSync,
+  randomBytes,
+} from 'node:crypto';
 
 const VERSION = 'v1';
 const ALGORITHM = 'aes-256-gcm';
@@ -11,17 +16,29 @@ export function newWebhookSecret(): string {
 }
 
 /** Seals secrets at rest; derived from the internal token, every gateway can unseal them. */
-export function webhookSecretsKey(internalToken: string, configured?: string): Buffer {
+export function webhookSecretsKey(
+  internalToken: string,
+  configured?: string,
+): Buffer {
   if (configured !== undefined) return Buffer.from(configured, 'base64');
-  return Buffer.from(hkdfSync('sha256', internalToken, '', 'petstore webhook secrets', 32));
+  return Buffer.from(
+    hkdfSync('sha256', internalToken, '', 'petstore webhook secrets', 32),
+  );
 }
 
 /** `v1.<iv>.<tag>.<ciphertext>`, base64url. */
 export function sealSecret(secret: string, key: Buffer): string {
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
-  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  const parts = [iv, cipher.getAuthTag(), ciphertext].map((part) => part.toString('base64url'));
+  const cipher = createCipheriv(ALGORITHM, key, iv, {
+    authTagLength: TAG_BYTES,
+  });
+  const ciphertext = Buffer.concat([
+    cipher.update(secret, 'utf8'),
+    cipher.final(),
+  ]);
+  const parts = [iv, cipher.getAuthTag(), ciphertext].map((part) =>
+    part.toString('base64url'),
+  );
   return [VERSION, ...parts].join('.');
 }
 
@@ -30,18 +47,24 @@ export function unsealSecret(sealed: string, key: Buffer): string {
   if (version !== VERSION || parts.length !== 3) {
     throw new Error('sealed webhook secret is malformed');
   }
-  const [iv, tag, ciphertext] = parts.map((part) => Buffer.from(part, 'base64url')) as [
-    Buffer,
-    Buffer,
-    Buffer,
-  ];
+  const [iv, tag, ciphertext] = parts.map((part) =>
+    Buffer.from(part, 'base64url'),
+  ) as [Buffer, Buffer, Buffer];
   try {
-    const decipher = createDecipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
-  } catch (error) {
-    throw new Error('sealed webhook secret does not open with this key, or was altered', {
-      cause: error,
+    const decipher = createDecipheriv(ALGORITHM, key, iv, {
+      authTagLength: TAG_BYTES,
     });
+    decipher.setAuthTag(tag);
+    return Buffer.concat([
+      decipher.update(ciphertext),
+      decipher.final(),
+    ]).toString('utf8');
+  } catch (error) {
+    throw new Error(
+      'sealed webhook secret does not open with this key, or was altered',
+      {
+        cause: error,
+      },
+    );
   }
 }

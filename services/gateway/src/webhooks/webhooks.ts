@@ -8,13 +8,21 @@ import {
   type WebhookDelivery,
   type WebhookPatch,
 } from '@petstore/contract';
-import { AppError, timeOrderedId, type Caller, type Session } from '@petstore/service-kit';
+import {
+  AppError,
+  timeOrderedId,
+  type Caller,
+  type Session,
+} from '@petstore/service-kit';
 import type { SealedSecret } from '../database/collections.js';
 import { newWebhookId } from '../database/ids.js';
 import { checkWebhookUrl } from './url-policy.js';
 import type { DeliveryRepository } from './delivery-repository.js';
 import { newDelivery } from './event-recorder.js';
-import { webhookNotFound, type WebhookRepository } from './webhook-repository.js';
+import {
+  webhookNotFound,
+  type WebhookRepository,
+} from './webhook-repository.js';
 import { newWebhookSecret, sealSecret } from './webhook-secret.js';
 
 export interface WebhooksDeps {
@@ -33,7 +41,8 @@ const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
  * (its addresses are looked up), and secrets, shown once and stored sealed.
  */
 export function createWebhooks({ webhooks, deliveries, policy }: WebhooksDeps) {
-  const checkUrl = (url: string) => checkWebhookUrl(url, { allowPrivate: policy.allowPrivateUrls });
+  const checkUrl = (url: string) =>
+    checkWebhookUrl(url, { allowPrivate: policy.allowPrivateUrls });
   const seal = (secret: string, now: Date): SealedSecret => ({
     sealed: sealSecret(secret, policy.secretsKey),
     createdAt: now,
@@ -82,11 +91,17 @@ export function createWebhooks({ webhooks, deliveries, policy }: WebhooksDeps) {
     ): Promise<Webhook | undefined> {
       const current = await webhooks.find(caller, webhookId);
       if (!current) return undefined;
-      const allowed = patch.events && { events: allowedEvents(current.role, patch.events) };
+      const allowed = patch.events && {
+        events: allowedEvents(current.role, patch.events),
+      };
       if (patch.url !== undefined) await checkUrl(patch.url);
       // Turned back on, it forgets how long it had been failing.
       const restarted = patch.enabled && { failingSince: null };
-      return webhooks.update(caller, webhookId, { ...patch, ...allowed, ...restarted });
+      return webhooks.update(caller, webhookId, {
+        ...patch,
+        ...allowed,
+        ...restarted,
+      });
     },
 
     /**
@@ -103,32 +118,57 @@ export function createWebhooks({ webhooks, deliveries, policy }: WebhooksDeps) {
       if (!current) return undefined;
       const now = new Date();
       const replacedUntil = new Date(now.getTime() + PREVIOUS_SECRET_MS);
-      const stillSigning = current.secrets.flatMap((previous): SealedSecret[] => {
-        const expiresAt = previous.expiresAt ?? replacedUntil;
-        return expiresAt > now ? [{ ...previous, expiresAt }] : [];
-      });
+      const stillSigning = current.secrets.flatMap(
+        (previous): SealedSecret[] => {
+          const expiresAt = previous.expiresAt ?? replacedUntil;
+          return expiresAt > now ? [{ ...previous, expiresAt }] : [];
+        },
+      );
       const secrets = [seal(secret, now), ...stillSigning];
-      await webhooks.replaceSecrets(current._id, { secrets, updatedAt: now }, session);
+      await webhooks.replaceSecrets(
+        current._id,
+        { secrets, updatedAt: now },
+        session,
+      );
       return secret;
     },
 
     /** A `webhook.test` event to this webhook alone, due now; its `data` is the webhook. */
-    async sendTest(caller: Caller, webhookId: string, session: Session): Promise<WebhookDelivery> {
+    async sendTest(
+      caller: Caller,
+      webhookId: string,
+      session: Session,
+    ): Promise<WebhookDelivery> {
       const webhook = await webhooks.get(caller, webhookId, session);
       if (!webhook) throw webhookNotFound();
       if (!webhook.enabled) {
-        throw new AppError('conflict', 'the webhook is turned off: turn it on to test it');
+        throw new AppError(
+          'conflict',
+          'the webhook is turned off: turn it on to test it',
+        );
       }
       const timestamp = new Date().toISOString();
-      const event = { id: timeOrderedId('evt'), type: 'webhook.test' as const, timestamp };
-      return deliveries.insert(newDelivery(webhook.id, { ...event, data: webhook }), session);
+      const event = {
+        id: timeOrderedId('evt'),
+        type: 'webhook.test' as const,
+        timestamp,
+      };
+      return deliveries.insert(
+        newDelivery(webhook.id, { ...event, data: webhook }),
+        session,
+      );
     },
   };
 }
 
-function allowedEvents(role: Role, events: WebhookEventType[]): WebhookEventType[] {
+function allowedEvents(
+  role: Role,
+  events: WebhookEventType[],
+): WebhookEventType[] {
   const unique = [...new Set(events)];
-  const refused = unique.filter((type) => role !== 'admin' && !customerEventTypes.includes(type));
+  const refused = unique.filter(
+    (type) => role !== 'admin' && !customerEventTypes.includes(type),
+  );
   if (refused.length > 0) {
     throw new AppError(
       'forbidden',

@@ -19,9 +19,16 @@ import { petsDeps, startPets } from '../start.js';
 export type Answer = HttpAnswer;
 
 /** The config a test service runs with, on a database of its own. */
-export function testConfig(mongo: MongoServer, env: Record<string, string> = {}): PetsConfig {
+export function testConfig(
+  mongo: MongoServer,
+  env: Record<string, string> = {},
+): PetsConfig {
   return loadPetsConfig(
-    serviceTestEnv(mongo, { database: 'pets', internalToken: testInternalToken }, env),
+    serviceTestEnv(
+      mongo,
+      { database: 'pets', internalToken: testInternalToken },
+      env,
+    ),
   );
 }
 

@@ -5,19 +5,29 @@ import { it, pagesOf, type Stack } from '../test-support/stack.js';
 
 const { admin, jane } = accounts;
 
-function setStock(stack: Stack, petId: number, quantity: unknown, as: Caller = admin) {
-  return stack.store.call('PUT', `/v1/store/inventory/${petId}`, { as, body: { quantity } });
+function setStock(
+  stack: Stack,
+  petId: number,
+  quantity: unknown,
+  as: Caller = admin,
+) {
+  return stack.store.call('PUT', `/v1/store/inventory/${petId}`, {
+    as,
+    body: { quantity },
+  });
 }
 
 describe('PUT /v1/store/inventory/{petId}', () => {
-  it('creates the stock of an existing pet: 200 with its derived status', async ({ stack }) => {
+  it('creates the stock of an existing pet: 200 with its derived status', async ({
+    stack,
+  }) => {
     const petId = await stack.pets.createPet();
     const answer = await setStock(stack, petId, 12);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ petId, quantity: 12, status: 'available' });
-    expect((await stack.store.call('GET', `/v1/store/inventory/${petId}`)).body).toEqual(
-      answer.body,
-    );
+    expect(
+      (await stack.store.call('GET', `/v1/store/inventory/${petId}`)).body,
+    ).toEqual(answer.body);
   });
 
   it('replaces the stock count', async ({ stack }) => {
@@ -26,13 +36,17 @@ describe('PUT /v1/store/inventory/{petId}', () => {
     expect(answer.body).toEqual({ petId, quantity: 3, status: 'available' });
   });
 
-  it('makes a pet sold at 0 with no open order, pending at 0 with one', async ({ stack }) => {
+  it('makes a pet sold at 0 with no open order, pending at 0 with one', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(2);
     expect((await setStock(stack, petId, 0)).body.status).toBe('sold');
 
     await setStock(stack, petId, 1);
     await stack.placeOrder(jane, { petId, quantity: 1 });
-    expect((await stack.store.call('GET', `/v1/store/inventory/${petId}`)).body).toEqual({
+    expect(
+      (await stack.store.call('GET', `/v1/store/inventory/${petId}`)).body,
+    ).toEqual({
       petId,
       quantity: 0,
       status: 'pending',
@@ -46,14 +60,22 @@ describe('PUT /v1/store/inventory/{petId}', () => {
     const answer = await setStock(stack, 999_998, 5);
     expect(answer.status).toBe(422);
     expect(answer.body).toMatchObject({ code: 'unknown_pet', status: 422 });
-    expect((await stack.store.call('GET', '/v1/store/inventory/999998')).status).toBe(404);
+    expect(
+      (await stack.store.call('GET', '/v1/store/inventory/999998')).status,
+    ).toBe(404);
   });
 
-  it('returns 422 unknown_pet for the largest int64, a pet id never issued', async ({ stack }) => {
-    const answer = await stack.store.call('PUT', '/v1/store/inventory/9223372036854775807', {
-      as: admin,
-      body: { quantity: 5 },
-    });
+  it('returns 422 unknown_pet for the largest int64, a pet id never issued', async ({
+    stack,
+  }) => {
+    const answer = await stack.store.call(
+      'PUT',
+      '/v1/store/inventory/9223372036854775807',
+      {
+        as: admin,
+        body: { quantity: 5 },
+      },
+    );
     expect(answer.status).toBe(422);
     expect(answer.body).toMatchObject({ code: 'unknown_pet', status: 422 });
   });
@@ -77,18 +99,26 @@ describe('PUT /v1/store/inventory/{petId}', () => {
     }
   });
 
-  it('returns 401 without the internal token, and without an account', async ({ stack }) => {
+  it('returns 401 without the internal token, and without an account', async ({
+    stack,
+  }) => {
     const petId = await stack.pets.createPet();
     for (const as of ['nobody', 'service'] as const) {
-      const answer = await stack.store.call('PUT', `/v1/store/inventory/${petId}`, {
-        as,
-        body: { quantity: 1 },
-      });
+      const answer = await stack.store.call(
+        'PUT',
+        `/v1/store/inventory/${petId}`,
+        {
+          as,
+          body: { quantity: 1 },
+        },
+      );
       expect(answer.status, as).toBe(401);
     }
   });
 
-  it('returns 503 while the pets service is down, for a stocked pet too', async ({ stack }) => {
+  it('returns 503 while the pets service is down, for a stocked pet too', async ({
+    stack,
+  }) => {
     const stocked = await stack.petWithStock(1);
     const unstocked = await stack.pets.createPet();
     await stack.whilePetsDown(async () => {
@@ -105,14 +135,22 @@ describe('PUT /v1/store/inventory/{petId}', () => {
 describe('GET /v1/store/inventory/{petId}', () => {
   it('returns 404 not_found for a pet without stock yet', async ({ stack }) => {
     const petId = await stack.pets.createPet();
-    const answer = await stack.store.call('GET', `/v1/store/inventory/${petId}`, { as: jane });
+    const answer = await stack.store.call(
+      'GET',
+      `/v1/store/inventory/${petId}`,
+      { as: jane },
+    );
     expect(answer.status).toBe(404);
     expect(answer.body).toMatchObject({ code: 'not_found', status: 404 });
   });
 
   it('answers a customer', async ({ stack }) => {
     const petId = await stack.petWithStock(4);
-    const answer = await stack.store.call('GET', `/v1/store/inventory/${petId}`, { as: jane });
+    const answer = await stack.store.call(
+      'GET',
+      `/v1/store/inventory/${petId}`,
+      { as: jane },
+    );
     expect(answer.body).toEqual({ petId, quantity: 4, status: 'available' });
   });
 
@@ -140,7 +178,10 @@ describe('GET /v1/store/inventory', () => {
     return made;
   }
 
-  async function walk(stack: Stack, path: string): Promise<{ ids: number[]; pages: number }> {
+  async function walk(
+    stack: Stack,
+    path: string,
+  ): Promise<{ ids: number[]; pages: number }> {
     const pages = await pagesOf(stack.store, path, jane);
     return {
       ids: pages.flatMap((page) => page.body.map((item) => item.petId)),
@@ -152,18 +193,31 @@ describe('GET /v1/store/inventory', () => {
     stack,
   }) => {
     const made = await stockOfEveryStatus(stack);
-    const all = [...made.available, ...made.pending, ...made.sold].sort((a, b) => a - b);
+    const all = [...made.available, ...made.pending, ...made.sold].sort(
+      (a, b) => a - b,
+    );
     const first = all[0]!;
-    const listed = await stack.store.call('GET', '/v1/store/inventory?limit=100', { as: jane });
-    const ours = listed.body.filter((item: { petId: number }) => item.petId >= first);
+    const listed = await stack.store.call(
+      'GET',
+      '/v1/store/inventory?limit=100',
+      { as: jane },
+    );
+    const ours = listed.body.filter(
+      (item: { petId: number }) => item.petId >= first,
+    );
     expect(ours.map((item: { petId: number }) => item.petId)).toEqual(all);
     for (const item of ours) {
-      const expected = Object.entries(made).find(([, ids]) => ids.includes(item.petId))![0];
+      const expected = Object.entries(made).find(([, ids]) =>
+        ids.includes(item.petId),
+      )![0];
       expect(item.status).toBe(expected);
     }
 
     for (const status of ['available', 'pending', 'sold'] as const) {
-      const page = await stack.store.call('GET', `/v1/store/inventory?status=${status}&limit=100`);
+      const page = await stack.store.call(
+        'GET',
+        `/v1/store/inventory?status=${status}&limit=100`,
+      );
       const ids = page.body.map((item: { petId: number }) => item.petId);
       expect(ids.filter((id: number) => id >= first)).toEqual(made[status]);
       expect(page.body.every((item) => item.status === status)).toBe(true);
@@ -174,13 +228,20 @@ describe('GET /v1/store/inventory', () => {
       '/v1/store/inventory?status=pending&status=sold&limit=100',
     );
     expect(
-      two.body.map((item: { petId: number }) => item.petId).filter((id: number) => id >= first),
+      two.body
+        .map((item: { petId: number }) => item.petId)
+        .filter((id: number) => id >= first),
     ).toEqual([...made.pending, ...made.sold].sort((a, b) => a - b));
   });
 
-  it('pages with Link rel="next", a status filter included', async ({ stack }) => {
+  it('pages with Link rel="next", a status filter included', async ({
+    stack,
+  }) => {
     const made = await stockOfEveryStatus(stack);
-    const pending = await walk(stack, '/v1/store/inventory?status=pending&limit=2');
+    const pending = await walk(
+      stack,
+      '/v1/store/inventory?status=pending&limit=2',
+    );
     expect(pending.ids.slice(-3)).toEqual(made.pending);
     expect(pending.pages).toBe(Math.ceil(pending.ids.length / 2));
 
@@ -190,7 +251,10 @@ describe('GET /v1/store/inventory', () => {
   });
 
   it('returns 400 for an unknown status', async ({ stack }) => {
-    const answer = await stack.store.call('GET', '/v1/store/inventory?status=lost');
+    const answer = await stack.store.call(
+      'GET',
+      '/v1/store/inventory?status=lost',
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('validation_failed');
   });

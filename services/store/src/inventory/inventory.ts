@@ -1,5 +1,14 @@
-import { storedId, type InventoryItem, type PetStatus } from '@petstore/contract';
-import { AppError, requireAdmin, type Outbox, type Transaction } from '@petstore/service-kit';
+import {
+  storedId,
+  type InventoryItem,
+  type PetStatus,
+} from '@petstore/contract';
+import {
+  AppError,
+  requireAdmin,
+  type Outbox,
+  type Transaction,
+} from '@petstore/service-kit';
 import { stockMessages } from '../events.js';
 import { derivedStatus, type Stock } from '../pet-status.js';
 import type { PetCheck } from '../pets-service/pet-check.js';
@@ -18,7 +27,11 @@ export type Inventory = ReturnType<typeof createInventory>;
 const SCAN_BATCH = 100;
 
 function toItem(stock: Stock): InventoryItem {
-  return { petId: stock.petId, quantity: stock.quantity, status: derivedStatus(stock) };
+  return {
+    petId: stock.petId,
+    quantity: stock.quantity,
+    status: derivedStatus(stock),
+  };
 }
 
 /** Whether stock entries of the wanted statuses have stock (`true`), have none, or either. */
@@ -28,17 +41,30 @@ function inStockFilter(wanted: Set<PetStatus>): boolean | undefined {
   return undefined;
 }
 
-export function createInventory({ inventory, outbox, petCheck, transaction }: InventoryDeps) {
+export function createInventory({
+  inventory,
+  outbox,
+  petCheck,
+  transaction,
+}: InventoryDeps) {
   return {
     // The status is derived, not stored: a status filter reads batches until the page is full.
-    async list(filter: { statuses?: PetStatus[]; after: number; limit: number }) {
+    async list(filter: {
+      statuses?: PetStatus[];
+      after: number;
+      limit: number;
+    }) {
       const { statuses = ['available', 'pending', 'sold'], limit } = filter;
       const wanted = new Set(statuses);
       const inStock = inStockFilter(wanted);
       const batchSize = wanted.size === 3 ? limit : Math.max(limit, SCAN_BATCH);
       const page: InventoryItem[] = [];
       for (let after = filter.after; ;) {
-        const stocks = await inventory.list({ after, limit: batchSize, inStock });
+        const stocks = await inventory.list({
+          after,
+          limit: batchSize,
+          inStock,
+        });
         for (const item of stocks.map(toItem)) {
           if (wanted.has(item.status)) page.push(item);
           if (page.length === limit) return page;
@@ -51,11 +77,16 @@ export function createInventory({ inventory, outbox, petCheck, transaction }: In
 
     async get(petId: bigint): Promise<InventoryItem> {
       const stock = await inventory.find(storedId(petId));
-      if (!stock) throw new AppError('not_found', `pet ${petId} has no stock yet`);
+      if (!stock)
+        throw new AppError('not_found', `pet ${petId} has no stock yet`);
       return toItem(stock);
     },
 
-    async set(id: bigint, quantity: number, { caller, requestId }: RequestScope) {
+    async set(
+      id: bigint,
+      quantity: number,
+      { caller, requestId }: RequestScope,
+    ) {
       requireAdmin(caller, 'set the stock');
       await petCheck(id, requestId);
       // The pet exists, so its id was issued and is exact as a number.

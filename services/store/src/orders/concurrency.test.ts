@@ -19,10 +19,14 @@ describe('concurrent requests', () => {
     const refused = answers.filter((answer) => answer.status === 409);
     expect(created).toHaveLength(10);
     expect(refused).toHaveLength(30);
-    expect(refused.every((answer) => answer.body.code === 'insufficient_stock')).toBe(true);
+    expect(
+      refused.every((answer) => answer.body.code === 'insufficient_stock'),
+    ).toBe(true);
     expect(new Set(created.map((answer) => answer.body.id)).size).toBe(10);
 
-    expect(await stack.storeDb.collection('orders').countDocuments({ petId })).toBe(10);
+    expect(
+      await stack.storeDb.collection('orders').countDocuments({ petId }),
+    ).toBe(10);
     const item = await stack.store.call('GET', `/v1/store/inventory/${petId}`);
     expect(item.body).toEqual({ petId, quantity: 0, status: 'pending' });
   });
@@ -50,16 +54,22 @@ describe('concurrent requests', () => {
     const placed = await stack.placeOrder(jane, { petId, quantity: 5 });
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
-        stack.store.call('DELETE', `/v1/store/orders/${placed.body.id}`, { as: jane }),
+        stack.store.call('DELETE', `/v1/store/orders/${placed.body.id}`, {
+          as: jane,
+        }),
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(204));
     expect(await stack.stockOf(petId)).toBe(5);
-    const entry = await stack.storeDb.collection('inventory').findOne({ _id: petId as never });
+    const entry = await stack.storeDb
+      .collection('inventory')
+      .findOne({ _id: petId as never });
     expect(entry?.openOrders).toBe(0);
   });
 
-  it('lets only one of a cancel and a completion racing on one order win', async ({ stack }) => {
+  it('lets only one of a cancel and a completion racing on one order win', async ({
+    stack,
+  }) => {
     const { petId, path } = await stack.openOrder(1, 1);
     const [cancel, complete] = await Promise.all([
       stack.store.call('DELETE', path, { as: jane }),

@@ -6,7 +6,8 @@ import { it, type Stack } from '../test-support/stack.js';
 
 describe('Idempotency-Key on POST /v1/store/orders', () => {
   const { jane, john } = accounts;
-  const keys = (stack: Stack) => stack.storeDb.collection<IdempotencyRecord>('idempotency_keys');
+  const keys = (stack: Stack) =>
+    stack.storeDb.collection<IdempotencyRecord>('idempotency_keys');
 
   function place(stack: Stack, key: string, body: unknown, as: Account = jane) {
     return stack.placeOrder(as, body, { 'idempotency-key': key });
@@ -18,7 +19,9 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     const petId = await stack.petWithStock(20);
     const key = randomUUID();
     const answers = await Promise.all(
-      Array.from({ length: 15 }, () => place(stack, key, { petId, quantity: 2 })),
+      Array.from({ length: 15 }, () =>
+        place(stack, key, { petId, quantity: 2 }),
+      ),
     );
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(15).fill(201));
@@ -28,11 +31,15 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     for (const answer of answers) {
       expect(answer.headers.get('location')).toBe(`/v2/store/orders/${id}`);
     }
-    expect(await stack.storeDb.collection('orders').countDocuments({ petId })).toBe(1);
+    expect(
+      await stack.storeDb.collection('orders').countDocuments({ petId }),
+    ).toBe(1);
     expect(await stack.stockOf(petId)).toBe(18);
   });
 
-  it('answers a retry with the first response and creates nothing', async ({ stack }) => {
+  it('answers a retry with the first response and creates nothing', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(5);
     const key = randomUUID();
     const body = { petId, quantity: 1, shipDate: '2026-12-01T10:00:00Z' };
@@ -44,18 +51,26 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.headers.get('location')).toBe(first.headers.get('location'));
     // The same instant written with an offset is the same request.
-    const sameInstant = await place(stack, key, { ...body, shipDate: '2026-12-01T11:00:00+01:00' });
+    const sameInstant = await place(stack, key, {
+      ...body,
+      shipDate: '2026-12-01T11:00:00+01:00',
+    });
     expect(sameInstant.body).toEqual(first.body);
     expect(await stack.stockOf(petId)).toBe(4);
   });
 
-  it('returns 422 idempotency_key_reused for the same key with another body', async ({ stack }) => {
+  it('returns 422 idempotency_key_reused for the same key with another body', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(5);
     const key = randomUUID();
     await place(stack, key, { petId, quantity: 1 });
     const reused = await place(stack, key, { petId, quantity: 2 });
     expect(reused.status).toBe(422);
-    expect(reused.body).toMatchObject({ code: 'idempotency_key_reused', status: 422 });
+    expect(reused.body).toMatchObject({
+      code: 'idempotency_key_reused',
+      status: 422,
+    });
     expect(await stack.stockOf(petId)).toBe(4);
   });
 
@@ -76,7 +91,9 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     const key = randomUUID();
     const before = Date.now();
     const placed = await place(stack, key, { petId, quantity: 1 });
-    const record = await keys(stack).findOne({ _id: `${jane.accountId}:${key}` });
+    const record = await keys(stack).findOne({
+      _id: `${jane.accountId}:${key}`,
+    });
     expect(record).toMatchObject({
       requestHash: requestHashOf({
         accountId: jane.accountId,
@@ -100,7 +117,9 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('insufficient_stock');
 
-    await stack.store.call('PUT', `/v1/store/inventory/${petId}`, { body: { quantity: 1 } });
+    await stack.store.call('PUT', `/v1/store/inventory/${petId}`, {
+      body: { quantity: 1 },
+    });
     const retried = await place(stack, key, { petId, quantity: 1 });
     expect(retried.status).toBe(409);
     expect(retried.body).toMatchObject({
@@ -118,12 +137,16 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     const petId = await stack.petWithStock(0);
     const key = randomUUID();
     const retry = await place(stack, key, { petId, quantity: 1 });
-    await stack.store.call('PUT', `/v1/store/inventory/${petId}`, { body: { quantity: 3 } });
+    await stack.store.call('PUT', `/v1/store/inventory/${petId}`, {
+      body: { quantity: 3 },
+    });
     const late = await place(stack, key, { petId, quantity: 1 });
 
     expect([retry.status, late.status]).toEqual([409, 409]);
     expect(late.body.message).toBe(retry.body.message);
-    expect(await stack.storeDb.collection('orders').countDocuments({ petId })).toBe(0);
+    expect(
+      await stack.storeDb.collection('orders').countDocuments({ petId }),
+    ).toBe(0);
     expect(await stack.stockOf(petId)).toBe(3);
   });
 
@@ -137,7 +160,9 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
-  it('answers the stored order while pets is down, and places nothing new', async ({ stack }) => {
+  it('answers the stored order while pets is down, and places nothing new', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(5);
     const key = randomUUID();
     const first = await place(stack, key, { petId, quantity: 1 });
@@ -156,7 +181,10 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     const key = randomUUID();
     const id = `${jane.accountId}:${key}`;
     const first = await place(stack, key, { petId, quantity: 1 });
-    await keys(stack).updateOne({ _id: id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    await keys(stack).updateOne(
+      { _id: id },
+      { $set: { expiresAt: new Date(Date.now() - 1000) } },
+    );
 
     const again = await place(stack, key, { petId, quantity: 1 });
     expect(again.status).toBe(201);
@@ -170,7 +198,9 @@ describe('Idempotency-Key on POST /v1/store/orders', () => {
     stack,
   }) => {
     const petId = await stack.petWithStock(1);
-    expect((await place(stack, 'k'.repeat(255), { petId, quantity: 1 })).status).toBe(201);
+    expect(
+      (await place(stack, 'k'.repeat(255), { petId, quantity: 1 })).status,
+    ).toBe(201);
     for (const key of ['k'.repeat(256), '']) {
       const answer = await place(stack, key, { petId, quantity: 1 });
       expect(answer.status, `${key.length} characters`).toBe(400);

@@ -21,7 +21,8 @@ function step(name: string, log: string[]) {
   };
 }
 
-const shared = (error: unknown) => error instanceof Error && error.message === 'unavailable';
+const shared = (error: unknown) =>
+  error instanceof Error && error.message === 'unavailable';
 
 describe('oneAtATime', () => {
   it('runs the work of one key one after another, in the order given', async () => {
@@ -68,9 +69,12 @@ describe('oneAtATime', () => {
       }),
     );
     await expect(first).rejects.toThrow('unavailable');
-    for (const result of waiting) await expect(result).rejects.toThrow('unavailable');
+    for (const result of waiting)
+      await expect(result).rejects.toThrow('unavailable');
     expect(ran).toEqual([]);
     // Work given afterwards runs.
-    await expect(queue('k', () => Promise.resolve('later'))).resolves.toBe('later');
+    await expect(queue('k', () => Promise.resolve('later'))).resolves.toBe(
+      'later',
+    );
   });
 });

@@ -20,10 +20,16 @@ describe('POST /v1/store/orders', () => {
       shipDate: expect.any(String) as unknown,
       complete: false,
     });
-    expect(answer.headers.get('location')).toBe(`/v2/store/orders/${answer.body.id}`);
+    expect(answer.headers.get('location')).toBe(
+      `/v2/store/orders/${answer.body.id}`,
+    );
     // Without a ship date, the order ships when it was placed.
-    expect(Date.parse(answer.body.shipDate)).toBeGreaterThanOrEqual(before - 1000);
-    expect(Date.parse(answer.body.shipDate)).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(Date.parse(answer.body.shipDate)).toBeGreaterThanOrEqual(
+      before - 1000,
+    );
+    expect(Date.parse(answer.body.shipDate)).toBeLessThanOrEqual(
+      Date.now() + 1000,
+    );
     expect(await stack.stockOf(petId)).toBe(3);
   });
 
@@ -39,10 +45,12 @@ describe('POST /v1/store/orders', () => {
     expect(answer.status).toBe(201);
     const location = answer.headers.get('location') ?? '';
     expect(location).toMatch(/^\/v2\/store\/orders\/\d+$/);
-    expect(await stack.store.call('GET', location, { as: jane })).toMatchObject({
-      status: 200,
-      body: answer.body,
-    });
+    expect(await stack.store.call('GET', location, { as: jane })).toMatchObject(
+      {
+        status: 200,
+        body: answer.body,
+      },
+    );
   });
 
   it('keeps the ship date it is given, in UTC', async ({ stack }) => {
@@ -63,7 +71,9 @@ describe('POST /v1/store/orders', () => {
     expect(second.body.id).toBe(first.body.id + 1);
   });
 
-  it('answers 400 naming unknown properties, and takes no stock', async ({ stack }) => {
+  it('answers 400 naming unknown properties, and takes no stock', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
     const answer = await stack.placeOrder(jane, {
       petId,
@@ -79,14 +89,19 @@ describe('POST /v1/store/orders', () => {
         { path: 'body.color', message: 'unknown parameter' },
       ],
     });
-    expect(await stack.storeDb.collection('orders').countDocuments({ petId })).toBe(0);
+    expect(
+      await stack.storeDb.collection('orders').countDocuments({ petId }),
+    ).toBe(0);
   });
 
   it('returns 409 insufficient_stock when stock is 0', async ({ stack }) => {
     const petId = await stack.petWithStock(0);
     const answer = await stack.placeOrder(jane, { petId, quantity: 1 });
     expect(answer.status).toBe(409);
-    expect(answer.body).toMatchObject({ code: 'insufficient_stock', status: 409 });
+    expect(answer.body).toMatchObject({
+      code: 'insufficient_stock',
+      status: 409,
+    });
   });
 
   it('returns 409 insufficient_stock when the order asks for more than the stock', async ({
@@ -108,7 +123,9 @@ describe('POST /v1/store/orders', () => {
     expect(answer.body.code).toBe('insufficient_stock');
   });
 
-  it('gives the stock back when the order cannot be stored', async ({ stack }) => {
+  it('gives the stock back when the order cannot be stored', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(3);
     // Ids grow within a store process: the order after this one gets the next id.
     const first = await stack.placeOrder(jane, { petId, quantity: 1 });
@@ -122,11 +139,18 @@ describe('POST /v1/store/orders', () => {
     expect(answer.body.code).toBe('internal_error');
     expect(await stack.stockOf(petId)).toBe(2);
     // The next order gets the next id and goes through.
-    expect((await stack.placeOrder(jane, { petId, quantity: 2 })).status).toBe(201);
+    expect((await stack.placeOrder(jane, { petId, quantity: 2 })).status).toBe(
+      201,
+    );
   });
 
-  it('returns 422 unknown_pet when the pets service does not know the pet', async ({ stack }) => {
-    const answer = await stack.placeOrder(jane, { petId: 999_999, quantity: 1 });
+  it('returns 422 unknown_pet when the pets service does not know the pet', async ({
+    stack,
+  }) => {
+    const answer = await stack.placeOrder(jane, {
+      petId: 999_999,
+      quantity: 1,
+    });
     expect(answer.status).toBe(422);
     expect(answer.body).toMatchObject({ code: 'unknown_pet', status: 422 });
   });
@@ -150,7 +174,9 @@ describe('POST /v1/store/orders', () => {
     expect(await stack.stockOf(petId)).toBe(1);
   });
 
-  it('returns 400 invalid_json for a body that is not JSON', async ({ stack }) => {
+  it('returns 400 invalid_json for a body that is not JSON', async ({
+    stack,
+  }) => {
     const answer = await stack.store.call('POST', '/v1/store/orders', {
       as: jane,
       body: '{"petId": 1,',
@@ -159,7 +185,9 @@ describe('POST /v1/store/orders', () => {
     expect(answer.body.code).toBe('invalid_json');
   });
 
-  it('returns 401 without the internal token, and without an account', async ({ stack }) => {
+  it('returns 401 without the internal token, and without an account', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
     for (const as of ['nobody', 'service'] as const) {
       const answer = await stack.store.call('POST', '/v1/store/orders', {
@@ -174,15 +202,22 @@ describe('POST /v1/store/orders', () => {
 });
 
 describe('placing an order while the pets service is down', () => {
-  it('answers 503 for every pet, a stocked one included, and takes no stock', async ({ stack }) => {
+  it('answers 503 for every pet, a stocked one included, and takes no stock', async ({
+    stack,
+  }) => {
     const stocked = await stack.petWithStock(3);
     const unstocked = await stack.pets.createPet();
     await stack.whilePetsDown(async () => {
       for (const petId of [stocked, unstocked]) {
         const refused = await stack.placeOrder(jane, { petId, quantity: 1 });
         expect(refused.status).toBe(503);
-        expect(refused.body).toMatchObject({ code: 'service_unavailable', status: 503 });
-        expect(JSON.stringify(refused.body)).not.toMatch(/ECONNREFUSED|fetch failed/);
+        expect(refused.body).toMatchObject({
+          code: 'service_unavailable',
+          status: 503,
+        });
+        expect(JSON.stringify(refused.body)).not.toMatch(
+          /ECONNREFUSED|fetch failed/,
+        );
       }
     });
     expect(await stack.stockOf(stocked)).toBe(3);
@@ -193,14 +228,20 @@ describe('GET /v1/store/orders/{orderId}', () => {
   it('answers the caller’s own order', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
     const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const answer = await stack.store.call('GET', `/v1/store/orders/${placed.body.id}`, {
-      as: jane,
-    });
+    const answer = await stack.store.call(
+      'GET',
+      `/v1/store/orders/${placed.body.id}`,
+      {
+        as: jane,
+      },
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(placed.body);
   });
 
-  it('returns 404 for another account’s order, and the admin sees it', async ({ stack }) => {
+  it('returns 404 for another account’s order, and the admin sees it', async ({
+    stack,
+  }) => {
     const { placed, path } = await stack.openOrder(1, 1);
 
     const asJohn = await stack.store.call('GET', path, { as: john });
@@ -215,11 +256,17 @@ describe('GET /v1/store/orders/{orderId}', () => {
   it('returns 404 for an id never issued and 400 for one that is not an int64', async ({
     stack,
   }) => {
-    expect((await stack.store.call('GET', '/v1/store/orders/987654321', { as: jane })).status).toBe(
-      404,
-    );
+    expect(
+      (
+        await stack.store.call('GET', '/v1/store/orders/987654321', {
+          as: jane,
+        })
+      ).status,
+    ).toBe(404);
     for (const id of ['-1', 'abc', '1.5', '99999999999999999999']) {
-      const answer = await stack.store.call('GET', `/v1/store/orders/${id}`, { as: jane });
+      const answer = await stack.store.call('GET', `/v1/store/orders/${id}`, {
+        as: jane,
+      });
       expect(answer.status, id).toBe(400);
       expect(answer.body.code).toBe('validation_failed');
     }
@@ -246,20 +293,32 @@ describe('DELETE /v1/store/orders/{orderId}', () => {
     expect(again.status).toBe(204);
     expect(await stack.stockOf(petId)).toBe(4);
 
-    const listed = await stack.store.call('GET', `/v1/store/orders?petId=${petId}`, { as: admin });
+    const listed = await stack.store.call(
+      'GET',
+      `/v1/store/orders?petId=${petId}`,
+      { as: admin },
+    );
     expect(listed.body).toEqual([]);
   });
 
-  it('returns 404 for another account’s order and leaves it open', async ({ stack }) => {
+  it('returns 404 for another account’s order and leaves it open', async ({
+    stack,
+  }) => {
     const { petId, path } = await stack.openOrder(1, 1);
-    expect((await stack.store.call('DELETE', path, { as: john })).status).toBe(404);
-    expect((await stack.store.call('GET', path, { as: jane })).status).toBe(200);
+    expect((await stack.store.call('DELETE', path, { as: john })).status).toBe(
+      404,
+    );
+    expect((await stack.store.call('GET', path, { as: jane })).status).toBe(
+      200,
+    );
     expect(await stack.stockOf(petId)).toBe(0);
   });
 
   it('lets the admin cancel any order', async ({ stack }) => {
     const { petId, path } = await stack.openOrder(1, 1);
-    expect((await stack.store.call('DELETE', path, { as: admin })).status).toBe(204);
+    expect((await stack.store.call('DELETE', path, { as: admin })).status).toBe(
+      204,
+    );
     expect(await stack.stockOf(petId)).toBe(1);
   });
 
@@ -267,7 +326,10 @@ describe('DELETE /v1/store/orders/{orderId}', () => {
     stack,
   }) => {
     const { petId, path } = await stack.openOrder(1, 1);
-    await stack.store.call('PATCH', path, { as: admin, body: { complete: true } });
+    await stack.store.call('PATCH', path, {
+      as: admin,
+      body: { complete: true },
+    });
 
     const answer = await stack.store.call('DELETE', path, { as: jane });
     expect(answer.status).toBe(409);
@@ -277,25 +339,37 @@ describe('DELETE /v1/store/orders/{orderId}', () => {
 });
 
 describe('PATCH /v1/store/orders/{orderId}', () => {
-  it('completes an order (admin) and keeps it complete on a repeat', async ({ stack }) => {
+  it('completes an order (admin) and keeps it complete on a repeat', async ({
+    stack,
+  }) => {
     const { placed, path } = await stack.openOrder(2, 1);
 
-    const completed = await stack.store.call('PATCH', path, { body: { complete: true } });
+    const completed = await stack.store.call('PATCH', path, {
+      body: { complete: true },
+    });
     expect(completed.status).toBe(200);
     expect(completed.body).toEqual({ ...placed.body, complete: true });
 
-    const repeated = await stack.store.call('PATCH', path, { body: { complete: true } });
+    const repeated = await stack.store.call('PATCH', path, {
+      body: { complete: true },
+    });
     expect(repeated.status).toBe(200);
     expect(repeated.body.complete).toBe(true);
-    expect((await stack.store.call('GET', path, { as: jane })).body.complete).toBe(true);
+    expect(
+      (await stack.store.call('GET', path, { as: jane })).body.complete,
+    ).toBe(true);
   });
 
   it('answers the order unchanged for an empty body', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
     const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
-      body: {},
-    });
+    const answer = await stack.store.call(
+      'PATCH',
+      `/v1/store/orders/${placed.body.id}`,
+      {
+        body: {},
+      },
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(placed.body);
   });
@@ -303,19 +377,30 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
   it('moves the ship date of an open order', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
     const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
-      body: { shipDate: '2027-01-02T03:04:05-01:00' },
-    });
+    const answer = await stack.store.call(
+      'PATCH',
+      `/v1/store/orders/${placed.body.id}`,
+      {
+        body: { shipDate: '2027-01-02T03:04:05-01:00' },
+      },
+    );
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ ...placed.body, shipDate: '2027-01-02T04:04:05Z' });
+    expect(answer.body).toEqual({
+      ...placed.body,
+      shipDate: '2027-01-02T04:04:05Z',
+    });
   });
 
   it('completes and moves the ship date at once', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
     const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
-      body: { complete: true, shipDate: '2027-01-02T00:00:00Z' },
-    });
+    const answer = await stack.store.call(
+      'PATCH',
+      `/v1/store/orders/${placed.body.id}`,
+      {
+        body: { complete: true, shipDate: '2027-01-02T00:00:00Z' },
+      },
+    );
     expect(answer.body).toEqual({
       ...placed.body,
       complete: true,
@@ -348,43 +433,64 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
     expect(same.status).toBe(200);
   });
 
-  it('returns 403 forbidden for a customer, even on their own order', async ({ stack }) => {
+  it('returns 403 forbidden for a customer, even on their own order', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
     const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
-      as: jane,
-      body: { complete: true },
-    });
+    const answer = await stack.store.call(
+      'PATCH',
+      `/v1/store/orders/${placed.body.id}`,
+      {
+        as: jane,
+        body: { complete: true },
+      },
+    );
     expect(answer.status).toBe(403);
     expect(answer.body).toMatchObject({ code: 'forbidden', status: 403 });
     expect(
-      (await stack.store.call('GET', `/v1/store/orders/${placed.body.id}`)).body.complete,
+      (await stack.store.call('GET', `/v1/store/orders/${placed.body.id}`)).body
+        .complete,
     ).toBe(false);
   });
 
-  it('returns 404 for an order that does not exist or was cancelled', async ({ stack }) => {
+  it('returns 404 for an order that does not exist or was cancelled', async ({
+    stack,
+  }) => {
     expect(
-      (await stack.store.call('PATCH', '/v1/store/orders/987654321', { body: { complete: true } }))
-        .status,
+      (
+        await stack.store.call('PATCH', '/v1/store/orders/987654321', {
+          body: { complete: true },
+        })
+      ).status,
     ).toBe(404);
     const { path } = await stack.openOrder(1, 1);
     await stack.store.call('DELETE', path, { as: jane });
-    expect((await stack.store.call('PATCH', path, { body: { complete: true } })).status).toBe(404);
+    expect(
+      (await stack.store.call('PATCH', path, { body: { complete: true } }))
+        .status,
+    ).toBe(404);
   });
 
   it('returns 400 for an attempt to reopen an order', async ({ stack }) => {
     const petId = await stack.petWithStock(1);
     const placed = await stack.placeOrder(jane, { petId, quantity: 1 });
-    const answer = await stack.store.call('PATCH', `/v1/store/orders/${placed.body.id}`, {
-      body: { complete: false },
-    });
+    const answer = await stack.store.call(
+      'PATCH',
+      `/v1/store/orders/${placed.body.id}`,
+      {
+        body: { complete: false },
+      },
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('validation_failed');
   });
 });
 
 describe('GET /v1/store/orders', () => {
-  it('lists only the caller’s orders; the admin sees every account’s', async ({ stack }) => {
+  it('lists only the caller’s orders; the admin sees every account’s', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(3);
     const janes = await stack.placeOrder(jane, { petId, quantity: 1 });
     const johns = await stack.store.call('POST', '/v1/store/orders', {
@@ -392,14 +498,25 @@ describe('GET /v1/store/orders', () => {
       body: { petId, quantity: 1 },
     });
 
-    const forJane = await stack.store.call('GET', `/v1/store/orders?petId=${petId}`, { as: jane });
+    const forJane = await stack.store.call(
+      'GET',
+      `/v1/store/orders?petId=${petId}`,
+      { as: jane },
+    );
     expect(forJane.status).toBe(200);
     expect(forJane.body).toEqual([janes.body]);
 
-    const forJohn = await stack.store.call('GET', `/v1/store/orders?petId=${petId}`, { as: john });
+    const forJohn = await stack.store.call(
+      'GET',
+      `/v1/store/orders?petId=${petId}`,
+      { as: john },
+    );
     expect(forJohn.body).toEqual([johns.body]);
 
-    const forAdmin = await stack.store.call('GET', `/v1/store/orders?petId=${petId}`);
+    const forAdmin = await stack.store.call(
+      'GET',
+      `/v1/store/orders?petId=${petId}`,
+    );
     expect(forAdmin.body).toEqual([janes.body, johns.body]);
   });
 
@@ -416,41 +533,68 @@ describe('GET /v1/store/orders', () => {
       `/v1/store/orders?petId=${petId}&complete=true`,
       { as: jane },
     );
-    expect(complete.body.map((order: { id: number }) => order.id)).toEqual([done.body.id]);
+    expect(complete.body.map((order: { id: number }) => order.id)).toEqual([
+      done.body.id,
+    ]);
     const incomplete = await stack.store.call(
       'GET',
       `/v1/store/orders?petId=${petId}&complete=false`,
       { as: jane },
     );
-    expect(incomplete.body.map((order: { id: number }) => order.id)).toEqual([open.body.id]);
+    expect(incomplete.body.map((order: { id: number }) => order.id)).toEqual([
+      open.body.id,
+    ]);
   });
 
-  it('pages in id order, following Link rel="next" to the end', async ({ stack }) => {
+  it('pages in id order, following Link rel="next" to the end', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(7);
     const placed: number[] = [];
     for (let i = 0; i < 7; i += 1) {
-      placed.push((await stack.placeOrder(jane, { petId, quantity: 1 })).body.id);
+      placed.push(
+        (await stack.placeOrder(jane, { petId, quantity: 1 })).body.id,
+      );
     }
 
-    const pages = await pagesOf(stack.store, `/v1/store/orders?petId=${petId}&limit=3`, jane);
+    const pages = await pagesOf(
+      stack.store,
+      `/v1/store/orders?petId=${petId}&limit=3`,
+      jane,
+    );
     expect(pages).toHaveLength(3);
     for (const page of pages) expect(page.body.length).toBeLessThanOrEqual(3);
     for (const page of pages.slice(0, -1)) {
       expect(page.headers.get('link')).toContain(`petId=${petId}`);
     }
-    expect(pages.flatMap((page) => page.body.map((order) => order.id))).toEqual(placed);
+    expect(pages.flatMap((page) => page.body.map((order) => order.id))).toEqual(
+      placed,
+    );
   });
 
-  it('returns 400 for a limit out of range or a cursor it did not give out', async ({ stack }) => {
-    for (const query of ['limit=0', 'limit=101', 'cursor=bm90LWEtY3Vyc29y', 'complete=yes']) {
-      const answer = await stack.store.call('GET', `/v1/store/orders?${query}`, { as: jane });
+  it('returns 400 for a limit out of range or a cursor it did not give out', async ({
+    stack,
+  }) => {
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'cursor=bm90LWEtY3Vyc29y',
+      'complete=yes',
+    ]) {
+      const answer = await stack.store.call(
+        'GET',
+        `/v1/store/orders?${query}`,
+        { as: jane },
+      );
       expect(answer.status, query).toBe(400);
       expect(answer.body.code).toBe('validation_failed');
     }
   });
 
   it('returns 401 without an account', async ({ stack }) => {
-    const answer = await stack.store.call('GET', '/v1/store/orders', { as: 'service' });
+    const answer = await stack.store.call('GET', '/v1/store/orders', {
+      as: 'service',
+    });
     expect(answer.status).toBe(401);
   });
 });

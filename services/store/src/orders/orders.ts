@@ -1,4 +1,9 @@
-import { contract, storedId, type NewOrder, type OrderUpdate } from '@petstore/contract';
+import {
+  contract,
+  storedId,
+  type NewOrder,
+  type OrderUpdate,
+} from '@petstore/contract';
 import {
   AppError,
   keyedRequest,
@@ -46,7 +51,8 @@ export interface PlaceRequest extends RequestScope {
   idempotencyKey?: string;
 }
 
-const notFound = (id: bigint) => new AppError('not_found', `order ${id} not found`);
+const notFound = (id: bigint) =>
+  new AppError('not_found', `order ${id} not found`);
 
 const everyOrder: OrderScope = {};
 
@@ -55,13 +61,16 @@ function scopeOf(caller: Caller): OrderScope {
 }
 
 export function createOrders(deps: OrdersDeps) {
-  const { orders, inventory, idempotency, outbox, petCheck, transaction } = deps;
+  const { orders, inventory, idempotency, outbox, petCheck, transaction } =
+    deps;
   // Every order of a pet writes its stock entry, and concurrent transactions that write one
   // document conflict: all but one abort and start again. This process places a pet's orders one
   // after another instead; orders of other pets, and of other processes, still run alongside. An
   // order the database could not take (it is down) fails those waiting behind it alike, so that
   // none waits its turn for longer than its own attempt may last.
-  const perPet = oneAtATime<number>((error) => toAppError(error).code === 'service_unavailable');
+  const perPet = oneAtATime<number>(
+    (error) => toAppError(error).code === 'service_unavailable',
+  );
 
   /**
    * Stores the order and its messages, and takes the stock. The stock entry, which every order of
@@ -70,7 +79,11 @@ export function createOrders(deps: OrdersDeps) {
    */
   async function placeIn(
     session: Session,
-    { order, caller, orderId }: { order: NewOrder; caller: Caller; orderId: number },
+    {
+      order,
+      caller,
+      orderId,
+    }: { order: NewOrder; caller: Caller; orderId: number },
   ) {
     const { petId, quantity, shipDate } = order;
     const placedAt = new Date();
@@ -87,13 +100,22 @@ export function createOrders(deps: OrdersDeps) {
     );
     const change = await inventory.take(petId, quantity, session);
     if (!change) {
-      throw new AppError('insufficient_stock', `pet ${petId} has fewer than ${quantity} in stock`);
+      throw new AppError(
+        'insufficient_stock',
+        `pet ${petId} has fewer than ${quantity} in stock`,
+      );
     }
-    await outbox.add(session, [...orderEvent('order.created', stored), ...stockMessages(change)]);
+    await outbox.add(session, [
+      ...orderEvent('order.created', stored),
+      ...stockMessages(change),
+    ]);
     return { status: 201, body: toOrder(stored) };
   }
 
-  async function place(order: NewOrder, request: PlaceRequest): Promise<Placed> {
+  async function place(
+    order: NewOrder,
+    request: PlaceRequest,
+  ): Promise<Placed> {
     const { caller, requestId, idempotencyKey } = request;
     // The same instant written another way is the same request.
     const shipDate = order.shipDate && new Date(order.shipDate).toISOString();
@@ -108,7 +130,8 @@ export function createOrders(deps: OrdersDeps) {
       if (!(error instanceof AppError && error.code === 'unknown_pet')) {
         // Pets cannot say whether the pet exists, so nothing executes: a key answers what
         // executed under it before, if anything did.
-        const replayed = keyed && (await idempotency.replay<PlacedOrder>(keyed));
+        const replayed =
+          keyed && (await idempotency.replay<PlacedOrder>(keyed));
         if (!replayed) throw error;
         return placed(replayed);
       }
@@ -156,12 +179,21 @@ export function createOrders(deps: OrdersDeps) {
       return toOrder(found);
     },
 
-    async update(caller: Caller, id: bigint, body: OrderUpdate): Promise<PlacedOrder> {
+    async update(
+      caller: Caller,
+      id: bigint,
+      body: OrderUpdate,
+    ): Promise<PlacedOrder> {
       requireAdmin(caller, 'update an order');
       const orderId = storedId(id);
-      const shipDate = body.shipDate === undefined ? undefined : new Date(body.shipDate);
+      const shipDate =
+        body.shipDate === undefined ? undefined : new Date(body.shipDate);
       if (body.complete) {
-        const changes = { complete: true, completedAt: new Date(), ...(shipDate && { shipDate }) };
+        const changes = {
+          complete: true,
+          completedAt: new Date(),
+          ...(shipDate && { shipDate }),
+        };
         const completed = await close(everyOrder, orderId, changes);
         if (completed) return toOrder(completed);
       } else if (shipDate) {
@@ -171,9 +203,13 @@ export function createOrders(deps: OrdersDeps) {
       // It is missing, cancelled, complete already, or the body is empty.
       const found = await orders.find(everyOrder, orderId);
       if (!found || found.cancelled) throw notFound(id);
-      const shipDateMoves = shipDate && found.shipDate.getTime() !== shipDate.getTime();
+      const shipDateMoves =
+        shipDate && found.shipDate.getTime() !== shipDate.getTime();
       if (found.complete && shipDateMoves) {
-        throw new AppError('order_complete', `order ${id} is complete; its ship date is final`);
+        throw new AppError(
+          'order_complete',
+          `order ${id} is complete; its ship date is final`,
+        );
       }
       return toOrder(found);
     },
@@ -182,12 +218,18 @@ export function createOrders(deps: OrdersDeps) {
     async cancel(caller: Caller, id: bigint): Promise<void> {
       const scope = scopeOf(caller);
       const orderId = storedId(id);
-      const cancelled = await close(scope, orderId, { cancelled: true, cancelledAt: new Date() });
+      const cancelled = await close(scope, orderId, {
+        cancelled: true,
+        cancelledAt: new Date(),
+      });
       if (cancelled) return;
       const found = await orders.find(scope, orderId);
       if (!found) throw notFound(id);
       if (found.complete) {
-        throw new AppError('order_complete', `order ${id} is complete and cannot be cancelled`);
+        throw new AppError(
+          'order_complete',
+          `order ${id} is complete and cannot be cancelled`,
+        );
       }
     },
   };

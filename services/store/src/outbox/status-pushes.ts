@@ -8,7 +8,10 @@ export function statusPushSender(pets: PetsAdapter, logger: Logger): Sender {
     for (const { payload } of messages) {
       const { petId, status, version } = payload as StatusPush;
       if ((await pets.pushStatus(petId, status, version)) === 'pet_not_found') {
-        logger.warn({ petId }, 'outbox: the pet no longer exists; its status push is dropped');
+        logger.warn(
+          { petId },
+          'outbox: the pet no longer exists; its status push is dropped',
+        );
       }
     }
   };

@@ -12,7 +12,11 @@ async function onePass(stack: Stack): Promise<void> {
     inventory: new InventoryRepository(stack.storeDb),
     // The running store's outbox relay pushes what the pass adds.
     outbox: new Outbox(stack.storeDb),
-    pets: createPetsAdapter({ baseUrls: [stack.pets.url], internalToken, timeoutMs: 2_000 }),
+    pets: createPetsAdapter({
+      baseUrls: [stack.pets.url],
+      internalToken,
+      timeoutMs: 2_000,
+    }),
     transaction: (work) => inTransaction(stack.client, work),
     logger: testLogger('status-reconciliation'),
     intervalMs: 3_600_000,
@@ -22,7 +26,9 @@ async function onePass(stack: Stack): Promise<void> {
 }
 
 describe('the status reconciliation', () => {
-  it('pushes again the status of a pet whose status pets holds differently', async ({ stack }) => {
+  it('pushes again the status of a pet whose status pets holds differently', async ({
+    stack,
+  }) => {
     const petId = await stack.petWithStock(1);
     await expect.poll(() => stack.pets.statusOf(petId)).toBe('available');
     // Changed behind the store's back: an admin's edit of a pet whose status the store owns.
@@ -33,10 +39,14 @@ describe('the status reconciliation', () => {
 
     await onePass(stack);
 
-    await expect.poll(() => stack.pets.statusOf(petId), { timeout: 10_000 }).toBe('available');
+    await expect
+      .poll(() => stack.pets.statusOf(petId), { timeout: 10_000 })
+      .toBe('available');
   });
 
-  it('removes the stock of a pet that pets no longer has, and only its', async ({ stack }) => {
+  it('removes the stock of a pet that pets no longer has, and only its', async ({
+    stack,
+  }) => {
     const deleted = await stack.petWithStock(3);
     const kept = await stack.petWithStock(2);
     const removal = await stack.pets.call('DELETE', `/v1/pets/${deleted}`);
@@ -45,7 +55,9 @@ describe('the status reconciliation', () => {
     await onePass(stack);
 
     expect(
-      await stack.storeDb.collection<{ _id: number }>('inventory').findOne({ _id: deleted }),
+      await stack.storeDb
+        .collection<{ _id: number }>('inventory')
+        .findOne({ _id: deleted }),
     ).toBeNull();
     expect(await stack.stockOf(kept)).toBe(2);
   });

@@ -1,4 +1,9 @@
-import { Worker, type Logger, type Outbox, type Transaction } from '@petstore/service-kit';
+import {
+  Worker,
+  type Logger,
+  type Outbox,
+  type Transaction,
+} from '@petstore/service-kit';
 import { statusPush } from '../events.js';
 import { derivedStatus } from '../pet-status.js';
 import type { PetsAdapter } from '../pets-service/pets-adapter.js';
@@ -29,13 +34,21 @@ export function statusReconciliation(deps: StatusReconciliationDeps): Worker {
   const step = async () => {
     for (let after = 0; ;) {
       const stocks = await inventory.list({ after, limit: PAGE });
-      const entries = stocks.length === 0 ? [] : await pets.statuses(stocks.map((s) => s.petId));
-      const inPets = new Map(entries.map((entry) => [entry.petId, entry.status]));
+      const entries =
+        stocks.length === 0
+          ? []
+          : await pets.statuses(stocks.map((s) => s.petId));
+      const inPets = new Map(
+        entries.map((entry) => [entry.petId, entry.status]),
+      );
       for (const stock of stocks) {
         const petsStatus = inPets.get(stock.petId);
         const derived = derivedStatus(stock);
         if (petsStatus === undefined) {
-          logger.info({ petId: stock.petId }, 'pets no longer has the pet; its stock goes');
+          logger.info(
+            { petId: stock.petId },
+            'pets no longer has the pet; its stock goes',
+          );
           await inventory.remove(stock.petId);
           continue;
         }
@@ -51,5 +64,10 @@ export function statusReconciliation(deps: StatusReconciliationDeps): Worker {
       after = last.petId;
     }
   };
-  return new Worker({ name: 'status-reconciliation', logger, idleMs: intervalMs, step });
+  return new Worker({
+    name: 'status-reconciliation',
+    logger,
+    idleMs: intervalMs,
+    step,
+  });
 }

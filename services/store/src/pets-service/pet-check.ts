@@ -7,7 +7,10 @@ export type PetCheck = ReturnType<typeof createPetCheck>;
 // Remembers a known pet for `confirmedForMs`. When pets cannot be asked, a pet it has not just
 // confirmed is refused (503): a stock entry does not prove the pet still exists.
 export function createPetCheck(pets: PetsAdapter, confirmedForMs: number) {
-  const confirmed = new LRUCache<number, true>({ max: 10_000, ttl: Math.max(confirmedForMs, 1) });
+  const confirmed = new LRUCache<number, true>({
+    max: 10_000,
+    ttl: Math.max(confirmedForMs, 1),
+  });
   // `requestId` goes on to pets.
   return async (id: number | bigint, requestId: string): Promise<void> => {
     // Exact for every id pets can have issued; a larger one is past them all.

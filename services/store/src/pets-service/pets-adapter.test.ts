@@ -21,8 +21,16 @@ afterAll(async () => {
   await mongo?.stop();
 });
 
-const adapterFor = (baseUrl: string | string[], token = internalToken, timeoutMs = 2_000) =>
-  createPetsAdapter({ baseUrls: [baseUrl].flat(), internalToken: token, timeoutMs });
+const adapterFor = (
+  baseUrl: string | string[],
+  token = internalToken,
+  timeoutMs = 2_000,
+) =>
+  createPetsAdapter({
+    baseUrls: [baseUrl].flat(),
+    internalToken: token,
+    timeoutMs,
+  });
 
 /** A port nothing listens on (it was free a moment ago). */
 const deadUrl = async () => `http://127.0.0.1:${await freePort()}`;
@@ -55,7 +63,9 @@ describe('the pets adapter', () => {
     const petId = await pets.createPet();
     const adapter = adapterFor([await deadUrl(), pets.url]);
     for (let call = 0; call < 2; call++) {
-      expect(await adapter.statuses([petId, 987_654])).toEqual([{ petId, status: 'available' }]);
+      expect(await adapter.statuses([petId, 987_654])).toEqual([
+        { petId, status: 'available' },
+      ]);
     }
   });
 
@@ -64,14 +74,18 @@ describe('the pets adapter', () => {
     const error = await adapter.petExists(1).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(PetsUnavailableError);
     expect(error).toMatchObject({ code: 'service_unavailable', status: 503 });
-    await expect(adapter.pushStatus(1, 'sold', 1)).rejects.toBeInstanceOf(PetsUnavailableError);
+    await expect(adapter.pushStatus(1, 'sold', 1)).rejects.toBeInstanceOf(
+      PetsUnavailableError,
+    );
   });
 
   it('gives up on a pets service that does not answer within the timeout', async () => {
     const silent = await silentServer();
     try {
       const adapter = adapterFor(silent.url, internalToken, 200);
-      await expect(adapter.petExists(1)).rejects.toBeInstanceOf(PetsUnavailableError);
+      await expect(adapter.petExists(1)).rejects.toBeInstanceOf(
+        PetsUnavailableError,
+      );
     } finally {
       silent.server.closeAllConnections();
       await new Promise((resolve) => silent.server.close(resolve));
@@ -79,7 +93,12 @@ describe('the pets adapter', () => {
   });
 
   it('counts an answer outside the contract’s 200/404 (a wrong token: 401) as unavailable', async () => {
-    const adapter = adapterFor(pets.url, 'not-the-internal-token-0123456789abcdef');
-    await expect(adapter.petExists(1)).rejects.toBeInstanceOf(PetsUnavailableError);
+    const adapter = adapterFor(
+      pets.url,
+      'not-the-internal-token-0123456789abcdef',
+    );
+    await expect(adapter.petExists(1)).rejects.toBeInstanceOf(
+      PetsUnavailableError,
+    );
   });
 });

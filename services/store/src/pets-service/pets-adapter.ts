@@ -34,23 +34,42 @@ type Response = { status: number; body: unknown };
 
 // Calls go to each replica in turn, and one that does not respond is passed over for the next:
 // every call here is safe to repeat.
-export function createPetsAdapter({ baseUrls, internalToken, timeoutMs }: PetsAdapterOptions) {
+export function createPetsAdapter({
+  baseUrls,
+  internalToken,
+  timeoutMs,
+}: PetsAdapterOptions) {
   const replicas = new Replicas(baseUrls);
 
   async function send<R extends Response>(
     what: string,
-    call: (client: InternalClient, fetchOptions: { signal: AbortSignal }) => Promise<R>,
+    call: (
+      client: InternalClient,
+      fetchOptions: { signal: AbortSignal },
+    ) => Promise<R>,
     requestId?: string,
   ): Promise<Extract<R, { status: 200 | 404 }>> {
-    const span = { kind: SpanKind.CLIENT, attributes: { 'peer.service': 'pets' } };
+    const span = {
+      kind: SpanKind.CLIENT,
+      attributes: { 'peer.service': 'pets' },
+    };
     const response = await inSpan(what, span, async () => {
       const sendTo = (baseUrl: string) => {
         const headers = withTraceContext<Record<string, string>>({});
-        const client = createInternalClient({ baseUrl, internalToken, requestId, headers });
+        const client = createInternalClient({
+          baseUrl,
+          internalToken,
+          requestId,
+          headers,
+        });
         return call(client, { signal: AbortSignal.timeout(timeoutMs) });
       };
       try {
-        return await withFailover({ replicas, send: sendTo, mayTryAgain: () => true });
+        return await withFailover({
+          replicas,
+          send: sendTo,
+          mayTryAgain: () => true,
+        });
       } catch (error) {
         throw new PetsUnavailableError(`${what}: no response`, error);
       }
@@ -58,7 +77,10 @@ export function createPetsAdapter({ baseUrls, internalToken, timeoutMs }: PetsAd
     if (response.status === 200 || response.status === 404) {
       return response as Extract<R, { status: 200 | 404 }>;
     }
-    throw new PetsUnavailableError(`${what}: responded ${response.status}`, response.body);
+    throw new PetsUnavailableError(
+      `${what}: responded ${response.status}`,
+      response.body,
+    );
   }
 
   return {
@@ -68,7 +90,10 @@ export function createPetsAdapter({ baseUrls, internalToken, timeoutMs }: PetsAd
       const response = await send(
         `GET /internal/pets/${petId}`,
         (client, fetchOptions) =>
-          client.pets.getPet({ params: { petId: String(petId) }, fetchOptions }),
+          client.pets.getPet({
+            params: { petId: String(petId) },
+            fetchOptions,
+          }),
         requestId,
       );
       return response.status === 200;
@@ -77,15 +102,28 @@ export function createPetsAdapter({ baseUrls, internalToken, timeoutMs }: PetsAd
     /** Pets keeps the status only over an older `version`. */
     async pushStatus(petId: number, status: PetStatus, version: number) {
       const params = { petId: String(petId) };
-      const response = await send(`PUT /internal/pets/${petId}/status`, (client, fetchOptions) =>
-        client.pets.setPetStatus({ params, body: { status, version }, fetchOptions }),
+      const response = await send(
+        `PUT /internal/pets/${petId}/status`,
+        (client, fetchOptions) =>
+          client.pets.setPetStatus({
+            params,
+            body: { status, version },
+            fetchOptions,
+          }),
       );
-      return response.status === 200 ? ('delivered' as const) : ('pet_not_found' as const);
+      return response.status === 200
+        ? ('delivered' as const)
+        : ('pet_not_found' as const);
     },
 
     async statuses(petIds: number[]): Promise<PetStatusEntry[]> {
-      const response = await send('GET /internal/pet-statuses', (client, fetchOptions) =>
-        client.pets.listPetStatuses({ query: { petId: petIds.map(String) }, fetchOptions }),
+      const response = await send(
+        'GET /internal/pet-statuses',
+        (client, fetchOptions) =>
+          client.pets.listPetStatuses({
+            query: { petId: petIds.map(String) },
+            fetchOptions,
+          }),
       );
       return response.body;
     },

@@ -5,7 +5,10 @@ import type { Db } from 'mongodb';
 export async function ensureIndexes(db: Db): Promise<void> {
   const orders = db.collection('orders');
   await orders.createIndex({ ownerId: 1, _id: 1 }, { name: 'owner_id' });
-  await orders.createIndex({ petId: 1, complete: 1, cancelled: 1 }, { name: 'pet_open' });
+  await orders.createIndex(
+    { petId: 1, complete: 1, cancelled: 1 },
+    { name: 'pet_open' },
+  );
   await new IdempotencyRepository(db).ensureIndexes();
   await new Outbox(db).ensureIndexes();
 }

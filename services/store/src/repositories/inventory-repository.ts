@@ -34,11 +34,17 @@ export class InventoryRepository {
   async list({ after, limit, inStock }: StockPage): Promise<Stock[]> {
     const filter: Filter<InventoryDocument> = {};
     if (inStock !== undefined) filter.quantity = inStock ? { $gt: 0 } : 0;
-    return (await findPage(this.#inventory, filter, { after, limit })).map(toStock);
+    return (await findPage(this.#inventory, filter, { after, limit })).map(
+      toStock,
+    );
   }
 
   /** Creates or replaces the stock count; the open orders stay as they are. */
-  async set(petId: number, quantity: number, session: Session): Promise<StockChange> {
+  async set(
+    petId: number,
+    quantity: number,
+    session: Session,
+  ): Promise<StockChange> {
     const before = await this.#inventory.findOneAndUpdate(
       { _id: petId },
       {
@@ -48,9 +54,13 @@ export class InventoryRepository {
       },
       { upsert: true, returnDocument: 'before', session },
     );
-    if (!before) return { after: { petId, quantity, openOrders: 0, version: 1 } };
+    if (!before)
+      return { after: { petId, quantity, openOrders: 0, version: 1 } };
     const stock = toStock(before);
-    return { before: stock, after: { ...stock, quantity, version: stock.version + 1 } };
+    return {
+      before: stock,
+      after: { ...stock, quantity, version: stock.version + 1 },
+    };
   }
 
   /** The stock of a pet that no longer exists. */
@@ -59,13 +69,21 @@ export class InventoryRepository {
   }
 
   /** Takes `quantity` for a new open order, only if there is that much. */
-  take(petId: number, quantity: number, session: Session): Promise<StockChange | undefined> {
+  take(
+    petId: number,
+    quantity: number,
+    session: Session,
+  ): Promise<StockChange | undefined> {
     const filter = { _id: petId, quantity: { $gte: quantity } };
     return this.#move(filter, { quantity: -quantity, openOrders: 1 }, session);
   }
 
   /** An order closed: a cancelled one gives its `quantity` back, a completed one 0. */
-  close(petId: number, quantity: number, session: Session): Promise<StockChange | undefined> {
+  close(
+    petId: number,
+    quantity: number,
+    session: Session,
+  ): Promise<StockChange | undefined> {
     return this.#move({ _id: petId }, { quantity, openOrders: -1 }, session);
   }
 
@@ -96,6 +114,11 @@ export class InventoryRepository {
   }
 }
 
-function toStock({ _id, quantity, openOrders, version }: InventoryDocument): Stock {
+function toStock({
+  _id,
+  quantity,
+  openOrders,
+  version,
+}: InventoryDocument): Stock {
   return { petId: _id, quantity, openOrders, version };
 }

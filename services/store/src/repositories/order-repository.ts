@@ -64,7 +64,10 @@ export class OrderRepository {
   }
 
   async find(scope: OrderScope, id: number, session?: Session) {
-    return (await this.#orders.findOne({ _id: id, ...scope }, { session })) ?? undefined;
+    return (
+      (await this.#orders.findOne({ _id: id, ...scope }, { session })) ??
+      undefined
+    );
   }
 
   /** Closes the order if it is open: the order as closed, or undefined when it was not open. */
@@ -82,7 +85,10 @@ export class OrderRepository {
     return closed ?? undefined;
   }
 
-  async moveShipDate(id: number, shipDate: Date): Promise<OrderDocument | undefined> {
+  async moveShipDate(
+    id: number,
+    shipDate: Date,
+  ): Promise<OrderDocument | undefined> {
     const moved = await this.#orders.findOneAndUpdate(
       { _id: id, ...open },
       { $set: { shipDate } },

@@ -1,6 +1,11 @@
 import type { Pet, PetStatus, RecordedEvent } from '@petstore/contract';
 import { loadPetsConfig, startPets } from '@petstore/pets';
-import { connectMongo, createLogger, type Logger, type LogLevel } from '@petstore/service-kit';
+import {
+  connectMongo,
+  createLogger,
+  type Logger,
+  type LogLevel,
+} from '@petstore/service-kit';
 import {
   accounts,
   EventReceiver,
@@ -38,7 +43,10 @@ export interface StoreFields {
 export type StoreResponse = HttpAnswer<StoreFields & StoreFields[]>;
 
 export function testLogger(name: string): Logger {
-  return createLogger({ name, level: (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'silent' });
+  return createLogger({
+    name,
+    level: (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'silent',
+  });
 }
 
 /** The store's config for tests: quick outbox retries and event relay; pets asked every time. */
@@ -67,9 +75,18 @@ export function storeConfig(
 export class StoreUnderTest extends ServiceUnderTest {
   constructor(readonly config: StoreConfig) {
     const logger = testLogger('store');
-    super((port) => startStore(config, { signals: [], port, validateResponses: true, logger }), {
-      as: accounts.admin,
-    });
+    super(
+      (port) =>
+        startStore(config, {
+          signals: [],
+          port,
+          validateResponses: true,
+          logger,
+        }),
+      {
+        as: accounts.admin,
+      },
+    );
   }
 
   override call<Body = StoreResponse['body']>(
@@ -94,29 +111,40 @@ export class PetsUnderTest extends ServiceUnderTest {
       ),
     );
     const logger = testLogger('pets');
-    super((port) => startPets(config, { signals: [], port, logger }), { as: accounts.admin });
+    super((port) => startPets(config, { signals: [], port, logger }), {
+      as: accounts.admin,
+    });
   }
 
   async createPet(status?: PetStatus): Promise<number> {
     this.#categoryId ??= await this.#post('/v1/categories', { name: 'Dogs' });
-    return this.#post('/v1/pets', { name: 'Rex', categoryId: this.#categoryId, status });
+    return this.#post('/v1/pets', {
+      name: 'Rex',
+      categoryId: this.#categoryId,
+      status,
+    });
   }
 
   async deletePet(petId: number): Promise<void> {
     const response = await this.call('DELETE', `/v1/pets/${petId}`);
-    if (response.status !== 204) throw new Error(`deleting pet ${petId}: ${response.status}`);
+    if (response.status !== 204)
+      throw new Error(`deleting pet ${petId}: ${response.status}`);
   }
 
   /** The pet's status as pets tells the store. */
   async statusOf(petId: number): Promise<PetStatus> {
-    const response = await this.call<Pet>('GET', `/internal/pets/${petId}`, { as: 'service' });
-    if (response.status !== 200) throw new Error(`pet ${petId}: ${response.status}`);
+    const response = await this.call<Pet>('GET', `/internal/pets/${petId}`, {
+      as: 'service',
+    });
+    if (response.status !== 200)
+      throw new Error(`pet ${petId}: ${response.status}`);
     return response.body.status;
   }
 
   async #post(path: string, body: unknown): Promise<number> {
     const response = await this.call<{ id: number }>('POST', path, { body });
-    if (response.status !== 201) throw new Error(`POST ${path}: ${response.status}`);
+    if (response.status !== 201)
+      throw new Error(`POST ${path}: ${response.status}`);
     return response.body.id;
   }
 }
@@ -171,7 +199,11 @@ export interface Stack {
   client: MongoClient;
   /** A pet that exists in pets, with `quantity` in stock set through the store. */
   petWithStock(quantity: number): Promise<number>;
-  placeOrder(as: Account, body: unknown, headers?: Record<string, string>): Promise<StoreResponse>;
+  placeOrder(
+    as: Account,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<StoreResponse>;
   /** A pet with `stock` in stock and an open order of `quantity` by jane. */
   openOrder(stock: number, quantity: number): Promise<OpenOrder>;
   stockOf(petId: number): Promise<number>;
@@ -186,7 +218,10 @@ export const it = test.extend<{ stack: Stack }>({
       await using gateway = await new EventReceiver<RecordedEvent>().start();
       const env = { GATEWAY_URL: gateway.url };
       await using pets = await startTestPets(mongo, { env });
-      await using store = await startTestStore(mongo, { petsUrl: pets.url, env });
+      await using store = await startTestStore(mongo, {
+        petsUrl: pets.url,
+        env,
+      });
       const client = await connectMongo(mongo.uri, { appName: 'store-tests' });
       const storeDb = client.db(store.config.mongo.database);
       try {
@@ -199,7 +234,9 @@ export const it = test.extend<{ stack: Stack }>({
           async petWithStock(quantity) {
             const petId = await pets.createPet();
             const path = `/v1/store/inventory/${petId}`;
-            const response = await store.call('PUT', path, { body: { quantity } });
+            const response = await store.call('PUT', path, {
+              body: { quantity },
+            });
             if (response.status !== 200) {
               throw new Error(`stocking pet ${petId}: ${response.status}`);
             }
@@ -207,10 +244,19 @@ export const it = test.extend<{ stack: Stack }>({
           },
           async openOrder(stock, quantity) {
             const petId = await this.petWithStock(stock);
-            const placed = await this.placeOrder(accounts.jane, { petId, quantity });
-            if (placed.status !== 201) throw new Error(`ordering pet ${petId}: ${placed.status}`);
+            const placed = await this.placeOrder(accounts.jane, {
+              petId,
+              quantity,
+            });
+            if (placed.status !== 201)
+              throw new Error(`ordering pet ${petId}: ${placed.status}`);
             const orderId = placed.body.id;
-            return { petId, orderId, placed, path: `/v1/store/orders/${orderId}` };
+            return {
+              petId,
+              orderId,
+              placed,
+              path: `/v1/store/orders/${orderId}`,
+            };
           },
           placeOrder: (as, body, headers) =>
             store.call('POST', '/v1/store/orders', { as, body, headers }),
@@ -223,7 +269,8 @@ export const it = test.extend<{ stack: Stack }>({
             }
           },
           stockOf: async (petId) =>
-            (await store.call('GET', `/v1/store/inventory/${petId}`)).body.quantity,
+            (await store.call('GET', `/v1/store/inventory/${petId}`)).body
+              .quantity,
         });
       } finally {
         await client.close();

@@ -53,10 +53,18 @@ export interface Report {
   pagination: {
     /** Every pet of the category, in the order `for await` gave them. */
     iterated: number[];
-    firstPage: { ids: number[]; nextCursor: string | undefined; requestId: string };
+    firstPage: {
+      ids: number[];
+      nextCursor: string | undefined;
+      requestId: string;
+    };
     secondPage: number[];
   };
-  conflict: ErrorReport & { status?: number; code?: string; requestId?: string };
+  conflict: ErrorReport & {
+    status?: number;
+    code?: string;
+    requestId?: string;
+  };
   timeout: ErrorReport;
   webhook: {
     type: string;
@@ -93,7 +101,9 @@ async function thrownBy(attempt: () => unknown): Promise<unknown> {
 }
 
 async function main(): Promise<void> {
-  const input = JSON.parse(process.env.PETSTORE_SDK_INPUT ?? '') as ConsumerInput;
+  const input = JSON.parse(
+    process.env.PETSTORE_SDK_INPUT ?? '',
+  ) as ConsumerInput;
   const { baseUrl, apiKey } = input;
 
   // The store is down when this starts: each attempt's status is printed as it comes, so that
@@ -110,15 +120,23 @@ async function main(): Promise<void> {
   };
   const recorded = createClient({ apiKey, baseUrl, fetch: recordingFetch });
   const orders = await recorded.orders.list({}, { maxRetries: 10 }).firstPage();
-  const retry = { orderIds: orders.data.map((order) => order.id), requestId: orders.requestId };
+  const retry = {
+    orderIds: orders.data.map((order) => order.id),
+    requestId: orders.requestId,
+  };
 
   const client = createClient({ apiKey, baseUrl });
   const iterated: number[] = [];
-  for await (const pet of client.pets.list({ limit: 2, categoryId: input.categoryId })) {
+  for await (const pet of client.pets.list({
+    limit: 2,
+    categoryId: input.categoryId,
+  })) {
     const typed: Pet = pet;
     iterated.push(typed.id);
   }
-  const first = await client.pets.list({ limit: 2, categoryId: input.categoryId }).firstPage();
+  const first = await client.pets
+    .list({ limit: 2, categoryId: input.categoryId })
+    .firstPage();
   const second = await first.nextPage();
   const pagination = {
     iterated,
@@ -131,7 +149,10 @@ async function main(): Promise<void> {
   };
 
   const refused = await thrownBy(() =>
-    client.orders.create({ petId: input.scarcePetId, quantity: input.stock + 1 }),
+    client.orders.create({
+      petId: input.scarcePetId,
+      quantity: input.stock + 1,
+    }),
   );
   let conflict: Report['conflict'] = errorReport(refused);
   if (refused instanceof PetstoreError) {
@@ -143,10 +164,17 @@ async function main(): Promise<void> {
     if (code === 'out_of_stock') throw refused;
   }
 
-  const hanging = createClient({ apiKey, baseUrl: input.hangingUrl, timeout: 200, maxRetries: 0 });
+  const hanging = createClient({
+    apiKey,
+    baseUrl: input.hangingUrl,
+    timeout: 200,
+    maxRetries: 0,
+  });
   const timeout = errorReport(await thrownBy(() => hanging.accounts.me()));
 
-  const delivery = JSON.parse(readFileSync(input.deliveryPath, 'utf8')) as Delivery;
+  const delivery = JSON.parse(
+    readFileSync(input.deliveryPath, 'utf8'),
+  ) as Delivery;
   const event = await client.webhooks.constructEvent(
     delivery.body,
     delivery.headers,
@@ -155,7 +183,9 @@ async function main(): Promise<void> {
   const orderId = event.type === 'order.created' ? event.data.id : undefined;
   const forged = delivery.body.replace('"order.created"', '"order.cancelled"');
   const tampered = errorReport(
-    await thrownBy(() => client.webhooks.constructEvent(forged, delivery.headers, delivery.secret)),
+    await thrownBy(() =>
+      client.webhooks.constructEvent(forged, delivery.headers, delivery.secret),
+    ),
   );
 
   const me = await client.accounts.me();
@@ -165,7 +195,10 @@ async function main(): Promise<void> {
     conflict,
     timeout,
     webhook: { type: event.type, orderId, tampered },
-    requestId: { type: typeof me.requestId, enumerable: Object.keys(me).includes('requestId') },
+    requestId: {
+      type: typeof me.requestId,
+      enumerable: Object.keys(me).includes('requestId'),
+    },
   };
   print({ report });
 }

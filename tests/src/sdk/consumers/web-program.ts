@@ -4,7 +4,11 @@
  * and in a context that has only web APIs. It defines `globalThis.runPetstore(input)`, which
  * resolves to a `WebReport`.
  */
-import { createClient, PetstoreError, PetstoreWebhookError } from '@petstore/client';
+import {
+  createClient,
+  PetstoreError,
+  PetstoreWebhookError,
+} from '@petstore/client';
 
 export interface WebInput {
   baseUrl: string;
@@ -50,10 +54,16 @@ async function runPetstore(input: WebInput): Promise<WebReport> {
   const client = createClient({ apiKey: input.apiKey, baseUrl: input.baseUrl });
 
   const listed: number[] = [];
-  for await (const pet of client.pets.list({ categoryId: input.categoryId, limit: 2 })) {
+  for await (const pet of client.pets.list({
+    categoryId: input.categoryId,
+    limit: 2,
+  })) {
     listed.push(pet.id);
   }
-  const { response } = await client.pets.list({ limit: 1 }).firstPage().withResponse();
+  const { response } = await client.pets
+    .list({ limit: 1 })
+    .firstPage()
+    .withResponse();
 
   const order = { petId: input.petId, quantity: 1 };
   const idempotencyKey = `web-${crypto.randomUUID()}`;
@@ -64,7 +74,9 @@ async function runPetstore(input: WebInput): Promise<WebReport> {
   const refused = await errorOf(() =>
     client.orders.create({ petId: input.petId, quantity: input.stock + 1 }),
   );
-  let error: WebReport['error'] = { name: refused instanceof Error ? refused.name : 'none' };
+  let error: WebReport['error'] = {
+    name: refused instanceof Error ? refused.name : 'none',
+  };
   if (refused instanceof PetstoreError) {
     error = {
       ...error,
@@ -93,7 +105,10 @@ async function runPetstore(input: WebInput): Promise<WebReport> {
   // Typed for the browser: Node's globals are no names here.
   const nodeGlobals = globalThis as unknown as Record<string, unknown>;
   return {
-    runtime: { process: typeof nodeGlobals.process, buffer: typeof nodeGlobals.Buffer },
+    runtime: {
+      process: typeof nodeGlobals.process,
+      buffer: typeof nodeGlobals.Buffer,
+    },
     listed,
     firstPage: {
       status: response.status,
@@ -103,7 +118,10 @@ async function runPetstore(input: WebInput): Promise<WebReport> {
     error,
     webhook: {
       type: event.type,
-      tampered: tampered instanceof PetstoreWebhookError ? tampered.name : String(tampered),
+      tampered:
+        tampered instanceof PetstoreWebhookError
+          ? tampered.name
+          : String(tampered),
     },
   };
 }

@@ -12,7 +12,9 @@ const apiKey = 'psk_0123456789abcdefghijklmnopqrstuv';
 
 function placeOrderSample(serverUrl: string, lang: CodeSample['lang']): string {
   const document = generateOpenApi(contract, { servers: [{ url: serverUrl }] });
-  const samples = operationById(document, 'placeOrder')['x-codeSamples'] as CodeSample[];
+  const samples = operationById(document, 'placeOrder')[
+    'x-codeSamples'
+  ] as CodeSample[];
   const sample = samples.find((candidate) => candidate.lang === lang);
   if (sample === undefined) {
     throw new Error(`placeOrder has no ${lang} sample`);
@@ -38,7 +40,11 @@ describe('code samples run as they are', () => {
     await using server = await startRecordingServer(answer);
     const source = placeOrderSample(server.url, 'JavaScript');
 
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', source], { env });
+    const { stdout } = await run(
+      process.execPath,
+      ['--input-type=module', '-e', source],
+      { env },
+    );
 
     expect(server.requests).toEqual([expectedRequest]);
     expect(stdout).toBe('201 { recorded: true }\n');

@@ -7,13 +7,17 @@ import type { CodeSample } from './code-samples.js';
 const document = generateOpenApi(contract);
 
 function samplesOf(operationId: string): Record<string, string> {
-  const samples = operationById(document, operationId)['x-codeSamples'] as CodeSample[];
+  const samples = operationById(document, operationId)[
+    'x-codeSamples'
+  ] as CodeSample[];
   return Object.fromEntries(samples.map(({ lang, source }) => [lang, source]));
 }
 
 describe('x-codeSamples', () => {
   it('labels the three languages', () => {
-    const samples = operationById(document, 'getPet')['x-codeSamples'] as CodeSample[];
+    const samples = operationById(document, 'getPet')[
+      'x-codeSamples'
+    ] as CodeSample[];
     expect(samples.map(({ lang, label }) => [lang, label])).toEqual([
       ['cURL', 'cURL'],
       ['JavaScript', 'JavaScript (fetch)'],
@@ -89,10 +93,13 @@ print(response.status_code, response.json())`,
   });
 
   it('lists pets with the query parameters that have examples, repeating arrays', () => {
-    const url = 'http://127.0.0.1:8080/v2/pets?limit=20&status=available&categoryId=1';
+    const url =
+      'http://127.0.0.1:8080/v2/pets?limit=20&status=available&categoryId=1';
     const samples = samplesOf('listPets');
 
-    expect(samples.cURL).toBe(`curl -i '${url}' \\\n  -H "Authorization: Bearer $API_KEY"`);
+    expect(samples.cURL).toBe(
+      `curl -i '${url}' \\\n  -H "Authorization: Bearer $API_KEY"`,
+    );
     expect(samples.JavaScript).toContain(`await fetch('${url}', {`);
     expect(samples.Python).toContain(`    "${url}",\n`);
   });
@@ -133,8 +140,12 @@ print(response.status_code, response.json())`,
   });
 
   it('prints only the status when the operation answers without a body, and text for HTML', () => {
-    expect(samplesOf('deletePet').JavaScript).toMatch(/\nconsole\.log\(response\.status\);$/);
-    expect(samplesOf('deletePet').Python).toMatch(/\nprint\(response\.status_code\)$/);
+    expect(samplesOf('deletePet').JavaScript).toMatch(
+      /\nconsole\.log\(response\.status\);$/,
+    );
+    expect(samplesOf('deletePet').Python).toMatch(
+      /\nprint\(response\.status_code\)$/,
+    );
     expect(samplesOf('docs').JavaScript).toBe(
       "const response = await fetch('http://127.0.0.1:8080/docs');\n" +
         'console.log(response.status, await response.text());',

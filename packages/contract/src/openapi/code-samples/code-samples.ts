@@ -9,12 +9,23 @@ export interface CodeSample {
 }
 
 /** The same example call of an operation in each language, aimed at `serverUrl`. */
-export function codeSamples(operation: ContractOperation, serverUrl: string): CodeSample[] {
+export function codeSamples(
+  operation: ContractOperation,
+  serverUrl: string,
+): CodeSample[] {
   const request = sampleRequest(operation, serverUrl);
   return [
     { lang: 'cURL', label: 'cURL', source: curlSample(request) },
-    { lang: 'JavaScript', label: 'JavaScript (fetch)', source: javascriptSample(request) },
-    { lang: 'Python', label: 'Python (requests)', source: pythonSample(request) },
+    {
+      lang: 'JavaScript',
+      label: 'JavaScript (fetch)',
+      source: javascriptSample(request),
+    },
+    {
+      lang: 'Python',
+      label: 'Python (requests)',
+      source: pythonSample(request),
+    },
   ];
 }
 
@@ -40,7 +51,9 @@ export function curlSample(request: SampleRequest): string {
     // Double quotes, so that the shell expands the key.
     ...(request.auth ? ['-H "Authorization: Bearer $API_KEY"'] : []),
     ...(hasBody ? [`-H ${shellQuote('Content-Type: application/json')}`] : []),
-    ...request.headers.map(([name, value]) => `-H ${shellQuote(`${name}: ${value}`)}`),
+    ...request.headers.map(
+      ([name, value]) => `-H ${shellQuote(`${name}: ${value}`)}`,
+    ),
     ...(hasBody ? [`-d ${shellQuote(JSON.stringify(request.body))}`] : []),
   ];
   return lines.join(' \\\n  ');
@@ -50,8 +63,12 @@ export function curlSample(request: SampleRequest): string {
 export function javascriptSample(request: SampleRequest): string {
   const headers = [
     ...(request.auth ? ['Authorization: `Bearer ${process.env.API_KEY}`'] : []),
-    ...(request.body === undefined ? [] : [`'Content-Type': 'application/json'`]),
-    ...request.headers.map(([name, value]) => `${jsKey(name)}: ${jsString(value)}`),
+    ...(request.body === undefined
+      ? []
+      : [`'Content-Type': 'application/json'`]),
+    ...request.headers.map(
+      ([name, value]) => `${jsKey(name)}: ${jsString(value)}`,
+    ),
   ];
   const options = [
     ...(request.method === 'GET' ? [] : [`method: '${request.method}'`]),
@@ -60,27 +77,42 @@ export function javascriptSample(request: SampleRequest): string {
       : [`headers: {\n${headers.map((h) => `    ${h},`).join('\n')}\n  }`]),
     ...(request.body === undefined
       ? []
-      : [`body: JSON.stringify(${JSON.stringify(request.body, null, 2).replace(/\n/g, '\n  ')})`]),
+      : [
+          `body: JSON.stringify(${JSON.stringify(request.body, null, 2).replace(/\n/g, '\n  ')})`,
+        ]),
   ];
-  const init = options.length === 0 ? '' : `, {\n${options.map((o) => `  ${o},`).join('\n')}\n}`;
+  const init =
+    options.length === 0
+      ? ''
+      : `, {\n${options.map((o) => `  ${o},`).join('\n')}\n}`;
   return `const response = await fetch(${jsString(request.url)}${init});\n${printResult[request.response][0]}`;
 }
 
 /** A script using requests, reading the key from `API_KEY`. */
 export function pythonSample(request: SampleRequest): string {
   const headers = [
-    ...(request.auth ? [`"Authorization": f"Bearer {os.environ['API_KEY']}"`] : []),
-    ...request.headers.map(([name, value]) => `${JSON.stringify(name)}: ${JSON.stringify(value)}`),
+    ...(request.auth
+      ? [`"Authorization": f"Bearer {os.environ['API_KEY']}"`]
+      : []),
+    ...request.headers.map(
+      ([name, value]) => `${JSON.stringify(name)}: ${JSON.stringify(value)}`,
+    ),
   ];
   const args = [
     JSON.stringify(request.url),
     ...(headers.length === 0
       ? []
-      : [`headers={\n${headers.map((h) => `        ${h},`).join('\n')}\n    }`]),
-    ...(request.body === undefined ? [] : [`json=${pythonLiteral(request.body, '    ')}`]),
+      : [
+          `headers={\n${headers.map((h) => `        ${h},`).join('\n')}\n    }`,
+        ]),
+    ...(request.body === undefined
+      ? []
+      : [`json=${pythonLiteral(request.body, '    ')}`]),
     'timeout=10',
   ];
-  const imports = request.auth ? 'import os\n\nimport requests' : 'import requests';
+  const imports = request.auth
+    ? 'import os\n\nimport requests'
+    : 'import requests';
   const call = `requests.${request.method.toLowerCase()}(\n${args.map((a) => `    ${a},`).join('\n')}\n)`;
   return `${imports}\n\nresponse = ${call}\n${printResult[request.response][1]}`;
 }
@@ -124,7 +156,8 @@ export function pythonLiteral(value: unknown, indent = ''): string {
   const items = Array.isArray(value)
     ? value.map((item) => pythonLiteral(item, inner))
     : Object.entries(value).map(
-        ([key, item]) => `${JSON.stringify(key)}: ${pythonLiteral(item, inner)}`,
+        ([key, item]) =>
+          `${JSON.stringify(key)}: ${pythonLiteral(item, inner)}`,
       );
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   if (items.length === 0) {

@@ -27,7 +27,9 @@ describe('exampleValue', () => {
       status: z.enum(['available', 'pending', 'sold']),
       limit: z.number().int().default(20),
       owner: z.object({ kind: z.literal('person') }),
-      tags: z.array(z.object({ label: z.string().openapi({ example: 'calm' }) })),
+      tags: z.array(
+        z.object({ label: z.string().openapi({ example: 'calm' }) }),
+      ),
     });
     expect(exampleValue(schema)).toEqual({
       status: 'available',
@@ -38,6 +40,8 @@ describe('exampleValue', () => {
   });
 
   it('reads an example given as parameter metadata', () => {
-    expect(exampleValue(z.string().openapi({ param: { example: 'abc' } }))).toBe('abc');
+    expect(
+      exampleValue(z.string().openapi({ param: { example: 'abc' } })),
+    ).toBe('abc');
   });
 });

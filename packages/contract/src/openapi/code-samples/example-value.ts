@@ -3,7 +3,11 @@ import { innerSchema } from '../../zod-unwrap.js';
 
 /** The example the contract gives a schema, on the schema itself or on a wrapper inside it. */
 export function declaredExample(schema: ZodTypeAny): unknown {
-  for (let current: ZodTypeAny | undefined = schema; current; current = innerSchema(current)) {
+  for (
+    let current: ZodTypeAny | undefined = schema;
+    current;
+    current = innerSchema(current)
+  ) {
     const metadata = (current._def as ZodTypeDef).openapi?.metadata;
     const example: unknown = metadata?.example ?? metadata?.param?.example;
     if (example !== undefined) {
@@ -46,7 +50,10 @@ function structuralExample(schema: ZodTypeAny): unknown {
   if (schema instanceof z.ZodLiteral) {
     return schema.value as unknown;
   }
-  if (schema instanceof z.ZodUnion || schema instanceof z.ZodDiscriminatedUnion) {
+  if (
+    schema instanceof z.ZodUnion ||
+    schema instanceof z.ZodDiscriminatedUnion
+  ) {
     const [first] = schema.options as ZodTypeAny[];
     return first === undefined ? undefined : exampleValue(first);
   }
@@ -65,7 +72,10 @@ function structuralExample(schema: ZodTypeAny): unknown {
 /** The fields a sample sends, with their values: the required ones and those with an example. */
 export function exampleFields(shape: z.ZodRawShape): [string, unknown][] {
   return Object.entries(shape)
-    .filter(([, field]) => !field.isOptional() || declaredExample(field) !== undefined)
+    .filter(
+      ([, field]) =>
+        !field.isOptional() || declaredExample(field) !== undefined,
+    )
     .map(([name, field]): [string, unknown] => [name, exampleValue(field)])
     .filter(([, value]) => value !== undefined);
 }

@@ -3,8 +3,15 @@ import { pythonLiteral } from './code-samples.js';
 
 describe('pythonLiteral', () => {
   it('writes JSON values as Python, one item a line', () => {
-    expect(pythonLiteral({ complete: false, tags: ['a'], note: null, quantity: 2, empty: {} }))
-      .toBe(`{
+    expect(
+      pythonLiteral({
+        complete: false,
+        tags: ['a'],
+        note: null,
+        quantity: 2,
+        empty: {},
+      }),
+    ).toBe(`{
     "complete": False,
     "tags": [
         "a",

@@ -10,7 +10,12 @@ import { sampleRequest } from './sample-request.js';
 const serverUrl = 'http://127.0.0.1:8080';
 
 describe('sampleRequest', () => {
-  it.each(documentedOperations(contract).map((operation) => [operation.name, operation]))(
+  it.each(
+    documentedOperations(contract).map((operation) => [
+      operation.name,
+      operation,
+    ]),
+  )(
     'builds a %s call that passes the route’s own validation',
     (_name, operation) => {
       const { route } = operation;
@@ -21,11 +26,14 @@ describe('sampleRequest', () => {
       expect(request.method).toBe(route.method);
       if (isZodType(route.pathParams)) {
         expect(
-          route.pathParams.safeParse(pathParams(route.path, url.pathname)).error,
+          route.pathParams.safeParse(pathParams(route.path, url.pathname))
+            .error,
         ).toBeUndefined();
       }
       if (isZodType(route.query)) {
-        expect(route.query.safeParse(queryObject(route.query, url)).error).toBeUndefined();
+        expect(
+          route.query.safeParse(queryObject(route.query, url)).error,
+        ).toBeUndefined();
       }
       if (isZodType(route.headers)) {
         const headers = Object.fromEntries(
@@ -40,12 +48,17 @@ describe('sampleRequest', () => {
   );
 });
 
-function pathParams(template: string, pathname: string): Record<string, string> {
+function pathParams(
+  template: string,
+  pathname: string,
+): Record<string, string> {
   const names = template.split('/');
   const values = pathname.split('/');
   return Object.fromEntries(
     names.flatMap((name, index) =>
-      name.startsWith(':') ? [[name.slice(1), decodeURIComponent(values[index] ?? '')]] : [],
+      name.startsWith(':')
+        ? [[name.slice(1), decodeURIComponent(values[index] ?? '')]]
+        : [],
     ),
   );
 }
@@ -56,8 +69,12 @@ function queryObject(schema: z.ZodTypeAny, url: URL): Record<string, unknown> {
   return Object.fromEntries(
     [...new Set(url.searchParams.keys())].map((name) => {
       const field = shape[name];
-      const isArray = field !== undefined && unwrapSchema(field) instanceof z.ZodArray;
-      return [name, isArray ? url.searchParams.getAll(name) : url.searchParams.get(name)];
+      const isArray =
+        field !== undefined && unwrapSchema(field) instanceof z.ZodArray;
+      return [
+        name,
+        isArray ? url.searchParams.getAll(name) : url.searchParams.get(name),
+      ];
     }),
   );
 }

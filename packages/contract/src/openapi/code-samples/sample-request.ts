@@ -4,7 +4,11 @@ import type { ContractOperation } from '../../contract-operations.js';
 import { headerName, routeBody } from '../operation-request.js';
 import { successContent } from '../responses.js';
 import { objectShape } from '../../zod-unwrap.js';
-import { declaredExample, exampleFields, exampleValue } from './example-value.js';
+import {
+  declaredExample,
+  exampleFields,
+  exampleValue,
+} from './example-value.js';
 
 /** One concrete, valid call of an operation: what every code sample renders. */
 export interface SampleRequest {
@@ -20,44 +24,62 @@ export interface SampleRequest {
   response: 'json' | 'text' | 'none';
 }
 
-export function sampleRequest(operation: ContractOperation, serverUrl: string): SampleRequest {
+export function sampleRequest(
+  operation: ContractOperation,
+  serverUrl: string,
+): SampleRequest {
   const { route, metadata } = operation;
   const body = routeBody(route);
   const success = successContent(route);
   return {
     method: route.method,
-    url: serverUrl.replace(/\/+$/, '') + samplePath(route) + sampleQuery(route.query),
+    url:
+      serverUrl.replace(/\/+$/, '') +
+      samplePath(route) +
+      sampleQuery(route.query),
     auth: metadata.auth === 'key',
-    headers: exampleFields(objectShape(route.headers) ?? {}).map(([name, value]) => [
-      headerName(name),
-      String(value),
-    ]),
+    headers: exampleFields(objectShape(route.headers) ?? {}).map(
+      ([name, value]) => [headerName(name), String(value)],
+    ),
     ...(isZodType(body) ? { body: exampleValue(body) } : {}),
     response: responseKind(success?.contentType),
   };
 }
 
-function responseKind(contentType: string | undefined): SampleRequest['response'] {
+function responseKind(
+  contentType: string | undefined,
+): SampleRequest['response'] {
   if (contentType === undefined) return 'none';
   return contentType.includes('json') ? 'json' : 'text';
 }
 
 function samplePath(route: AppRoute): string {
   const shape = objectShape(route.pathParams) ?? {};
-  return route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) =>
-    encodeURIComponent(String(pathParamExample(name, shape[name]))),
+  return route.path.replace(
+    /:([A-Za-z_][A-Za-z0-9_]*)/g,
+    (_match, name: string) =>
+      encodeURIComponent(String(pathParamExample(name, shape[name]))),
   );
 }
 
-function pathParamExample(name: string, schema: ZodTypeAny | undefined): unknown {
+function pathParamExample(
+  name: string,
+  schema: ZodTypeAny | undefined,
+): unknown {
   const declared = schema && declaredExample(schema);
   if (declared !== undefined) return declared;
-  return schema === undefined || name === 'id' || name.endsWith('Id') ? 1 : exampleValue(schema);
+  return schema === undefined || name === 'id' || name.endsWith('Id')
+    ? 1
+    : exampleValue(schema);
 }
 
 function sampleQuery(query: unknown): string {
-  const pairs = exampleFields(objectShape(query) ?? {}).flatMap(([name, value]) =>
-    (Array.isArray(value) ? value : [value]).map((item): [string, string] => [name, String(item)]),
+  const pairs = exampleFields(objectShape(query) ?? {}).flatMap(
+    ([name, value]) =>
+      (Array.isArray(value) ? value : [value]).map((item): [string, string] => [
+        name,
+        String(item),
+      ]),
   );
   return pairs.length === 0 ? '' : `?${new URLSearchParams(pairs).toString()}`;
 }

@@ -6,18 +6,34 @@ export interface DocumentOperation {
   operation: OperationObject;
 }
 
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const methods = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+] as const;
 
-export function documentOperations(document: OpenAPIObject): DocumentOperation[] {
+export function documentOperations(
+  document: OpenAPIObject,
+): DocumentOperation[] {
   return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     methods.flatMap((method) => {
-      const operation = (item as Partial<Record<string, OperationObject>>)[method];
+      const operation = (item as Partial<Record<string, OperationObject>>)[
+        method
+      ];
       return operation === undefined ? [] : [{ path, method, operation }];
     }),
   );
 }
 
-export function operationById(document: OpenAPIObject, operationId: string): OperationObject {
+export function operationById(
+  document: OpenAPIObject,
+  operationId: string,
+): OperationObject {
   const found = documentOperations(document).find(
     ({ operation }) => operation.operationId === operationId,
   );
