@@ -1,4 +1,4 @@
-import type { PetStatus, WebhookEventType } from '@petstore/contract';
+import type { Order, PetStatus, WebhookEventType } from '@petstore/contract';
 import {
   eventMessages,
   newEvent,
@@ -10,10 +10,6 @@ import {
   type Stock,
   type StockChange,
 } from './pet-status.js';
-import {
-  toOrder,
-  type OrderDocument,
-} from './repositories/order-repository.js';
 
 /** The topic of status pushes to the pets service. */
 export const STATUS_TOPIC = 'pet-status';
@@ -27,9 +23,9 @@ export interface StatusPush {
 /** An order's event for webhooks: the order as the API shows it, for its owner and admins. */
 export function orderEvent(
   type: WebhookEventType,
-  order: OrderDocument,
+  { order, ownerId }: { order: Order; ownerId: string },
 ): NewMessage[] {
-  return eventMessages([newEvent(type, toOrder(order), order.ownerId)]);
+  return eventMessages([newEvent(type, order, ownerId)]);
 }
 
 /** What a change of stock tells: `inventory.updated` when asked, and a push when the status moved. */

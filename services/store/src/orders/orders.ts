@@ -106,7 +106,10 @@ export function createOrders(deps: OrdersDeps) {
       );
     }
     await outbox.add(session, [
-      ...orderEvent('order.created', stored),
+      ...orderEvent('order.created', {
+        order: toOrder(stored),
+        ownerId: stored.ownerId,
+      }),
       ...stockMessages(change),
     ]);
     return { status: 201, body: toOrder(stored) };
@@ -161,7 +164,11 @@ export function createOrders(deps: OrdersDeps) {
       const change = await inventory.close(closed.petId, returned, session);
       const type = closed.cancelled ? 'order.cancelled' : 'order.completed';
       const stock = change ? stockMessages(change) : [];
-      await outbox.add(session, [...orderEvent(type, closed), ...stock]);
+      const event = orderEvent(type, {
+        order: toOrder(closed),
+        ownerId: closed.ownerId,
+      });
+      await outbox.add(session, [...event, ...stock]);
       return closed;
     });
   }
