@@ -121,7 +121,7 @@ export const accounts = c.router({
     body: requestBody(NewAccountSchema),
     summary: 'Create an account',
     description:
-      'Signs up a customer and returns its first API key, shown this once. An email already used is 409 `conflict`. Needs no key; rate limited per client address. With `Idempotency-Key`, kept per client address, a retry with the same body answers the first response again, key included; another body with the same key is 422 `idempotency_key_reused`.',
+      'Signs up a customer and returns its first API key, shown this once. An email already used is 409 `conflict`. Needs no key; rate limited per client address. Its `Idempotency-Key` is kept per client address, and a retry answers the first key again.',
     responses: {
       201: CreatedAccountSchema,
       ...v1Errors(...BODY_ERRORS, 'conflict', 'idempotency_key_reused'),
@@ -142,7 +142,7 @@ export const accounts = c.router({
     body: c.noBody(),
     summary: 'Create an API key',
     description:
-      'A new key for the current account, shown this once; the other keys keep working. An account has at most 10 keys not revoked: one more is 409 `conflict`. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
+      'A new key for the current account, shown this once; the other keys keep working. An account has at most 10 keys not revoked: one more is 409 `conflict`.',
     responses: {
       201: CreatedApiKeySchema,
       ...v1Errors(

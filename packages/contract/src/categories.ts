@@ -64,7 +64,7 @@ export const categories = c.router({
     body: requestBody(NewCategorySchema),
     summary: 'Add a category',
     description:
-      'Adds a category; `Location` gives its address. A name already used, in any case, is 409 `conflict`. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
+      'Adds a category; `Location` gives its address. A name already used, in any case, is 409 `conflict`.',
     responses: {
       201: CategorySchema,
       ...v1Errors(

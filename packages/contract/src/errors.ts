@@ -42,12 +42,10 @@ export const ErrorCodeSchema = z
 export type ErrorStatus = (typeof errorStatus)[ErrorCode];
 
 export const ErrorDetailSchema = z.object({
-  path: z
-    .string()
-    .openapi({
-      description: 'Where: the request part, then the field.',
-      example: 'body.quantity',
-    }),
+  path: z.string().openapi({
+    description: 'Where: the request part, then the field.',
+    example: 'body.quantity',
+  }),
   message: z.string().openapi({ example: 'must be >= 1' }),
 });
 export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;

@@ -6,7 +6,7 @@ export const IdempotencyKeySchema = lengthInCodePoints(z.string(), {
   max: 255,
 }).openapi({
   description:
-    'Retrying with the same key and body returns the first answer again, with `Idempotent-Replayed: true`, and creates nothing more; while the first is still in progress, a retry is 409 `conflict`. Keys are kept at least 24 hours.',
+    'Retrying with the same key and body returns the first answer again, with `Idempotent-Replayed: true`, and creates nothing more; the same key with another body or operation is 422 `idempotency_key_reused`, and while the first is still in progress, a retry is 409 `conflict`. Keys are kept at least 24 hours.',
   example: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
 });
 

@@ -56,8 +56,7 @@ export const messages = c.router({
     headers: IdempotentHeadersSchema,
     body: requestBody(NewMessageSchema),
     summary: 'Send a message',
-    description:
-      'Queues a message (202); a worker delivers it shortly after. With `Idempotency-Key`, a retry with the same body returns the first answer again and queues nothing; another body with the same key is 422 `idempotency_key_reused`.',
+    description: 'Queues a message (202); a worker delivers it shortly after.',
     responses: {
       202: MessageSchema,
       ...v1Errors(

@@ -105,7 +105,7 @@ export const pets = c.router({
     body: requestBody(NewPetSchema),
     summary: 'Add a pet',
     description:
-      'Adds a pet to the catalogue; `Location` gives its address. Its category must exist (422 `unknown_category`). With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
+      'Adds a pet to the catalogue; `Location` gives its address. Its category must exist (422 `unknown_category`).',
     responses: {
       201: PetSchema,
       ...v1Errors(

@@ -150,7 +150,7 @@ export const orders = c.router({
     body: requestBody(NewOrderSchema),
     summary: 'Place an order',
     description:
-      'Takes the quantity from stock at once: more than the stock has is 409 `insufficient_stock`, a pet that does not exist 422 `unknown_pet`. With `Idempotency-Key`, a retry with the same body returns the first order again; another body with the same key is 422 `idempotency_key_reused`.',
+      'Takes the quantity from stock at once: more than the stock has is 409 `insufficient_stock`, a pet that does not exist 422 `unknown_pet`.',
     responses: {
       201: OrderSchema,
       ...v1Errors(

@@ -183,7 +183,7 @@ export const webhooks = c.router({
     body: requestBody(NewWebhookSchema),
     summary: 'Create a webhook',
     description:
-      'Subscribes a URL to event types and returns its signing secret, shown this once. A URL the gateway refuses (see `url`: a scheme other than `https`, or an address that is loopback, private, link-local or metadata, unless the deployment allows private URLs) is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. An account has at most 16 webhooks: one more is 409 `conflict`. The events it will receive are described under Callbacks. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
+      'Subscribes a URL to event types and returns its signing secret, shown this once. A URL the gateway refuses (see `url`: a scheme other than `https`, or an address that is loopback, private, link-local or metadata, unless the deployment allows private URLs) is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. An account has at most 16 webhooks: one more is 409 `conflict`. The events it will receive are described under Callbacks.',
     responses: {
       201: CreatedWebhookSchema,
       ...v1Errors(
@@ -252,7 +252,7 @@ export const webhooks = c.router({
     body: c.noBody(),
     summary: 'Rotate a webhook’s secret',
     description:
-      'A new signing secret, shown this once. For 24 hours deliveries carry a signature by each secret (space separated in `webhook-signature`), so a receiver can switch without missing one. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
+      'A new signing secret, shown this once. For 24 hours deliveries carry a signature by each secret (space separated in `webhook-signature`), so a receiver can switch without missing one.',
     responses: {
       201: WebhookSecretSchema,
       ...v1Errors(
@@ -287,7 +287,7 @@ export const webhooks = c.router({
     body: c.noBody(),
     summary: 'Retry a delivery',
     description:
-      'Schedules another attempt now, whatever the delivery’s status; the receiver gets the same `webhook-id` again. With `Idempotency-Key`, a retry with the same body answers the first response again; another body with the same key is 422 `idempotency_key_reused`.',
+      'Schedules another attempt now, whatever the delivery’s status; the receiver gets the same `webhook-id` again.',
     responses: {
       202: WebhookDeliverySchema,
       ...v1Errors(
@@ -306,7 +306,7 @@ export const webhooks = c.router({
     body: c.noBody(),
     summary: 'Send a test event',
     description:
-      'Sends a signed `webhook.test` event to the webhook now, whatever events it receives, so that a receiver can be checked without placing an order; `data` is the webhook. Answers with the delivery, to follow in the webhook’s deliveries. A webhook that is turned off is 409 `conflict`. With `Idempotency-Key`, a retry with the same body answers the first response again and sends nothing more; another body with the same key is 422 `idempotency_key_reused`.',
+      'Sends a signed `webhook.test` event to the webhook now, whatever events it receives, so that a receiver can be checked without placing an order; `data` is the webhook. Answers with the delivery, to follow in the webhook’s deliveries. A webhook that is turned off is 409 `conflict`.',
     responses: {
       202: WebhookDeliverySchema,
       ...v1Errors(
