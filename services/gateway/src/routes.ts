@@ -166,10 +166,14 @@ export function gatewayRoutes(
     messages: {
       sendMessage: async ({ headers, body, ctx }) => {
         const { accountId } = requireCaller(ctx);
+        const queue = (session?: Session) =>
+          messages.queue(accountId, body.message, session);
         const request = { owner: accountId, headers, body };
-        const message = await once(ctx, request, 202, (session) =>
-          messages.queue(accountId, body.message, session),
-        );
+        // Without a key a message is one insert, atomic without a transaction.
+        const message =
+          headers['idempotency-key'] === undefined
+            ? await queue()
+            : await once(ctx, request, 202, queue);
         // A replay too: the first request's gateway may have died; claims are conditional.
         deps.onMessageQueued(message.id);
         return { status: 202, body: message };
