@@ -51,7 +51,7 @@ function run(
 /**
  * The operations whose samples run here, with the key they need and what must hold before each
  * run. The samples refer to the examples of the contract: pet 1 in category 1, order 1, a new
- * category named "Dogs", a fixed Idempotency-Key.
+ * category named "Dogs", a fixed Idempotency-Key of its own for each operation.
  */
 const chosen: {
   operationId: string;

@@ -206,11 +206,9 @@ const cases: ErrorCase[] = [
     },
   },
   failing('conflict', 'an email is already used, in another case', () =>
-    api
-      .client()
-      .accounts.createAccount({
-        body: { email: customer.email.toUpperCase() },
-      }),
+    api.client().accounts.createAccount({
+      body: { email: customer.email.toUpperCase() },
+    }),
   ),
   failing('conflict', 'a category name is already used, in another case', () =>
     api.admin.categories.createCategory({ body: { name: 'dOGS' } }),

@@ -40,7 +40,6 @@ function queuedMessage(text: string) {
     message: text,
     status: 'queued',
     createdAt: new Date(),
-    leaseUntil: null,
     attempts: 0,
     deliveredAt: null,
   };
@@ -75,12 +74,15 @@ describe('a gateway restarted with messages it had not delivered', () => {
           createdAt: message.createdAt.toISOString(),
         },
       });
-      expect(await messages().findOne({ _id: message._id })).toMatchObject({
+      const stored = await messages().findOne({ _id: message._id });
+      expect(stored).toMatchObject({
         status: 'delivered',
         attempts: 1,
-        leaseUntil: null,
         deliveredAt: expect.any(Date) as Date,
       });
+      // Its lease is released.
+      expect(stored).not.toHaveProperty('leaseUntil');
+      expect(stored).not.toHaveProperty('leaseOwner');
     }
   });
 

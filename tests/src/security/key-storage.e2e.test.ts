@@ -30,11 +30,9 @@ beforeAll(async () => {
   db = await api.databases();
   for (let n = 0; n < 3; n++) {
     const res = ok(
-      await api
-        .client()
-        .accounts.createAccount({
-          body: { email: `keys.${n}.${Date.now()}@example.com` },
-        }),
+      await api.client().accounts.createAccount({
+        body: { email: `keys.${n}.${Date.now()}@example.com` },
+      }),
       201,
     );
     issued.push({ id: '', apiKey: res.body.apiKey, accountId: res.body.id });

@@ -29,7 +29,7 @@ const expectedRequest = {
   headers: expect.objectContaining({
     authorization: `Bearer ${apiKey}`,
     'content-type': 'application/json',
-    'idempotency-key': '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
+    'idempotency-key': 'ec15cbb1-41c9-e207-c05a-563519863291',
   }) as unknown,
   body: { petId: 1, quantity: 1, shipDate: '2026-12-01T10:00:00Z' },
 };

@@ -30,14 +30,14 @@ describe('x-codeSamples', () => {
       cURL: `curl -i -X POST 'http://127.0.0.1:8080/v2/store/orders' \\
   -H "Authorization: Bearer $API_KEY" \\
   -H 'Content-Type: application/json' \\
-  -H 'Idempotency-Key: 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f' \\
+  -H 'Idempotency-Key: ec15cbb1-41c9-e207-c05a-563519863291' \\
   -d '{"petId":1,"quantity":1,"shipDate":"2026-12-01T10:00:00Z"}'`,
       JavaScript: `const response = await fetch('http://127.0.0.1:8080/v2/store/orders', {
   method: 'POST',
   headers: {
     Authorization: \`Bearer \${process.env.API_KEY}\`,
     'Content-Type': 'application/json',
-    'Idempotency-Key': '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
+    'Idempotency-Key': 'ec15cbb1-41c9-e207-c05a-563519863291',
   },
   body: JSON.stringify({
     "petId": 1,
@@ -54,7 +54,7 @@ response = requests.post(
     "http://127.0.0.1:8080/v2/store/orders",
     headers={
         "Authorization": f"Bearer {os.environ['API_KEY']}",
-        "Idempotency-Key": "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
+        "Idempotency-Key": "ec15cbb1-41c9-e207-c05a-563519863291",
     },
     json={
         "petId": 1,
@@ -108,13 +108,13 @@ print(response.status_code, response.json())`,
     expect(samplesOf('createAccount')).toEqual({
       cURL: `curl -i -X POST 'http://127.0.0.1:8080/v2/accounts' \\
   -H 'Content-Type: application/json' \\
-  -H 'Idempotency-Key: 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f' \\
+  -H 'Idempotency-Key: a1f04685-9d60-7f45-42cb-3ca6c377a67e' \\
   -d '{"email":"jane@example.com","name":"Jane Doe"}'`,
       JavaScript: `const response = await fetch('http://127.0.0.1:8080/v2/accounts', {
   method: 'POST',
   headers: {
     'Content-Type': 'application/json',
-    'Idempotency-Key': '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
+    'Idempotency-Key': 'a1f04685-9d60-7f45-42cb-3ca6c377a67e',
   },
   body: JSON.stringify({
     "email": "jane@example.com",
@@ -127,7 +127,7 @@ console.log(response.status, await response.json());`,
 response = requests.post(
     "http://127.0.0.1:8080/v2/accounts",
     headers={
-        "Idempotency-Key": "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
+        "Idempotency-Key": "a1f04685-9d60-7f45-42cb-3ca6c377a67e",
     },
     json={
         "email": "jane@example.com",

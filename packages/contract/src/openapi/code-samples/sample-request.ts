@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
 import type { ContractOperation } from '../../contract-operations.js';
@@ -39,11 +40,26 @@ export function sampleRequest(
       sampleQuery(route.query),
     auth: metadata.auth === 'key',
     headers: exampleFields(objectShape(route.headers) ?? {}).map(
-      ([name, value]) => [headerName(name), String(value)],
+      ([name, value]) => [
+        headerName(name),
+        name === 'idempotency-key'
+          ? sampleIdempotencyKey(operation.name)
+          : String(value),
+      ],
     ),
     ...(isZodType(body) ? { body: exampleValue(body) } : {}),
     response: responseKind(success?.contentType),
   };
+}
+
+/**
+ * A key of the operation's own, the same in every run of its sample: a key is bound to one
+ * operation, so samples run one after another must not share one.
+ */
+function sampleIdempotencyKey(operationId: string): string {
+  const hex = createHash('sha256').update(operationId).digest('hex');
+  const parts = [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16)];
+  return [...parts, hex.slice(16, 20), hex.slice(20, 32)].join('-');
 }
 
 function responseKind(
