@@ -209,7 +209,7 @@ describe('/docs in a browser', () => {
       await listbox.waitFor({ state: 'hidden' });
       expect(offered.slice(0, 3), key).toEqual(labels);
     }
-  }, 150_000);
+  }, 300_000);
 
   it('offers Test Request on each operation but those with x-hideTryItPanel', async () => {
     const hides = (key: string) => operation(key)['x-hideTryItPanel'] === true;
