@@ -29,8 +29,8 @@ describe('handler types', () => {
 
   it('accepts only the statuses and bodies the contract declares', () => {
     const valid: RouteHandler<GetBook> = () => ({ status: 200, body: book });
-    // @ts-expect-error getBook does not declare 201
     const undeclaredStatus: RouteHandler<GetBook> = () => ({
+      // @ts-expect-error getBook does not declare 201
       status: 201,
       body: book,
     });
