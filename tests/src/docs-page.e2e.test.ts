@@ -1,4 +1,5 @@
 import type { Browser, Locator, Page } from 'playwright-core';
+import { documentOperations } from '@petstore/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   launchChromium,
@@ -29,17 +30,6 @@ interface OpenApiDocument {
   components: { schemas: Record<string, Schema> };
   'x-tagGroups'?: { name: string; tags: string[] }[];
 }
-
-const HTTP_METHODS = new Set([
-  'get',
-  'put',
-  'post',
-  'delete',
-  'options',
-  'head',
-  'patch',
-  'trace',
-]);
 
 const api = testStackForFile();
 let document: OpenApiDocument;
@@ -174,14 +164,10 @@ beforeAll(async () => {
     await fetch(`${api.url}/openapi.json`)
   ).json()) as OpenApiDocument;
   operations = new Map(
-    Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.entries(item)
-        .filter(([method]) => HTTP_METHODS.has(method))
-        .map(
-          ([method, entry]) =>
-            [`${method.toUpperCase()} ${path}`, entry] as const,
-        ),
-    ),
+    documentOperations(document).map(({ method, path, operation }) => [
+      `${method.toUpperCase()} ${path}`,
+      operation,
+    ]),
   );
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

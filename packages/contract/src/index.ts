@@ -26,4 +26,8 @@ export {
   generateOpenApi,
   type GenerateOpenApiOptions,
 } from './openapi/generate-openapi.js';
+export {
+  documentOperations,
+  type DocumentOperation,
+} from './openapi/document-operations.js';
 export { objectShape, unwrapSchema } from './zod-unwrap.js';

@@ -1,21 +1,10 @@
+import { documentOperations } from '@petstore/contract';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { refuseUnlessRead, type OpenApiDocument } from './docs-page.js';
 
 const INDEX_PATHS = new Set(['/', '/v1', '/v2']);
 
-const HTTP_METHODS = new Set([
-  'get',
-  'put',
-  'post',
-  'delete',
-  'options',
-  'head',
-  'patch',
-  'trace',
-]);
-
-const PathItemSchema = z.record(z.string(), z.unknown());
 const OperationSchema = z.object({
   operationId: z.string(),
   summary: z.string().optional(),
@@ -27,23 +16,21 @@ export type ApiIndex = ReturnType<typeof apiIndex>;
 
 /** The API's front page: where its reference is, and every operation of the document. */
 export function apiIndex(document: OpenApiDocument, publicUrl: string) {
-  const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(PathItemSchema.parse(item))
-      .filter(([method]) => HTTP_METHODS.has(method))
-      .map(([method, operation]) => {
-        const { operationId, summary, deprecated, security } =
-          OperationSchema.parse(operation);
-        return {
-          method: method.toUpperCase(),
-          path,
-          operationId,
-          ...(summary === undefined ? {} : { summary }),
-          needsApiKey: security.some(
-            (requirement) => Object.keys(requirement).length > 0,
-          ),
-          ...(deprecated ? { deprecated: true as const } : {}),
-        };
-      }),
+  const operations = documentOperations(document).map(
+    ({ method, path, operation }) => {
+      const { operationId, summary, deprecated, security } =
+        OperationSchema.parse(operation);
+      return {
+        method: method.toUpperCase(),
+        path,
+        operationId,
+        ...(summary === undefined ? {} : { summary }),
+        needsApiKey: security.some(
+          (requirement) => Object.keys(requirement).length > 0,
+        ),
+        ...(deprecated ? { deprecated: true as const } : {}),
+      };
+    },
   );
   return {
     name: document.info.title,

@@ -1,33 +1,18 @@
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts/oas30';
+import { documentOperations as operationsOf } from '../document-operations.js';
 
-export interface DocumentOperation {
+export interface TypedOperation {
   path: string;
   method: string;
   operation: OperationObject;
 }
 
-const methods = [
-  'get',
-  'put',
-  'post',
-  'delete',
-  'options',
-  'head',
-  'patch',
-  'trace',
-] as const;
-
-export function documentOperations(
-  document: OpenAPIObject,
-): DocumentOperation[] {
-  return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    methods.flatMap((method) => {
-      const operation = (item as Partial<Record<string, OperationObject>>)[
-        method
-      ];
-      return operation === undefined ? [] : [{ path, method, operation }];
-    }),
-  );
+/** The document's operations, typed as openapi3-ts has them. */
+export function documentOperations(document: OpenAPIObject): TypedOperation[] {
+  return operationsOf(document).map((found) => ({
+    ...found,
+    operation: found.operation as OperationObject,
+  }));
 }
 
 export function operationById(
