@@ -1,8 +1,6 @@
-import { test } from '@petstore/testkit/vitest';
-import type { Db, MongoClient } from 'mongodb';
 import { describe, expect } from 'vitest';
+import { databaseTest } from './test-support/database-test.js';
 import { Lease } from './lease.js';
-import { connectMongo } from './mongo.js';
 
 interface Job {
   _id: string;
@@ -10,22 +8,7 @@ interface Job {
   until?: Date | null;
 }
 
-const it = test.extend<{ client: MongoClient; db: Db }>({
-  client: async ({ mongo }, use) => {
-    const client = await connectMongo(mongo.uri, {
-      appName: 'service-kit-test',
-    });
-    await use(client);
-    await client.close();
-  },
-  db: async ({ mongo, client }, use) => {
-    const db = client.db(
-      mongo.databaseName(`lease_${Math.random().toString(36).slice(2)}`),
-    );
-    await use(db);
-    await db.dropDatabase();
-  },
-});
+const it = databaseTest('lease');
 
 const lease = new Lease<Job>({ owner: 'owner', until: 'until' });
 

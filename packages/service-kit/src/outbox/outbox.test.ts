@@ -1,28 +1,12 @@
-import { test } from '@petstore/testkit/vitest';
-import type { Db, MongoClient } from 'mongodb';
+import type { Db } from 'mongodb';
 import { describe, expect } from 'vitest';
+import { databaseTest } from '../test-support/database-test.js';
 import { captureLogs } from '../test-support/captured-logs.js';
-import { connectMongo } from '../mongo.js';
 import { inTransaction } from '../transactions.js';
 import { Outbox, type OutboxMessage } from './outbox.js';
 import { outboxRelay } from './outbox-relay.js';
 
-const it = test.extend<{ client: MongoClient; db: Db }>({
-  client: async ({ mongo }, use) => {
-    const client = await connectMongo(mongo.uri, {
-      appName: 'service-kit-test',
-    });
-    await use(client);
-    await client.close();
-  },
-  db: async ({ mongo, client }, use) => {
-    const db = client.db(
-      mongo.databaseName(`outbox_${Math.random().toString(36).slice(2)}`),
-    );
-    await use(db);
-    await db.dropDatabase();
-  },
-});
+const it = databaseTest('outbox');
 
 const held = (db: Db) =>
   db.collection<OutboxMessage>('outbox').find().toArray();
