@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextCursorOf } from './auto-pagination.js';
-import { startServer, type Received } from './test-support/test-server.js';
+import { startServer, type Reply } from './test-support/test-server.js';
 import { testClient } from './test-support/test-client.js';
 
 const pets = (...ids: number[]) =>
@@ -11,10 +11,8 @@ const pets = (...ids: number[]) =>
     status: 'available',
   }));
 
-/** Three pages of two pets, linked as the API links them. */
-function threePages({ url }: Received) {
-  const cursor = new URL(url, 'http://test').searchParams.get('cursor');
-  const page = cursor === null ? 0 : Number(cursor.slice(1));
+/** Page `page` (from 0) of three pages of two pets, linked as the API links them. */
+function petsPage(page: number): Reply {
   const link = (next: number) => ({
     link: `</v1/pets?status=available&limit=2&cursor=c${next}>; rel="next"`,
   });
@@ -28,9 +26,12 @@ function threePages({ url }: Received) {
   };
 }
 
+/** The three pages, answered in the order they are asked for. */
+const threePages = [petsPage(0), petsPage(1), petsPage(2)] as const;
+
 describe('lists', () => {
   it('iterate every page, asking for each with the cursor of the Link header', async () => {
-    await using server = await startServer(threePages);
+    await using server = await startServer(...threePages);
     const { client } = testClient(server.baseUrl);
 
     const ids: number[] = [];
@@ -38,7 +39,7 @@ describe('lists', () => {
       ids.push(pet.id);
 
     expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(server.received.map((request) => request.url)).toEqual([
+    expect((await server.received()).map((request) => request.url)).toEqual([
       '/v2/pets?status=available&limit=2',
       '/v2/pets?status=available&limit=2&cursor=c1',
       '/v2/pets?status=available&limit=2&cursor=c2',
@@ -46,7 +47,7 @@ describe('lists', () => {
   });
 
   it('read a page only when the items before it are used up', async () => {
-    await using server = await startServer(threePages);
+    await using server = await startServer(...threePages);
     const { client } = testClient(server.baseUrl);
 
     for await (const pet of client.pets.list()) {
@@ -54,11 +55,11 @@ describe('lists', () => {
       break;
     }
 
-    expect(server.received).toHaveLength(1);
+    expect(await server.received()).toHaveLength(1);
   });
 
   it('give one page at a time with firstPage and nextPage', async () => {
-    await using server = await startServer(threePages);
+    await using server = await startServer(...threePages);
     const { client } = testClient(server.baseUrl);
 
     const first = await client.pets.list({ limit: 2 }).firstPage();
@@ -75,10 +76,15 @@ describe('lists', () => {
       nextCursor: undefined,
     });
     await expect(third?.nextPage()).resolves.toBeUndefined();
+    expect((await server.received()).map((request) => request.url)).toEqual([
+      '/v2/pets?limit=2',
+      '/v2/pets?limit=2&cursor=c1',
+      '/v2/pets?limit=2&cursor=c2',
+    ]);
   });
 
   it('repeat a list parameter for each of its values', async () => {
-    await using server = await startServer(() => ({ status: 200, body: [] }));
+    await using server = await startServer({ status: 200, body: [] });
     const { client } = testClient(server.baseUrl);
 
     await client.pets
@@ -86,7 +92,7 @@ describe('lists', () => {
       .firstPage();
     await client.orders.list({ complete: false }).firstPage();
 
-    expect(server.received.map((request) => request.url)).toEqual([
+    expect((await server.received()).map((request) => request.url)).toEqual([
       '/v2/pets?status=available&status=pending&categoryId=3',
       '/v2/store/orders?complete=false',
     ]);

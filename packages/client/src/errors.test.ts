@@ -12,7 +12,7 @@ async function failure(promise: Promise<unknown>): Promise<PetstoreError> {
 describe('PetstoreError', () => {
   it('carries the status, code, message, request id and details of an Error body', async () => {
     const details = [{ path: 'body.quantity', message: 'must be >= 1' }];
-    await using server = await startServer(() => ({
+    await using server = await startServer({
       status: 400,
       headers: { 'x-request-id': 'req-header' },
       body: {
@@ -22,7 +22,7 @@ describe('PetstoreError', () => {
         requestId: 'req-body',
         details,
       },
-    }));
+    });
     const { client } = testClient(server.baseUrl);
 
     const error = await failure(
@@ -41,11 +41,11 @@ describe('PetstoreError', () => {
   });
 
   it('takes the request id from X-Request-Id when the body has none', async () => {
-    await using server = await startServer(() => ({
+    await using server = await startServer({
       status: 404,
       headers: { 'x-request-id': 'req-404' },
       body: { code: 'not_found', message: 'pet 7 not found', status: 404 },
-    }));
+    });
     const { client } = testClient(server.baseUrl);
 
     const error = await failure(client.pets.get(7));
@@ -58,11 +58,11 @@ describe('PetstoreError', () => {
   });
 
   it('gives a body that is not JSON a code chosen by its status, never a parse error', async () => {
-    await using server = await startServer(() => ({
+    await using server = await startServer({
       status: 502,
       headers: { 'content-type': 'text/html', 'x-request-id': 'req-502' },
       text: '<html>Bad Gateway</html>',
-    }));
+    });
     const { client } = testClient(server.baseUrl, { maxRetries: 0 });
 
     const error = await failure(client.pets.get(1));
@@ -76,9 +76,11 @@ describe('PetstoreError', () => {
   });
 
   it('chooses a code for an empty error body by its status', async () => {
-    await using server = await startServer((_, index) => ({
-      status: [401, 418, 599][index] ?? 500,
-    }));
+    await using server = await startServer(
+      { status: 401 },
+      { status: 418 },
+      { status: 599 },
+    );
     const { client } = testClient(server.baseUrl, { maxRetries: 0 });
 
     expect((await failure(client.pets.get(1))).code).toBe('unauthorized');
@@ -87,11 +89,11 @@ describe('PetstoreError', () => {
   });
 
   it('is a bad_gateway when a success has no JSON body', async () => {
-    await using server = await startServer(() => ({
+    await using server = await startServer({
       status: 200,
       headers: { 'content-type': 'text/plain', 'x-request-id': 'req-200' },
       text: 'OK',
-    }));
+    });
     const { client } = testClient(server.baseUrl);
 
     const error = await failure(client.pets.get(1));
@@ -107,15 +109,15 @@ describe('PetstoreError', () => {
   });
 
   it('carries the response headers and the seconds Retry-After asks', async () => {
-    await using server = await startServer((_, index) => ({
+    const rateLimited = (retryAfter: string) => ({
       status: 429,
-      headers: {
-        'retry-after':
-          index === 0 ? '7' : new Date(Date.now() + 30_000).toUTCString(),
-        'ratelimit-remaining': '0',
-      },
+      headers: { 'retry-after': retryAfter, 'ratelimit-remaining': '0' },
       body: { code: 'rate_limited', message: 'slow down', status: 429 },
-    }));
+    });
+    await using server = await startServer(
+      rateLimited('7'),
+      rateLimited(new Date(Date.now() + 30_000).toUTCString()),
+    );
     const { client } = testClient(server.baseUrl, { maxRetries: 0 });
 
     const inSeconds = await failure(client.pets.get(1));
@@ -128,11 +130,11 @@ describe('PetstoreError', () => {
   });
 
   it('has no retryAfter without Retry-After, and the headers of a body that is no Error', async () => {
-    await using server = await startServer(() => ({
+    await using server = await startServer({
       status: 502,
       headers: { 'content-type': 'text/html', 'x-served-by': 'proxy' },
       text: '<html>Bad Gateway</html>',
-    }));
+    });
     const { client } = testClient(server.baseUrl, { maxRetries: 0 });
 
     const error = await failure(client.pets.get(1));

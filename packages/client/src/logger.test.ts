@@ -14,13 +14,12 @@ function recordingLogger() {
 
 describe('logger', () => {
   it('is told each attempt, retry and response at debug level, never the API key', async () => {
-    await using server = await startServer((_, index) =>
-      index === 0
-        ? {
-            ...errorBody(503, 'service_unavailable'),
-            headers: { 'x-request-id': 'req-a' },
-          }
-        : { status: 200, headers: { 'x-request-id': 'req-b' }, body: [] },
+    await using server = await startServer(
+      {
+        ...errorBody(503, 'service_unavailable'),
+        headers: { 'x-request-id': 'req-a' },
+      },
+      { status: 200, headers: { 'x-request-id': 'req-b' }, body: [] },
     );
     const { logger, lines } = recordingLogger();
     const { client } = testClient(server.baseUrl, {
@@ -62,7 +61,7 @@ describe('logger', () => {
   });
 
   it('is told of each attempt that got no answer, and why it is retried', async () => {
-    await using server = await startServer(() => 'hang');
+    await using server = await startServer('hang');
     const { logger, lines } = recordingLogger();
     const { client } = testClient(server.baseUrl, {
       logger,

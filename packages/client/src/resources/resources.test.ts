@@ -174,7 +174,7 @@ describe('resources', () => {
   it.each(calls)(
     '%s sends its operation',
     async (name, call, method, url, body) => {
-      await using server = await startServer(({ method }) =>
+      await using server = await startServer(
         method === 'DELETE'
           ? { status: 204 }
           : { status: 200, body: name.includes('.list') ? [] : {} },
@@ -183,7 +183,7 @@ describe('resources', () => {
 
       await call(client);
 
-      const [request] = server.received;
+      const [request] = await server.received();
       expect({ method: request?.method, url: request?.url }).toEqual({
         method,
         url,
@@ -195,12 +195,13 @@ describe('resources', () => {
   );
 
   it('encodes string ids in paths', async () => {
-    await using server = await startServer(() => ({ status: 200, body: {} }));
+    await using server = await startServer({ status: 200, body: {} });
     const { client } = testClient(server.baseUrl);
 
     await client.webhooks.get('wh_1/../x?y');
 
-    expect(server.received[0]?.url).toBe('/v2/webhooks/wh_1%2F..%2Fx%3Fy');
+    const [request] = await server.received();
+    expect(request?.url).toBe('/v2/webhooks/wh_1%2F..%2Fx%3Fy');
   });
 
   const posts: [string, Call][] = [
@@ -214,17 +215,17 @@ describe('resources', () => {
   it.each(posts)(
     '%s sends a generated Idempotency-Key, the same on every retry',
     async (_, call) => {
-      await using server = await startServer((_, index) =>
-        index < 2
-          ? errorBody(503, 'service_unavailable')
-          : { status: 201, body: {} },
+      await using server = await startServer(
+        errorBody(503, 'service_unavailable'),
+        errorBody(503, 'service_unavailable'),
+        { status: 201, body: {} },
       );
       const { client } = testClient(server.baseUrl);
 
       await call(client);
       await call(client);
 
-      const keys = server.received.map(
+      const keys = (await server.received()).map(
         (request) => request.headers['idempotency-key'],
       );
       expect(keys).toHaveLength(4);
@@ -238,7 +239,7 @@ describe('resources', () => {
   );
 
   it('sends the caller’s Idempotency-Key instead of a generated one', async () => {
-    await using server = await startServer(() => ({ status: 201, body: {} }));
+    await using server = await startServer({ status: 201, body: {} });
     const { client } = testClient(server.baseUrl);
 
     await client.orders.create(
@@ -246,6 +247,7 @@ describe('resources', () => {
       { idempotencyKey: 'order-42' },
     );
 
-    expect(server.received[0]?.headers['idempotency-key']).toBe('order-42');
+    const [request] = await server.received();
+    expect(request?.headers['idempotency-key']).toBe('order-42');
   });
 });

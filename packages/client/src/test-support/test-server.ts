@@ -1,70 +1,54 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { inject } from 'vitest';
+import type { Received, Reply } from './scripted-server.js';
 
-/** A request as the test server received it. */
-export interface Received {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** What the server answers: a JSON or text body, or `'hang'` to never answer. */
-export type Reply =
-  | {
-      status: number;
-      headers?: Record<string, string>;
-      body?: unknown;
-      text?: string;
-    }
-  | 'hang';
+export type { Received, Reply };
 
 export interface TestServer extends AsyncDisposable {
   baseUrl: string;
-  received: Received[];
+  /** The requests received so far, in order. */
+  received(): Promise<Received[]>;
 }
 
-/** A server on a free port that answers request `n` (from 0) with `reply(request, n)`. */
+async function control(path: string, init?: RequestInit): Promise<Response> {
+  const response = await fetch(`${inject('testServerControl')}${path}`, init);
+  if (!response.ok)
+    throw new Error(`[test-server] ${path}: ${await response.text()}`);
+  return response;
+}
+
+/**
+ * A server on a free port that answers request `n` (from 0) with the `n`th reply, and every
+ * request after the last reply with the last. It runs in Node, beside the suite
+ * (global-setup.ts), and answers a browser's CORS preflights.
+ */
 export async function startServer(
-  reply: (request: Received, index: number) => Reply,
+  first: Reply,
+  ...more: Reply[]
 ): Promise<TestServer> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const request = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      received.push(request);
-      const answer = reply(request, received.length - 1);
-      if (answer === 'hang') return;
-      const json = answer.body !== undefined;
-      res.writeHead(answer.status, {
-        ...(json ? { 'content-type': 'application/json' } : {}),
-        ...answer.headers,
-      });
-      res.end(json ? JSON.stringify(answer.body) : (answer.text ?? ''));
-    });
+  const started = await control('/servers', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify([first, ...more]),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { id, baseUrl } = (await started.json()) as {
+    id: string;
+    baseUrl: string;
+  };
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    received,
+    baseUrl,
+    async received() {
+      const response = await control(`/servers/${id}/received`);
+      return (await response.json()) as Received[];
+    },
     async [Symbol.asyncDispose]() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await control(`/servers/${id}`, { method: 'DELETE' });
     },
   };
 }
 
 /** A base URL where nothing listens: a server's port, after it closed. */
 export async function refusingBaseUrl(): Promise<string> {
-  const server = await startServer(() => ({ status: 200 }));
+  const server = await startServer({ status: 200 });
   await server[Symbol.asyncDispose]();
   return server.baseUrl;
 }

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
+// Node only: it reads the sources and the API document from disk; a browser has no files.
+
 interface Operation {
   operationId: string;
   summary: string;
