@@ -2,9 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { createPetstoreClient } from '@petstore/contract';
 import type { Stack } from '@petstore/stack';
 
+interface Customer {
+  apiKey: string;
+  accountId: string;
+}
+
 export interface Fixtures {
   petId: number;
-  customer: { apiKey: string; accountId: string };
+  /** Who sends the measured requests. */
+  customer: Customer;
+  /** Another customer, whose slow bodies (s) must not slow the first one. */
+  otherCustomer: Customer;
 }
 
 /** The answer's body when it has the expected status; otherwise the run stops. */
@@ -21,9 +29,22 @@ function bodyOf<Body>(
   return res.body as Body;
 }
 
+/** A customer signed up through the gateway, with their key. */
+async function signUp(stack: Stack, email: string): Promise<Customer> {
+  const signedUp = await createPetstoreClient({
+    baseUrl: stack.url,
+  }).accounts.createAccount({ body: { email, name: 'Bench' } });
+  const account = bodyOf<{ id: string; apiKey: string }>(
+    signedUp,
+    201,
+    'sign a customer up',
+  );
+  return { apiKey: account.apiKey, accountId: account.id };
+}
+
 /**
  * What the scenarios need, made through the gateway: a pet stocked for every order of a run and
- * a customer's key. The names are new each time, so that stacks sharing one `MONGODB_URI` can
+ * two customers' keys. The names are new each time, so that stacks sharing one `MONGODB_URI` can
  * each seed.
  */
 export async function seed(stack: Stack): Promise<Fixtures> {
@@ -48,17 +69,11 @@ export async function seed(stack: Stack): Promise<Fixtures> {
     200,
     'stock it',
   );
-  const signUp = await createPetstoreClient({
-    baseUrl: stack.url,
-  }).accounts.createAccount({
-    body: { email: `bench.${tag}@example.com`, name: 'Bench' },
-  });
-  const account = bodyOf<{ id: string; apiKey: string }>(
-    signUp,
-    201,
-    'sign a customer up',
-  );
-  return { petId, customer: { apiKey: account.apiKey, accountId: account.id } };
+  return {
+    petId,
+    customer: await signUp(stack, `bench.${tag}@example.com`),
+    otherCustomer: await signUp(stack, `bench.other.${tag}@example.com`),
+  };
 }
 
 /** An admin webhook on `order.created` delivering to `url`. */

@@ -10,7 +10,7 @@ import {
   type BenchResults,
 } from './report.js';
 import { runBench, type BenchOptions } from './run.js';
-import { GOALS, SCENARIOS } from './scenarios.js';
+import { GOALS, SCENARIOS, scenariosOf } from './scenarios.js';
 
 // `pnpm bench`: the scenarios of scenarios.ts one after the other, then bench/results.md and
 // bench/results.json. `--only=R1,c` runs some of them, `--quick` all of them under a token load;
@@ -54,8 +54,7 @@ const measured = await runBench(scenarios, options);
 const ran = new Set(measured.map(({ id }) => id));
 // With --only, the figures of the scenarios that ran; every goal otherwise.
 const goals = GOALS.filter(
-  ({ scenario, over }) =>
-    !only || [scenario, over ?? scenario].every((id) => ran.has(id)),
+  (goal) => !only || scenariosOf(goal).every((id) => ran.has(id)),
 );
 const [cpu] = cpus();
 const { connections, warmupSeconds, seconds, ordersScale, log } = options;

@@ -10,19 +10,27 @@ interface Server {
   stop(): Promise<void>;
 }
 
-/** The reference servers the scenarios send to, on the stack's pets database. */
+/**
+ * The reference servers the scenarios send to, on the stack's pets database; RT with `traced`,
+ * the variables that turn its tracing on.
+ */
 export async function startReferences(
   stack: Stack,
   { customer }: Fixtures,
   targets: Set<Target>,
+  traced: Record<string, string>,
 ) {
   const started: Server[] = [];
   const urls: Partial<Record<Target, string>> = {};
   const stop = async () => {
     for (const server of started.reverse()) await server.stop();
   };
-  const start = async (kind: Target, args: string[]) => {
-    const server = await startReference(kind, args);
+  const start = async (
+    kind: Target,
+    args: string[],
+    env: Record<string, string> = {},
+  ) => {
+    const server = await startReference(kind, args, env);
     started.push(server);
     urls[kind] = server.url;
     return server.url;
@@ -38,6 +46,7 @@ export async function startReferences(
       if (targets.has(proxy))
         await start(proxy, [upstream, customer.apiKey, customer.accountId]);
     }
+    if (targets.has('RT')) await start('RT', [stack.database.uri], traced);
   } catch (error) {
     await stop();
     throw error;
@@ -51,9 +60,14 @@ const REFERENCE_ENTRY = import.meta.filename.replace(
   'reference-server.$1',
 );
 
-async function startReference(kind: Target, args: string[]): Promise<Server> {
+async function startReference(
+  kind: Target,
+  args: string[],
+  env: Record<string, string>,
+): Promise<Server> {
   const child = spawn(process.execPath, [REFERENCE_ENTRY, kind, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

@@ -43,6 +43,73 @@ describe('evaluate', () => {
     expect(unbounded).toMatchObject({ goal: '–', value: 20 });
   });
 
+  it('holds a ratio to another ratio of the run, and counts answers not 2xx', () => {
+    const scenarios = [
+      measured('i', { requestsPerSecond: 70 }),
+      measured('c', {}),
+      measured('RT', { requestsPerSecond: 60 }),
+      measured('R1', {}),
+    ];
+    const bound = { scenario: 'RT', over: 'R1' };
+    const [met, notMet, unmeasured, answers] = evaluate(scenarios, [
+      { scenario: 'i', over: 'c', metric: 'requestsPerSecond', atLeast: bound },
+      {
+        scenario: 'RT',
+        over: 'c',
+        metric: 'requestsPerSecond',
+        atLeast: {
+          scenario: 'i',
+          over: 'c',
+        },
+      },
+      {
+        scenario: 'i',
+        over: 'c',
+        metric: 'requestsPerSecond',
+        atLeast: {
+          scenario: 'RT',
+          over: 'RG',
+        },
+      },
+      { scenario: 'i', metric: 'non2xx', atMost: 0 },
+    ]);
+    expect(met).toEqual({
+      figure: 'requests/s, (i) / (c)',
+      goal: '≥ (RT) / (R1) = 0.6',
+      value: 0.7,
+      met: true,
+    });
+    expect(notMet).toMatchObject({ value: 0.6, met: false });
+    expect(unmeasured).toMatchObject({
+      goal: '≥ (RT) / (RG) = not measured',
+      met: false,
+    });
+    expect(answers).toEqual({
+      figure: 'answers not 2xx, (i)',
+      goal: '≤ 0',
+      value: 0,
+      met: true,
+    });
+  });
+
+  it('meets no goal whose bound comes from a scenario answering other than 2xx', () => {
+    const scenarios = [
+      measured('i', {}),
+      measured('c', {}),
+      measured('RT', { non2xx: 1 }),
+      measured('R1', {}),
+    ];
+    const [spoiled] = evaluate(scenarios, [
+      {
+        scenario: 'i',
+        over: 'c',
+        metric: 'requestsPerSecond',
+        atLeast: { scenario: 'RT', over: 'R1' },
+      },
+    ]);
+    expect(spoiled).toMatchObject({ value: 1, met: false });
+  });
+
   it('meets no goal whose scenario was not measured or answered other than 2xx', () => {
     const scenarios = [measured('c', { non2xx: 3 })];
     const [spoiled, missing, absentFigure] = evaluate(scenarios, [

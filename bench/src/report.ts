@@ -1,6 +1,6 @@
 import type { Measurement } from './load.js';
 import type { BenchOptions, ScenarioResult } from './run.js';
-import type { Goal, Metric } from './scenarios.js';
+import { scenariosOf, type Goal, type Metric } from './scenarios.js';
 
 export interface GoalResult {
   figure: string;
@@ -26,6 +26,7 @@ const METRIC_NAMES: Record<Metric, string> = {
   requestsPerSecond: 'requests/s',
   p50Ms: 'p50 ms',
   p99Ms: 'p99 ms',
+  non2xx: 'answers not 2xx',
   deliveriesPerSecond: 'deliveries/s',
   lagP50Ms: 'delivery lag p50 ms',
   lagP99Ms: 'delivery lag p99 ms',
@@ -58,20 +59,34 @@ export function evaluate(
 ): GoalResult[] {
   const find = (id?: string) =>
     scenarios.find((result) => result.id === id)?.measurement;
-  return goals.map(({ scenario, over, metric, atLeast, atMost }) => {
-    const top = find(scenario);
-    const bottom = find(over);
-    const value = figureOf(metric, top, bottom, over !== undefined);
+  return goals.map((goal) => {
+    const { scenario, over, metric, atLeast, atMost } = goal;
+    const value = figureOf(
+      metric,
+      find(scenario),
+      find(over),
+      over !== undefined,
+    );
     const bounds = [];
-    if (atLeast !== undefined) bounds.push(`≥ ${atLeast}`);
+    // A number, or what another ratio of the run measured (null where it was not).
+    let floor: number | null | undefined;
+    if (typeof atLeast === 'object') {
+      const { scenario: top, over: bottom } = atLeast;
+      floor = figureOf(metric, find(top), find(bottom), true);
+      bounds.push(`≥ (${top}) / (${bottom}) = ${floor ?? 'not measured'}`);
+    } else {
+      floor = atLeast;
+      if (atLeast !== undefined) bounds.push(`≥ ${atLeast}`);
+    }
     if (atMost !== undefined) bounds.push(`≤ ${atMost}`);
     const within =
       value !== null &&
-      value >= (atLeast ?? -Infinity) &&
+      floor !== null &&
+      value >= (floor ?? -Infinity) &&
       value <= (atMost ?? Infinity);
-    const clean = [top, bottom].every(
-      (measured) => measured === undefined || !spoiled(measured),
-    );
+    const clean = scenariosOf(goal)
+      .map(find)
+      .every((measured) => measured === undefined || !spoiled(measured));
     return {
       figure: `${METRIC_NAMES[metric]}, (${scenario})${over === undefined ? '' : ` / (${over})`}`,
       goal: bounds.join(' ') || '–',

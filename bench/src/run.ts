@@ -7,9 +7,12 @@ import { seed, subscribeToOrders, type Fixtures } from './fixtures.js';
 import { send, type Measurement, type Sent } from './load.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { startReferences } from './references.js';
+import { openSlowBodies, type SlowBodies } from './slow-bodies.js';
+import { startTraceSink } from './trace-sink.js';
 import {
   ORDER,
   STACKS,
+  TRACED,
   type Scenario,
   type StackSettings,
   type StackName,
@@ -63,21 +66,26 @@ export async function runBench(
     if (own.length === 0) continue;
     const dataDir = await mkdtemp(join(tmpdir(), 'petstore-bench-'));
     options.log(`starting the ${name} stack (mongod, pets, store, gateway)`);
-    const { env, metrics }: StackSettings = STACKS[name];
+    const { env = {}, metrics }: StackSettings = STACKS[name];
+    // Where the traced processes of the stack export: RT's, and the services' in a traced stack.
+    const sink = await startTraceSink();
     try {
       const stack = await startStack({
         dataDir,
-        env: { ...STACK_ENV, ...env },
+        env: { ...STACK_ENV, ...sink.fill(env) },
         metrics,
         stdio: 'pipe',
         onOutput: options.onOutput,
       });
       try {
-        results.push(...(await runInStack(stack, own, options)));
+        const traced = sink.fill(TRACED);
+        results.push(...(await runInStack(stack, own, traced, options)));
       } finally {
         await stack.stop();
       }
+      options.log(`the trace sink received ${sink.received()} exports`);
     } finally {
+      await sink.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
   }
@@ -87,6 +95,7 @@ export async function runBench(
 async function runInStack(
   stack: Stack,
   scenarios: Scenario[],
+  traced: Record<string, string>,
   options: BenchOptions,
 ) {
   const fixtures = await seed(stack);
@@ -94,6 +103,7 @@ async function runInStack(
     stack,
     fixtures,
     new Set(scenarios.map((s) => s.target)),
+    traced,
   );
   const results: ScenarioResult[] = [];
   let storedOrders = 0;
@@ -125,7 +135,7 @@ async function runInStack(
       options.log(
         `(${scenario.id}) ${scenario.title}: ${warmup} s warm-up, ${options.seconds} s`,
       );
-      const result = await measure(scenario, sent, stack, {
+      const result = await measure(scenario, sent, stack, fixtures, {
         ...options,
         warmupSeconds: warmup,
       });
@@ -146,17 +156,24 @@ async function runInStack(
 /** Orders a measurement stored: its 2xx answers. */
 const answered = ({ requests, non2xx }: Measurement) => requests - non2xx;
 
-/** Warms the scenario up, then measures it; with webhooks, also how their deliveries kept up. */
+/**
+ * Warms the scenario up, then measures it; with webhooks, also how their deliveries kept up; with
+ * slow bodies, what they were answered (in the title).
+ */
 async function measure(
-  { id, title, stack: stackName, webhooks = [] }: Scenario,
+  { id, title, stack: stackName, webhooks = [], slowBodies = 0 }: Scenario,
   sent: Sent,
   stack: Stack,
+  { otherCustomer }: Fixtures,
   { connections, warmupSeconds, seconds }: BenchOptions,
 ): Promise<ScenarioResult> {
   const receivers = await Promise.all(
     webhooks.map((kind) => startReceiver({ answers: kind === 'answering' })),
   );
+  let slow: SlowBodies | undefined;
   try {
+    if (slowBodies > 0)
+      slow = await openSlowBodies(stack.url, otherCustomer.apiKey, slowBodies);
     for (const receiver of receivers)
       await subscribeToOrders(stack, receiver.url);
     const answeredAt = new Map<number, number>();
@@ -174,8 +191,16 @@ async function measure(
     const delivered =
       answering && (await deliveries(answering, answeredAt, started));
     const measurement = { ...measured, ...delivered };
-    return { id, title, stack: stackName, loadAverageBefore, measurement };
+    const titled = slow ? `${title}; ${slow.summary()}` : title;
+    return {
+      id,
+      title: titled,
+      stack: stackName,
+      loadAverageBefore,
+      measurement,
+    };
   } finally {
+    slow?.stop();
     for (const receiver of receivers) await receiver.stop();
   }
 }
