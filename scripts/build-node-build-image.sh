@@ -21,7 +21,7 @@ pnpm_package=$(cd "$(dirname "$(readlink -f "$(command -v pnpm)")")/.." && pwd)
 key=$({
   docker image inspect --format '{{.Id}}' "$base"
   echo "$pnpm_version"
-  cat package.json pnpm-workspace.yaml pnpm-lock.yaml
+  cat package.json pnpm-workspace.yaml pnpm-lock.yaml .pnpmfile.cjs
 } | sha256sum | cut -c1-16)
 image=petstore/node-build:$key
 if docker image inspect "$image" >/dev/null 2>&1; then
@@ -32,9 +32,9 @@ fi
 context=$(mktemp -d)
 trap 'rm -rf "$context"' EXIT
 cp -R "$pnpm_package" "$context/pnpm"
-# `pnpm fetch` needs only the lockfile and the workspace files.
+# `pnpm fetch` needs only the lockfile and the workspace files (the install hook among them).
 mkdir "$context/fetch"
-cp package.json pnpm-workspace.yaml pnpm-lock.yaml "$context/fetch/"
+cp package.json pnpm-workspace.yaml pnpm-lock.yaml .pnpmfile.cjs "$context/fetch/"
 (cd "$context/fetch" && CI=true pnpm fetch --store-dir "$context/store") >&2
 rm -rf "$context/fetch"
 

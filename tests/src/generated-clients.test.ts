@@ -1,6 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import ts from 'typescript';
+import ts from '@typescript/typescript6';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   pythonWrapperNames,

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import ts from 'typescript';
+import ts from '@typescript/typescript6';
 import { describe, expect, it } from 'vitest';
 
 // Node only: it reads the sources and the API document from disk; a browser has no files.
