@@ -94,7 +94,8 @@ describe('runService', () => {
   it('drains first: /ready answers 503 while requests are still served, then it stops', async () => {
     const running = await run({
       app: slowApp(() => {}, Promise.resolve()),
-      drainMs: 400,
+      // Long enough for the three requests below on a machine busy with every other suite.
+      drainMs: 5_000,
     });
     expect((await fetch(`${running.url}/ready`)).status).toBe(200);
     const closed = running.close();
