@@ -23,6 +23,8 @@ export interface BenchOptions {
   connections: number;
   warmupSeconds: number;
   seconds: number;
+  /** When given, a scenario's measured load ends once this many requests were answered. */
+  amount?: number;
   /** Load sent before a stack's first scenario: a fresh mongod and fresh services are slower. */
   stackWarmupSeconds: number;
   /** What the growth scenarios' stored orders are multiplied by (less in the quick mode). */
@@ -165,7 +167,7 @@ async function measure(
   sent: Sent,
   stack: Stack,
   { otherCustomer }: Fixtures,
-  { connections, warmupSeconds, seconds }: BenchOptions,
+  { connections, warmupSeconds, seconds, amount }: BenchOptions,
 ): Promise<ScenarioResult> {
   const receivers = await Promise.all(
     webhooks.map((kind) => startReceiver({ answers: kind === 'answering' })),
@@ -186,7 +188,7 @@ async function measure(
     if (warmupSeconds > 0)
       await send(sent, { connections, seconds: warmupSeconds }, listen);
     const loadAverageBefore = Math.round((loadavg()[0] ?? 0) * 100) / 100;
-    const measured = await send(sent, { connections, seconds }, listen);
+    const measured = await send(sent, { connections, seconds, amount }, listen);
     const answering = receivers[webhooks.indexOf('answering')];
     const delivered =
       answering && (await deliveries(answering, answeredAt, started));
