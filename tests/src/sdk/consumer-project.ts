@@ -22,6 +22,8 @@ const clientPackage = join(workspaceRoot, 'packages/client');
 const consumers = fileURLToPath(new URL('./consumers/', import.meta.url));
 /** The workspace's TypeScript and Node types: a user brings their own, this project has none. */
 const tsc = join(tests, 'node_modules/typescript/bin/tsc');
+/** TypeScript 6, for the projects that still resolve as node10 (TypeScript 7 removed it). */
+const tsc6 = join(tests, 'node_modules/@typescript/typescript6/bin/tsc6');
 const typeRoots = join(tests, 'node_modules/@types');
 
 /** The three ways a user builds a program on the package. */
@@ -31,6 +33,8 @@ interface Way {
   /** The name the source takes: its extension says ESM or CommonJS to TypeScript and Node. */
   source: string;
   compilerOptions: Record<string, unknown>;
+  /** The compiler such a project has: `tsc` unless said. */
+  compiler?: string;
 }
 
 const ways: Record<ConsumerKind, Way> = {
@@ -39,7 +43,7 @@ const ways: Record<ConsumerKind, Way> = {
     compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' },
   },
   // node10 ignores `exports` and reads `main` and `types`, as many CommonJS projects still do.
-  // TypeScript 6 deprecates it (7 removes it) and compiles with it only when told to.
+  // TypeScript 6 deprecates it and compiles with it only when told to; 7 removes it.
   cjs: {
     source: 'consumer.cts',
     compilerOptions: {
@@ -47,6 +51,7 @@ const ways: Record<ConsumerKind, Way> = {
       moduleResolution: 'node10',
       ignoreDeprecations: '6.0',
     },
+    compiler: tsc6,
   },
   // The same ESM declarations as above, checked there already (with @types/node, the costliest part).
   bundled: {
@@ -148,7 +153,7 @@ export class ConsumerProject implements AsyncDisposable {
    * tsc, the bundle by esbuild.
    */
   async compile(kind: ConsumerKind): Promise<CompiledConsumer> {
-    const { source, compilerOptions } = ways[kind];
+    const { source, compilerOptions, compiler = tsc } = ways[kind];
     const folder = join(this.dir, kind);
     await mkdir(folder);
     await copyFile(join(consumers, 'consumer.ts'), join(folder, source));
@@ -172,15 +177,17 @@ export class ConsumerProject implements AsyncDisposable {
       JSON.stringify(tsconfig, null, 2),
     );
     const trace = await run(process.execPath, [
-      tsc,
+      compiler,
       '-p',
       folder,
       '--traceResolution',
     ]).catch(async () => {
       // The trace drowns the errors: the same compile again without it says only those.
-      const errors = await run(process.execPath, [tsc, '-p', folder]).catch(
-        (error: Error) => error.message,
-      );
+      const errors = await run(process.execPath, [
+        compiler,
+        '-p',
+        folder,
+      ]).catch((error: Error) => error.message);
       throw new Error(`[sdk] the ${kind} consumer does not compile: ${errors}`);
     });
     const typesFrom =
