@@ -12,7 +12,7 @@ import { startTraceSink } from './trace-sink.js';
 import {
   ORDER,
   STACKS,
-  TRACED,
+  tracedEnv,
   type Scenario,
   type StackSettings,
   type StackName,
@@ -68,20 +68,20 @@ export async function runBench(
     if (own.length === 0) continue;
     const dataDir = await mkdtemp(join(tmpdir(), 'petstore-bench-'));
     options.log(`starting the ${name} stack (mongod, pets, store, gateway)`);
-    const { env = {}, metrics }: StackSettings = STACKS[name];
+    const { env = {}, metrics, traced = false }: StackSettings = STACKS[name];
     // Where the traced processes of the stack export: RT's, and the services' in a traced stack.
     const sink = await startTraceSink();
     try {
+      const tracing = tracedEnv(sink.url);
       const stack = await startStack({
         dataDir,
-        env: { ...STACK_ENV, ...sink.fill(env) },
+        env: { ...STACK_ENV, ...env, ...(traced ? tracing : {}) },
         metrics,
         stdio: 'pipe',
         onOutput: options.onOutput,
       });
       try {
-        const traced = sink.fill(TRACED);
-        results.push(...(await runInStack(stack, own, traced, options)));
+        results.push(...(await runInStack(stack, own, tracing, options)));
       } finally {
         await stack.stop();
       }

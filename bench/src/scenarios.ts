@@ -6,22 +6,26 @@ import type { Measurement } from './load.js';
 export interface StackSettings {
   env?: Record<string, string>;
   metrics?: boolean;
+  /** Every request traced, and exported to the stack's trace sink (`tracedEnv`). */
+  traced?: boolean;
 }
 
 /**
  * What turns tracing on, in the services and in RT, as the services read it: every request traced
- * and exported over OTLP/HTTP to the bench's trace sink, which `{traceSink}` stands for.
+ * and exported over OTLP/HTTP to the bench's trace sink at `sinkUrl`.
  */
-export const TRACED: Record<string, string> = {
-  OTEL_EXPORTER_OTLP_ENDPOINT: '{traceSink}',
-  OTEL_TRACES_SAMPLER: 'always_on',
-};
+export function tracedEnv(sinkUrl: string): Record<string, string> {
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
+    OTEL_TRACES_SAMPLER: 'always_on',
+  };
+}
 
 /** Each stack is started fresh, as `pnpm start` starts it, for the scenarios naming it. */
 export const STACKS = {
   // The bench's webhook receivers listen on 127.0.0.1.
   main: { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } },
-  traced: { env: TRACED },
+  traced: { traced: true },
   growth: { metrics: true },
 } satisfies Record<string, StackSettings>;
 export type StackName = keyof typeof STACKS;

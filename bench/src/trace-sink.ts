@@ -7,8 +7,6 @@ export interface TraceSink {
   url: string;
   /** The export requests it was sent so far. */
   received(): number;
-  /** `env` with `{traceSink}` in its values replaced by `url`. */
-  fill(env: Record<string, string>): Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -33,13 +31,6 @@ export async function startTraceSink(): Promise<TraceSink> {
   return {
     url,
     received: () => received,
-    fill: (env) =>
-      Object.fromEntries(
-        Object.entries(env).map(([name, value]) => [
-          name,
-          value.replaceAll('{traceSink}', url),
-        ]),
-      ),
     stop: async () => {
       server.closeAllConnections();
       server.close();
