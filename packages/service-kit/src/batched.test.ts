@@ -1,111 +1,66 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { batched } from './batched.js';
 
-// The linger is a `node:timers/promises` sleep, which fake timers leave alone: route it through
-// the global setTimeout they replace.
-vi.mock('node:timers/promises', () => ({
-  setTimeout: (ms: number) =>
-    new Promise((resolve) => globalThis.setTimeout(resolve, ms)),
-}));
-
-/** A batcher that records its batches, each flush taking `flushMs`. */
-function recording(lingerMs: number, flushMs = 0, most?: number) {
-  const batches: number[][] = [];
+/** A batcher whose flushes wait until `finish` is called, recording each batch as it starts. */
+function recording() {
+  const batches: string[][] = [];
+  const finishes: (() => void)[] = [];
   let running = 0;
   let overlapped = false;
-  const batch = batched<number>({
-    lingerMs,
-    most,
-    flush: async (items) => {
+  const add = batched<string, number, string>({
+    flush: async (key, items) => {
       overlapped ||= running > 0;
       running++;
-      await sleep(flushMs);
-      batches.push(items);
+      batches.push(items.map((item) => `${key}${item}`));
+      await new Promise<void>((resolve) => finishes.push(resolve));
       running--;
+      return items.map((item) => `${key}${item} done`);
     },
   });
-  return { batch, batches, overlapped: () => overlapped };
+  const finishNext = () => finishes.shift()?.();
+  return { add, batches, finishNext, overlapped: () => overlapped };
 }
 
 describe('batched', () => {
-  afterEach(() => {
-    vi.useRealTimers();
+  it('gathers what comes while a batch of the key is written into the next', async () => {
+    const { add, batches, finishNext } = recording();
+    const first = add('a', 1);
+    await expect.poll(() => batches).toEqual([['a1']]);
+    const later = [add('a', 2), add('a', 3)];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([['a1']]);
+    finishNext();
+    await expect(first).resolves.toBe('a1 done');
+    await expect.poll(() => batches).toEqual([['a1'], ['a2', 'a3']]);
+    finishNext();
+    await expect(Promise.all(later)).resolves.toEqual(['a2 done', 'a3 done']);
   });
 
-  it('flushes what comes within the linger in one batch', async () => {
-    const { batch, batches } = recording(30);
-    const added = [1, 2, 3].map((item) => batch.add(item));
-    expect(batches).toEqual([]);
-    await Promise.all(added);
-    expect(batches).toEqual([[1, 2, 3]]);
-  });
-
-  it('flushes a lone item once the linger is over, not before', async () => {
-    vi.useFakeTimers();
-    const batches: number[][] = [];
-    const batch = batched<number>({
-      lingerMs: 60_000,
-      flush: (items) => {
-        batches.push(items);
-        return Promise.resolve();
-      },
-    });
-    const added = batch.add(1);
-    await vi.advanceTimersByTimeAsync(59_999);
-    expect(batches).toEqual([]);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(batches).toEqual([[1]]);
-    await added;
-  });
-
-  it('runs one flush at a time, gathering what comes meanwhile into the next', async () => {
-    vi.useFakeTimers();
-    const { batch, batches, overlapped } = recording(5, 40);
-    const first = batch.add(1);
-    // The first batch is flushing (from 5 ms to 45 ms) when the next items come.
-    await vi.advanceTimersByTimeAsync(15);
-    expect(batches).toEqual([]);
-    const later = [2, 3].map((item) => batch.add(item));
-    await vi.runAllTimersAsync();
-    await Promise.all([first, ...later]);
-    expect(batches).toEqual([[1], [2, 3]]);
-    expect(overlapped()).toBe(false);
+  it('writes one batch of a key at a time, and batches of other keys alongside', async () => {
+    const { add, batches, finishNext, overlapped } = recording();
+    const results = [add('a', 1), add('b', 1)];
+    await expect.poll(() => batches).toEqual([['a1'], ['b1']]);
+    finishNext();
+    finishNext();
+    await expect(Promise.all(results)).resolves.toEqual(['a1 done', 'b1 done']);
+    expect(overlapped()).toBe(true);
   });
 
   it('rejects the items of a failed flush, and goes on with the next batch', async () => {
     let fail = true;
     const flushed: number[][] = [];
-    const batch = batched<number>({
-      lingerMs: 5,
-      flush: (items) => {
+    const add = batched<string, number, number>({
+      flush: (_key, items) => {
         if (fail) return Promise.reject(new Error('database down'));
         flushed.push(items);
-        return Promise.resolve();
+        return Promise.resolve(items);
       },
     });
-    const failed = [batch.add(1), batch.add(2)];
+    const failed = [add('a', 1), add('a', 2)];
     for (const item of failed)
       await expect(item).rejects.toThrow('database down');
     fail = false;
-    await batch.add(3);
+    await expect(add('a', 3)).resolves.toBe(3);
     expect(flushed).toEqual([[3]]);
-  });
-
-  it('refuses items past `most` waiting, and takes them again once flushed', async () => {
-    const { batch, batches } = recording(10, 0, 2);
-    const kept = [batch.add(1), batch.add(2)];
-    await expect(batch.add(3)).rejects.toThrow('2 items wait already');
-    await Promise.all(kept);
-    await batch.add(4);
-    expect(batches).toEqual([[1, 2], [4]]);
-  });
-
-  it('tells when everything added so far was flushed', async () => {
-    const { batch, batches } = recording(10, 10);
-    void batch.add(1);
-    void batch.add(2);
-    await batch.flushed();
-    expect(batches).toEqual([[1, 2]]);
   });
 });

@@ -1,45 +1,47 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-
-export interface BatchedOptions<T> {
-  /** How long the first item of a batch waits for others: a lone item is flushed this late. */
-  lingerMs: number;
-  /** Writes a batch. One runs at a time: what comes meanwhile goes in the next. */
-  flush: (items: T[]) => Promise<void>;
-  /** Past this many waiting, an item is refused at once, left to what finishes lost items. */
-  most?: number;
+export interface BatchedOptions<K, T, R> {
+  /** Writes the batch of `key`, resolving to each item's result, in the items' order. */
+  flush: (key: K, items: T[]) => Promise<R[]>;
 }
 
-export interface Batched<T> {
-  /** Resolves or rejects as the batch `item` went in did; rejects at once when refused. */
-  add(item: T): Promise<void>;
-  /** Resolves once every item added so far was flushed, or failed. */
-  flushed(): Promise<void>;
+/** Adds an item to the next batch of its key; resolves to its result once that batch is written. */
+export type Batched<K, T, R> = (key: K, item: T) => Promise<R>;
+
+interface KeyBatches<T, R> {
+  /** Settles once the last batch started is written. */
+  last: Promise<unknown>;
+  /** The batch that gathers items, until the one before it is written. */
+  open?: { items: T[]; results: Promise<R[]> };
 }
 
-/** Gathers items that come close together so that they cost one write, not one each. */
-export function batched<T>(options: BatchedOptions<T>): Batched<T> {
-  const { lingerMs, flush, most = Number.POSITIVE_INFINITY } = options;
-  let open: { items: T[]; done: Promise<void> } | undefined;
-  let last = Promise.resolve();
-  let waiting = 0;
-  return {
-    add(item) {
-      if (waiting >= most)
-        return Promise.reject(new Error(`${waiting} items wait already`));
-      waiting++;
-      if (open === undefined) {
-        const items: T[] = [];
-        const done = Promise.all([last, sleep(lingerMs)]).then(() => {
-          open = undefined;
-          waiting -= items.length;
-          return flush(items);
-        });
-        last = done.catch(() => undefined);
-        open = { items, done };
-      }
-      open.items.push(item);
-      return open.done;
-    },
-    flushed: () => last,
+/**
+ * Gathers the items of a key that come while a batch of that key is written into the next batch,
+ * so that a stream of them costs a write per batch, not one each. One batch of a key is written at
+ * a time, batches of other keys alongside. A flush that fails fails its own items only.
+ */
+export function batched<K, T, R>({
+  flush,
+}: BatchedOptions<K, T, R>): Batched<K, T, R> {
+  const keys = new Map<K, KeyBatches<T, R>>();
+  return (key, item) => {
+    const batches = keys.get(key) ?? { last: Promise.resolve() };
+    keys.set(key, batches);
+    batches.open ??= openBatch(key, batches);
+    const { items, results } = batches.open;
+    const index = items.push(item) - 1;
+    return results.then((all) => all[index] as R);
   };
+
+  function openBatch(key: K, batches: KeyBatches<T, R>) {
+    const items: T[] = [];
+    const results = batches.last.then(() => {
+      batches.open = undefined;
+      return flush(key, items);
+    });
+    const last = results.catch(() => undefined);
+    batches.last = last;
+    void last.then(() => {
+      if (batches.last === last && !batches.open) keys.delete(key);
+    });
+    return { items, results };
+  }
 }

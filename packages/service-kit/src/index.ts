@@ -115,6 +115,7 @@ export {
 } from './idempotency/idempotency-repository.js';
 export {
   REPLAYED_HEADER,
+  refusalOf,
   requestHashOf,
   type KeyedRequest,
 } from './idempotency/idempotency-record.js';

@@ -47,11 +47,28 @@ export class IdempotencyRepository {
     return record && record.expiresAt > new Date() ? record : undefined;
   }
 
-  /** In the transaction that executed the request, so that the key and its outcome commit together. */
-  async insert(record: IdempotencyRecord, session: Session): Promise<void> {
-    await this.#keys.replaceOne({ _id: record._id }, record, {
-      upsert: true,
-      session,
-    });
+  /** The records of `ids` that have not expired, in the transaction of `session`. */
+  async findMany(
+    ids: string[],
+    session: Session,
+  ): Promise<IdempotencyRecord[]> {
+    if (ids.length === 0) return [];
+    const now = new Date();
+    const found = this.#keys.find({ _id: { $in: ids } }, { session });
+    return (await found.toArray()).filter(({ expiresAt }) => expiresAt > now);
+  }
+
+  /** In the transaction that executed the requests, so that the keys and outcomes commit together. */
+  async insert(records: IdempotencyRecord[], session: Session): Promise<void> {
+    if (records.length === 0) return;
+    // An expired record MongoDB has not deleted yet is replaced.
+    const replacements = records.map((record) => ({
+      replaceOne: {
+        filter: { _id: record._id },
+        replacement: record,
+        upsert: true,
+      },
+    }));
+    await this.#keys.bulkWrite(replacements, { session });
   }
 }

@@ -38,6 +38,12 @@ const REMEMBERED_STATUSES = new Set([404, 409, 422]);
 const isUnavailable = (error: unknown) =>
   error instanceof AppError && error.code === 'service_unavailable';
 
+/** What a key answers: the response, `replayed` when an earlier request executed it. */
+interface Outcome {
+  response: StoredResponse;
+  replayed: boolean;
+}
+
 /** A refusal the work gave, carried out of its transaction, which it aborts. */
 class Refused extends Error {
   constructor(readonly refusal: AppError) {
@@ -90,20 +96,60 @@ export function createIdempotency(
     replayed: true,
   });
 
-  /** The key's record answered, or its refusal stored, in one transaction. */
-  function remember(keyed: KeyedRequest, refusal: StoredResponse) {
-    return transaction(async (session) => {
-      const record = await keys.find(recordIdOf(keyed), { session });
-      if (record) return replayed(record, keyed);
-      await keys.insert(keyRecord(keyed, stored(refusal)), session);
-      return { response: refusal, replayed: false };
+  /**
+   * In the transaction of `session`: a request whose key has a record answers it again, and `work`
+   * executes the others (if any), giving each its response, which is written with its key. Of two
+   * requests with one key, the second answers the first's response. Each outcome is told when it
+   * is called (a key used with another body throws 422 `idempotency_key_reused`).
+   */
+  async function executeAll(
+    session: Session,
+    requests: (KeyedRequest | undefined)[],
+    work: (executing: number[]) => Promise<StoredResponse[]>,
+  ): Promise<(() => Outcome)[]> {
+    const ids = requests.map((keyed) => keyed && recordIdOf(keyed));
+    const keyedIds = ids.filter((id) => id !== undefined);
+    const records = new Map(
+      (await keys.findMany(keyedIds, session)).map((record) => [
+        record._id,
+        record,
+      ]),
+    );
+    const seen = new Set(records.keys());
+    const executing = ids.flatMap((id, index) => {
+      if (id === undefined) return [index];
+      if (seen.has(id)) return [];
+      seen.add(id);
+      return [index];
+    });
+    const responses = executing.length > 0 ? await work(executing) : [];
+    const written = executing.flatMap((index, n) => {
+      const keyed = requests[index];
+      const response = responses[n] as StoredResponse;
+      return keyed ? [keyRecord(keyed, stored(response))] : [];
+    });
+    await keys.insert(written, session);
+    for (const record of written) records.set(record._id, record);
+    return requests.map((keyed, index) => {
+      const n = executing.indexOf(index);
+      if (n >= 0) {
+        const response = responses[n] as StoredResponse;
+        return () => ({ response, replayed: false });
+      }
+      const record = records.get(ids[index] as string) as IdempotencyRecord;
+      return () => replayed(record, keyed as KeyedRequest);
     });
   }
 
-  function executed<T>(outcome: {
-    response: StoredResponse;
-    replayed: boolean;
-  }): Executed<T> {
+  /** The key's record answered, or its refusal stored, in one transaction. */
+  async function remember(keyed: KeyedRequest, refusal: StoredResponse) {
+    const [outcome] = await transaction((session) =>
+      executeAll(session, [keyed], () => Promise.resolve([refusal])),
+    );
+    return (outcome as () => Outcome)();
+  }
+
+  function executed<T>(outcome: Outcome): Executed<T> {
     const { status, body } = answer(outcome.response, outcome);
     return { status, body: body as T, replayed: outcome.replayed };
   }
@@ -142,20 +188,18 @@ export function createIdempotency(
     ): Promise<Executed<T>> {
       if (!keyed) return { ...(await transaction(work)), replayed: false };
       try {
-        return executed<T>(
-          await transaction(async (session) => {
-            const record = await keys.find(recordIdOf(keyed), { session });
-            if (record) return replayed(record, keyed);
+        const [outcome] = await transaction((session) =>
+          executeAll(session, [keyed], async () => {
             const response = await work(session).catch((error: unknown) => {
               const remembered =
                 error instanceof AppError &&
                 REMEMBERED_STATUSES.has(error.status);
               throw remembered ? new Refused(error) : error;
             });
-            await keys.insert(keyRecord(keyed, stored(response)), session);
-            return { response, replayed: false };
+            return [response];
           }),
         );
+        return executed<T>((outcome as () => Outcome)());
       } catch (error) {
         if (isUnavailable(error)) return afterTimeout<T>(keyed, error);
         if (!(error instanceof Refused)) throw error;
@@ -163,6 +207,34 @@ export function createIdempotency(
         // The first to execute gets its refusal as it was thrown, details included.
         if (!outcome.replayed) throw error.refusal;
         return executed<T>(outcome);
+      }
+    },
+
+    /**
+     * `run` for requests executed together in one transaction: `work` executes those whose key
+     * has no record, in order, and answers each, refusals included; it writes nothing for a refusal.
+     * Each request gets its own outcome, answered or thrown when it is called.
+     */
+    async runMany<T>(
+      requests: (KeyedRequest | undefined)[],
+      work: (
+        session: Session,
+        executing: number[],
+      ) => Promise<StoredResponse[]>,
+    ): Promise<(() => Executed<T> | Promise<Executed<T>>)[]> {
+      try {
+        const outcomes = await transaction((session) =>
+          executeAll(session, requests, (executing) =>
+            work(session, executing),
+          ),
+        );
+        return outcomes.map((outcome) => () => executed<T>(outcome()));
+      } catch (error) {
+        return requests.map((keyed) => async () => {
+          if (keyed && isUnavailable(error))
+            return afterTimeout<T>(keyed, error);
+          throw error;
+        });
       }
     },
 
