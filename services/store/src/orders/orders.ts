@@ -6,13 +6,15 @@ import {
 } from '@petstore/contract';
 import {
   AppError,
+  batched,
   keyedRequest,
   operationOf,
+  refusalOf,
   requireAdmin,
-  toAppError,
   type Caller,
   type Executed,
   type Idempotency,
+  type KeyedRequest,
   type Outbox,
   type Session,
   type Transaction,
@@ -20,7 +22,7 @@ import {
 import { orderEvent, stockMessages } from '../events.js';
 import type { PetCheck } from '../pets-service/pet-check.js';
 import type { RequestScope } from '../request-scope.js';
-import { oneAtATime } from './one-at-a-time.js';
+import type { StockChange } from '../pet-status.js';
 import type { InventoryRepository } from '../repositories/inventory-repository.js';
 import {
   toOrder,
@@ -51,6 +53,12 @@ export interface PlaceRequest extends RequestScope {
   idempotencyKey?: string;
 }
 
+const insufficientStock = ({ petId, quantity }: NewOrder) =>
+  new AppError(
+    'insufficient_stock',
+    `pet ${petId} has fewer than ${quantity} in stock`,
+  );
+
 const notFound = (id: bigint) =>
   new AppError('not_found', `order ${id} not found`);
 
@@ -60,60 +68,100 @@ function scopeOf(caller: Caller): OrderScope {
   return caller.role === 'admin' ? everyOrder : { ownerId: caller.accountId };
 }
 
+/** An order on its way into its pet's next batch. */
+interface Pending {
+  order: NewOrder;
+  caller: Caller;
+  keyed?: KeyedRequest;
+  /** The id it takes if placed; a refused order takes none. */
+  orderId: number;
+  /** Why it is refused already (its pet is unknown). */
+  refusal?: AppError;
+}
+
 export function createOrders(deps: OrdersDeps) {
   const { orders, inventory, idempotency, outbox, petCheck, transaction } =
     deps;
-  // Every order of a pet writes its stock entry, and concurrent transactions that write one
-  // document conflict: all but one abort and start again. This process places a pet's orders one
-  // after another instead; orders of other pets, and of other processes, still run alongside. An
-  // order the database could not take (it is down) fails those waiting behind it alike, so that
-  // none waits its turn for longer than its own attempt may last.
-  const perPet = oneAtATime<number>(
-    (error) => toAppError(error).code === 'service_unavailable',
-  );
 
   /**
-   * Stores the order and its messages, and takes the stock. The stock entry, which every order of
-   * the pet writes, is written last, so that it is locked only until the commit: orders of one pet
-   * wait on each other that long, no longer. Short stock aborts it all.
+   * The stock of as many of `placed` as it covers, in order: all of them in one update when it
+   * covers them all, else, after reading it, those it covers; the others are deleted again.
    */
-  async function placeIn(
+  async function takeStock(
+    petId: number,
+    placed: OrderDocument[],
     session: Session,
-    {
-      order,
-      caller,
-      orderId,
-    }: { order: NewOrder; caller: Caller; orderId: number },
-  ) {
-    const { petId, quantity, shipDate } = order;
-    const placedAt = new Date();
-    const stored = await orders.insert(
-      {
-        _id: orderId,
-        ownerId: caller.accountId,
-        petId,
-        quantity,
-        placedAt,
-        shipDate: shipDate === undefined ? placedAt : new Date(shipDate),
-      },
-      session,
-    );
-    const change = await inventory.take(petId, quantity, session);
-    if (!change) {
-      throw new AppError(
-        'insufficient_stock',
-        `pet ${petId} has fewer than ${quantity} in stock`,
-      );
-    }
-    await outbox.add(session, [
-      ...orderEvent('order.created', {
-        order: toOrder(stored),
-        ownerId: stored.ownerId,
-      }),
-      ...stockMessages(change),
-    ]);
-    return { status: 201, body: toOrder(stored) };
+  ): Promise<{ taken: OrderDocument[]; change?: StockChange }> {
+    const count = (documents: OrderDocument[]) => ({
+      quantity: documents.reduce((sum, { quantity }) => sum + quantity, 0),
+      orders: documents.length,
+    });
+    if (placed.length === 0) return { taken: [] };
+    const change = await inventory.take(petId, count(placed), session);
+    if (change) return { taken: placed, change };
+    const stock = await inventory.find(petId, session);
+    let left = stock?.quantity ?? 0;
+    const taken = placed.filter(({ quantity }) => {
+      if (quantity > left) return false;
+      left -= quantity;
+      return true;
+    });
+    const uncovered = placed.filter((document) => !taken.includes(document));
+    await orders.remove(uncovered, session);
+    if (taken.length === 0) return { taken };
+    return {
+      taken,
+      change: await inventory.take(petId, count(taken), session),
+    };
   }
+
+  /**
+   * Places the orders of one pet that came together in one transaction: the orders, their stock,
+   * their messages and their keys' responses, refusals included. The stock entry, which every
+   * order of the pet writes, is written after the orders, so that it is locked only until the
+   * commit: the pet's orders in other processes wait on it that long, no longer.
+   */
+  function placeAll(petId: number, pending: Pending[]) {
+    const keyed = pending.map((item) => item.keyed);
+    return idempotency.runMany<PlacedOrder>(
+      keyed,
+      async (session, executing) => {
+        const executed = executing.map((index) => pending[index] as Pending);
+        const placedAt = new Date();
+        const placing = executed.filter((item) => !item.refusal);
+        const placed = await orders.insert(
+          placing.map(({ order, caller, orderId }) => ({
+            _id: orderId,
+            ownerId: caller.accountId,
+            petId,
+            quantity: order.quantity,
+            placedAt,
+            shipDate:
+              order.shipDate === undefined
+                ? placedAt
+                : new Date(order.shipDate),
+          })),
+          session,
+        );
+        const { taken, change } = await takeStock(petId, placed, session);
+        const events = taken.flatMap((document) =>
+          orderEvent('order.created', {
+            order: toOrder(document),
+            ownerId: document.ownerId,
+          }),
+        );
+        const stock = change ? stockMessages(change) : [];
+        await outbox.add(session, [...events, ...stock]);
+        return executed.map((item) => {
+          const document = taken.find(({ _id }) => _id === item.orderId);
+          if (document) return { status: 201, body: toOrder(document) };
+          return refusalOf(item.refusal ?? insufficientStock(item.order));
+        });
+      },
+    );
+  }
+
+  const perPet = batched({ flush: placeAll });
 
   async function place(
     order: NewOrder,
@@ -142,13 +190,14 @@ export function createOrders(deps: OrdersDeps) {
     }
     // A refused order takes no id.
     const orderId = refusal ? 0 : await orders.nextId();
-    const outcome = await perPet(order.petId, () =>
-      idempotency.run<PlacedOrder>(keyed, async (session) => {
-        if (refusal) throw refusal;
-        return placeIn(session, { order, caller, orderId });
-      }),
-    );
-    return placed(outcome);
+    const outcome = await perPet(order.petId, {
+      order,
+      caller,
+      keyed,
+      orderId,
+      refusal,
+    });
+    return placed(await outcome());
   }
 
   /** Closes an open order in one transaction with its stock and messages; undefined if not open. */

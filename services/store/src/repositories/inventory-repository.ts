@@ -68,14 +68,15 @@ export class InventoryRepository {
     await this.#inventory.deleteOne({ _id: petId });
   }
 
-  /** Takes `quantity` for a new open order, only if there is that much. */
+  /** Takes `quantity` for `orders` new open orders, only if there is that much. */
   take(
     petId: number,
-    quantity: number,
+    { quantity, orders }: { quantity: number; orders: number },
     session: Session,
   ): Promise<StockChange | undefined> {
     const filter = { _id: petId, quantity: { $gte: quantity } };
-    return this.#move(filter, { quantity: -quantity, openOrders: 1 }, session);
+    const moves = { quantity: -quantity, openOrders: orders };
+    return this.#move(filter, moves, session);
   }
 
   /** An order closed: a cancelled one gives its `quantity` back, a completed one 0. */

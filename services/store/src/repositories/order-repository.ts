@@ -45,12 +45,21 @@ export class OrderRepository {
   }
 
   async insert(
-    order: Omit<OrderDocument, 'complete' | 'cancelled'>,
+    orders: Omit<OrderDocument, 'complete' | 'cancelled'>[],
     session: Session,
-  ): Promise<OrderDocument> {
-    const document = { ...order, ...open };
-    await this.#orders.insertOne(document, { session });
-    return document;
+  ): Promise<OrderDocument[]> {
+    const documents = orders.map((order) => ({ ...order, ...open }));
+    if (documents.length > 0) {
+      await this.#orders.insertMany(documents, { session });
+    }
+    return documents;
+  }
+
+  /** Deletes orders `insert` wrote in the transaction of `session`. */
+  async remove(orders: OrderDocument[], session: Session): Promise<void> {
+    if (orders.length === 0) return;
+    const ids = orders.map(({ _id }) => _id);
+    await this.#orders.deleteMany({ _id: { $in: ids } }, { session });
   }
 
   async list(
