@@ -12,11 +12,11 @@ import {
   refusalOf,
   requireAdmin,
   type Caller,
+  type Session,
   type Executed,
   type Idempotency,
   type KeyedRequest,
   type Outbox,
-  type Session,
   type Transaction,
 } from '@petstore/service-kit';
 import { orderEvent, stockMessages } from '../events.js';
@@ -79,81 +79,81 @@ interface Pending {
   refusal?: AppError;
 }
 
+/** The orders `quantity` covers, in the order they came. */
+function coveredBy(quantity: number, pending: Pending[]): Pending[] {
+  let left = quantity;
+  return pending.filter(({ order }) => {
+    if (order.quantity > left) return false;
+    left -= order.quantity;
+    return true;
+  });
+}
+
+function orderDocument({ order, caller, orderId }: Pending, placedAt: Date) {
+  const { petId, quantity, shipDate } = order;
+  return {
+    _id: orderId,
+    ownerId: caller.accountId,
+    petId,
+    quantity,
+    placedAt,
+    shipDate: shipDate === undefined ? placedAt : new Date(shipDate),
+  };
+}
+
 export function createOrders(deps: OrdersDeps) {
   const { orders, inventory, idempotency, outbox, petCheck, transaction } =
     deps;
 
   /**
-   * The stock of as many of `placed` as it covers, in order: all of them in one update when it
-   * covers them all, else, after reading it, those it covers; the others are deleted again.
+   * Takes the stock of the orders it covers, in the order they came: of them all in one update
+   * when it covers them all, else, once read, of those it covers.
    */
   async function takeStock(
     petId: number,
-    placed: OrderDocument[],
+    candidates: Pending[],
     session: Session,
-  ): Promise<{ taken: OrderDocument[]; change?: StockChange }> {
-    const count = (documents: OrderDocument[]) => ({
-      quantity: documents.reduce((sum, { quantity }) => sum + quantity, 0),
-      orders: documents.length,
+  ): Promise<{ covered: Pending[]; change?: StockChange }> {
+    const asked = (items: Pending[]) => ({
+      quantity: items.reduce((sum, { order }) => sum + order.quantity, 0),
+      orders: items.length,
     });
-    if (placed.length === 0) return { taken: [] };
-    const change = await inventory.take(petId, count(placed), session);
-    if (change) return { taken: placed, change };
+    if (candidates.length === 0) return { covered: [] };
+    const change = await inventory.take(petId, asked(candidates), session);
+    if (change) return { covered: candidates, change };
     const stock = await inventory.find(petId, session);
-    let left = stock?.quantity ?? 0;
-    const taken = placed.filter(({ quantity }) => {
-      if (quantity > left) return false;
-      left -= quantity;
-      return true;
-    });
-    const uncovered = placed.filter((document) => !taken.includes(document));
-    await orders.remove(uncovered, session);
-    if (taken.length === 0) return { taken };
-    return {
-      taken,
-      change: await inventory.take(petId, count(taken), session),
-    };
+    const covered = coveredBy(stock?.quantity ?? 0, candidates);
+    if (covered.length === 0) return { covered };
+    const taken = await inventory.take(petId, asked(covered), session);
+    return { covered, change: taken };
   }
 
   /**
    * Places the orders of one pet that came together in one transaction: the orders, their stock,
-   * their messages and their keys' responses, refusals included. The stock entry, which every
-   * order of the pet writes, is written after the orders, so that it is locked only until the
-   * commit: the pet's orders in other processes wait on it that long, no longer.
+   * their messages and their keys' responses, refusals included.
    */
   function placeAll(petId: number, pending: Pending[]) {
-    const keyed = pending.map((item) => item.keyed);
     return idempotency.runMany<PlacedOrder>(
-      keyed,
+      pending.map(({ keyed }) => keyed),
       async (session, executing) => {
         const executed = executing.map((index) => pending[index] as Pending);
+        const candidates = executed.filter(({ refusal }) => !refusal);
+        const { covered, change } = await takeStock(petId, candidates, session);
         const placedAt = new Date();
-        const placing = executed.filter((item) => !item.refusal);
         const placed = await orders.insert(
-          placing.map(({ order, caller, orderId }) => ({
-            _id: orderId,
-            ownerId: caller.accountId,
-            petId,
-            quantity: order.quantity,
-            placedAt,
-            shipDate:
-              order.shipDate === undefined
-                ? placedAt
-                : new Date(order.shipDate),
-          })),
+          covered.map((item) => orderDocument(item, placedAt)),
           session,
         );
-        const { taken, change } = await takeStock(petId, placed, session);
-        const events = taken.flatMap((document) =>
+        const events = placed.flatMap((document) =>
           orderEvent('order.created', {
             order: toOrder(document),
             ownerId: document.ownerId,
           }),
         );
-        const stock = change ? stockMessages(change) : [];
-        await outbox.add(session, [...events, ...stock]);
+        const statusPushes = change ? stockMessages(change) : [];
+        await outbox.add(session, [...events, ...statusPushes]);
         return executed.map((item) => {
-          const document = taken.find(({ _id }) => _id === item.orderId);
+          const document = placed.find(({ _id }) => _id === item.orderId);
           if (document) return { status: 201, body: toOrder(document) };
           return refusalOf(item.refusal ?? insufficientStock(item.order));
         });

@@ -55,13 +55,6 @@ export class OrderRepository {
     return documents;
   }
 
-  /** Deletes orders `insert` wrote in the transaction of `session`. */
-  async remove(orders: OrderDocument[], session: Session): Promise<void> {
-    if (orders.length === 0) return;
-    const ids = orders.map(({ _id }) => _id);
-    await this.#orders.deleteMany({ _id: { $in: ids } }, { session });
-  }
-
   async list(
     scope: OrderScope,
     { petId, complete, after, limit }: OrderFilter,
