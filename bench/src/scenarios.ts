@@ -208,6 +208,9 @@ export const GOALS: Goal[] = [
   ratio('w', 'd', 0.9),
   { scenario: 'w', metric: 'missing', atMost: 0 },
   { scenario: 'w', metric: 'lagP99Ms', atMost: 2_000 },
+  // The orders/s the store reached on the Java imitation of MongoDB it ran on before, at about
+  // 4 000 stored orders, measured on this kind of machine before the imitation was deleted.
+  { scenario: 'g10k', metric: 'requestsPerSecond', atLeast: 236 },
   ratio('g50k', 'g1k', 0.8),
   ratio('g50k-list', 'g1k-list', 0.8),
 ];
