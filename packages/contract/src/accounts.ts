@@ -8,7 +8,7 @@ import { trimmedText } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { BODY_ERRORS, v1Errors } from './errors.js';
+import { POST_ERRORS, publicV1Errors, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
@@ -124,7 +124,7 @@ export const accounts = c.router({
       'Signs up a customer and returns its first API key, shown this once. An email already used is 409 `conflict`. Needs no key; rate limited per client address. Its `Idempotency-Key` is kept per client address, and a retry answers the first key again.',
     responses: {
       201: CreatedAccountSchema,
-      ...v1Errors(...BODY_ERRORS, 'conflict', 'idempotency_key_reused'),
+      ...publicV1Errors('conflict', ...POST_ERRORS),
     },
   },
   getMe: {
@@ -133,7 +133,7 @@ export const accounts = c.router({
     description: 'The account the API key belongs to.',
     responses: {
       200: AccountSchema,
-      ...v1Errors('validation_failed', 'unauthorized'),
+      ...v1Errors(),
     },
   },
   createKey: {
@@ -145,12 +145,7 @@ export const accounts = c.router({
       'A new key for the current account, shown this once; the other keys keep working. An account has at most 10 keys not revoked: one more is 409 `conflict`.',
     responses: {
       201: CreatedApiKeySchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'conflict',
-        'idempotency_key_reused',
-      ),
+      ...v1Errors('conflict', ...POST_ERRORS),
     },
   },
   listKeys: {
@@ -161,7 +156,7 @@ export const accounts = c.router({
       'The current account’s live keys, oldest first, never the key itself.',
     responses: {
       200: z.array(ApiKeySchema),
-      ...v1Errors('validation_failed', 'unauthorized'),
+      ...v1Errors(),
     },
   },
   revokeKey: {
@@ -174,7 +169,7 @@ export const accounts = c.router({
       'The key gets 401 from then on, even when it is the one making this call.',
     responses: {
       204: c.noBody(),
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
 });

@@ -2,7 +2,7 @@ import { IdParamSchema, IdSchema } from './ids.js';
 import { trimmedText } from './text.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { BODY_ERRORS, v1Errors } from './errors.js';
+import { BODY_ERRORS, POST_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
@@ -55,7 +55,7 @@ export const categories = c.router({
       'Categories in id order. The next page is in the `Link: <…>; rel="next"` header.',
     responses: {
       200: z.array(CategorySchema),
-      ...v1Errors('validation_failed', 'unauthorized'),
+      ...v1Errors(),
     },
   },
   createCategory: {
@@ -67,13 +67,7 @@ export const categories = c.router({
       'Adds a category; `Location` gives its address. A name already used, in any case, is 409 `conflict`.',
     responses: {
       201: CategorySchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'forbidden',
-        'conflict',
-        'idempotency_key_reused',
-      ),
+      ...v1Errors('forbidden', 'conflict', ...POST_ERRORS),
     },
   },
   getCategory: {
@@ -83,7 +77,7 @@ export const categories = c.router({
     description: 'One category by its id.',
     responses: {
       200: CategorySchema,
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
   replaceCategory: {
@@ -95,13 +89,7 @@ export const categories = c.router({
       'Replaces the name and description; a description left out is removed. A name another category uses is 409 `conflict`.',
     responses: {
       200: CategorySchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'forbidden',
-        'not_found',
-        'conflict',
-      ),
+      ...v1Errors(...BODY_ERRORS, 'forbidden', 'not_found', 'conflict'),
     },
   },
   deleteCategory: {
@@ -112,13 +100,7 @@ export const categories = c.router({
       'Removes a category no pet uses; while pets use it, 409 `category_in_use`.',
     responses: {
       204: c.noBody(),
-      ...v1Errors(
-        'validation_failed',
-        'unauthorized',
-        'forbidden',
-        'not_found',
-        'category_in_use',
-      ),
+      ...v1Errors('forbidden', 'not_found', 'category_in_use'),
     },
   },
 });

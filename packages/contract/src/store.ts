@@ -5,7 +5,7 @@ import { PageQuerySchema } from './pagination.js';
 import { TimestampInputSchema, TimestampSchema } from './timestamps.js';
 import { PetStatusSchema } from './pets.js';
 import { initContract } from '@ts-rest/core';
-import { BODY_ERRORS, v1Errors } from './errors.js';
+import { BODY_ERRORS, POST_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
 import { IdempotentHeadersSchema } from './idempotency.js';
@@ -141,7 +141,7 @@ export const orders = c.router({
       'The caller’s orders (an admin sees every order), in id order. The next page is in the `Link: <…>; rel="next"` header.',
     responses: {
       200: z.array(OrderSchema),
-      ...v1Errors('validation_failed', 'unauthorized'),
+      ...v1Errors(),
     },
   },
   placeOrder: {
@@ -153,13 +153,7 @@ export const orders = c.router({
       'Takes the quantity from stock at once: more than the stock has is 409 `insufficient_stock`, a pet that does not exist 422 `unknown_pet`.',
     responses: {
       201: OrderSchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'insufficient_stock',
-        'unknown_pet',
-        'idempotency_key_reused',
-      ),
+      ...v1Errors('insufficient_stock', 'unknown_pet', ...POST_ERRORS),
     },
   },
   getOrder: {
@@ -170,7 +164,7 @@ export const orders = c.router({
       'One of the caller’s orders (an admin: any order); another account’s is 404.',
     responses: {
       200: OrderSchema,
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
   updateOrder: {
@@ -182,13 +176,7 @@ export const orders = c.router({
       'Completes an order or moves its ship date. The ship date of a complete order no longer moves: 409 `order_complete`.',
     responses: {
       200: OrderSchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'forbidden',
-        'not_found',
-        'order_complete',
-      ),
+      ...v1Errors(...BODY_ERRORS, 'forbidden', 'not_found', 'order_complete'),
     },
   },
   cancelOrder: {
@@ -199,12 +187,7 @@ export const orders = c.router({
       'Cancels an open order and puts its quantity back in stock; a complete order is 409 `order_complete`. Idempotent: an order already cancelled answers 204 again.',
     responses: {
       204: c.noBody(),
-      ...v1Errors(
-        'validation_failed',
-        'unauthorized',
-        'not_found',
-        'order_complete',
-      ),
+      ...v1Errors('not_found', 'order_complete'),
     },
   },
 });
@@ -218,7 +201,7 @@ export const inventory = c.router({
       'The stock of every pet that has one, in pet id order. The next page is in the `Link: <…>; rel="next"` header.',
     responses: {
       200: z.array(InventoryItemSchema),
-      ...v1Errors('validation_failed', 'unauthorized'),
+      ...v1Errors(),
     },
   },
   getInventoryItem: {
@@ -228,7 +211,7 @@ export const inventory = c.router({
     description: 'The stock of one pet; a pet without stock yet is 404.',
     responses: {
       200: InventoryItemSchema,
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
   setInventory: {
@@ -240,7 +223,7 @@ export const inventory = c.router({
       'Creates or replaces the stock count of a pet, which sets the pet’s status. A pet that does not exist is 422 `unknown_pet`.',
     responses: {
       200: InventoryItemSchema,
-      ...v1Errors(...BODY_ERRORS, 'unauthorized', 'forbidden', 'unknown_pet'),
+      ...v1Errors(...BODY_ERRORS, 'forbidden', 'unknown_pet'),
     },
   },
 });

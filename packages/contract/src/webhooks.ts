@@ -16,7 +16,7 @@ import { lengthInCodePoints } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { BODY_ERRORS, v1Errors } from './errors.js';
+import { BODY_ERRORS, POST_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
@@ -187,12 +187,10 @@ export const webhooks = c.router({
     responses: {
       201: CreatedWebhookSchema,
       ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
         'forbidden',
         'conflict',
         'invalid_webhook_url',
-        'idempotency_key_reused',
+        ...POST_ERRORS,
       ),
     },
   },
@@ -204,7 +202,7 @@ export const webhooks = c.router({
       'The caller’s webhooks (an admin: every account’s), oldest first, never a secret.',
     responses: {
       200: z.array(WebhookSchema),
-      ...v1Errors('validation_failed', 'unauthorized'),
+      ...v1Errors(),
     },
   },
   getWebhook: {
@@ -214,7 +212,7 @@ export const webhooks = c.router({
     description: 'One of the caller’s webhooks; another account’s is 404.',
     responses: {
       200: WebhookSchema,
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
   updateWebhook: {
@@ -228,7 +226,6 @@ export const webhooks = c.router({
       200: WebhookSchema,
       ...v1Errors(
         ...BODY_ERRORS,
-        'unauthorized',
         'forbidden',
         'not_found',
         'invalid_webhook_url',
@@ -242,7 +239,7 @@ export const webhooks = c.router({
     description: 'Stops every delivery to it, pending retries included.',
     responses: {
       204: c.noBody(),
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
   rotateWebhookSecret: {
@@ -255,13 +252,7 @@ export const webhooks = c.router({
       'A new signing secret, shown this once. For 24 hours deliveries carry a signature by each secret (space separated in `webhook-signature`), so a receiver can switch without missing one.',
     responses: {
       201: WebhookSecretSchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'not_found',
-        'conflict',
-        'idempotency_key_reused',
-      ),
+      ...v1Errors('not_found', 'conflict', ...POST_ERRORS),
     },
   },
   listWebhookDeliveries: {
@@ -273,7 +264,7 @@ export const webhooks = c.router({
       'Each event sent or to be sent to the webhook, newest first: its status, attempts, the last HTTP status and when the next attempt is due.',
     responses: {
       200: z.array(WebhookDeliverySchema),
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
   retryWebhookDelivery: {
@@ -290,13 +281,7 @@ export const webhooks = c.router({
       'Schedules another attempt now, whatever the delivery’s status; the receiver gets the same `webhook-id` again.',
     responses: {
       202: WebhookDeliverySchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'not_found',
-        'conflict',
-        'idempotency_key_reused',
-      ),
+      ...v1Errors('not_found', 'conflict', ...POST_ERRORS),
     },
   },
   testWebhook: {
@@ -309,13 +294,7 @@ export const webhooks = c.router({
       'Sends a signed `webhook.test` event to the webhook now, whatever events it receives, so that a receiver can be checked without placing an order; `data` is the webhook. Answers with the delivery, to follow in the webhook’s deliveries. A webhook that is turned off is 409 `conflict`.',
     responses: {
       202: WebhookDeliverySchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'not_found',
-        'conflict',
-        'idempotency_key_reused',
-      ),
+      ...v1Errors('not_found', 'conflict', ...POST_ERRORS),
     },
   },
 });
