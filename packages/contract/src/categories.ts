@@ -51,8 +51,7 @@ export const categories = c.router({
     ...at('GET /categories', read),
     query: PageQuerySchema,
     summary: 'List categories',
-    description:
-      'Categories in id order. The next page is in the `Link: <…>; rel="next"` header.',
+    description: 'Categories in id order.',
     responses: {
       200: z.array(CategorySchema),
       ...v1Errors(),

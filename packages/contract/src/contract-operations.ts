@@ -5,12 +5,10 @@ import {
   isApiVersionName,
 } from './api-version.js';
 
-/** The process that answers an operation; the gateway routes by it. */
-export type OwningService = 'gateway' | 'pets' | 'store';
-
 /** What the gateway and the document need of a route beyond its shapes: its `metadata`. */
 export interface RouteMetadata {
-  service: OwningService;
+  /** The process that answers the operation; the gateway routes by it. */
+  service: 'gateway' | 'pets' | 'store';
   /** `key`: needs `Authorization: Bearer <API key>`; `internal`: service-to-service only. */
   auth: 'none' | 'key' | 'internal';
   /** The role an operation needs beyond a valid key; absent: any account. */
@@ -24,7 +22,6 @@ export interface RouteMetadata {
    * version (`/v2/pets/:petId`); set when the versions are derived, never written by hand.
    */
   successor?: string;
-  /** `x-hideTryItPanel` in the document. */
   hideTryItPanel?: boolean;
 }
 

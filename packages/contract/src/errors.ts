@@ -38,9 +38,6 @@ export const ErrorCodeSchema = z
   .enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]])
   .openapi({ example: 'validation_failed' });
 
-/** Every HTTP status an error can have. */
-export type ErrorStatus = (typeof errorStatus)[ErrorCode];
-
 export const ErrorDetailSchema = z.object({
   path: z.string().openapi({
     description: 'Where: the request part, then the field.',
@@ -48,7 +45,6 @@ export const ErrorDetailSchema = z.object({
   }),
   message: z.string().openapi({ example: 'must be >= 1' }),
 });
-export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
 
 /** The body of every error answer, from every path. */
 export const ErrorSchema = z

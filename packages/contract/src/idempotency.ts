@@ -1,7 +1,7 @@
 import { z } from './zod.js';
 import { lengthInCodePoints } from './text.js';
 
-export const IdempotencyKeySchema = lengthInCodePoints(z.string(), {
+const IdempotencyKeySchema = lengthInCodePoints(z.string(), {
   min: 1,
   max: 255,
 }).openapi({

@@ -22,7 +22,6 @@ export const MessageStatusSchema = z
     description: 'queued when accepted; a worker delivers it shortly after.',
     example: 'queued',
   });
-export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 
 export const NewMessageSchema = z
   .object({ message: messageText })

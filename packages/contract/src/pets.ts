@@ -92,8 +92,7 @@ export const pets = c.router({
     ...at('GET /pets', read),
     query: ListPetsQuerySchema,
     summary: 'List pets',
-    description:
-      'Pets in id order, filtered by status and category. The next page is in the `Link: <…>; rel="next"` header.',
+    description: 'Pets in id order, filtered by status and category.',
     responses: {
       200: PetsSchema,
       ...v1Errors(),

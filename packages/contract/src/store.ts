@@ -138,7 +138,7 @@ export const orders = c.router({
     query: ListOrdersQuerySchema,
     summary: 'List orders',
     description:
-      'The caller’s orders (an admin sees every order), in id order. The next page is in the `Link: <…>; rel="next"` header.',
+      'The caller’s orders (an admin sees every order), in id order.',
     responses: {
       200: z.array(OrderSchema),
       ...v1Errors(),
@@ -197,8 +197,7 @@ export const inventory = c.router({
     ...at('GET /store/inventory', customer),
     query: ListInventoryQuerySchema,
     summary: 'List the inventory',
-    description:
-      'The stock of every pet that has one, in pet id order. The next page is in the `Link: <…>; rel="next"` header.',
+    description: 'The stock of every pet that has one, in pet id order.',
     responses: {
       200: z.array(InventoryItemSchema),
       ...v1Errors(),

@@ -136,7 +136,6 @@ export const WebhookDeliveryStatusSchema = z
       '`pending` until a 2xx answer (`delivered`) or the last retry (`failed`, about 24 hours on).',
     example: 'delivered',
   });
-export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatusSchema>;
 
 export const WebhookDeliverySchema = z
   .object({
@@ -183,7 +182,7 @@ export const webhooks = c.router({
     body: requestBody(NewWebhookSchema),
     summary: 'Create a webhook',
     description:
-      'Subscribes a URL to event types and returns its signing secret, shown this once. A URL the gateway refuses (see `url`: a scheme other than `https`, or an address that is loopback, private, link-local or metadata, unless the deployment allows private URLs) is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. An account has at most 16 webhooks: one more is 409 `conflict`. The events it will receive are described under Callbacks.',
+      'Subscribes a URL to event types and returns its signing secret, shown this once. A URL the gateway refuses (see `url`) is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. An account has at most 16 webhooks: one more is 409 `conflict`. The events it will receive are described under Callbacks.',
     responses: {
       201: CreatedWebhookSchema,
       ...v1Errors(
