@@ -5,6 +5,7 @@ import type { ContractOperation } from '../../contract-operations.js';
 import { headerName, routeBody } from '../operation-request.js';
 import { successContent } from '../responses.js';
 import { objectShape } from '../../zod-unwrap.js';
+import { toQueryString } from '../../clients.js';
 import {
   declaredExample,
   exampleFields,
@@ -90,12 +91,7 @@ function pathParamExample(
 }
 
 function sampleQuery(query: unknown): string {
-  const pairs = exampleFields(objectShape(query) ?? {}).flatMap(
-    ([name, value]) =>
-      (Array.isArray(value) ? value : [value]).map((item): [string, string] => [
-        name,
-        String(item),
-      ]),
+  return toQueryString(
+    Object.fromEntries(exampleFields(objectShape(query) ?? {})),
   );
-  return pairs.length === 0 ? '' : `?${new URLSearchParams(pairs).toString()}`;
 }
