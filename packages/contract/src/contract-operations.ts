@@ -13,7 +13,6 @@ export interface RouteMetadata {
   auth: 'none' | 'key' | 'internal';
   /** The role an operation needs beyond a valid key; absent: any account. */
   role?: 'admin';
-  /** `x-stability` for operations that are not yet stable. */
   stability?: 'experimental' | 'beta';
   /** With `deprecated: true` on the route: when it stops working (ISO 8601), `x-sunset`. */
   sunset?: string;

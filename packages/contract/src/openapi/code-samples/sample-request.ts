@@ -20,9 +20,7 @@ export interface SampleRequest {
   auth: boolean;
   /** Declared headers with their example values, by display name. */
   headers: [string, string][];
-  /** The JSON body, when the operation takes one. */
   body?: unknown;
-  /** How to print what comes back. */
   response: 'json' | 'text' | 'none';
 }
 
