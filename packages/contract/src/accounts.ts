@@ -16,7 +16,6 @@ import { IdempotentHeadersSchema } from './idempotency.js';
 
 const EMAIL_EXAMPLE = 'jane@example.com';
 const API_KEY_EXAMPLE = 'psk_8Zq3VtK1mW7xR2cN5bH9jL4pD6fS0aYe';
-const KEY_PREFIX_EXAMPLE = 'psk_8Zq3Vt';
 
 export const RoleSchema = z.enum(['customer', 'admin']).openapi('Role', {
   description:
@@ -65,11 +64,6 @@ const apiKeySecret = z
     example: API_KEY_EXAMPLE,
   });
 
-const keyPrefix = z.string().openapi({
-  description: 'The first characters of the key, to recognise it by.',
-  example: KEY_PREFIX_EXAMPLE,
-});
-
 export const AccountSchema = z.object(accountFields).openapi('Account');
 export type Account = z.infer<typeof AccountSchema>;
 
@@ -83,7 +77,10 @@ export type CreatedAccount = z.infer<typeof CreatedAccountSchema>;
 export const ApiKeySchema = z
   .object({
     id: ApiKeyIdSchema,
-    prefix: keyPrefix,
+    prefix: z.string().openapi({
+      description: 'The first characters of the key, to recognise it by.',
+      example: 'psk_8Zq3Vt',
+    }),
     createdAt: TimestampSchema,
     lastUsedAt: TimestampSchema.nullable().openapi({
       description: 'Null until the key is first used.',
@@ -97,10 +94,8 @@ export type ApiKey = z.infer<typeof ApiKeySchema>;
 
 export const CreatedApiKeySchema = z
   .object({
-    id: ApiKeyIdSchema,
+    ...ApiKeySchema.omit({ lastUsedAt: true }).shape,
     apiKey: apiKeySecret,
-    prefix: keyPrefix,
-    createdAt: TimestampSchema,
   })
   .openapi('CreatedApiKey');
 export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>;

@@ -31,7 +31,6 @@ export const CategorySchema = z
     ...NewCategorySchema.shape,
     id: IdSchema.openapi({
       description: 'Assigned on creation, never reused.',
-      example: 1,
     }),
   })
   .openapi('Category');

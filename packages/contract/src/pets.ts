@@ -26,7 +26,6 @@ export const NewPetSchema = z
     }),
     categoryId: IdSchema.openapi({
       description: 'An existing category.',
-      example: 1,
     }),
     status: PetStatusSchema.optional(),
   })
@@ -42,7 +41,6 @@ export const PetSchema = z
     ...NewPetSchema.shape,
     id: IdSchema.openapi({
       description: 'Assigned on creation, never reused.',
-      example: 1,
     }),
     status: PetStatusSchema,
   })

@@ -1,5 +1,5 @@
-import { z } from './zod.js';
 import type { ZodOpenAPIMetadata } from '@asteasolutions/zod-to-openapi';
+import { z } from './zod.js';
 import { IdParamSchema, IdSchema } from './ids.js';
 import { PageQuerySchema } from './pagination.js';
 import { TimestampInputSchema, TimestampSchema } from './timestamps.js';
@@ -13,25 +13,16 @@ import { IdempotentHeadersSchema } from './idempotency.js';
 /** A number of pets in stock or in an order: a whole number up to a million. */
 export const QuantitySchema = z.number().int().min(0).max(1_000_000);
 
-const SHIP_DATE_EXAMPLE = '2026-12-01T10:00:00Z';
-
-/** The document shows `complete` as the boolean it stands for, example included. */
-const completeParameter: ZodOpenAPIMetadata = {
-  type: 'boolean',
-  description: 'Only complete or only open orders.',
-  example: false,
-};
-
 /** The seed's Order: every field is present in responses, none is required by the schema. */
 export const OrderSchema = z
   .object({
-    id: IdSchema.optional().openapi({ example: 1 }),
-    petId: IdSchema.optional().openapi({ example: 1 }),
+    id: IdSchema.optional(),
+    petId: IdSchema.optional(),
     quantity: QuantitySchema.min(1).optional().openapi({ example: 1 }),
     shipDate: TimestampSchema.optional().openapi({
       description:
         'When the order ships; the time it was placed unless the order gave one.',
-      example: SHIP_DATE_EXAMPLE,
+      example: '2026-12-01T10:00:00Z',
     }),
     complete: z.boolean().optional().openapi({ example: false }),
   })
@@ -42,14 +33,12 @@ export type Order = z.infer<typeof OrderSchema>;
 
 export const NewOrderSchema = z
   .object({
-    petId: IdSchema.openapi({ description: 'An existing pet.', example: 1 }),
+    petId: IdSchema.openapi({ description: 'An existing pet.' }),
     quantity: QuantitySchema.min(1).openapi({
       description: 'Taken from the stock at once; more than it has is 409.',
       example: 1,
     }),
-    shipDate: TimestampInputSchema.optional().openapi({
-      example: SHIP_DATE_EXAMPLE,
-    }),
+    shipDate: TimestampInputSchema.optional(),
   })
   .strict()
   .openapi('NewOrder');
@@ -61,13 +50,18 @@ export const OrderUpdateSchema = z
       description: 'Completes the order; a complete order is never reopened.',
       example: true,
     }),
-    shipDate: TimestampInputSchema.optional().openapi({
-      example: SHIP_DATE_EXAMPLE,
-    }),
+    shipDate: TimestampInputSchema.optional(),
   })
   .strict()
   .openapi('OrderUpdate');
 export type OrderUpdate = z.infer<typeof OrderUpdateSchema>;
+
+/** The document shows `complete` as the boolean it stands for, example included. */
+const completeParameter: ZodOpenAPIMetadata = {
+  type: 'boolean',
+  description: 'Only complete or only open orders.',
+  example: false,
+};
 
 export const ListOrdersQuerySchema = PageQuerySchema.extend({
   petId: IdParamSchema.optional().openapi({
@@ -83,7 +77,7 @@ export type ListOrdersQuery = z.infer<typeof ListOrdersQuerySchema>;
 
 export const InventoryItemSchema = z
   .object({
-    petId: IdSchema.openapi({ example: 1 }),
+    petId: IdSchema,
     // Not capped as an update is: cancelled orders give their quantity back to a full stock.
     quantity: z.number().int().min(0).openapi({
       description:
