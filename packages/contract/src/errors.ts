@@ -45,6 +45,7 @@ export const ErrorDetailSchema = z.object({
   }),
   message: z.string().openapi({ example: 'must be >= 1' }),
 });
+export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
 
 /** The body of every error answer, from every path. */
 export const ErrorSchema = z
