@@ -123,7 +123,7 @@ export const POST_ERRORS = [
  * `errorStatus`), whose Error lists exactly the codes of that status, so that the document and
  * the types say which errors an operation has.
  */
-export function errors<const TCode extends ErrorCode>(
+export function errors<const TCode extends ErrorCode = never>(
   ...codes: TCode[]
 ): ErrorResponses<TCode> {
   const byStatus = new Map<number, TCode[]>();
@@ -140,14 +140,14 @@ export function errors<const TCode extends ErrorCode>(
 }
 
 /** The error responses of a /v1 operation that needs no key: its own codes and those of every one. */
-export function publicV1Errors<const TCode extends ErrorCode>(
+export function publicV1Errors<const TCode extends ErrorCode = never>(
   ...codes: TCode[]
 ): ErrorResponses<TCode | V1Code> {
   return errors<TCode | V1Code>(...EVERY_V1_ERROR, ...codes);
 }
 
 /** The error responses of a /v1 operation that needs a key: `unauthorized` too. */
-export function v1Errors<const TCode extends ErrorCode>(
+export function v1Errors<const TCode extends ErrorCode = never>(
   ...codes: TCode[]
 ): ErrorResponses<TCode | V1Code | 'unauthorized'> {
   return publicV1Errors<TCode | 'unauthorized'>('unauthorized', ...codes);

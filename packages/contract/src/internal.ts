@@ -12,7 +12,9 @@ const c = initContract();
 const metadata = { service: 'pets', auth: 'internal' } satisfies RouteMetadata;
 
 /** What any internal route answers beside its own codes: a bad request or token, a failure. */
-const internalErrors = <const TCode extends ErrorCode>(...codes: TCode[]) =>
+const internalErrors = <const TCode extends ErrorCode = never>(
+  ...codes: TCode[]
+) =>
   errors<
     | TCode
     | 'validation_failed'
