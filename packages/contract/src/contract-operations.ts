@@ -64,35 +64,35 @@ export function contractOperations(router: AppRouter): ContractOperation[] {
   return Object.entries(router).flatMap(([key, entry]) =>
     isApiVersionName(key) && !isAppRoute(entry)
       ? Object.entries(entry).flatMap(([group, child]) =>
-          collect({ group, version: key }, group, child),
+          collect(child, group, group, key),
         )
-      : collect({ group: key }, key, entry),
+      : collect(entry, key, key),
   );
 }
 
-type Placement = Pick<ContractOperation, 'group' | 'version'>;
-
 function collect(
-  placement: Placement,
-  name: string,
   entry: AppRouter | AppRoute,
+  name: string,
+  group: string,
+  version?: ApiVersionName,
 ): ContractOperation[] {
-  if (isAppRoute(entry)) {
-    // Read on use, so a router of routes without metadata can still be matched (ts-rest-koa).
-    return [
-      {
-        name,
-        ...placement,
-        route: entry,
-        get metadata() {
-          return routeMetadata(entry);
-        },
-      },
-    ];
+  if (!isAppRoute(entry)) {
+    return Object.entries(entry).flatMap(([key, child]) =>
+      collect(child, key, group, version),
+    );
   }
-  return Object.entries(entry).flatMap(([key, child]) =>
-    collect(placement, key, child),
-  );
+  // Read on use, so a router of routes without metadata can still be matched (ts-rest-koa).
+  return [
+    {
+      name,
+      group,
+      version,
+      route: entry,
+      get metadata() {
+        return routeMetadata(entry);
+      },
+    },
+  ];
 }
 
 /** `/v1/pets/:petId` → `/v1/pets/{petId}`: a path as the document and messages write it. */
