@@ -12,7 +12,7 @@ import { POST_ERRORS, publicV1Errors, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
-import { IdempotentHeadersSchema } from './idempotency.js';
+import { post } from './idempotency.js';
 
 const EMAIL_EXAMPLE = 'jane@example.com';
 const API_KEY_EXAMPLE = 'psk_8Zq3VtK1mW7xR2cN5bH9jL4pD6fS0aYe';
@@ -111,8 +111,7 @@ const keyManagement = {
 
 export const accounts = c.router({
   createAccount: {
-    ...at('POST /accounts', { service: 'gateway', auth: 'none' }),
-    headers: IdempotentHeadersSchema,
+    ...post('/accounts', { service: 'gateway', auth: 'none' }),
     body: requestBody(NewAccountSchema),
     summary: 'Create an account',
     description:
@@ -132,8 +131,7 @@ export const accounts = c.router({
     },
   },
   createKey: {
-    ...at('POST /accounts/me/keys', keyManagement),
-    headers: IdempotentHeadersSchema,
+    ...post('/accounts/me/keys', keyManagement),
     body: c.noBody(),
     summary: 'Create an API key',
     description:

@@ -6,7 +6,7 @@ import { BODY_ERRORS, POST_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
-import { IdempotentHeadersSchema } from './idempotency.js';
+import { post } from './idempotency.js';
 
 export const NewCategorySchema = z
   .object({
@@ -57,8 +57,7 @@ export const categories = c.router({
     },
   },
   createCategory: {
-    ...at('POST /categories', adminWrite),
-    headers: IdempotentHeadersSchema,
+    ...post('/categories', adminWrite),
     body: requestBody(NewCategorySchema),
     summary: 'Add a category',
     description:

@@ -6,7 +6,7 @@ import { initContract } from '@ts-rest/core';
 import { POST_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
-import { IdempotentHeadersSchema } from './idempotency.js';
+import { post } from './idempotency.js';
 
 const messageText = lengthInCodePoints(z.string(), {
   min: 1,
@@ -51,8 +51,7 @@ const metadata = {
 
 export const messages = c.router({
   sendMessage: {
-    ...at('POST /messages', metadata),
-    headers: IdempotentHeadersSchema,
+    ...post('/messages', metadata),
     body: requestBody(NewMessageSchema),
     summary: 'Send a message',
     description: 'Queues a message (202); a worker delivers it shortly after.',

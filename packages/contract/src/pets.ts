@@ -6,7 +6,7 @@ import { initContract } from '@ts-rest/core';
 import { BODY_ERRORS, POST_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
-import { IdempotentHeadersSchema } from './idempotency.js';
+import { post } from './idempotency.js';
 
 export const PetStatusSchema = z
   .enum(['available', 'pending', 'sold'])
@@ -97,8 +97,7 @@ export const pets = c.router({
     },
   },
   createPet: {
-    ...at('POST /pets', adminWrite),
-    headers: IdempotentHeadersSchema,
+    ...post('/pets', adminWrite),
     body: requestBody(NewPetSchema),
     summary: 'Add a pet',
     description:

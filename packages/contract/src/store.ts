@@ -8,7 +8,7 @@ import { initContract } from '@ts-rest/core';
 import { BODY_ERRORS, POST_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
-import { IdempotentHeadersSchema } from './idempotency.js';
+import { post } from './idempotency.js';
 
 /** A number of pets in stock or in an order: a whole number up to a million. */
 export const QuantitySchema = z.number().int().min(0).max(1_000_000);
@@ -139,8 +139,7 @@ export const orders = c.router({
     },
   },
   placeOrder: {
-    ...at('POST /store/orders', customer),
-    headers: IdempotentHeadersSchema,
+    ...post('/store/orders', customer),
     body: requestBody(NewOrderSchema),
     summary: 'Place an order',
     description:

@@ -20,7 +20,7 @@ import { BODY_ERRORS, POST_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
-import { IdempotentHeadersSchema } from './idempotency.js';
+import { post } from './idempotency.js';
 
 /** What the gateway refuses with 422 `invalid_webhook_url` beyond the pattern, in words. */
 const URL_RULE =
@@ -177,8 +177,7 @@ const WebhookPathSchema = z.object({ webhookId });
 
 export const webhooks = c.router({
   createWebhook: {
-    ...at('POST /webhooks', metadata),
-    headers: IdempotentHeadersSchema,
+    ...post('/webhooks', metadata),
     body: requestBody(NewWebhookSchema),
     summary: 'Create a webhook',
     description:
@@ -242,8 +241,7 @@ export const webhooks = c.router({
     },
   },
   rotateWebhookSecret: {
-    ...at('POST /webhooks/:webhookId/secret', metadata),
-    headers: IdempotentHeadersSchema,
+    ...post('/webhooks/:webhookId/secret', metadata),
     pathParams: WebhookPathSchema,
     body: c.noBody(),
     summary: 'Rotate a webhook’s secret',
@@ -267,8 +265,7 @@ export const webhooks = c.router({
     },
   },
   retryWebhookDelivery: {
-    ...at('POST /webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
-    headers: IdempotentHeadersSchema,
+    ...post('/webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
     pathParams: WebhookPathSchema.extend({
       deliveryId: WebhookDeliveryIdSchema.openapi({
         description: 'The delivery’s id.',
@@ -284,8 +281,7 @@ export const webhooks = c.router({
     },
   },
   testWebhook: {
-    ...at('POST /webhooks/:webhookId/test', metadata),
-    headers: IdempotentHeadersSchema,
+    ...post('/webhooks/:webhookId/test', metadata),
     pathParams: WebhookPathSchema,
     body: c.noBody(),
     summary: 'Send a test event',
