@@ -179,12 +179,9 @@ export const headerComponents: Record<string, HeaderObject> = {
   'Retry-After': integer('Seconds to wait before trying again.', 1),
 };
 
-const rateLimitHeaders = [
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-  'Retry-After',
-];
+const rateLimitHeaders = Object.keys(headerComponents).filter((name) =>
+  /^(RateLimit-|Retry-After)/.test(name),
+);
 const ref = (name: keyof typeof headerComponents) => ({
   $ref: `#/components/headers/${name}`,
 });
