@@ -8,15 +8,14 @@ import { trimmedText } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { BODY_ERRORS, v1Errors } from './errors.js';
+import { POST_ERRORS, publicV1Errors, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
-import { IdempotentHeadersSchema } from './idempotency.js';
+import { post } from './idempotency.js';
 
 const EMAIL_EXAMPLE = 'jane@example.com';
 const API_KEY_EXAMPLE = 'psk_8Zq3VtK1mW7xR2cN5bH9jL4pD6fS0aYe';
-const KEY_PREFIX_EXAMPLE = 'psk_8Zq3Vt';
 
 export const RoleSchema = z.enum(['customer', 'admin']).openapi('Role', {
   description:
@@ -65,11 +64,6 @@ const apiKeySecret = z
     example: API_KEY_EXAMPLE,
   });
 
-const keyPrefix = z.string().openapi({
-  description: 'The first characters of the key, to recognise it by.',
-  example: KEY_PREFIX_EXAMPLE,
-});
-
 export const AccountSchema = z.object(accountFields).openapi('Account');
 export type Account = z.infer<typeof AccountSchema>;
 
@@ -83,7 +77,10 @@ export type CreatedAccount = z.infer<typeof CreatedAccountSchema>;
 export const ApiKeySchema = z
   .object({
     id: ApiKeyIdSchema,
-    prefix: keyPrefix,
+    prefix: z.string().openapi({
+      description: 'The first characters of the key, to recognise it by.',
+      example: 'psk_8Zq3Vt',
+    }),
     createdAt: TimestampSchema,
     lastUsedAt: TimestampSchema.nullable().openapi({
       description: 'Null until the key is first used.',
@@ -97,10 +94,8 @@ export type ApiKey = z.infer<typeof ApiKeySchema>;
 
 export const CreatedApiKeySchema = z
   .object({
-    id: ApiKeyIdSchema,
+    ...ApiKeySchema.omit({ lastUsedAt: true }).shape,
     apiKey: apiKeySecret,
-    prefix: keyPrefix,
-    createdAt: TimestampSchema,
   })
   .openapi('CreatedApiKey');
 export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>;
@@ -116,15 +111,14 @@ const keyManagement = {
 
 export const accounts = c.router({
   createAccount: {
-    ...at('POST /accounts', { service: 'gateway', auth: 'none' }),
-    headers: IdempotentHeadersSchema,
+    ...post('/accounts', { service: 'gateway', auth: 'none' }),
     body: requestBody(NewAccountSchema),
     summary: 'Create an account',
     description:
       'Signs up a customer and returns its first API key, shown this once. An email already used is 409 `conflict`. Needs no key; rate limited per client address. Its `Idempotency-Key` is kept per client address, and a retry answers the first key again.',
     responses: {
       201: CreatedAccountSchema,
-      ...v1Errors(...BODY_ERRORS, 'conflict', 'idempotency_key_reused'),
+      ...publicV1Errors('conflict', ...POST_ERRORS),
     },
   },
   getMe: {
@@ -133,24 +127,18 @@ export const accounts = c.router({
     description: 'The account the API key belongs to.',
     responses: {
       200: AccountSchema,
-      ...v1Errors('validation_failed', 'unauthorized'),
+      ...v1Errors(),
     },
   },
   createKey: {
-    ...at('POST /accounts/me/keys', keyManagement),
-    headers: IdempotentHeadersSchema,
+    ...post('/accounts/me/keys', keyManagement),
     body: c.noBody(),
     summary: 'Create an API key',
     description:
       'A new key for the current account, shown this once; the other keys keep working. An account has at most 10 keys not revoked: one more is 409 `conflict`.',
     responses: {
       201: CreatedApiKeySchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'conflict',
-        'idempotency_key_reused',
-      ),
+      ...v1Errors('conflict', ...POST_ERRORS),
     },
   },
   listKeys: {
@@ -161,7 +149,7 @@ export const accounts = c.router({
       'The current account’s live keys, oldest first, never the key itself.',
     responses: {
       200: z.array(ApiKeySchema),
-      ...v1Errors('validation_failed', 'unauthorized'),
+      ...v1Errors(),
     },
   },
   revokeKey: {
@@ -174,7 +162,7 @@ export const accounts = c.router({
       'The key gets 401 from then on, even when it is the one making this call.',
     responses: {
       204: c.noBody(),
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
 });

@@ -8,19 +8,12 @@ import { contract, internalContract } from './contract.js';
 
 /** Arrays as repeated parameters (`status=a&status=b`), not ts-rest's `status[0]=a`. */
 export function toQueryString(query: unknown): string {
-  const params = new URLSearchParams();
-  if (typeof query === 'object' && query !== null) {
-    for (const [name, value] of Object.entries(query)) {
-      for (const item of Array.isArray(value)
-        ? (value as unknown[])
-        : [value]) {
-        if (item !== undefined) {
-          params.append(name, String(item));
-        }
-      }
-    }
-  }
-  const text = params.toString();
+  const pairs = Object.entries(query ?? {}).flatMap(([name, value]) =>
+    (Array.isArray(value) ? (value as unknown[]) : [value])
+      .filter((item) => item !== undefined)
+      .map((item): [string, string] => [name, String(item)]),
+  );
+  const text = new URLSearchParams(pairs).toString();
   return text === '' ? '' : `?${text}`;
 }
 

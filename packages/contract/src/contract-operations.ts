@@ -5,17 +5,14 @@ import {
   isApiVersionName,
 } from './api-version.js';
 
-/** The process that answers an operation; the gateway routes by it. */
-export type OwningService = 'gateway' | 'pets' | 'store';
-
 /** What the gateway and the document need of a route beyond its shapes: its `metadata`. */
 export interface RouteMetadata {
-  service: OwningService;
+  /** The process that answers the operation; the gateway routes by it. */
+  service: 'gateway' | 'pets' | 'store';
   /** `key`: needs `Authorization: Bearer <API key>`; `internal`: service-to-service only. */
   auth: 'none' | 'key' | 'internal';
   /** The role an operation needs beyond a valid key; absent: any account. */
   role?: 'admin';
-  /** `x-stability` for operations that are not yet stable. */
   stability?: 'experimental' | 'beta';
   /** With `deprecated: true` on the route: when it stops working (ISO 8601), `x-sunset`. */
   sunset?: string;
@@ -24,7 +21,6 @@ export interface RouteMetadata {
    * version (`/v2/pets/:petId`); set when the versions are derived, never written by hand.
    */
   successor?: string;
-  /** `x-hideTryItPanel` in the document. */
   hideTryItPanel?: boolean;
 }
 
@@ -68,35 +64,35 @@ export function contractOperations(router: AppRouter): ContractOperation[] {
   return Object.entries(router).flatMap(([key, entry]) =>
     isApiVersionName(key) && !isAppRoute(entry)
       ? Object.entries(entry).flatMap(([group, child]) =>
-          collect({ group, version: key }, group, child),
+          collect(child, group, group, key),
         )
-      : collect({ group: key }, key, entry),
+      : collect(entry, key, key),
   );
 }
 
-type Placement = Pick<ContractOperation, 'group' | 'version'>;
-
 function collect(
-  placement: Placement,
-  name: string,
   entry: AppRouter | AppRoute,
+  name: string,
+  group: string,
+  version?: ApiVersionName,
 ): ContractOperation[] {
-  if (isAppRoute(entry)) {
-    // Read on use, so a router of routes without metadata can still be matched (ts-rest-koa).
-    return [
-      {
-        name,
-        ...placement,
-        route: entry,
-        get metadata() {
-          return routeMetadata(entry);
-        },
-      },
-    ];
+  if (!isAppRoute(entry)) {
+    return Object.entries(entry).flatMap(([key, child]) =>
+      collect(child, key, group, version),
+    );
   }
-  return Object.entries(entry).flatMap(([key, child]) =>
-    collect(placement, key, child),
-  );
+  // Read on use, so a router of routes without metadata can still be matched (ts-rest-koa).
+  return [
+    {
+      name,
+      group,
+      version,
+      route: entry,
+      get metadata() {
+        return routeMetadata(entry);
+      },
+    },
+  ];
 }
 
 /** `/v1/pets/:petId` → `/v1/pets/{petId}`: a path as the document and messages write it. */

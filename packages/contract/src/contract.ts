@@ -49,4 +49,3 @@ export const internalContract = c.router(
   { pets: internalPets, events: internalEvents },
   { strictStatusCodes: true },
 );
-export type InternalContract = typeof internalContract;

@@ -38,9 +38,6 @@ export const ErrorCodeSchema = z
   .enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]])
   .openapi({ example: 'validation_failed' });
 
-/** Every HTTP status an error can have. */
-export type ErrorStatus = (typeof errorStatus)[ErrorCode];
-
 export const ErrorDetailSchema = z.object({
   path: z.string().openapi({
     description: 'Where: the request part, then the field.',
@@ -92,23 +89,22 @@ type CodeOfStatus<S> = {
   [C in ErrorCode]: (typeof errorStatus)[C] extends S ? C : never;
 }[ErrorCode];
 
-/** What any /v1 operation can meet on its way: the rate limit, a failing, unreachable or slow service. */
-const THROUGH_THE_GATEWAY = [
+/** What any /v1 operation can answer: a value its schemas reject, then on its way the rate limit, a failing, unreachable or slow service. */
+const EVERY_V1_ERROR = [
+  'validation_failed',
   'rate_limited',
   'internal_error',
   'bad_gateway',
   'service_unavailable',
   'upstream_timeout',
 ] as const satisfies ErrorCode[];
-type GatewayCode = (typeof THROUGH_THE_GATEWAY)[number];
+type V1Code = (typeof EVERY_V1_ERROR)[number];
 
 /**
- * What reading a request body can fail with, on every operation that reads one (a body that is not
- * JSON, not sent as JSON, too large, encoded, or too slow to arrive); its schema adds
- * `validation_failed`.
+ * What reading a request body can fail with beyond its schema, on every operation that reads one (a
+ * body that is not JSON, not sent as JSON, too large, encoded, or too slow to arrive).
  */
 export const BODY_ERRORS = [
-  'validation_failed',
   'invalid_json',
   'unsupported_content_type',
   'request_timeout',
@@ -116,12 +112,18 @@ export const BODY_ERRORS = [
   'unsupported_content_encoding',
 ] as const satisfies ErrorCode[];
 
+/** Those of every `POST`: a body, and an `Idempotency-Key` that may have been used with another. */
+export const POST_ERRORS = [
+  ...BODY_ERRORS,
+  'idempotency_key_reused',
+] as const satisfies ErrorCode[];
+
 /**
  * The error responses of a route from the codes it answers: one response per status (from
  * `errorStatus`), whose Error lists exactly the codes of that status, so that the document and
  * the types say which errors an operation has.
  */
-export function errors<const TCode extends ErrorCode>(
+export function errors<const TCode extends ErrorCode = never>(
   ...codes: TCode[]
 ): ErrorResponses<TCode> {
   const byStatus = new Map<number, TCode[]>();
@@ -137,11 +139,18 @@ export function errors<const TCode extends ErrorCode>(
   ) as unknown as ErrorResponses<TCode>;
 }
 
-/** The error responses of a /v1 operation: its own codes and those of the way through the gateway. */
-export function v1Errors<const TCode extends ErrorCode>(
+/** The error responses of a /v1 operation that needs no key: its own codes and those of every one. */
+export function publicV1Errors<const TCode extends ErrorCode = never>(
   ...codes: TCode[]
-): ErrorResponses<TCode | GatewayCode> {
-  return errors<TCode | GatewayCode>(...codes, ...THROUGH_THE_GATEWAY);
+): ErrorResponses<TCode | V1Code> {
+  return errors<TCode | V1Code>(...EVERY_V1_ERROR, ...codes);
+}
+
+/** The error responses of a /v1 operation that needs a key: `unauthorized` too. */
+export function v1Errors<const TCode extends ErrorCode = never>(
+  ...codes: TCode[]
+): ErrorResponses<TCode | V1Code | 'unauthorized'> {
+  return publicV1Errors<TCode | 'unauthorized'>('unauthorized', ...codes);
 }
 
 /** The codes an error response of the contract lists (its `code` enum). */

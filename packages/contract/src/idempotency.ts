@@ -1,7 +1,8 @@
 import { z } from './zod.js';
 import { lengthInCodePoints } from './text.js';
+import { at, type RouteMetadata } from './contract-operations.js';
 
-export const IdempotencyKeySchema = lengthInCodePoints(z.string(), {
+const IdempotencyKeySchema = lengthInCodePoints(z.string(), {
   min: 1,
   max: 255,
 }).openapi({
@@ -10,7 +11,10 @@ export const IdempotencyKeySchema = lengthInCodePoints(z.string(), {
   example: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
 });
 
-/** The headers of every `POST`: the optional `Idempotency-Key`. */
-export const IdempotentHeadersSchema = z.object({
-  'idempotency-key': IdempotencyKeySchema.optional(),
-});
+/** A public `POST` at `path`: `at()` with the optional `Idempotency-Key` it honours. */
+export function post<P extends string>(path: P, metadata: RouteMetadata) {
+  return {
+    ...at<'POST', P>(`POST ${path}`, metadata),
+    headers: z.object({ 'idempotency-key': IdempotencyKeySchema.optional() }),
+  };
+}

@@ -14,7 +14,6 @@ export {
   PetStatusEntrySchema,
   PetStatusUpdateSchema,
   type PetStatusEntry,
-  type PetStatusUpdate,
 } from './internal.js';
 export * from './messages.js';
 export * from './meta.js';

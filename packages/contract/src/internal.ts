@@ -1,5 +1,5 @@
 import { initContract } from '@ts-rest/core';
-import { errors } from './errors.js';
+import { type ErrorCode, errors } from './errors.js';
 import { RecordedEventSchema } from './event-schemas.js';
 import { IdParamSchema, IdSchema } from './ids.js';
 import { at, type RouteMetadata } from './contract-operations.js';
@@ -11,6 +11,29 @@ const c = initContract();
 
 const metadata = { service: 'pets', auth: 'internal' } satisfies RouteMetadata;
 
+/** What any internal route answers beside its own codes: a bad request or token, a failure. */
+const internalErrors = <const TCode extends ErrorCode = never>(
+  ...codes: TCode[]
+) =>
+  errors<
+    | TCode
+    | 'validation_failed'
+    | 'unauthorized'
+    | 'internal_error'
+    | 'service_unavailable'
+  >(
+    'validation_failed',
+    'unauthorized',
+    ...codes,
+    'internal_error',
+    'service_unavailable',
+  );
+const BODY = [
+  'invalid_json',
+  'unsupported_content_type',
+  'payload_too_large',
+] as const;
+
 const PetPathSchema = z.object({ petId: IdParamSchema });
 
 /** A status the store derived, with its stock version: pets keeps it only over an older one. */
@@ -20,7 +43,6 @@ export const PetStatusUpdateSchema = z
     version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
   })
   .strict();
-export type PetStatusUpdate = z.infer<typeof PetStatusUpdateSchema>;
 
 /** Repeated: `?petId=1&petId=2`. */
 export const PetStatusesQuerySchema = z
@@ -42,13 +64,7 @@ export const internalPets = c.router({
     summary: 'Get a pet for another service',
     responses: {
       200: PetSchema,
-      ...errors(
-        'validation_failed',
-        'unauthorized',
-        'not_found',
-        'internal_error',
-        'service_unavailable',
-      ),
+      ...internalErrors('not_found'),
     },
   },
   setPetStatus: {
@@ -59,16 +75,7 @@ export const internalPets = c.router({
       'Set the status the store derives from stock, unless a newer one was set',
     responses: {
       200: PetSchema,
-      ...errors(
-        'validation_failed',
-        'invalid_json',
-        'unsupported_content_type',
-        'payload_too_large',
-        'unauthorized',
-        'not_found',
-        'internal_error',
-        'service_unavailable',
-      ),
+      ...internalErrors(...BODY, 'not_found'),
     },
   },
   listPetStatuses: {
@@ -78,12 +85,7 @@ export const internalPets = c.router({
       'The statuses of up to 100 pets, those that exist, for the store to reconcile',
     responses: {
       200: z.array(PetStatusEntrySchema),
-      ...errors(
-        'validation_failed',
-        'unauthorized',
-        'internal_error',
-        'service_unavailable',
-      ),
+      ...internalErrors(),
     },
   },
 });
@@ -101,15 +103,7 @@ export const internalEvents = c.router({
       'Record events for the webhooks that want them; recording one twice changes nothing',
     responses: {
       202: z.object({ recorded: z.number().int().min(0) }),
-      ...errors(
-        'validation_failed',
-        'invalid_json',
-        'unsupported_content_type',
-        'payload_too_large',
-        'unauthorized',
-        'internal_error',
-        'service_unavailable',
-      ),
+      ...internalErrors(...BODY),
     },
   },
 });

@@ -3,10 +3,10 @@ import { lengthInCodePoints } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { BODY_ERRORS, v1Errors } from './errors.js';
+import { POST_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
-import { IdempotentHeadersSchema } from './idempotency.js';
+import { post } from './idempotency.js';
 
 const messageText = lengthInCodePoints(z.string(), {
   min: 1,
@@ -22,7 +22,6 @@ export const MessageStatusSchema = z
     description: 'queued when accepted; a worker delivers it shortly after.',
     example: 'queued',
   });
-export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 
 export const NewMessageSchema = z
   .object({ message: messageText })
@@ -52,19 +51,13 @@ const metadata = {
 
 export const messages = c.router({
   sendMessage: {
-    ...at('POST /messages', metadata),
-    headers: IdempotentHeadersSchema,
+    ...post('/messages', metadata),
     body: requestBody(NewMessageSchema),
     summary: 'Send a message',
     description: 'Queues a message (202); a worker delivers it shortly after.',
     responses: {
       202: MessageSchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'conflict',
-        'idempotency_key_reused',
-      ),
+      ...v1Errors('conflict', ...POST_ERRORS),
     },
   },
   getMessage: {
@@ -77,7 +70,7 @@ export const messages = c.router({
       'One of the caller’s messages and its delivery status; another account’s is 404.',
     responses: {
       200: MessageSchema,
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
 });

@@ -6,7 +6,6 @@ import { at, type RouteMetadata } from './contract-operations.js';
 export const HealthSchema = z
   .object({ status: z.literal('ok').openapi({ example: 'ok' }) })
   .openapi('Health');
-export type Health = z.infer<typeof HealthSchema>;
 
 /** The OpenAPI document; passthrough, so checking it never drops a part of it. */
 export const OpenApiDocumentSchema = z

@@ -14,4 +14,3 @@ export const PageQuerySchema = z
     }),
   })
   .strict();
-export type PageQuery = z.infer<typeof PageQuerySchema>;

@@ -16,11 +16,11 @@ import { lengthInCodePoints } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { BODY_ERRORS, v1Errors } from './errors.js';
+import { BODY_ERRORS, POST_ERRORS, v1Errors } from './errors.js';
 import { at, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
-import { IdempotentHeadersSchema } from './idempotency.js';
+import { post } from './idempotency.js';
 
 /** What the gateway refuses with 422 `invalid_webhook_url` beyond the pattern, in words. */
 const URL_RULE =
@@ -136,7 +136,6 @@ export const WebhookDeliveryStatusSchema = z
       '`pending` until a 2xx answer (`delivered`) or the last retry (`failed`, about 24 hours on).',
     example: 'delivered',
   });
-export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatusSchema>;
 
 export const WebhookDeliverySchema = z
   .object({
@@ -178,21 +177,18 @@ const WebhookPathSchema = z.object({ webhookId });
 
 export const webhooks = c.router({
   createWebhook: {
-    ...at('POST /webhooks', metadata),
-    headers: IdempotentHeadersSchema,
+    ...post('/webhooks', metadata),
     body: requestBody(NewWebhookSchema),
     summary: 'Create a webhook',
     description:
-      'Subscribes a URL to event types and returns its signing secret, shown this once. A URL the gateway refuses (see `url`: a scheme other than `https`, or an address that is loopback, private, link-local or metadata, unless the deployment allows private URLs) is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. An account has at most 16 webhooks: one more is 409 `conflict`. The events it will receive are described under Callbacks.',
+      'Subscribes a URL to event types and returns its signing secret, shown this once. A URL the gateway refuses (see `url`) is 422 `invalid_webhook_url`; an event type the caller may not receive (a customer: `pet.status_changed`, `inventory.updated`) is 403 `forbidden`. An account has at most 16 webhooks: one more is 409 `conflict`. The events it will receive are described under Callbacks.',
     responses: {
       201: CreatedWebhookSchema,
       ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
         'forbidden',
         'conflict',
         'invalid_webhook_url',
-        'idempotency_key_reused',
+        ...POST_ERRORS,
       ),
     },
   },
@@ -204,7 +200,7 @@ export const webhooks = c.router({
       'The caller’s webhooks (an admin: every account’s), oldest first, never a secret.',
     responses: {
       200: z.array(WebhookSchema),
-      ...v1Errors('validation_failed', 'unauthorized'),
+      ...v1Errors(),
     },
   },
   getWebhook: {
@@ -214,7 +210,7 @@ export const webhooks = c.router({
     description: 'One of the caller’s webhooks; another account’s is 404.',
     responses: {
       200: WebhookSchema,
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
   updateWebhook: {
@@ -228,7 +224,6 @@ export const webhooks = c.router({
       200: WebhookSchema,
       ...v1Errors(
         ...BODY_ERRORS,
-        'unauthorized',
         'forbidden',
         'not_found',
         'invalid_webhook_url',
@@ -242,12 +237,11 @@ export const webhooks = c.router({
     description: 'Stops every delivery to it, pending retries included.',
     responses: {
       204: c.noBody(),
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
   rotateWebhookSecret: {
-    ...at('POST /webhooks/:webhookId/secret', metadata),
-    headers: IdempotentHeadersSchema,
+    ...post('/webhooks/:webhookId/secret', metadata),
     pathParams: WebhookPathSchema,
     body: c.noBody(),
     summary: 'Rotate a webhook’s secret',
@@ -255,13 +249,7 @@ export const webhooks = c.router({
       'A new signing secret, shown this once. For 24 hours deliveries carry a signature by each secret (space separated in `webhook-signature`), so a receiver can switch without missing one.',
     responses: {
       201: WebhookSecretSchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'not_found',
-        'conflict',
-        'idempotency_key_reused',
-      ),
+      ...v1Errors('not_found', 'conflict', ...POST_ERRORS),
     },
   },
   listWebhookDeliveries: {
@@ -273,12 +261,11 @@ export const webhooks = c.router({
       'Each event sent or to be sent to the webhook, newest first: its status, attempts, the last HTTP status and when the next attempt is due.',
     responses: {
       200: z.array(WebhookDeliverySchema),
-      ...v1Errors('validation_failed', 'unauthorized', 'not_found'),
+      ...v1Errors('not_found'),
     },
   },
   retryWebhookDelivery: {
-    ...at('POST /webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
-    headers: IdempotentHeadersSchema,
+    ...post('/webhooks/:webhookId/deliveries/:deliveryId/retry', metadata),
     pathParams: WebhookPathSchema.extend({
       deliveryId: WebhookDeliveryIdSchema.openapi({
         description: 'The delivery’s id.',
@@ -290,18 +277,11 @@ export const webhooks = c.router({
       'Schedules another attempt now, whatever the delivery’s status; the receiver gets the same `webhook-id` again.',
     responses: {
       202: WebhookDeliverySchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'not_found',
-        'conflict',
-        'idempotency_key_reused',
-      ),
+      ...v1Errors('not_found', 'conflict', ...POST_ERRORS),
     },
   },
   testWebhook: {
-    ...at('POST /webhooks/:webhookId/test', metadata),
-    headers: IdempotentHeadersSchema,
+    ...post('/webhooks/:webhookId/test', metadata),
     pathParams: WebhookPathSchema,
     body: c.noBody(),
     summary: 'Send a test event',
@@ -309,13 +289,7 @@ export const webhooks = c.router({
       'Sends a signed `webhook.test` event to the webhook now, whatever events it receives, so that a receiver can be checked without placing an order; `data` is the webhook. Answers with the delivery, to follow in the webhook’s deliveries. A webhook that is turned off is 409 `conflict`.',
     responses: {
       202: WebhookDeliverySchema,
-      ...v1Errors(
-        ...BODY_ERRORS,
-        'unauthorized',
-        'not_found',
-        'conflict',
-        'idempotency_key_reused',
-      ),
+      ...v1Errors('not_found', 'conflict', ...POST_ERRORS),
     },
   },
 });

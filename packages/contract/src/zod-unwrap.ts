@@ -2,23 +2,11 @@ import { z, type ZodTypeAny } from 'zod';
 
 /** The schema one wrapper (optional, nullable, default, effects, pipeline, …) down, if any. */
 export function innerSchema(schema: ZodTypeAny): ZodTypeAny | undefined {
-  if (
-    schema instanceof z.ZodOptional ||
-    schema instanceof z.ZodNullable ||
-    schema instanceof z.ZodBranded
-  ) {
-    return schema.unwrap() as ZodTypeAny;
-  }
-  if (schema instanceof z.ZodDefault || schema instanceof z.ZodReadonly) {
-    return schema._def.innerType as ZodTypeAny;
-  }
-  if (schema instanceof z.ZodEffects) {
-    return schema.innerType() as ZodTypeAny;
-  }
-  if (schema instanceof z.ZodPipeline) {
-    return schema._def.in as ZodTypeAny;
-  }
-  return undefined;
+  if (schema instanceof z.ZodEffects) return schema.innerType() as ZodTypeAny;
+  if (schema instanceof z.ZodPipeline) return schema._def.in as ZodTypeAny;
+  if (schema instanceof z.ZodBranded) return schema.unwrap() as ZodTypeAny;
+  // Optional, nullable, default, readonly and catch keep theirs as `innerType`.
+  return (schema._def as { innerType?: ZodTypeAny }).innerType;
 }
 
 /** The schema under every wrapper: what a value is checked as. */

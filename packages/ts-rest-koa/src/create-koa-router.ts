@@ -3,11 +3,7 @@ import { contractOperations, type ContractOperation } from '@petstore/contract';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import type { DefaultState, Middleware } from 'koa';
 import { addRoute, contractRouter } from './contract-router.js';
-import {
-  bindRoutes,
-  type LooseHandler,
-  type RouterImplementation,
-} from './route-handler.js';
+import { bindRoutes, type RouterImplementation } from './route-handler.js';
 import {
   sendResponse,
   toHandlerResponse,
@@ -71,31 +67,23 @@ export function routeHandlers<
   return new Map(
     bindRoutes(contract, implementation).map(([route, handler]) => [
       route,
-      serveRoute<TState>(route, handler, validateResponses),
+      async function validateAndHandle(ctx) {
+        const request = validateRequest(route, {
+          params: ctx.params,
+          query: ctx.query,
+          headers: ctx.headers,
+          body: ctx.request.body,
+        });
+        const response = toHandlerResponse(
+          route,
+          await handler({ ...request, ctx }),
+        );
+        sendResponse(
+          ctx,
+          route,
+          validateResponses ? validateResponse(route, response) : response,
+        );
+      },
     ]),
   );
-}
-
-function serveRoute<TState>(
-  route: AppRoute,
-  handler: LooseHandler,
-  validateResponses: boolean,
-): RouterMiddleware<TState> {
-  return async function validateAndHandle(ctx) {
-    const request = validateRequest(route, {
-      params: ctx.params,
-      query: ctx.query,
-      headers: ctx.headers,
-      body: ctx.request.body,
-    });
-    const response = toHandlerResponse(
-      route,
-      await handler({ ...request, ctx }),
-    );
-    sendResponse(
-      ctx,
-      route,
-      validateResponses ? validateResponse(route, response) : response,
-    );
-  };
 }

@@ -40,7 +40,6 @@ export type RouteHandler<TRoute extends AppRoute, TState = DefaultState> = (
   args: RouteHandlerArgs<TRoute, TState>,
 ) => RouteResponse<TRoute> | Promise<RouteResponse<TRoute>>;
 
-/** One handler per route, nested like the contract. */
 export type RouterImplementation<
   TContract extends AppRouter,
   TState = DefaultState,

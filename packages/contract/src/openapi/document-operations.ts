@@ -1,14 +1,4 @@
-/** The keys of an OpenAPI path item that are operations. */
-const HTTP_METHODS = new Set([
-  'get',
-  'put',
-  'post',
-  'delete',
-  'options',
-  'head',
-  'patch',
-  'trace',
-]);
+const HTTP_METHOD = /^(get|put|post|delete|options|head|patch|trace)$/;
 
 export interface DocumentOperation<Operation = unknown> {
   path: string;
@@ -23,7 +13,7 @@ export function documentOperations<PathItem extends object>(document: {
 }): DocumentOperation<PathItem[keyof PathItem]>[] {
   return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     (Object.entries(item) as [string, PathItem[keyof PathItem]][])
-      .filter(([method]) => HTTP_METHODS.has(method))
+      .filter(([method]) => HTTP_METHOD.test(method))
       .map(([method, operation]) => ({ path, method, operation })),
   );
 }

@@ -38,22 +38,21 @@ const messages: Record<ErrorCode, string> = {
     'the service behind the gateway did not answer within 5000 ms',
 };
 
-/** The Error body of `code` as the API answers it. */
-export function errorExample(code: ErrorCode): ErrorBody {
-  const message = messages[code];
-  return {
-    code,
-    message,
-    status: errorStatus[code],
-    ...(code === 'validation_failed'
-      ? { details: [{ path: 'query.colour', message: 'unknown parameter' }] }
-      : {}),
-  };
-}
-
 /** One example per code of an error response, keyed by the code, so readers can pick each. */
 export function errorExamples(codes: ErrorCode[]): ExamplesObject {
   return Object.fromEntries(
-    codes.map((code) => [code, { summary: code, value: errorExample(code) }]),
+    codes.map((code) => {
+      const value: ErrorBody = {
+        code,
+        message: messages[code],
+        status: errorStatus[code],
+        ...(code === 'validation_failed'
+          ? {
+              details: [{ path: 'query.colour', message: 'unknown parameter' }],
+            }
+          : {}),
+      };
+      return [code, { summary: code, value }];
+    }),
   );
 }

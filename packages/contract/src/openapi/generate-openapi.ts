@@ -32,7 +32,6 @@ export interface GenerateOpenApiOptions {
   servers?: [ServerObject, ...ServerObject[]];
 }
 
-/** The OpenAPI 3.0.3 document of a contract's public routes. */
 export function generateOpenApi(
   contract: AppRouter,
   { servers = [{ url: 'http://127.0.0.1:8080' }] }: GenerateOpenApiOptions = {},

@@ -11,7 +11,6 @@ export const BODY_KEYS_RULE =
   'depth. So is a key that starts with `$` or contains `.` anywhere in the body, nested objects ' +
   'and arrays included, and a string that is not well-formed Unicode (a lone surrogate).';
 
-/** The parameters and body of a route, as zod-to-openapi takes them. */
 export function operationRequest(route: AppRoute): Request {
   const body = routeBody(route);
   const headers = declaredHeaders(route.headers);

@@ -98,16 +98,16 @@ export function olderTag(tag: string, version: string): string {
   return `${tag} (${version})`;
 }
 
-/** The resources' tags again for `/v1`, whose operations are those of `/v2` at its address. */
-export const previousTags: TagObject[] = currentTags
-  .filter(({ name }) => name !== 'Meta')
-  .map(({ name, description }) => ({
-    name: olderTag(name, 'v1'),
-    description: `${description ?? ''} The same operations at \`/v1\`, the previous version; \`GET /v1/pets/{petId}\` is deprecated for \`GET /v2/pets/{petId}\`.`,
-  }));
-
-/** The document's tags, in navigation order: the current version's, then `/v1`'s. */
-export const tags: TagObject[] = [...currentTags, ...previousTags];
+/** In navigation order: the current version's, then the resources' again for `/v1`. */
+export const tags: TagObject[] = [
+  ...currentTags,
+  ...currentTags
+    .filter(({ name }) => name !== 'Meta')
+    .map(({ name, description }) => ({
+      name: olderTag(name, 'v1'),
+      description: `${description} The same operations at \`/v1\`, the previous version; \`GET /v1/pets/{petId}\` is deprecated for \`GET /v2/pets/{petId}\`.`,
+    })),
+];
 
 const tagOfGroup: Record<string, string> = {
   pets: 'Pets',

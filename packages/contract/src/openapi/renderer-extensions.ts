@@ -1,4 +1,5 @@
 import type { RouteMetadata } from '../contract-operations.js';
+import { olderTag } from './operation.js';
 
 // What the reference page (Scalar) reads beside the extensions API.md names, which it ignores:
 // `x-badges` beside an operation's name and `x-tagGroups` for the navigation.
@@ -39,22 +40,22 @@ export function operationBadges({ stability, sunset }: RouteMetadata): Badge[] {
  * all of the current version `/v2`; then `/v1` under them, in the same order.
  * No group is named as a tag: Scalar would take the tag for its own group and recurse.
  */
-export const tagGroups = [
+const currentGroups = [
   { name: 'Store: orders and inventory', tags: ['Store'] },
   { name: 'Pets and categories', tags: ['Pets'] },
   {
     name: 'Accounts and notifications',
     tags: ['Accounts', 'Messages', 'Webhooks'],
   },
+];
+
+export const tagGroups = [
+  ...currentGroups,
   { name: 'Health and reference', tags: ['Meta'] },
   {
     name: 'Previous version: /v1',
-    tags: [
-      'Store (v1)',
-      'Pets (v1)',
-      'Accounts (v1)',
-      'Messages (v1)',
-      'Webhooks (v1)',
-    ],
+    tags: currentGroups.flatMap(({ tags }) =>
+      tags.map((tag) => olderTag(tag, 'v1')),
+    ),
   },
 ];

@@ -21,6 +21,11 @@ import { documentInfo } from './document-info.js';
 import { unwrapSchema } from '../zod-unwrap.js';
 import { responseCodes } from '../errors.js';
 import { errorExamples } from './error-examples.js';
+import {
+  deprecationHeaders as exampleHeaders,
+  getPetDeprecatedAt,
+  getPetDocumentation,
+} from '../deprecation.js';
 
 /** Every status the contract lists for a route, with its content (an error: an example per code), headers and links. */
 export function operationResponses(
@@ -39,7 +44,7 @@ export function operationResponses(
       return [
         String(status),
         {
-          description: reasonPhrase(status),
+          description: reasons[status] ?? `HTTP ${status}`,
           headers: responseHeaders(operation, status, content),
           ...(content === undefined
             ? {}
@@ -77,32 +82,23 @@ function createdLinks(
       ) {
         return [];
       }
-      const operationId = operationIdOf(child);
       const link = {
-        operationId,
+        operationId: operationIdOf(child),
         parameters: { [parameter]: '$response.body#/id' },
+        description: `The \`id\` of the new resource as \`${parameter}\`.`,
       };
-      return [
-        [
-          child.name,
-          {
-            ...link,
-            description: `The \`id\` of the new resource as \`${parameter}\`.`,
-          },
-        ],
-      ];
+      return [[child.name, link]];
     }),
   );
 }
 
-/** What a response carries: a content type and, when the contract gives one, its schema. */
-export interface ResponseContent {
+interface ResponseContent {
   contentType: string;
   schema?: ZodTypeAny;
 }
 
-/** The content of a contract response; undefined for `c.noBody()` and bodiless responses. */
-export function responseContent(
+/** Undefined for `c.noBody()` and bodiless responses. */
+function responseContent(
   response: AppRouteResponse,
 ): ResponseContent | undefined {
   if (isAppRouteNoBody(response) || response === null) {
@@ -120,8 +116,7 @@ export function responseContent(
   };
 }
 
-/** The contract's responses as [status, response] pairs, in status order. */
-export function routeResponses(route: AppRoute): [number, AppRouteResponse][] {
+function routeResponses(route: AppRoute): [number, AppRouteResponse][] {
   return Object.entries(route.responses)
     .map(([status, response]): [number, AppRouteResponse] => [
       Number(status),
@@ -136,17 +131,12 @@ export function successContent(route: AppRoute): ResponseContent | undefined {
   return success === undefined ? undefined : responseContent(success[1]);
 }
 
-/** As RFC 9110 names them, where Node's table still has the older names. */
+/** Response descriptions: reason phrases as RFC 9110 names them, where Node's are older. */
 const reasons: Record<number, string | undefined> = {
   ...STATUS_CODES,
   413: 'Content Too Large',
   422: 'Unprocessable Content',
 };
-
-/** The reason phrase of a status, used as its response description. */
-export function reasonPhrase(status: number): string {
-  return reasons[status] ?? `HTTP ${status}`;
-}
 
 export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
@@ -189,12 +179,9 @@ export const headerComponents: Record<string, HeaderObject> = {
   'Retry-After': integer('Seconds to wait before trying again.', 1),
 };
 
-const rateLimitHeaders = [
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-  'Retry-After',
-];
+const rateLimitHeaders = Object.keys(headerComponents).filter((name) =>
+  /^(RateLimit-|Retry-After)/.test(name),
+);
 const ref = (name: keyof typeof headerComponents) => ({
   $ref: `#/components/headers/${name}`,
 });
@@ -217,7 +204,7 @@ export function responseHeaders(
     ...(status === 429
       ? Object.fromEntries(rateLimitHeaders.map((name) => [name, ref(name)]))
       : {}),
-    ...(route.deprecated ? deprecationHeaders(metadata.sunset) : {}),
+    ...(route.deprecated ? deprecationHeaders(metadata.sunset!) : {}),
   };
 }
 
@@ -228,23 +215,28 @@ function isList(content: ResponseContent | undefined): boolean {
   );
 }
 
-function deprecationHeaders(sunset: string | undefined): HeadersObject {
+/** The headers of a deprecated operation, their examples as the gateway sends them. */
+function deprecationHeaders(sunset: string): HeadersObject {
+  const example = exampleHeaders(
+    {
+      deprecatedAt: new Date(getPetDeprecatedAt),
+      sunsetAt: new Date(sunset),
+      documentation: getPetDocumentation,
+    },
+    '/v2/pets/1',
+  );
   return {
     Deprecation: text(
       'When the operation was deprecated (RFC 9745).',
-      '@1767225600',
+      example.Deprecation!,
     ),
-    ...(sunset === undefined
-      ? {}
-      : {
-          Sunset: text(
-            'When the operation stops working (RFC 8594); after it, 410 `gone`.',
-            new Date(sunset).toUTCString(),
-          ),
-        }),
+    Sunset: text(
+      'When the operation stops working (RFC 8594); after it, 410 `gone`.',
+      example.Sunset!,
+    ),
     Link: text(
       'Where the deprecation is documented, and the successor: the same request in the current version.',
-      '</docs>; rel="deprecation"; type="text/html", </v2/pets/1>; rel="successor-version"',
+      example.Link!,
     ),
   };
 }

@@ -17,28 +17,22 @@ export const eventSchemas = {
   WebhookTestEvent: WebhookTestEventSchema,
 };
 
-/** Each event type, the component its payload is, and what happened. */
-const events: [DeliveryType, keyof typeof eventSchemas, string][] = [
-  ['order.created', 'OrderEvent', 'An order was placed.'],
-  ['order.completed', 'OrderEvent', 'An order was marked complete.'],
-  [
-    'order.cancelled',
-    'OrderEvent',
+const summaries: Record<DeliveryType, string> = {
+  'order.created': 'An order was placed.',
+  'order.completed': 'An order was marked complete.',
+  'order.cancelled':
     'An open order was cancelled; its quantity went back to stock.',
-  ],
-  ['message.delivered', 'MessageEvent', 'A message was delivered.'],
-  ['pet.status_changed', 'PetEvent', 'A pet’s status changed (admins only).'],
-  [
-    'inventory.updated',
-    'InventoryEvent',
-    'A pet’s stock was set (admins only).',
-  ],
-  [
-    'webhook.test',
-    'WebhookTestEvent',
+  'message.delivered': 'A message was delivered.',
+  'pet.status_changed': 'A pet’s status changed (admins only).',
+  'inventory.updated': 'A pet’s stock was set (admins only).',
+  'webhook.test':
     'Sent when asked for by `POST /v2/webhooks/{webhookId}/test`.',
-  ],
-];
+};
+
+/** Each event type and the component its payload is. */
+const events = Object.entries(eventSchemas).flatMap(([component, schema]) =>
+  schema.shape.type.options.map((type) => [type, component] as const),
+);
 
 const signatureHeaders: ParameterObject[] = [
   {
@@ -77,13 +71,13 @@ const signatureHeaders: ParameterObject[] = [
  */
 export const webhookCallbacks = (suffix: string): CallbacksObject =>
   Object.fromEntries(
-    events.map(([type, component, summary]) => [
+    events.map(([type, component]) => [
       type,
       {
         '{$request.body#/url}': {
           post: {
             operationId: `${type.replace(/[._]([a-z])/g, (_, letter: string) => letter.toUpperCase())}Event${suffix}`,
-            summary: `${type}: ${summary}`,
+            summary: `${type}: ${summaries[type]}`,
             description:
               'Answer 2xx within 10 s. Anything else, a timeout or a redirect is retried with exponential backoff and jitter for about 24 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then marked `failed`; a webhook failing for 5 days is disabled. Delivery is at least once and not in order: drop duplicates by `webhook-id`, order by the event’s `timestamp`.',
             // The receiver authenticates a delivery by its signature, not by a scheme of this API.

@@ -1,7 +1,6 @@
 import type { ContractOperation } from '../../contract-operations.js';
 import { sampleRequest, type SampleRequest } from './sample-request.js';
 
-/** One entry of `x-codeSamples`. */
 export interface CodeSample {
   lang: 'cURL' | 'JavaScript' | 'Python';
   label: string;
@@ -122,7 +121,6 @@ export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A single-quoted JavaScript string literal. */
 export function jsString(value: string): string {
   const escaped = JSON.stringify(value)
     .slice(1, -1)

@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import { isZodType, type AppRoute } from '@ts-rest/core';
-import type { ZodTypeAny } from 'zod';
 import type { ContractOperation } from '../../contract-operations.js';
 import { headerName, routeBody } from '../operation-request.js';
 import { successContent } from '../responses.js';
 import { objectShape } from '../../zod-unwrap.js';
-import {
-  declaredExample,
-  exampleFields,
-  exampleValue,
-} from './example-value.js';
+import { toQueryString } from '../../clients.js';
+import { exampleFields, exampleValue } from './example-value.js';
+import { IdSchema } from '../../ids.js';
 
 /** One concrete, valid call of an operation: what every code sample renders. */
 export interface SampleRequest {
@@ -19,9 +16,7 @@ export interface SampleRequest {
   auth: boolean;
   /** Declared headers with their example values, by display name. */
   headers: [string, string][];
-  /** The JSON body, when the operation takes one. */
   body?: unknown;
-  /** How to print what comes back. */
   response: 'json' | 'text' | 'none';
 }
 
@@ -69,33 +64,18 @@ function responseKind(
   return contentType.includes('json') ? 'json' : 'text';
 }
 
+/** Every path parameter of the contract declares an example; one it does not name is an id. */
 function samplePath(route: AppRoute): string {
   const shape = objectShape(route.pathParams) ?? {};
   return route.path.replace(
     /:([A-Za-z_][A-Za-z0-9_]*)/g,
     (_match, name: string) =>
-      encodeURIComponent(String(pathParamExample(name, shape[name]))),
+      encodeURIComponent(String(exampleValue(shape[name] ?? IdSchema))),
   );
-}
-
-function pathParamExample(
-  name: string,
-  schema: ZodTypeAny | undefined,
-): unknown {
-  const declared = schema && declaredExample(schema);
-  if (declared !== undefined) return declared;
-  return schema === undefined || name === 'id' || name.endsWith('Id')
-    ? 1
-    : exampleValue(schema);
 }
 
 function sampleQuery(query: unknown): string {
-  const pairs = exampleFields(objectShape(query) ?? {}).flatMap(
-    ([name, value]) =>
-      (Array.isArray(value) ? value : [value]).map((item): [string, string] => [
-        name,
-        String(item),
-      ]),
+  return toQueryString(
+    Object.fromEntries(exampleFields(objectShape(query) ?? {})),
   );
-  return pairs.length === 0 ? '' : `?${new URLSearchParams(pairs).toString()}`;
 }
