@@ -1,4 +1,7 @@
-import type { WebhookDelivery } from '@petstore/contract';
+import {
+  WebhookDeliverySchema,
+  type WebhookDelivery,
+} from '@petstore/contract';
 import {
   AppError,
   findPage,
@@ -107,15 +110,11 @@ export class DeliveryRepository {
       { returnDocument: 'after' },
     );
     if (claimed) return claimed;
-    const enabled = await webhooks
-      .find(
-        { _id: { $in: candidates }, enabled: true },
-        { projection: { _id: 1 } },
-      )
-      .toArray();
-    const gone = candidates.filter(
-      (id) => !enabled.some(({ _id }) => _id === id),
-    );
+    const enabled = await webhooks.distinct('_id', {
+      _id: { $in: candidates },
+      enabled: true,
+    });
+    const gone = candidates.filter((id) => !enabled.includes(id));
     if (gone.length === 0) return undefined;
     const lastError = 'the webhook is disabled or deleted';
     const expireAt = { $add: ['$eventAt', this.retentionMs] };
@@ -193,17 +192,14 @@ export class DeliveryRepository {
   /** `wasFailing`: the webhook was failing when it was read, and is no longer. */
   async delivered(
     delivery: WebhookDeliveryDocument,
-    {
-      statusCode,
-      wasFailing,
-    }: { statusCode: number | null; wasFailing: boolean },
+    statusCode: number | null,
+    wasFailing: boolean,
   ): Promise<void> {
-    const ended = {
-      status: 'delivered' as const,
+    await this.#attempted(delivery, statusCode, null, {
+      status: 'delivered',
       nextAttemptAt: null,
       deliveredAt: new Date(),
-    };
-    await this.#attempted(delivery, statusCode, null, ended);
+    });
     if (!wasFailing) return;
     await this.#collections.webhooks.updateOne(
       { _id: delivery.webhookId, failingSince: { $ne: null } },
@@ -272,39 +268,19 @@ export class DeliveryRepository {
     webhookId: string,
     session?: Session,
   ): Promise<void> {
-    const { webhooks } = this.#collections;
-    const projection = { _id: 1 };
-    if (
-      !(await webhooks.findOne(visibleTo(caller, webhookId), {
-        projection,
-        session,
-      }))
-    ) {
-      throw webhookNotFound();
-    }
+    const found = await this.#collections.webhooks.findOne(
+      visibleTo(caller, webhookId),
+      { projection: { _id: 1 }, session },
+    );
+    if (!found) throw webhookNotFound();
   }
 }
 
 function toDelivery(document: WebhookDeliveryDocument): WebhookDelivery {
-  const {
-    _id: id,
-    eventId,
-    type,
-    status,
-    attempts,
-    lastStatusCode,
-    nextAttemptAt,
-  } = document;
-  const createdAt = document.createdAt.toISOString();
-  const next = nextAttemptAt?.toISOString() ?? null;
-  return {
-    id,
-    eventId,
-    type,
-    status,
-    attempts,
-    lastStatusCode,
-    nextAttemptAt: next,
-    createdAt,
-  };
+  return WebhookDeliverySchema.parse({
+    ...document,
+    id: document._id,
+    nextAttemptAt: document.nextAttemptAt?.toISOString() ?? null,
+    createdAt: document.createdAt.toISOString(),
+  });
 }
