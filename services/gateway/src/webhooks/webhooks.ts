@@ -125,11 +125,7 @@ export function createWebhooks({ webhooks, deliveries, policy }: WebhooksDeps) {
         },
       );
       const secrets = [seal(secret, now), ...stillSigning];
-      await webhooks.replaceSecrets(
-        current._id,
-        { secrets, updatedAt: now },
-        session,
-      );
+      await webhooks.update(caller, webhookId, { secrets }, session);
       return secret;
     },
 
@@ -147,16 +143,13 @@ export function createWebhooks({ webhooks, deliveries, policy }: WebhooksDeps) {
           'the webhook is turned off: turn it on to test it',
         );
       }
-      const timestamp = new Date().toISOString();
       const event = {
         id: timeOrderedId('evt'),
         type: 'webhook.test' as const,
-        timestamp,
+        timestamp: new Date().toISOString(),
+        data: webhook,
       };
-      return deliveries.insert(
-        newDelivery(webhook.id, { ...event, data: webhook }),
-        session,
-      );
+      return deliveries.insert(newDelivery(webhook.id, event), session);
     },
   };
 }
