@@ -62,13 +62,13 @@ export function messageWorker(options: MessageWorkerOptions): MessageWorker {
   const claim = async () => {
     const [id] = named;
     if (id !== undefined) {
-      const claimed = await messages.claim(id, leaseMs);
+      const claimed = await messages.claim(leaseMs, id);
       named.shift();
       return claimed;
     }
     if (Date.now() - lookedAt < pollMs) return undefined;
     lookedAt = Date.now();
-    const claimed = await messages.claimNext(leaseMs);
+    const claimed = await messages.claim(leaseMs);
     if (claimed) lookedAt = Number.NEGATIVE_INFINITY;
     return claimed;
   };

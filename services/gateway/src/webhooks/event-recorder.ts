@@ -39,7 +39,6 @@ export function newDelivery(
   event: Pick<RecordedEvent, 'id' | 'timestamp' | 'data'> & {
     type: DeliveryType;
   },
-  createdAt = new Date(),
 ): WebhookDeliveryDocument {
   const { id: eventId, type, data } = event;
   const eventAt = new Date(event.timestamp);
@@ -51,7 +50,7 @@ export function newDelivery(
     eventAt,
     data,
     nextAttemptAt: eventAt,
-    createdAt,
+    createdAt: new Date(),
     status: 'pending',
     attempts: 0,
     lastStatusCode: null,
@@ -63,10 +62,11 @@ export function newDelivery(
 async function insertOnce(
   collection: GatewayCollections['deliveries'],
   deliveries: WebhookDeliveryDocument[],
+  session?: Session,
 ): Promise<string[]> {
   if (deliveries.length === 0) return [];
   try {
-    await collection.insertMany(deliveries, { ordered: false });
+    await collection.insertMany(deliveries, { ordered: false, session });
     return deliveries.map(({ eventId }) => eventId);
   } catch (error) {
     const refused =
@@ -102,21 +102,17 @@ export class EventRecorder {
     session?: Session,
   ): Promise<number> {
     const deliveries = await this.#deliveriesOf(events, session);
+    const { deliveries: collection } = this.#collections;
+    const kept = await insertOnce(collection, deliveries, session);
+    if (kept.length === 0) return 0;
     const webhookIds = [
       ...new Set(deliveries.map(({ webhookId }) => webhookId)),
     ];
-    const { deliveries: collection } = this.#collections;
-    if (session) {
-      // New events of the gateway's own, in the transaction of their change.
-      if (deliveries.length === 0) return 0;
-      await collection.insertMany(deliveries, { session });
-      session.once('ended', () => {
-        this.onRecorded(webhookIds);
-      });
-      return new Set(deliveries.map(({ eventId }) => eventId)).size;
-    }
-    const kept = await insertOnce(collection, deliveries);
-    if (kept.length > 0) this.onRecorded(webhookIds);
+    // New events of the gateway's own are due once the transaction of their change ended.
+    if (!session) this.onRecorded(webhookIds);
+    session?.once('ended', () => {
+      this.onRecorded(webhookIds);
+    });
     return new Set(kept).size;
   }
 
@@ -126,11 +122,10 @@ export class EventRecorder {
       .find({ enabled: true, events: { $in: types } }, { session })
       .project<WebhookDocument>({ secrets: 0 })
       .toArray();
-    const createdAt = new Date();
     return events.flatMap((event) =>
       webhooks
         .filter((webhook) => wants(webhook, event))
-        .map(({ _id }) => newDelivery(_id, event, createdAt)),
+        .map(({ _id }) => newDelivery(_id, event)),
     );
   }
 }
