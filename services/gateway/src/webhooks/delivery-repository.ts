@@ -25,6 +25,12 @@ const WEBHOOK_LEASE = new Lease<WebhookDocument>({
   until: 'leaseUntil',
 });
 
+/** Deliveries waiting for an attempt that is due at `now`. */
+const dueAt = (now: Date) => ({
+  status: 'pending' as const,
+  nextAttemptAt: { $lte: now },
+});
+
 /**
  * Deliveries as their account sees them, and the queries of the delivery worker: a webhook is
  * delivered to by one gateway at a time, which has a lease on it (`leaseOwner`, `leaseUntil`).
@@ -53,7 +59,6 @@ export class DeliveryRepository {
     );
   }
 
-  /** In the transaction of `session`. */
   async retry(
     caller: Caller,
     webhookId: string,
@@ -74,7 +79,6 @@ export class DeliveryRepository {
     return toDelivery(retried);
   }
 
-  /** In the transaction of `session`. */
   async insert(
     delivery: WebhookDeliveryDocument,
     session: Session,
@@ -95,7 +99,7 @@ export class DeliveryRepository {
   ) {
     const { webhooks, deliveries } = this.#collections;
     const now = new Date();
-    const due = { status: 'pending' as const, nextAttemptAt: { $lte: now } };
+    const due = dueAt(now);
     const candidates = (await deliveries.distinct('webhookId', due)).filter(
       (id) => !busy.has(id),
     );
@@ -149,11 +153,7 @@ export class DeliveryRepository {
     limit: number,
   ): Promise<WebhookDeliveryDocument[]> {
     return this.#collections.deliveries
-      .find({
-        webhookId,
-        status: 'pending',
-        nextAttemptAt: { $lte: new Date() },
-      })
+      .find({ webhookId, ...dueAt(new Date()) })
       .sort({ nextAttemptAt: 1 })
       .limit(limit)
       .toArray();

@@ -14,7 +14,6 @@ import { unsealSecret } from './webhook-secret.js';
 
 /** Webhooks delivered to at once: a receiver that hangs delays only its own. */
 const MAX_WEBHOOKS = 32;
-/** Deliveries sent to one webhook at once. */
 const PER_WEBHOOK = 16;
 /** How long stopping waits for the attempts in flight before it leaves them to their leases. */
 const STOP_GRACE_MS = 1_000;
@@ -114,7 +113,6 @@ export function deliveryWorker(
     }
   };
 
-  /** Sends a batch at once and records each attempt as it ends. */
   const deliverBatch = async (
     webhook: WebhookDocument,
     due: WebhookDeliveryDocument[],

@@ -68,12 +68,9 @@ export class WebhookRepository {
     return document ? toWebhook(document) : undefined;
   }
 
-  async find(caller: Caller, webhookId: string, session?: Session) {
-    return (
-      (await this.#collections.webhooks.findOne(visibleTo(caller, webhookId), {
-        session,
-      })) ?? undefined
-    );
+  find(caller: Caller, webhookId: string, session?: Session) {
+    const filter = visibleTo(caller, webhookId);
+    return this.#collections.webhooks.findOne(filter, { session });
   }
 
   async update(

@@ -50,7 +50,6 @@ export function createWebhooks({ webhooks, deliveries, policy }: WebhooksDeps) {
   });
 
   return {
-    // These need nothing beyond storage: the repository's own.
     list: webhooks.list.bind(webhooks),
     get: webhooks.get.bind(webhooks),
     delete: webhooks.delete.bind(webhooks),
