@@ -5,7 +5,7 @@ import {
   type RecordedEvent,
 } from '@petstore/contract';
 import type { Session } from '@petstore/service-kit';
-import { MongoBulkWriteError, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import {
   gatewayCollections,
   type GatewayCollections,
@@ -58,28 +58,6 @@ export function newDelivery(
   };
 }
 
-/** The event ids of the deliveries not already there (by `_id`), once inserted. */
-async function insertOnce(
-  collection: GatewayCollections['deliveries'],
-  deliveries: WebhookDeliveryDocument[],
-  session?: Session,
-): Promise<string[]> {
-  if (deliveries.length === 0) return [];
-  try {
-    await collection.insertMany(deliveries, { ordered: false, session });
-    return deliveries.map(({ eventId }) => eventId);
-  } catch (error) {
-    const refused =
-      error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
-    if (refused.length === 0 || refused.some(({ code }) => code !== 11000))
-      throw error;
-    const there = new Set(refused.map(({ index }) => index));
-    return deliveries
-      .filter((_delivery, index) => !there.has(index))
-      .map(({ eventId }) => eventId);
-  }
-}
-
 /** Records each event's delivery, once, to every webhook that wants it. */
 export class EventRecorder {
   readonly #collections: GatewayCollections;
@@ -102,8 +80,21 @@ export class EventRecorder {
     session?: Session,
   ): Promise<number> {
     const deliveries = await this.#deliveriesOf(events, session);
-    const { deliveries: collection } = this.#collections;
-    const kept = await insertOnce(collection, deliveries, session);
+    if (deliveries.length === 0) return 0;
+    // Inserted unless there (by `_id`): a duplicate is no error, even in a transaction.
+    const { upsertedIds } = await this.#collections.deliveries.bulkWrite(
+      deliveries.map((delivery) => ({
+        updateOne: {
+          filter: { _id: delivery._id },
+          update: { $setOnInsert: delivery },
+          upsert: true,
+        },
+      })),
+      { ordered: false, session },
+    );
+    const kept = Object.keys(upsertedIds).map(
+      (index) => deliveries[Number(index)]!.eventId,
+    );
     if (kept.length === 0) return 0;
     const webhookIds = [
       ...new Set(deliveries.map(({ webhookId }) => webhookId)),
