@@ -18,6 +18,7 @@ import {
   type WebhookDeliveryDocument,
   type WebhookDocument,
 } from '../database/collections.js';
+import type { AttemptResult } from './send-attempt.js';
 import { webhookNotFound } from './webhook-repository.js';
 
 const WEBHOOK_LEASE = new Lease<WebhookDocument>({
@@ -189,78 +190,55 @@ export class DeliveryRepository {
     return times.length === 0 ? undefined : Math.min(...times) - now.getTime();
   }
 
-  /** `wasFailing`: the webhook was failing when it was read, and is no longer. */
-  async delivered(
-    delivery: WebhookDeliveryDocument,
-    statusCode: number | null,
-    wasFailing: boolean,
-  ): Promise<void> {
-    await this.#attempted(delivery, statusCode, null, {
-      status: 'delivered',
-      nextAttemptAt: null,
-      deliveredAt: new Date(),
-    });
-    if (!wasFailing) return;
-    await this.#collections.webhooks.updateOne(
-      { _id: delivery.webhookId, failingSince: { $ne: null } },
-      { $set: { failingSince: null } },
-    );
-  }
-
-  /** `next` null: failed for good. True when the webhook is disabled, failing for `failingFor`. */
-  async retryAt(
-    delivery: WebhookDeliveryDocument,
-    { statusCode, error }: { statusCode: number | null; error?: string },
+  /**
+   * Records an attempt; matches nothing once another gateway recorded it. `next`: when a failed
+   * delivery is tried again, null once it failed for good. A delivery that ended is removed by the
+   * database once its event is `retentionMs` old. Returns true when the webhook is disabled, failing
+   * for `failingFor`; `wasFailing`: it was failing when it was read.
+   */
+  async attempted(
+    { _id, attempts, eventAt, webhookId }: WebhookDeliveryDocument,
+    { ok, statusCode, error }: AttemptResult,
     next: Date | null,
     failingFor: number,
+    wasFailing: boolean,
   ): Promise<boolean> {
     const now = new Date();
-    const { webhooks } = this.#collections;
-    const status = next === null ? ('failed' as const) : ('pending' as const);
-    await this.#attempted(delivery, statusCode, error ?? null, {
-      status,
-      nextAttemptAt: next,
-    });
-    const _id = delivery.webhookId;
-    await webhooks.updateOne(
-      { _id, failingSince: null },
-      { $set: { failingSince: now } },
-    );
-    const failingTooLong = { $lte: new Date(now.getTime() - failingFor) };
-    const disabled = await webhooks.updateOne(
-      { _id, enabled: true, failingSince: failingTooLong },
-      { $set: { enabled: false, updatedAt: now } },
-    );
-    return disabled.modifiedCount === 1;
-  }
-
-  /**
-   * Records an attempt; matches nothing once another gateway recorded it. A delivery that ended
-   * is removed by the database once its event is `retentionMs` old.
-   */
-  async #attempted(
-    { _id, attempts, eventAt }: WebhookDeliveryDocument,
-    lastStatusCode: number | null,
-    lastError: string | null,
-    outcome: Pick<
-      WebhookDeliveryDocument,
-      'status' | 'nextAttemptAt' | 'deliveredAt'
-    >,
-  ): Promise<void> {
+    const retried = next === null ? ('failed' as const) : ('pending' as const);
+    const status = ok ? ('delivered' as const) : retried;
     const expireAt = new Date(eventAt.getTime() + this.retentionMs);
-    const ended = outcome.status === 'pending' ? {} : { expireAt };
     await this.#collections.deliveries.updateOne(
       { _id, status: 'pending', attempts },
       {
         $set: {
-          ...outcome,
-          ...ended,
+          status,
+          nextAttemptAt: next,
           attempts: attempts + 1,
-          lastStatusCode,
-          lastError,
+          lastStatusCode: statusCode,
+          lastError: error ?? null,
+          ...(status === 'pending' ? {} : { expireAt }),
+          ...(ok ? { deliveredAt: now } : {}),
         },
       },
     );
+    const { webhooks } = this.#collections;
+    if (ok && wasFailing) {
+      await webhooks.updateOne(
+        { _id: webhookId, failingSince: { $ne: null } },
+        { $set: { failingSince: null } },
+      );
+    }
+    if (ok) return false;
+    await webhooks.updateOne(
+      { _id: webhookId, failingSince: null },
+      { $set: { failingSince: now } },
+    );
+    const failingTooLong = { $lte: new Date(now.getTime() - failingFor) };
+    const disabled = await webhooks.updateOne(
+      { _id: webhookId, enabled: true, failingSince: failingTooLong },
+      { $set: { enabled: false, updatedAt: now } },
+    );
+    return disabled.modifiedCount === 1;
   }
 
   async #requireVisible(

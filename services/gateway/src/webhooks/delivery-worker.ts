@@ -91,21 +91,28 @@ export function deliveryWorker(
     result: AttemptResult,
   ) => {
     const { webhookId, _id: deliveryId, attempts } = delivery;
-    const log = { webhookId, deliveryId, attempts: attempts + 1, ...result };
-    if (result.ok) {
-      deliveryAttempts.inc({ outcome: 'delivered' });
-      deliveryLag.observe((Date.now() - delivery.eventAt.getTime()) / 1000);
-      const wasFailing = webhook.failingSince !== null;
-      await deliveries.delivered(delivery, result.statusCode, wasFailing);
-      logger.debug(log, 'webhook delivery delivered');
-      return;
-    }
     const { retryDelaysMs, disableAfterMs } = settings;
-    const next = nextAttemptAt(attempts + 1, retryDelaysMs, new Date());
-    deliveryAttempts.inc({ outcome: next === null ? 'failed' : 'retry' });
-    if (next === null) logger.warn(log, 'webhook delivery failed for good');
+    const log = { webhookId, deliveryId, attempts: attempts + 1, ...result };
+    const next = result.ok
+      ? null
+      : nextAttemptAt(attempts + 1, retryDelaysMs, new Date());
+    const outcome = next === null ? 'failed' : 'retry';
+    deliveryAttempts.inc({ outcome: result.ok ? 'delivered' : outcome });
+    if (result.ok)
+      deliveryLag.observe((Date.now() - delivery.eventAt.getTime()) / 1000);
+    const wasFailing = webhook.failingSince !== null;
+    const disabled = await deliveries.attempted(
+      delivery,
+      result,
+      next,
+      disableAfterMs,
+      wasFailing,
+    );
+    if (result.ok) logger.debug(log, 'webhook delivery delivered');
+    else if (next === null)
+      logger.warn(log, 'webhook delivery failed for good');
     else logger.info(log, 'webhook delivery attempt failed; will retry');
-    if (await deliveries.retryAt(delivery, result, next, disableAfterMs)) {
+    if (disabled) {
       logger.warn(
         { webhookId, disableAfterMs },
         'webhook disabled: its deliveries have failed for too long',
