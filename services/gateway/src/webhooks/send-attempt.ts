@@ -50,6 +50,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
   } = attempt;
   const date = new Date(timestamp * 1000);
   const signal = AbortSignal.timeout(timeoutMs);
+  let answered: number | null = null;
   try {
     const target = parseWebhookUrl(attempt.url, { allowPrivate });
     const { statusCode, body: answer } = await request(target, {
@@ -67,6 +68,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
       dispatcher: allowPrivate ? agents.private : agents.public,
       signal,
     });
+    answered = statusCode;
     // An answer read to its end keeps its connection; leaving the loop early closes it.
     let read = 0;
     for await (const chunk of answer as AsyncIterable<Buffer>) {
@@ -77,7 +79,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
     if (statusCode < 300 || statusCode >= 400) return { ok: false, statusCode };
     return { ok: false, statusCode, error: 'redirects are not followed' };
   } catch (error) {
-    if (!signal.aborted) return failure(error);
+    if (!signal.aborted) return { ...failure(error), statusCode: answered };
     return failure(new Error(`timed out after ${timeoutMs / 1000} s`));
   }
 }
