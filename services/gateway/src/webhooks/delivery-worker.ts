@@ -69,18 +69,16 @@ export function deliveryWorker(
   // The webhooks waiting with nothing due, each with what wakes its loop.
   const waiting = new Map<string, () => void>();
   /** Whether an event for the webhook came within `LINGER_MS`. */
-  const nextEvent = (webhookId: string) =>
-    new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        waiting.delete(webhookId);
-        resolve(false);
-      }, LINGER_MS);
-      waiting.set(webhookId, () => {
-        clearTimeout(timer);
-        waiting.delete(webhookId);
-        resolve(true);
-      });
+  const nextEvent = async (webhookId: string) => {
+    const woken = new AbortController();
+    waiting.set(webhookId, () => {
+      woken.abort();
     });
+    const signal = woken.signal;
+    const came = await delay(LINGER_MS, false, { signal }).catch(() => true);
+    waiting.delete(webhookId);
+    return came;
+  };
   // Once stopping has waited enough, an attempt that ends is left unrecorded, as if it died.
   let stopping = false;
   let abandoned = false;
