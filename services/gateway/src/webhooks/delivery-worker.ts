@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { registry, Worker, type Logger } from '@petstore/service-kit';
 import { Counter, Histogram } from 'prom-client';
-import type { Config } from '../config.js';
 import type {
   WebhookDeliveryDocument,
   WebhookDocument,
@@ -50,7 +49,15 @@ export function nextAttemptAt(
   return new Date(now.getTime() + Math.round(jittered));
 }
 
-export type DeliverySettings = Omit<Config['webhooks'], 'retentionMs'>;
+export interface DeliverySettings {
+  allowPrivateUrls: boolean;
+  secretsKey: Buffer;
+  retryDelaysMs: readonly number[];
+  disableAfterMs: number;
+  pollMs: number;
+  leaseMs: number;
+  timeoutMs: number;
+}
 
 /**
  * Delivers recorded events: claims a webhook with due deliveries (a lease, renewed before each
