@@ -79,7 +79,16 @@ export class EventRecorder {
     events: RecordedEvent[],
     session?: Session,
   ): Promise<number> {
-    const deliveries = await this.#deliveriesOf(events, session);
+    const types = [...new Set(events.map(({ type }) => type))];
+    const webhooks = await this.#collections.webhooks
+      .find({ enabled: true, events: { $in: types } }, { session })
+      .project<WebhookDocument>({ secrets: 0 })
+      .toArray();
+    const deliveries = events.flatMap((event) =>
+      webhooks
+        .filter((webhook) => wants(webhook, event))
+        .map(({ _id }) => newDelivery(_id, event)),
+    );
     if (deliveries.length === 0) return 0;
     // Inserted unless there (by `_id`): a duplicate is no error, even in a transaction.
     const { upsertedIds } = await this.#collections.deliveries.bulkWrite(
@@ -105,18 +114,5 @@ export class EventRecorder {
       this.onRecorded(webhookIds);
     });
     return new Set(kept).size;
-  }
-
-  async #deliveriesOf(events: RecordedEvent[], session?: Session) {
-    const types = [...new Set(events.map(({ type }) => type))];
-    const webhooks = await this.#collections.webhooks
-      .find({ enabled: true, events: { $in: types } }, { session })
-      .project<WebhookDocument>({ secrets: 0 })
-      .toArray();
-    return events.flatMap((event) =>
-      webhooks
-        .filter((webhook) => wants(webhook, event))
-        .map(({ _id }) => newDelivery(_id, event)),
-    );
   }
 }
