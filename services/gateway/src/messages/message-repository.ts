@@ -23,6 +23,8 @@ export type ClaimedMessage = Pick<
   leaseOwner: string;
 };
 
+/** Queued, or claimed and not yet delivered. */
+const WAITING: MessageDocument['status'][] = ['queued', 'delivering'];
 const UNCLAIMED = { status: 'queued', attempts: 0, deliveredAt: null } as const;
 const MESSAGE_LEASE = new Lease<MessageDocument>({
   owner: 'leaseOwner',
@@ -65,23 +67,18 @@ export class MessageRepository {
   }
 
   /**
-   * Claims the message `id` for `leaseMs` while it is queued. A claim the database applied but
-   * whose answer was lost twice (the driver retries once) waits for its lease to run out.
+   * Claims the message `id` for `leaseMs` while it is queued; without an id, a queued message or
+   * one whose claim ran out (its worker died). A claim the database applied but whose answer was
+   * lost twice (the driver retries once) waits for its lease to run out.
    */
-  claim(id: string, leaseMs: number): Promise<ClaimedMessage | undefined> {
-    return this.#claimOne({ _id: id, status: 'queued' }, leaseMs);
-  }
-
-  /** Claims a queued message, or one whose claim ran out (its worker died). */
-  claimNext(leaseMs: number): Promise<ClaimedMessage | undefined> {
-    const waiting = { $in: ['queued' as const, 'delivering' as const] };
-    return this.#claimOne(
-      { status: waiting, ...MESSAGE_LEASE.free(new Date()) },
-      leaseMs,
-    );
-  }
-
-  async #claimOne(filter: Filter<MessageDocument>, leaseMs: number) {
+  async claim(
+    leaseMs: number,
+    id?: string,
+  ): Promise<ClaimedMessage | undefined> {
+    const filter: Filter<MessageDocument> =
+      id === undefined
+        ? { status: { $in: WAITING }, ...MESSAGE_LEASE.free(new Date()) }
+        : { _id: id, status: 'queued' };
     const leaseOwner = randomUUID();
     const claimed = await this.#messages.findOneAndUpdate(
       filter,
@@ -95,15 +92,12 @@ export class MessageRepository {
       { returnDocument: 'after' },
     );
     if (!claimed) return undefined;
-    const { _id: id, accountId, message, traceparent, createdAt } = claimed;
-    return { id, accountId, message, traceparent, createdAt, leaseOwner };
+    const { _id, accountId, message, traceparent, createdAt } = claimed;
+    return { id: _id, accountId, message, traceparent, createdAt, leaseOwner };
   }
 
-  /** Queued, or claimed and not yet delivered. */
   countWaiting(): Promise<number> {
-    return this.#messages.countDocuments({
-      status: { $in: ['queued', 'delivering'] },
-    });
+    return this.#messages.countDocuments({ status: { $in: WAITING } });
   }
 
   /** Marks a claimed message delivered; false when its lease was lost to another worker meanwhile. */

@@ -136,9 +136,9 @@ describe('the message worker', () => {
   }) => {
     const messages = new MessageRepository(db);
     const message = await messages.queue('acct_a', 'in flight');
-    const claimed = await messages.claimNext(60_000);
+    const claimed = await messages.claim(60_000);
     expect(claimed?.id).toBe(message.id);
-    expect(await messages.claimNext(60_000)).toBeUndefined();
+    expect(await messages.claim(60_000)).toBeUndefined();
     const seen = await messages.getVisibleTo(
       { accountId: 'acct_a', role: 'customer' },
       message.id,

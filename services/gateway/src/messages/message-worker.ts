@@ -42,17 +42,12 @@ export interface MessageWorkerOptions {
 /** How soon a claim or a marking that failed (the database went away) is tried again. */
 const RETRY_MS = 1_000;
 
-export type MessageWorker = Worker & {
-  /** Delivers the message `id`, just queued by this process, now. */
-  queued(id: string): void;
-};
-
 /**
  * Claims one message at a time, delivers it and marks it delivered; at least once. Messages this
  * process queued are claimed by id; looking through the collection is for the others, at start,
  * every `pollMs`, and at once again while it finds one.
  */
-export function messageWorker(options: MessageWorkerOptions): MessageWorker {
+export function messageWorker(options: MessageWorkerOptions) {
   const { messages, recorder, transaction, deliver, logger, pollMs, leaseMs } =
     options;
   const named: string[] = [];
@@ -62,13 +57,13 @@ export function messageWorker(options: MessageWorkerOptions): MessageWorker {
   const claim = async () => {
     const [id] = named;
     if (id !== undefined) {
-      const claimed = await messages.claim(id, leaseMs);
+      const claimed = await messages.claim(leaseMs, id);
       named.shift();
       return claimed;
     }
     if (Date.now() - lookedAt < pollMs) return undefined;
     lookedAt = Date.now();
-    const claimed = await messages.claimNext(leaseMs);
+    const claimed = await messages.claim(leaseMs);
     if (claimed) lookedAt = Number.NEGATIVE_INFINITY;
     return claimed;
   };
@@ -109,6 +104,7 @@ export function messageWorker(options: MessageWorkerOptions): MessageWorker {
     },
   });
   return Object.assign(worker, {
+    /** Delivers the message `id`, just queued by this process, now. */
     queued(id: string) {
       named.push(id);
       worker.kick();

@@ -1,4 +1,7 @@
-import type { WebhookDelivery } from '@petstore/contract';
+import {
+  WebhookDeliverySchema,
+  type WebhookDelivery,
+} from '@petstore/contract';
 import {
   AppError,
   findPage,
@@ -15,11 +18,18 @@ import {
   type WebhookDeliveryDocument,
   type WebhookDocument,
 } from '../database/collections.js';
+import type { AttemptResult } from './send-attempt.js';
 import { webhookNotFound } from './webhook-repository.js';
 
 const WEBHOOK_LEASE = new Lease<WebhookDocument>({
   owner: 'leaseOwner',
   until: 'leaseUntil',
+});
+
+/** Deliveries waiting for an attempt that is due at `now`. */
+const dueAt = (now: Date) => ({
+  status: 'pending' as const,
+  nextAttemptAt: { $lte: now },
 });
 
 /**
@@ -50,7 +60,6 @@ export class DeliveryRepository {
     );
   }
 
-  /** In the transaction of `session`. */
   async retry(
     caller: Caller,
     webhookId: string,
@@ -71,7 +80,6 @@ export class DeliveryRepository {
     return toDelivery(retried);
   }
 
-  /** In the transaction of `session`. */
   async insert(
     delivery: WebhookDeliveryDocument,
     session: Session,
@@ -92,7 +100,7 @@ export class DeliveryRepository {
   ) {
     const { webhooks, deliveries } = this.#collections;
     const now = new Date();
-    const due = { status: 'pending' as const, nextAttemptAt: { $lte: now } };
+    const due = dueAt(now);
     const candidates = (await deliveries.distinct('webhookId', due)).filter(
       (id) => !busy.has(id),
     );
@@ -107,15 +115,11 @@ export class DeliveryRepository {
       { returnDocument: 'after' },
     );
     if (claimed) return claimed;
-    const enabled = await webhooks
-      .find(
-        { _id: { $in: candidates }, enabled: true },
-        { projection: { _id: 1 } },
-      )
-      .toArray();
-    const gone = candidates.filter(
-      (id) => !enabled.some(({ _id }) => _id === id),
-    );
+    const enabled = await webhooks.distinct('_id', {
+      _id: { $in: candidates },
+      enabled: true,
+    });
+    const gone = candidates.filter((id) => !enabled.includes(id));
     if (gone.length === 0) return undefined;
     const lastError = 'the webhook is disabled or deleted';
     const expireAt = { $add: ['$eventAt', this.retentionMs] };
@@ -150,11 +154,7 @@ export class DeliveryRepository {
     limit: number,
   ): Promise<WebhookDeliveryDocument[]> {
     return this.#collections.deliveries
-      .find({
-        webhookId,
-        status: 'pending',
-        nextAttemptAt: { $lte: new Date() },
-      })
+      .find({ webhookId, ...dueAt(new Date()) })
       .sort({ nextAttemptAt: 1 })
       .limit(limit)
       .toArray();
@@ -190,81 +190,55 @@ export class DeliveryRepository {
     return times.length === 0 ? undefined : Math.min(...times) - now.getTime();
   }
 
-  /** `wasFailing`: the webhook was failing when it was read, and is no longer. */
-  async delivered(
-    delivery: WebhookDeliveryDocument,
-    {
-      statusCode,
-      wasFailing,
-    }: { statusCode: number | null; wasFailing: boolean },
-  ): Promise<void> {
-    const ended = {
-      status: 'delivered' as const,
-      nextAttemptAt: null,
-      deliveredAt: new Date(),
-    };
-    await this.#attempted(delivery, statusCode, null, ended);
-    if (!wasFailing) return;
-    await this.#collections.webhooks.updateOne(
-      { _id: delivery.webhookId, failingSince: { $ne: null } },
-      { $set: { failingSince: null } },
-    );
-  }
-
-  /** `next` null: failed for good. True when the webhook is disabled, failing for `failingFor`. */
-  async retryAt(
-    delivery: WebhookDeliveryDocument,
-    { statusCode, error }: { statusCode: number | null; error?: string },
+  /**
+   * Records an attempt; matches nothing once another gateway recorded it. `next`: when a failed
+   * delivery is tried again, null once it failed for good. A delivery that ended is removed by the
+   * database once its event is `retentionMs` old. Returns true when the webhook is disabled, failing
+   * for `failingFor`; `wasFailing`: it was failing when it was read.
+   */
+  async attempted(
+    { _id, attempts, eventAt, webhookId }: WebhookDeliveryDocument,
+    { ok, statusCode, error }: AttemptResult,
     next: Date | null,
     failingFor: number,
+    wasFailing: boolean,
   ): Promise<boolean> {
     const now = new Date();
-    const { webhooks } = this.#collections;
-    const status = next === null ? ('failed' as const) : ('pending' as const);
-    await this.#attempted(delivery, statusCode, error ?? null, {
-      status,
-      nextAttemptAt: next,
-    });
-    const _id = delivery.webhookId;
-    await webhooks.updateOne(
-      { _id, failingSince: null },
-      { $set: { failingSince: now } },
-    );
-    const failingTooLong = { $lte: new Date(now.getTime() - failingFor) };
-    const disabled = await webhooks.updateOne(
-      { _id, enabled: true, failingSince: failingTooLong },
-      { $set: { enabled: false, updatedAt: now } },
-    );
-    return disabled.modifiedCount === 1;
-  }
-
-  /**
-   * Records an attempt; matches nothing once another gateway recorded it. A delivery that ended
-   * is removed by the database once its event is `retentionMs` old.
-   */
-  async #attempted(
-    { _id, attempts, eventAt }: WebhookDeliveryDocument,
-    lastStatusCode: number | null,
-    lastError: string | null,
-    outcome: Pick<
-      WebhookDeliveryDocument,
-      'status' | 'nextAttemptAt' | 'deliveredAt'
-    >,
-  ): Promise<void> {
+    const retried = next === null ? ('failed' as const) : ('pending' as const);
+    const status = ok ? ('delivered' as const) : retried;
     const expireAt = new Date(eventAt.getTime() + this.retentionMs);
-    const ended = outcome.status === 'pending' ? {} : { expireAt };
     await this.#collections.deliveries.updateOne(
       { _id, status: 'pending', attempts },
       {
         $set: {
-          ...outcome,
-          ...ended,
+          status,
+          nextAttemptAt: next,
           attempts: attempts + 1,
-          lastStatusCode,
-          lastError,
+          lastStatusCode: statusCode,
+          lastError: error ?? null,
+          ...(status === 'pending' ? {} : { expireAt }),
+          ...(ok ? { deliveredAt: now } : {}),
         },
       },
     );
+    const { webhooks } = this.#collections;
+    if (ok && wasFailing) {
+      await webhooks.updateOne(
+        { _id: webhookId, failingSince: { $ne: null } },
+        { $set: { failingSince: null } },
+      );
+    }
+    if (ok) return false;
+    await webhooks.updateOne(
+      { _id: webhookId, failingSince: null },
+      { $set: { failingSince: now } },
+    );
+    const failingTooLong = { $lte: new Date(now.getTime() - failingFor) };
+    const disabled = await webhooks.updateOne(
+      { _id: webhookId, enabled: true, failingSince: failingTooLong },
+      { $set: { enabled: false, updatedAt: now } },
+    );
+    return disabled.modifiedCount === 1;
   }
 
   async #requireVisible(
@@ -272,39 +246,19 @@ export class DeliveryRepository {
     webhookId: string,
     session?: Session,
   ): Promise<void> {
-    const { webhooks } = this.#collections;
-    const projection = { _id: 1 };
-    if (
-      !(await webhooks.findOne(visibleTo(caller, webhookId), {
-        projection,
-        session,
-      }))
-    ) {
-      throw webhookNotFound();
-    }
+    const found = await this.#collections.webhooks.findOne(
+      visibleTo(caller, webhookId),
+      { projection: { _id: 1 }, session },
+    );
+    if (!found) throw webhookNotFound();
   }
 }
 
 function toDelivery(document: WebhookDeliveryDocument): WebhookDelivery {
-  const {
-    _id: id,
-    eventId,
-    type,
-    status,
-    attempts,
-    lastStatusCode,
-    nextAttemptAt,
-  } = document;
-  const createdAt = document.createdAt.toISOString();
-  const next = nextAttemptAt?.toISOString() ?? null;
-  return {
-    id,
-    eventId,
-    type,
-    status,
-    attempts,
-    lastStatusCode,
-    nextAttemptAt: next,
-    createdAt,
-  };
+  return WebhookDeliverySchema.parse({
+    ...document,
+    id: document._id,
+    nextAttemptAt: document.nextAttemptAt?.toISOString() ?? null,
+    createdAt: document.createdAt.toISOString(),
+  });
 }

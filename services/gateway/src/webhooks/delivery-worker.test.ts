@@ -13,8 +13,12 @@ import {
   seedWebhook,
 } from '../test-support/webhook-fixtures.js';
 import { DeliveryRepository } from './delivery-repository.js';
-import { deliveryAttempts, deliveryLag } from './delivery-metrics.js';
-import { deliveryWorker, type DeliverySettings } from './delivery-worker.js';
+import {
+  deliveryAttempts,
+  deliveryLag,
+  deliveryWorker,
+  type DeliverySettings,
+} from './delivery-worker.js';
 import { deliveryIdOf, EventRecorder } from './event-recorder.js';
 import { gatewayCollections } from '../database/collections.js';
 

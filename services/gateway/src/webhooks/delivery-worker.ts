@@ -1,25 +1,53 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Worker, type Logger } from '@petstore/service-kit';
+import { registry, Worker, type Logger } from '@petstore/service-kit';
+import { Counter, Histogram } from 'prom-client';
 import type {
   WebhookDeliveryDocument,
   WebhookDocument,
 } from '../database/collections.js';
-import { deliveryAttempts, deliveryLag } from './delivery-metrics.js';
 import type { DeliveryRepository } from './delivery-repository.js';
-import { nextAttemptAt } from './retry-schedule.js';
-import { sendAttempt, type AttemptResult } from './send-attempt.js';
+import { failure, sendAttempt, type AttemptResult } from './send-attempt.js';
 import { unsealSecret } from './webhook-secret.js';
 
 /** Webhooks delivered to at once: a receiver that hangs delays only its own. */
 const MAX_WEBHOOKS = 32;
-/** Deliveries sent to one webhook at once. */
 const PER_WEBHOOK = 16;
 /** How long stopping waits for the attempts in flight before it leaves them to their leases. */
 const STOP_GRACE_MS = 1_000;
 /** How long a webhook with nothing due is kept for the next event before its lease is released. */
 const LINGER_MS = 250;
+
+export const deliveryLag = new Histogram({
+  name: 'petstore_webhook_delivery_lag_seconds',
+  help: 'From an event to the receiver taking its delivery.',
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600],
+  registers: [registry],
+});
+
+export const deliveryAttempts = new Counter({
+  name: 'petstore_webhook_delivery_attempts_total',
+  help: 'Webhook delivery attempts: delivered, retry (failed, to be tried again) or failed (for good).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+/** So that retries that failed together spread out. */
+const JITTER = 0.2;
+
+/** `delaysMs[attempts - 1]` from `now`, ± 20 %; null once the schedule is spent. */
+export function nextAttemptAt(
+  attempts: number,
+  delaysMs: readonly number[],
+  now: Date,
+  random: () => number = Math.random,
+): Date | null {
+  const delayMs = delaysMs[attempts - 1];
+  if (delayMs === undefined) return null;
+  const jittered = delayMs * (1 - JITTER + 2 * JITTER * random());
+  return new Date(now.getTime() + Math.round(jittered));
+}
 
 export interface DeliverySettings {
   allowPrivateUrls: boolean;
@@ -30,11 +58,6 @@ export interface DeliverySettings {
   leaseMs: number;
   timeoutMs: number;
 }
-
-export type DeliveryWorker = Pick<Worker, 'start' | 'kick' | 'stop'> & {
-  /** Deliveries to these webhooks are due: looks for them unless it is delivering to each. */
-  wake(webhookIds: string[]): void;
-};
 
 /**
  * Delivers recorded events: claims a webhook with due deliveries (a lease, renewed before each
@@ -47,120 +70,89 @@ export function deliveryWorker(
   deliveries: DeliveryRepository,
   settings: DeliverySettings,
   logger: Logger,
-): DeliveryWorker {
+) {
   const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   const inFlight = new Map<string, Promise<void>>();
   // The webhooks waiting with nothing due, each with what wakes its loop.
   const waiting = new Map<string, () => void>();
   /** Whether an event for the webhook came within `LINGER_MS`. */
-  const nextEvent = (webhookId: string) =>
-    new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        waiting.delete(webhookId);
-        resolve(false);
-      }, LINGER_MS);
-      waiting.set(webhookId, () => {
-        clearTimeout(timer);
-        waiting.delete(webhookId);
-        resolve(true);
-      });
+  const nextEvent = async (webhookId: string) => {
+    const woken = new AbortController();
+    waiting.set(webhookId, () => {
+      woken.abort();
     });
+    const signal = woken.signal;
+    const came = await delay(LINGER_MS, false, { signal }).catch(() => true);
+    waiting.delete(webhookId);
+    return came;
+  };
   // Once stopping has waited enough, an attempt that ends is left unrecorded, as if it died.
   let stopping = false;
   let abandoned = false;
-
-  const secretsOf = (webhook: WebhookDocument) => {
-    const now = new Date();
-    return webhook.secrets
-      .filter(({ expiresAt }) => expiresAt === null || expiresAt > now)
-      .map(({ sealed }) => unsealSecret(sealed, settings.secretsKey));
-  };
-
-  const attempt = (
-    webhook: WebhookDocument,
-    secrets: string[],
-    delivery: WebhookDeliveryDocument,
-  ) => {
-    const { eventId: id, type, eventAt, data } = delivery;
-    return sendAttempt({
-      url: webhook.url,
-      eventId: id,
-      timestamp: Math.floor(Date.now() / 1000),
-      body: JSON.stringify({
-        id,
-        type,
-        timestamp: eventAt.toISOString(),
-        data,
-      }),
-      secrets,
-      allowPrivate: settings.allowPrivateUrls,
-      timeoutMs: settings.timeoutMs,
-    });
-  };
 
   const record = async (
     webhook: WebhookDocument,
     delivery: WebhookDeliveryDocument,
     result: AttemptResult,
   ) => {
-    const { webhookId, _id: deliveryId } = delivery;
-    const log = {
-      webhookId,
-      deliveryId,
-      attempts: delivery.attempts + 1,
-      ...result,
-    };
-    if (result.ok) {
-      deliveryAttempts.inc({ outcome: 'delivered' });
+    const { webhookId, _id: deliveryId, attempts } = delivery;
+    const { retryDelaysMs, disableAfterMs } = settings;
+    const log = { webhookId, deliveryId, attempts: attempts + 1, ...result };
+    const next = result.ok
+      ? null
+      : nextAttemptAt(attempts + 1, retryDelaysMs, new Date());
+    const outcome = next === null ? 'failed' : 'retry';
+    deliveryAttempts.inc({ outcome: result.ok ? 'delivered' : outcome });
+    if (result.ok)
       deliveryLag.observe((Date.now() - delivery.eventAt.getTime()) / 1000);
-      const wasFailing = webhook.failingSince !== null;
-      await deliveries.delivered(delivery, {
-        statusCode: result.statusCode,
-        wasFailing,
-      });
-      logger.debug(log, 'webhook delivery delivered');
-      return;
-    }
-    const next = nextAttemptAt(
-      delivery.attempts + 1,
-      settings.retryDelaysMs,
-      new Date(),
+    const wasFailing = webhook.failingSince !== null;
+    const disabled = await deliveries.attempted(
+      delivery,
+      result,
+      next,
+      disableAfterMs,
+      wasFailing,
     );
-    deliveryAttempts.inc({ outcome: next === null ? 'failed' : 'retry' });
-    if (next === null) logger.warn(log, 'webhook delivery failed for good');
+    if (result.ok) logger.debug(log, 'webhook delivery delivered');
+    else if (next === null)
+      logger.warn(log, 'webhook delivery failed for good');
     else logger.info(log, 'webhook delivery attempt failed; will retry');
-    if (
-      await deliveries.retryAt(delivery, result, next, settings.disableAfterMs)
-    ) {
+    if (disabled) {
       logger.warn(
-        { webhookId, disableAfterMs: settings.disableAfterMs },
+        { webhookId, disableAfterMs },
         'webhook disabled: its deliveries have failed for too long',
       );
     }
   };
 
-  /** Sends a batch at once and records each attempt as it ends. */
   const deliverBatch = async (
     webhook: WebhookDocument,
     due: WebhookDeliveryDocument[],
   ) => {
-    let secrets: string[];
-    try {
-      secrets = secretsOf(webhook);
-    } catch (error) {
-      const result = {
-        ok: false,
-        statusCode: null,
-        error: (error as Error).message,
-      };
-      await Promise.all(
-        due.map((delivery) => record(webhook, delivery, result)),
-      );
-      return;
-    }
+    const now = new Date();
+    const secrets = Promise.resolve().then(() =>
+      webhook.secrets
+        .filter(({ expiresAt }) => expiresAt === null || expiresAt > now)
+        .map(({ sealed }) => unsealSecret(sealed, settings.secretsKey)),
+    );
     await Promise.all(
       due.map(async (delivery) => {
-        const result = await attempt(webhook, secrets, delivery);
+        const { eventId, type, eventAt, data } = delivery;
+        const timestamp = eventAt.toISOString();
+        const body = JSON.stringify({ id: eventId, type, timestamp, data });
+        const result = await secrets.then(
+          (signing) =>
+            sendAttempt({
+              url: webhook.url,
+              eventId,
+              timestamp: Math.floor(Date.now() / 1000),
+              body,
+              secrets: signing,
+              allowPrivate: settings.allowPrivateUrls,
+              timeoutMs: settings.timeoutMs,
+            }),
+          failure,
+        );
         if (!abandoned) await record(webhook, delivery, result);
       }),
     );
@@ -225,10 +217,11 @@ export function deliveryWorker(
     kick: () => {
       worker.kick();
     },
+    /** Deliveries to these webhooks are due: looks for them unless it is delivering to each. */
     // A webhook being delivered to here gets its new deliveries from the loop sending them, waiting
     // or not; its end wakes the worker anyway. Looking for due webhooks reads every pending
     // delivery, which pile up behind a receiver that hangs: it is done only when it may find one.
-    wake(webhookIds) {
+    wake(webhookIds: string[]) {
       for (const webhookId of webhookIds) waiting.get(webhookId)?.();
       if (webhookIds.some((webhookId) => !inFlight.has(webhookId)))
         worker.kick();

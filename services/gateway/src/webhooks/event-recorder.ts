@@ -5,7 +5,7 @@ import {
   type RecordedEvent,
 } from '@petstore/contract';
 import type { Session } from '@petstore/service-kit';
-import { MongoBulkWriteError, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import {
   gatewayCollections,
   type GatewayCollections,
@@ -39,7 +39,6 @@ export function newDelivery(
   event: Pick<RecordedEvent, 'id' | 'timestamp' | 'data'> & {
     type: DeliveryType;
   },
-  createdAt = new Date(),
 ): WebhookDeliveryDocument {
   const { id: eventId, type, data } = event;
   const eventAt = new Date(event.timestamp);
@@ -51,33 +50,12 @@ export function newDelivery(
     eventAt,
     data,
     nextAttemptAt: eventAt,
-    createdAt,
+    createdAt: new Date(),
     status: 'pending',
     attempts: 0,
     lastStatusCode: null,
     lastError: null,
   };
-}
-
-/** The event ids of the deliveries not already there (by `_id`), once inserted. */
-async function insertOnce(
-  collection: GatewayCollections['deliveries'],
-  deliveries: WebhookDeliveryDocument[],
-): Promise<string[]> {
-  if (deliveries.length === 0) return [];
-  try {
-    await collection.insertMany(deliveries, { ordered: false });
-    return deliveries.map(({ eventId }) => eventId);
-  } catch (error) {
-    const refused =
-      error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
-    if (refused.length === 0 || refused.some(({ code }) => code !== 11000))
-      throw error;
-    const there = new Set(refused.map(({ index }) => index));
-    return deliveries
-      .filter((_delivery, index) => !there.has(index))
-      .map(({ eventId }) => eventId);
-  }
 }
 
 /** Records each event's delivery, once, to every webhook that wants it. */
@@ -101,36 +79,40 @@ export class EventRecorder {
     events: RecordedEvent[],
     session?: Session,
   ): Promise<number> {
-    const deliveries = await this.#deliveriesOf(events, session);
-    const webhookIds = [
-      ...new Set(deliveries.map(({ webhookId }) => webhookId)),
-    ];
-    const { deliveries: collection } = this.#collections;
-    if (session) {
-      // New events of the gateway's own, in the transaction of their change.
-      if (deliveries.length === 0) return 0;
-      await collection.insertMany(deliveries, { session });
-      session.once('ended', () => {
-        this.onRecorded(webhookIds);
-      });
-      return new Set(deliveries.map(({ eventId }) => eventId)).size;
-    }
-    const kept = await insertOnce(collection, deliveries);
-    if (kept.length > 0) this.onRecorded(webhookIds);
-    return new Set(kept).size;
-  }
-
-  async #deliveriesOf(events: RecordedEvent[], session?: Session) {
     const types = [...new Set(events.map(({ type }) => type))];
     const webhooks = await this.#collections.webhooks
       .find({ enabled: true, events: { $in: types } }, { session })
       .project<WebhookDocument>({ secrets: 0 })
       .toArray();
-    const createdAt = new Date();
-    return events.flatMap((event) =>
+    const deliveries = events.flatMap((event) =>
       webhooks
         .filter((webhook) => wants(webhook, event))
-        .map(({ _id }) => newDelivery(_id, event, createdAt)),
+        .map(({ _id }) => newDelivery(_id, event)),
     );
+    if (deliveries.length === 0) return 0;
+    // Inserted unless there (by `_id`): a duplicate is no error, even in a transaction.
+    const { upsertedIds } = await this.#collections.deliveries.bulkWrite(
+      deliveries.map((delivery) => ({
+        updateOne: {
+          filter: { _id: delivery._id },
+          update: { $setOnInsert: delivery },
+          upsert: true,
+        },
+      })),
+      { ordered: false, session },
+    );
+    const kept = Object.keys(upsertedIds).map(
+      (index) => deliveries[Number(index)]!.eventId,
+    );
+    if (kept.length === 0) return 0;
+    const webhookIds = [
+      ...new Set(deliveries.map(({ webhookId }) => webhookId)),
+    ];
+    // New events of the gateway's own are due once the transaction of their change ended.
+    if (!session) this.onRecorded(webhookIds);
+    session?.once('ended', () => {
+      this.onRecorded(webhookIds);
+    });
+    return new Set(kept).size;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextAttemptAt } from './retry-schedule.js';
+import { nextAttemptAt } from './delivery-worker.js';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const delays = [1_000, 60_000];

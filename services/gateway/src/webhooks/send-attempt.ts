@@ -1,10 +1,5 @@
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
+import { Agent, request } from 'undici';
 import { parseWebhookUrl, webhookLookup } from './url-policy.js';
 
 export interface Attempt {
@@ -27,101 +22,64 @@ export interface AttemptResult {
   error?: string;
 }
 
-const USER_AGENT = 'Petstore-Webhooks/1.0';
 /** Past this much of a response, the connection is closed. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
- * Connections to each receiver are kept and used again. Each is checked against the address
- * policy by the lookup when it is made; one made stays with the address it was made to.
+ * Connections to each receiver are kept and used again, one pool per policy. Each is checked
+ * against the address policy by the lookup when it is made; one made stays with its address.
  */
-const agents = {
-  'http:': new HttpAgent({ keepAlive: true }),
-  'https:': new HttpsAgent({ keepAlive: true }),
-};
+const agentOf = (allowPrivate: boolean) =>
+  new Agent({ connect: { lookup: webhookLookup({ allowPrivate }) } });
+const agents = { public: agentOf(false), private: agentOf(true) };
 
-function signatures({ eventId, timestamp, body, secrets }: Attempt): string {
-  const date = new Date(timestamp * 1000);
-  return secrets
-    .map((secret) => new Webhook(secret).sign(eventId, date, body))
-    .join(' ');
-}
+export const failure = (error: unknown): AttemptResult => ({
+  ok: false,
+  statusCode: null,
+  error: (error as Error).message,
+});
 
-function resultOf(statusCode: number): AttemptResult {
-  if (statusCode >= 200 && statusCode < 300) return { ok: true, statusCode };
-  if (statusCode >= 300 && statusCode < 400) {
-    return { ok: false, statusCode, error: 'redirects are not followed' };
-  }
-  return { ok: false, statusCode };
-}
-
-/** POSTs one signed delivery and says how it went; never throws. */
-export function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
+/** POSTs one signed delivery and says how it went; never throws. Redirects are not followed. */
+export async function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
   const {
-    url,
     eventId,
     timestamp,
     body,
     allowPrivate,
     timeoutMs = 10_000,
   } = attempt;
-  const policy = { allowPrivate };
-  let target: URL;
+  const date = new Date(timestamp * 1000);
+  const signal = AbortSignal.timeout(timeoutMs);
+  let answered: number | null = null;
   try {
-    target = parseWebhookUrl(url, policy);
-  } catch (error) {
-    return Promise.resolve({
-      ok: false,
-      statusCode: null,
-      error: (error as Error).message,
-    });
-  }
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-  const headers = {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    'user-agent': USER_AGENT,
-    'webhook-id': eventId,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatures(attempt),
-  };
-
-  return new Promise((resolve) => {
-    // A connection whose answer was read to its end is kept; any other is closed.
-    const finish = (result: AttemptResult, { keep = false } = {}) => {
-      clearTimeout(timer);
-      resolve(result);
-      if (!keep) request.destroy();
-    };
-    const failed = (statusCode: number | null) => (error: Error) => {
-      finish({ ok: false, statusCode, error: error.message });
-    };
-    const timer = setTimeout(() => {
-      finish({
-        ok: false,
-        statusCode: null,
-        error: `timed out after ${timeoutMs / 1000} s`,
-      });
-    }, timeoutMs);
-    const request = send(target, {
+    const target = parseWebhookUrl(attempt.url, { allowPrivate });
+    const { statusCode, body: answer } = await request(target, {
       method: 'POST',
-      headers,
-      agent: agents[target.protocol as keyof typeof agents],
-      lookup: webhookLookup(policy),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Petstore-Webhooks/1.0',
+        'webhook-id': eventId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': attempt.secrets
+          .map((secret) => new Webhook(secret).sign(eventId, date, body))
+          .join(' '),
+      },
+      body,
+      dispatcher: allowPrivate ? agents.private : agents.public,
+      signal,
     });
-    request.on('error', failed(null));
-    request.on('response', (response: IncomingMessage) => {
-      const statusCode = response.statusCode ?? 0;
-      let read = 0;
-      response.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        if (read >= MAX_RESPONSE_BYTES) finish(resultOf(statusCode));
-      });
-      response.on('end', () => {
-        finish(resultOf(statusCode), { keep: true });
-      });
-      response.on('error', failed(statusCode));
-    });
-    request.end(body);
-  });
+    answered = statusCode;
+    // An answer read to its end keeps its connection; leaving the loop early closes it.
+    let read = 0;
+    for await (const chunk of answer as AsyncIterable<Buffer>) {
+      read += chunk.length;
+      if (read >= MAX_RESPONSE_BYTES) break;
+    }
+    if (statusCode >= 200 && statusCode < 300) return { ok: true, statusCode };
+    if (statusCode < 300 || statusCode >= 400) return { ok: false, statusCode };
+    return { ok: false, statusCode, error: 'redirects are not followed' };
+  } catch (error) {
+    if (!signal.aborted) return { ...failure(error), statusCode: answered };
+    return failure(new Error(`timed out after ${timeoutMs / 1000} s`));
+  }
 }

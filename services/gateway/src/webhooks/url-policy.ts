@@ -1,5 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '@petstore/service-kit';
 import ipaddr from 'ipaddr.js';
 
@@ -73,39 +75,41 @@ function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
+/** Every address of `host` (as `dns.lookup` finds them with `options`), once each passes. */
+async function lookUpChecked(
+  host: string,
+  policy: WebhookUrlPolicy,
+  options: LookupOptions = {},
+): Promise<LookupAddress[]> {
+  const late = delay(LOOKUP_TIMEOUT_MS, [], { ref: false }).then(() => {
+    throw invalid(`webhook URL host ${host} did not resolve within 2 s`);
+  });
+  const found = lookup(host, { ...options, all: true }).catch(() => []);
+  const addresses = await Promise.race([found, late]);
+  if (addresses.length === 0)
+    throw invalid(`webhook URL host ${host} could not be resolved`);
+  const refused = addresses
+    .map(({ address }) => refusal(host, address, policy))
+    .find(Boolean);
+  if (refused) throw refused;
+  return addresses;
+}
+
 /**
  * A `lookup` for `http.request` that refuses the connection unless every address of the host
  * passes the policy: the address checked is the one connected to, whatever DNS said before.
  */
 export function webhookLookup(policy: WebhookUrlPolicy): LookupFunction {
   return (hostname, options, callback) => {
-    let finished = false;
-    const finish = (error: Error | null, addresses: LookupAddress[] = []) => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      const refused =
-        error ??
-        addresses
-          .map(({ address }) => refusal(hostname, address, policy))
-          .find(Boolean);
-      if (refused) callback(refused, '');
-      else if (options.all) callback(null, addresses);
-      else callback(null, addresses[0]!.address, addresses[0]!.family);
-    };
-    const timer = setTimeout(() => {
-      finish(
-        invalid(`webhook URL host ${hostname} did not resolve within 2 s`),
-      );
-    }, LOOKUP_TIMEOUT_MS);
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      finish(
-        error || addresses.length === 0
-          ? invalid(`webhook URL host ${hostname} could not be resolved`)
-          : null,
-        addresses,
-      );
-    });
+    lookUpChecked(hostname, policy, options).then(
+      (addresses) => {
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+      (error: Error) => {
+        callback(error, '');
+      },
+    );
   };
 }
 
@@ -116,16 +120,6 @@ export async function checkWebhookUrl(
 ): Promise<URL> {
   const parsed = parseWebhookUrl(url, policy);
   const host = hostOf(parsed);
-  if (isIP(host)) return parsed;
-  const lookup = webhookLookup(policy);
-  await new Promise<void>((resolve, reject) => {
-    lookup(host, { all: true }, (error) => {
-      if (error) {
-        reject(error);
-      } else {
-        resolve();
-      }
-    });
-  });
+  if (!isIP(host)) await lookUpChecked(host, policy);
   return parsed;
 }

@@ -1,4 +1,4 @@
-import type { Webhook } from '@petstore/contract';
+import { WebhookSchema, type Webhook } from '@petstore/contract';
 import {
   AppError,
   findPage,
@@ -12,7 +12,6 @@ import {
   gatewayCollections,
   visibleTo,
   type GatewayCollections,
-  type SealedSecret,
   type WebhookDocument,
 } from '../database/collections.js';
 import { MAX_WEBHOOKS, refuseOverLimit } from '../accounts/account-limits.js';
@@ -24,38 +23,30 @@ export const webhookNotFound = () =>
 export type WebhookChanges = Partial<
   Pick<
     WebhookDocument,
-    'url' | 'events' | 'description' | 'enabled' | 'failingSince'
+    'url' | 'events' | 'description' | 'enabled' | 'failingSince' | 'secrets'
   >
 >;
 
 export class WebhookRepository {
-  readonly #accounts: GatewayCollections['accounts'];
-  readonly #webhooks: GatewayCollections['webhooks'];
-  readonly #deliveries: GatewayCollections['deliveries'];
+  readonly #collections: GatewayCollections;
   readonly #client: MongoClient;
 
   constructor(db: Db) {
-    const collections = gatewayCollections(db);
-    ({
-      accounts: this.#accounts,
-      webhooks: this.#webhooks,
-      deliveries: this.#deliveries,
-    } = collections);
+    this.#collections = gatewayCollections(db);
     this.#client = db.client;
   }
 
   /** In the transaction of `session`; 409 once the account has 16 webhooks. */
   async insert(document: WebhookDocument, session: Session): Promise<Webhook> {
+    const { accounts, webhooks } = this.#collections;
     const { accountId } = document;
-    const count = () =>
-      this.#webhooks.countDocuments({ accountId }, { session });
-    await refuseOverLimit(this.#accounts, session, {
+    await refuseOverLimit(accounts, session, {
       accountId,
       max: MAX_WEBHOOKS,
       what: 'webhooks',
-      count,
+      count: () => webhooks.countDocuments({ accountId }, { session }),
     });
-    await this.#webhooks.insertOne(document, { session });
+    await webhooks.insertOne(document, { session });
     return toWebhook(document);
   }
 
@@ -63,9 +54,9 @@ export class WebhookRepository {
   async list(caller: Caller, page: TimePage): Promise<Webhook[]> {
     const owned =
       caller.role === 'admin' ? {} : { accountId: caller.accountId };
-    return (await findPage(this.#webhooks, owned, page, 'ascending')).map(
-      toWebhook,
-    );
+    return (
+      await findPage(this.#collections.webhooks, owned, page, 'ascending')
+    ).map(toWebhook);
   }
 
   async get(
@@ -77,19 +68,21 @@ export class WebhookRepository {
     return document ? toWebhook(document) : undefined;
   }
 
-  async find(caller: Caller, webhookId: string, session?: Session) {
-    return (
-      (await this.#webhooks.findOne(visibleTo(caller, webhookId), {
-        session,
-      })) ?? undefined
-    );
+  find(caller: Caller, webhookId: string, session?: Session) {
+    const filter = visibleTo(caller, webhookId);
+    return this.#collections.webhooks.findOne(filter, { session });
   }
 
-  async update(caller: Caller, webhookId: string, changes: WebhookChanges) {
-    const updated = await this.#webhooks.findOneAndUpdate(
+  async update(
+    caller: Caller,
+    webhookId: string,
+    changes: WebhookChanges,
+    session?: Session,
+  ) {
+    const updated = await this.#collections.webhooks.findOneAndUpdate(
       visibleTo(caller, webhookId),
       { $set: { ...changes, updatedAt: new Date() } },
-      { returnDocument: 'after' },
+      { returnDocument: 'after', session },
     );
     return updated ? toWebhook(updated) : undefined;
   }
@@ -98,36 +91,16 @@ export class WebhookRepository {
   delete(caller: Caller, webhookId: string): Promise<boolean> {
     return inTransaction(this.#client, async (session) => {
       const filter = visibleTo(caller, webhookId);
-      const { deletedCount } = await this.#webhooks.deleteOne(filter, {
-        session,
-      });
+      const { webhooks, deliveries } = this.#collections;
+      const { deletedCount } = await webhooks.deleteOne(filter, { session });
       if (deletedCount === 0) return false;
-      await this.#deliveries.deleteMany({ webhookId }, { session });
+      await deliveries.deleteMany({ webhookId }, { session });
       return true;
     });
-  }
-
-  async replaceSecrets(
-    webhookId: string,
-    { secrets, updatedAt }: { secrets: SealedSecret[]; updatedAt: Date },
-    session: Session,
-  ): Promise<void> {
-    await this.#webhooks.updateOne(
-      { _id: webhookId },
-      { $set: { secrets, updatedAt } },
-      { session },
-    );
   }
 }
 
 function toWebhook(document: WebhookDocument): Webhook {
-  const { _id: id, url, events, description, enabled, createdAt } = document;
-  return {
-    id,
-    url,
-    events,
-    description,
-    enabled,
-    createdAt: createdAt.toISOString(),
-  };
+  const createdAt = document.createdAt.toISOString();
+  return WebhookSchema.parse({ ...document, id: document._id, createdAt });
 }

@@ -44,27 +44,20 @@ export function sealSecret(secret: string, key: Buffer): string {
 
 export function unsealSecret(sealed: string, key: Buffer): string {
   const [version, ...parts] = sealed.split('.');
-  if (version !== VERSION || parts.length !== 3) {
+  if (version !== VERSION || parts.length !== 3)
     throw new Error('sealed webhook secret is malformed');
-  }
   const [iv, tag, ciphertext] = parts.map((part) =>
     Buffer.from(part, 'base64url'),
   ) as [Buffer, Buffer, Buffer];
   try {
     const decipher = createDecipheriv(ALGORITHM, key, iv, {
       authTagLength: TAG_BYTES,
-    });
-    decipher.setAuthTag(tag);
-    return Buffer.concat([
-      decipher.update(ciphertext),
-      decipher.final(),
-    ]).toString('utf8');
-  } catch (error) {
-    throw new Error(
-      'sealed webhook secret does not open with this key, or was altered',
-      {
-        cause: error,
-      },
+    }).setAuthTag(tag);
+    return (
+      decipher.update(ciphertext, undefined, 'utf8') + decipher.final('utf8')
     );
+  } catch (cause) {
+    const why = 'does not open with this key, or was altered';
+    throw new Error(`sealed webhook secret ${why}`, { cause });
   }
 }

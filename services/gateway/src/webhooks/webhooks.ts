@@ -50,7 +50,6 @@ export function createWebhooks({ webhooks, deliveries, policy }: WebhooksDeps) {
   });
 
   return {
-    // These need nothing beyond storage: the repository's own.
     list: webhooks.list.bind(webhooks),
     get: webhooks.get.bind(webhooks),
     delete: webhooks.delete.bind(webhooks),
@@ -125,11 +124,7 @@ export function createWebhooks({ webhooks, deliveries, policy }: WebhooksDeps) {
         },
       );
       const secrets = [seal(secret, now), ...stillSigning];
-      await webhooks.replaceSecrets(
-        current._id,
-        { secrets, updatedAt: now },
-        session,
-      );
+      await webhooks.update(caller, webhookId, { secrets }, session);
       return secret;
     },
 
@@ -147,16 +142,13 @@ export function createWebhooks({ webhooks, deliveries, policy }: WebhooksDeps) {
           'the webhook is turned off: turn it on to test it',
         );
       }
-      const timestamp = new Date().toISOString();
       const event = {
         id: timeOrderedId('evt'),
         type: 'webhook.test' as const,
-        timestamp,
+        timestamp: new Date().toISOString(),
+        data: webhook,
       };
-      return deliveries.insert(
-        newDelivery(webhook.id, { ...event, data: webhook }),
-        session,
-      );
+      return deliveries.insert(newDelivery(webhook.id, event), session);
     },
   };
 }
