@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import { AppError } from './app-error.js';
@@ -13,27 +14,23 @@ export function startDraining(app: Koa): void {
   draining.add(app);
 }
 
-function probe(name: string, check: ReadinessCheck, timeoutMs: number) {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<ReadinessFailure>((resolve) => {
-    const reason = `no answer within ${timeoutMs} ms`;
-    timer = setTimeout(() => {
-      resolve({ name, reason });
-    }, timeoutMs);
-  });
-  const checked = Promise.resolve()
-    .then(check)
-    .then(
-      () => undefined,
-      (error: unknown): ReadinessFailure => ({
-        name,
-        reason: 'unavailable',
-        error,
-      }),
-    );
-  return Promise.race([checked, timedOut]).finally(() => {
-    clearTimeout(timer);
-  });
+async function probe(
+  name: string,
+  check: ReadinessCheck,
+  timeoutMs: number,
+): Promise<ReadinessFailure | undefined> {
+  const timer = new AbortController();
+  const reason = `no answer within ${timeoutMs} ms`;
+  const { signal } = timer;
+  const timedOut = sleep(timeoutMs, { name, reason }, { signal });
+  try {
+    const checked = Promise.resolve().then(check);
+    return await Promise.race([checked.then(() => undefined), timedOut]);
+  } catch (error) {
+    return { name, reason: 'unavailable', error };
+  } finally {
+    timer.abort();
+  }
 }
 
 export interface HealthOptions {
