@@ -1,5 +1,11 @@
 import type { Collection, Db } from 'mongodb';
 import type { Session } from '../transactions.js';
+import { requestHashOf, type KeyedRequest } from './idempotency-record.js';
+
+/** API.md asks for at least 24 h. */
+const RETENTION_MS = 48 * 60 * 60 * 1000;
+
+const idOf = ({ accountId, key }: KeyedRequest) => `${accountId}:${key}`;
 
 /** What a request answered: the resource it made, or the Error it was refused with. */
 export interface StoredResponse {
@@ -36,11 +42,11 @@ export class IdempotencyRepository {
 
   /** `timeoutMS` bounds the whole read, the wait for a primary included. */
   async find(
-    id: string,
+    keyed: KeyedRequest,
     { session, timeoutMS }: { session?: Session; timeoutMS?: number } = {},
   ): Promise<IdempotencyRecord | undefined> {
     const record = await this.#keys.findOne(
-      { _id: id },
+      { _id: idOf(keyed) },
       { session, timeoutMS },
     );
     // A record past its time may wait a minute for MongoDB's TTL monitor: it is gone already.
@@ -48,7 +54,19 @@ export class IdempotencyRepository {
   }
 
   /** In the transaction that executed the request, so that the key and its outcome commit together. */
-  async insert(record: IdempotencyRecord, session: Session): Promise<void> {
+  async insert(
+    keyed: KeyedRequest,
+    response: StoredResponse,
+    session: Session,
+  ): Promise<void> {
+    const createdAt = new Date();
+    const record = {
+      _id: idOf(keyed),
+      requestHash: requestHashOf(keyed),
+      response,
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + RETENTION_MS),
+    };
     await this.#keys.replaceOne({ _id: record._id }, record, {
       upsert: true,
       session,

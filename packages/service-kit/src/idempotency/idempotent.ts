@@ -1,3 +1,4 @@
+import type { ErrorBody } from '@petstore/contract';
 import { AppError } from '../app-error.js';
 import type { Session, Transaction } from '../transactions.js';
 import type {
@@ -6,11 +7,8 @@ import type {
   StoredResponse,
 } from './idempotency-repository.js';
 import {
-  answer,
-  keyRecord,
-  recordIdOf,
-  refusalOf,
-  replayOf,
+  REPLAYED_HEADER,
+  requestHashOf,
   type KeyedRequest,
 } from './idempotency-record.js';
 
@@ -34,9 +32,6 @@ export interface Sealing {
  * nothing), remembered under its key like a success; a refusal before it (400, 401, 403) is not.
  */
 const REMEMBERED_STATUSES = new Set([404, 409, 422]);
-
-const isUnavailable = (error: unknown) =>
-  error instanceof AppError && error.code === 'service_unavailable';
 
 /** A refusal the work gave, carried out of its transaction, which it aborts. */
 class Refused extends Error {
@@ -85,27 +80,39 @@ export function createIdempotency(
     sealing
       ? { status, body: JSON.parse(sealing.open(body as string)) as unknown }
       : { status, body };
-  const replayed = (record: IdempotencyRecord, keyed: KeyedRequest) => ({
-    response: opened(replayOf(record, keyed)),
-    replayed: true,
-  });
+  /** The first outcome under the key, for a request that used it again: the same, or 422. */
+  function replayed(record: IdempotencyRecord, keyed: KeyedRequest) {
+    if (record.requestHash !== requestHashOf(keyed)) {
+      throw new AppError(
+        'idempotency_key_reused',
+        'this Idempotency-Key was used with another request body or operation',
+      );
+    }
+    return { response: opened(record.response), replayed: true };
+  }
 
   /** The key's record answered, or its refusal stored, in one transaction. */
   function remember(keyed: KeyedRequest, refusal: StoredResponse) {
     return transaction(async (session) => {
-      const record = await keys.find(recordIdOf(keyed), { session });
+      const record = await keys.find(keyed, { session });
       if (record) return replayed(record, keyed);
-      await keys.insert(keyRecord(keyed, stored(refusal)), session);
+      await keys.insert(keyed, stored(refusal), session);
       return { response: refusal, replayed: false };
     });
   }
 
-  function executed<T>(outcome: {
+  /** A stored outcome as answered: a success is returned, a refusal thrown as first answered. */
+  function executed<T>({
+    response: { status, body },
+    replayed,
+  }: {
     response: StoredResponse;
     replayed: boolean;
   }): Executed<T> {
-    const { status, body } = answer(outcome.response, outcome);
-    return { status, body: body as T, replayed: outcome.replayed };
+    if (status < 400) return { status, body: body as T, replayed };
+    const { code, message } = body as ErrorBody;
+    const headers = replayed ? { [REPLAYED_HEADER]: 'true' } : undefined;
+    throw new AppError(code, message, { headers });
   }
 
   /**
@@ -117,11 +124,9 @@ export function createIdempotency(
     unavailable: unknown,
   ): Promise<Executed<T>> {
     // Briefly: a client is waiting, and a database that is down is answered 503 at once.
-    const record = await keys
-      .find(recordIdOf(keyed), { timeoutMS: 500 })
-      .catch(() => {
-        throw unavailable;
-      });
+    const record = await keys.find(keyed, { timeoutMS: 500 }).catch(() => {
+      throw unavailable;
+    });
     if (record) return executed<T>(replayed(record, keyed));
     throw new AppError(
       'conflict',
@@ -144,7 +149,7 @@ export function createIdempotency(
       try {
         return executed<T>(
           await transaction(async (session) => {
-            const record = await keys.find(recordIdOf(keyed), { session });
+            const record = await keys.find(keyed, { session });
             if (record) return replayed(record, keyed);
             const response = await work(session).catch((error: unknown) => {
               const remembered =
@@ -152,14 +157,17 @@ export function createIdempotency(
                 REMEMBERED_STATUSES.has(error.status);
               throw remembered ? new Refused(error) : error;
             });
-            await keys.insert(keyRecord(keyed, stored(response)), session);
+            await keys.insert(keyed, stored(response), session);
             return { response, replayed: false };
           }),
         );
       } catch (error) {
-        if (isUnavailable(error)) return afterTimeout<T>(keyed, error);
+        if (error instanceof AppError && error.code === 'service_unavailable')
+          return afterTimeout<T>(keyed, error);
         if (!(error instanceof Refused)) throw error;
-        const outcome = await remember(keyed, refusalOf(error.refusal));
+        const { code, message, status } = error.refusal;
+        const refusal = { status, body: { code, message, status } };
+        const outcome = await remember(keyed, refusal);
         // The first to execute gets its refusal as it was thrown, details included.
         if (!outcome.replayed) throw error.refusal;
         return executed<T>(outcome);
@@ -168,7 +176,7 @@ export function createIdempotency(
 
     /** What the key answered before, outside any transaction; undefined when it is unused. */
     async replay<T>(keyed: KeyedRequest): Promise<Executed<T> | undefined> {
-      const record = await keys.find(recordIdOf(keyed));
+      const record = await keys.find(keyed);
       return record && executed<T>(replayed(record, keyed));
     },
   };
