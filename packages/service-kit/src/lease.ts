@@ -11,17 +11,11 @@ export interface LeaseFields<T> {
  * runs out and another takes the document over. Each collection keeps its stored field names.
  */
 export class Lease<T extends Document> {
-  readonly #owner: string;
-  readonly #until: string;
-
-  constructor({ owner, until }: LeaseFields<T>) {
-    this.#owner = owner;
-    this.#until = until;
-  }
+  constructor(private readonly fields: LeaseFields<T>) {}
 
   /** Matches a document no one leases, or whose lease ran out by `now`. */
   free(now: Date): Filter<T> {
-    return { [this.#until]: { $not: { $gt: now } } } as Filter<T>;
+    return { [this.fields.until]: { $not: { $gt: now } } } as Filter<T>;
   }
 
   /** The `$set` that leases the document to `owner` for `leaseMs` from `now`: claims or renews. */
@@ -32,18 +26,18 @@ export class Lease<T extends Document> {
   ): MatchKeysAndValues<T> {
     const until = new Date(now.getTime() + leaseMs);
     return {
-      [this.#owner]: owner,
-      [this.#until]: until,
+      [this.fields.owner]: owner,
+      [this.fields.until]: until,
     } as MatchKeysAndValues<T>;
   }
 
   /** Matches a document `owner` still leases. */
   heldBy(owner: string): Filter<T> {
-    return { [this.#owner]: owner } as Filter<T>;
+    return { [this.fields.owner]: owner } as Filter<T>;
   }
 
   /** The `$unset` that ends the lease. */
   released(): Record<string, ''> {
-    return { [this.#owner]: '', [this.#until]: '' };
+    return { [this.fields.owner]: '', [this.fields.until]: '' };
   }
 }
