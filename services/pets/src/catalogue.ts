@@ -93,13 +93,6 @@ export function createCatalogue(deps: CatalogueDeps) {
       }));
     },
 
-    replaceCategory(
-      categoryId: bigint,
-      category: NewCategory,
-    ): Promise<Category> {
-      return categories.replace(categoryId, category);
-    },
-
     replacePet(
       petId: bigint,
       { name, categoryId, status = 'available' }: NewPet,

@@ -69,7 +69,7 @@ const listed = async <T extends { id: number }>(
     ),
   );
 
-/** The handlers of `petsServiceContract`: reads from the repositories, writes through the catalogue. */
+/** The handlers of `petsServiceContract`: writes of more than one document through the catalogue. */
 export function routes({
   pets,
   categories,
@@ -108,7 +108,7 @@ export function routes({
       getCategory: async ({ params }) =>
         ok(await categories.get(params.categoryId)),
       replaceCategory: async ({ params, body }) =>
-        ok(await catalogue.replaceCategory(params.categoryId, body)),
+        ok(await categories.replace(params.categoryId, body)),
       deleteCategory: async ({ params }) => {
         await catalogue.deleteCategory(params.categoryId);
         return noContent;
