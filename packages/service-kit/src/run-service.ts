@@ -36,7 +36,7 @@ export interface RunServiceOptions {
 export interface RunningService {
   server: Server;
   url: string;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export async function runHooks(
