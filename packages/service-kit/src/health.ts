@@ -49,13 +49,9 @@ export function health(options: HealthOptions): Middleware {
       return;
     }
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      throw new AppError(
-        'method_not_allowed',
-        `${ctx.method} is not allowed on ${ctx.path}`,
-        {
-          headers: { Allow: 'GET, HEAD' },
-        },
-      );
+      const headers = { Allow: 'GET, HEAD' };
+      const message = `${ctx.method} is not allowed on ${ctx.path}`;
+      throw new AppError('method_not_allowed', message, { headers });
     }
     ctx.routeTemplate = ctx.path;
     ctx.set('Cache-Control', 'no-store');
@@ -73,20 +69,13 @@ export function health(options: HealthOptions): Middleware {
       );
       const failures = outcomes.filter((outcome) => outcome !== undefined);
       if (failures.length > 0) {
-        for (const { name: part, reason, error } of failures) {
+        const details = failures.map(({ name: part, reason, error }) => {
           ctx.log.warn({ err: error, part, reason }, `${part} is not ready`);
-        }
-        const parts = failures.map((failure) => failure.name).join(', ');
-        throw new AppError(
-          'service_unavailable',
-          `${name} is not ready: ${parts} unavailable`,
-          {
-            details: failures.map(({ name: part, reason }) => ({
-              path: part,
-              message: reason,
-            })),
-          },
-        );
+          return { path: part, message: reason };
+        });
+        const parts = details.map((detail) => detail.path).join(', ');
+        const message = `${name} is not ready: ${parts} unavailable`;
+        throw new AppError('service_unavailable', message, { details });
       }
     }
     ctx.body = { status: 'ok' };

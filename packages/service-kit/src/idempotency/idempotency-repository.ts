@@ -24,7 +24,6 @@ export interface IdempotencyRecord {
   expiresAt: Date;
 }
 
-/** The `idempotency_keys` collection of a service's database. */
 export class IdempotencyRepository {
   readonly #keys: Collection<IdempotencyRecord>;
 
