@@ -28,9 +28,7 @@ export interface CatalogueDeps {
   pets: PetsRepository;
   categories: CategoriesRepository;
   outbox: Outbox;
-  /** `Idempotency-Key` records, in the pets database. */
   idempotency: Idempotency;
-  /** Runs `work` in one transaction of the pets database. */
   transaction: Transaction;
 }
 

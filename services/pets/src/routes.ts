@@ -60,14 +60,10 @@ const listed = async <T extends { id: number }>(
   ctx: Context,
   { cursor, limit }: { cursor?: string; limit: number },
   list: (page: IdPage) => Promise<T[]>,
-) =>
-  ok(
-    pageOf(
-      ctx,
-      await list({ after: decodeCursor(cursor), limit: limit + 1 }),
-      limit,
-    ),
-  );
+) => {
+  const page = await list({ after: decodeCursor(cursor), limit: limit + 1 });
+  return ok(pageOf(ctx, page, limit));
+};
 
 /** The handlers of `petsServiceContract`: writes of more than one document through the catalogue. */
 export function routes({
