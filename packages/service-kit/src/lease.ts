@@ -1,17 +1,14 @@
 import type { Document, Filter, MatchKeysAndValues } from 'mongodb';
 
-/** The fields a collection keeps a document's lease in: who has it, and until when. */
-export interface LeaseFields<T> {
-  owner: keyof T & string;
-  until: keyof T & string;
-}
-
 /**
  * A lease on a document: one process at a time works on it, and when that process dies the lease
  * runs out and another takes the document over. Each collection keeps its stored field names.
  */
 export class Lease<T extends Document> {
-  constructor(private readonly fields: LeaseFields<T>) {}
+  /** `fields`: where a collection keeps a document's lease: who has it, and until when. */
+  constructor(
+    private readonly fields: Record<'owner' | 'until', keyof T & string>,
+  ) {}
 
   /** Matches a document no one leases, or whose lease ran out by `now`. */
   free(now: Date): Filter<T> {

@@ -37,11 +37,6 @@ export function eventMessages(events: RecordedEvent[]): NewMessage[] {
   }));
 }
 
-export interface EventsSenderOptions {
-  baseUrls: string[];
-  internalToken: string;
-}
-
 /** How long a gateway has to take a batch before the next one is tried. */
 const SEND_TIMEOUT_MS = 10_000;
 
@@ -50,8 +45,13 @@ const SEND_TIMEOUT_MS = 10_000;
  * takes them. Recording an event twice changes nothing there, so any failure, an answer other
  * than 202 too, goes on to the next gateway.
  */
-export function eventsSender(options: EventsSenderOptions): Sender {
-  const { baseUrls, internalToken } = options;
+export function eventsSender({
+  baseUrls,
+  internalToken,
+}: {
+  baseUrls: string[];
+  internalToken: string;
+}): Sender {
   const gateways = new Replicas(
     baseUrls.map((baseUrl) => createInternalClient({ baseUrl, internalToken })),
   );
