@@ -8,11 +8,8 @@ export type ReadinessCheck = () => Promise<unknown>;
 // The reason is safe to show a client; the error is only logged.
 type ReadinessFailure = { name: string; reason: string; error?: unknown };
 
-const draining = new WeakSet<Koa>();
-
-export function startDraining(app: Koa): void {
-  draining.add(app);
-}
+/** Apps whose server is shutting down: `/ready` answers 503 and connections close. */
+export const draining = new WeakSet<Koa>();
 
 async function probe(
   name: string,

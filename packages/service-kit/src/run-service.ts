@@ -16,7 +16,7 @@ import {
   type ErrorCode,
 } from '@petstore/contract';
 import type Koa from 'koa';
-import { startDraining } from './health.js';
+import { draining } from './health.js';
 import type { Logger } from './logger.js';
 
 export type ShutdownHook = () => void | Promise<unknown>;
@@ -80,8 +80,8 @@ export async function runService(
     onShutdown = [],
     drainMs = 0,
     gracePeriodMs = 10_000,
+    signals = ['SIGTERM', 'SIGINT'],
   } = options;
-  const { signals = ['SIGTERM', 'SIGINT'] } = options;
   const handle = app.callback();
   const server = createServer(
     SERVER_OPTIONS,
@@ -90,9 +90,8 @@ export async function runService(
   answerClientErrors(server, logger);
   // From the drain on, responses close their connection: clients reconnect to another replica.
   const open = new Set<ServerResponse>();
-  let draining = false;
   server.on('request', (_req, res: ServerResponse) => {
-    if (draining) res.shouldKeepAlive = false;
+    if (draining.has(app)) res.shouldKeepAlive = false;
     open.add(res);
     res.once('close', () => open.delete(res));
   });
@@ -108,8 +107,7 @@ export async function runService(
     stopped ??= (async () => {
       // A second signal gets Node's default behaviour: the process ends at once.
       for (const signal of signals) process.off(signal, onSignal);
-      startDraining(app);
-      draining = true;
+      draining.add(app);
       for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
       if (drainMs > 0) {
         logger.info({ drainMs }, 'draining: not ready, still serving');
