@@ -91,13 +91,17 @@ export function createIdempotency(
     return { response: opened(record.response), replayed: true };
   }
 
-  /** The key's record answered, or its refusal stored, in one transaction. */
-  function remember(keyed: KeyedRequest, refusal: StoredResponse) {
+  /** In one transaction: the key's record answered again, or `respond`'s outcome stored with it. */
+  function once(
+    keyed: KeyedRequest,
+    respond: (session: Session) => Promise<StoredResponse>,
+  ) {
     return transaction(async (session) => {
       const record = await keys.find(keyed, { session });
       if (record) return replayed(record, keyed);
-      await keys.insert(keyed, stored(refusal), session);
-      return { response: refusal, replayed: false };
+      const response = await respond(session);
+      await keys.insert(keyed, stored(response), session);
+      return { response, replayed: false };
     });
   }
 
@@ -147,27 +151,22 @@ export function createIdempotency(
     ): Promise<Executed<T>> {
       if (!keyed) return { ...(await transaction(work)), replayed: false };
       try {
-        return executed<T>(
-          await transaction(async (session) => {
-            const record = await keys.find(keyed, { session });
-            if (record) return replayed(record, keyed);
-            const response = await work(session).catch((error: unknown) => {
-              const remembered =
-                error instanceof AppError &&
-                REMEMBERED_STATUSES.has(error.status);
-              throw remembered ? new Refused(error) : error;
-            });
-            await keys.insert(keyed, stored(response), session);
-            return { response, replayed: false };
+        const outcome = await once(keyed, (session) =>
+          work(session).catch((error: unknown) => {
+            const remembered =
+              error instanceof AppError &&
+              REMEMBERED_STATUSES.has(error.status);
+            throw remembered ? new Refused(error) : error;
           }),
         );
+        return executed<T>(outcome);
       } catch (error) {
         if (error instanceof AppError && error.code === 'service_unavailable')
           return afterTimeout<T>(keyed, error);
         if (!(error instanceof Refused)) throw error;
         const { code, message, status } = error.refusal;
         const refusal = { status, body: { code, message, status } };
-        const outcome = await remember(keyed, refusal);
+        const outcome = await once(keyed, () => Promise.resolve(refusal));
         // The first to execute gets its refusal as it was thrown, details included.
         if (!outcome.replayed) throw error.refusal;
         return executed<T>(outcome);
