@@ -53,8 +53,7 @@ export {
   withTraceContext,
 } from './telemetry/tracing.js';
 export { timeOrderedId } from './time-ordered-id.js';
-export { errorCode } from './upstream/error-code.js';
-export { withFailover } from './upstream/failover.js';
+export { errorCode, withFailover } from './upstream/failover.js';
 export { Replicas } from './upstream/replicas.js';
 export { Lease } from './lease.js';
 export {

@@ -1,7 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { AppError } from './app-error.js';
-import './koa-context.js';
 
 const DROP_REST_MS = 5_000;
 
