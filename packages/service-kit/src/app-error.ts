@@ -62,36 +62,30 @@ function isExposedClientError(error: unknown): error is HttpError {
 }
 
 /** Anything not known to be safe becomes `internal_error`, the original kept as `cause`. */
-export function toAppError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  if (error instanceof RequestValidationError) {
-    return new AppError('validation_failed', error.message, {
-      details: error.details,
-      cause: error,
-    });
+export function toAppError(cause: unknown): AppError {
+  if (cause instanceof AppError) return cause;
+  if (cause instanceof RequestValidationError) {
+    const { message, details } = cause;
+    return new AppError('validation_failed', message, { details, cause });
   }
-  if (error instanceof MethodNotAllowedError) {
-    const headers = { Allow: error.allow.join(', ') };
-    return new AppError('method_not_allowed', error.message, {
+  if (cause instanceof MethodNotAllowedError) {
+    const headers = { Allow: cause.allow.join(', ') };
+    return new AppError('method_not_allowed', cause.message, {
       headers,
-      cause: error,
+      cause,
     });
   }
-  if (isDatabaseUnavailable(error)) {
+  if (isDatabaseUnavailable(cause)) {
     return new AppError('service_unavailable', 'database unavailable', {
-      cause: error,
+      cause,
     });
   }
-  if (isExposedClientError(error)) {
-    const code = CODE_FOR_CLIENT_STATUS[error.status] ?? 'validation_failed';
-    return new AppError(code, error.message, {
-      headers: error.headers,
-      cause: error,
-    });
+  if (isExposedClientError(cause)) {
+    const code = CODE_FOR_CLIENT_STATUS[cause.status] ?? 'validation_failed';
+    const { message, headers } = cause;
+    return new AppError(code, message, { headers, cause });
   }
-  return new AppError('internal_error', 'internal server error', {
-    cause: error,
-  });
+  return new AppError('internal_error', 'internal server error', { cause });
 }
 
 export function errorMiddleware(): Middleware {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import { AppError } from './app-error.js';
@@ -7,33 +8,26 @@ export type ReadinessCheck = () => Promise<unknown>;
 // The reason is safe to show a client; the error is only logged.
 type ReadinessFailure = { name: string; reason: string; error?: unknown };
 
-const draining = new WeakSet<Koa>();
+/** Apps whose server is shutting down: `/ready` answers 503 and connections close. */
+export const draining = new WeakSet<Koa>();
 
-export function startDraining(app: Koa): void {
-  draining.add(app);
-}
-
-function probe(name: string, check: ReadinessCheck, timeoutMs: number) {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<ReadinessFailure>((resolve) => {
-    const reason = `no answer within ${timeoutMs} ms`;
-    timer = setTimeout(() => {
-      resolve({ name, reason });
-    }, timeoutMs);
-  });
-  const checked = Promise.resolve()
-    .then(check)
-    .then(
-      () => undefined,
-      (error: unknown): ReadinessFailure => ({
-        name,
-        reason: 'unavailable',
-        error,
-      }),
-    );
-  return Promise.race([checked, timedOut]).finally(() => {
-    clearTimeout(timer);
-  });
+async function probe(
+  name: string,
+  check: ReadinessCheck,
+  timeoutMs: number,
+): Promise<ReadinessFailure | undefined> {
+  const timer = new AbortController();
+  const reason = `no answer within ${timeoutMs} ms`;
+  const { signal } = timer;
+  const timedOut = sleep(timeoutMs, { name, reason }, { signal });
+  try {
+    const checked = Promise.resolve().then(check);
+    return await Promise.race([checked.then(() => undefined), timedOut]);
+  } catch (error) {
+    return { name, reason: 'unavailable', error };
+  } finally {
+    timer.abort();
+  }
 }
 
 export interface HealthOptions {
@@ -52,13 +46,9 @@ export function health(options: HealthOptions): Middleware {
       return;
     }
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      throw new AppError(
-        'method_not_allowed',
-        `${ctx.method} is not allowed on ${ctx.path}`,
-        {
-          headers: { Allow: 'GET, HEAD' },
-        },
-      );
+      const headers = { Allow: 'GET, HEAD' };
+      const message = `${ctx.method} is not allowed on ${ctx.path}`;
+      throw new AppError('method_not_allowed', message, { headers });
     }
     ctx.routeTemplate = ctx.path;
     ctx.set('Cache-Control', 'no-store');
@@ -76,20 +66,13 @@ export function health(options: HealthOptions): Middleware {
       );
       const failures = outcomes.filter((outcome) => outcome !== undefined);
       if (failures.length > 0) {
-        for (const { name: part, reason, error } of failures) {
+        const details = failures.map(({ name: part, reason, error }) => {
           ctx.log.warn({ err: error, part, reason }, `${part} is not ready`);
-        }
-        const parts = failures.map((failure) => failure.name).join(', ');
-        throw new AppError(
-          'service_unavailable',
-          `${name} is not ready: ${parts} unavailable`,
-          {
-            details: failures.map(({ name: part, reason }) => ({
-              path: part,
-              message: reason,
-            })),
-          },
-        );
+          return { path: part, message: reason };
+        });
+        const parts = details.map((detail) => detail.path).join(', ');
+        const message = `${name} is not ready: ${parts} unavailable`;
+        throw new AppError('service_unavailable', message, { details });
       }
     }
     ctx.body = { status: 'ok' };

@@ -14,12 +14,6 @@ export const LOG_LEVELS = [
 ] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface LoggerOptions {
-  name: string;
-  level: LogLevel;
-  destination?: DestinationStream;
-}
-
 const SECRET_HEADERS = [
   'authorization',
   'x-internal-token',
@@ -75,7 +69,11 @@ export function createLogger({
   name,
   level,
   destination,
-}: LoggerOptions): Logger {
+}: {
+  name: string;
+  level: LogLevel;
+  destination?: DestinationStream;
+}): Logger {
   const options = {
     name,
     level,

@@ -15,14 +15,9 @@ import {
 import { metricsEnabled, monitorMongoCommands } from './telemetry/telemetry.js';
 import { tracingEnabled } from './telemetry/tracing.js';
 
-export interface ConnectMongoOptions {
-  appName: string;
-  timeoutMs?: number;
-}
-
 export async function connectMongo(
   uri: string,
-  { appName, timeoutMs = 2_000 }: ConnectMongoOptions,
+  { appName, timeoutMs = 2_000 }: { appName: string; timeoutMs?: number },
 ): Promise<MongoClient> {
   const observed = { spans: tracingEnabled(), durations: metricsEnabled() };
   // Each monitored command costs two events: only when something listens.

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { Collection, Document, Filter } from 'mongodb';
+import type { Collection, Document, Filter, WithId } from 'mongodb';
 import { AppError } from './app-error.js';
 
 /** Where a page ended in a list ordered by `(createdAt, _id)` with string ids. */
@@ -45,15 +45,10 @@ export function decodeCursor(cursor: string | undefined, by?: 'time') {
     CURSOR.exec(Buffer.from(cursor, 'base64url').toString()) ?? [];
   const position = by ? { createdAt: new Date(Number(ms)), id } : Number(ms);
   if (ms === undefined || encodeCursor(position) !== cursor) {
-    throw new AppError(
-      'validation_failed',
-      'query.cursor: not a cursor this API gave out',
-      {
-        details: [
-          { path: 'query.cursor', message: 'not a cursor this API gave out' },
-        ],
-      },
-    );
+    const message = 'not a cursor this API gave out';
+    const details = [{ path: 'query.cursor', message }];
+    const error = `query.cursor: ${message}`;
+    throw new AppError('validation_failed', error, { details });
   }
   return position;
 }
@@ -84,23 +79,12 @@ export interface IdPage {
  * The documents matching `filter` that follow `page.after`: in `_id` order for an `IdPage`, in
  * `(createdAt, _id)` order, `order` first, for a `TimePage`.
  */
-export function findPage<T extends { _id: number }>(
-  collection: Collection<T>,
-  filter: Filter<T>,
-  page: IdPage,
-): Promise<T[]>;
-export function findPage<T extends { _id: string; createdAt: Date }>(
-  collection: Collection<T>,
-  filter: Filter<T>,
-  page: TimePage,
-  order: Order,
-): Promise<T[]>;
 export function findPage<T extends Document>(
   collection: Collection<T>,
   filter: Filter<T>,
   { after, limit }: IdPage | TimePage,
   order: Order = 'ascending',
-) {
+): Promise<WithId<T>[]> {
   const direction = order === 'ascending' ? 1 : -1;
   const [following, sort] =
     typeof after === 'number'

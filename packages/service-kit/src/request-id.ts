@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
-import './koa-context.js';
 import type { Logger } from './logger.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

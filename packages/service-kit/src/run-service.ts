@@ -16,7 +16,7 @@ import {
   type ErrorCode,
 } from '@petstore/contract';
 import type Koa from 'koa';
-import { startDraining } from './health.js';
+import { draining } from './health.js';
 import type { Logger } from './logger.js';
 
 export type ShutdownHook = () => void | Promise<unknown>;
@@ -36,7 +36,7 @@ export interface RunServiceOptions {
 export interface RunningService {
   server: Server;
   url: string;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export async function runHooks(
@@ -56,16 +56,14 @@ export async function runHooks(
     throw new AggregateError(failures, 'shutdown hooks failed');
 }
 
-// Longer than clients keep idle connections (undici: 4 s, load balancers: 60 s), so a client
-// never sends on a connection the server is about to close.
-const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-// A request, its headers and its body, must have come whole within 10 s of its first byte, or it
-// is answered 408 request_timeout; Node looks every second.
-const REQUEST_TIMEOUT_MS = 10_000;
 const SERVER_OPTIONS = {
-  keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-  headersTimeout: REQUEST_TIMEOUT_MS,
-  requestTimeout: REQUEST_TIMEOUT_MS,
+  // Longer than clients keep idle connections (undici: 4 s, load balancers: 60 s), so a client
+  // never sends on a connection the server is about to close.
+  keepAliveTimeout: 65_000,
+  // A request, its headers and its body, must have come whole within 10 s of its first byte, or
+  // it is answered 408 request_timeout; Node looks every second.
+  headersTimeout: 10_000,
+  requestTimeout: 10_000,
   connectionsCheckingInterval: 1_000,
   // Node answers a missing Host with a bare 400: the app answers it in the Error shape.
   requireHostHeader: false,
@@ -82,8 +80,8 @@ export async function runService(
     onShutdown = [],
     drainMs = 0,
     gracePeriodMs = 10_000,
+    signals = ['SIGTERM', 'SIGINT'],
   } = options;
-  const { signals = ['SIGTERM', 'SIGINT'] } = options;
   const handle = app.callback();
   const server = createServer(
     SERVER_OPTIONS,
@@ -92,9 +90,8 @@ export async function runService(
   answerClientErrors(server, logger);
   // From the drain on, responses close their connection: clients reconnect to another replica.
   const open = new Set<ServerResponse>();
-  let draining = false;
   server.on('request', (_req, res: ServerResponse) => {
-    if (draining) res.shouldKeepAlive = false;
+    if (draining.has(app)) res.shouldKeepAlive = false;
     open.add(res);
     res.once('close', () => open.delete(res));
   });
@@ -110,8 +107,7 @@ export async function runService(
     stopped ??= (async () => {
       // A second signal gets Node's default behaviour: the process ends at once.
       for (const signal of signals) process.off(signal, onSignal);
-      startDraining(app);
-      draining = true;
+      draining.add(app);
       for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
       if (drainMs > 0) {
         logger.info({ drainMs }, 'draining: not ready, still serving');
@@ -140,23 +136,16 @@ export async function runService(
 
 type ParserError = Error & { code?: string; reason?: string };
 
-function refusalOf(error: ParserError): { code: ErrorCode; message: string } {
-  if (error.code === 'HPE_HEADER_OVERFLOW') {
-    const message = 'the request line and headers are larger than 16 KiB';
-    return { code: 'headers_too_large', message };
-  }
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return {
-      code: 'request_timeout',
-      message: 'the request did not arrive in time',
-    };
-  }
-  const reason = error.reason ?? error.code ?? 'unreadable';
-  return {
-    code: 'malformed_request',
-    message: `the request is not valid HTTP/1.1: ${reason}`,
-  };
-}
+const REFUSALS: Record<string, { code: ErrorCode; message: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    code: 'headers_too_large',
+    message: 'the request line and headers are larger than 16 KiB',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    code: 'request_timeout',
+    message: 'the request did not arrive in time',
+  },
+};
 
 // Node would send a bare 400, 408 or 431; the raw bytes, which may contain a key, are not logged.
 export function answerClientErrors(server: Server, logger: Logger): void {
@@ -172,7 +161,11 @@ export function answerClientErrors(server: Server, logger: Logger): void {
         socket.destroy();
         return;
       }
-      const { code, message } = refusalOf(error);
+      const reason = error.reason ?? error.code ?? 'unreadable';
+      const { code, message } = REFUSALS[error.code ?? ''] ?? {
+        code: 'malformed_request',
+        message: `the request is not valid HTTP/1.1: ${reason}`,
+      };
       const status = errorStatus[code];
       const requestId = randomUUID();
       logger.warn(

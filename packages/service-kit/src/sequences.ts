@@ -1,16 +1,12 @@
 import type { Db } from 'mongodb';
 import { isDuplicateKey } from './mongo.js';
 
-export function nextSequenceValue(db: Db, sequence: string): Promise<number> {
-  return advanceSequence(db, sequence, 1);
-}
-
 // The value is computed from the counter as it was just before this increment, which MongoDB
 // returns with the update, atomically: no concurrent increment can show in it.
-async function advanceSequence(
+export async function nextSequenceValue(
   db: Db,
   sequence: string,
-  by: number,
+  by = 1,
 ): Promise<number> {
   const counters = db.collection<{ _id: string; value: number }>('counters');
   const increment = async () => {
@@ -44,7 +40,7 @@ export class SequenceBlocks {
 
   async next(): Promise<number> {
     while (this.#next > this.#last) {
-      this.#refill ??= advanceSequence(this.db, this.sequence, this.blockSize)
+      this.#refill ??= nextSequenceValue(this.db, this.sequence, this.blockSize)
         .then((last) => {
           this.#next = last - this.blockSize + 1;
           this.#last = last;

@@ -6,22 +6,11 @@ import { runHooks, runService, type ShutdownHook } from './run-service.js';
 import type { ServiceConfig } from './config.js';
 import { startTelemetry } from './telemetry/telemetry.js';
 
-export interface ServiceDatabase {
-  client: MongoClient;
-  db: Db;
-  close(): Promise<void>;
-}
-
 export interface ServiceSetUp {
-  database: ServiceDatabase;
+  database: { client: MongoClient; db: Db };
   logger: Logger;
   /** Runs `hook` on stop, or at once if the start fails later; last registered first. */
   onShutdown: (hook: ShutdownHook) => void;
-}
-
-export interface ServiceParts {
-  app: Koa;
-  onListening?: () => void;
 }
 
 export interface StartServiceOptions {
@@ -30,7 +19,9 @@ export interface StartServiceOptions {
   logger?: Logger;
   signals?: NodeJS.Signals[];
   port?: number;
-  setUp: (setUp: ServiceSetUp) => Promise<ServiceParts>;
+  setUp: (
+    setUp: ServiceSetUp,
+  ) => Promise<{ app: Koa; onListening?: () => void }>;
 }
 
 export type StartOptions = Pick<
@@ -56,9 +47,8 @@ export async function startService(
   const onShutdown = (hook: ShutdownHook) => void hooks.unshift(hook);
   try {
     const client = await connectMongo(config.mongo.uri, { appName: name });
-    const close = () => client.close();
-    onShutdown(close);
-    const database = { client, db: client.db(config.mongo.database), close };
+    onShutdown(() => client.close());
+    const database = { client, db: client.db(config.mongo.database) };
     const { app, onListening } = await setUp({ database, logger, onShutdown });
     const running = await runService({
       app,
@@ -69,8 +59,8 @@ export async function startService(
       onShutdown: hooks,
     });
     onListening?.();
-    const stop = () => running.close();
-    return { url: running.url, close: stop, [Symbol.asyncDispose]: stop };
+    const { url, close } = running;
+    return { url, close, [Symbol.asyncDispose]: close };
   } catch (error) {
     // Each failure is logged; the error that stopped the start is the one to throw.
     await runHooks(hooks, logger).catch(() => undefined);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from './logger.js';
 
 export interface WorkerOptions {
@@ -59,13 +60,10 @@ export class Worker {
     if (this.#kicked || !this.#running) return;
     const waitMs =
       dueInMs === undefined ? idleMs : Math.min(idleMs, Math.max(dueInMs, 0));
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => this.#wake?.(), waitMs);
-      this.#wake = () => {
-        clearTimeout(timer);
-        this.#wake = undefined;
-        resolve();
-      };
-    });
+    const woken = new AbortController();
+    this.#wake = woken.abort.bind(woken);
+    const { signal } = woken;
+    await sleep(waitMs, undefined, { signal }).catch(() => undefined);
+    this.#wake = undefined;
   }
 }

@@ -69,11 +69,7 @@ const stack = await starting.catch((error: unknown) => {
   );
   process.exit(1);
 });
-const everyProcess = [
-  ...stack.replicas.pets,
-  ...stack.replicas.store,
-  ...stack.replicas.gateway,
-];
+const everyProcess = Object.values(stack.replicas).flat();
 const fromEnv = stack.adminApiKeySource === 'environment';
 const keyNote = fromEnv
   ? 'from ADMIN_API_KEY'

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { chmod, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -45,20 +46,15 @@ const PORT_VARIABLES = {
 const url = (port: number) => `http://127.0.0.1:${port}`;
 
 async function ensurePortFree(port: number, variable: string): Promise<void> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject).listen(port, '127.0.0.1', () =>
-      server.close(() => {
-        resolve();
-      }),
-    );
-  }).catch((error: NodeJS.ErrnoException) => {
+  const server = createServer().listen(port, '127.0.0.1');
+  await once(server, 'listening').catch((error: NodeJS.ErrnoException) => {
     throw new Error(
       error.code === 'EADDRINUSE'
         ? `[stack] port ${port} is in use (${variable}): stop what listens there or set ${variable} to another port`
         : `[stack] cannot listen on port ${port} (${variable}): ${error.message}`,
     );
   });
+  await new Promise((resolve) => server.close(resolve));
 }
 
 async function openDatabase(
@@ -89,9 +85,7 @@ async function openDatabase(
       server = undefined;
     },
     async start() {
-      if (server === undefined) {
-        server = await start();
-      }
+      server ??= await start();
     },
   };
 }
@@ -126,18 +120,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   try {
     const secrets = await loadSecrets(options.dataDir, env);
     database = await openDatabase(options.dataDir, env.MONGODB_URI);
-    const ports: Record<ServiceName, number[]> = {
-      pets: [],
-      store: [],
-      gateway: [],
-    };
+    const ports = { pets: [], store: [], gateway: [] } as Record<
+      ServiceName,
+      number[]
+    >;
     for (const service of SERVICES) {
       // The first replica takes the port asked for, if any; the others take free ones.
       const asked = options.ports?.[service];
-      for (let index = 0; index < replicas[service]; index++) {
-        const port = index === 0 && asked ? asked : await freePort();
-        ports[service].push(port);
-      }
+      for (let index = 0; index < replicas[service]; index++)
+        ports[service].push(index === 0 && asked ? asked : await freePort());
     }
     const urls = (service: ServiceName) => ports[service].map(url).join(',');
     const given = Object.entries(env).filter(
@@ -169,9 +160,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           const own = {
             PORT: String(port),
             INTERNAL_TOKEN: secrets.internalToken,
-          };
-          const metrics = metricsPort !== undefined && {
-            METRICS_PORT: String(metricsPort),
+            ...(metricsPort && { METRICS_PORT: String(metricsPort) }),
           };
           return new ServiceProcess({
             name: replicas[service] === 1 ? service : `${service}-${index + 1}`,
@@ -180,7 +169,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
               `../../../services/${service}/dist/main.js`,
             ),
             nodeArgs: options.nodeArgs?.[service],
-            env: { ...common, ...extra[service](port), ...own, ...metrics },
+            env: { ...common, ...extra[service](port), ...own },
             url: url(port),
             metricsUrl:
               metricsPort === undefined
@@ -193,15 +182,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       );
       await Promise.all(processes[service].map((process) => process.start()));
     }
-    const [pets, store, gateway] = [
-      processes.pets[0],
-      processes.store[0],
-      processes.gateway[0],
-    ];
-    if (!pets || !store || !gateway)
-      throw new Error('[stack] every service needs a process');
-    const first = { url: gateway.url, pets, store, gateway };
-    return { ...first, ...secrets, database, replicas: processes, stop };
+    const first = (service: ServiceName) => processes[service][0]!;
+    return {
+      url: first('gateway').url,
+      pets: first('pets'),
+      store: first('store'),
+      gateway: first('gateway'),
+      ...secrets,
+      database,
+      replicas: processes,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -28,9 +28,7 @@ export interface CatalogueDeps {
   pets: PetsRepository;
   categories: CategoriesRepository;
   outbox: Outbox;
-  /** `Idempotency-Key` records, in the pets database. */
   idempotency: Idempotency;
-  /** Runs `work` in one transaction of the pets database. */
   transaction: Transaction;
 }
 
@@ -91,13 +89,6 @@ export function createCatalogue(deps: CatalogueDeps) {
         status: 201,
         body: await categories.create(_id, category, session),
       }));
-    },
-
-    replaceCategory(
-      categoryId: bigint,
-      category: NewCategory,
-    ): Promise<Category> {
-      return categories.replace(categoryId, category);
     },
 
     replacePet(

@@ -34,34 +34,28 @@ export class PetsRepository extends CatalogueCollections {
     return toPet(document);
   }
 
-  async find(
-    petId: bigint,
-    session?: Session,
-  ): Promise<PetDocument | undefined> {
-    return (
-      (await this.pets.findOne({ _id: storedId(petId) }, { session })) ??
-      undefined
-    );
+  find(petId: bigint, session?: Session) {
+    return this.pets.findOne({ _id: storedId(petId) }, { session });
   }
 
   async insert(document: PetDocument, session: Session): Promise<void> {
     await this.pets.insertOne(document, { session });
   }
 
-  /** The pet after `fields` were set; undefined when there is no such pet. */
-  async update(petId: bigint, fields: PetFields, session: Session) {
-    const after = await this.pets.findOneAndUpdate(
+  /** The pet after `fields` were set; null when there is no such pet. */
+  update(petId: bigint, fields: PetFields, session: Session) {
+    return this.pets.findOneAndUpdate(
       { _id: storedId(petId) },
       { $set: fields },
       { returnDocument: 'after', session },
     );
-    return after ?? undefined;
   }
 
   async delete(petId: bigint): Promise<boolean> {
-    return (
-      (await this.pets.deleteOne({ _id: storedId(petId) })).deletedCount === 1
-    );
+    const { deletedCount } = await this.pets.deleteOne({
+      _id: storedId(petId),
+    });
+    return deletedCount === 1;
   }
 
   async statuses(

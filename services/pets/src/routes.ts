@@ -60,16 +60,12 @@ const listed = async <T extends { id: number }>(
   ctx: Context,
   { cursor, limit }: { cursor?: string; limit: number },
   list: (page: IdPage) => Promise<T[]>,
-) =>
-  ok(
-    pageOf(
-      ctx,
-      await list({ after: decodeCursor(cursor), limit: limit + 1 }),
-      limit,
-    ),
-  );
+) => {
+  const page = await list({ after: decodeCursor(cursor), limit: limit + 1 });
+  return ok(pageOf(ctx, page, limit));
+};
 
-/** The handlers of `petsServiceContract`: reads from the repositories, writes through the catalogue. */
+/** The handlers of `petsServiceContract`: writes of more than one document through the catalogue. */
 export function routes({
   pets,
   categories,
@@ -108,7 +104,7 @@ export function routes({
       getCategory: async ({ params }) =>
         ok(await categories.get(params.categoryId)),
       replaceCategory: async ({ params, body }) =>
-        ok(await catalogue.replaceCategory(params.categoryId, body)),
+        ok(await categories.replace(params.categoryId, body)),
       deleteCategory: async ({ params }) => {
         await catalogue.deleteCategory(params.categoryId);
         return noContent;

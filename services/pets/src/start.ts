@@ -8,7 +8,7 @@ import {
   outboxRelay,
   startService,
   type Logger,
-  type Session,
+  type Transaction,
   type StartedService,
   type StartOptions,
 } from '@petstore/service-kit';
@@ -30,8 +30,7 @@ export function petsDeps(
   const pets = new PetsRepository(db);
   const categories = new CategoriesRepository(db);
   const outbox = new Outbox(db);
-  const transaction = <T>(work: (session: Session) => Promise<T>) =>
-    inTransaction(client, work);
+  const transaction: Transaction = (work) => inTransaction(client, work);
   const idempotency = createIdempotency(
     new IdempotencyRepository(db),
     transaction,

@@ -8,7 +8,7 @@ import {
 } from '../contract-operations.js';
 import { codeSamples } from './code-samples/code-samples.js';
 import { operationRequest } from './operation-request.js';
-import { operationBadges } from './renderer-extensions.js';
+import { olderTag, operationBadges } from './renderer-extensions.js';
 import { operationResponses } from './responses.js';
 import { webhookCallbacks } from './webhook-callbacks.js';
 
@@ -92,11 +92,6 @@ const currentTags: TagObject[] = [
     description: 'Health, readiness, this document and its reference page.',
   },
 ];
-
-/** The tag of an older version's operations of a resource: `Pets (v1)`. */
-export function olderTag(tag: string, version: string): string {
-  return `${tag} (${version})`;
-}
 
 /** In navigation order: the current version's, then the resources' again for `/v1`. */
 export const tags: TagObject[] = [

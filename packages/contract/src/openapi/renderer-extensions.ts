@@ -1,5 +1,9 @@
 import type { RouteMetadata } from '../contract-operations.js';
-import { olderTag } from './operation.js';
+
+/** The tag of an older version's operations of a resource: `Pets (v1)`. */
+export function olderTag(tag: string, version: string): string {
+  return `${tag} (${version})`;
+}
 
 // What the reference page (Scalar) reads beside the extensions API.md names, which it ignores:
 // `x-badges` beside an operation's name and `x-tagGroups` for the navigation.

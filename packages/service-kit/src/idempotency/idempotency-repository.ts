@@ -1,5 +1,11 @@
 import type { Collection, Db } from 'mongodb';
 import type { Session } from '../transactions.js';
+import { requestHashOf, type KeyedRequest } from './idempotency-record.js';
+
+/** API.md asks for at least 24 h. */
+const RETENTION_MS = 48 * 60 * 60 * 1000;
+
+export const idOf = ({ accountId, key }: KeyedRequest) => `${accountId}:${key}`;
 
 /** What a request answered: the resource it made, or the Error it was refused with. */
 export interface StoredResponse {
@@ -18,7 +24,6 @@ export interface IdempotencyRecord {
   expiresAt: Date;
 }
 
-/** The `idempotency_keys` collection of a service's database. */
 export class IdempotencyRepository {
   readonly #keys: Collection<IdempotencyRecord>;
 
@@ -36,31 +41,43 @@ export class IdempotencyRepository {
 
   /** `timeoutMS` bounds the whole read, the wait for a primary included. */
   async find(
-    id: string,
+    keyed: KeyedRequest,
     { session, timeoutMS }: { session?: Session; timeoutMS?: number } = {},
   ): Promise<IdempotencyRecord | undefined> {
     const record = await this.#keys.findOne(
-      { _id: id },
+      { _id: idOf(keyed) },
       { session, timeoutMS },
     );
     // A record past its time may wait a minute for MongoDB's TTL monitor: it is gone already.
     return record && record.expiresAt > new Date() ? record : undefined;
   }
 
-  /** The records of `ids` that have not expired, in the transaction of `session`. */
+  /** The records of `requests` that have not expired, in the transaction of `session`. */
   async findMany(
-    ids: string[],
+    requests: KeyedRequest[],
     session: Session,
   ): Promise<IdempotencyRecord[]> {
-    if (ids.length === 0) return [];
+    if (requests.length === 0) return [];
+    const ids = requests.map(idOf);
     const now = new Date();
     const found = this.#keys.find({ _id: { $in: ids } }, { session });
     return (await found.toArray()).filter(({ expiresAt }) => expiresAt > now);
   }
 
   /** In the transaction that executed the requests, so that the keys and outcomes commit together. */
-  async insert(records: IdempotencyRecord[], session: Session): Promise<void> {
-    if (records.length === 0) return;
+  async insert(
+    executed: { keyed: KeyedRequest; response: StoredResponse }[],
+    session: Session,
+  ): Promise<IdempotencyRecord[]> {
+    const createdAt = new Date();
+    const records = executed.map(({ keyed, response }) => ({
+      _id: idOf(keyed),
+      requestHash: requestHashOf(keyed),
+      response,
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + RETENTION_MS),
+    }));
+    if (records.length === 0) return records;
     // An expired record MongoDB has not deleted yet is replaced.
     const replacements = records.map((record) => ({
       replaceOne: {
@@ -70,5 +87,6 @@ export class IdempotencyRepository {
       },
     }));
     await this.#keys.bulkWrite(replacements, { session });
+    return records;
   }
 }

@@ -1,16 +1,15 @@
+import type { ErrorBody } from '@petstore/contract';
 import { AppError } from '../app-error.js';
 import type { Session, Transaction } from '../transactions.js';
-import type {
-  IdempotencyRecord,
-  IdempotencyRepository,
-  StoredResponse,
+import {
+  idOf,
+  type IdempotencyRecord,
+  type IdempotencyRepository,
+  type StoredResponse,
 } from './idempotency-repository.js';
 import {
-  answer,
-  keyRecord,
-  recordIdOf,
-  refusalOf,
-  replayOf,
+  REPLAYED_HEADER,
+  requestHashOf,
   type KeyedRequest,
 } from './idempotency-record.js';
 
@@ -42,6 +41,11 @@ const isUnavailable = (error: unknown) =>
 interface Outcome {
   response: StoredResponse;
   replayed: boolean;
+}
+
+/** What a refused request answered, to be answered again to every retry with its key. */
+export function refusalOf({ code, message, status }: AppError): StoredResponse {
+  return { status, body: { code, message, status } };
 }
 
 /** A refusal the work gave, carried out of its transaction, which it aborts. */
@@ -91,10 +95,16 @@ export function createIdempotency(
     sealing
       ? { status, body: JSON.parse(sealing.open(body as string)) as unknown }
       : { status, body };
-  const replayed = (record: IdempotencyRecord, keyed: KeyedRequest) => ({
-    response: opened(replayOf(record, keyed)),
-    replayed: true,
-  });
+  /** The first outcome under the key, for a request that used it again: the same, or 422. */
+  function replayed(record: IdempotencyRecord, keyed: KeyedRequest) {
+    if (record.requestHash !== requestHashOf(keyed)) {
+      throw new AppError(
+        'idempotency_key_reused',
+        'this Idempotency-Key was used with another request body or operation',
+      );
+    }
+    return { response: opened(record.response), replayed: true };
+  }
 
   /**
    * In the transaction of `session`: a request whose key has a record answers it again, and `work`
@@ -107,51 +117,57 @@ export function createIdempotency(
     requests: (KeyedRequest | undefined)[],
     work: (executing: number[]) => Promise<StoredResponse[]>,
   ): Promise<(() => Outcome)[]> {
-    const ids = requests.map((keyed) => keyed && recordIdOf(keyed));
-    const keyedIds = ids.filter((id) => id !== undefined);
-    const records = new Map(
-      (await keys.findMany(keyedIds, session)).map((record) => [
-        record._id,
-        record,
-      ]),
-    );
+    const keyed = requests.filter((request) => request !== undefined);
+    const found = await keys.findMany(keyed, session);
+    const records = new Map(found.map((record) => [record._id, record]));
     const seen = new Set(records.keys());
-    const executing = ids.flatMap((id, index) => {
-      if (id === undefined) return [index];
-      if (seen.has(id)) return [];
-      seen.add(id);
+    const executing = requests.flatMap((request, index) => {
+      if (request === undefined) return [index];
+      if (seen.has(idOf(request))) return [];
+      seen.add(idOf(request));
       return [index];
     });
     const responses = executing.length > 0 ? await work(executing) : [];
-    const written = executing.flatMap((index, n) => {
-      const keyed = requests[index];
+    const executed = executing.flatMap((index, n) => {
+      const request = requests[index];
       const response = responses[n] as StoredResponse;
-      return keyed ? [keyRecord(keyed, stored(response))] : [];
+      return request ? [{ keyed: request, response: stored(response) }] : [];
     });
-    await keys.insert(written, session);
-    for (const record of written) records.set(record._id, record);
-    return requests.map((keyed, index) => {
+    for (const record of await keys.insert(executed, session)) {
+      records.set(record._id, record);
+    }
+    return requests.map((request, index) => {
       const n = executing.indexOf(index);
       if (n >= 0) {
         const response = responses[n] as StoredResponse;
         return () => ({ response, replayed: false });
       }
-      const record = records.get(ids[index] as string) as IdempotencyRecord;
-      return () => replayed(record, keyed as KeyedRequest);
+      const first = request as KeyedRequest;
+      const record = records.get(idOf(first)) as IdempotencyRecord;
+      return () => replayed(record, first);
     });
   }
 
-  /** The key's record answered, or its refusal stored, in one transaction. */
-  async function remember(keyed: KeyedRequest, refusal: StoredResponse) {
+  /** In one transaction: the key's record answered again, or `respond`'s outcome stored with it. */
+  async function once(
+    keyed: KeyedRequest,
+    respond: (session: Session) => Promise<StoredResponse>,
+  ): Promise<Outcome> {
     const [outcome] = await transaction((session) =>
-      executeAll(session, [keyed], () => Promise.resolve([refusal])),
+      executeAll(session, [keyed], async () => [await respond(session)]),
     );
     return (outcome as () => Outcome)();
   }
 
-  function executed<T>(outcome: Outcome): Executed<T> {
-    const { status, body } = answer(outcome.response, outcome);
-    return { status, body: body as T, replayed: outcome.replayed };
+  /** A stored outcome as answered: a success is returned, a refusal thrown as first answered. */
+  function executed<T>({
+    response: { status, body },
+    replayed,
+  }: Outcome): Executed<T> {
+    if (status < 400) return { status, body: body as T, replayed };
+    const { code, message } = body as ErrorBody;
+    const headers = replayed ? { [REPLAYED_HEADER]: 'true' } : undefined;
+    throw new AppError(code, message, { headers });
   }
 
   /**
@@ -163,11 +179,9 @@ export function createIdempotency(
     unavailable: unknown,
   ): Promise<Executed<T>> {
     // Briefly: a client is waiting, and a database that is down is answered 503 at once.
-    const record = await keys
-      .find(recordIdOf(keyed), { timeoutMS: 500 })
-      .catch(() => {
-        throw unavailable;
-      });
+    const record = await keys.find(keyed, { timeoutMS: 500 }).catch(() => {
+      throw unavailable;
+    });
     if (record) return executed<T>(replayed(record, keyed));
     throw new AppError(
       'conflict',
@@ -188,22 +202,20 @@ export function createIdempotency(
     ): Promise<Executed<T>> {
       if (!keyed) return { ...(await transaction(work)), replayed: false };
       try {
-        const [outcome] = await transaction((session) =>
-          executeAll(session, [keyed], async () => {
-            const response = await work(session).catch((error: unknown) => {
-              const remembered =
-                error instanceof AppError &&
-                REMEMBERED_STATUSES.has(error.status);
-              throw remembered ? new Refused(error) : error;
-            });
-            return [response];
+        const outcome = await once(keyed, (session) =>
+          work(session).catch((error: unknown) => {
+            const remembered =
+              error instanceof AppError &&
+              REMEMBERED_STATUSES.has(error.status);
+            throw remembered ? new Refused(error) : error;
           }),
         );
-        return executed<T>((outcome as () => Outcome)());
+        return executed<T>(outcome);
       } catch (error) {
         if (isUnavailable(error)) return afterTimeout<T>(keyed, error);
         if (!(error instanceof Refused)) throw error;
-        const outcome = await remember(keyed, refusalOf(error.refusal));
+        const refusal = refusalOf(error.refusal);
+        const outcome = await once(keyed, () => Promise.resolve(refusal));
         // The first to execute gets its refusal as it was thrown, details included.
         if (!outcome.replayed) throw error.refusal;
         return executed<T>(outcome);
@@ -240,7 +252,7 @@ export function createIdempotency(
 
     /** What the key answered before, outside any transaction; undefined when it is unused. */
     async replay<T>(keyed: KeyedRequest): Promise<Executed<T> | undefined> {
-      const record = await keys.find(recordIdOf(keyed));
+      const record = await keys.find(keyed);
       return record && executed<T>(replayed(record, keyed));
     },
   };

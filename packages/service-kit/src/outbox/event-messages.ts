@@ -37,19 +37,21 @@ export function eventMessages(events: RecordedEvent[]): NewMessage[] {
   }));
 }
 
-export interface EventsSenderOptions {
-  baseUrls: string[];
-  internalToken: string;
-  timeoutMs?: number;
-}
+/** How long a gateway has to take a batch before the next one is tried. */
+const SEND_TIMEOUT_MS = 10_000;
 
 /**
  * Sends events to the gateway's `POST /internal/events`, one gateway after another until one
  * takes them. Recording an event twice changes nothing there, so any failure, an answer other
  * than 202 too, goes on to the next gateway.
  */
-export function eventsSender(options: EventsSenderOptions): Sender {
-  const { baseUrls, internalToken, timeoutMs = 10_000 } = options;
+export function eventsSender({
+  baseUrls,
+  internalToken,
+}: {
+  baseUrls: string[];
+  internalToken: string;
+}): Sender {
   const gateways = new Replicas(
     baseUrls.map((baseUrl) => createInternalClient({ baseUrl, internalToken })),
   );
@@ -58,7 +60,7 @@ export function eventsSender(options: EventsSenderOptions): Sender {
     const send = async (client: InternalClient) => {
       const response = await client.events.recordEvents({
         body: { events },
-        fetchOptions: { signal: AbortSignal.timeout(timeoutMs) },
+        fetchOptions: { signal: AbortSignal.timeout(SEND_TIMEOUT_MS) },
       });
       if (response.status !== 202)
         throw new Error(`the gateway answered ${response.status}`);

@@ -99,12 +99,10 @@ export class Outbox {
   }
 
   async sent(messages: OutboxMessage[]): Promise<void> {
-    if (messages.length === 0) return;
     await this.#messages.deleteMany(stillClaimed(messages));
   }
 
   async retryAt(messages: OutboxMessage[], dueAt: Date): Promise<void> {
-    if (messages.length === 0) return;
     await this.#messages.updateMany(stillClaimed(messages), {
       $set: { dueAt },
       $inc: { attempts: 1 },

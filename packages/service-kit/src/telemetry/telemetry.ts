@@ -1,6 +1,8 @@
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { promisify } from 'node:util';
 import type { Middleware } from 'koa';
 import type {
   CommandFailedEvent,
@@ -97,15 +99,15 @@ export function databaseGauge(
 }
 
 let enabled = false;
-
 export const metricsEnabled = (): boolean => enabled;
 
-export async function startMetricsServer(
+/** Tracing from the `OTEL_*` variables; metrics on `metricsPort`, never the public port. */
+export async function startTelemetry(
+  service: string,
   host: string,
-  port: number,
-): Promise<Server> {
-  enabled = true;
-  collectDefaultMetrics({ register: registry });
+  metricsPort?: number,
+) {
+  const stopTracing = await startTracing(service);
   const server = createServer((req, res) => {
     if (req.url !== '/metrics' || req.method !== 'GET') {
       res.writeHead(404).end();
@@ -117,41 +119,19 @@ export async function startMetricsServer(
       () => res.writeHead(500).end(),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolve);
-  });
-  return server;
-}
-
-export async function startTelemetry(
-  service: string,
-  host: string,
-  metricsPort?: number,
-) {
-  const stopTracing = await startTracing(service);
-  let server: Server | undefined;
-  try {
-    if (metricsPort !== undefined)
-      server = await startMetricsServer(host, metricsPort);
-  } catch (error) {
-    await stopTracing?.();
-    throw error;
+  if (metricsPort !== undefined) {
+    enabled = true;
+    collectDefaultMetrics({ register: registry });
+    await once(server.listen(metricsPort, host), 'listening').catch(
+      async (error: unknown) => {
+        await stopTracing?.();
+        throw error;
+      },
+    );
   }
-  const address = server?.address();
   return {
-    metricsUrl:
-      address && typeof address === 'object'
-        ? `http://${host}:${address.port}/metrics`
-        : undefined,
     async close() {
-      if (server) {
-        await new Promise<void>((resolve) => {
-          server.close(() => {
-            resolve();
-          });
-        });
-      }
+      if (server.listening) await promisify(server.close.bind(server))();
       await stopTracing?.();
     },
   };

@@ -5,9 +5,9 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
-  type Attributes,
   type Context,
   type Span,
+  type SpanOptions,
 } from '@opentelemetry/api';
 
 export const tracer = trace.getTracer('petstore');
@@ -55,15 +55,15 @@ export function currentTraceparent(): string | undefined {
   return withTraceContext<Record<string, string>>({}).traceparent;
 }
 
-export interface SpanOptions {
-  kind?: SpanKind;
-  attributes?: Attributes;
-  parent?: Context;
-}
-
 export function inSpan<T>(
   name: string,
-  { kind = SpanKind.INTERNAL, attributes, parent }: SpanOptions,
+  {
+    kind = SpanKind.INTERNAL,
+    attributes,
+    parent,
+  }: Pick<SpanOptions, 'kind' | 'attributes'> & {
+    parent?: Context;
+  },
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
   if (!enabled) return work(UNRECORDED);

@@ -1,9 +1,17 @@
-import { errorCode } from './error-code.js';
 import type { Replicas } from './replicas.js';
+
+/** The system or undici code of a failed request: on the error, or on its cause (`fetch`). */
+export function errorCode(error: unknown): string | undefined {
+  const cause = error instanceof Error ? error.cause : undefined;
+  for (const failure of [error, cause]) {
+    const code = (failure as { code?: unknown } | null | undefined)?.code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
 
 export interface FailoverOptions<Replica, Result> {
   replicas: Replicas<Replica>;
-  /** Sends the request to one replica. */
   send: (replica: Replica) => Promise<Result>;
   /**
    * Whether the failure may be sent to another replica: only when the request cannot have reached
