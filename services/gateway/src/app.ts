@@ -17,22 +17,23 @@ import { corsForOrigins } from './cors/cors.js';
 import { apiIndex, apiIndexRoutes } from './docs/api-index.js';
 import { docsAssets } from './docs/docs-page.js';
 import { upstreamReady, type Upstreams } from './proxy/upstreams.js';
-import type { RateLimits } from './rate-limits/rate-limits.js';
+import { rateLimit, type RateLimits } from './rate-limits/rate-limits.js';
 import {
   gatewayContract,
   gatewayRoutes,
   type GatewayRoutesDeps,
 } from './routes.js';
-import { authenticate } from './routing/authenticate.js';
-import { authorize } from './routing/authorize.js';
-import { deprecation } from './routing/deprecation.js';
-import { gatewayRouter } from './routing/gateway-router.js';
-import { refuseTooManyHeaders } from './routing/header-count.js';
+import {
+  authenticate,
+  authorize,
+  deprecation,
+  gatewayRouter,
+  refuseEncoding,
+  refuseTooManyHeaders,
+  resolveRoute,
+  securityHeaders,
+} from './routing/gateway-router.js';
 import { proxyOrHandle } from './routing/proxy-or-handle.js';
-import { rateLimit } from './routing/rate-limit.js';
-import { refuseEncoding } from './routing/refuse-encoding.js';
-import { resolveRoute } from './routing/resolve-route.js';
-import { securityHeaders } from './routing/security-headers.js';
 import type { EventRecorder } from './webhooks/event-recorder.js';
 import {
   internalEventRoutes,
@@ -108,7 +109,7 @@ export function createApp({
       // preflight is answered here, before authentication and before the router's own OPTIONS.
       ...(cors ? [cors] : []),
       securityHeaders({ https: publicUrl.startsWith('https:') }),
-      refuseTooManyHeaders(),
+      refuseTooManyHeaders,
       // Any `/internal/…` path is 401 without the token, known or not.
       internalOnly(internalToken),
       resolveRoute(gatewayRouter()),

@@ -3,7 +3,7 @@ import { callerOf, inSpan, jsonBody, SpanKind } from '@petstore/service-kit';
 import type { AppRoute } from '@ts-rest/core';
 import { proxyRequest, type ProxyOptions } from '../proxy/proxy-request.js';
 import type { Upstreams } from '../proxy/upstreams.js';
-import type { GatewayMiddleware } from './gateway-state.js';
+import type { GatewayMiddleware } from './gateway-router.js';
 
 export interface ProxyOrHandleOptions {
   upstreams: Upstreams;
