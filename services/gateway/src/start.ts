@@ -10,8 +10,7 @@ import {
   type StartOptions,
 } from '@petstore/service-kit';
 import type { Db, MongoClient } from 'mongodb';
-import { AccountRepository } from './accounts/account-repository.js';
-import { createAccounts } from './accounts/accounts.js';
+import { Accounts } from './accounts/accounts.js';
 import { createApp, type AppDeps } from './app.js';
 import { Authenticator } from './auth/authentication.js';
 import { createKeyCache } from './auth/key-cache.js';
@@ -43,7 +42,7 @@ export function buildGateway(
   config: Config,
   logger: Logger,
 ) {
-  const accounts = new AccountRepository(db);
+  const accounts = new Accounts(db);
   const { cacheTtlMs: ttlMs, cacheSize: maxEntries } = config.keys;
   const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), logger);
   const messages = new MessageRepository(db);
@@ -77,7 +76,7 @@ export function buildGateway(
     db,
     config,
     logger,
-    accounts: createAccounts(accounts),
+    accounts,
     messages,
     deliveries,
     idempotency,
@@ -116,9 +115,7 @@ export function startGateway(
     ...options,
     setUp: async ({ database: { client, db }, logger, onShutdown }) => {
       await ensureIndexes(db);
-      const admin = await createAccounts(new AccountRepository(db)).ensureAdmin(
-        config.adminApiKey,
-      );
+      const admin = await new Accounts(db).ensureAdmin(config.adminApiKey);
       if (admin === 'none')
         logger.warn('ADMIN_API_KEY is not set: no key has the admin role');
       if (admin === 'revoked') {
