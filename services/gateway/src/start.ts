@@ -12,9 +12,12 @@ import {
 import type { Db, MongoClient } from 'mongodb';
 import { Accounts } from './accounts/accounts.js';
 import { createApp, type AppDeps } from './app.js';
-import { Authenticator } from './auth/authentication.js';
-import { createKeyCache } from './auth/key-cache.js';
-import { KeyUsage } from './auth/key-usage.js';
+import {
+  Authenticator,
+  createKeyCache,
+  KeyUsage,
+} from './auth/authentication.js';
+
 import type { Config } from './config.js';
 import { ensureIndexes } from './database/indexes.js';
 import { MessageRepository } from './messages/message-repository.js';

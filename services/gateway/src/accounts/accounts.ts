@@ -15,7 +15,7 @@ import {
 } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
 import { hashApiKey, keyPrefix, newApiKey } from '../auth/api-key-secret.js';
-import type { KeyOwner } from '../auth/key-cache.js';
+import type { KeyOwner } from '../auth/authentication.js';
 import {
   gatewayCollections,
   type AccountDocument,

@@ -133,11 +133,11 @@ export function authenticate(authenticator: Authenticator): GatewayMiddleware {
     const { operation } = ctx.state;
     if (operation?.metadata.auth === 'key') {
       const fresh = operation.metadata.service === 'gateway';
-      const { caller } = await authenticator.authenticate(
-        ctx.get('Authorization'),
-        { fresh },
+      const authorization = ctx.get('Authorization');
+      setCaller(
+        ctx,
+        await authenticator.authenticate(authorization, { fresh }),
       );
-      setCaller(ctx, caller);
     }
     await next();
   };
