@@ -12,7 +12,7 @@ import {
 } from '@petstore/service-kit';
 import { z } from 'zod';
 import { API_KEY_PATTERN } from './auth/api-key-secret.js';
-import { envCorsOrigins } from './cors/cors-origins.js';
+import { envCorsOrigins } from './cors/cors.js';
 import { webhookSecretsKey } from './webhooks/webhook-secret.js';
 
 function envRate(defaultValue: number) {
