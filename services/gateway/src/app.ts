@@ -14,8 +14,7 @@ import type Koa from 'koa';
 import type { Db } from 'mongodb';
 import type { Config } from './config.js';
 import { corsForOrigins } from './cors/cors.js';
-import { apiIndex, apiIndexRoutes } from './docs/api-index.js';
-import { docsAssets } from './docs/docs-page.js';
+import { docsPages } from './docs/docs-page.js';
 import { upstreamReady, type Upstreams } from './proxy/upstreams.js';
 import { rateLimit, type RateLimits } from './rate-limits/rate-limits.js';
 import {
@@ -128,10 +127,7 @@ export function createApp({
       proxyOrHandle({ upstreams, proxy, ownRoutes }),
     ],
     // Not operations of the contract: the reference page's scripts and the API's index.
-    routers: [
-      docsAssets(),
-      apiIndexRoutes(apiIndex(openApiDocument, publicUrl)),
-    ],
+    routers: [docsPages(openApiDocument, publicUrl)],
   });
   app.proxy = config.trustedProxyHops > 0;
   app.maxIpsCount = config.trustedProxyHops;
