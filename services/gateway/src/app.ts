@@ -15,6 +15,7 @@ import type { Db } from 'mongodb';
 import type { Config } from './config.js';
 import { corsForOrigins } from './cors/cors.js';
 import { docsPages } from './docs/docs-page.js';
+import { proxyOrHandle } from './proxy/proxy-request.js';
 import { upstreamReady, type Upstreams } from './proxy/upstreams.js';
 import { rateLimit, type RateLimits } from './rate-limits/rate-limits.js';
 import {
@@ -32,7 +33,6 @@ import {
   resolveRoute,
   securityHeaders,
 } from './routing/gateway-router.js';
-import { proxyOrHandle } from './routing/proxy-or-handle.js';
 import type { EventRecorder } from './webhooks/event-recorder.js';
 import {
   internalEventRoutes,

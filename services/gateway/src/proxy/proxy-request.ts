@@ -1,22 +1,28 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { RouterContext, RouterMiddleware } from '@koa/router';
 import {
   AppError,
+  callerOf,
   errorCode,
   hasBody,
+  inSpan,
   internalHeaders,
+  jsonBody,
   readBody,
+  SpanKind,
   upstreamErrors,
   withFailover,
   withTraceContext,
-  type Caller,
 } from '@petstore/service-kit';
+import type { AppRoute } from '@ts-rest/core';
 import type { Context } from 'koa';
 import { errors, type Dispatcher, type Pool } from 'undici';
+import type { GatewayMiddleware } from '../routing/gateway-router.js';
 import { unusableResponse } from './response-check.js';
 import { exchange, type Exchange } from './upstream-exchange.js';
-import type { Upstream } from './upstreams.js';
+import type { Upstream, Upstreams } from './upstreams.js';
 
-export interface ProxyOptions {
+interface ProxyOptions {
   internalToken: string;
   /** The whole exchange, from sending the request to the last byte of the response. */
   timeoutMs: number;
@@ -68,11 +74,7 @@ function headerValue(headers: IncomingHttpHeaders, name: string) {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function forwardedHeaders(
-  ctx: Context,
-  caller: Caller | undefined,
-  internalToken: string,
-) {
+function forwardedHeaders(ctx: Context, internalToken: string) {
   const connection = ctx.get('Connection');
   // The headers a client's `Connection` names are hop-by-hop for this request too.
   const named =
@@ -88,6 +90,7 @@ function forwardedHeaders(
   }
   headers[internalHeaders.token] = internalToken;
   headers[internalHeaders.requestId] = ctx.requestId;
+  const caller = callerOf(ctx);
   if (caller) {
     headers[internalHeaders.accountId] = caller.accountId;
     headers[internalHeaders.role] = caller.role;
@@ -135,10 +138,9 @@ function failure(
  * tried on another replica; a dropped one only when sending twice is harmless (`GET`, `HEAD`,
  * `DELETE`, a `POST` with an `Idempotency-Key`).
  */
-export async function proxyRequest(
+async function proxyRequest(
   ctx: Context,
   upstream: Upstream,
-  caller: Caller | undefined,
   { internalToken, timeoutMs, bodyLimitBytes }: ProxyOptions,
 ): Promise<void> {
   // Node sent 400 for bytes that broke HTTP and dropped the connection: the body never ends.
@@ -151,7 +153,7 @@ export async function proxyRequest(
   const request: Dispatcher.DispatchOptions = {
     path: `${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`,
     method: ctx.method,
-    headers: forwardedHeaders(ctx, caller, internalToken),
+    headers: forwardedHeaders(ctx, internalToken),
     body,
   };
   let responded = false;
@@ -230,4 +232,48 @@ export async function proxyRequest(
     ctx.body = bytes;
   }
   ctx.status = statusCode;
+}
+
+/**
+ * The last step of an operation: pets and store operations are sent on to their service, the body
+ * read whole first; the gateway's own read their JSON body and run their handler. `/health` and
+ * `/ready` (no handler here) and unknown paths go on to service-kit's health middleware, the pages
+ * and 404.
+ */
+export function proxyOrHandle({
+  upstreams,
+  proxy,
+  ownRoutes,
+}: {
+  upstreams: Upstreams;
+  proxy: ProxyOptions;
+  /** The gateway's own operations: ts-rest-koa's route middleware, which validates and handles. */
+  ownRoutes: Map<AppRoute, RouterMiddleware>;
+}): GatewayMiddleware {
+  const readJsonBody = jsonBody({ limitBytes: proxy.bodyLimitBytes });
+  return async function proxyOrHandle(ctx, next) {
+    const { operation } = ctx.state;
+    const service = operation?.metadata.service;
+    if (service && service !== 'gateway') {
+      const attributes = {
+        'http.request.method': ctx.method,
+        'peer.service': service,
+      };
+      await inSpan(
+        `${ctx.method} ${service}`,
+        { kind: SpanKind.CLIENT, attributes },
+        () => proxyRequest(ctx, upstreams[service], proxy),
+      );
+      return;
+    }
+    const handle = operation && ownRoutes.get(operation.route);
+    if (handle === undefined) {
+      await next();
+      return;
+    }
+    // `resolveRoute` ran the router, which set `ctx.params`.
+    await readJsonBody(ctx, async () => {
+      await handle(ctx as RouterContext, next);
+    });
+  };
 }
