@@ -4,25 +4,16 @@ import {
   getPetDocumentation,
   OpenApiDocumentSchema,
 } from '@petstore/contract';
-import {
-  createService,
-  refuseBodyWhereNone,
-  type Logger,
-} from '@petstore/service-kit';
+import { createService, refuseBodyWhereNone } from '@petstore/service-kit';
 import { routeHandlers } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
-import type { Db } from 'mongodb';
-import type { Config } from './config.js';
+import type { buildGateway } from './start.js';
 import { corsForOrigins } from './cors/cors.js';
 import { docsPages } from './docs/docs-page.js';
 import { proxyOrHandle } from './proxy/proxy-request.js';
-import { upstreamReady, type Upstreams } from './proxy/upstreams.js';
-import { rateLimit, type RateLimits } from './rate-limits/rate-limits.js';
-import {
-  gatewayContract,
-  gatewayRoutes,
-  type GatewayRoutesDeps,
-} from './routes.js';
+import { upstreamReady } from './proxy/upstreams.js';
+import { rateLimit } from './rate-limits/rate-limits.js';
+import { gatewayContract, gatewayRoutes } from './routes.js';
 import {
   authenticate,
   authorize,
@@ -33,7 +24,6 @@ import {
   resolveRoute,
   securityHeaders,
 } from './routing/gateway-router.js';
-import type { EventRecorder } from './webhooks/event-recorder.js';
 import {
   internalEventRoutes,
   internalEventsContract,
@@ -44,16 +34,7 @@ import {
 const BODY_LIMIT_BYTES = 64 * 1024;
 const READINESS_TIMEOUT_MS = 1_000;
 
-export type AppDeps = Omit<
-  GatewayRoutesDeps,
-  'openApiDocument' | 'publicUrl'
-> & {
-  db: Db;
-  config: Config;
-  logger: Logger;
-  rateLimits: RateLimits;
-  upstreams: Upstreams;
-  recorder: EventRecorder;
+export type AppDeps = ReturnType<typeof buildGateway>['deps'] & {
   /** Check every response of the gateway's own operations against the contract (tests). */
   validateResponses?: boolean;
 };

@@ -7,22 +7,17 @@ import {
   pageOf,
   REPLAYED_HEADER,
   requireCaller,
-  type Idempotency,
   type Session,
 } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
-import type { Accounts } from './accounts/accounts.js';
-import type { Authenticator } from './auth/authentication.js';
+import type { AppDeps } from './app.js';
 import {
   docsContract,
   docsRoutes,
   type OpenApiDocument,
 } from './docs/docs-page.js';
-import type { MessageRepository } from './messages/message-repository.js';
-import type { DeliveryRepository } from './webhooks/delivery-repository.js';
 import { webhookNotFound } from './webhooks/webhook-repository.js';
-import type { Webhooks } from './webhooks/webhooks.js';
 
 /**
  * The operations the gateway serves itself (route metadata `service: 'gateway'`), in both
@@ -42,21 +37,10 @@ export const gatewayContract = {
   meta: docsContract,
 };
 
-export interface GatewayRoutesDeps {
-  accounts: Accounts;
-  authenticator: Authenticator;
-  messages: MessageRepository;
-  webhooks: Webhooks;
-  deliveries: DeliveryRepository;
-  /** `Idempotency-Key` records, in the gateway's database. */
-  idempotency: Idempotency;
-  /** Called once a message is queued, to have the worker deliver it. */
-  onMessageQueued: (id: string) => void;
-  /** Called once a delivery is due now, to wake the delivery worker. */
-  onWebhookDeliveryDue: () => void;
+export type GatewayRoutesDeps = Omit<AppDeps, 'db' | 'config' | 'logger'> & {
   openApiDocument: OpenApiDocument;
   publicUrl: string;
-}
+};
 
 const timePage = (query: { cursor?: string; limit: number }) => ({
   after: decodeCursor(query.cursor, 'time'),

@@ -11,7 +11,7 @@ import {
 } from '@petstore/service-kit';
 import type { Db, MongoClient } from 'mongodb';
 import { Accounts } from './accounts/accounts.js';
-import { createApp, type AppDeps } from './app.js';
+import { createApp } from './app.js';
 import {
   Authenticator,
   createKeyCache,
@@ -30,13 +30,6 @@ import { EventRecorder } from './webhooks/event-recorder.js';
 import { WebhookRepository } from './webhooks/webhook-repository.js';
 import { createWebhooks } from './webhooks/webhooks.js';
 import { sealSecret, unsealSecret } from './webhooks/webhook-secret.js';
-
-export interface StartGatewayOptions extends StartOptions {
-  /** Check the gateway's own responses against the contract (tests). */
-  validateResponses?: boolean;
-}
-
-export type RunningGateway = StartedService;
 
 /** Everything the gateway is made of, on its database: the app's parts and its background work. */
 export function buildGateway(
@@ -75,7 +68,7 @@ export function buildGateway(
     logger,
     ...config.messages,
   });
-  const deps: AppDeps = {
+  const deps = {
     db,
     config,
     logger,
@@ -96,7 +89,7 @@ export function buildGateway(
     ),
     rateLimits: rateLimits(db, config.rateLimit),
     upstreams: createUpstreams(config.services, config.upstream.timeoutMs),
-    onMessageQueued: (id) => {
+    onMessageQueued: (id: string) => {
       messageDeliveries.queued(id);
     },
     onWebhookDeliveryDue: () => {
@@ -110,8 +103,11 @@ export function buildGateway(
 /** Connects to Mongo, ensures indexes and the admin account, then serves with its workers. */
 export function startGateway(
   config: Config,
-  { validateResponses, ...options }: StartGatewayOptions = {},
-): Promise<RunningGateway> {
+  {
+    validateResponses,
+    ...options
+  }: StartOptions & { validateResponses?: boolean } = {},
+): Promise<StartedService> {
   return startService({
     name: 'gateway',
     config,
