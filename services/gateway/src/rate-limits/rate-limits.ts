@@ -12,13 +12,11 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { RATE_LIMITS_COLLECTION } from '../database/collections.js';
+import type { Config } from '../config.js';
 import type { GatewayMiddleware } from '../routing/gateway-router.js';
 
 /** A bucket of `burst` tokens refilled at `perSecond`. */
-interface RatePolicy {
-  perSecond: number;
-  burst: number;
-}
+type RatePolicy = Config['rateLimit']['account'];
 
 /** One request counted, as the `RateLimit-*` and `Retry-After` headers say it. */
 interface Admission {
@@ -105,7 +103,7 @@ function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePolicy) {
     return admission(false, 0, res.msBeforeNext);
   };
 
-  const take = async (key: string): Promise<Admission> => {
+  return async function take(key: string): Promise<Admission> {
     // Requests arriving while a reservation is taken wait for it and share it.
     for (;;) {
       const reserved = reservations.get(key);
@@ -119,8 +117,6 @@ function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePolicy) {
     reserving.set(key, next);
     return next;
   };
-
-  return { take };
 }
 
 /**
@@ -132,10 +128,7 @@ export type RateLimits = Record<
   ReturnType<typeof sharedWindows>
 >;
 
-export function rateLimits(
-  db: Db,
-  limits: Record<keyof RateLimits, RatePolicy>,
-): RateLimits {
+export function rateLimits(db: Db, limits: Config['rateLimit']): RateLimits {
   return {
     account: sharedWindows(db, 'account', limits.account),
     address: sharedWindows(db, 'address', limits.address),
@@ -164,7 +157,7 @@ export function rateLimit({
 }): GatewayMiddleware {
   const inFlight = new Map<string, number>();
   const admit = async (ctx: Context, limit: keyof RateLimits, key: string) => {
-    const admission = await rateLimits[limit].take(key);
+    const admission = await rateLimits[limit](key);
     ctx.set({
       'RateLimit-Limit': String(admission.limit),
       'RateLimit-Remaining': String(admission.remaining),
