@@ -47,11 +47,8 @@ const timePage = (query: { cursor?: string; limit: number }) => ({
   limit: query.limit + 1,
 });
 
-function found<T>(
-  value: T | undefined,
-  notFound: () => AppError = webhookNotFound,
-): T {
-  if (value === undefined) throw notFound();
+function found<T>(value: T | undefined, what = 'webhook'): T {
+  if (value === undefined) throw new AppError('not_found', `no such ${what}`);
   return value;
 }
 
@@ -104,12 +101,11 @@ export function gatewayRoutes(
         ),
       getMe: async ({ ctx }) => {
         const account = await accounts.getAccount(requireCaller(ctx).accountId);
-        const gone = () =>
-          new AppError(
-            'unauthorized',
-            'the API key’s account no longer exists',
-          );
-        return { status: 200, body: found(account, gone) };
+        if (account) return { status: 200, body: account };
+        throw new AppError(
+          'unauthorized',
+          'the API key’s account no longer exists',
+        );
       },
       createKey: (request) =>
         once(request, 201, (session) =>
@@ -127,9 +123,7 @@ export function gatewayRoutes(
           requireCaller(ctx).accountId,
           params.keyId,
         );
-        deps.authenticator.forget(
-          found(hash, () => new AppError('not_found', 'no such API key')),
-        );
+        deps.authenticator.forget(found(hash, 'API key'));
         return { status: 204, body: undefined };
       },
     },
@@ -152,9 +146,7 @@ export function gatewayRoutes(
           requireCaller(ctx),
           params.messageId,
         );
-        const noSuchMessage = () =>
-          new AppError('not_found', 'no such message');
-        return { status: 200, body: found(message, noSuchMessage) };
+        return { status: 200, body: found(message, 'message') };
       },
     },
     webhooks: {
