@@ -54,7 +54,6 @@ export class Accounts {
     this.#collections = gatewayCollections(db);
   }
 
-  /** The account and its first key, in the transaction of `session`. A duplicate email is 409. */
   async createCustomer(
     email: string,
     name: string | null,
@@ -94,7 +93,6 @@ export class Accounts {
     return account ? toAccount(account) : undefined;
   }
 
-  /** In the transaction of `session`; 409 once the account has 10 keys not revoked. */
   async createKey(
     { accountId, role }: Caller,
     session: Session,
@@ -113,7 +111,6 @@ export class Accounts {
     return { id, apiKey, prefix, createdAt: createdAt.toISOString() };
   }
 
-  /** A page of the account's live keys, oldest first. */
   async listKeys(accountId: string, page: TimePage): Promise<ApiKey[]> {
     const live = { accountId, revokedAt: null };
     return (

@@ -19,7 +19,7 @@ import type { Context } from 'koa';
 import { errors, type Dispatcher, type Pool } from 'undici';
 import type { GatewayMiddleware } from '../routing/gateway-router.js';
 import { unusableResponse } from './response-check.js';
-import { exchange, type Exchange } from './upstream-exchange.js';
+import { exchange } from './upstream-exchange.js';
 import type { Upstream, Upstreams } from './upstreams.js';
 
 interface ProxyOptions {
@@ -157,7 +157,7 @@ async function proxyRequest(
     body,
   };
   let responded = false;
-  let current: Exchange | undefined;
+  let current: ReturnType<typeof exchange> | undefined;
   let stopped: 'timed out' | 'client gone' | undefined;
   const stop = (why: 'timed out' | 'client gone') => {
     stopped ??= why;
@@ -171,11 +171,8 @@ async function proxyRequest(
   };
   ctx.res.once('close', onClientGone);
   const send = async (replica: Pool) => {
-    current = exchange(replica, request, {
-      maxBytes: MAX_RESPONSE_BYTES,
-      onResponseStarted: () => {
-        responded = true;
-      },
+    current = exchange(replica, request, MAX_RESPONSE_BYTES, () => {
+      responded = true;
     });
     const response = await current.response;
     if (
@@ -271,7 +268,6 @@ export function proxyOrHandle({
       await next();
       return;
     }
-    // `resolveRoute` ran the router, which set `ctx.params`.
     await readJsonBody(ctx, async () => {
       await handle(ctx as RouterContext, next);
     });

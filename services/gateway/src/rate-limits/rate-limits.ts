@@ -15,7 +15,6 @@ import { RATE_LIMITS_COLLECTION } from '../database/collections.js';
 import type { Config } from '../config.js';
 import type { GatewayMiddleware } from '../routing/gateway-router.js';
 
-/** A bucket of `burst` tokens refilled at `perSecond`. */
 type RatePolicy = Config['rateLimit']['account'];
 
 /** One request counted, as the `RateLimit-*` and `Retry-After` headers say it. */
@@ -26,7 +25,6 @@ interface Admission {
   resetSeconds: number;
 }
 
-/** The share of a window's burst a gateway reserves at once. */
 const RESERVED_SHARE = 0.1;
 
 /** What this gateway reserved of a key's window and has not admitted yet. */
