@@ -64,12 +64,6 @@ export function createApp({
       validateResponses,
     }),
   ]);
-  const proxy = {
-    ...config.upstream,
-    internalToken,
-    bodyLimitBytes: BODY_LIMIT_BYTES,
-  };
-  const cors = corsForOrigins(config.corsOrigins);
   const app = createService({
     name: 'gateway',
     logger,
@@ -87,7 +81,7 @@ export function createApp({
     beforeBody: [
       // First: every answer to an allowed origin, errors included, carries its headers, and a
       // preflight is answered here, before authentication and before the router's own OPTIONS.
-      ...(cors ? [cors] : []),
+      ...corsForOrigins(config.corsOrigins),
       securityHeaders({ https: publicUrl.startsWith('https:') }),
       refuseTooManyHeaders,
       // Any `/internal/…` path is 401 without the token, known or not.
@@ -105,7 +99,15 @@ export function createApp({
       authorize,
       refuseBodyWhereNone(),
       refuseEncoding,
-      proxyOrHandle({ upstreams, proxy, ownRoutes }),
+      proxyOrHandle({
+        upstreams,
+        proxy: {
+          ...config.upstream,
+          internalToken,
+          bodyLimitBytes: BODY_LIMIT_BYTES,
+        },
+        ownRoutes,
+      }),
     ],
     // Not operations of the contract: the reference page's scripts and the API's index.
     routers: [docsPages(openApiDocument, publicUrl)],

@@ -70,16 +70,15 @@ const MAX_AGE_SECONDS = 600;
  * the answer); `Vary: Origin` is on every response, as the answer depends on it. No credentials:
  * the API is called with a Bearer key, never a cookie.
  */
-export function corsForOrigins(
-  origins: readonly string[],
-): Middleware | undefined {
-  if (origins.length === 0) return undefined;
+export function corsForOrigins(origins: readonly string[]): Middleware[] {
+  if (origins.length === 0) return [];
   const allowed = new Set(origins);
-  return cors({
+  const middleware = cors({
     origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
     allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE'],
     allowHeaders: ALLOWED_HEADERS,
     exposeHeaders: EXPOSED_HEADERS,
     maxAge: MAX_AGE_SECONDS,
   });
+  return [middleware];
 }
