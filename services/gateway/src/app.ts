@@ -4,31 +4,56 @@ import {
   getPetDocumentation,
   OpenApiDocumentSchema,
 } from '@petstore/contract';
-import { createService, refuseBodyWhereNone } from '@petstore/service-kit';
+import {
+  createIdempotency,
+  createService,
+  IdempotencyRepository,
+  inTransaction,
+  refuseBodyWhereNone,
+  type Logger,
+  type Session,
+} from '@petstore/service-kit';
 import { routeHandlers } from '@petstore/ts-rest-koa';
 import type Koa from 'koa';
-import type { buildGateway } from './start.js';
+import type { Db, MongoClient } from 'mongodb';
+import { Accounts } from './accounts/accounts.js';
+import {
+  Authenticator,
+  createKeyCache,
+  KeyUsage,
+} from './auth/authentication.js';
+import type { Config } from './config.js';
 import { corsForOrigins } from './cors/cors.js';
 import { docsPages } from './docs/docs-page.js';
-import { proxyOrHandle } from './proxy/proxy-request.js';
-import { upstreamReady } from './proxy/upstreams.js';
-import { rateLimit } from './rate-limits/rate-limits.js';
+import { MessageRepository } from './messages/message-repository.js';
+import { logDelivery, messageWorker } from './messages/message-worker.js';
+import { createUpstreams, upstreamReady } from './proxy/upstreams.js';
+import { rateLimits } from './rate-limits/rate-limits.js';
 import { gatewayContract, gatewayRoutes } from './routes.js';
 import {
   authenticate,
   authorize,
   deprecation,
   gatewayRouter,
+  proxyOrHandle,
+  rateLimit,
   refuseEncoding,
   refuseTooManyHeaders,
   resolveRoute,
   securityHeaders,
 } from './routing/gateway-router.js';
+import { DeliveryRepository } from './webhooks/delivery-repository.js';
+import { deliveryWorker } from './webhooks/delivery-worker.js';
+import { EventRecorder } from './webhooks/event-recorder.js';
 import {
   internalEventRoutes,
   internalEventsContract,
   internalOnly,
 } from './webhooks/internal-event-routes.js';
+
+import { WebhookRepository } from './webhooks/webhook-repository.js';
+import { createWebhooks } from './webhooks/webhooks.js';
+import { sealSecret, unsealSecret } from './webhooks/webhook-secret.js';
 
 /** JSON bodies up to 64 KiB, the gateway's own and those it streams to the services alike. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -38,6 +63,75 @@ export type AppDeps = ReturnType<typeof buildGateway>['deps'] & {
   /** Check every response of the gateway's own operations against the contract (tests). */
   validateResponses?: boolean;
 };
+
+/** Everything the gateway is made of, on its database: the app's parts and its background work. */
+export function buildGateway(
+  client: MongoClient,
+  db: Db,
+  config: Config,
+  logger: Logger,
+) {
+  const accounts = new Accounts(db);
+  const { cacheTtlMs: ttlMs, cacheSize: maxEntries } = config.keys;
+  const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), logger);
+  const messages = new MessageRepository(db);
+  const deliveries = new DeliveryRepository(db, config.webhooks.retentionMs);
+  const webhookDeliveries = deliveryWorker(deliveries, config.webhooks, logger);
+  const recorder = new EventRecorder(db, (webhookIds) => {
+    webhookDeliveries.wake(webhookIds);
+  });
+  const deliver = logDelivery(logger);
+  const transaction = <T>(work: (session: Session) => Promise<T>) =>
+    inTransaction(client, work);
+  // Created keys and webhook secrets are shown again to a retry: records keep them sealed.
+  const { secretsKey } = config.webhooks;
+  const idempotency = createIdempotency(
+    new IdempotencyRepository(db),
+    transaction,
+    {
+      seal: (text) => sealSecret(text, secretsKey),
+      open: (sealed) => unsealSecret(sealed, secretsKey),
+    },
+  );
+  const messageDeliveries = messageWorker({
+    messages,
+    recorder,
+    transaction,
+    deliver,
+    logger,
+    ...config.messages,
+  });
+  const deps = {
+    db,
+    config,
+    logger,
+    accounts,
+    messages,
+    deliveries,
+    idempotency,
+    recorder,
+    webhooks: createWebhooks({
+      webhooks: new WebhookRepository(db),
+      deliveries,
+      policy: config.webhooks,
+    }),
+    authenticator: new Authenticator(
+      accounts,
+      createKeyCache({ ttlMs, maxEntries }),
+      keyUsage,
+    ),
+    rateLimits: rateLimits(db, config.rateLimit),
+    upstreams: createUpstreams(config.services, config.upstream.timeoutMs),
+    onMessageQueued: (id: string) => {
+      messageDeliveries.queued(id);
+    },
+    onWebhookDeliveryDue: () => {
+      webhookDeliveries.kick();
+    },
+  };
+  // Stopped last first: the messages, then the webhooks.
+  return { deps, keyUsage, workers: [webhookDeliveries, messageDeliveries] };
+}
 
 /** The gateway's Koa app, wired from what `startGateway` built; it never listens. */
 export function createApp({

@@ -6,18 +6,23 @@ import {
   operationOf,
   pageOf,
   REPLAYED_HEADER,
+  type Idempotency,
   requireCaller,
   type Session,
 } from '@petstore/service-kit';
 import type { Context } from 'koa';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
-import type { AppDeps } from './app.js';
+import type { Accounts } from './accounts/accounts.js';
+import type { Authenticator } from './auth/authentication.js';
 import {
   docsContract,
   docsRoutes,
   type OpenApiDocument,
 } from './docs/docs-page.js';
+import type { MessageRepository } from './messages/message-repository.js';
+import type { DeliveryRepository } from './webhooks/delivery-repository.js';
 import { webhookNotFound } from './webhooks/webhook-repository.js';
+import type { Webhooks } from './webhooks/webhooks.js';
 
 /**
  * The operations the gateway serves itself (route metadata `service: 'gateway'`), in both
@@ -37,10 +42,20 @@ export const gatewayContract = {
   meta: docsContract,
 };
 
-export type GatewayRoutesDeps = Omit<AppDeps, 'db' | 'config' | 'logger'> & {
+export interface GatewayRoutesDeps {
+  accounts: Accounts;
+  authenticator: Authenticator;
+  messages: MessageRepository;
+  webhooks: Webhooks;
+  deliveries: DeliveryRepository;
+  idempotency: Idempotency;
+  /** Called once a message is queued, to have the worker deliver it. */
+  onMessageQueued: (id: string) => void;
+  /** Called once a delivery is due now, to wake the delivery worker. */
+  onWebhookDeliveryDue: () => void;
   openApiDocument: OpenApiDocument;
   publicUrl: string;
-};
+}
 
 const timePage = (query: { cursor?: string; limit: number }) => ({
   after: decodeCursor(query.cursor, 'time'),

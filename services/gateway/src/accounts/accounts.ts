@@ -145,7 +145,6 @@ export class Accounts {
 
   /** Moves `lastUsedAt` forward for each key in one batch; never backwards. */
   async recordKeyUses(uses: ReadonlyMap<string, Date>): Promise<void> {
-    if (uses.size === 0) return;
     await this.#collections.apiKeys.bulkWrite(
       [...uses].map(([keyId, usedAt]) => ({
         updateOne: {

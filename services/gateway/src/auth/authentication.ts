@@ -1,6 +1,5 @@
 import { AppError, type Caller, type Logger } from '@petstore/service-kit';
 import { LRUCache } from 'lru-cache';
-import type { Accounts } from '../accounts/accounts.js';
 import type { ApiKeyDocument } from '../database/collections.js';
 import { hashApiKey, looksLikeApiKey, sameHash } from './api-key-secret.js';
 
@@ -121,7 +120,9 @@ export class Authenticator {
   #revocations = 0;
 
   constructor(
-    private readonly keys: Pick<Accounts, 'findKeyOwner'>,
+    private readonly keys: {
+      findKeyOwner(hash: string): Promise<KeyOwner | undefined>;
+    },
     private readonly cache: KeyCache,
     private readonly usage: KeyUsage,
   ) {}

@@ -1,28 +1,22 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RouterContext, RouterMiddleware } from '@koa/router';
 import {
   AppError,
   callerOf,
   errorCode,
   hasBody,
-  inSpan,
   internalHeaders,
-  jsonBody,
   readBody,
-  SpanKind,
   upstreamErrors,
   withFailover,
   withTraceContext,
 } from '@petstore/service-kit';
-import type { AppRoute } from '@ts-rest/core';
 import type { Context } from 'koa';
 import { errors, type Dispatcher, type Pool } from 'undici';
-import type { GatewayMiddleware } from '../routing/gateway-router.js';
 import { unusableResponse } from './response-check.js';
 import { exchange } from './upstream-exchange.js';
-import type { Upstream, Upstreams } from './upstreams.js';
+import type { Upstream } from './upstreams.js';
 
-interface ProxyOptions {
+export interface ProxyOptions {
   internalToken: string;
   /** The whole exchange, from sending the request to the last byte of the response. */
   timeoutMs: number;
@@ -138,7 +132,7 @@ function failure(
  * tried on another replica; a dropped one only when sending twice is harmless (`GET`, `HEAD`,
  * `DELETE`, a `POST` with an `Idempotency-Key`).
  */
-async function proxyRequest(
+export async function proxyRequest(
   ctx: Context,
   upstream: Upstream,
   { internalToken, timeoutMs, bodyLimitBytes }: ProxyOptions,
@@ -229,47 +223,4 @@ async function proxyRequest(
     ctx.body = bytes;
   }
   ctx.status = statusCode;
-}
-
-/**
- * The last step of an operation: pets and store operations are sent on to their service, the body
- * read whole first; the gateway's own read their JSON body and run their handler. `/health` and
- * `/ready` (no handler here) and unknown paths go on to service-kit's health middleware, the pages
- * and 404.
- */
-export function proxyOrHandle({
-  upstreams,
-  proxy,
-  ownRoutes,
-}: {
-  upstreams: Upstreams;
-  proxy: ProxyOptions;
-  /** The gateway's own operations: ts-rest-koa's route middleware, which validates and handles. */
-  ownRoutes: Map<AppRoute, RouterMiddleware>;
-}): GatewayMiddleware {
-  const readJsonBody = jsonBody({ limitBytes: proxy.bodyLimitBytes });
-  return async function proxyOrHandle(ctx, next) {
-    const { operation } = ctx.state;
-    const service = operation?.metadata.service;
-    if (service && service !== 'gateway') {
-      const attributes = {
-        'http.request.method': ctx.method,
-        'peer.service': service,
-      };
-      await inSpan(
-        `${ctx.method} ${service}`,
-        { kind: SpanKind.CLIENT, attributes },
-        () => proxyRequest(ctx, upstreams[service], proxy),
-      );
-      return;
-    }
-    const handle = operation && ownRoutes.get(operation.route);
-    if (handle === undefined) {
-      await next();
-      return;
-    }
-    await readJsonBody(ctx, async () => {
-      await handle(ctx as RouterContext, next);
-    });
-  };
 }

@@ -1,10 +1,4 @@
-import {
-  AppError,
-  rateLimitRejections,
-  requireCaller,
-} from '@petstore/service-kit';
 import { LRUCache } from 'lru-cache';
-import type { Context } from 'koa';
 import type { Db } from 'mongodb';
 import {
   RateLimiterMemory,
@@ -12,10 +6,11 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { RATE_LIMITS_COLLECTION } from '../database/collections.js';
-import type { Config } from '../config.js';
-import type { GatewayMiddleware } from '../routing/gateway-router.js';
 
-type RatePolicy = Config['rateLimit']['account'];
+interface RatePolicy {
+  perSecond: number;
+  burst: number;
+}
 
 /** One request counted, as the `RateLimit-*` and `Retry-After` headers say it. */
 interface Admission {
@@ -126,68 +121,12 @@ export type RateLimits = Record<
   ReturnType<typeof sharedWindows>
 >;
 
-export function rateLimits(db: Db, limits: Config['rateLimit']): RateLimits {
+export function rateLimits(
+  db: Db,
+  limits: Record<keyof RateLimits, RatePolicy>,
+): RateLimits {
   return {
     account: sharedWindows(db, 'account', limits.account),
     address: sharedWindows(db, 'address', limits.address),
-  };
-}
-
-function tooMany(message: string, retryAfter: string): AppError {
-  return new AppError('rate_limited', message, {
-    headers: { 'Retry-After': retryAfter },
-  });
-}
-
-/**
- * 429 over a limit, with the `RateLimit-*` headers. An operation with `auth: 'key'` counts
- * against its account's limit, whichever of its keys is used, and against at most
- * `maxInFlightPerAccount` requests of the account at a time in this gateway (so that an
- * account's slow or stuck requests use up its own share of the services, never another's); a
- * `/v1` or `/v2` operation without a key (sign-up) against the client address's limit.
- */
-export function rateLimit({
-  rateLimits,
-  maxInFlightPerAccount: max,
-}: {
-  rateLimits: RateLimits;
-  maxInFlightPerAccount: number;
-}): GatewayMiddleware {
-  const inFlight = new Map<string, number>();
-  const admit = async (ctx: Context, limit: keyof RateLimits, key: string) => {
-    const admission = await rateLimits[limit](key);
-    ctx.set({
-      'RateLimit-Limit': String(admission.limit),
-      'RateLimit-Remaining': String(admission.remaining),
-      'RateLimit-Reset': String(admission.resetSeconds),
-    });
-    if (admission.allowed) return;
-    rateLimitRejections.inc({ limit });
-    const retryAfter = String(Math.max(1, admission.resetSeconds));
-    throw tooMany(`too many requests; retry in ${retryAfter} s`, retryAfter);
-  };
-  return async function rateLimit(ctx, next) {
-    const { operation } = ctx.state;
-    if (operation?.metadata.auth === 'none' && operation.version)
-      await admit(ctx, 'address', ctx.ip);
-    if (operation?.metadata.auth !== 'key') {
-      await next();
-      return;
-    }
-    const key = requireCaller(ctx).accountId;
-    await admit(ctx, 'account', key);
-    const count = inFlight.get(key) ?? 0;
-    if (count >= max) {
-      rateLimitRejections.inc({ limit: 'in_flight' });
-      throw tooMany(`at most ${max} requests of an account at a time`, '1');
-    }
-    inFlight.set(key, count + 1);
-    try {
-      await next();
-    } finally {
-      const left = (inFlight.get(key) ?? 1) - 1;
-      if (left === 0) inFlight.delete(key);
-      else inFlight.set(key, left);
-    }
   };
 }

@@ -8,11 +8,25 @@ import {
   type ContractOperation,
   type DeprecationPolicy,
 } from '@petstore/contract';
-import { AppError, callerOf, hasBody, setCaller } from '@petstore/service-kit';
+import {
+  AppError,
+  callerOf,
+  hasBody,
+  inSpan,
+  jsonBody,
+  rateLimitRejections,
+  requireCaller,
+  setCaller,
+  SpanKind,
+} from '@petstore/service-kit';
 import { addRoute, contractRouter } from '@petstore/ts-rest-koa';
-import type { Router } from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Router, RouterContext, RouterMiddleware } from '@koa/router';
+import type { AppRoute } from '@ts-rest/core';
+import type { Context, Middleware } from 'koa';
 import type { Authenticator } from '../auth/authentication.js';
+import { proxyRequest, type ProxyOptions } from '../proxy/proxy-request.js';
+import type { Upstreams } from '../proxy/upstreams.js';
+import type { RateLimits } from '../rate-limits/rate-limits.js';
 
 /** What `resolveRoute` stores once on `ctx.state`: the operation a request asks for, if any. */
 export interface GatewayState {
@@ -180,3 +194,105 @@ export const refuseEncoding: GatewayMiddleware = async function refuseEncoding(
   }
   await next();
 };
+
+function tooMany(message: string, retryAfter: string): AppError {
+  return new AppError('rate_limited', message, {
+    headers: { 'Retry-After': retryAfter },
+  });
+}
+
+/**
+ * 429 over a limit, with the `RateLimit-*` headers. An operation with `auth: 'key'` counts
+ * against its account's limit, whichever of its keys is used, and against at most
+ * `maxInFlightPerAccount` requests of the account at a time in this gateway (so that an
+ * account's slow or stuck requests use up its own share of the services, never another's); a
+ * `/v1` or `/v2` operation without a key (sign-up) against the client address's limit.
+ */
+export function rateLimit({
+  rateLimits,
+  maxInFlightPerAccount: max,
+}: {
+  rateLimits: RateLimits;
+  maxInFlightPerAccount: number;
+}): GatewayMiddleware {
+  const inFlight = new Map<string, number>();
+  const admit = async (ctx: Context, limit: keyof RateLimits, key: string) => {
+    const admission = await rateLimits[limit](key);
+    ctx.set({
+      'RateLimit-Limit': String(admission.limit),
+      'RateLimit-Remaining': String(admission.remaining),
+      'RateLimit-Reset': String(admission.resetSeconds),
+    });
+    if (admission.allowed) return;
+    rateLimitRejections.inc({ limit });
+    const retryAfter = String(Math.max(1, admission.resetSeconds));
+    throw tooMany(`too many requests; retry in ${retryAfter} s`, retryAfter);
+  };
+  return async function rateLimit(ctx, next) {
+    const { operation } = ctx.state;
+    if (operation?.metadata.auth === 'none' && operation.version)
+      await admit(ctx, 'address', ctx.ip);
+    if (operation?.metadata.auth !== 'key') {
+      await next();
+      return;
+    }
+    const key = requireCaller(ctx).accountId;
+    await admit(ctx, 'account', key);
+    const count = inFlight.get(key) ?? 0;
+    if (count >= max) {
+      rateLimitRejections.inc({ limit: 'in_flight' });
+      throw tooMany(`at most ${max} requests of an account at a time`, '1');
+    }
+    inFlight.set(key, count + 1);
+    try {
+      await next();
+    } finally {
+      const left = (inFlight.get(key) ?? 1) - 1;
+      if (left === 0) inFlight.delete(key);
+      else inFlight.set(key, left);
+    }
+  };
+}
+
+/**
+ * The last step of an operation: pets and store operations are sent on to their service, the body
+ * read whole first; the gateway's own read their JSON body and run their handler. `/health` and
+ * `/ready` (no handler here) and unknown paths go on to service-kit's health middleware, the pages
+ * and 404.
+ */
+export function proxyOrHandle({
+  upstreams,
+  proxy,
+  ownRoutes,
+}: {
+  upstreams: Upstreams;
+  proxy: ProxyOptions;
+  /** The gateway's own operations: ts-rest-koa's route middleware, which validates and handles. */
+  ownRoutes: Map<AppRoute, RouterMiddleware>;
+}): GatewayMiddleware {
+  const readJsonBody = jsonBody({ limitBytes: proxy.bodyLimitBytes });
+  return async function proxyOrHandle(ctx, next) {
+    const { operation } = ctx.state;
+    const service = operation?.metadata.service;
+    if (service && service !== 'gateway') {
+      const attributes = {
+        'http.request.method': ctx.method,
+        'peer.service': service,
+      };
+      await inSpan(
+        `${ctx.method} ${service}`,
+        { kind: SpanKind.CLIENT, attributes },
+        () => proxyRequest(ctx, upstreams[service], proxy),
+      );
+      return;
+    }
+    const handle = operation && ownRoutes.get(operation.route);
+    if (handle === undefined) {
+      await next();
+      return;
+    }
+    await readJsonBody(ctx, async () => {
+      await handle(ctx as RouterContext, next);
+    });
+  };
+}

@@ -14,11 +14,11 @@ import {
 import { test } from '@petstore/testkit/vitest';
 import { MongoClient, type Db } from 'mongodb';
 import { Accounts } from '../accounts/accounts.js';
-import { createApp, type AppDeps } from '../app.js';
+import { buildGateway, createApp, type AppDeps } from '../app.js';
 import { loadGatewayConfig, type Config } from '../config.js';
 import { ensureIndexes } from '../database/indexes.js';
 import { closeUpstreams } from '../proxy/upstreams.js';
-import { buildGateway, startGateway } from '../start.js';
+import { startGateway } from '../start.js';
 
 export const ADMIN_API_KEY = 'psk_AdminKeyForTests0123456789abcdefABCDEF';
 
