@@ -12,14 +12,6 @@ interface RatePolicy {
   burst: number;
 }
 
-/** One request counted, as the `RateLimit-*` and `Retry-After` headers say it. */
-interface Admission {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  resetSeconds: number;
-}
-
 const RESERVED_SHARE = 0.1;
 
 /** What this gateway reserved of a key's window and has not admitted yet. */
@@ -56,18 +48,15 @@ function sharedWindows(db: Db, name: string, { perSecond, burst }: RatePolicy) {
     max: 100_000,
     ttl: duration * 1000,
   });
-  const reserving = new Map<string, Promise<Admission>>();
-
-  const admission = (
-    allowed: boolean,
-    remaining: number,
-    resetMs: number,
-  ): Admission => ({
+  /** One request counted, as the `RateLimit-*` and `Retry-After` headers say it. */
+  const admission = (allowed: boolean, remaining: number, resetMs: number) => ({
     allowed,
     limit: burst,
     remaining,
     resetSeconds: Math.max(0, Math.ceil(resetMs / 1000)),
   });
+  type Admission = ReturnType<typeof admission>;
+  const reserving = new Map<string, Promise<Admission>>();
   const admitted = (reservation: Reservation): Admission => {
     reservation.tokens -= 1;
     const remaining = reservation.remainingElsewhere + reservation.tokens;
