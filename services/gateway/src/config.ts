@@ -12,7 +12,7 @@ import {
 } from '@petstore/service-kit';
 import { z } from 'zod';
 import { API_KEY_PATTERN } from './auth/api-key-secret.js';
-import { envCorsOrigins } from './cors/cors-origins.js';
+import { envCorsOrigins } from './cors/cors.js';
 import { webhookSecretsKey } from './webhooks/webhook-secret.js';
 
 function envRate(defaultValue: number) {
@@ -27,31 +27,12 @@ function envRate(defaultValue: number) {
   );
 }
 
-function envBoolean(defaultValue: boolean) {
-  return unsetWhenEmpty(
-    z
-      .enum(['true', 'false'], { message: 'Expected true or false' })
-      .default(defaultValue ? 'true' : 'false')
-      .transform((value) => value === 'true'),
-  );
-}
-
-function envDelays(defaultValue: string) {
-  const message =
-    'Expected comma-separated positive whole numbers of milliseconds';
-  return unsetWhenEmpty(
-    z
-      .string()
-      .regex(/^\s*\d{1,15}\s*(,\s*\d{1,15}\s*)*$/, message)
-      .default(defaultValue)
-      .transform((value) => value.split(',').map(Number))
-      .refine((delays) => delays.every((delay) => delay > 0), message),
-  );
-}
-
 function envSecret(pattern: RegExp, message: string) {
   return unsetWhenEmpty(z.string().regex(pattern, message).optional());
 }
+
+const delaysMessage =
+  'Expected comma-separated positive whole numbers of milliseconds';
 
 const GatewayEnvSchema = z
   .object({
@@ -80,13 +61,23 @@ const GatewayEnvSchema = z
     // The contract's dates by default, so that the document and pets agree.
     GET_PET_DEPRECATED_AT: envInstant(getPetDeprecatedAt),
     GET_PET_SUNSET: envInstant(getPetSunset),
-    WEBHOOK_ALLOW_PRIVATE_URLS: envBoolean(false),
+    WEBHOOK_ALLOW_PRIVATE_URLS: unsetWhenEmpty(
+      z
+        .enum(['true', 'false'], { message: 'Expected true or false' })
+        .default('false')
+        .transform((value) => value === 'true'),
+    ),
     WEBHOOK_SECRETS_KEY: envSecret(
       /^[A-Za-z0-9+/]{43}=$/,
       'Expected the base64 of 32 bytes (openssl rand -base64 32)',
     ),
-    WEBHOOK_RETRY_DELAYS_MS: envDelays(
-      '5000,300000,1800000,7200000,18000000,36000000,36000000',
+    WEBHOOK_RETRY_DELAYS_MS: unsetWhenEmpty(
+      z
+        .string()
+        .regex(/^\s*\d{1,15}\s*(,\s*\d{1,15}\s*)*$/, delaysMessage)
+        .default('5000,300000,1800000,7200000,18000000,36000000,36000000')
+        .transform((value) => value.split(',').map(Number))
+        .refine((delays) => delays.every((delay) => delay > 0), delaysMessage),
     ),
     WEBHOOK_DISABLE_AFTER_MS: envInteger(432_000_000, {
       min: 1,

@@ -1,11 +1,3 @@
 export { createApp, type AppDeps } from './app.js';
-export {
-  loadGatewayConfig,
-  type Config,
-  type Config as GatewayConfig,
-} from './config.js';
-export {
-  startGateway,
-  type RunningGateway,
-  type StartGatewayOptions,
-} from './start.js';
+export { loadGatewayConfig, type Config } from './config.js';
+export { startGateway } from './start.js';

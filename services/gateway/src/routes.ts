@@ -6,9 +6,8 @@ import {
   operationOf,
   pageOf,
   REPLAYED_HEADER,
-  requireCaller,
-  type Executed,
   type Idempotency,
+  requireCaller,
   type Session,
 } from '@petstore/service-kit';
 import type { Context } from 'koa';
@@ -49,7 +48,6 @@ export interface GatewayRoutesDeps {
   messages: MessageRepository;
   webhooks: Webhooks;
   deliveries: DeliveryRepository;
-  /** `Idempotency-Key` records, in the gateway's database. */
   idempotency: Idempotency;
   /** Called once a message is queued, to have the worker deliver it. */
   onMessageQueued: (id: string) => void;
@@ -64,87 +62,70 @@ const timePage = (query: { cursor?: string; limit: number }) => ({
   limit: query.limit + 1,
 });
 
-/** The request's `Idempotency-Key`, bound to its owner, operation and body. */
-function keyOf(
-  ctx: Context,
-  owner: string,
-  headers: { 'idempotency-key'?: string },
-  body: unknown,
-) {
-  return keyedRequest(owner, headers['idempotency-key'], {
-    operation: operationOf(ctx),
-    body,
-  });
-}
-
-/** A response made, or made before under the request's `Idempotency-Key`. */
-function answered<T>(ctx: Context, { body, replayed }: Executed<T>): T {
-  if (replayed) ctx.set(REPLAYED_HEADER, 'true');
-  return body;
-}
-
-function found<T>(
-  value: T | undefined,
-  notFound: () => AppError = webhookNotFound,
-): T {
-  if (value === undefined) throw notFound();
+function found<T>(value: T | undefined, what = 'webhook'): T {
+  if (value === undefined) throw new AppError('not_found', `no such ${what}`);
   return value;
+}
+
+/** What `once` needs of a handler's arguments. */
+interface Keyed {
+  ctx: Context;
+  headers: { 'idempotency-key'?: string };
+  body?: unknown;
 }
 
 export function gatewayRoutes(
   deps: GatewayRoutesDeps,
 ): RouterImplementation<typeof gatewayContract> {
   const { accounts, messages, webhooks, deliveries, idempotency } = deps;
-  /** Runs `work` once per `Idempotency-Key` of `owner`'s, the key's record written with it. */
-  const once = async <T extends object>(
-    ctx: Context,
-    request: {
-      owner: string;
-      headers: { 'idempotency-key'?: string };
-      body?: unknown;
-    },
-    status: number,
+  /**
+   * `status` and what `work` makes, once per `Idempotency-Key` of `owner`'s (the caller's account
+   * by default), the key's record written with it; a replay says so in its headers.
+   */
+  const once = async <T extends object, S extends number>(
+    { ctx, headers, body }: Keyed,
+    status: S,
     work: (session: Session) => Promise<T>,
-  ): Promise<T> => {
-    const keyed = keyOf(ctx, request.owner, request.headers, request.body);
+    owner = requireCaller(ctx).accountId,
+  ) => {
+    const keyed = keyedRequest(owner, headers['idempotency-key'], {
+      operation: operationOf(ctx),
+      body,
+    });
     const made = await idempotency.run<T>(keyed, async (session) => ({
       status,
       body: await work(session),
     }));
-    return answered(ctx, made);
+    if (made.replayed) ctx.set(REPLAYED_HEADER, 'true');
+    return { status, body: made.body };
   };
   const own: RouterImplementation<typeof gatewayContract.v2> = {
     accounts: {
       // No account yet: a key is kept per client address.
-      createAccount: async ({ headers, body, ctx }) => ({
-        status: 201,
-        body: await once(
-          ctx,
-          { owner: `address:${ctx.ip}`, headers, body },
+      createAccount: (request) =>
+        once(
+          request,
           201,
           (session) =>
-            accounts.createCustomer(body.email, body.name ?? null, session),
+            accounts.createCustomer(
+              request.body.email,
+              request.body.name ?? null,
+              session,
+            ),
+          `address:${request.ctx.ip}`,
         ),
-      }),
       getMe: async ({ ctx }) => {
         const account = await accounts.getAccount(requireCaller(ctx).accountId);
-        const gone = () =>
-          new AppError(
-            'unauthorized',
-            'the API key’s account no longer exists',
-          );
-        return { status: 200, body: found(account, gone) };
+        if (account) return { status: 200, body: account };
+        throw new AppError(
+          'unauthorized',
+          'the API key’s account no longer exists',
+        );
       },
-      createKey: async ({ headers, ctx }) => {
-        const caller = requireCaller(ctx);
-        const request = { owner: caller.accountId, headers };
-        return {
-          status: 201,
-          body: await once(ctx, request, 201, (session) =>
-            accounts.createKey(caller, session),
-          ),
-        };
-      },
+      createKey: (request) =>
+        once(request, 201, (session) =>
+          accounts.createKey(requireCaller(request.ctx), session),
+        ),
       listKeys: async ({ query, ctx }) => {
         const keys = await accounts.listKeys(
           requireCaller(ctx).accountId,
@@ -157,23 +138,20 @@ export function gatewayRoutes(
           requireCaller(ctx).accountId,
           params.keyId,
         );
-        deps.authenticator.forget(
-          found(hash, () => new AppError('not_found', 'no such API key')),
-        );
+        deps.authenticator.forget(found(hash, 'API key'));
         return { status: 204, body: undefined };
       },
     },
     messages: {
-      sendMessage: async ({ headers, body, ctx }) => {
-        const { accountId } = requireCaller(ctx);
+      sendMessage: async (request) => {
+        const { accountId } = requireCaller(request.ctx);
         const queue = (session?: Session) =>
-          messages.queue(accountId, body.message, session);
-        const request = { owner: accountId, headers, body };
+          messages.queue(accountId, request.body.message, session);
         // Without a key a message is one insert, atomic without a transaction.
         const message =
-          headers['idempotency-key'] === undefined
+          request.headers['idempotency-key'] === undefined
             ? await queue()
-            : await once(ctx, request, 202, queue);
+            : (await once(request, 202, queue)).body;
         // A replay too: the first request's gateway may have died; claims are conditional.
         deps.onMessageQueued(message.id);
         return { status: 202, body: message };
@@ -183,22 +161,14 @@ export function gatewayRoutes(
           requireCaller(ctx),
           params.messageId,
         );
-        const noSuchMessage = () =>
-          new AppError('not_found', 'no such message');
-        return { status: 200, body: found(message, noSuchMessage) };
+        return { status: 200, body: found(message, 'message') };
       },
     },
     webhooks: {
-      createWebhook: async ({ headers, body, ctx }) => {
-        const caller = requireCaller(ctx);
-        const request = { owner: caller.accountId, headers, body };
-        return {
-          status: 201,
-          body: await once(ctx, request, 201, (session) =>
-            webhooks.create(caller, body, session),
-          ),
-        };
-      },
+      createWebhook: (request) =>
+        once(request, 201, (session) =>
+          webhooks.create(requireCaller(request.ctx), request.body, session),
+        ),
       listWebhooks: async ({ query, ctx }) => {
         const items = await webhooks.list(requireCaller(ctx), timePage(query));
         return { status: 200, body: pageOf(ctx, items, query.limit) };
@@ -218,43 +188,40 @@ export function gatewayRoutes(
           throw webhookNotFound();
         return { status: 204, body: undefined };
       },
-      rotateWebhookSecret: async ({ params, headers, ctx }) => {
-        const caller = requireCaller(ctx);
-        const request = { owner: caller.accountId, headers };
-        const body = await once(ctx, request, 201, async (session) => ({
+      rotateWebhookSecret: (request) =>
+        once(request, 201, async (session) => ({
           secret: found(
-            await webhooks.rotateSecret(caller, params.webhookId, session),
+            await webhooks.rotateSecret(
+              requireCaller(request.ctx),
+              request.params.webhookId,
+              session,
+            ),
           ),
-        }));
-        return { status: 201, body };
-      },
+        })),
       listWebhookDeliveries: async ({ params, query, ctx }) => {
-        const page = timePage(query);
         const items = await deliveries.list(
           requireCaller(ctx),
           params.webhookId,
-          page,
+          timePage(query),
         );
         return { status: 200, body: pageOf(ctx, items, query.limit) };
       },
-      retryWebhookDelivery: async ({ params, headers, ctx }) => {
-        const caller = requireCaller(ctx);
-        const { webhookId, deliveryId } = params;
-        const request = { owner: caller.accountId, headers };
-        const delivery = await once(ctx, request, 202, (session) =>
+      retryWebhookDelivery: async (request) => {
+        const { webhookId, deliveryId } = request.params;
+        const caller = requireCaller(request.ctx);
+        const answer = await once(request, 202, (session) =>
           deliveries.retry(caller, webhookId, deliveryId, session),
         );
         deps.onWebhookDeliveryDue();
-        return { status: 202, body: delivery };
+        return answer;
       },
-      testWebhook: async ({ params, headers, ctx }) => {
-        const caller = requireCaller(ctx);
-        const request = { owner: caller.accountId, headers };
-        const delivery = await once(ctx, request, 202, (session) =>
-          webhooks.sendTest(caller, params.webhookId, session),
+      testWebhook: async (request) => {
+        const caller = requireCaller(request.ctx);
+        const answer = await once(request, 202, (session) =>
+          webhooks.sendTest(caller, request.params.webhookId, session),
         );
         deps.onWebhookDeliveryDue();
-        return { status: 202, body: delivery };
+        return answer;
       },
     },
   };

@@ -1,124 +1,30 @@
 import {
-  createIdempotency,
   databaseGauge,
-  IdempotencyRepository,
-  inTransaction,
   startService,
-  type Logger,
-  type Session,
   type StartedService,
   type StartOptions,
 } from '@petstore/service-kit';
-import type { Db, MongoClient } from 'mongodb';
-import { AccountRepository } from './accounts/account-repository.js';
-import { createAccounts } from './accounts/accounts.js';
-import { createApp, type AppDeps } from './app.js';
-import { Authenticator } from './auth/authentication.js';
-import { createKeyCache } from './auth/key-cache.js';
-import { KeyUsage } from './auth/key-usage.js';
+import { Accounts } from './accounts/accounts.js';
+import { buildGateway, createApp } from './app.js';
 import type { Config } from './config.js';
 import { ensureIndexes } from './database/indexes.js';
-import { MessageRepository } from './messages/message-repository.js';
-import { logDelivery, messageWorker } from './messages/message-worker.js';
-import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
-import { rateLimits } from './rate-limits/rate-limits.js';
-import { DeliveryRepository } from './webhooks/delivery-repository.js';
-import { deliveryWorker } from './webhooks/delivery-worker.js';
-import { EventRecorder } from './webhooks/event-recorder.js';
-import { WebhookRepository } from './webhooks/webhook-repository.js';
-import { createWebhooks } from './webhooks/webhooks.js';
-import { sealSecret, unsealSecret } from './webhooks/webhook-secret.js';
-
-export interface StartGatewayOptions extends StartOptions {
-  /** Check the gateway's own responses against the contract (tests). */
-  validateResponses?: boolean;
-}
-
-export type RunningGateway = StartedService;
-
-/** Everything the gateway is made of, on its database: the app's parts and its background work. */
-export function buildGateway(
-  client: MongoClient,
-  db: Db,
-  config: Config,
-  logger: Logger,
-) {
-  const accounts = new AccountRepository(db);
-  const { cacheTtlMs: ttlMs, cacheSize: maxEntries } = config.keys;
-  const keyUsage = new KeyUsage((uses) => accounts.recordKeyUses(uses), logger);
-  const messages = new MessageRepository(db);
-  const deliveries = new DeliveryRepository(db, config.webhooks.retentionMs);
-  const webhookDeliveries = deliveryWorker(deliveries, config.webhooks, logger);
-  const recorder = new EventRecorder(db, (webhookIds) => {
-    webhookDeliveries.wake(webhookIds);
-  });
-  const deliver = logDelivery(logger);
-  const transaction = <T>(work: (session: Session) => Promise<T>) =>
-    inTransaction(client, work);
-  // Created keys and webhook secrets are shown again to a retry: records keep them sealed.
-  const { secretsKey } = config.webhooks;
-  const idempotency = createIdempotency(
-    new IdempotencyRepository(db),
-    transaction,
-    {
-      seal: (text) => sealSecret(text, secretsKey),
-      open: (sealed) => unsealSecret(sealed, secretsKey),
-    },
-  );
-  const messageDeliveries = messageWorker({
-    messages,
-    recorder,
-    transaction,
-    deliver,
-    logger,
-    ...config.messages,
-  });
-  const deps: AppDeps = {
-    db,
-    config,
-    logger,
-    accounts: createAccounts(accounts),
-    messages,
-    deliveries,
-    idempotency,
-    recorder,
-    webhooks: createWebhooks({
-      webhooks: new WebhookRepository(db),
-      deliveries,
-      policy: config.webhooks,
-    }),
-    authenticator: new Authenticator(
-      accounts,
-      createKeyCache({ ttlMs, maxEntries }),
-      keyUsage,
-    ),
-    rateLimits: rateLimits(db, config.rateLimit),
-    upstreams: createUpstreams(config.services, config.upstream.timeoutMs),
-    onMessageQueued: (id) => {
-      messageDeliveries.queued(id);
-    },
-    onWebhookDeliveryDue: () => {
-      webhookDeliveries.kick();
-    },
-  };
-  // Stopped last first: the messages, then the webhooks.
-  return { deps, keyUsage, workers: [webhookDeliveries, messageDeliveries] };
-}
+import { closeUpstreams } from './proxy/upstreams.js';
 
 /** Connects to Mongo, ensures indexes and the admin account, then serves with its workers. */
 export function startGateway(
   config: Config,
-  { validateResponses, ...options }: StartGatewayOptions = {},
-): Promise<RunningGateway> {
+  {
+    validateResponses,
+    ...options
+  }: StartOptions & { validateResponses?: boolean } = {},
+): Promise<StartedService> {
   return startService({
     name: 'gateway',
     config,
     ...options,
     setUp: async ({ database: { client, db }, logger, onShutdown }) => {
       await ensureIndexes(db);
-      const admin = await createAccounts(new AccountRepository(db)).ensureAdmin(
-        config.adminApiKey,
-      );
+      const admin = await new Accounts(db).ensureAdmin(config.adminApiKey);
       if (admin === 'none')
         logger.warn('ADMIN_API_KEY is not set: no key has the admin role');
       if (admin === 'revoked') {

@@ -1,57 +1,35 @@
-import type { CreatedAccount, CreatedApiKey, Role } from '@petstore/contract';
-import type { Caller, Session } from '@petstore/service-kit';
+import type {
+  Account,
+  ApiKey,
+  CreatedAccount,
+  CreatedApiKey,
+  Role,
+} from '@petstore/contract';
+import {
+  AppError,
+  findPage,
+  isDuplicateKey,
+  type Caller,
+  type Session,
+  type TimePage,
+} from '@petstore/service-kit';
+import type { Db } from 'mongodb';
 import { hashApiKey, keyPrefix, newApiKey } from '../auth/api-key-secret.js';
-import type { ApiKeyDocument } from '../database/collections.js';
+import type { KeyOwner } from '../auth/authentication.js';
+import {
+  gatewayCollections,
+  type AccountDocument,
+  type ApiKeyDocument,
+} from '../database/collections.js';
 import { newAccountId, newKeyId } from '../database/ids.js';
-import type { AccountRepository, StoredKey } from './account-repository.js';
+import { MAX_ACTIVE_KEYS, refuseOverLimit } from './account-limits.js';
 
-export type Accounts = ReturnType<typeof createAccounts>;
+const ADMIN_ACCOUNT_ID = 'acct_admin';
+const ADMIN_KEY_ID = 'key_admin';
 
-/** Accounts and their API keys: a key is shown once, and only its hash is stored. */
-export function createAccounts(accounts: AccountRepository) {
-  return {
-    // These need nothing beyond storage: the repository's own.
-    getAccount: accounts.getAccount.bind(accounts),
-    listKeys: accounts.listKeys.bind(accounts),
-    revokeKey: accounts.revokeKey.bind(accounts),
-
-    /** The account and its first key, in the transaction of `session`. A duplicate email is 409. */
-    async createCustomer(
-      email: string,
-      name: string | null,
-      session: Session,
-    ): Promise<CreatedAccount> {
-      const now = new Date();
-      const account = {
-        _id: newAccountId(),
-        email,
-        name,
-        role: 'customer' as const,
-        createdAt: now,
-      };
-      const { apiKey, document } = newKey(account._id, 'customer', now);
-      const created = await accounts.insertCustomer(account, document, session);
-      return { ...created, apiKey };
-    },
-
-    /** In the transaction of `session`; 409 once the account has 10 keys not revoked. */
-    async createKey(
-      { accountId, role }: Caller,
-      session: Session,
-    ): Promise<CreatedApiKey> {
-      const { apiKey, document } = newKey(accountId, role, new Date());
-      await accounts.insertKey(document, session);
-      const { _id: id, prefix, createdAt } = document;
-      return { id, apiKey, prefix, createdAt: createdAt.toISOString() };
-    },
-
-    /** Makes `ADMIN_API_KEY` the admin's key; unset, the admin has none. */
-    ensureAdmin(adminApiKey: string | undefined) {
-      return accounts.ensureAdmin(
-        adminApiKey === undefined ? undefined : storedKey(adminApiKey),
-      );
-    },
-  };
+/** What is kept of a key: its hash, and its first characters to recognise it by. */
+function storedKey(apiKey: string) {
+  return { hash: hashApiKey(apiKey), prefix: keyPrefix(apiKey) };
 }
 
 function newKey(accountId: string, role: Role, createdAt: Date) {
@@ -68,7 +46,178 @@ function newKey(accountId: string, role: Role, createdAt: Date) {
   return { apiKey, document };
 }
 
-/** What is kept of a key: its hash, and its first characters to recognise it by. */
-function storedKey(apiKey: string): StoredKey {
-  return { hash: hashApiKey(apiKey), prefix: keyPrefix(apiKey) };
+/** Accounts and their API keys: a key is shown once, and only its hash is stored. */
+export class Accounts {
+  readonly #collections;
+
+  constructor(db: Db) {
+    this.#collections = gatewayCollections(db);
+  }
+
+  async createCustomer(
+    email: string,
+    name: string | null,
+    session: Session,
+  ): Promise<CreatedAccount> {
+    const { apiKeys, accounts } = this.#collections;
+    const account: AccountDocument = {
+      _id: newAccountId(),
+      email,
+      name,
+      role: 'customer',
+      createdAt: new Date(),
+    };
+    const { apiKey, document } = newKey(
+      account._id,
+      'customer',
+      account.createdAt,
+    );
+    try {
+      await accounts.insertOne(account, { session });
+      await apiKeys.insertOne(document, { session });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      throw new AppError(
+        'conflict',
+        'an account with this email already exists',
+        { cause: error },
+      );
+    }
+    return { ...toAccount(account), apiKey };
+  }
+
+  async getAccount(accountId: string): Promise<Account | undefined> {
+    const account = await this.#collections.accounts.findOne({
+      _id: accountId,
+    });
+    return account ? toAccount(account) : undefined;
+  }
+
+  async createKey(
+    { accountId, role }: Caller,
+    session: Session,
+  ): Promise<CreatedApiKey> {
+    const { accounts, apiKeys } = this.#collections;
+    const { apiKey, document } = newKey(accountId, role, new Date());
+    await refuseOverLimit(accounts, session, {
+      accountId,
+      max: MAX_ACTIVE_KEYS,
+      what: 'active keys',
+      count: () =>
+        apiKeys.countDocuments({ accountId, revokedAt: null }, { session }),
+    });
+    await apiKeys.insertOne(document, { session });
+    const { _id: id, prefix, createdAt } = document;
+    return { id, apiKey, prefix, createdAt: createdAt.toISOString() };
+  }
+
+  async listKeys(accountId: string, page: TimePage): Promise<ApiKey[]> {
+    const live = { accountId, revokedAt: null };
+    return (
+      await findPage(this.#collections.apiKeys, live, page, 'ascending')
+    ).map(({ _id: id, prefix, createdAt, lastUsedAt }) => ({
+      id,
+      prefix,
+      createdAt: createdAt.toISOString(),
+      lastUsedAt: lastUsedAt?.toISOString() ?? null,
+    }));
+  }
+
+  /** The revoked key's hash (to evict it from caches); undefined when no such live key. */
+  async revokeKey(
+    accountId: string,
+    keyId: string,
+  ): Promise<string | undefined> {
+    const revoked = await this.#collections.apiKeys.findOneAndUpdate(
+      { _id: keyId, accountId, revokedAt: null },
+      { $set: { revokedAt: new Date() } },
+    );
+    return revoked?.hash;
+  }
+
+  async findKeyOwner(hash: string): Promise<KeyOwner | undefined> {
+    const key = await this.#collections.apiKeys.findOne({
+      hash,
+      revokedAt: null,
+    });
+    return key ? { keyId: key._id, ...key } : undefined;
+  }
+
+  /** Moves `lastUsedAt` forward for each key in one batch; never backwards. */
+  async recordKeyUses(uses: ReadonlyMap<string, Date>): Promise<void> {
+    await this.#collections.apiKeys.bulkWrite(
+      [...uses].map(([keyId, usedAt]) => ({
+        updateOne: {
+          filter: {
+            _id: keyId,
+            $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: usedAt } }],
+          },
+          update: { $set: { lastUsedAt: usedAt } },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  /**
+   * Upserts `acct_admin` and makes `ADMIN_API_KEY` its key `key_admin`: a new value replaces the
+   * old key, the same value never brings back a key revoked through the API ('revoked'), and
+   * unset revokes it ('none'). Idempotent, and safe for gateways starting together.
+   */
+  async ensureAdmin(
+    adminApiKey: string | undefined,
+  ): Promise<'active' | 'revoked' | 'none'> {
+    const now = new Date();
+    const { accounts, apiKeys } = this.#collections;
+    await accounts.updateOne(
+      { _id: ADMIN_ACCOUNT_ID },
+      {
+        $set: { role: 'admin' },
+        // An email no customer can take.
+        $setOnInsert: {
+          email: 'admin@petstore.invalid',
+          name: 'Administrator',
+          createdAt: now,
+        },
+      },
+      { upsert: true },
+    );
+    if (adminApiKey === undefined) {
+      await apiKeys.updateOne(
+        { _id: ADMIN_KEY_ID, revokedAt: null },
+        { $set: { revokedAt: now } },
+      );
+      return 'none';
+    }
+    const key = {
+      accountId: ADMIN_ACCOUNT_ID,
+      role: 'admin' as const,
+      ...storedKey(adminApiKey),
+    };
+    await apiKeys
+      .insertOne({
+        _id: ADMIN_KEY_ID,
+        ...key,
+        createdAt: now,
+        lastUsedAt: null,
+        revokedAt: null,
+      })
+      .catch((error: unknown) => {
+        if (!isDuplicateKey(error)) throw error;
+      });
+    const replaced = { _id: ADMIN_KEY_ID, hash: { $ne: key.hash } };
+    await apiKeys.updateOne(replaced, { $set: { ...key, revokedAt: null } });
+    const stored = await apiKeys.findOne({ _id: ADMIN_KEY_ID });
+    return stored?.revokedAt ? 'revoked' : 'active';
+  }
+}
+
+function toAccount({
+  _id: id,
+  email,
+  name,
+  role,
+  createdAt,
+}: AccountDocument): Account {
+  return { id, email, name, role, createdAt: createdAt.toISOString() };
 }

@@ -23,7 +23,6 @@ export function looksLikeApiKey(candidate: string): boolean {
   return API_KEY_PATTERN.test(candidate);
 }
 
-/** Compares two hex hashes in constant time. */
 export function sameHash(stored: string, computed: string): boolean {
   const a = Buffer.from(stored, 'hex');
   const b = Buffer.from(computed, 'hex');

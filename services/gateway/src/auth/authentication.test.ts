@@ -7,11 +7,13 @@ import {
   it,
 } from '../test-support/gateway-harness.js';
 import { createLogger } from '@petstore/service-kit';
-import type { KeyOwner } from './key-cache.js';
 import { hashApiKey, newApiKey } from './api-key-secret.js';
-import { Authenticator } from './authentication.js';
-import { createKeyCache } from './key-cache.js';
-import { KeyUsage } from './key-usage.js';
+import {
+  Authenticator,
+  createKeyCache,
+  KeyUsage,
+  type KeyOwner,
+} from './authentication.js';
 
 describe('authentication', () => {
   const refused: [string, Record<string, string>][] = [

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KeyOwner } from './key-cache.js';
-import { createKeyCache } from './key-cache.js';
+import { createKeyCache, type KeyOwner } from './authentication.js';
 
 const owner = (keyId: string): KeyOwner => ({
   keyId,

@@ -1,19 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { timeOrderedId } from '@petstore/service-kit';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** Bytes from the largest multiple of 62 up are drawn again, so no character is likelier. */
-const UNBIASED_LIMIT = 62 * 4;
 
+/** `randomInt` draws again past the largest multiple of 62, so no character is likelier. */
 export function randomBase62(length: number): string {
-  let result = '';
-  while (result.length < length) {
-    for (const byte of randomBytes(length - result.length + 8)) {
-      if (byte < UNBIASED_LIMIT) result += BASE62.charAt(byte % 62);
-      if (result.length === length) break;
-    }
-  }
-  return result;
+  return Array.from({ length }, () => BASE62.charAt(randomInt(62))).join('');
 }
 
 export const newAccountId = () => `acct_${randomBase62(20)}`;

@@ -10,58 +10,47 @@ export async function ensureIndexes(db: Db): Promise<void> {
     { email: 1 },
     { unique: true, name: 'email_unique' },
   );
-  await apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' });
-  // `revokedAt` before the order, so that a page of live keys reads no revoked one.
-  await apiKeys.createIndex(
-    { accountId: 1, revokedAt: 1, createdAt: 1, _id: 1 },
-    { name: 'account_revoked_created' },
-  );
+  await apiKeys.createIndexes([
+    { key: { hash: 1 }, unique: true, name: 'hash_unique' },
+    // `revokedAt` before the order, so that a page of live keys reads no revoked one.
+    {
+      key: { accountId: 1, revokedAt: 1, createdAt: 1, _id: 1 },
+      name: 'account_revoked_created',
+    },
+  ]);
   await dropIndex(apiKeys, 'account_created');
   await messages.createIndex(
     { status: 1, leaseUntil: 1 },
     { name: 'status_lease' },
   );
   await dropIndex(messages, 'idempotency_key_unique');
-  await webhooks.createIndex(
-    { accountId: 1, createdAt: 1, _id: 1 },
-    { name: 'account_created' },
-  );
-  await webhooks.createIndex({ createdAt: 1, _id: 1 }, { name: 'created' });
-  await webhooks.createIndex(
-    { enabled: 1, events: 1 },
-    { name: 'enabled_events' },
-  );
-  await deliveries.createIndex(
-    { status: 1, nextAttemptAt: 1 },
-    { name: 'status_due' },
-  );
-  await deliveries.createIndex(
-    { webhookId: 1, status: 1, nextAttemptAt: 1, eventAt: 1 },
-    { name: 'webhook_due' },
-  );
-  await deliveries.createIndex(
-    { webhookId: 1, createdAt: -1, _id: -1 },
-    { name: 'webhook_log' },
-  );
-  await deliveries.createIndex(
-    { expireAt: 1 },
-    { expireAfterSeconds: 0, name: 'expire_ttl' },
-  );
+  await webhooks.createIndexes([
+    { key: { accountId: 1, createdAt: 1, _id: 1 }, name: 'account_created' },
+    { key: { createdAt: 1, _id: 1 }, name: 'created' },
+    { key: { enabled: 1, events: 1 }, name: 'enabled_events' },
+  ]);
+  await deliveries.createIndexes([
+    { key: { status: 1, nextAttemptAt: 1 }, name: 'status_due' },
+    {
+      key: { webhookId: 1, status: 1, nextAttemptAt: 1, eventAt: 1 },
+      name: 'webhook_due',
+    },
+    { key: { webhookId: 1, createdAt: -1, _id: -1 }, name: 'webhook_log' },
+    { key: { expireAt: 1 }, expireAfterSeconds: 0, name: 'expire_ttl' },
+  ]);
   await new IdempotencyRepository(db).ensureIndexes();
-  const windows = db.collection(RATE_LIMITS_COLLECTION);
-  await windows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
   // A window is removed once it has ended.
-  await windows.createIndex(
-    { expire: 1 },
-    { expireAfterSeconds: 0, name: 'expire_ttl' },
-  );
+  await db.collection(RATE_LIMITS_COLLECTION).createIndexes([
+    { key: { key: 1 }, unique: true, name: 'key_unique' },
+    { key: { expire: 1 }, expireAfterSeconds: 0, name: 'expire_ttl' },
+  ]);
 }
 
 /** Drops an index a newer one replaced: already gone (or dropped by another gateway) is fine. */
 async function dropIndex(
   collection: Pick<Collection, 'dropIndex'>,
   name: string,
-): Promise<void> {
+) {
   await collection.dropIndex(name).catch((error: unknown) => {
     if (!(
       error instanceof MongoServerError && error.codeName === 'IndexNotFound'

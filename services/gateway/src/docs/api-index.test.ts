@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { startTestGateway, it } from '../test-support/gateway-harness.js';
-import type { ApiIndex } from './api-index.js';
+import type { ApiIndex } from './docs-page.js';
 
 type Document = {
   paths: Record<string, Record<string, { operationId?: string }>>;

@@ -4,15 +4,19 @@ import { findPackageJSON } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
-import { contract, type OpenApiDocumentSchema } from '@petstore/contract';
+import {
+  contract,
+  documentOperations,
+  type OpenApiDocumentSchema,
+} from '@petstore/contract';
 import { AppError } from '@petstore/service-kit';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
-import type { Context, Middleware } from 'koa';
-import type { z } from 'zod';
-import { hiddenTryItCss } from './hidden-try-it.js';
+import type { Middleware } from 'koa';
+import { z } from 'zod';
 
 const DOCS_SCRIPT_PATH = '/docs/scalar.js';
 const DOCS_INIT_PATH = '/docs/init.js';
+const INDEX_PATHS = ['/', '/v1', '/v2'];
 
 /**
  * Scalar's bundle and a start-up script, both served here (no inline script), under a line that
@@ -72,19 +76,6 @@ function docsContentSecurityPolicy(publicUrl: string): string {
   ].join('; ');
 }
 
-/** 405 for anything but `GET` and `HEAD`. */
-export function refuseUnlessRead(ctx: Context): void {
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-    throw new AppError(
-      'method_not_allowed',
-      `${ctx.method} is not allowed on ${ctx.path}`,
-      {
-        headers: { Allow: 'GET, HEAD' },
-      },
-    );
-  }
-}
-
 const gzipAsync = promisify(gzip);
 
 /**
@@ -101,7 +92,75 @@ function scalarBundlePath(): string {
   return join(dirname(manifest), browser);
 }
 
-export function docsAssets(): Middleware {
+const HidesTryIt = z.object({ 'x-hideTryItPanel': z.literal(true) });
+
+/**
+ * A style rule per operation whose entry says `x-hideTryItPanel: true`: Scalar 1.76 can hide its
+ * "Test Request" button only everywhere at once. It renders each operation as a `<section>` whose
+ * id ends in `/<METHOD><path>`; the rule hides the button there, and the operation's entry in the
+ * sidebar of the request client (the modal that button opens), so no other operation leads to it.
+ */
+function hiddenTryItCss({ paths }: { paths: Record<string, object> }): string {
+  return Object.entries(paths)
+    .flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => HidesTryIt.safeParse(operation).success)
+        .map(([method]) => JSON.stringify(`/${method.toUpperCase()}${path}`)),
+    )
+    .map(
+      (idEnd) =>
+        `section[id$=${idEnd}] .show-api-client-button, .scalar-client li[data-sidebar-id$=${idEnd}] { display: none; }`,
+    )
+    .join('\n');
+}
+
+const OperationSchema = z.object({
+  operationId: z.string(),
+  summary: z.string().optional(),
+  deprecated: z.boolean().optional(),
+  security: z.array(z.record(z.string(), z.array(z.string()))).default([]),
+});
+
+export type ApiIndex = ReturnType<typeof apiIndex>;
+
+/** The API's front page: where its reference is, and every operation of the document. */
+function apiIndex(document: OpenApiDocument, publicUrl: string) {
+  const operations = documentOperations(document).map(
+    ({ method, path, operation }) => {
+      const { operationId, summary, deprecated, security } =
+        OperationSchema.parse(operation);
+      return {
+        method: method.toUpperCase(),
+        path,
+        operationId,
+        ...(summary === undefined ? {} : { summary }),
+        needsApiKey: security.some(
+          (requirement) => Object.keys(requirement).length > 0,
+        ),
+        ...(deprecated ? { deprecated: true as const } : {}),
+      };
+    },
+  );
+  return {
+    name: document.info.title,
+    version: document.info.version,
+    docs: `${publicUrl}/docs`,
+    openapi: `${publicUrl}/openapi.json`,
+    authentication:
+      'Authorization: Bearer <API key>. POST /v2/accounts creates an account and answers its first key, once; the admin key is ADMIN_API_KEY.',
+    operations,
+  };
+}
+
+/**
+ * The pages outside the contract, which only know `GET` and `HEAD`: the API's index at `/`, `/v1`
+ * and `/v2`, and the reference page's scripts.
+ */
+export function docsPages(
+  document: OpenApiDocument,
+  publicUrl: string,
+): Middleware {
+  const index = apiIndex(document, publicUrl);
   const bundlePath = scalarBundlePath();
   let bundle: Promise<{ plain: Buffer; gzipped: Buffer }> | undefined;
   const load = () => {
@@ -111,12 +170,23 @@ export function docsAssets(): Middleware {
     }));
     return bundle;
   };
+  const paths = [...INDEX_PATHS, DOCS_SCRIPT_PATH, DOCS_INIT_PATH];
   return async (ctx, next) => {
-    if (ctx.path !== DOCS_SCRIPT_PATH && ctx.path !== DOCS_INIT_PATH) {
+    if (!paths.includes(ctx.path)) {
       await next();
       return;
     }
-    refuseUnlessRead(ctx);
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      throw new AppError(
+        'method_not_allowed',
+        `${ctx.method} is not allowed on ${ctx.path}`,
+        { headers: { Allow: 'GET, HEAD' } },
+      );
+    }
+    if (INDEX_PATHS.includes(ctx.path)) {
+      ctx.body = index;
+      return;
+    }
     ctx.type = 'application/javascript; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=3600');
     if (ctx.path === DOCS_INIT_PATH) {

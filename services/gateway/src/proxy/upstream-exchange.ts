@@ -2,22 +2,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 
 /** A service's response, read whole; header names lower-case. */
-export interface UpstreamResponse {
+interface UpstreamResponse {
   statusCode: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
-}
-
-export interface ExchangeOptions {
-  maxBytes: number;
-  /** Called once the status and headers have come: a later failure is a broken response. */
-  onResponseStarted?: () => void;
-}
-
-export interface Exchange {
-  response: Promise<UpstreamResponse>;
-  /** Gives up: the response rejects with `reason`. */
-  abort(reason: Error): void;
 }
 
 /**
@@ -27,8 +15,10 @@ export interface Exchange {
 export function exchange(
   dispatcher: Dispatcher,
   request: Dispatcher.DispatchOptions,
-  { maxBytes, onResponseStarted }: ExchangeOptions,
-): Exchange {
+  maxBytes: number,
+  /** Called once the status and headers have come: a later failure is a broken response. */
+  onResponseStarted: () => void,
+) {
   let controller: Dispatcher.DispatchController | undefined;
   let reason: Error | undefined;
   let finished = false;
@@ -54,7 +44,7 @@ export function exchange(
       if (status < 200) return;
       statusCode = status;
       headers = responseHeaders;
-      onResponseStarted?.();
+      onResponseStarted();
     },
     onResponseData(current, chunk) {
       size += chunk.length;
@@ -77,6 +67,7 @@ export function exchange(
 
   return {
     response,
+    /** Gives up: the response rejects with `why`. */
     abort(why: Error) {
       if (finished || reason) return;
       reason = why;

@@ -9,17 +9,11 @@ export type ServiceName = 'pets' | 'store';
  * connection or answered `Connection: close` (draining) gets none for a while if another can.
  */
 export class Upstream extends Replicas<Pool> {
-  readonly name: ServiceName;
-
-  constructor(name: ServiceName, pools: Pool[]) {
+  constructor(
+    readonly name: ServiceName,
+    pools: Pool[],
+  ) {
     super(pools);
-    this.name = name;
-  }
-
-  close(): Promise<void> {
-    return Promise.all(this.all.map((pool) => pool.close())).then(
-      () => undefined,
-    );
   }
 }
 
@@ -49,10 +43,8 @@ export function createUpstreams(
   return { pets: connect('pets'), store: connect('store') };
 }
 
-export async function closeUpstreams(upstreams: Upstreams): Promise<void> {
-  await Promise.all(
-    Object.values(upstreams).map((upstream) => upstream.close()),
-  );
+export async function closeUpstreams({ pets, store }: Upstreams) {
+  await Promise.all([...pets.all, ...store.all].map((pool) => pool.close()));
 }
 
 export async function upstreamReady(

@@ -13,13 +13,12 @@ import {
 } from '@petstore/testkit';
 import { test } from '@petstore/testkit/vitest';
 import { MongoClient, type Db } from 'mongodb';
-import { AccountRepository } from '../accounts/account-repository.js';
-import { createAccounts } from '../accounts/accounts.js';
-import { createApp, type AppDeps } from '../app.js';
+import { Accounts } from '../accounts/accounts.js';
+import { buildGateway, createApp, type AppDeps } from '../app.js';
 import { loadGatewayConfig, type Config } from '../config.js';
 import { ensureIndexes } from '../database/indexes.js';
 import { closeUpstreams } from '../proxy/upstreams.js';
-import { buildGateway, startGateway } from '../start.js';
+import { startGateway } from '../start.js';
 
 export const ADMIN_API_KEY = 'psk_AdminKeyForTests0123456789abcdefABCDEF';
 
@@ -130,9 +129,7 @@ async function serveApp({
   logger: Logger;
   overrides: Partial<AppDeps>;
 }): Promise<RunningService> {
-  await createAccounts(new AccountRepository(db)).ensureAdmin(
-    config.adminApiKey,
-  );
+  await new Accounts(db).ensureAdmin(config.adminApiKey);
   const { deps } = buildGateway(client, db, config, logger);
   const app = createApp({ ...deps, ...overrides, validateResponses: true });
   const served = await serveHttp(app.callback());
