@@ -77,6 +77,7 @@ export {
 export {
   IdempotencyRepository,
   type IdempotencyRecord,
+  type StoredResponse,
 } from './idempotency/idempotency-repository.js';
 export {
   REPLAYED_HEADER,
