@@ -183,6 +183,16 @@ describe('coerceQuery', () => {
     });
   });
 
+  it('takes keys an object inherits, such as __proto__, as fields the schema does not name', () => {
+    const schema = z.object({ status: z.array(z.string()) });
+    const query = Object.fromEntries([
+      ['__proto__', ''],
+      ['constructor', 'x'],
+      ['toString', 'y'],
+    ]) as Record<string, string>;
+    expect(coerceQuery(query, schema)).toEqual(query);
+  });
+
   it('keeps repeated values, scalar fields and fields the schema does not name as they are', () => {
     const schema = z.object({
       status: z.array(z.string()),

@@ -103,7 +103,8 @@ export function coerceQuery(
   if (shape === undefined) return query;
   return Object.fromEntries(
     Object.entries(query).map(([key, value]) => {
-      const field = shape[key];
+      // `__proto__` or `constructor` in a query names no field, whatever the object inherits.
+      const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
       const wrap =
         typeof value === 'string' &&
         field !== undefined &&
