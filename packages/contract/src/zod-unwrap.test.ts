@@ -24,6 +24,12 @@ describe('unwrapSchema', () => {
   it('returns a schema with no wrapper as it is', () => {
     expect(unwrapSchema(inner)).toBe(inner);
   });
+
+  it('returns what a shape gives for an inherited key, not a schema, as it is', () => {
+    const shape: Record<string, unknown> = z.object({}).shape;
+    const inherited = shape['__proto__'] as z.ZodTypeAny;
+    expect(unwrapSchema(inherited)).toBe(inherited);
+  });
 });
 
 describe('objectShape', () => {

@@ -2,6 +2,8 @@ import { z, type ZodTypeAny } from 'zod';
 
 /** The schema one wrapper (optional, nullable, default, effects, pipeline, …) down, if any. */
 export function innerSchema(schema: ZodTypeAny): ZodTypeAny | undefined {
+  // A shape looked up by a key it inherits (`__proto__`) gives something other than a schema.
+  if (!(schema instanceof z.ZodType)) return undefined;
   if (schema instanceof z.ZodEffects) return schema.innerType() as ZodTypeAny;
   if (schema instanceof z.ZodPipeline) return schema._def.in as ZodTypeAny;
   if (schema instanceof z.ZodBranded) return schema.unwrap() as ZodTypeAny;
