@@ -117,8 +117,10 @@ export function createIdempotency(
     requests: (KeyedRequest | undefined)[],
     work: (executing: number[]) => Promise<StoredResponse[]>,
   ): Promise<(() => Outcome)[]> {
-    const keyed = requests.filter((request) => request !== undefined);
-    const found = await keys.findMany(keyed, session);
+    const found = await keys.findMany(
+      requests.filter((request) => request !== undefined),
+      session,
+    );
     const records = new Map(found.map((record) => [record._id, record]));
     const seen = new Set(records.keys());
     const executing = requests.flatMap((request, index) => {
@@ -142,9 +144,9 @@ export function createIdempotency(
         const response = responses[n] as StoredResponse;
         return () => ({ response, replayed: false });
       }
-      const first = request as KeyedRequest;
-      const record = records.get(idOf(first)) as IdempotencyRecord;
-      return () => replayed(record, first);
+      const keyed = request as KeyedRequest;
+      const record = records.get(idOf(keyed)) as IdempotencyRecord;
+      return () => replayed(record, keyed);
     });
   }
 
