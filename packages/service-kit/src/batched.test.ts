@@ -63,4 +63,33 @@ describe('batched', () => {
     await expect(add('a', 3)).resolves.toBe(3);
     expect(flushed).toEqual([[3]]);
   });
+
+  it('fails the next batch of the key alike after a failure it shares, without writing it', async () => {
+    const flushed: number[][] = [];
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const add = batched<string, number, number>({
+      flush: async (_key, items) => {
+        flushed.push(items);
+        await released;
+        if (items.includes(1)) throw new Error('database down');
+        return items;
+      },
+      failsTheNext: (error) =>
+        error instanceof Error && error.message === 'database down',
+    });
+    const first = add('a', 1);
+    await expect.poll(() => flushed).toEqual([[1]]);
+    const waiting = [add('a', 2), add('a', 3)];
+    release();
+    await expect(first).rejects.toThrow('database down');
+    for (const item of waiting)
+      await expect(item).rejects.toThrow('database down');
+    expect(flushed).toEqual([[1]]);
+    // Items given once that has settled are written.
+    await expect(add('a', 4)).resolves.toBe(4);
+    expect(flushed).toEqual([[1], [4]]);
+  });
 });

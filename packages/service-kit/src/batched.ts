@@ -1,13 +1,18 @@
 export interface BatchedOptions<K, T, R> {
   /** Writes the batch of `key`, resolving to each item's result, in the items' order. */
   flush: (key: K, items: T[]) => Promise<R[]>;
+  /**
+   * Whether a flush that failed with `error` fails the next batch of its key alike, at once and
+   * unwritten, rather than let it wait for that failure and then try too (the database is down).
+   */
+  failsTheNext?: (error: unknown) => boolean;
 }
 
 /** Adds an item to the next batch of its key; resolves to its result once that batch is written. */
 export type Batched<K, T, R> = (key: K, item: T) => Promise<R>;
 
 interface KeyBatches<T, R> {
-  /** Settles once the last batch started is written. */
+  /** Resolves once the last batch started is written: to the error it failed with, if it did. */
   last: Promise<unknown>;
   /** The batch that gathers items, until the one before it is written. */
   open?: { items: T[]; results: Promise<R[]> };
@@ -20,6 +25,7 @@ interface KeyBatches<T, R> {
  */
 export function batched<K, T, R>({
   flush,
+  failsTheNext = () => false,
 }: BatchedOptions<K, T, R>): Batched<K, T, R> {
   const keys = new Map<K, KeyBatches<T, R>>();
   return (key, item) => {
@@ -33,11 +39,16 @@ export function batched<K, T, R>({
 
   function openBatch(key: K, batches: KeyBatches<T, R>) {
     const items: T[] = [];
-    const results = batches.last.then(() => {
+    const results = batches.last.then((failure) => {
       batches.open = undefined;
+      if (failure !== undefined && failsTheNext(failure))
+        throw failure as Error;
       return flush(key, items);
     });
-    const last = results.catch(() => undefined);
+    const last = results.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     batches.last = last;
     void last.then(() => {
       if (batches.last === last && !batches.open) keys.delete(key);

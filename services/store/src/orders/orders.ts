@@ -11,6 +11,7 @@ import {
   operationOf,
   refusalOf,
   requireAdmin,
+  toAppError,
   type Caller,
   type Session,
   type Executed,
@@ -161,7 +162,14 @@ export function createOrders(deps: OrdersDeps) {
     );
   }
 
-  const perPet = batched({ flush: placeAll });
+  // Every order of a pet writes its stock entry, and concurrent transactions that write one
+  // document conflict. So a process writes one transaction of a pet's orders at a time, and the
+  // orders that come meanwhile go together into the next. A batch the database could not take (it
+  // is down) fails the next alike, so that no order waits longer than one attempt may last.
+  const perPet = batched({
+    flush: placeAll,
+    failsTheNext: (error) => toAppError(error).code === 'service_unavailable',
+  });
 
   async function place(
     order: NewOrder,
