@@ -68,6 +68,9 @@ export function outboxRelay(options: OutboxRelayOptions): Worker {
     logger,
     idleMs: pollMs,
     step: async () => {
+      // A retry that is due now is claimed below; only a later one still needs a wake-up.
+      if (nextRetryAt !== undefined && nextRetryAt <= Date.now())
+        nextRetryAt = undefined;
       const claimed = await outbox.claim(BATCH, LEASE_MS);
       const topics = new Set(claimed.map((message) => message.topic));
       for (const topic of topics) {
@@ -78,12 +81,10 @@ export function outboxRelay(options: OutboxRelayOptions): Worker {
       }
       return claimed.length === BATCH;
     },
-    nextDueInMs: () => {
-      if (nextRetryAt === undefined) return Promise.resolve(undefined);
-      const dueInMs = nextRetryAt - Date.now();
-      if (dueInMs <= 0) nextRetryAt = undefined;
-      return Promise.resolve(Math.max(dueInMs, 0));
-    },
+    nextDueInMs: () =>
+      Promise.resolve(
+        nextRetryAt === undefined ? undefined : nextRetryAt - Date.now(),
+      ),
   });
   let gathering: NodeJS.Timeout | undefined;
   outbox.onAdded(() => {
