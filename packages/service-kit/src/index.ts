@@ -76,14 +76,12 @@ export {
 } from './outbox/event-messages.js';
 export {
   IdempotencyRepository,
-  type IdempotencyRecord,
-  type StoredResponse,
-} from './idempotency/idempotency-repository.js';
-export {
   REPLAYED_HEADER,
   requestHashOf,
+  type IdempotencyRecord,
   type KeyedRequest,
-} from './idempotency/idempotency-record.js';
+  type StoredResponse,
+} from './idempotency/idempotency-repository.js';
 export {
   createIdempotency,
   keyedRequest,

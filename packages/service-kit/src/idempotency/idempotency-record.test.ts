@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashBody, requestHashOf } from './idempotency-record.js';
+import { hashBody, requestHashOf } from './idempotency-repository.js';
 
 describe('hashBody', () => {
   it('is the same whatever the order of the keys', () => {

@@ -1,9 +1,42 @@
+import { createHash } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import type { Session } from '../transactions.js';
-import { requestHashOf, type KeyedRequest } from './idempotency-record.js';
+
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** API.md asks for at least 24 h. */
 const RETENTION_MS = 48 * 60 * 60 * 1000;
+
+/** A request that carries an `Idempotency-Key`, with the operation and body that key is bound to. */
+export interface KeyedRequest {
+  accountId: string;
+  key: string;
+  /** `POST /v1/webhooks/wh_1/secret`: one key used on another operation or resource is refused. */
+  operation: string;
+  body: unknown;
+}
+
+/** What a key is bound to: its operation and body. */
+export function requestHashOf({ operation, body }: KeyedRequest): string {
+  return hashBody({ operation, body });
+}
+
+/** SHA-256 of the body's canonical JSON (keys sorted at every level, undefined left out). */
+export function hashBody(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b, 'en'))
+      .map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
 
 export const idOf = ({ accountId, key }: KeyedRequest) => `${accountId}:${key}`;
 
@@ -39,28 +72,22 @@ export class IdempotencyRepository {
     );
   }
 
-  /** `timeoutMS` bounds the whole read, the wait for a primary included. */
+  /**
+   * The records of `requests` that have not expired, in the transaction of `session` if given.
+   * `timeoutMS` bounds the whole read, the wait for a primary included.
+   */
   async find(
-    keyed: KeyedRequest,
+    requests: KeyedRequest[],
     { session, timeoutMS }: { session?: Session; timeoutMS?: number } = {},
-  ): Promise<IdempotencyRecord | undefined> {
-    const record = await this.#keys.findOne(
-      { _id: idOf(keyed) },
+  ): Promise<IdempotencyRecord[]> {
+    if (requests.length === 0) return [];
+    const now = new Date();
+    const ids = requests.map(idOf);
+    const found = this.#keys.find(
+      { _id: { $in: ids } },
       { session, timeoutMS },
     );
     // A record past its time may wait a minute for MongoDB's TTL monitor: it is gone already.
-    return record && record.expiresAt > new Date() ? record : undefined;
-  }
-
-  /** The records of `requests` that have not expired, in the transaction of `session`. */
-  async findMany(
-    requests: KeyedRequest[],
-    session: Session,
-  ): Promise<IdempotencyRecord[]> {
-    if (requests.length === 0) return [];
-    const ids = requests.map(idOf);
-    const now = new Date();
-    const found = this.#keys.find({ _id: { $in: ids } }, { session });
     return (await found.toArray()).filter(({ expiresAt }) => expiresAt > now);
   }
 

@@ -3,15 +3,13 @@ import { AppError } from '../app-error.js';
 import type { Session, Transaction } from '../transactions.js';
 import {
   idOf,
-  type IdempotencyRecord,
-  type IdempotencyRepository,
-  type StoredResponse,
-} from './idempotency-repository.js';
-import {
   REPLAYED_HEADER,
   requestHashOf,
+  type IdempotencyRecord,
+  type IdempotencyRepository,
   type KeyedRequest,
-} from './idempotency-record.js';
+  type StoredResponse,
+} from './idempotency-repository.js';
 
 /** What a request answered, `replayed` when an earlier request with its key executed it. */
 export interface Executed<T> {
@@ -37,11 +35,7 @@ const REMEMBERED_STATUSES = new Set([404, 409, 422]);
 const isUnavailable = (error: unknown) =>
   error instanceof AppError && error.code === 'service_unavailable';
 
-/** What a key answers: the response, `replayed` when an earlier request executed it. */
-interface Outcome {
-  response: StoredResponse;
-  replayed: boolean;
-}
+type Outcome = Executed<unknown>;
 
 /** What a refused request answered, to be answered again to every retry with its key. */
 export function refusalOf({ code, message, status }: AppError): StoredResponse {
@@ -87,23 +81,25 @@ export function createIdempotency(
   transaction: Transaction,
   sealing?: Sealing,
 ) {
-  const stored = ({ status, body }: StoredResponse): StoredResponse =>
-    sealing
-      ? { status, body: sealing.seal(JSON.stringify(body)) }
-      : { status, body };
-  const opened = ({ status, body }: StoredResponse): StoredResponse =>
-    sealing
-      ? { status, body: JSON.parse(sealing.open(body as string)) as unknown }
-      : { status, body };
+  const stored = ({ status, body }: StoredResponse): StoredResponse => ({
+    status,
+    body: sealing ? sealing.seal(JSON.stringify(body)) : body,
+  });
   /** The first outcome under the key, for a request that used it again: the same, or 422. */
-  function replayed(record: IdempotencyRecord, keyed: KeyedRequest) {
+  function replayed(record: IdempotencyRecord, keyed: KeyedRequest): Outcome {
     if (record.requestHash !== requestHashOf(keyed)) {
       throw new AppError(
         'idempotency_key_reused',
         'this Idempotency-Key was used with another request body or operation',
       );
     }
-    return { response: opened(record.response), replayed: true };
+    const { status, body } = record.response;
+    const opened = sealing ? sealing.open(body as string) : undefined;
+    return {
+      status,
+      body: opened === undefined ? body : (JSON.parse(opened) as unknown),
+      replayed: true,
+    };
   }
 
   /**
@@ -117,9 +113,9 @@ export function createIdempotency(
     requests: (KeyedRequest | undefined)[],
     work: (executing: number[]) => Promise<StoredResponse[]>,
   ): Promise<(() => Outcome)[]> {
-    const found = await keys.findMany(
+    const found = await keys.find(
       requests.filter((request) => request !== undefined),
-      session,
+      { session },
     );
     const records = new Map(found.map((record) => [record._id, record]));
     const seen = new Set(records.keys());
@@ -130,20 +126,19 @@ export function createIdempotency(
       return [index];
     });
     const responses = executing.length > 0 ? await work(executing) : [];
-    const executed = executing.flatMap((index, n) => {
-      const request = requests[index];
-      const response = responses[n] as StoredResponse;
-      return request ? [{ keyed: request, response: stored(response) }] : [];
+    const answered = new Map(
+      executing.map((index, n) => [index, responses[n] as StoredResponse]),
+    );
+    const executed = [...answered].flatMap(([index, response]) => {
+      const keyed = requests[index];
+      return keyed ? [{ keyed, response: stored(response) }] : [];
     });
     for (const record of await keys.insert(executed, session)) {
       records.set(record._id, record);
     }
     return requests.map((request, index) => {
-      const n = executing.indexOf(index);
-      if (n >= 0) {
-        const response = responses[n] as StoredResponse;
-        return () => ({ response, replayed: false });
-      }
+      const response = answered.get(index);
+      if (response) return () => ({ ...response, replayed: false });
       const keyed = request as KeyedRequest;
       const record = records.get(idOf(keyed)) as IdempotencyRecord;
       return () => replayed(record, keyed);
@@ -162,10 +157,7 @@ export function createIdempotency(
   }
 
   /** A stored outcome as answered: a success is returned, a refusal thrown as first answered. */
-  function executed<T>({
-    response: { status, body },
-    replayed,
-  }: Outcome): Executed<T> {
+  function executed<T>({ status, body, replayed }: Outcome): Executed<T> {
     if (status < 400) return { status, body: body as T, replayed };
     const { code, message } = body as ErrorBody;
     const headers = replayed ? { [REPLAYED_HEADER]: 'true' } : undefined;
@@ -181,7 +173,7 @@ export function createIdempotency(
     unavailable: unknown,
   ): Promise<Executed<T>> {
     // Briefly: a client is waiting, and a database that is down is answered 503 at once.
-    const record = await keys.find(keyed, { timeoutMS: 500 }).catch(() => {
+    const [record] = await keys.find([keyed], { timeoutMS: 500 }).catch(() => {
       throw unavailable;
     });
     if (record) return executed<T>(replayed(record, keyed));
@@ -254,7 +246,7 @@ export function createIdempotency(
 
     /** What the key answered before, outside any transaction; undefined when it is unused. */
     async replay<T>(keyed: KeyedRequest): Promise<Executed<T> | undefined> {
-      const record = await keys.find(keyed);
+      const [record] = await keys.find([keyed]);
       return record && executed<T>(replayed(record, keyed));
     },
   };
