@@ -1,29 +1,20 @@
 import type { Db } from 'mongodb';
-import { isDuplicateKey } from './mongo.js';
 
-// The value is computed from the counter as it was just before this increment, which MongoDB
-// returns with the update, atomically: no concurrent increment can show in it.
+// MongoDB increments and returns the counter atomically: no concurrent increment can show in the
+// value. Two first-ever increments that race to insert it are retried by the server itself (an
+// upsert on `_id` that hits a duplicate key), so neither fails.
 export async function nextSequenceValue(
   db: Db,
   sequence: string,
   by = 1,
 ): Promise<number> {
   const counters = db.collection<{ _id: string; value: number }>('counters');
-  const increment = async () => {
-    const before = await counters.findOneAndUpdate(
-      { _id: sequence },
-      { $inc: { value: by } },
-      { upsert: true, returnDocument: 'before' },
-    );
-    return (before?.value ?? 0) + by;
-  };
-  try {
-    return await increment();
-  } catch (error) {
-    // Two first-ever increments can race to insert the counter; the loser just increments it.
-    if (isDuplicateKey(error)) return increment();
-    throw error;
-  }
+  const after = await counters.findOneAndUpdate(
+    { _id: sequence },
+    { $inc: { value: by } },
+    { upsert: true, returnDocument: 'after' },
+  );
+  return after?.value ?? by;
 }
 
 /** Ids taken `blockSize` at a time; the rest of a block is skipped when its process stops. */
