@@ -40,19 +40,17 @@ export {
 } from './trust-gateway.js';
 export { Worker } from './worker.js';
 export {
-  databaseGauge,
-  rateLimitRejections,
-  registry,
-  upstreamErrors,
-} from './telemetry/telemetry.js';
-export {
   contextFrom,
   currentTraceparent,
+  databaseGauge,
   inSpan,
+  rateLimitRejections,
+  registry,
   SpanKind,
   startTracing,
+  upstreamErrors,
   withTraceContext,
-} from './telemetry/tracing.js';
+} from './telemetry/telemetry.js';
 export { timeOrderedId } from './time-ordered-id.js';
 export { errorCode, withFailover } from './upstream/failover.js';
 export { Replicas } from './upstream/replicas.js';

@@ -12,8 +12,11 @@ import {
   MongoTopologyClosedError,
   type ServerHeartbeatStartedEvent,
 } from 'mongodb';
-import { metricsEnabled, monitorMongoCommands } from './telemetry/telemetry.js';
-import { tracingEnabled } from './telemetry/tracing.js';
+import {
+  metricsEnabled,
+  monitorMongoCommands,
+  tracingEnabled,
+} from './telemetry/telemetry.js';
 
 export async function connectMongo(
   uri: string,

@@ -1,6 +1,6 @@
 import { backoffMs } from '../backoff.js';
 import type { Logger } from '../logger.js';
-import { contextFrom, inSpan } from '../telemetry/tracing.js';
+import { contextFrom, inSpan } from '../telemetry/telemetry.js';
 import { Worker } from '../worker.js';
 import type { Outbox, OutboxMessage } from './outbox.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, Db, Filter } from 'mongodb';
 import { Lease } from '../lease.js';
-import { currentTraceparent } from '../telemetry/tracing.js';
+import { currentTraceparent } from '../telemetry/telemetry.js';
 import { timeOrderedId } from '../time-ordered-id.js';
 import type { Session } from '../transactions.js';
 

@@ -1,4 +1,14 @@
-import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import {
+  context,
+  INVALID_SPAN_CONTEXT,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+  type SpanOptions,
+} from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -16,13 +26,82 @@ import {
   Registry,
   collectDefaultMetrics,
 } from 'prom-client';
-import {
-  contextFrom,
-  inSpan,
-  startTracing,
-  tracer,
-  tracingEnabled,
-} from './tracing.js';
+
+export const tracer = trace.getTracer('petstore');
+const UNRECORDED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+let tracing = false;
+
+export const tracingEnabled = (): boolean => tracing;
+
+/**
+ * On only when an `OTEL_EXPORTER_OTLP_*ENDPOINT` is set; returns how to flush and stop. The SDK
+ * is loaded only then: without an exporter, tracing costs nothing but the API's no-op calls. It
+ * reads the standard variables itself (`OTEL_EXPORTER_OTLP_PROTOCOL`, `OTEL_TRACES_SAMPLER`,
+ * `OTEL_BSP_*`, the span limits); it sends traces only, as metrics are Prometheus's and logs pino's.
+ */
+export async function startTracing(service: string) {
+  const { env } = process;
+  const endpoint =
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (!endpoint || env.OTEL_SDK_DISABLED === 'true') return undefined;
+  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const sdk = new NodeSDK({
+    serviceName: env.OTEL_SERVICE_NAME || service,
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
+  sdk.start();
+  tracing = true;
+  return () => sdk.shutdown();
+}
+
+export function contextFrom(
+  headers: Record<string, string | string[] | undefined>,
+): Context {
+  return propagation.extract(context.active(), headers);
+}
+
+export function withTraceContext<
+  Headers extends Record<string, string | string[]>,
+>(headers: Headers, from: Context = context.active()): Headers {
+  propagation.inject(from, headers);
+  return headers;
+}
+
+export function currentTraceparent(): string | undefined {
+  return withTraceContext<Record<string, string>>({}).traceparent;
+}
+
+export function inSpan<T>(
+  name: string,
+  {
+    kind = SpanKind.INTERNAL,
+    attributes,
+    parent,
+  }: Pick<SpanOptions, 'kind' | 'attributes'> & {
+    parent?: Context;
+  },
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
+  if (!tracing) return work(UNRECORDED);
+  const from = parent ?? context.active();
+  return tracer.startActiveSpan(
+    name,
+    { kind, attributes },
+    from,
+    async (span) => {
+      try {
+        return await work(span);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        if (error instanceof Error) span.recordException(error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
 
 export const registry = new Registry();
 
@@ -98,8 +177,8 @@ export function databaseGauge(
   });
 }
 
-let enabled = false;
-export const metricsEnabled = (): boolean => enabled;
+let metrics = false;
+export const metricsEnabled = (): boolean => metrics;
 
 /** Tracing from the `OTEL_*` variables; metrics on `metricsPort`, never the public port. */
 export async function startTelemetry(
@@ -120,7 +199,7 @@ export async function startTelemetry(
     );
   });
   if (metricsPort !== undefined) {
-    enabled = true;
+    metrics = true;
     collectDefaultMetrics({ register: registry });
     await once(server.listen(metricsPort, host), 'listening').catch(
       async (error: unknown) => {
@@ -140,15 +219,19 @@ export async function startTelemetry(
 // The route is the template the router matched, never the raw path.
 export function serverTelemetry(): Middleware {
   return async (ctx, next) => {
-    const tracing = tracingEnabled();
-    const measuring = metricsEnabled();
     const started = performance.now();
-    const handle = async (span?: Span) => {
+    const attributes = {
+      'http.request.method': ctx.method,
+      'url.path': ctx.path,
+    };
+    const parent = contextFrom(ctx.req.headers);
+    const span = { kind: SpanKind.SERVER, parent, attributes };
+    await inSpan(ctx.method, span, async (active) => {
       try {
         await next();
       } finally {
         const route = ctx.routeTemplate ?? 'unmatched';
-        if (measuring) {
+        if (metrics) {
           const labels = {
             http_route: route,
             http_request_method: ctx.method,
@@ -159,24 +242,13 @@ export function serverTelemetry(): Middleware {
             (performance.now() - started) / 1000,
           );
         }
-        span?.updateName(`${ctx.method} ${route}`);
-        span?.setAttributes({
+        active.updateName(`${ctx.method} ${route}`);
+        active.setAttributes({
           'http.route': route,
           'http.response.status_code': ctx.status,
         });
       }
-    };
-    if (!tracing) return handle();
-    const attributes = {
-      'http.request.method': ctx.method,
-      'url.path': ctx.path,
-    };
-    const parent = contextFrom(ctx.req.headers);
-    await inSpan(
-      ctx.method,
-      { kind: SpanKind.SERVER, parent, attributes },
-      handle,
-    );
+    });
   };
 }
 
@@ -229,3 +301,5 @@ export function monitorMongoCommands(
     finish(event, 'error');
   });
 }
+
+export { SpanKind };

@@ -11,8 +11,8 @@ const hooks = registerHooks({
     return nextLoad(url, context);
   },
 });
-// Imported once loads are recorded, so that a tracing.js that loaded the SDK itself would show.
-const { inSpan, startTracing } = await import('./tracing.js');
+// Imported once loads are recorded, so that a telemetry.js that loaded the SDK itself would show.
+const { inSpan, startTracing } = await import('./telemetry.js');
 
 /** Whether the tracing SDK was loaded into this process. */
 const sdkLoaded = () =>
