@@ -27,8 +27,11 @@ export { connectMongo, isDuplicateKey } from './mongo.js';
 export { decodeCursor, encodeCursor, findPage, pageOf } from './pagination.js';
 export type { IdPage, TimePage } from './pagination.js';
 export { nextSequenceValue, SequenceBlocks } from './sequences.js';
-export { startService } from './start-service.js';
-export type { StartedService, StartOptions } from './start-service.js';
+export {
+  startService,
+  type StartedService,
+  type StartOptions,
+} from './run-service.js';
 export {
   callerOf,
   internalHeaders,

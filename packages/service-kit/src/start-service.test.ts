@@ -2,7 +2,7 @@ import { test } from '@petstore/testkit/vitest';
 import Koa from 'koa';
 import { describe, expect } from 'vitest';
 import type { ServiceConfig } from './config.js';
-import { startService, type ServiceSetUp } from './start-service.js';
+import { startService, type ServiceSetUp } from './run-service.js';
 import { captureLogs } from './test-support/captured-logs.js';
 
 function config(uri: string, database: string): ServiceConfig {
