@@ -1,4 +1,4 @@
-import './koa-context.js';
+import './request-id.js';
 
 export { AppError, toAppError } from './app-error.js';
 export { batched } from './batched.js';

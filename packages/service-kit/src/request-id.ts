@@ -3,6 +3,18 @@ import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type { Logger } from './logger.js';
 
+// What the service-kit middleware adds to every Koa context; loaded with the package index.
+declare module 'koa' {
+  interface ExtendableContext {
+    requestId: string;
+    log: Logger;
+  }
+
+  interface Request {
+    body?: unknown;
+  }
+}
+
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const requestLogger = Symbol('requestLogger');
 type WithRequestLogger = Koa.Context & { [requestLogger]?: Logger };
