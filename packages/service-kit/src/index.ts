@@ -65,10 +65,11 @@ export {
 } from './transactions.js';
 export {
   Outbox,
+  outboxRelay,
   type NewMessage,
   type OutboxMessage,
+  type Sender,
 } from './outbox/outbox.js';
-export { outboxRelay, type Sender } from './outbox/outbox-relay.js';
 export {
   EVENTS_TOPIC,
   eventMessages,

@@ -7,8 +7,7 @@ import {
 import { timeOrderedId } from '../time-ordered-id.js';
 import { withFailover } from '../upstream/failover.js';
 import { Replicas } from '../upstream/replicas.js';
-import type { Sender } from './outbox-relay.js';
-import type { NewMessage } from './outbox.js';
+import type { NewMessage, Sender } from './outbox.js';
 
 /** The topic of the events the gateway turns into webhook deliveries. */
 export const EVENTS_TOPIC = 'events';

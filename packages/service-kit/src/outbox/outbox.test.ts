@@ -3,8 +3,7 @@ import { describe, expect } from 'vitest';
 import { databaseTest } from '../test-support/database-test.js';
 import { captureLogs } from '../test-support/captured-logs.js';
 import { inTransaction } from '../transactions.js';
-import { Outbox, type OutboxMessage } from './outbox.js';
-import { outboxRelay } from './outbox-relay.js';
+import { Outbox, outboxRelay, type OutboxMessage } from './outbox.js';
 
 const it = databaseTest('outbox');
 
