@@ -49,17 +49,14 @@ const CODE_FOR_CLIENT_STATUS: Partial<Record<number, ErrorCode>> = {
 
 type HttpError = Error & { status: number; headers?: Record<string, string> };
 
-function isExposedClientError(error: unknown): error is HttpError {
-  if (!(error instanceof Error) || !('status' in error) || !('expose' in error))
-    return false;
-  const { status, expose } = error;
-  return (
-    typeof status === 'number' &&
-    status >= 400 &&
-    status < 500 &&
-    expose === true
-  );
-}
+const isExposedClientError = (error: unknown): error is HttpError =>
+  error instanceof Error &&
+  'expose' in error &&
+  error.expose === true &&
+  'status' in error &&
+  typeof error.status === 'number' &&
+  error.status >= 400 &&
+  error.status < 500;
 
 /** Anything not known to be safe becomes `internal_error`, the original kept as `cause`. */
 export function toAppError(cause: unknown): AppError {
