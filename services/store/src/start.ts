@@ -1,4 +1,5 @@
 import {
+  createService,
   databaseGauge,
   EVENTS_TOPIC,
   eventsSender,
@@ -12,15 +13,16 @@ import {
   type StartedService,
   type StartOptions,
 } from '@petstore/service-kit';
-import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
-import { STATUS_TOPIC } from './events.js';
 import { createInventory } from './inventory/inventory.js';
 import { createOrders } from './orders/orders.js';
-import { statusPushSender } from './outbox/status-pushes.js';
 import { statusReconciliation } from './outbox/status-reconciliation.js';
-import { createPetCheck } from './pets-service/pet-check.js';
-import { createPetsAdapter } from './pets-service/pets-adapter.js';
+import { STATUS_TOPIC, statusPushSender } from './events.js';
+import {
+  createPetCheck,
+  createPetsAdapter,
+} from './pets-service/pets-adapter.js';
+import { createStoreRouter } from './routes.js';
 import { ensureIndexes } from './repositories/indexes.js';
 import { InventoryRepository } from './repositories/inventory-repository.js';
 import { OrderRepository } from './repositories/order-repository.js';
@@ -67,11 +69,7 @@ export function startStore(
         pollMs: config.events.relayIntervalMs,
         backoff: { baseMs: 100, maxMs: config.outbox.maxBackoffMs },
       });
-      const app = createApp({
-        db,
-        logger,
-        internalToken,
-        validateResponses,
+      const useCases = {
         orders: createOrders({
           orders,
           inventory,
@@ -86,6 +84,13 @@ export function startStore(
           petCheck,
           transaction,
         }),
+      };
+      const app = createService({
+        name: 'store',
+        logger,
+        internalToken,
+        routers: [createStoreRouter(useCases, validateResponses).routes()],
+        readiness: { database: () => db.command({ ping: 1 }) },
       });
       databaseGauge(
         'petstore_outbox_backlog',

@@ -7,7 +7,7 @@ import {
 } from '@petstore/service-kit';
 import { stockMessages } from '../events.js';
 import { derivedStatus, type Stock } from '../pet-status.js';
-import type { PetCheck } from '../pets-service/pet-check.js';
+import type { PetCheck } from '../pets-service/pets-adapter.js';
 import type { RequestScope } from '../request-scope.js';
 import type {
   InventoryRepository,

@@ -7,7 +7,9 @@ import {
 import {
   AppError,
   batched,
+  eventMessages,
   keyedRequest,
+  newEvent,
   operationOf,
   refusalOf,
   requireAdmin,
@@ -20,9 +22,9 @@ import {
   type Outbox,
   type Transaction,
 } from '@petstore/service-kit';
-import { orderEvent, stockMessages } from '../events.js';
-import type { PetCheck } from '../pets-service/pet-check.js';
+import type { PetCheck } from '../pets-service/pets-adapter.js';
 import type { RequestScope } from '../request-scope.js';
+import { stockMessages } from '../events.js';
 import type { StockChange } from '../pet-status.js';
 import type { InventoryRepository } from '../repositories/inventory-repository.js';
 import {
@@ -145,11 +147,10 @@ export function createOrders(deps: OrdersDeps) {
           covered.map((item) => orderDocument(item, placedAt)),
           session,
         );
-        const events = placed.flatMap((document) =>
-          orderEvent('order.created', {
-            order: toOrder(document),
-            ownerId: document.ownerId,
-          }),
+        const events = eventMessages(
+          placed.map((document) =>
+            newEvent('order.created', toOrder(document), document.ownerId),
+          ),
         );
         const statusPushes = change ? stockMessages(change) : [];
         await outbox.add(session, [...events, ...statusPushes]);
@@ -221,11 +222,8 @@ export function createOrders(deps: OrdersDeps) {
       const change = await inventory.close(closed.petId, returned, session);
       const type = closed.cancelled ? 'order.cancelled' : 'order.completed';
       const stock = change ? stockMessages(change) : [];
-      const event = orderEvent(type, {
-        order: toOrder(closed),
-        ownerId: closed.ownerId,
-      });
-      await outbox.add(session, [...event, ...stock]);
+      const event = newEvent(type, toOrder(closed), closed.ownerId);
+      await outbox.add(session, [...eventMessages([event]), ...stock]);
       return closed;
     });
   }
