@@ -41,7 +41,7 @@ export function createStoreRouter(
         return { status: 200, body: pageOf(ctx, found, query.limit) };
       },
       placeOrder: async ({ headers, body, ctx }) => {
-        const { order, replayed } = await orders.place(body, {
+        const { body: order, replayed } = await orders.place(body, {
           ...requestScope(ctx),
           idempotencyKey: headers['idempotency-key'],
         });

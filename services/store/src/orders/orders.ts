@@ -48,9 +48,6 @@ export interface OrdersDeps {
 
 export type Orders = ReturnType<typeof createOrders>;
 
-/** The order placed under the request, `replayed` when an earlier request with its key placed it. */
-export type Placed = { order: PlacedOrder; replayed: boolean };
-
 export interface PlaceRequest extends RequestScope {
   /** The `Idempotency-Key` header, when sent. */
   idempotencyKey?: string;
@@ -175,7 +172,7 @@ export function createOrders(deps: OrdersDeps) {
   async function place(
     order: NewOrder,
     request: PlaceRequest,
-  ): Promise<Placed> {
+  ): Promise<Executed<PlacedOrder>> {
     const { caller, requestId, idempotencyKey } = request;
     // The same instant written another way is the same request.
     const shipDate = order.shipDate && new Date(order.shipDate).toISOString();
@@ -193,7 +190,7 @@ export function createOrders(deps: OrdersDeps) {
         const replayed =
           keyed && (await idempotency.replay<PlacedOrder>(keyed));
         if (!replayed) throw error;
-        return placed(replayed);
+        return replayed;
       }
       refusal = error;
     }
@@ -206,7 +203,7 @@ export function createOrders(deps: OrdersDeps) {
       orderId,
       refusal,
     });
-    return placed(await outcome());
+    return outcome();
   }
 
   /** Closes an open order in one transaction with its stock and messages; undefined if not open. */
@@ -295,8 +292,4 @@ export function createOrders(deps: OrdersDeps) {
       }
     },
   };
-}
-
-function placed({ body, replayed }: Executed<PlacedOrder>): Placed {
-  return { order: body, replayed };
 }
