@@ -9,9 +9,9 @@ import {
   Outbox,
   outboxRelay,
   startService,
-  type Session,
   type StartedService,
   type StartOptions,
+  type Transaction,
 } from '@petstore/service-kit';
 import type { StoreConfig } from './config.js';
 import { createInventory } from './inventory/inventory.js';
@@ -43,8 +43,7 @@ export function startStore(
     setUp: async ({ database: { client, db }, logger, onShutdown }) => {
       await ensureIndexes(db);
       const log = (component: string) => logger.child({ component });
-      const transaction = <T>(work: (session: Session) => Promise<T>) =>
-        inTransaction(client, work);
+      const transaction: Transaction = (work) => inTransaction(client, work);
       const orders = new OrderRepository(db);
       const inventory = new InventoryRepository(db);
       const idempotency = createIdempotency(
@@ -69,21 +68,10 @@ export function startStore(
         pollMs: config.events.relayIntervalMs,
         backoff: { baseMs: 100, maxMs: config.outbox.maxBackoffMs },
       });
+      const shared = { inventory, outbox, petCheck, transaction };
       const useCases = {
-        orders: createOrders({
-          orders,
-          inventory,
-          idempotency,
-          outbox,
-          petCheck,
-          transaction,
-        }),
-        inventory: createInventory({
-          inventory,
-          outbox,
-          petCheck,
-          transaction,
-        }),
+        orders: createOrders({ ...shared, orders, idempotency }),
+        inventory: createInventory(shared),
       };
       const app = createService({
         name: 'store',
@@ -95,9 +83,7 @@ export function startStore(
       databaseGauge(
         'petstore_outbox_backlog',
         'Messages in the outbox.',
-        async () => {
-          return (await outbox.backlog()).size;
-        },
+        async () => (await outbox.backlog()).size,
       );
       databaseGauge(
         'petstore_outbox_oldest_age_seconds',
@@ -110,10 +96,8 @@ export function startStore(
       const background = [
         relay,
         statusReconciliation({
-          inventory,
-          outbox,
+          ...shared,
           pets,
-          transaction,
           logger: log('status-reconciliation'),
           intervalMs: config.outbox.reconcileIntervalMs,
         }),
