@@ -19,14 +19,11 @@ import {
   type Executed,
   type Idempotency,
   type KeyedRequest,
-  type Outbox,
-  type Transaction,
 } from '@petstore/service-kit';
-import type { PetCheck } from '../pets-service/pets-adapter.js';
 import type { RequestScope } from '../request-scope.js';
 import { stockMessages } from '../events.js';
+import type { InventoryDeps } from '../inventory/inventory.js';
 import type { StockChange } from '../pet-status.js';
-import type { InventoryRepository } from '../repositories/inventory-repository.js';
 import {
   toOrder,
   type OrderDocument,
@@ -36,14 +33,10 @@ import {
   type PlacedOrder,
 } from '../repositories/order-repository.js';
 
-export interface OrdersDeps {
+/** The inventory's parts, and the orders and idempotency records. */
+export interface OrdersDeps extends InventoryDeps {
   orders: OrderRepository;
-  inventory: InventoryRepository;
   idempotency: Idempotency;
-  outbox: Outbox;
-  petCheck: PetCheck;
-  /** Runs `work` in one transaction of the store's database. */
-  transaction: Transaction;
 }
 
 export type Orders = ReturnType<typeof createOrders>;
