@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import { printPretty } from './pretty-logs.js';
+import { printPretty } from './service-process.js';
 
 /** What `printPretty` makes of the lines written to a process's output, without colours. */
 async function prettyOf(lines: string[]): Promise<string[]> {

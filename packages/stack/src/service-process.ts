@@ -1,10 +1,12 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { spawnGuarded, stopGuarded } from '@petstore/testkit';
-import { printPretty } from './pretty-logs.js';
+import { prettyFactory } from 'pino-pretty';
 
 /** How much of a piped service's last output a start-up failure quotes. */
 const OUTPUT_KEPT = 2_000;
@@ -112,4 +114,46 @@ export class ServiceProcess {
     if (!this.child || !this.running) return this.child?.exitCode ?? null;
     return ((await once(this.child, 'exit')) as [number | null])[0];
   }
+}
+
+// A line that is not JSON (a crash's stack trace) passes as it is, after the process's name.
+export function printPretty(
+  lines: Readable,
+  out: Writable,
+  process: string,
+): void {
+  const prettify = prettyFactory({
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,name,method,path,status,durationMs',
+    messageFormat: (log, messageKey) => {
+      const request =
+        typeof log.method === 'string'
+          ? ` ${log.method} ${String(log.path)} ${String(log.status)} ${String(log.durationMs)} ms`
+          : '';
+      return `${process}: ${String(log[messageKey])}${request}`;
+    },
+  });
+  createInterface({ input: lines, crlfDelay: Infinity }).on('line', (line) => {
+    out.write(line.startsWith('{') ? prettify(line) : `${process}: ${line}\n`);
+  });
+}
+
+/** By `"<command> <collection>"` (e.g. `"find pets"`), from the process's metrics. */
+export async function databaseCommands(
+  process: ServiceProcess,
+): Promise<Map<string, number>> {
+  if (!process.metricsUrl)
+    throw new Error(`[stack] ${process.name} serves no metrics`);
+  const text = await (await fetch(process.metricsUrl)).text();
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('db_client_operation_duration_seconds_count{'))
+      continue;
+    const label = (name: string) =>
+      new RegExp(`${name}="([^"]*)"`).exec(line)?.[1] ?? '';
+    const key = `${label('db_operation_name')} ${label('db_collection_name')}`;
+    counts.set(key, (counts.get(key) ?? 0) + Number(line.split(' ').at(-1)));
+  }
+  return counts;
 }

@@ -17,7 +17,7 @@ import {
   type Transaction,
 } from '@petstore/service-kit';
 import type { CategoriesRepository } from './categories-repository.js';
-import { notFound, unknownCategory } from './errors.js';
+import { notFound, unknownCategory } from './storage.js';
 import {
   toPet,
   type PetFields,

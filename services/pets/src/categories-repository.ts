@@ -7,11 +7,11 @@ import {
   type IdPage,
   type Session,
 } from '@petstore/service-kit';
-import { notFound } from './errors.js';
 import {
   CatalogueCollections,
   exists,
   nameKeyOf,
+  notFound,
   type CategoryDocument,
 } from './storage.js';
 

@@ -6,8 +6,7 @@ import {
   type Session,
 } from '@petstore/service-kit';
 import type { Filter } from 'mongodb';
-import { notFound } from './errors.js';
-import { CatalogueCollections, type PetDocument } from './storage.js';
+import { CatalogueCollections, notFound, type PetDocument } from './storage.js';
 
 export type PetFields = Partial<
   Pick<PetDocument, 'name' | 'categoryId' | 'status' | 'statusVersion'>

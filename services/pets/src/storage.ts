@@ -1,5 +1,5 @@
 import type { PetStatus } from '@petstore/contract';
-import type { Session } from '@petstore/service-kit';
+import { AppError, type Session } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
 import { caseFold } from 'unicode-case-folding';
 
@@ -50,5 +50,21 @@ export async function exists<T extends { _id: number }>(
   return (
     (await collection.findOne(filter, { projection: { _id: 1 }, session })) !==
     null
+  );
+}
+
+export function notFound(what: 'pet' | 'category', id: bigint): AppError {
+  return new AppError('not_found', `[pets] ${what} ${id} not found`);
+}
+
+export function unknownCategory(categoryId: number): AppError {
+  return new AppError(
+    'unknown_category',
+    `[pets] category ${categoryId} does not exist`,
+    {
+      details: [
+        { path: 'body.categoryId', message: `no category ${categoryId}` },
+      ],
+    },
   );
 }

@@ -1,8 +1,10 @@
-import type { Order, PetStatus, WebhookEventType } from '@petstore/contract';
+import type { PetStatus } from '@petstore/contract';
 import {
   eventMessages,
   newEvent,
+  type Logger,
   type NewMessage,
+  type Sender,
 } from '@petstore/service-kit';
 import {
   derivedStatus,
@@ -10,6 +12,7 @@ import {
   type Stock,
   type StockChange,
 } from './pet-status.js';
+import type { PetsAdapter } from './pets-service/pets-adapter.js';
 
 /** The topic of status pushes to the pets service. */
 export const STATUS_TOPIC = 'pet-status';
@@ -18,14 +21,6 @@ export interface StatusPush {
   petId: number;
   status: PetStatus;
   version: number;
-}
-
-/** An order's event for webhooks: the order as the API shows it, for its owner and admins. */
-export function orderEvent(
-  type: WebhookEventType,
-  { order, ownerId }: { order: Order; ownerId: string },
-): NewMessage[] {
-  return eventMessages([newEvent(type, order, ownerId)]);
 }
 
 /** What a change of stock tells: `inventory.updated` when asked, and a push when the status moved. */
@@ -45,16 +40,23 @@ export function stockMessages(
 }
 
 /** Tells pets the status `stock` gives the pet, as of its version. */
-export function statusPush({
-  petId,
-  quantity,
-  openOrders,
-  version,
-}: Stock): NewMessage {
-  const payload: StatusPush = {
-    petId,
-    status: derivedStatus({ quantity, openOrders }),
-    version,
-  };
+export function statusPush(stock: Stock): NewMessage {
+  const { petId, version } = stock;
+  const payload: StatusPush = { petId, status: derivedStatus(stock), version };
   return { topic: STATUS_TOPIC, payload };
+}
+
+/** Sends status pushes to pets; a pet pets no longer has is passed over. */
+export function statusPushSender(pets: PetsAdapter, logger: Logger): Sender {
+  return async (messages) => {
+    for (const { payload } of messages) {
+      const { petId, status, version } = payload as StatusPush;
+      if ((await pets.pushStatus(petId, status, version)) === 'pet_not_found') {
+        logger.warn(
+          { petId },
+          'outbox: the pet no longer exists; its status push is dropped',
+        );
+      }
+    }
+  };
 }

@@ -1,3 +1,2 @@
-export { createApp, type AppDeps } from './app.js';
 export { loadStoreConfig, type StoreConfig } from './config.js';
 export { startStore, type StartStoreOptions } from './start.js';

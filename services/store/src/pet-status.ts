@@ -17,6 +17,13 @@ export function derivedStatus(
   return stock.openOrders > 0 ? 'pending' : 'sold';
 }
 
+/** The stock `derivedStatus` gives each status, as a query. */
+export const stockOfStatus = {
+  available: { quantity: { $gt: 0 } },
+  pending: { quantity: { $lte: 0 }, openOrders: { $gt: 0 } },
+  sold: { quantity: { $lte: 0 }, openOrders: { $lte: 0 } },
+} as const;
+
 /** A new entry always moves the status: the store takes it over from the pet's admin. */
 export function statusMoved({ before, after }: StockChange): boolean {
   return before === undefined || derivedStatus(before) !== derivedStatus(after);

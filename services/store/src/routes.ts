@@ -15,18 +15,13 @@ import type { Inventory } from './inventory/inventory.js';
 import type { Orders } from './orders/orders.js';
 import type { RequestScope } from './request-scope.js';
 
-export interface UseCases {
-  orders: Orders;
-  inventory: Inventory;
-}
-
 /** The request as use cases are told of it: who asks, and its id. */
 function requestScope(ctx: Context): RequestScope {
   return { caller: requireCaller(ctx), requestId: ctx.requestId };
 }
 
 export function createStoreRouter(
-  { orders, inventory }: UseCases,
+  { orders, inventory }: { orders: Orders; inventory: Inventory },
   validateResponses = false,
 ) {
   // Both versions, served by the same handlers.
@@ -46,7 +41,7 @@ export function createStoreRouter(
         return { status: 200, body: pageOf(ctx, found, query.limit) };
       },
       placeOrder: async ({ headers, body, ctx }) => {
-        const { order, replayed } = await orders.place(body, {
+        const { body: order, replayed } = await orders.place(body, {
           ...requestScope(ctx),
           idempotencyKey: headers['idempotency-key'],
         });

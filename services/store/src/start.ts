@@ -1,4 +1,5 @@
 import {
+  createService,
   databaseGauge,
   EVENTS_TOPIC,
   eventsSender,
@@ -8,19 +9,20 @@ import {
   Outbox,
   outboxRelay,
   startService,
-  type Session,
   type StartedService,
   type StartOptions,
+  type Transaction,
 } from '@petstore/service-kit';
-import { createApp } from './app.js';
 import type { StoreConfig } from './config.js';
-import { STATUS_TOPIC } from './events.js';
 import { createInventory } from './inventory/inventory.js';
 import { createOrders } from './orders/orders.js';
-import { statusPushSender } from './outbox/status-pushes.js';
 import { statusReconciliation } from './outbox/status-reconciliation.js';
-import { createPetCheck } from './pets-service/pet-check.js';
-import { createPetsAdapter } from './pets-service/pets-adapter.js';
+import { STATUS_TOPIC, statusPushSender } from './events.js';
+import {
+  createPetCheck,
+  createPetsAdapter,
+} from './pets-service/pets-adapter.js';
+import { createStoreRouter } from './routes.js';
 import { ensureIndexes } from './repositories/indexes.js';
 import { InventoryRepository } from './repositories/inventory-repository.js';
 import { OrderRepository } from './repositories/order-repository.js';
@@ -41,8 +43,7 @@ export function startStore(
     setUp: async ({ database: { client, db }, logger, onShutdown }) => {
       await ensureIndexes(db);
       const log = (component: string) => logger.child({ component });
-      const transaction = <T>(work: (session: Session) => Promise<T>) =>
-        inTransaction(client, work);
+      const transaction: Transaction = (work) => inTransaction(client, work);
       const orders = new OrderRepository(db);
       const inventory = new InventoryRepository(db);
       const idempotency = createIdempotency(
@@ -67,32 +68,22 @@ export function startStore(
         pollMs: config.events.relayIntervalMs,
         backoff: { baseMs: 100, maxMs: config.outbox.maxBackoffMs },
       });
-      const app = createApp({
-        db,
+      const shared = { inventory, outbox, petCheck, transaction };
+      const useCases = {
+        orders: createOrders({ ...shared, orders, idempotency }),
+        inventory: createInventory(shared),
+      };
+      const app = createService({
+        name: 'store',
         logger,
         internalToken,
-        validateResponses,
-        orders: createOrders({
-          orders,
-          inventory,
-          idempotency,
-          outbox,
-          petCheck,
-          transaction,
-        }),
-        inventory: createInventory({
-          inventory,
-          outbox,
-          petCheck,
-          transaction,
-        }),
+        routers: [createStoreRouter(useCases, validateResponses).routes()],
+        readiness: { database: () => db.command({ ping: 1 }) },
       });
       databaseGauge(
         'petstore_outbox_backlog',
         'Messages in the outbox.',
-        async () => {
-          return (await outbox.backlog()).size;
-        },
+        async () => (await outbox.backlog()).size,
       );
       databaseGauge(
         'petstore_outbox_oldest_age_seconds',
@@ -105,10 +96,8 @@ export function startStore(
       const background = [
         relay,
         statusReconciliation({
-          inventory,
-          outbox,
+          ...shared,
           pets,
-          transaction,
           logger: log('status-reconciliation'),
           intervalMs: config.outbox.reconcileIntervalMs,
         }),

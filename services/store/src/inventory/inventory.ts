@@ -1,8 +1,4 @@
-import {
-  storedId,
-  type InventoryItem,
-  type PetStatus,
-} from '@petstore/contract';
+import { storedId, type InventoryItem } from '@petstore/contract';
 import {
   AppError,
   requireAdmin,
@@ -11,9 +7,12 @@ import {
 } from '@petstore/service-kit';
 import { stockMessages } from '../events.js';
 import { derivedStatus, type Stock } from '../pet-status.js';
-import type { PetCheck } from '../pets-service/pet-check.js';
+import type { PetCheck } from '../pets-service/pets-adapter.js';
 import type { RequestScope } from '../request-scope.js';
-import type { InventoryRepository } from '../repositories/inventory-repository.js';
+import type {
+  InventoryRepository,
+  StockPage,
+} from '../repositories/inventory-repository.js';
 
 export interface InventoryDeps {
   inventory: InventoryRepository;
@@ -24,21 +23,12 @@ export interface InventoryDeps {
 
 export type Inventory = ReturnType<typeof createInventory>;
 
-const SCAN_BATCH = 100;
-
 function toItem(stock: Stock): InventoryItem {
   return {
     petId: stock.petId,
     quantity: stock.quantity,
     status: derivedStatus(stock),
   };
-}
-
-/** Whether stock entries of the wanted statuses have stock (`true`), have none, or either. */
-function inStockFilter(wanted: Set<PetStatus>): boolean | undefined {
-  if (!wanted.has('available')) return false;
-  if (wanted.size === 1) return true;
-  return undefined;
 }
 
 export function createInventory({
@@ -48,31 +38,8 @@ export function createInventory({
   transaction,
 }: InventoryDeps) {
   return {
-    // The status is derived, not stored: a status filter reads batches until the page is full.
-    async list(filter: {
-      statuses?: PetStatus[];
-      after: number;
-      limit: number;
-    }) {
-      const { statuses = ['available', 'pending', 'sold'], limit } = filter;
-      const wanted = new Set(statuses);
-      const inStock = inStockFilter(wanted);
-      const batchSize = wanted.size === 3 ? limit : Math.max(limit, SCAN_BATCH);
-      const page: InventoryItem[] = [];
-      for (let after = filter.after; ;) {
-        const stocks = await inventory.list({
-          after,
-          limit: batchSize,
-          inStock,
-        });
-        for (const item of stocks.map(toItem)) {
-          if (wanted.has(item.status)) page.push(item);
-          if (page.length === limit) return page;
-        }
-        const last = stocks.at(-1);
-        if (!last || stocks.length < batchSize) return page;
-        after = last.petId;
-      }
+    async list(page: StockPage) {
+      return (await inventory.list(page)).map(toItem);
     },
 
     async get(petId: bigint): Promise<InventoryItem> {

@@ -7,7 +7,9 @@ import {
 import {
   AppError,
   batched,
+  eventMessages,
   keyedRequest,
+  newEvent,
   operationOf,
   refusalOf,
   requireAdmin,
@@ -17,14 +19,11 @@ import {
   type Executed,
   type Idempotency,
   type KeyedRequest,
-  type Outbox,
-  type Transaction,
 } from '@petstore/service-kit';
-import { orderEvent, stockMessages } from '../events.js';
-import type { PetCheck } from '../pets-service/pet-check.js';
 import type { RequestScope } from '../request-scope.js';
+import { stockMessages } from '../events.js';
+import type { InventoryDeps } from '../inventory/inventory.js';
 import type { StockChange } from '../pet-status.js';
-import type { InventoryRepository } from '../repositories/inventory-repository.js';
 import {
   toOrder,
   type OrderDocument,
@@ -34,20 +33,13 @@ import {
   type PlacedOrder,
 } from '../repositories/order-repository.js';
 
-export interface OrdersDeps {
+/** The inventory's parts, and the orders and idempotency records. */
+export interface OrdersDeps extends InventoryDeps {
   orders: OrderRepository;
-  inventory: InventoryRepository;
   idempotency: Idempotency;
-  outbox: Outbox;
-  petCheck: PetCheck;
-  /** Runs `work` in one transaction of the store's database. */
-  transaction: Transaction;
 }
 
 export type Orders = ReturnType<typeof createOrders>;
-
-/** The order placed under the request, `replayed` when an earlier request with its key placed it. */
-export type Placed = { order: PlacedOrder; replayed: boolean };
 
 export interface PlaceRequest extends RequestScope {
   /** The `Idempotency-Key` header, when sent. */
@@ -145,11 +137,10 @@ export function createOrders(deps: OrdersDeps) {
           covered.map((item) => orderDocument(item, placedAt)),
           session,
         );
-        const events = placed.flatMap((document) =>
-          orderEvent('order.created', {
-            order: toOrder(document),
-            ownerId: document.ownerId,
-          }),
+        const events = eventMessages(
+          placed.map((document) =>
+            newEvent('order.created', toOrder(document), document.ownerId),
+          ),
         );
         const statusPushes = change ? stockMessages(change) : [];
         await outbox.add(session, [...events, ...statusPushes]);
@@ -174,7 +165,7 @@ export function createOrders(deps: OrdersDeps) {
   async function place(
     order: NewOrder,
     request: PlaceRequest,
-  ): Promise<Placed> {
+  ): Promise<Executed<PlacedOrder>> {
     const { caller, requestId, idempotencyKey } = request;
     // The same instant written another way is the same request.
     const shipDate = order.shipDate && new Date(order.shipDate).toISOString();
@@ -192,7 +183,7 @@ export function createOrders(deps: OrdersDeps) {
         const replayed =
           keyed && (await idempotency.replay<PlacedOrder>(keyed));
         if (!replayed) throw error;
-        return placed(replayed);
+        return replayed;
       }
       refusal = error;
     }
@@ -205,7 +196,7 @@ export function createOrders(deps: OrdersDeps) {
       orderId,
       refusal,
     });
-    return placed(await outcome());
+    return outcome();
   }
 
   /** Closes an open order in one transaction with its stock and messages; undefined if not open. */
@@ -221,11 +212,8 @@ export function createOrders(deps: OrdersDeps) {
       const change = await inventory.close(closed.petId, returned, session);
       const type = closed.cancelled ? 'order.cancelled' : 'order.completed';
       const stock = change ? stockMessages(change) : [];
-      const event = orderEvent(type, {
-        order: toOrder(closed),
-        ownerId: closed.ownerId,
-      });
-      await outbox.add(session, [...event, ...stock]);
+      const event = newEvent(type, toOrder(closed), closed.ownerId);
+      await outbox.add(session, [...eventMessages([event]), ...stock]);
       return closed;
     });
   }
@@ -297,8 +285,4 @@ export function createOrders(deps: OrdersDeps) {
       }
     },
   };
-}
-
-function placed({ body, replayed }: Executed<PlacedOrder>): Placed {
-  return { order: body, replayed };
 }

@@ -1,6 +1,7 @@
+import type { PetStatus } from '@petstore/contract';
 import { findPage, type Session } from '@petstore/service-kit';
 import type { Collection, Db, Filter } from 'mongodb';
-import type { Stock, StockChange } from '../pet-status.js';
+import { stockOfStatus, type Stock, type StockChange } from '../pet-status.js';
 
 export interface InventoryDocument {
   _id: number;
@@ -15,7 +16,8 @@ export interface InventoryDocument {
 export interface StockPage {
   after: number;
   limit: number;
-  inStock?: boolean;
+  /** Only stock whose derived status is one of these. */
+  statuses?: PetStatus[];
 }
 
 export class InventoryRepository {
@@ -30,10 +32,11 @@ export class InventoryRepository {
     return document ? toStock(document) : undefined;
   }
 
-  /** A page in pet id order; only pets with stock (`inStock`) or without (`false`). */
-  async list({ after, limit, inStock }: StockPage): Promise<Stock[]> {
-    const filter: Filter<InventoryDocument> = {};
-    if (inStock !== undefined) filter.quantity = inStock ? { $gt: 0 } : 0;
+  /** A page in pet id order. */
+  async list({ after, limit, statuses }: StockPage): Promise<Stock[]> {
+    const filter: Filter<InventoryDocument> = statuses
+      ? { $or: statuses.map((status) => stockOfStatus[status]) }
+      : {};
     return (await findPage(this.#inventory, filter, { after, limit })).map(
       toStock,
     );

@@ -65,38 +65,30 @@ export class OrderRepository {
     return findPage(this.#orders, filter, { after, limit });
   }
 
-  async find(scope: OrderScope, id: number, session?: Session) {
-    return (
-      (await this.#orders.findOne({ _id: id, ...scope }, { session })) ??
-      undefined
-    );
+  find(scope: OrderScope, id: number) {
+    return this.#orders.findOne({ _id: id, ...scope });
   }
 
-  /** Closes the order if it is open: the order as closed, or undefined when it was not open. */
-  async closeOpen(
+  /** Closes the order if it is open: the order as closed, or null when it was not open. */
+  closeOpen(
     scope: OrderScope,
     id: number,
     changes: Partial<OrderDocument>,
     session: Session,
-  ): Promise<OrderDocument | undefined> {
-    const closed = await this.#orders.findOneAndUpdate(
+  ) {
+    return this.#orders.findOneAndUpdate(
       { _id: id, ...scope, ...open },
       { $set: changes },
       { returnDocument: 'after', session },
     );
-    return closed ?? undefined;
   }
 
-  async moveShipDate(
-    id: number,
-    shipDate: Date,
-  ): Promise<OrderDocument | undefined> {
-    const moved = await this.#orders.findOneAndUpdate(
+  moveShipDate(id: number, shipDate: Date) {
+    return this.#orders.findOneAndUpdate(
       { _id: id, ...open },
       { $set: { shipDate } },
       { returnDocument: 'after' },
     );
-    return moved ?? undefined;
   }
 }
 
