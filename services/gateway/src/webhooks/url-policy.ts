@@ -81,11 +81,18 @@ async function lookUpChecked(
   policy: WebhookUrlPolicy,
   options: LookupOptions = {},
 ): Promise<LookupAddress[]> {
-  const late = delay(LOOKUP_TIMEOUT_MS, [], { ref: false }).then(() => {
-    throw invalid(`webhook URL host ${host} did not resolve within 2 s`);
-  });
+  // Cancelled once the lookup answers, so that no timer outlives it.
+  const answered = new AbortController();
+  const { signal } = answered;
+  const late = delay(LOOKUP_TIMEOUT_MS, [], { ref: false, signal }).then(
+    () => {
+      throw invalid(`webhook URL host ${host} did not resolve within 2 s`);
+    },
+    () => [],
+  );
   const found = lookup(host, { ...options, all: true }).catch(() => []);
   const addresses = await Promise.race([found, late]);
+  answered.abort();
   if (addresses.length === 0)
     throw invalid(`webhook URL host ${host} could not be resolved`);
   const refused = addresses
