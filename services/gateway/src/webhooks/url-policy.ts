@@ -34,16 +34,16 @@ function rangeOf(address: string): string {
   return (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST) ? range : 'reserved';
 }
 
-function refusal(
+function refuseUnlessAllowed(
   host: string,
   address: string,
   { allowPrivate }: WebhookUrlPolicy,
-) {
+): void {
   const range = rangeOf(address);
   if (range === 'unicast' || (allowPrivate && PRIVATE_RANGES.has(range)))
-    return undefined;
+    return;
   const kind = `${address} (${range.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)})`;
-  return invalid(
+  throw invalid(
     host === address
       ? `webhook URL address ${kind} is not a public address`
       : `webhook URL host ${host} resolves to ${kind}, not a public address`,
@@ -64,10 +64,7 @@ export function parseWebhookUrl(url: string, policy: WebhookUrlPolicy): URL {
     throw invalid('webhook URL must not contain a username or password');
   }
   const host = hostOf(parsed);
-  if (isIP(host)) {
-    const refused = refusal(host, host, policy);
-    if (refused) throw refused;
-  }
+  if (isIP(host)) refuseUnlessAllowed(host, host, policy);
   return parsed;
 }
 
@@ -95,10 +92,8 @@ async function lookUpChecked(
   answered.abort();
   if (addresses.length === 0)
     throw invalid(`webhook URL host ${host} could not be resolved`);
-  const refused = addresses
-    .map(({ address }) => refusal(host, address, policy))
-    .find(Boolean);
-  if (refused) throw refused;
+  for (const { address } of addresses)
+    refuseUnlessAllowed(host, address, policy);
   return addresses;
 }
 
