@@ -1,6 +1,7 @@
 import type {
   Account,
   ApiKey,
+  Message,
   Role,
   Webhook,
   WebhookDelivery,
@@ -38,12 +39,12 @@ export interface ApiKeyDocument extends Stored<
  * `queued` → `delivering` (leased to `leaseOwner` until `leaseUntil`) → `delivered`; clients see
  * `queued`. Messages stored before the lease had an owner keep `leaseUntil: null` when not leased.
  */
-export interface MessageDocument {
-  _id: string;
+export interface MessageDocument extends Omit<
+  Stored<Message, 'createdAt'>,
+  'status'
+> {
   accountId: string;
-  message: string;
   status: 'queued' | 'delivering' | 'delivered';
-  createdAt: Date;
   leaseOwner?: string;
   leaseUntil?: Date | null;
   attempts: number;

@@ -15,17 +15,13 @@ import {
 } from '../database/collections.js';
 import { newMessageId } from '../database/ids.js';
 
-export type ClaimedMessage = Pick<
-  MessageDocument,
-  'accountId' | 'message' | 'traceparent' | 'createdAt'
-> & {
+export type ClaimedMessage = MessageDocument & {
   id: string;
   leaseOwner: string;
 };
 
 /** Queued, or claimed and not yet delivered. */
 const WAITING: MessageDocument['status'][] = ['queued', 'delivering'];
-const UNCLAIMED = { status: 'queued', attempts: 0, deliveredAt: null } as const;
 const MESSAGE_LEASE = new Lease<MessageDocument>({
   owner: 'leaseOwner',
   until: 'leaseUntil',
@@ -50,7 +46,9 @@ export class MessageRepository {
       accountId,
       message,
       createdAt: new Date(),
-      ...UNCLAIMED,
+      status: 'queued',
+      attempts: 0,
+      deliveredAt: null,
       // Continued by the message's delivery.
       ...(traceparent === undefined ? {} : { traceparent }),
     };
@@ -91,9 +89,7 @@ export class MessageRepository {
       },
       { returnDocument: 'after' },
     );
-    if (!claimed) return undefined;
-    const { _id, accountId, message, traceparent, createdAt } = claimed;
-    return { id: _id, accountId, message, traceparent, createdAt, leaseOwner };
+    return claimed ? { ...claimed, id: claimed._id, leaseOwner } : undefined;
   }
 
   countWaiting(): Promise<number> {
@@ -120,7 +116,7 @@ export class MessageRepository {
 
 /** A message as the API shows it, once delivered. */
 export function deliveredMessage(claimed: ClaimedMessage): Message {
-  return toMessage({ ...claimed, _id: claimed.id, status: 'delivered' });
+  return toMessage({ ...claimed, status: 'delivered' });
 }
 
 function toMessage(

@@ -74,14 +74,12 @@ export function deliveryWorker(
   const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   const inFlight = new Map<string, Promise<void>>();
   // The webhooks waiting with nothing due, each with what wakes its loop.
-  const waiting = new Map<string, () => void>();
+  const waiting = new Map<string, AbortController>();
   /** Whether an event for the webhook came within `LINGER_MS`. */
   const nextEvent = async (webhookId: string) => {
     const woken = new AbortController();
-    waiting.set(webhookId, () => {
-      woken.abort();
-    });
-    const signal = woken.signal;
+    waiting.set(webhookId, woken);
+    const { signal } = woken;
     const came = await delay(LINGER_MS, false, { signal }).catch(() => true);
     waiting.delete(webhookId);
     return came;
@@ -222,13 +220,13 @@ export function deliveryWorker(
     // or not; its end wakes the worker anyway. Looking for due webhooks reads every pending
     // delivery, which pile up behind a receiver that hangs: it is done only when it may find one.
     wake(webhookIds: string[]) {
-      for (const webhookId of webhookIds) waiting.get(webhookId)?.();
+      for (const webhookId of webhookIds) waiting.get(webhookId)?.abort();
       if (webhookIds.some((webhookId) => !inFlight.has(webhookId)))
         worker.kick();
     },
     async stop() {
       stopping = true;
-      for (const wakeUp of waiting.values()) wakeUp();
+      for (const woken of waiting.values()) woken.abort();
       await worker.stop();
       const grace = delay(STOP_GRACE_MS, undefined, { ref: false });
       await Promise.race([Promise.allSettled(inFlight.values()), grace]);

@@ -34,16 +34,16 @@ function rangeOf(address: string): string {
   return (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST) ? range : 'reserved';
 }
 
-function refusal(
+function refuseUnlessAllowed(
   host: string,
   address: string,
   { allowPrivate }: WebhookUrlPolicy,
-) {
+): void {
   const range = rangeOf(address);
   if (range === 'unicast' || (allowPrivate && PRIVATE_RANGES.has(range)))
-    return undefined;
+    return;
   const kind = `${address} (${range.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)})`;
-  return invalid(
+  throw invalid(
     host === address
       ? `webhook URL address ${kind} is not a public address`
       : `webhook URL host ${host} resolves to ${kind}, not a public address`,
@@ -64,10 +64,7 @@ export function parseWebhookUrl(url: string, policy: WebhookUrlPolicy): URL {
     throw invalid('webhook URL must not contain a username or password');
   }
   const host = hostOf(parsed);
-  if (isIP(host)) {
-    const refused = refusal(host, host, policy);
-    if (refused) throw refused;
-  }
+  if (isIP(host)) refuseUnlessAllowed(host, host, policy);
   return parsed;
 }
 
@@ -81,17 +78,22 @@ async function lookUpChecked(
   policy: WebhookUrlPolicy,
   options: LookupOptions = {},
 ): Promise<LookupAddress[]> {
-  const late = delay(LOOKUP_TIMEOUT_MS, [], { ref: false }).then(() => {
-    throw invalid(`webhook URL host ${host} did not resolve within 2 s`);
-  });
+  // Cancelled once the lookup answers, so that no timer outlives it.
+  const answered = new AbortController();
+  const { signal } = answered;
+  const late = delay(LOOKUP_TIMEOUT_MS, [], { ref: false, signal }).then(
+    () => {
+      throw invalid(`webhook URL host ${host} did not resolve within 2 s`);
+    },
+    () => [],
+  );
   const found = lookup(host, { ...options, all: true }).catch(() => []);
   const addresses = await Promise.race([found, late]);
+  answered.abort();
   if (addresses.length === 0)
     throw invalid(`webhook URL host ${host} could not be resolved`);
-  const refused = addresses
-    .map(({ address }) => refusal(host, address, policy))
-    .find(Boolean);
-  if (refused) throw refused;
+  for (const { address } of addresses)
+    refuseUnlessAllowed(host, address, policy);
   return addresses;
 }
 
