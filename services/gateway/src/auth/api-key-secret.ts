@@ -43,10 +43,6 @@ export function issueApiKey({ accountId, role }: Caller) {
 
 export type IssuedApiKey = ReturnType<typeof issueApiKey>;
 
-export function looksLikeApiKey(candidate: string): boolean {
-  return API_KEY_PATTERN.test(candidate);
-}
-
 export function sameHash(stored: string, computed: string): boolean {
   const a = Buffer.from(stored, 'hex');
   const b = Buffer.from(computed, 'hex');
