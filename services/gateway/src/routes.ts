@@ -13,7 +13,9 @@ import {
 import type { Context } from 'koa';
 import type { RouterImplementation } from '@petstore/ts-rest-koa';
 import type { Accounts } from './accounts/accounts.js';
+import { issueApiKey } from './auth/api-key-secret.js';
 import type { Authenticator } from './auth/authentication.js';
+import { newAccountId } from './database/ids.js';
 import {
   docsContract,
   docsRoutes,
@@ -108,8 +110,8 @@ export function gatewayRoutes(
           201,
           (session) =>
             accounts.createCustomer(
-              request.body.email,
-              request.body.name ?? null,
+              request.body,
+              issueApiKey({ accountId: newAccountId(), role: 'customer' }),
               session,
             ),
           `address:${request.ctx.ip}`,
@@ -124,7 +126,7 @@ export function gatewayRoutes(
       },
       createKey: (request) =>
         once(request, 201, (session) =>
-          accounts.createKey(requireCaller(request.ctx), session),
+          accounts.createKey(issueApiKey(requireCaller(request.ctx)), session),
         ),
       listKeys: async ({ query, ctx }) => {
         const keys = await accounts.listKeys(

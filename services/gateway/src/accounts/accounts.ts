@@ -3,50 +3,27 @@ import type {
   ApiKey,
   CreatedAccount,
   CreatedApiKey,
-  Role,
 } from '@petstore/contract';
 import {
   AppError,
   findPage,
   isDuplicateKey,
-  type Caller,
   type Session,
   type TimePage,
 } from '@petstore/service-kit';
 import type { Db } from 'mongodb';
-import { hashApiKey, keyPrefix, newApiKey } from '../auth/api-key-secret.js';
+import { storedKey, type IssuedApiKey } from '../auth/api-key-secret.js';
 import type { KeyOwner } from '../auth/authentication.js';
 import {
   gatewayCollections,
   type AccountDocument,
-  type ApiKeyDocument,
 } from '../database/collections.js';
-import { newAccountId, newKeyId } from '../database/ids.js';
 import { MAX_ACTIVE_KEYS, refuseOverLimit } from './account-limits.js';
 
 const ADMIN_ACCOUNT_ID = 'acct_admin';
 const ADMIN_KEY_ID = 'key_admin';
 
-/** What is kept of a key: its hash, and its first characters to recognise it by. */
-function storedKey(apiKey: string) {
-  return { hash: hashApiKey(apiKey), prefix: keyPrefix(apiKey) };
-}
-
-function newKey(accountId: string, role: Role, createdAt: Date) {
-  const apiKey = newApiKey();
-  const document: ApiKeyDocument = {
-    _id: newKeyId(),
-    accountId,
-    role,
-    ...storedKey(apiKey),
-    createdAt,
-    lastUsedAt: null,
-    revokedAt: null,
-  };
-  return { apiKey, document };
-}
-
-/** Accounts and their API keys: a key is shown once, and only its hash is stored. */
+/** Accounts and their API keys, of which only the hash is stored (`issueApiKey`). */
 export class Accounts {
   readonly #collections;
 
@@ -55,23 +32,19 @@ export class Accounts {
   }
 
   async createCustomer(
-    email: string,
-    name: string | null,
+    { email, name = null }: { email: string; name?: string | null },
+    { apiKey, document }: IssuedApiKey,
     session: Session,
   ): Promise<CreatedAccount> {
     const { apiKeys, accounts } = this.#collections;
+    const { accountId: _id, createdAt } = document;
     const account: AccountDocument = {
-      _id: newAccountId(),
+      _id,
       email,
       name,
       role: 'customer',
-      createdAt: new Date(),
+      createdAt,
     };
-    const { apiKey, document } = newKey(
-      account._id,
-      'customer',
-      account.createdAt,
-    );
     try {
       await accounts.insertOne(account, { session });
       await apiKeys.insertOne(document, { session });
@@ -94,11 +67,11 @@ export class Accounts {
   }
 
   async createKey(
-    { accountId, role }: Caller,
+    { apiKey, document }: IssuedApiKey,
     session: Session,
   ): Promise<CreatedApiKey> {
     const { accounts, apiKeys } = this.#collections;
-    const { apiKey, document } = newKey(accountId, role, new Date());
+    const { accountId } = document;
     await refuseOverLimit(accounts, session, {
       accountId,
       max: MAX_ACTIVE_KEYS,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  API_KEY_PATTERN,
   hashApiKey,
   keyPrefix,
-  looksLikeApiKey,
   newApiKey,
   sameHash,
 } from './api-key-secret.js';
@@ -19,7 +19,7 @@ describe('API keys', () => {
     expect(keys.size).toBe(1000);
     for (const key of keys) {
       expect(key).toMatch(/^psk_[A-Za-z0-9]{40}$/);
-      expect(looksLikeApiKey(key)).toBe(true);
+      expect(API_KEY_PATTERN.test(key)).toBe(true);
     }
   });
 
@@ -44,7 +44,7 @@ describe('API keys', () => {
       `psk_${'a'.repeat(31)}-`,
       `sk_${'a'.repeat(40)}`,
     ]) {
-      expect(looksLikeApiKey(candidate), candidate).toBe(false);
+      expect(API_KEY_PATTERN.test(candidate), candidate).toBe(false);
     }
   });
 });

@@ -1,5 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import { randomBase62 } from '../database/ids.js';
+import type { Caller } from '@petstore/service-kit';
+import type { ApiKeyDocument } from '../database/collections.js';
+import { newKeyId, randomBase62 } from '../database/ids.js';
 
 /** The shape of every key this gateway issues or accepts. */
 export const API_KEY_PATTERN = /^psk_[A-Za-z0-9]{32,128}$/;
@@ -19,9 +21,27 @@ export function keyPrefix(apiKey: string): string {
   return apiKey.slice(0, 12);
 }
 
-export function looksLikeApiKey(candidate: string): boolean {
-  return API_KEY_PATTERN.test(candidate);
+/** What is kept of a key: its hash, and its first characters to recognise it by. */
+export function storedKey(apiKey: string) {
+  return { hash: hashApiKey(apiKey), prefix: keyPrefix(apiKey) };
 }
+
+/** A new key of an account's: the key, shown once, and the document that stores its hash. */
+export function issueApiKey({ accountId, role }: Caller) {
+  const apiKey = newApiKey();
+  const document: ApiKeyDocument = {
+    _id: newKeyId(),
+    accountId,
+    role,
+    ...storedKey(apiKey),
+    createdAt: new Date(),
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  return { apiKey, document };
+}
+
+export type IssuedApiKey = ReturnType<typeof issueApiKey>;
 
 export function sameHash(stored: string, computed: string): boolean {
   const a = Buffer.from(stored, 'hex');

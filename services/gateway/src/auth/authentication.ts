@@ -1,7 +1,7 @@
 import { AppError, type Caller, type Logger } from '@petstore/service-kit';
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyDocument } from '../database/collections.js';
-import { hashApiKey, looksLikeApiKey, sameHash } from './api-key-secret.js';
+import { API_KEY_PATTERN, hashApiKey, sameHash } from './api-key-secret.js';
 
 /** The account a live key belongs to, as authentication needs it. */
 export type KeyOwner = Pick<ApiKeyDocument, 'hash' | 'accountId' | 'role'> & {
@@ -133,7 +133,8 @@ export class Authenticator {
     { fresh = false } = {},
   ): Promise<Caller> {
     const token = bearerToken(authorization);
-    if (!looksLikeApiKey(token)) throw unauthorized('the API key is malformed');
+    if (!API_KEY_PATTERN.test(token))
+      throw unauthorized('the API key is malformed');
     const hash = hashApiKey(token);
     const owner =
       (fresh ? undefined : this.cache.get(hash)) ?? (await this.#lookUp(hash));
