@@ -74,17 +74,13 @@ export const ErrorSchema = z
   .openapi('Error');
 export type ErrorBody = z.infer<typeof ErrorSchema>;
 
-/** The Error body of one status of an operation: its `code` is one of those the operation answers. */
-export type ErrorResponseSchema<TCode extends ErrorCode> = ReturnType<
-  typeof ErrorSchema.extend<{ code: z.ZodEnum<[TCode, ...TCode[]]> }>
->;
-
-/** `{ [status]: schema }`: each status of the codes, with the codes of that status. */
+/** `{ [status]: schema }`: each status of the codes, an Error whose `code` is one of that status. */
 type ErrorResponses<TCode extends ErrorCode> = {
-  [S in (typeof errorStatus)[TCode]]: ErrorResponseSchema<
-    Extract<TCode, CodeOfStatus<S>>
-  >;
+  [S in (typeof errorStatus)[TCode]]: ErrorOf<Extract<TCode, CodeOfStatus<S>>>;
 };
+type ErrorOf<C extends ErrorCode> = ReturnType<
+  typeof ErrorSchema.extend<{ code: z.ZodEnum<[C, ...C[]]> }>
+>;
 type CodeOfStatus<S> = {
   [C in ErrorCode]: (typeof errorStatus)[C] extends S ? C : never;
 }[ErrorCode];

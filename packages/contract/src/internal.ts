@@ -12,21 +12,18 @@ const c = initContract();
 const metadata = { service: 'pets', auth: 'internal' } satisfies RouteMetadata;
 
 /** What any internal route answers beside its own codes: a bad request or token, a failure. */
+const INTERNAL_ERRORS = [
+  'validation_failed',
+  'unauthorized',
+  'internal_error',
+  'service_unavailable',
+] as const;
 const internalErrors = <const TCode extends ErrorCode = never>(
   ...codes: TCode[]
 ) =>
-  errors<
-    | TCode
-    | 'validation_failed'
-    | 'unauthorized'
-    | 'internal_error'
-    | 'service_unavailable'
-  >(
-    'validation_failed',
-    'unauthorized',
+  errors<TCode | (typeof INTERNAL_ERRORS)[number]>(
+    ...INTERNAL_ERRORS,
     ...codes,
-    'internal_error',
-    'service_unavailable',
   );
 const BODY = [
   'invalid_json',
