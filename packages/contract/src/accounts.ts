@@ -9,10 +9,9 @@ import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { POST_ERRORS, publicV1Errors, v1Errors } from './errors.js';
-import { at, type RouteMetadata } from './contract-operations.js';
+import { at, post, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
-import { post } from './idempotency.js';
 
 const EMAIL_EXAMPLE = 'jane@example.com';
 const API_KEY_EXAMPLE = 'psk_8Zq3VtK1mW7xR2cN5bH9jL4pD6fS0aYe';
