@@ -66,8 +66,7 @@ export type NewWebhook = z.infer<typeof NewWebhookSchema>;
 
 export const WebhookPatchSchema = z
   .object({
-    url: url.optional(),
-    events: events.optional(),
+    ...NewWebhookSchema.partial().shape,
     description: description.nullable().optional(),
     enabled: z.boolean().optional().openapi({
       description:
