@@ -14,7 +14,6 @@ import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
 
 const EMAIL_EXAMPLE = 'jane@example.com';
-const API_KEY_EXAMPLE = 'psk_8Zq3VtK1mW7xR2cN5bH9jL4pD6fS0aYe';
 
 export const RoleSchema = z.enum(['customer', 'admin']).openapi('Role', {
   description:
@@ -60,7 +59,7 @@ const apiKeySecret = z
   .openapi({
     description:
       'The key itself (`psk_` and random base62), shown this once: only its hash is kept.',
-    example: API_KEY_EXAMPLE,
+    example: 'psk_8Zq3VtK1mW7xR2cN5bH9jL4pD6fS0aYe',
   });
 
 export const AccountSchema = z.object(accountFields).openapi('Account');
