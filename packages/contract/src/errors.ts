@@ -94,7 +94,6 @@ const EVERY_V1_ERROR = [
   'service_unavailable',
   'upstream_timeout',
 ] as const satisfies ErrorCode[];
-type V1Code = (typeof EVERY_V1_ERROR)[number];
 
 /**
  * What reading a request body can fail with beyond its schema, on every operation that reads one (a
@@ -119,10 +118,10 @@ export const POST_ERRORS = [
  * `errorStatus`), whose Error lists exactly the codes of that status, so that the document and
  * the types say which errors an operation has.
  */
-export function errors<const TCode extends ErrorCode = never>(
-  ...codes: TCode[]
-): ErrorResponses<TCode> {
-  const byStatus = new Map<number, TCode[]>();
+export function errors<const TCodes extends readonly ErrorCode[]>(
+  ...codes: TCodes
+): ErrorResponses<TCodes[number]> {
+  const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
     const status = errorStatus[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
@@ -132,21 +131,21 @@ export function errors<const TCode extends ErrorCode = never>(
       status,
       ErrorSchema.extend({ code: z.enum([first!, ...rest]) }),
     ]),
-  ) as unknown as ErrorResponses<TCode>;
+  ) as unknown as ErrorResponses<TCodes[number]>;
 }
 
 /** The error responses of a /v1 operation that needs no key: its own codes and those of every one. */
-export function publicV1Errors<const TCode extends ErrorCode = never>(
-  ...codes: TCode[]
-): ErrorResponses<TCode | V1Code> {
-  return errors<TCode | V1Code>(...EVERY_V1_ERROR, ...codes);
+export function publicV1Errors<const TCodes extends readonly ErrorCode[]>(
+  ...codes: TCodes
+) {
+  return errors(...EVERY_V1_ERROR, ...codes);
 }
 
 /** The error responses of a /v1 operation that needs a key: `unauthorized` too. */
-export function v1Errors<const TCode extends ErrorCode = never>(
-  ...codes: TCode[]
-): ErrorResponses<TCode | V1Code | 'unauthorized'> {
-  return publicV1Errors<TCode | 'unauthorized'>('unauthorized', ...codes);
+export function v1Errors<const TCodes extends readonly ErrorCode[]>(
+  ...codes: TCodes
+) {
+  return publicV1Errors('unauthorized', ...codes);
 }
 
 /** The codes an error response of the contract lists (its `code` enum). */

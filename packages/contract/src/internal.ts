@@ -18,13 +18,9 @@ const INTERNAL_ERRORS = [
   'internal_error',
   'service_unavailable',
 ] as const;
-const internalErrors = <const TCode extends ErrorCode = never>(
-  ...codes: TCode[]
-) =>
-  errors<TCode | (typeof INTERNAL_ERRORS)[number]>(
-    ...INTERNAL_ERRORS,
-    ...codes,
-  );
+const internalErrors = <const TCodes extends readonly ErrorCode[]>(
+  ...codes: TCodes
+) => errors(...INTERNAL_ERRORS, ...codes);
 const BODY = [
   'invalid_json',
   'unsupported_content_type',
