@@ -8,7 +8,7 @@ import { trimmedText } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { POST_ERRORS, publicV1Errors, v1Errors } from './errors.js';
+import { errors, EVERY_V1_ERROR, POST_ERRORS, v1Errors } from './errors.js';
 import { at, post, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
@@ -116,7 +116,7 @@ export const accounts = c.router({
       'Signs up a customer and returns its first API key, shown this once. An email already used is 409 `conflict`. Needs no key; rate limited per client address. Its `Idempotency-Key` is kept per client address, and a retry answers the first key again.',
     responses: {
       201: CreatedAccountSchema,
-      ...publicV1Errors('conflict', ...POST_ERRORS),
+      ...errors(...EVERY_V1_ERROR, 'conflict', ...POST_ERRORS),
     },
   },
   getMe: {

@@ -86,7 +86,7 @@ type CodeOfStatus<S> = {
 }[ErrorCode];
 
 /** What any /v1 operation can answer: a value its schemas reject, then on its way the rate limit, a failing, unreachable or slow service. */
-const EVERY_V1_ERROR = [
+export const EVERY_V1_ERROR = [
   'validation_failed',
   'rate_limited',
   'internal_error',
@@ -134,18 +134,11 @@ export function errors<const TCodes extends readonly ErrorCode[]>(
   ) as unknown as ErrorResponses<TCodes[number]>;
 }
 
-/** The error responses of a /v1 operation that needs no key: its own codes and those of every one. */
-export function publicV1Errors<const TCodes extends readonly ErrorCode[]>(
-  ...codes: TCodes
-) {
-  return errors(...EVERY_V1_ERROR, ...codes);
-}
-
-/** The error responses of a /v1 operation that needs a key: `unauthorized` too. */
+/** The error responses of a /v1 operation that needs a key: its codes, `unauthorized` and every one's. */
 export function v1Errors<const TCodes extends readonly ErrorCode[]>(
   ...codes: TCodes
 ) {
-  return publicV1Errors('unauthorized', ...codes);
+  return errors(...EVERY_V1_ERROR, 'unauthorized', ...codes);
 }
 
 /** The codes an error response of the contract lists (its `code` enum). */
