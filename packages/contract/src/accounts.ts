@@ -8,14 +8,12 @@ import { trimmedText } from './text.js';
 import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
-import { POST_ERRORS, publicV1Errors, v1Errors } from './errors.js';
-import { at, type RouteMetadata } from './contract-operations.js';
+import { errors, EVERY_V1_ERROR, POST_ERRORS, v1Errors } from './errors.js';
+import { at, post, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
-import { post } from './idempotency.js';
 
 const EMAIL_EXAMPLE = 'jane@example.com';
-const API_KEY_EXAMPLE = 'psk_8Zq3VtK1mW7xR2cN5bH9jL4pD6fS0aYe';
 
 export const RoleSchema = z.enum(['customer', 'admin']).openapi('Role', {
   description:
@@ -61,7 +59,7 @@ const apiKeySecret = z
   .openapi({
     description:
       'The key itself (`psk_` and random base62), shown this once: only its hash is kept.',
-    example: API_KEY_EXAMPLE,
+    example: 'psk_8Zq3VtK1mW7xR2cN5bH9jL4pD6fS0aYe',
   });
 
 export const AccountSchema = z.object(accountFields).openapi('Account');
@@ -118,7 +116,7 @@ export const accounts = c.router({
       'Signs up a customer and returns its first API key, shown this once. An email already used is 409 `conflict`. Needs no key; rate limited per client address. Its `Idempotency-Key` is kept per client address, and a retry answers the first key again.',
     responses: {
       201: CreatedAccountSchema,
-      ...publicV1Errors('conflict', ...POST_ERRORS),
+      ...errors(...EVERY_V1_ERROR, 'conflict', ...POST_ERRORS),
     },
   },
   getMe: {

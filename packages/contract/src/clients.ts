@@ -45,13 +45,9 @@ export function createPetstoreClient({
   apiKey,
   validateResponse = false,
 }: PetstoreClientOptions): PetstoreClient {
-  const baseHeaders: Record<string, string> =
+  const headers: Record<string, string> =
     apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
-  return initClient(currentApi, {
-    ...shared(baseUrl),
-    baseHeaders,
-    validateResponse,
-  });
+  return initClient(currentApi, clientArgs(baseUrl, headers, validateResponse));
 }
 export type PetstoreClient = InitClientReturn<typeof currentApi, ClientArgs>;
 
@@ -78,11 +74,7 @@ export function createInternalClient({
     'x-internal-token': internalToken,
   };
   if (requestId !== undefined) baseHeaders['x-request-id'] = requestId;
-  return initClient(internalContract, {
-    ...shared(baseUrl),
-    baseHeaders,
-    validateResponse: true,
-  });
+  return initClient(internalContract, clientArgs(baseUrl, baseHeaders, true));
 }
 export type InternalClient = InitClientReturn<
   typeof internalContract,
@@ -90,19 +82,21 @@ export type InternalClient = InitClientReturn<
 >;
 
 /**
- * The arguments both clients are made with. Named rather than inferred: the inferred client type
- * reaches the fetch types of `@types/node` (undici's), which a declaration file cannot name.
+ * The arguments both clients are made with: no trailing `/`, repeated query parameters, no unknown
+ * status. Named rather than inferred: the inferred client type reaches the fetch types of
+ * `@types/node` (undici's), which a declaration file cannot name.
  */
-type ClientArgs = ReturnType<typeof shared> & {
-  baseHeaders: Record<string, string>;
-  validateResponse: boolean;
-};
-
-/** What both clients do alike: no trailing `/`, repeated query parameters, no unknown status. */
-function shared(baseUrl: string) {
+function clientArgs(
+  baseUrl: string,
+  baseHeaders: Record<string, string>,
+  validateResponse: boolean,
+) {
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     api: fetchWithRepeatedQuery,
     throwOnUnknownStatus: true,
+    baseHeaders,
+    validateResponse,
   } as const;
 }
+type ClientArgs = ReturnType<typeof clientArgs>;

@@ -74,23 +74,19 @@ export const ErrorSchema = z
   .openapi('Error');
 export type ErrorBody = z.infer<typeof ErrorSchema>;
 
-/** The Error body of one status of an operation: its `code` is one of those the operation answers. */
-export type ErrorResponseSchema<TCode extends ErrorCode> = ReturnType<
-  typeof ErrorSchema.extend<{ code: z.ZodEnum<[TCode, ...TCode[]]> }>
->;
-
-/** `{ [status]: schema }`: each status of the codes, with the codes of that status. */
+/** `{ [status]: schema }`: each status of the codes, an Error whose `code` is one of that status. */
 type ErrorResponses<TCode extends ErrorCode> = {
-  [S in (typeof errorStatus)[TCode]]: ErrorResponseSchema<
-    Extract<TCode, CodeOfStatus<S>>
-  >;
+  [S in (typeof errorStatus)[TCode]]: ErrorOf<Extract<TCode, CodeOfStatus<S>>>;
 };
+type ErrorOf<C extends ErrorCode> = ReturnType<
+  typeof ErrorSchema.extend<{ code: z.ZodEnum<[C, ...C[]]> }>
+>;
 type CodeOfStatus<S> = {
   [C in ErrorCode]: (typeof errorStatus)[C] extends S ? C : never;
 }[ErrorCode];
 
 /** What any /v1 operation can answer: a value its schemas reject, then on its way the rate limit, a failing, unreachable or slow service. */
-const EVERY_V1_ERROR = [
+export const EVERY_V1_ERROR = [
   'validation_failed',
   'rate_limited',
   'internal_error',
@@ -98,7 +94,6 @@ const EVERY_V1_ERROR = [
   'service_unavailable',
   'upstream_timeout',
 ] as const satisfies ErrorCode[];
-type V1Code = (typeof EVERY_V1_ERROR)[number];
 
 /**
  * What reading a request body can fail with beyond its schema, on every operation that reads one (a
@@ -123,10 +118,10 @@ export const POST_ERRORS = [
  * `errorStatus`), whose Error lists exactly the codes of that status, so that the document and
  * the types say which errors an operation has.
  */
-export function errors<const TCode extends ErrorCode = never>(
-  ...codes: TCode[]
-): ErrorResponses<TCode> {
-  const byStatus = new Map<number, TCode[]>();
+export function errors<const TCodes extends readonly ErrorCode[]>(
+  ...codes: TCodes
+): ErrorResponses<TCodes[number]> {
+  const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
     const status = errorStatus[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
@@ -136,21 +131,14 @@ export function errors<const TCode extends ErrorCode = never>(
       status,
       ErrorSchema.extend({ code: z.enum([first!, ...rest]) }),
     ]),
-  ) as unknown as ErrorResponses<TCode>;
+  ) as unknown as ErrorResponses<TCodes[number]>;
 }
 
-/** The error responses of a /v1 operation that needs no key: its own codes and those of every one. */
-export function publicV1Errors<const TCode extends ErrorCode = never>(
-  ...codes: TCode[]
-): ErrorResponses<TCode | V1Code> {
-  return errors<TCode | V1Code>(...EVERY_V1_ERROR, ...codes);
-}
-
-/** The error responses of a /v1 operation that needs a key: `unauthorized` too. */
-export function v1Errors<const TCode extends ErrorCode = never>(
-  ...codes: TCode[]
-): ErrorResponses<TCode | V1Code | 'unauthorized'> {
-  return publicV1Errors<TCode | 'unauthorized'>('unauthorized', ...codes);
+/** The error responses of a /v1 operation that needs a key: its codes, `unauthorized` and every one's. */
+export function v1Errors<const TCodes extends readonly ErrorCode[]>(
+  ...codes: TCodes
+) {
+  return errors(...EVERY_V1_ERROR, 'unauthorized', ...codes);
 }
 
 /** The codes an error response of the contract lists (its `code` enum). */

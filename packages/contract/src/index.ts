@@ -7,7 +7,6 @@ export * from './deprecation.js';
 export * from './contract.js';
 export * from './errors.js';
 export * from './ids.js';
-export * from './idempotency.js';
 export * from './event-schemas.js';
 export * from './webhooks.js';
 export {

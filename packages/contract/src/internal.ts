@@ -12,22 +12,15 @@ const c = initContract();
 const metadata = { service: 'pets', auth: 'internal' } satisfies RouteMetadata;
 
 /** What any internal route answers beside its own codes: a bad request or token, a failure. */
-const internalErrors = <const TCode extends ErrorCode = never>(
-  ...codes: TCode[]
-) =>
-  errors<
-    | TCode
-    | 'validation_failed'
-    | 'unauthorized'
-    | 'internal_error'
-    | 'service_unavailable'
-  >(
-    'validation_failed',
-    'unauthorized',
-    ...codes,
-    'internal_error',
-    'service_unavailable',
-  );
+const INTERNAL_ERRORS = [
+  'validation_failed',
+  'unauthorized',
+  'internal_error',
+  'service_unavailable',
+] as const;
+const internalErrors = <const TCodes extends readonly ErrorCode[]>(
+  ...codes: TCodes
+) => errors(...INTERNAL_ERRORS, ...codes);
 const BODY = [
   'invalid_json',
   'unsupported_content_type',

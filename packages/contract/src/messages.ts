@@ -4,9 +4,8 @@ import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { POST_ERRORS, v1Errors } from './errors.js';
-import { at, type RouteMetadata } from './contract-operations.js';
+import { at, post, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
-import { post } from './idempotency.js';
 
 const messageText = lengthInCodePoints(z.string(), {
   min: 1,

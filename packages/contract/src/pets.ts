@@ -4,9 +4,8 @@ import { trimmedText } from './text.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { BODY_ERRORS, POST_ERRORS, v1Errors } from './errors.js';
-import { at, type RouteMetadata } from './contract-operations.js';
+import { at, post, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
-import { post } from './idempotency.js';
 
 export const PetStatusSchema = z
   .enum(['available', 'pending', 'sold'])

@@ -6,9 +6,8 @@ import { TimestampInputSchema, TimestampSchema } from './timestamps.js';
 import { PetStatusSchema } from './pets.js';
 import { initContract } from '@ts-rest/core';
 import { BODY_ERRORS, POST_ERRORS, v1Errors } from './errors.js';
-import { at, type RouteMetadata } from './contract-operations.js';
+import { at, post, type RouteMetadata } from './contract-operations.js';
 import { requestBody } from './request-body.js';
-import { post } from './idempotency.js';
 
 /** A number of pets in stock or in an order: a whole number up to a million. */
 export const QuantitySchema = z.number().int().min(0).max(1_000_000);

@@ -55,25 +55,14 @@ function mapRoutes(
 export function currentVersionOf<TRouter extends AppRouter>(
   operations: TRouter,
 ): VersionedRouter<TRouter, '/v2', true> {
-  const prefix = `/${currentVersion}`;
-  return mapRoutes(operations, (route) => {
-    if (route.deprecated !== true)
-      return { ...route, path: prefix + route.path };
-    const metadata = { ...routeMetadata(route) };
+  return mapRoutes(operations, ({ deprecated, ...route }) => {
+    const current = { ...route, path: `/${currentVersion}${route.path}` };
+    if (deprecated !== true) return current;
+    const metadata = { ...routeMetadata(current) };
     delete metadata.sunset;
-    const responses = Object.fromEntries(
-      Object.entries(route.responses).filter(
-        ([status]) => Number(status) !== GONE,
-      ),
-    );
-    const current: AppRoute = {
-      ...route,
-      path: prefix + route.path,
-      metadata,
-      responses,
-    };
-    delete current.deprecated;
-    return current;
+    const responses = { ...route.responses };
+    delete responses[GONE];
+    return { ...current, metadata, responses };
   }) as VersionedRouter<TRouter, '/v2', true>;
 }
 

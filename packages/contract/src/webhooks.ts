@@ -17,10 +17,9 @@ import { TimestampSchema } from './timestamps.js';
 import { z } from './zod.js';
 import { initContract } from '@ts-rest/core';
 import { BODY_ERRORS, POST_ERRORS, v1Errors } from './errors.js';
-import { at, type RouteMetadata } from './contract-operations.js';
+import { at, post, type RouteMetadata } from './contract-operations.js';
 import { PageQuerySchema } from './pagination.js';
 import { requestBody } from './request-body.js';
-import { post } from './idempotency.js';
 
 /** What the gateway refuses with 422 `invalid_webhook_url` beyond the pattern, in words. */
 const URL_RULE =
@@ -67,8 +66,7 @@ export type NewWebhook = z.infer<typeof NewWebhookSchema>;
 
 export const WebhookPatchSchema = z
   .object({
-    url: url.optional(),
-    events: events.optional(),
+    ...NewWebhookSchema.partial().shape,
     description: description.nullable().optional(),
     enabled: z.boolean().optional().openapi({
       description:
