@@ -56,26 +56,22 @@ export function validateRequest(
     issues.push(...toValidationIssues(part, result.error));
     return undefined;
   };
-  // Headers or a body the route declares no schema for (ts-rest leaves `{}` or nothing) are
-  // passed on as they came, without a copy.
   const validated: ValidatedRequest = {
     // Path parameters the schema does not name stay, as ts-rest types them from the path itself.
     params: check('params', raw.params, route.pathParams, true),
     query: isZodType(route.query)
       ? check('query', coerceQuery(raw.query, route.query), route.query)
       : check('query', raw.query, NO_QUERY),
-    headers: !isZodType(route.headers)
-      ? raw.headers
-      : {
-          ...raw.headers,
-          ...lowercaseKeys(
-            check(
-              'headers',
-              declaredHeaders(raw.headers, route.headers),
-              route.headers,
-            ),
-          ),
-        },
+    headers: {
+      ...raw.headers,
+      ...lowercaseKeys(
+        check(
+          'headers',
+          declaredHeaders(raw.headers, route.headers),
+          route.headers,
+        ),
+      ),
+    },
     body: isAppRouteMutation(route)
       ? check('body', raw.body, route.body)
       : undefined,
@@ -119,10 +115,11 @@ function declaredHeaders(
   headers: IncomingHttpHeaders,
   schema: unknown,
 ): Record<string, unknown> {
-  const shape = objectShape(schema);
-  if (shape === undefined) return { ...headers };
   return Object.fromEntries(
-    Object.keys(shape).map((name) => [name, headers[name.toLowerCase()]]),
+    Object.keys(objectShape(schema) ?? {}).map((name) => [
+      name,
+      headers[name.toLowerCase()],
+    ]),
   );
 }
 

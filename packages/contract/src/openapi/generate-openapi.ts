@@ -3,13 +3,7 @@ import {
   OpenAPIRegistry,
 } from '@asteasolutions/zod-to-openapi';
 import type { AppRouter } from '@ts-rest/core';
-import type {
-  OpenAPIObject,
-  OperationObject,
-  ParameterObject,
-  SchemaObject,
-  ServerObject,
-} from 'openapi3-ts/oas30';
+import type { OpenAPIObject, ServerObject } from 'openapi3-ts/oas30';
 import {
   type ContractOperation,
   contractOperations,
@@ -24,7 +18,7 @@ import {
 } from './operation.js';
 import { tagGroups } from './renderer-extensions.js';
 import { headerComponents } from './responses.js';
-import { addExamples } from './schema-examples.js';
+import { finishDocument } from './schema-examples.js';
 import { eventSchemas } from './webhook-callbacks.js';
 
 export interface GenerateOpenApiOptions {
@@ -58,24 +52,7 @@ export function generateOpenApi(
     tags,
     'x-tagGroups': tagGroups,
   });
-  const documented = Object.values(document.paths).flatMap(
-    (item) => Object.values(item) as OperationObject[],
-  );
-  // A parameter's description moves from its schema, where pages do not show it, to itself.
-  const parameters = documented.flatMap(
-    ({ parameters = [] }) => parameters as ParameterObject[],
-  );
-  for (const parameter of parameters) {
-    const schema = parameter.schema as SchemaObject | undefined;
-    if (
-      parameter.description === undefined &&
-      schema?.description !== undefined
-    ) {
-      parameter.description = schema.description;
-      delete schema.description;
-    }
-  }
-  addExamples(document, documented);
+  finishDocument(document);
   return document;
 }
 

@@ -13,31 +13,29 @@ export const BODY_KEYS_RULE =
 
 export function operationRequest(route: AppRoute): Request {
   const body = routeBody(route);
-  const headers = declaredHeaders(route.headers);
   const contentType = 'contentType' in route ? route.contentType : undefined;
   return {
-    ...(isZodType(route.pathParams)
-      ? { params: route.pathParams as Request['params'] }
-      : {}),
-    ...(isZodType(route.query)
-      ? { query: route.query as Request['params'] }
-      : {}),
-    ...(headers === undefined ? {} : { headers }),
-    ...(isZodType(body)
+    params: parameters(route.pathParams),
+    query: parameters(route.query),
+    headers: declaredHeaders(route.headers),
+    body: isZodType(body)
       ? {
-          body: {
-            description: BODY_KEYS_RULE,
-            required: !body.isOptional(),
-            content: { [contentType ?? 'application/json']: { schema: body } },
-          },
+          description: BODY_KEYS_RULE,
+          required: !body.isOptional(),
+          content: { [contentType ?? 'application/json']: { schema: body } },
         }
-      : {}),
+      : undefined,
   };
 }
 
 /** The request body schema of a route, when it declares one (`c.noBody()` is not a schema). */
 export function routeBody(route: AppRoute): unknown {
   return 'body' in route ? route.body : undefined;
+}
+
+/** Path or query parameters as the generator takes them: an object schema, when one is declared. */
+function parameters(schema: unknown): Request['params'] {
+  return isZodType(schema) ? (schema as Request['params']) : undefined;
 }
 
 /** The declared headers under the names readers know them by (`Idempotency-Key`). */

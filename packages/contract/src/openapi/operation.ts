@@ -35,18 +35,16 @@ export function operationConfig(
     path: toOpenApiPath(route.path),
     operationId,
     tags: [tagOf(operation)],
-    ...(route.summary === undefined ? {} : { summary: route.summary }),
-    ...(description === '' ? {} : { description }),
-    ...(route.deprecated === true ? { deprecated: true } : {}),
+    summary: route.summary,
+    description: description || undefined,
+    deprecated: route.deprecated,
     // The bearer key where an operation needs one, else `[]`: public, not forgotten.
     security: metadata.auth === 'key' ? [{ [bearerAuthName]: [] }] : [],
     request: operationRequest(route),
     responses: operationResponses(operation, operations),
-    ...(metadata.stability === undefined
-      ? {}
-      : { 'x-stability': metadata.stability }),
-    ...(metadata.sunset === undefined ? {} : { 'x-sunset': metadata.sunset }),
-    ...(metadata.hideTryItPanel === true ? { 'x-hideTryItPanel': true } : {}),
+    'x-stability': metadata.stability,
+    'x-sunset': metadata.sunset,
+    'x-hideTryItPanel': metadata.hideTryItPanel,
     ...(badges.length === 0 ? {} : { 'x-badges': badges }),
     'x-codeSamples': codeSamples(operation, serverUrl),
     ...(name === 'createWebhook'

@@ -33,7 +33,9 @@ export function operationResponses(
   operations: ContractOperation[],
 ): RouteConfig['responses'] {
   return Object.fromEntries(
-    routeResponses(operation.route).map(([status, response]) => {
+    // Integer keys come in ascending order: the statuses, sorted.
+    Object.entries(operation.route.responses).map(([key, response]) => {
+      const status = Number(key);
       const content = responseContent(response);
       const codes = responseCodes(content?.schema);
       // 202: a message is accepted, not yet delivered, but it can be read by its id at once.
@@ -46,19 +48,13 @@ export function operationResponses(
         {
           description: reasons[status] ?? `HTTP ${status}`,
           headers: responseHeaders(operation, status, content),
-          ...(content === undefined
-            ? {}
-            : {
-                content: {
-                  [content.contentType]: {
-                    schema: content.schema ?? {},
-                    ...(codes.length === 0
-                      ? {}
-                      : { examples: errorExamples(codes) }),
-                  },
-                },
-              }),
-          ...(Object.keys(links).length === 0 ? {} : { links }),
+          content: content && {
+            [content.contentType]: {
+              schema: content.schema ?? {},
+              examples: codes.length === 0 ? undefined : errorExamples(codes),
+            },
+          },
+          links: Object.keys(links).length === 0 ? undefined : links,
         },
       ];
     }),
@@ -104,31 +100,20 @@ function responseContent(
   if (isAppRouteNoBody(response) || response === null) {
     return undefined;
   }
-  if (isAppRouteOtherResponse(response)) {
-    return {
-      contentType: response.contentType,
-      ...(isZodType(response.body) ? { schema: response.body } : {}),
-    };
-  }
+  const other = isAppRouteOtherResponse(response);
+  const schema: unknown = other ? response.body : response;
   return {
-    contentType: 'application/json',
-    ...(isZodType(response) ? { schema: response } : {}),
+    contentType: other ? response.contentType : 'application/json',
+    schema: isZodType(schema) ? schema : undefined,
   };
-}
-
-function routeResponses(route: AppRoute): [number, AppRouteResponse][] {
-  return Object.entries(route.responses)
-    .map(([status, response]): [number, AppRouteResponse] => [
-      Number(status),
-      response,
-    ])
-    .sort(([a], [b]) => a - b);
 }
 
 /** The first success response of a route: what a caller normally gets back. */
 export function successContent(route: AppRoute): ResponseContent | undefined {
-  const success = routeResponses(route).find(([status]) => isSuccess(status));
-  return success === undefined ? undefined : responseContent(success[1]);
+  const success = Object.entries(route.responses).find(([status]) =>
+    isSuccess(Number(status)),
+  );
+  return success && responseContent(success[1]);
 }
 
 /** Response descriptions: reason phrases as RFC 9110 names them, where Node's are older. */
@@ -193,11 +178,14 @@ export function responseHeaders(
   content: ResponseContent | undefined,
 ): HeadersObject {
   const { route, metadata } = operation;
+  const isList =
+    content?.schema !== undefined &&
+    unwrapSchema(content.schema) instanceof z.ZodArray;
   return {
     'API-Version': ref('API-Version'),
     'X-Request-Id': ref('X-Request-Id'),
     ...(status === 201 ? { Location: ref('Location') } : {}),
-    ...(isSuccess(status) && route.method === 'GET' && isList(content)
+    ...(isSuccess(status) && route.method === 'GET' && isList
       ? { Link: ref('Link') }
       : {}),
     ...(status === 401 ? { 'WWW-Authenticate': ref('WWW-Authenticate') } : {}),
@@ -206,13 +194,6 @@ export function responseHeaders(
       : {}),
     ...(route.deprecated ? deprecationHeaders(metadata.sunset!) : {}),
   };
-}
-
-function isList(content: ResponseContent | undefined): boolean {
-  return (
-    content?.schema !== undefined &&
-    unwrapSchema(content.schema) instanceof z.ZodArray
-  );
 }
 
 /** The headers of a deprecated operation, their examples as the gateway sends them. */

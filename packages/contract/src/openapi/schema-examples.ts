@@ -2,6 +2,7 @@ import {
   isReferenceObject,
   type OpenAPIObject,
   type OperationObject,
+  type ParameterObject,
   type ReferenceObject,
   type RequestBodyObject,
   type ResponseObject,
@@ -39,27 +40,36 @@ export function schemaExample(
 }
 
 /**
- * Gives every component, request body and JSON success response an example of its own: Scalar
- * shows a `$ref`'s example only when the component has one, and generators read them as they are.
+ * Finishes the generated document in one pass over its operations. A parameter's description
+ * moves from its schema, where pages do not show it, to itself. Every component, request body and
+ * JSON success response gets an example of its own: Scalar shows a `$ref`'s example only when the
+ * component has one, and generators read them as they are.
  */
-export function addExamples(
-  document: OpenAPIObject,
-  operations: OperationObject[],
-): void {
+export function finishDocument(document: OpenAPIObject): void {
   const schemas = document.components?.schemas ?? {};
   for (const schema of Object.values(schemas)) {
     if (!isReferenceObject(schema))
       schema.example ??= schemaExample(schema, schemas);
   }
+  const operations = Object.values(document.paths).flatMap(
+    (item) => Object.values(item) as OperationObject[],
+  );
   for (const operation of operations) {
-    const successes = Object.entries(
-      operation.responses as Record<string, ResponseObject>,
-    )
-      .filter(([status]) => isSuccess(Number(status)))
-      .map(([, response]) => response);
+    for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
+      const schema = parameter.schema as SchemaObject | undefined;
+      if (
+        parameter.description === undefined &&
+        schema?.description !== undefined
+      ) {
+        parameter.description = schema.description;
+        delete schema.description;
+      }
+    }
     const bodies = [
       operation.requestBody as RequestBodyObject | undefined,
-      ...successes,
+      ...Object.entries(operation.responses as Record<string, ResponseObject>)
+        .filter(([status]) => isSuccess(Number(status)))
+        .map(([, response]) => response),
     ];
     for (const body of bodies) {
       const media = body?.content?.['application/json'];

@@ -28,19 +28,6 @@ export function codeSamples(
   ];
 }
 
-/** How each language prints what comes back: JavaScript, then Python. */
-const printResult: Record<SampleRequest['response'], [string, string]> = {
-  json: [
-    'console.log(response.status, await response.json());',
-    'print(response.status_code, response.json())',
-  ],
-  text: [
-    'console.log(response.status, await response.text());',
-    'print(response.status_code, response.text)',
-  ],
-  none: ['console.log(response.status);', 'print(response.status_code)'],
-};
-
 /** A cURL command for the request; `-i` shows the status and headers. */
 export function curlSample(request: SampleRequest): string {
   const method = request.method === 'GET' ? '' : ` -X ${request.method}`;
@@ -84,7 +71,9 @@ export function javascriptSample(request: SampleRequest): string {
     options.length === 0
       ? ''
       : `, {\n${options.map((o) => `  ${o},`).join('\n')}\n}`;
-  return `const response = await fetch(${jsString(request.url)}${init});\n${printResult[request.response][0]}`;
+  const read =
+    request.response === 'none' ? '' : `, await response.${request.response}()`;
+  return `const response = await fetch(${jsString(request.url)}${init});\nconsole.log(response.status${read});`;
 }
 
 /** A script using requests, reading the key from `API_KEY`. */
@@ -113,7 +102,8 @@ export function pythonSample(request: SampleRequest): string {
     ? 'import os\n\nimport requests'
     : 'import requests';
   const call = `requests.${request.method.toLowerCase()}(\n${args.map((a) => `    ${a},`).join('\n')}\n)`;
-  return `${imports}\n\nresponse = ${call}\n${printResult[request.response][1]}`;
+  const read = { json: ', response.json()', text: ', response.text', none: '' };
+  return `${imports}\n\nresponse = ${call}\nprint(response.status_code${read[request.response]})`;
 }
 
 /** One shell word, single-quoted so nothing inside it is expanded. */

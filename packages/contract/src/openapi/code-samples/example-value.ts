@@ -30,10 +30,6 @@ export function exampleValue(schema: ZodTypeAny): unknown {
   if (inner !== undefined) {
     return exampleValue(inner);
   }
-  return structuralExample(schema);
-}
-
-function structuralExample(schema: ZodTypeAny): unknown {
   if (schema instanceof z.ZodObject) {
     return Object.fromEntries(exampleFields(schema.shape as z.ZodRawShape));
   }
@@ -44,27 +40,11 @@ function structuralExample(schema: ZodTypeAny): unknown {
   if (schema instanceof z.ZodEnum) {
     return (schema.options as unknown[])[0];
   }
-  if (schema instanceof z.ZodNativeEnum) {
-    return Object.values(schema.enum as Record<string, unknown>)[0];
-  }
   if (schema instanceof z.ZodLiteral) {
     return schema.value as unknown;
   }
-  if (
-    schema instanceof z.ZodUnion ||
-    schema instanceof z.ZodDiscriminatedUnion
-  ) {
-    const [first] = schema.options as ZodTypeAny[];
-    return first === undefined ? undefined : exampleValue(first);
-  }
-  if (schema instanceof z.ZodString) {
-    return 'string';
-  }
   if (schema instanceof z.ZodNumber) {
     return 1;
-  }
-  if (schema instanceof z.ZodBoolean) {
-    return true;
   }
   return undefined;
 }

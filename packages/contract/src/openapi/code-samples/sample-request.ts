@@ -27,12 +27,20 @@ export function sampleRequest(
   const { route, metadata } = operation;
   const body = routeBody(route);
   const success = successContent(route);
+  const pathParams = objectShape(route.pathParams) ?? {};
+  // Every path parameter of the contract declares an example; one it does not name is an id.
+  const path = route.path.replace(
+    /:([A-Za-z_][A-Za-z0-9_]*)/g,
+    (_match, name: string) =>
+      encodeURIComponent(String(exampleValue(pathParams[name] ?? IdSchema))),
+  );
+  const query = exampleFields(objectShape(route.query) ?? {});
   return {
     method: route.method,
     url:
       serverUrl.replace(/\/+$/, '') +
-      samplePath(route) +
-      sampleQuery(route.query),
+      path +
+      toQueryString(Object.fromEntries(query)),
     auth: metadata.auth === 'key',
     headers: exampleFields(objectShape(route.headers) ?? {}).map(
       ([name, value]) => [
@@ -42,7 +50,7 @@ export function sampleRequest(
           : String(value),
       ],
     ),
-    ...(isZodType(body) ? { body: exampleValue(body) } : {}),
+    body: isZodType(body) ? exampleValue(body) : undefined,
     response: responseKind(success?.contentType),
   };
 }
@@ -53,8 +61,7 @@ export function sampleRequest(
  */
 function sampleIdempotencyKey(operationId: string): string {
   const hex = createHash('sha256').update(operationId).digest('hex');
-  const parts = [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16)];
-  return [...parts, hex.slice(16, 20), hex.slice(20, 32)].join('-');
+  return hex.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5');
 }
 
 function responseKind(
@@ -62,20 +69,4 @@ function responseKind(
 ): SampleRequest['response'] {
   if (contentType === undefined) return 'none';
   return contentType.includes('json') ? 'json' : 'text';
-}
-
-/** Every path parameter of the contract declares an example; one it does not name is an id. */
-function samplePath(route: AppRoute): string {
-  const shape = objectShape(route.pathParams) ?? {};
-  return route.path.replace(
-    /:([A-Za-z_][A-Za-z0-9_]*)/g,
-    (_match, name: string) =>
-      encodeURIComponent(String(exampleValue(shape[name] ?? IdSchema))),
-  );
-}
-
-function sampleQuery(query: unknown): string {
-  return toQueryString(
-    Object.fromEntries(exampleFields(objectShape(query) ?? {})),
-  );
 }
