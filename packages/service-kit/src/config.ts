@@ -97,8 +97,6 @@ const httpUrl = z
   .refine(isHttpUrl, 'Expected an http:// or https:// URL')
   .transform((value) => value.replace(/\/+$/, ''));
 
-export const envHttpUrl = (defaultUrl: string) =>
-  unsetWhenEmpty(httpUrl.default(defaultUrl));
 export const envOptionalHttpUrl = () => unsetWhenEmpty(httpUrl.optional());
 
 export function envHttpUrls(defaultUrl: string) {

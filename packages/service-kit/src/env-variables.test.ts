@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from './config.js';
 import {
-  envHttpUrl,
   envHttpUrls,
   envInstant,
   envInteger,
@@ -24,31 +23,22 @@ describe('envInteger', () => {
   });
 });
 
-describe('envHttpUrl', () => {
-  const schema = z.object({
-    URL: envHttpUrl('http://127.0.0.1:3001'),
-    PUBLIC: envOptionalHttpUrl(),
-  });
+describe('envOptionalHttpUrl', () => {
+  const schema = z.object({ URL: envOptionalHttpUrl() });
 
-  it('reads an http(s) URL without its trailing slashes, its default when unset', () => {
-    expect(
-      loadConfig(schema, { URL: 'https://pets.internal/', PUBLIC: '' }),
-    ).toEqual({
+  it('reads an http(s) URL without its trailing slashes, nothing when unset', () => {
+    expect(loadConfig(schema, { URL: 'https://pets.internal/' })).toEqual({
       URL: 'https://pets.internal',
-      PUBLIC: undefined,
     });
-    expect(loadConfig(schema, {}).URL).toBe('http://127.0.0.1:3001');
+    expect(loadConfig(schema, { URL: '' }).URL).toBeUndefined();
   });
 
-  it('refuses another scheme or no URL at all, saying so once', () => {
-    expect(() =>
-      loadConfig(schema, { URL: 'ftp://pets', PUBLIC: 'pets' }),
-    ).toThrowError(
+  it.each(['ftp://pets', 'pets'])('refuses %s, saying so once', (value) => {
+    expect(() => loadConfig(schema, { URL: value })).toThrowError(
       new Error(
         [
           'Invalid configuration:',
           '  URL: Expected an http:// or https:// URL',
-          '  PUBLIC: Expected an http:// or https:// URL',
         ].join('\n'),
       ),
     );
