@@ -4,7 +4,6 @@ import {
   hashApiKey,
   keyPrefix,
   newApiKey,
-  sameHash,
 } from './api-key-secret.js';
 import {
   newAccountId,
@@ -31,9 +30,6 @@ describe('API keys', () => {
     expect(hashApiKey(key)).toBe(
       '7fdcdd34119f93db2bd16a716195e7fe35550aef3193d2a93d67b02c77a8da33',
     );
-    expect(sameHash(hashApiKey(key), hashApiKey(key))).toBe(true);
-    expect(sameHash(hashApiKey(key), hashApiKey(`${key}x`))).toBe(false);
-    expect(sameHash('', '')).toBe(false);
   });
 
   it('rejects what is not shaped like a key', () => {

@@ -1,4 +1,4 @@
-import { hash, timingSafeEqual } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Caller } from '@petstore/service-kit';
 import type { ApiKeyDocument } from '../database/collections.js';
 import { newKeyId, randomBase62 } from '../database/ids.js';
@@ -42,9 +42,3 @@ export function issueApiKey({ accountId, role }: Caller) {
 }
 
 export type IssuedApiKey = ReturnType<typeof issueApiKey>;
-
-export function sameHash(stored: string, computed: string): boolean {
-  const a = Buffer.from(stored, 'hex');
-  const b = Buffer.from(computed, 'hex');
-  return a.length === b.length && a.length > 0 && timingSafeEqual(a, b);
-}
