@@ -85,6 +85,12 @@ export function createIdempotency(
     status,
     body: sealing ? sealing.seal(JSON.stringify(body)) : body,
   });
+  const opened = ({ status, body }: StoredResponse): StoredResponse => ({
+    status,
+    body: sealing
+      ? (JSON.parse(sealing.open(body as string)) as unknown)
+      : body,
+  });
   /** The first outcome under the key, for a request that used it again: the same, or 422. */
   function replayed(record: IdempotencyRecord, keyed: KeyedRequest): Outcome {
     if (record.requestHash !== requestHashOf(keyed)) {
@@ -93,13 +99,7 @@ export function createIdempotency(
         'this Idempotency-Key was used with another request body or operation',
       );
     }
-    const { status, body } = record.response;
-    const opened = sealing ? sealing.open(body as string) : undefined;
-    return {
-      status,
-      body: opened === undefined ? body : (JSON.parse(opened) as unknown),
-      replayed: true,
-    };
+    return { ...opened(record.response), replayed: true };
   }
 
   /**
