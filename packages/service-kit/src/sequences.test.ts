@@ -27,6 +27,18 @@ describe('nextSequenceValue', () => {
     );
     expect(await nextSequenceValue(db, 'orders')).toBe(1);
   });
+
+  it('hands out each id once when the first ever are asked for at once', async ({
+    db,
+  }) => {
+    // They race to insert the counter: the server retries the upsert that loses.
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, () => nextSequenceValue(db, 'categories')),
+    );
+    expect([...ids].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+  });
 });
 
 describe('SequenceBlocks', () => {
